@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Stable error codes and their English texts. The texts are the specification's catalogue
+ * (section 8) verbatim where it has one; the console shows its own translation by code.
+ */
+export const ERROR_MESSAGES = {
+  general: 'An error has occured.',
+  not_found: 'Page not found.',
+  no_data: 'No Data Found',
+  validation_failed: 'Please check the highlighted fields.',
+  field_required: 'Please fill out this field.',
+  invalid_email: 'Oops! Invalid email address.',
+  unauthenticated: 'Please sign in again.',
+  session_expired: 'Your session has ended. Please sign in again.',
+  no_access: "Oops! It looks like you don't have permission to access our system.",
+  forbidden: "Oops! It looks like you don't have permission to access our system.",
+  context_forbidden: 'This role is not available to you.',
+  invalid_credentials: 'Oops! You’ve entered an incorrect email or password. Please try again.',
+  too_many_attempts: 'Too many attempts. Please wait a few minutes and try again.',
+  unregistered_email: 'You’ve entered an unregistered email.',
+  reset_link_expired:
+    'This link has expired. Your password may have already been changed, or please use the latest reset email.',
+  wrong_current_password: 'The current password is incorrect.',
+  password_mismatch: 'Please enter the matched password.',
+  password_too_short: 'Use at least 8 characters.',
+  password_too_long: 'Use at most 128 characters.',
+  password_no_letter: 'Include at least one letter.',
+  password_no_digit: 'Include at least one number.',
+  body_too_large: 'The request is too large.',
+  malformed_json: 'The request body is not valid JSON.',
+  unsupported_media_type: 'The request body must be JSON.',
+  embedded_only: 'This is available only in the embedded mode.',
+} as const;
+
+export type TErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** Field-level codes share the catalogue; a field message is one of these texts. */
+export const ZErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.object({ code: z.string(), message: z.string() })).optional(),
+  }),
+});
+export type TErrorBody = z.infer<typeof ZErrorBody>;
+
+/** The error code the console uses for a request that threw before any answer (spec section 8). */
+export const CLIENT_EXCEPTION_CODE = '000000';

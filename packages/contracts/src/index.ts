@@ -1,0 +1,10 @@
+export * from './tenancy.ts';
+export * from './validation.ts';
+export * from './errors.ts';
+export * from './entitlements.ts';
+export * from './features.ts';
+export * from './http.ts';
+export * as authApi from './auth.ts';
+export * from './auth.ts';
+export * as devApi from './dev.ts';
+export * from './dev.ts';
