@@ -42,3 +42,11 @@ export function roleDisplayName(level: THostLevel, role: TRole): string {
   if (role === 'granduser') return ROLE_NAMES.granduser;
   return `${LEVEL_NAMES[level]} ${ROLE_NAMES[role]}`;
 }
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** "山田 太郎" for a Japanese name (family name first), "Taro Yamada" otherwise. */
+export function fullName(firstName: string, lastName: string): string {
+  const japanese = CJK.test(firstName) || CJK.test(lastName);
+  return (japanese ? [lastName, firstName] : [firstName, lastName]).filter(Boolean).join(' ');
+}

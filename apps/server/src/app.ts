@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ERROR_MESSAGES } from '@yado/contracts';
+import { registerErrorHandler } from './http/errors.ts';
+import { makeAuthenticate } from './modules/auth/authenticate.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { devRoutes } from './modules/dev/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import type { TRuntime } from './runtime.ts';
+
+/** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Paths the console itself owns; everything else that is a GET for a page gets index.html. */
+const API_PREFIXES = ['/v1/', '/t/', '/healthz'];
+
+/**
+ * Log lines carry the method, the path without its query (which may hold a token or an email),
+ * and the status: never headers, cookies or bodies.
+ */
+export const loggerOptions = (level: string) => ({
+  level,
+  serializers: {
+    req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+    res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  },
+});
+
+export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: rt.log,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: true,
+  });
+  app.decorate('registeredRoutes', []);
+  app.decorate('authenticate', makeAuthenticate(rt));
+  app.decorate('embeddedMail', rt.config.embedded);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Mantine sets style attributes at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Yado API', version: '1.0.0', description: 'Hotel email marketing and CRM console API' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  // Every /v1 route below is registered through `route`, which records its access rule.
+  await app.register(async (api) => {
+    healthRoutes(api, rt);
+    authRoutes(api, rt);
+    devRoutes(api, rt);
+  });
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: false });
+
+  const hasConsole = existsSync(join(rt.config.webDist, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: rt.config.webDist,
+      wildcard: false,
+      index: false,
+      // Hashed asset names never change; index.html must always be fresh.
+      setHeaders: (res, path) => {
+        res.header('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isPage = request.method === 'GET' && !API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''));
+    if (isPage && hasConsole) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: { code: 'not_found', message: ERROR_MESSAGES.not_found } });
+  });
+  return app;
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment. Every setting has an embedded default so that
+ * `npm start` on a fresh machine runs the whole product; production mode demands real secrets.
+ */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  YADO_ENV: z.enum(['dev', 'staging', 'production']).default('dev'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  /** Unset: embedded PGlite under DATA_DIR/pglite. */
+  DATABASE_URL: z.string().optional(),
+  /** Unset: the embedded SMTP sink on loopback. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Yado <no-reply@yado.local>'),
+  /** Signs access tokens; generated and kept under DATA_DIR in embedded mode. */
+  JWT_SECRET: z.string().min(32).optional(),
+  /** Run the job worker inside the API process (true for `npm start`). */
+  WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
+  /** Seed the demo organisation on first start (default: on in embedded mode). */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Serve the built console from this folder (default apps/web/dist). */
+  WEB_DIST: z.string().optional(),
+  /** Cheaper argon2 settings for tests only. */
+  YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
+});
+
+export interface TConfig {
+  environment: 'dev' | 'staging' | 'production';
+  production: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  jwtSecret: string;
+  workerInProcess: boolean;
+  seedDemo: boolean;
+  logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  webDist: string;
+  fastHash: boolean;
+  /** True when mail goes to the embedded SMTP sink (never in production). */
+  embedded: boolean;
+}
+
+function embeddedSecret(dataDir: string, name: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, `${name}.secret`);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<TConfig> = {}): TConfig {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid environment: ${problems}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const dataDir = resolve(e.DATA_DIR);
+  if (production && !e.JWT_SECRET) throw new ConfigError('JWT_SECRET is required in production');
+  if (production && !e.DATABASE_URL) throw new ConfigError('DATABASE_URL is required in production');
+  // The outbox and other developer aids exist only while mail goes to the embedded sink.
+  const embedded = !e.SMTP_URL && !production;
+  const config: TConfig = {
+    environment: e.YADO_ENV,
+    production,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    jwtSecret: e.JWT_SECRET ?? overrides.jwtSecret ?? embeddedSecret(dataDir, 'jwt'),
+    workerInProcess: e.WORKER_IN_PROCESS ? e.WORKER_IN_PROCESS === 'true' : true,
+    seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : !production,
+    logLevel: e.LOG_LEVEL,
+    webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    fastHash: e.YADO_FAST_HASH === 'true' && !production,
+    embedded,
+  };
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,67 @@
+import { ERROR_MESSAGES, type TErrorCode } from '@yado/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+export type TFieldErrors = Record<string, { code: string; message: string }>;
+
+/** A failure with a stable code: one error handler turns it into `{ error: { code, message } }`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: TErrorCode,
+    readonly fields?: TFieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(ERROR_MESSAGES[code]);
+  }
+}
+
+export const fieldError = (code: TErrorCode) => ({ code, message: ERROR_MESSAGES[code] });
+
+export const badRequest = (fields: TFieldErrors) => new AppError(400, 'validation_failed', fields);
+
+/** Maps a zod issue to the catalogue: an empty required field, or a plain "check this field". */
+function issueToField(issue: { code?: string; message: string }) {
+  if (/received undefined/.test(issue.message)) return fieldError('field_required');
+  return { code: 'invalid', message: issue.message };
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.status).send({
+        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: TFieldErrors = {};
+      for (const v of error.validation) {
+        const path = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+        const key = path || String((v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '') || error.validationContext || 'body';
+        fields[key] ??= issueToField((v.params as { issue: never }).issue ?? { message: v.message ?? '' });
+      }
+      return reply.status(400).send({ error: { code: 'validation_failed', message: ERROR_MESSAGES.validation_failed, fields } });
+    }
+    const status = error.statusCode ?? 500;
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
+      return reply.status(400).send({ error: { code: 'malformed_json', message: ERROR_MESSAGES.malformed_json } });
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({ error: { code: 'body_too_large', message: ERROR_MESSAGES.body_too_large } });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.status(415).send({ error: { code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupported_media_type } });
+    }
+    if (error.code === 'FST_ERR_RATE_LIMIT_REACHED' || status === 429) {
+      return reply.status(429).send({ error: { code: 'too_many_attempts', message: ERROR_MESSAGES.too_many_attempts } });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(400).send({ error: { code: 'validation_failed', message: ERROR_MESSAGES.validation_failed } });
+    }
+    // Unexpected: log the error object (pino serialises message and stack, never the body).
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 'general', message: ERROR_MESSAGES.general } });
+  });
+
+}

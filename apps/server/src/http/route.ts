@@ -1,0 +1,105 @@
+import type { TEndpoint, TEntitlement } from '@yado/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TActingContext } from '../modules/tenancy/acting-context.ts';
+import { AppError } from './errors.ts';
+
+/**
+ * Who may call a route. Every /v1 route states one; the route walk test reads them all.
+ * - public: anyone, signed in or not
+ * - authenticated: any active user in a context they may take
+ * - an entitlement key: that, and the key must be true in the acting context
+ * - embedded-granduser: the granduser, and only while mail goes to the embedded sink
+ */
+export type TAccess = 'public' | 'authenticated' | 'embedded-granduser' | { entitlement: TEntitlement };
+
+export interface TRegisteredRoute {
+  method: string;
+  path: string;
+  access: TAccess;
+}
+
+type TInfer<T> = [NonNullable<T>] extends [never]
+  ? undefined
+  : NonNullable<T> extends z.ZodType
+    ? z.infer<NonNullable<T>>
+    : undefined;
+
+export interface TRouteInput<E extends TEndpoint> {
+  body: TInfer<E['body']>;
+  query: TInfer<E['query']>;
+  params: Record<string, string>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+export interface TAuthedInput<E extends TEndpoint> extends TRouteInput<E> {
+  ctx: TActingContext;
+}
+
+type TData<E extends TEndpoint> = z.infer<E['response']> extends { data: infer D } ? D : never;
+
+/** Resolves the acting context of a request or throws 401/403. Installed by the auth module. */
+export type TAuthenticate = (request: FastifyRequest) => Promise<TActingContext>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: TRegisteredRoute[];
+    authenticate: TAuthenticate;
+    embeddedMail: boolean;
+  }
+}
+
+export function route<E extends TEndpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  access: 'public',
+  handler: (input: TRouteInput<E>) => Promise<TData<E>>,
+): void;
+export function route<E extends TEndpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  access: Exclude<TAccess, 'public'>,
+  handler: (input: TAuthedInput<E>) => Promise<TData<E>>,
+): void;
+export function route<E extends TEndpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  access: TAccess,
+  handler: (input: TAuthedInput<E>) => Promise<TData<E>>,
+): void {
+  app.registeredRoutes.push({ method: endpoint.method, path: endpoint.path, access });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      summary: endpoint.summary,
+      tags: [endpoint.path.split('/')[2] ?? 'v1'],
+      ...(endpoint.body ? { body: endpoint.body } : {}),
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      response: { 200: endpoint.response },
+      ...(access === 'public' ? {} : { security: [{ bearer: [] }] }),
+    },
+    handler: async (request, reply) => {
+      let ctx: TActingContext | undefined;
+      if (access !== 'public') {
+        ctx = await app.authenticate(request);
+        if (access === 'embedded-granduser') {
+          if (!app.embeddedMail) throw new AppError(404, 'embedded_only');
+          if (ctx.role !== 'granduser') throw new AppError(403, 'forbidden');
+        } else if (typeof access === 'object' && !ctx.entitlements[access.entitlement]) {
+          throw new AppError(403, 'forbidden');
+        }
+      }
+      const data = await handler({
+        body: request.body as TInfer<E['body']>,
+        query: request.query as TInfer<E['query']>,
+        params: request.params as Record<string, string>,
+        request,
+        reply,
+        ctx: ctx as TActingContext,
+      });
+      return { data };
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import PgBoss from 'pg-boss';
+import type { TDatabase } from '../db/client.ts';
+
+/** Every queue the worker serves, in one place. */
+export const QUEUES = {
+  /** Mint a password link (reset or invitation) and mail it. Carries no secret: the worker makes it. */
+  sendAccountLink: 'auth.send-account-link',
+  /** Housekeeping: prune sign-in failure records past their window. */
+  pruneAuthFailures: 'auth.prune-failures',
+} as const;
+
+export interface TSendAccountLink {
+  userId: string;
+  purpose: 'reset' | 'invitation';
+  language: 'ja' | 'en';
+  hostName?: string;
+}
+
+/**
+ * pg-boss on our own connection (pool or PGlite), so jobs live in the same database and
+ * workers claim them with SKIP LOCKED: more worker processes means more throughput.
+ */
+export async function startQueue(database: TDatabase, onError: (error: Error) => void): Promise<PgBoss> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
+    schema: 'pgboss',
+    // The API only enqueues; the worker process runs maintenance and schedules.
+    supervise: true,
+    schedule: true,
+    migrate: true,
+  } as PgBoss.ConstructorOptions);
+  // pg-boss reports maintenance errors here; it retries on its next cycle.
+  boss.on('error', onError);
+  await boss.start();
+  for (const name of Object.values(QUEUES)) {
+    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+  }
+  return boss;
+}

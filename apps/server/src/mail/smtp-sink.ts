@@ -1,0 +1,54 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import type { TDb } from '../db/client.ts';
+import { devOutbox } from '../db/schema.ts';
+
+export interface TSmtpSink {
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+
+/**
+ * The embedded SMTP sink: a real SMTP server on loopback that keeps what it receives in the
+ * dev_outbox table, so mail can be read in the console's outbox without any relay.
+ */
+export async function startSmtpSink(db: TDb, port = 0): Promise<TSmtpSink> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    size: MAX_MESSAGE_BYTES,
+    logger: false,
+    banner: 'Yado embedded SMTP sink',
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw)
+          .then((mail) =>
+            db.insert(devOutbox).values({
+              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              rcptTo: session.envelope.rcptTo.map((r) => r.address),
+              subject: mail.subject ?? '',
+              text: mail.text ?? '',
+              html: typeof mail.html === 'string' ? mail.html : null,
+              size: raw.length,
+            }),
+          )
+          .then(() => callback(), (error: Error) => callback(error));
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address() as AddressInfo;
+  return {
+    port: address.port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

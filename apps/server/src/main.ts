@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { startRuntime } from './start.ts';
+import { startWorker } from './worker.ts';
+import { DEMO_PASSWORD, DEMO_ACCOUNTS } from './seed/demo.ts';
+
+/** `npm start`: API, worker, embedded SMTP sink and demo data in one process. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const rt = await startRuntime(config);
+  const app = await buildApp(rt);
+  if (config.workerInProcess) await startWorker(rt);
+  await app.listen({ port: config.port, host: config.host });
+  const database = rt.database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL';
+  rt.log.info(`Yado is running on ${config.publicUrl} (${database}${config.embedded ? ', embedded SMTP sink' : ''})`);
+  if (config.seedDemo) {
+    const lines = DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(26)} ${a.description}`).join('\n');
+    // Printed, not logged: these are the public demo accounts of the README.
+    process.stdout.write(`\nDemo accounts (password ${DEMO_PASSWORD}):\n${lines}\n\n`);
+  }
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await app.close();
+    await rt.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Yado failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

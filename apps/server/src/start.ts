@@ -1,0 +1,46 @@
+import pino from 'pino';
+import type { TConfig } from './config.ts';
+import { openDatabase, type TDatabase } from './db/client.ts';
+import { migrateDatabase } from './db/migrate.ts';
+import { startQueue } from './jobs/queue.ts';
+import { startSmtpSink, type TSmtpSink } from './mail/smtp-sink.ts';
+import { createMailTransport } from './mail/transport.ts';
+import { loggerOptions } from './app.ts';
+import type { TRuntime } from './runtime.ts';
+import { seedDemo } from './seed/demo.ts';
+
+export interface TStarted extends TRuntime {
+  sink: TSmtpSink | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the database (migrating it), the mail path and the job queue: what both the API and the
+ * worker need. In embedded mode it also starts the SMTP sink and seeds the demo organisation.
+ */
+export async function startRuntime(config: TConfig, options: { database?: TDatabase; inMemory?: boolean } = {}): Promise<TStarted> {
+  const log = pino(loggerOptions(config.logLevel));
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: options.inMemory }));
+  await migrateDatabase(database);
+  if (config.seedDemo) {
+    const seeded = await seedDemo(database.db);
+    if (seeded) log.info('demo organisation seeded');
+  }
+  const sink = config.embedded && !config.smtpUrl ? await startSmtpSink(database.db) : null;
+  const mailer = createMailTransport(config.smtpUrl, sink?.port ?? null);
+  const queue = await startQueue(database, (error) => log.warn({ err: error }, 'job queue maintenance error'));
+  return {
+    config,
+    database,
+    queue,
+    mailer,
+    log,
+    sink,
+    async stop() {
+      await queue.stop({ graceful: true, wait: true, timeout: 10_000 }).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
+      mailer.close();
+      await sink?.close();
+      await database.close();
+    },
+  };
+}

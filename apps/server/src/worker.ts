@@ -1,0 +1,17 @@
+import { QUEUES, type TSendAccountLink } from './jobs/queue.ts';
+import { sendAccountLink } from './modules/auth/password-links.ts';
+import { pruneAttempts } from './modules/auth/throttle.ts';
+import type { TRuntime } from './runtime.ts';
+
+const POLL_SECONDS = 0.5;
+
+/** The worker: the second entry point of the same code. Registers a handler per queue. */
+export async function startWorker(rt: TRuntime): Promise<void> {
+  await rt.queue.work<TSendAccountLink>(QUEUES.sendAccountLink, { pollingIntervalSeconds: POLL_SECONDS }, async (jobs) => {
+    for (const job of jobs) await sendAccountLink(rt, job.data);
+  });
+  await rt.queue.work(QUEUES.pruneAuthFailures, async () => {
+    await pruneAttempts(rt.database.db);
+  });
+  await rt.queue.schedule(QUEUES.pruneAuthFailures, '*/15 * * * *');
+}
