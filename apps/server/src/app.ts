@@ -22,6 +22,23 @@ export const BODY_LIMIT = 1024 * 1024;
 const API_PREFIXES = ['/v1/', '/t/', '/healthz'];
 
 /**
+ * An error as a log line may show it: type, message and stack, but never the SQL parameters or
+ * the query text of a database error, which can hold an email, a phone number or a token.
+ */
+export function serializeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const cause = (error as { cause?: unknown }).cause;
+  const isQueryError = 'query' in error || 'params' in error;
+  const source = isQueryError && cause instanceof Error ? cause : error;
+  return {
+    type: error.name,
+    message: isQueryError ? `database error: ${source.message}` : error.message,
+    code: (source as { code?: string }).code,
+    stack: isQueryError ? undefined : error.stack,
+  };
+}
+
+/**
  * Log lines carry the method, the path without its query (which may hold a token or an email),
  * and the status: never headers, cookies or bodies.
  */
@@ -30,6 +47,7 @@ export const loggerOptions = (level: string) => ({
   serializers: {
     req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    err: serializeError,
   },
 });
 

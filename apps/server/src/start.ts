@@ -18,8 +18,11 @@ export interface TStarted extends TRuntime {
  * Opens the database (migrating it), the mail path and the job queue: what both the API and the
  * worker need. In embedded mode it also starts the SMTP sink and seeds the demo organisation.
  */
-export async function startRuntime(config: TConfig, options: { database?: TDatabase; inMemory?: boolean } = {}): Promise<TStarted> {
-  const log = pino(loggerOptions(config.logLevel));
+export async function startRuntime(
+  config: TConfig,
+  options: { database?: TDatabase; inMemory?: boolean; logStream?: NodeJS.WritableStream } = {},
+): Promise<TStarted> {
+  const log = options.logStream ? pino(loggerOptions(config.logLevel), options.logStream) : pino(loggerOptions(config.logLevel));
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: options.inMemory }));
   await migrateDatabase(database);
   if (config.seedDemo) {

@@ -20,8 +20,8 @@ export function makeAuthenticate(rt: TRuntime) {
     const user = await findUserForSession(db, claims.userId);
     if (!user) throw new AppError(401, 'unauthenticated');
     if (user.status !== 'active') throw new AppError(403, 'no_access');
-    // Tokens issued before a password reset or change are void (compared in whole seconds).
-    if (claims.issuedAt.getTime() < Math.floor(user.tokensValidAfter.getTime() / 1000) * 1000) {
+    // Tokens issued before a password reset or change are void.
+    if (claims.issuedAt < user.tokensValidAfter) {
       throw new AppError(401, 'session_expired');
     }
     const selector = parseSelector(request.headers);

@@ -27,8 +27,7 @@ export async function changePassword(
     throw new AppError(400, 'wrong_current_password', { currentPassword: fieldError('wrong_current_password') });
   }
   const passwordHash = await hashPassword(input.newPassword);
-  // Whole seconds: JWT issue times are in seconds, and this session's new token must stay valid.
-  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const now = new Date();
   await db.transaction(async (tx) => {
     await setPassword(tx, input.userId, passwordHash, now);
     await revokeUserSessions(tx, input.userId, now, input.familyId);

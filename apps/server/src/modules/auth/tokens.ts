@@ -20,7 +20,9 @@ export interface TAccessClaims {
 
 export async function signAccessToken(secret: string, userId: string, familyId: string, now = Date.now()): Promise<TAccessToken> {
   const key = new TextEncoder().encode(secret);
-  const accessToken = await new SignJWT({ fam: familyId })
+  // `its`: the issue time in milliseconds, so a token minted in the same second as a password
+  // reset is still voided by it (`iat` has whole seconds only).
+  const accessToken = await new SignJWT({ fam: familyId, its: now })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -34,8 +36,8 @@ export async function signAccessToken(secret: string, userId: string, familyId: 
 export async function verifyAccessToken(secret: string, token: string): Promise<TAccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: ISSUER, algorithms: ['HS256'] });
-    if (typeof payload.sub !== 'string' || typeof payload.fam !== 'string' || typeof payload.iat !== 'number') return null;
-    return { userId: payload.sub, familyId: payload.fam, issuedAt: new Date(payload.iat * 1000) };
+    if (typeof payload.sub !== 'string' || typeof payload.fam !== 'string' || typeof payload.its !== 'number') return null;
+    return { userId: payload.sub, familyId: payload.fam, issuedAt: new Date(payload.its) };
   } catch {
     // Any verification failure means the same thing to the caller: not signed in.
     return null;

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { TTx } from '../../db/client.ts';
 import { hosts, roleAssignments, users } from '../../db/schema.ts';
 import type { THostLevel, TRole } from '@yado/contracts';
@@ -27,6 +28,8 @@ export interface TAssignmentRow {
   host: THostRow;
   brandName: string | null;
 }
+
+const brands = alias(hosts, 'brand');
 
 const hostColumns = {
   id: hosts.id,
@@ -62,7 +65,6 @@ export type TSessionUser = NonNullable<Awaited<ReturnType<typeof findUserForSess
 
 /** The user's own role assignments on hosts that still exist (a deleted host takes its roles along). */
 export async function listAssignments(db: TTx, userId: string): Promise<TAssignmentRow[]> {
-  const brand = sql<string | null>`(select b.name from hosts b where b.id = ${hosts.brandId})`;
   const rows = await db
     .select({
       role: roleAssignments.role,
@@ -70,10 +72,11 @@ export async function listAssignments(db: TTx, userId: string): Promise<TAssignm
       origin: roleAssignments.origin,
       createdAt: roleAssignments.createdAt,
       host: hostColumns,
-      brandName: brand,
+      brandName: brands.name,
     })
     .from(roleAssignments)
     .innerJoin(hosts, eq(hosts.id, roleAssignments.hostId))
+    .leftJoin(brands, eq(brands.id, hosts.brandId))
     .where(and(eq(roleAssignments.userId, userId), isNull(hosts.deletedAt), aliveAncestors()));
   return rows as TAssignmentRow[];
 }
@@ -112,10 +115,10 @@ export async function listHostsBelow(db: TTx, host: THostRow) {
         : host.level === 'hotel_group'
           ? sql`${hosts.hotelGroupId} = ${host.id}`
           : sql`false`;
-  const brand = sql<string | null>`(select b.name from hosts b where b.id = ${hosts.brandId})`;
   const rows = await db
-    .select({ ...hostColumns, brandName: brand })
+    .select({ ...hostColumns, brandName: brands.name })
     .from(hosts)
+    .leftJoin(brands, eq(brands.id, hosts.brandId))
     .where(and(below, isNull(hosts.deletedAt), aliveAncestors()));
   return rows as (THostRow & { brandName: string | null })[];
 }
