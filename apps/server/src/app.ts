@@ -58,6 +58,11 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     trustProxy: true,
   });
   app.decorate('registeredRoutes', []);
+  app.decorate('allRoutes', []);
+  app.decorateRequest('actingContext', null);
+  app.addHook('onRoute', (options) => {
+    for (const method of [options.method].flat()) app.allRoutes.push({ method, url: options.url });
+  });
   app.decorate('authenticate', makeAuthenticate(rt));
   app.decorate('embeddedMail', rt.config.embedded);
   app.setValidatorCompiler(validatorCompiler);

@@ -43,8 +43,13 @@ type TData<E extends TEndpoint> = z.infer<E['response']> extends { data: infer D
 export type TAuthenticate = (request: FastifyRequest) => Promise<TActingContext>;
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    actingContext: TActingContext | null;
+  }
   interface FastifyInstance {
     registeredRoutes: TRegisteredRoute[];
+    /** Every route Fastify knows (plugins' too), to prove each /v1 route states its access. */
+    allRoutes: { method: string; url: string }[];
     authenticate: TAuthenticate;
     embeddedMail: boolean;
   }
@@ -80,17 +85,22 @@ export function route<E extends TEndpoint>(
       response: { 200: endpoint.response },
       ...(access === 'public' ? {} : { security: [{ bearer: [] }] }),
     },
-    handler: async (request, reply) => {
-      let ctx: TActingContext | undefined;
-      if (access !== 'public') {
-        ctx = await app.authenticate(request);
-        if (access === 'embedded-granduser') {
-          if (!app.embeddedMail) throw new AppError(404, 'embedded_only');
-          if (ctx.role !== 'granduser') throw new AppError(403, 'forbidden');
-        } else if (typeof access === 'object' && !ctx.entitlements[access.entitlement]) {
-          throw new AppError(403, 'forbidden');
-        }
+    // Who is calling is settled before the body is even parsed: a caller without access learns
+    // nothing from validation messages.
+    onRequest: async (request) => {
+      request.actingContext = null;
+      if (access === 'public') return;
+      const ctx = await app.authenticate(request);
+      if (access === 'embedded-granduser') {
+        if (!app.embeddedMail) throw new AppError(404, 'embedded_only');
+        if (ctx.role !== 'granduser') throw new AppError(403, 'forbidden');
+      } else if (typeof access === 'object' && !ctx.entitlements[access.entitlement]) {
+        throw new AppError(403, 'forbidden');
       }
+      request.actingContext = ctx;
+    },
+    handler: async (request, reply) => {
+      const ctx = request.actingContext;
       const data = await handler({
         body: request.body as TInfer<E['body']>,
         query: request.query as TInfer<E['query']>,

@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../db/client.ts';
+import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+
+let s: TTestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const OTHER_BRAND = { 'x-user-role': 'admin', 'x-host-slug': 'harbor-view', 'x-host-level': 'brand' };
+
+/** A path with its parameters filled by ids of the other brand's objects. */
+function fill(path: string, ids: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? ids.id ?? '00000000-0000-0000-0000-000000000000');
+}
+
+describe('every route', () => {
+  it('declares who may call it', () => {
+    const declared = new Set(s.app.registeredRoutes.map((r) => `${r.method} ${r.path}`));
+    const api = s.app.allRoutes.filter(
+      (r) => r.url.startsWith('/v1/') && !r.url.startsWith('/v1/docs') && r.url !== '/v1/openapi.json' && r.method !== 'HEAD',
+    );
+    expect(api.length).toBeGreaterThan(5);
+    for (const r of api) expect(declared.has(`${r.method} ${r.url}`), `${r.method} ${r.url}`).toBe(true);
+  });
+
+  it('gives a context of another brand 403 or 404 and no data', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const [other] = await s.sql(`select id from hosts where slug = 'harbor-kobe'`);
+    const ids = { id: other.id as string };
+    let checked = 0;
+    for (const r of s.app.registeredRoutes) {
+      if (r.access === 'public') continue;
+      const res = await s.call(r.method, fill(r.path, ids), { token, headers: OTHER_BRAND, body: r.method === 'GET' ? undefined : {} });
+      expect([403, 404], `${r.method} ${r.path}`).toContain(res.status);
+      expect(res.body.data, `${r.method} ${r.path}`).toBeUndefined();
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+
+  it('gives a caller without a token 401 and no data', async () => {
+    for (const r of s.app.registeredRoutes) {
+      if (r.access === 'public') continue;
+      const res = await s.call(r.method, fill(r.path, {}), { body: r.method === 'GET' ? undefined : {} });
+      expect(res.status, `${r.method} ${r.path}`).toBe(401);
+      expect(res.body.data).toBeUndefined();
+    }
+  });
+
+  it('keeps the granduser-only outbox from everyone else', async () => {
+    for (const email of [DEMO.brandAdmin, DEMO.hotelAdmin, DEMO.hotelViewer]) {
+      const { token } = await s.login(email);
+      const res = await s.call('GET', '/v1/dev/outbox', { token });
+      expect(res.status).toBe(403);
+    }
+    const { token } = await s.login(DEMO.grand);
+    expect((await s.call('GET', '/v1/dev/outbox', { token })).status).toBe(200);
+  });
+});
+
+describe('row-level security', () => {
+  it('is enabled and forced on every table the request role can reach', async () => {
+    const rows = await s.sql(`
+      select c.relname, c.relrowsecurity, c.relforcerowsecurity
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r'
+        and has_table_privilege('yado_app', c.oid, 'select')`);
+    expect(rows.map((r) => r.relname).sort()).toEqual(expect.arrayContaining(['audit_log', 'hosts', 'role_assignments', 'users']));
+    for (const r of rows) {
+      expect(r.relrowsecurity, r.relname).toBe(true);
+      expect(r.relforcerowsecurity, r.relname).toBe(true);
+    }
+  });
+
+  it('gives the request role no way around it and no reach into secrets', async () => {
+    const [role] = await s.sql(`select rolsuper, rolbypassrls from pg_roles where rolname = 'yado_app'`);
+    expect(role).toEqual({ rolsuper: false, rolbypassrls: false });
+    for (const table of ['refresh_tokens', 'password_reset_tokens', 'auth_failures', 'dev_outbox']) {
+      const [row] = await s.sql(`select has_table_privilege('yado_app', $1, 'select') as can`, [table]);
+      expect(row.can, table).toBe(false);
+    }
+  });
+
+  it("stops a query that forgets to scope from reading or writing another brand's rows", async () => {
+    const db = s.rt.database.db;
+    const [sakura] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+    const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    const seen = await withTenant(db, { scopeAll: false, brandId: sakura.id }, async (tx) => {
+      const result = await tx.execute(sql`select slug from hosts order by slug`);
+      return (result as unknown as { rows: { slug: string }[] }).rows.map((r) => r.slug);
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((slug) => slug.startsWith('sakura-'))).toBe(true);
+
+    const users = await withTenant(db, { scopeAll: false, brandId: harbor.id }, async (tx) => {
+      const result = await tx.execute(sql`select email from users order by email`);
+      return (result as unknown as { rows: { email: string }[] }).rows.map((r) => r.email);
+    });
+    expect(users).toContain(DEMO.harborAdmin);
+    expect(users).toContain(DEMO.multi);
+    expect(users).not.toContain(DEMO.brandAdmin);
+
+    await expect(
+      withTenant(db, { scopeAll: false, brandId: sakura.id }, (tx) =>
+        tx.execute(sql`update hosts set name = 'taken' where id = ${harbor.id}`).then((r) => (r as unknown as { rowCount?: number; affectedRows?: number })),
+      ),
+    ).resolves.toSatisfy((r: { rowCount?: number; affectedRows?: number }) => (r.rowCount ?? r.affectedRows ?? 0) === 0);
+    await expect(
+      withTenant(db, { scopeAll: false, brandId: sakura.id }, (tx) =>
+        tx.execute(sql`insert into hosts (level, name, slug, brand_id) values ('hotel', 'Intruder', 'intruder', ${harbor.id})`),
+      ),
+    ).rejects.toThrow();
+    const [name] = await s.sql(`select name from hosts where id = $1`, [harbor.id]);
+    expect(name.name).toBe('Harbor View Hotels');
+
+    const all = await withTenant(db, { scopeAll: true, brandId: null }, async (tx) => {
+      const result = await tx.execute(sql`select count(*)::int as n from hosts`);
+      return (result as unknown as { rows: { n: number }[] }).rows[0]?.n;
+    });
+    const none = await withTenant(db, { scopeAll: false, brandId: null }, async (tx) => {
+      const result = await tx.execute(sql`select count(*)::int as n from hosts`);
+      return (result as unknown as { rows: { n: number }[] }).rows[0]?.n;
+    });
+    expect(all).toBe(12);
+    expect(none).toBe(0);
+  });
+});
