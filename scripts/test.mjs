@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm test`: every test layer in turn (DESIGN section 8): unit, web, integration over
+// PostgreSQL (or PGlite when no server answers), the PGlite smoke pass, then e2e in Chromium.
+// One layer at a time: two cores are not enough to run them side by side. Ends with one line
+// "N passed, N failed" over all layers.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'node_modules/.cache/yado-test');
+mkdirSync(out, { recursive: true });
+
+const only = process.argv.slice(2);
+const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filter((l) => only.length === 0 || only.includes(l));
+
+let passed = 0;
+let failed = 0;
+const broken = [];
+for (const layer of layers) {
+  process.stdout.write(`\n=== ${layer} ===\n`);
+  const report = join(out, `${layer}.json`);
+  const run = spawnSync(
+    join(root, 'node_modules/.bin/vitest'),
+    ['run', '--project', layer, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } },
+  );
+  if (existsSync(report)) {
+    const result = JSON.parse(readFileSync(report, 'utf8'));
+    passed += result.numPassedTests;
+    failed += result.numFailedTests;
+  }
+  if (run.status !== 0) broken.push(layer);
+}
+process.stdout.write(`\n${broken.length ? `failed layers: ${broken.join(', ')}\n` : ''}`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(broken.length ? 1 : 0);
