@@ -1,0 +1,105 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { FullPageSpinner } from '../modules/ui/components/FullPageSpinner';
+import { RouteErrorPage } from '../modules/areas/pages/RouteErrorPage';
+import type { TAreaId } from '../modules/shell/navigation';
+import { requireSession } from './authLoader';
+
+// Every page is its own chunk: /login downloads neither the shell nor any area.
+const area = (areaId: TAreaId) => async () => {
+  const { AreaPage } = await import('../modules/areas/pages/AreaPage');
+  return { Component: () => <AreaPage areaId={areaId} /> };
+};
+const section = (areaIds: TAreaId[]) => async () => {
+  const { SectionIndexPage } = await import('../modules/areas/pages/SectionIndexPage');
+  return { Component: () => <SectionIndexPage areaIds={areaIds} /> };
+};
+const publicPlaceholder = (titleKey: string) => async () => {
+  const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
+  return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
+};
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        lazy: async () => ({ Component: (await import('../modules/auth/components/PublicLayout')).PublicLayout }),
+        HydrateFallback: FullPageSpinner,
+        children: [
+          { path: 'login', lazy: async () => ({ Component: (await import('../modules/auth/pages/LoginPage')).LoginPage }) },
+          {
+            path: 'forgot-password',
+            lazy: async () => ({ Component: (await import('../modules/auth/pages/ForgotPasswordPage')).ForgotPasswordPage }),
+          },
+          {
+            path: 'forgot-password/email-sent',
+            lazy: async () => ({ Component: (await import('../modules/auth/pages/EmailSentPage')).EmailSentPage }),
+          },
+          {
+            path: 'forgot-password/error',
+            lazy: async () => ({ Component: (await import('../modules/auth/pages/ResetErrorPage')).ResetErrorPage }),
+          },
+          {
+            path: 'reset-password',
+            lazy: async () => ({ Component: (await import('../modules/auth/pages/ResetPasswordPage')).ResetPasswordPage }),
+          },
+          { path: 'unsubscribe', lazy: publicPlaceholder('public.unsubscribe') },
+          { path: 'yoyaku-verification', lazy: publicPlaceholder('public.yoyaku_verification') },
+          { path: 'yoyaku-verification/redirect', lazy: publicPlaceholder('public.yoyaku_redirect') },
+        ],
+      },
+      {
+        id: 'signed-in',
+        loader: requireSession,
+        HydrateFallback: FullPageSpinner,
+        children: [
+          {
+            lazy: async () => ({ Component: (await import('../modules/shell/components/Shell')).Shell }),
+            children: [
+              {
+                index: true,
+                lazy: async () => ({ Component: (await import('../modules/dashboard/pages/DashboardPage')).DashboardPage }),
+              },
+              {
+                path: 'management',
+                children: [
+                  { index: true, lazy: section(['brand_list', 'hotel_group_list', 'hotel_list']) },
+                  { path: 'brand-list', lazy: area('brand_list') },
+                  { path: 'hotel-group-list', lazy: area('hotel_group_list') },
+                  { path: 'hotel-list', lazy: area('hotel_list') },
+                ],
+              },
+              { path: 'customer-list', lazy: area('customer_list') },
+              { path: 'segmentation', lazy: area('segmentation') },
+              { path: 'campaign', lazy: area('campaign') },
+              { path: 'templates', lazy: area('templates') },
+              { path: 'setup', lazy: area('setup') },
+              {
+                path: 'automations',
+                children: [
+                  { index: true, lazy: section(['scenario', 'preset']) },
+                  { path: 'scenario', lazy: area('scenario') },
+                  { path: 'preset', lazy: area('preset') },
+                ],
+              },
+              { path: 'user-list', lazy: area('user_list') },
+              { path: 'settings', lazy: area('settings') },
+            ],
+          },
+          {
+            path: 'automations/editor',
+            lazy: async () => {
+              const { StandalonePage } = await import('../modules/areas/pages/StandalonePage');
+              return { Component: () => <StandalonePage areaId="scenario_editor" /> };
+            },
+          },
+        ],
+      },
+      { path: '*', lazy: async () => ({ Component: (await import('../modules/areas/pages/NotFoundPage')).NotFoundPage }) },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

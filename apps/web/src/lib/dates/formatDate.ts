@@ -1,0 +1,47 @@
+import type { TLanguage } from '../session/storage';
+
+export interface TFormatDateOptions {
+  /** Show the time of day too (12-hour clock). */
+  withTime?: boolean;
+  /** Show the instant as stored (UTC) instead of converting to the viewer's time zone. */
+  noOffset?: boolean;
+  /** For tests and reports rendered for someone else. */
+  timeZone?: string;
+}
+
+/**
+ * Dates as section 9 says: Japanese long format with a 12-hour clock in Japanese
+ * ("2026年5月3日 午後3:04"); otherwise day, short month, year, 12-hour time ("03 May 2026, 3:04 PM").
+ */
+export function formatDate(value: string | number | Date, language: TLanguage, options: TFormatDateOptions = {}): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '-';
+  const timeZone = options.noOffset ? 'UTC' : options.timeZone;
+  if (language === 'ja') {
+    return new Intl.DateTimeFormat('ja-JP', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      ...(options.withTime ? { hour: 'numeric', minute: '2-digit', hour12: true } : {}),
+      timeZone,
+    }).format(date);
+  }
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    timeZone,
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const day = `${part('day')} ${part('month').replace('.', '')} ${part('year')}`;
+  if (!options.withTime) return day;
+  const time = new Intl.DateTimeFormat('en-US', {
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    timeZone,
+  })
+    .format(date)
+    .replace(/\u202f/g, ' ');
+  return `${day}, ${time}`;
+}

@@ -1,0 +1,10 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { initI18n } from './i18n/i18n';
+
+initI18n();
+
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<App />);

@@ -1,0 +1,28 @@
+import { Paper } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { AREAS, canSeeArea, type TAreaId } from '../../shell/navigation';
+import { EmptyState } from '../../ui/components/EmptyState';
+import { PageHeader } from '../../ui/components/PageHeader';
+
+/**
+ * An area whose issue has not landed yet: its title and a plain "not available yet", never
+ * made-up data. An area the role may not use says so instead.
+ */
+export function AreaPage({ areaId }: { areaId: TAreaId }) {
+  const { t } = useTranslation();
+  const me = useProfile();
+  const allowed = canSeeArea(AREAS[areaId], me.entitlements);
+  return (
+    <>
+      <PageHeader title={t(`nav.${areaId}`)} />
+      <Paper withBorder radius="md" p="xl" data-testid={allowed ? 'area-not-available' : 'area-forbidden'}>
+        {allowed ? (
+          <EmptyState title={t('areas.not_available.title')} description={t('areas.not_available.message')} />
+        ) : (
+          <EmptyState readOnly title={t('areas.forbidden.title')} description={t('errors.forbidden')} />
+        )}
+      </Paper>
+    </>
+  );
+}

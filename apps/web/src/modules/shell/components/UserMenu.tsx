@@ -1,0 +1,75 @@
+import { Avatar, Box, Text, UnstyledButton } from '@mantine/core';
+import type { TMe } from '@yado/contracts';
+import { IconDots, IconLanguage, IconLogout, IconSwitchHorizontal, IconUser } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { TLanguage } from '../../../lib/session/storage';
+import { EntitlementMenu, type TDropdownOption } from '../../ui/components/EntitlementMenu';
+import classes from './UserMenu.module.css';
+
+export type TUserMenuAction = 'my_profile' | 'switch_role' | 'switch_to_english' | 'switch_to_japanese' | 'sign_out';
+
+export interface TUserMenuProps {
+  me: TMe;
+  language: TLanguage;
+  collapsed: boolean;
+  onAction: (action: TUserMenuAction) => void;
+}
+
+/** The sidebar footer: who is signed in, and the menu of spec section 2 ("Footer"). */
+export function UserMenu({ me, language, collapsed, onAction }: TUserMenuProps) {
+  const { t } = useTranslation();
+  const options: TDropdownOption<TUserMenuAction>[] = [
+    { id: 'my_profile', label: t('shell.menu.my_profile'), icon: <IconUser size={16} />, data: 'my_profile' },
+    {
+      id: 'switch_role',
+      label: t('shell.menu.switch_role'),
+      icon: <IconSwitchHorizontal size={16} />,
+      data: 'switch_role',
+      entitlement: 'shell.read_switch_role',
+    },
+    {
+      id: 'switch_to_english',
+      label: t('shell.menu.switch_to_english'),
+      icon: <IconLanguage size={16} />,
+      data: 'switch_to_english',
+      hidden: language === 'en',
+    },
+    {
+      id: 'switch_to_japanese',
+      label: t('shell.menu.switch_to_japanese'),
+      icon: <IconLanguage size={16} />,
+      data: 'switch_to_japanese',
+      hidden: language === 'ja',
+    },
+    { id: 'sign_out', label: t('shell.menu.sign_out'), icon: <IconLogout size={16} />, data: 'sign_out', color: 'red' },
+  ];
+  const initials = (me.lastName.charAt(0) + me.firstName.charAt(0)).toUpperCase() || me.email.charAt(0).toUpperCase();
+
+  return (
+    <EntitlementMenu
+      options={options}
+      entitlements={me.entitlements}
+      position="top-start"
+      width={220}
+      onSelect={(option) => option.data && onAction(option.data)}
+      target={
+        <UnstyledButton className={classes.button} aria-label={t('shell.menu.open')} data-testid="user-menu">
+          <Avatar src={me.imageUrl} radius="xl" size={36} color="orange">
+            {initials}
+          </Avatar>
+          {!collapsed && (
+            <Box className={classes.text}>
+              <Text size="sm" fw={600} truncate="end">
+                {me.fullName}
+              </Text>
+              <Text size="xs" c="dimmed" truncate="end">
+                {me.email}
+              </Text>
+            </Box>
+          )}
+          {!collapsed && <IconDots size={16} aria-hidden />}
+        </UnstyledButton>
+      }
+    />
+  );
+}
