@@ -41,11 +41,13 @@ const keyOf = (suffix) => {
 
 const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const loginFiles = closure([
+  keyOf('src/i18n/ja.json'),
+  keyOf('src/i18n/ja.json'),
   entry,
   keyOf('src/modules/auth/components/PublicLayout.tsx'),
   keyOf('src/modules/auth/pages/LoginPage.tsx'),
 ]);
-const shellFiles = closure([entry, keyOf('src/modules/shell/components/Shell.tsx'), keyOf('src/modules/dashboard/pages/DashboardPage.tsx')]);
+const shellFiles = closure([keyOf('src/i18n/ja.json'), entry, keyOf('src/modules/shell/components/Shell.tsx'), keyOf('src/modules/dashboard/pages/DashboardPage.tsx')]);
 
 const files = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const sizes = files.map((f) => ({ file: `assets/${f}`, kb: gzipKb(`assets/${f}`) })).sort((a, b) => b.kb - a.kb);

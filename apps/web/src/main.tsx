@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { initI18n } from './i18n/i18n';
 
-initI18n();
-
-const root = document.getElementById('root');
-if (root) createRoot(root).render(<App />);
+void initI18n().then(() => {
+  const root = document.getElementById('root');
+  if (root) createRoot(root).render(<App />);
+});

@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { SnackbarHost } from '../modules/ui/components/SnackbarHost';
 import { queryClient } from './queryClient';
 import { createRouter } from './router';
 import { theme } from './theme';
@@ -11,7 +11,7 @@ export function App() {
   const [router] = useState(createRouter);
   return (
     <MantineProvider theme={theme}>
-      <Notifications position="top-right" limit={4} />
+      <SnackbarHost />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

@@ -1,7 +1,5 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
-import ja from './ja.json';
 import {
   DEFAULT_LANGUAGE,
   isLanguage,
@@ -10,7 +8,19 @@ import {
   type TLanguage,
 } from '../lib/session/storage';
 
-export const resources = { ja: { translation: ja }, en: { translation: en } } as const;
+type TCatalogue = Record<string, unknown>;
+
+// One language is downloaded at start, the other only if the user switches to it.
+const catalogues: Record<TLanguage, () => Promise<{ default: TCatalogue }>> = {
+  ja: () => import('./ja.json'),
+  en: () => import('./en.json'),
+};
+
+export async function loadLanguage(language: TLanguage): Promise<void> {
+  if (i18next.hasResourceBundle(language, 'translation')) return;
+  const catalogue = await catalogues[language]();
+  i18next.addResourceBundle(language, 'translation', catalogue.default);
+}
 
 /**
  * The language to start in: `lang=en|ja` in the query wins and is stored, then the stored
@@ -25,9 +35,14 @@ export function resolveInitialLanguage(search: string = window.location.search):
   return readLanguage() ?? DEFAULT_LANGUAGE;
 }
 
-export function initI18n(language: TLanguage = resolveInitialLanguage()) {
-  void i18next.use(initReactI18next).init({
-    resources,
+/** Starts i18next; tests pass both catalogues in `preloaded` to skip the downloads. */
+export async function initI18n(
+  language: TLanguage = resolveInitialLanguage(),
+  preloaded?: Partial<Record<TLanguage, TCatalogue>>,
+) {
+  await i18next.use(initReactI18next).init({
+    resources: Object.fromEntries(Object.entries(preloaded ?? {}).map(([lng, t]) => [lng, { translation: t }])),
+    partialBundledLanguages: true,
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: ['ja', 'en'],
@@ -35,6 +50,7 @@ export function initI18n(language: TLanguage = resolveInitialLanguage()) {
     returnNull: false,
     initAsync: false,
   });
+  await loadLanguage(language);
   document.documentElement.lang = language;
   return i18next;
 }
@@ -46,6 +62,7 @@ export function currentLanguage(): TLanguage {
 /** Switches the console's language now and remembers it in this browser. */
 export async function applyLanguage(language: TLanguage): Promise<void> {
   storeLanguage(language);
-  document.documentElement.lang = language;
+  await loadLanguage(language);
   await i18next.changeLanguage(language);
+  document.documentElement.lang = language;
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Collapse, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, Collapse, UnstyledButton } from '@mantine/core';
 import type { TMe } from '@yado/contracts';
 import { IconChevronDown, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -53,6 +53,8 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
         data-active={active || undefined}
         data-nested={nested || undefined}
         aria-current={active ? 'page' : undefined}
+        aria-label={collapsed ? label : undefined}
+        title={collapsed ? label : undefined}
         onClick={(event) => {
           if (!collapsed) return;
           event.preventDefault();
@@ -68,13 +70,7 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
         <span className={classes.label}>{label}</span>
       </NavLink>
     );
-    return collapsed ? (
-      <Tooltip key={item.id} label={label} position="right" withArrow>
-        {link}
-      </Tooltip>
-    ) : (
-      link
-    );
+    return link;
   };
 
   return (
@@ -113,6 +109,8 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
               data-active={active || undefined}
               data-group
               aria-expanded={open}
+              aria-label={collapsed ? label : undefined}
+              title={collapsed ? label : undefined}
               onClick={() => toggleGroup(entry)}
             >
               <span className={classes.icon}>
@@ -124,13 +122,7 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
           );
           return (
             <div key={entry.id} data-testid={`nav-group-${entry.id}`}>
-              {collapsed ? (
-                <Tooltip label={label} position="right" withArrow>
-                  {header}
-                </Tooltip>
-              ) : (
-                header
-              )}
+              {header}
               <Collapse expanded={open}>
                 <div className={classes.children}>{entry.children.map((child) => renderLink(child, true))}</div>
               </Collapse>

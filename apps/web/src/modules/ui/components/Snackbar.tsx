@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import i18next from 'i18next';
+import { requestSnackbarHost } from './SnackbarHost';
 
 export const SNACKBAR_DURATION_MS = 5000;
 
@@ -27,6 +27,21 @@ export function showSnackbar({ status, message, action, durationMs = SNACKBAR_DU
   counter += 1;
   const id = `snackbar-${counter}`;
   const text = message ?? (status === 'failed' ? i18next.t('errors.general') : '');
+  requestSnackbarHost();
+  void import('@mantine/notifications').then(({ notifications }) => show(notifications, id, status, text, durationMs, action));
+  return id;
+}
+
+type TNotifications = (typeof import('@mantine/notifications'))['notifications'];
+
+function show(
+  notifications: TNotifications,
+  id: string,
+  status: TSnackbarOptions['status'],
+  text: string,
+  durationMs: number,
+  action: TSnackbarAction | undefined,
+): void {
   notifications.show({
     id,
     autoClose: durationMs,
@@ -57,5 +72,4 @@ export function showSnackbar({ status, message, action, durationMs = SNACKBAR_DU
       </Stack>
     ),
   });
-  return id;
 }

@@ -1,0 +1,59 @@
+import { ERROR_MESSAGES } from '@yado/contracts';
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import ja from './ja.json';
+
+function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (tree && typeof tree === 'object' && !Array.isArray(tree)) {
+    for (const [key, value] of Object.entries(tree)) {
+      for (const [k, v] of leaves(value, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+    }
+  } else {
+    out.set(prefix, tree);
+  }
+  return out;
+}
+
+describe('language catalogues', () => {
+  const enLeaves = leaves(en);
+  const jaLeaves = leaves(ja);
+
+  it('hold exactly the same keys in ja.json and en.json', () => {
+    const onlyEn = [...enLeaves.keys()].filter((k) => !jaLeaves.has(k));
+    const onlyJa = [...jaLeaves.keys()].filter((k) => !enLeaves.has(k));
+    expect({ onlyEn, onlyJa }).toEqual({ onlyEn: [], onlyJa: [] });
+  });
+
+  it('have a non-empty text for every key, with the same placeholders in both languages', () => {
+    for (const [key, value] of enLeaves) {
+      expect(typeof value, key).toBe('string');
+      expect((value as string).trim(), key).not.toBe('');
+      const ja = jaLeaves.get(key) as string;
+      expect(typeof ja, key).toBe('string');
+      expect(ja.trim(), key).not.toBe('');
+      const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+      expect(placeholders(ja), key).toEqual(placeholders(value as string));
+    }
+  });
+
+  it('use snake_case keys nested by area', () => {
+    for (const key of enLeaves.keys()) expect(key).toMatch(/^[a-z_]+(\.[a-z0-9_]+)+$/);
+  });
+
+  it('translate every error code of the contracts, with the specification English verbatim', () => {
+    for (const [code, message] of Object.entries(ERROR_MESSAGES)) {
+      expect(enLeaves.get(`errors.${code}`), code).toBe(message);
+      expect(jaLeaves.has(`errors.${code}`), code).toBe(true);
+    }
+  });
+
+  it('carry the specification texts the shell shows', () => {
+    expect(en.shell.toast.logged_in).toBe('logged in successfully');
+    expect(en.shell.toast.switched_role).toBe('successfully switched role');
+    expect(en.shell.menu.switch_to_english).toBe('Switch to English');
+    expect(en.shell.menu.switch_to_japanese).toBe('Switch to Japanese');
+    expect(en.validation.required).toBe('Please fill out this field.');
+    expect(en.validation.password_mismatch).toBe('Please enter the matched password.');
+  });
+});
