@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -13,13 +14,17 @@ import { makeAuthenticate } from './modules/auth/authenticate.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { managementRoutes } from './modules/management/routes.ts';
+import { settingsRoutes } from './modules/settings/routes.ts';
+import { uploadRoutes } from './modules/uploads/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
 import type { TRuntime } from './runtime.ts';
 
 /** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Paths the console itself owns; everything else that is a GET for a page gets index.html. */
-const API_PREFIXES = ['/v1/', '/t/', '/healthz'];
+const API_PREFIXES = ['/v1/', '/t/', '/files/', '/healthz'];
 
 /**
  * An error as a log line may show it: type, message and stack, but never the SQL parameters or
@@ -70,6 +75,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   registerErrorHandler(app);
 
   await app.register(cookie);
+  await app.register(multipart, { limits: { files: 1, fields: 10 } });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -98,6 +104,10 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     healthRoutes(api, rt);
     authRoutes(api, rt);
     devRoutes(api, rt);
+    managementRoutes(api, rt);
+    userRoutes(api, rt);
+    settingsRoutes(api, rt);
+    uploadRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

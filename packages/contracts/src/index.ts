@@ -8,3 +8,8 @@ export * as authApi from './auth.ts';
 export * from './auth.ts';
 export * as devApi from './dev.ts';
 export * from './dev.ts';
+export * as managementApi from './management.ts';
+export { ZHost, ZHostDetail, ZHostInput, ZHostListQuery, LOGO_MAX_BYTES, HOST_SORTS, type THost, type THostDetail } from './management.ts';
+export * as usersApi from './users.ts';
+export { ZUser, type TUser } from './users.ts';
+export * as settingsApi from './settings.ts';

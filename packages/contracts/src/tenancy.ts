@@ -50,3 +50,12 @@ export function fullName(firstName: string, lastName: string): string {
   const japanese = CJK.test(firstName) || CJK.test(lastName);
   return (japanese ? [lastName, firstName] : [firstName, lastName]).filter(Boolean).join(' ');
 }
+
+/** The inverse of fullName: "山田 太郎" → 山田 / 太郎; "Emily Carter" → Emily / Carter. */
+export function splitFullName(name: string): { firstName: string; lastName: string } {
+  const parts = name.trim().split(/[\s\u3000]+/).filter(Boolean);
+  if (parts.length <= 1) return { firstName: parts[0] ?? '', lastName: '' };
+  const japanese = CJK.test(name);
+  if (japanese) return { lastName: parts[0] as string, firstName: parts.slice(1).join(' ') };
+  return { firstName: parts.slice(0, -1).join(' '), lastName: parts[parts.length - 1] as string };
+}

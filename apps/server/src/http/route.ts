@@ -10,9 +10,17 @@ import { AppError } from './errors.ts';
  * - public: anyone, signed in or not
  * - authenticated: any active user in a context they may take
  * - an entitlement key: that, and the key must be true in the acting context
+ * - anyOf: at least one of the keys
+ * - granduser: the granduser only
  * - embedded-granduser: the granduser, and only while mail goes to the embedded sink
  */
-export type TAccess = 'public' | 'authenticated' | 'embedded-granduser' | { entitlement: TEntitlement };
+export type TAccess =
+  | 'public'
+  | 'authenticated'
+  | 'embedded-granduser'
+  | 'granduser'
+  | { entitlement: TEntitlement }
+  | { anyOf: TEntitlement[] };
 
 export interface TRegisteredRoute {
   method: string;
@@ -91,12 +99,8 @@ export function route<E extends TEndpoint>(
       request.actingContext = null;
       if (access === 'public') return;
       const ctx = await app.authenticate(request);
-      if (access === 'embedded-granduser') {
-        if (!app.embeddedMail) throw new AppError(404, 'embedded_only');
-        if (ctx.role !== 'granduser') throw new AppError(403, 'forbidden');
-      } else if (typeof access === 'object' && !ctx.entitlements[access.entitlement]) {
-        throw new AppError(403, 'forbidden');
-      }
+      if (!mayCall(access, ctx, app.embeddedMail)) throw new AppError(403, 'forbidden');
+      if (access === 'embedded-granduser' && !app.embeddedMail) throw new AppError(404, 'embedded_only');
       request.actingContext = ctx;
     },
     handler: async (request, reply) => {
@@ -112,4 +116,12 @@ export function route<E extends TEndpoint>(
       return { data };
     },
   });
+}
+
+function mayCall(access: Exclude<TAccess, 'public'>, ctx: TActingContext, embeddedMail: boolean): boolean {
+  if (access === 'authenticated') return true;
+  if (access === 'granduser') return ctx.role === 'granduser';
+  if (access === 'embedded-granduser') return ctx.role === 'granduser' || !embeddedMail;
+  if ('entitlement' in access) return ctx.entitlements[access.entitlement];
+  return access.anyOf.some((key) => ctx.entitlements[key]);
 }

@@ -21,6 +21,7 @@ export interface TCallOptions {
   body?: unknown;
   rawBody?: string;
   cookie?: string;
+  form?: FormData;
 }
 
 /** A real Yado server on a free port over its own copy of the seeded database. */
@@ -89,8 +90,10 @@ export async function startTestServer(): Promise<TTestServer> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.cookie) headers.cookie = options.cookie;
-    let body: string | undefined;
-    if (options.rawBody !== undefined) {
+    let body: string | FormData | undefined;
+    if (options.form) {
+      body = options.form;
+    } else if (options.rawBody !== undefined) {
       body = options.rawBody;
       headers['content-type'] ??= 'application/json';
     } else if (options.body !== undefined) {

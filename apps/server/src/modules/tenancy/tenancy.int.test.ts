@@ -43,6 +43,26 @@ describe('every route', () => {
     expect(checked).toBeGreaterThan(3);
   });
 
+  it("gives a user acting in their own brand nothing of another brand's objects or lists", async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const harbor = await s.sql(`select h.id from hosts h where h.brand_id = (select id from hosts where slug = 'harbor-view')`);
+    const harborUsers = await s.sql(`select u.id, u.email from users u where u.email in ($1, $2)`, [DEMO.harborAdmin, DEMO.multi]);
+    const foreign = [...harbor.map((h) => h.id as string), ...harborUsers.flatMap((u) => [u.id as string, u.email as string])];
+    const [kobe] = await s.sql(`select id from hosts where slug = 'harbor-kobe'`);
+    let checked = 0;
+    for (const r of s.app.registeredRoutes) {
+      if (r.access === 'public' || r.path === '/v1/dev/outbox') continue;
+      const hasId = r.path.includes(':id');
+      if (!hasId && r.method !== 'GET') continue;
+      const res = await s.call(r.method, fill(r.path, { id: kobe.id }), { token, body: r.method === 'GET' ? undefined : {} });
+      if (hasId) expect([400, 403, 404], `${r.method} ${r.path}`).toContain(res.status);
+      const text = JSON.stringify(res.body);
+      for (const f of foreign) expect(text.includes(f), `${r.method} ${r.path} leaks ${f}`).toBe(false);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
   it('gives a caller without a token 401 and no data', async () => {
     for (const r of s.app.registeredRoutes) {
       if (r.access === 'public') continue;

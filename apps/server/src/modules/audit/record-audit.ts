@@ -1,0 +1,35 @@
+import type { TTx } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+
+export interface TAuditEvent {
+  action: 'create' | 'update' | 'delete' | 'status_change' | 'invite' | 'remove_role' | 'add_to_group' | 'remove_from_group';
+  targetType: 'brand' | 'hotel_group' | 'hotel' | 'user';
+  targetId: string;
+  /** The brand the target belongs to; the audit log is readable per brand. */
+  brandId: string | null;
+  changes?: Record<string, unknown>;
+}
+
+/** Writes who did what, as whom, to what, in the same transaction as the change itself. */
+export async function recordAudit(tx: TTx, ctx: TActingContext, event: TAuditEvent): Promise<void> {
+  await tx.insert(auditLog).values({
+    actorUserId: ctx.user.id,
+    actingHostId: ctx.host.id,
+    actingRole: ctx.role,
+    brandId: event.brandId,
+    action: event.action,
+    targetType: event.targetType,
+    targetId: event.targetId,
+    changes: event.changes ?? null,
+  });
+}
+
+/** The fields whose values differ, as { field: [before, after] }. */
+export function diff(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, [unknown, unknown]> {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const key of Object.keys(after)) {
+    if (after[key] !== undefined && before[key] !== after[key]) changes[key] = [before[key] ?? null, after[key]];
+  }
+  return changes;
+}
