@@ -77,7 +77,7 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
     <Box
       component="nav"
       className={classes.sidebar}
-      w={collapsed ? SIDEBAR_WIDTH.collapsed : SIDEBAR_WIDTH.expanded}
+      style={{ width: collapsed ? SIDEBAR_WIDTH.collapsed : SIDEBAR_WIDTH.expanded }}
       data-collapsed={collapsed || undefined}
       data-testid="sidebar"
       aria-label={t('nav.label')}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { TAssignableRole } from '@yado/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reloadTo } from '../../../lib/browser/reloadTo';
 import { errorText } from '../../../lib/http/errorText';
 import type { TRoleSelector } from '../../../lib/session/roleSelector';
 import { storeUser } from '../../../lib/session/storage';
@@ -9,11 +10,6 @@ import { PROFILE_QUERY_KEY } from '../../shell/api/profile';
 import { startAddressFor } from '../../shell/navigation';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { fetchProfileAs } from '../api/assignable';
-
-/** Full page load, so that every cached answer of the previous role is dropped. */
-export function reloadTo(address: string): void {
-  window.location.assign(address);
-}
 
 /**
  * Switching = fetch the profile as the new role (the server refuses a role that is not the
