@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import en from '../../apps/web/src/i18n/en.json';
+import ja from '../../apps/web/src/i18n/ja.json';
+
+export const LANGUAGES = ['ja', 'en'] as const;
+export type TLanguage = (typeof LANGUAGES)[number];
+export const TEXTS = { ja, en } as const;
+export const DEMO_PASSWORD = 'demo-pass-1';
+
+const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
+
+export function baseUrl(): string {
+  return inject('baseUrl');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh browser profile (no cookies, no storage) that starts in `language`. */
+export async function openPage(browser: Browser, language: TLanguage): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1366, height: 860 }, locale: language === 'ja' ? 'ja-JP' : 'en-US' });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  // `lang` in the query overrides and is stored (spec section 1).
+  await page.goto(`/login?lang=${language}`);
+  return { context, page };
+}
+
+export async function signIn(page: Page, language: TLanguage, email: string, password = DEMO_PASSWORD): Promise<void> {
+  const t = TEXTS[language];
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.getByLabel(t.auth.fields.email, { exact: false }).first().fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: t.auth.login.submit, exact: true }).click();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/** The text of the toast currently shown. */
+export async function toastText(page: Page): Promise<string> {
+  const toast = page.getByTestId('snackbar').last();
+  await toast.waitFor({ state: 'visible', timeout: 10_000 });
+  return (await toast.textContent()) ?? '';
+}
+
+/** Reads the embedded SMTP sink as the granduser (DESIGN section 6, embedded mode only). */
+export async function readOutbox(to: string): Promise<{ subject: string; text: string; html: string | null }[]> {
+  const login = await fetch(`${baseUrl()}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'grand@demo.test', password: DEMO_PASSWORD }),
+  });
+  const { data } = (await login.json()) as { data: { accessToken: string } };
+  const response = await fetch(`${baseUrl()}/v1/dev/outbox?to=${encodeURIComponent(to)}&limit=10`, {
+    headers: { authorization: `Bearer ${data.accessToken}` },
+  });
+  if (!response.ok) throw new Error(`outbox answered ${response.status}`);
+  return ((await response.json()) as { data: { subject: string; text: string; html: string | null }[] }).data;
+}
