@@ -49,6 +49,10 @@ export const ERROR_MESSAGES = {
   cannot_change_self: 'You cannot change your own role or status.',
   hotel_group_other_brand: 'The hotel group must belong to the same brand as the hotel.',
   brand_required: 'Choose a brand.',
+  phone_exists: 'Phone number already exists.',
+  hotel_required: 'Choose the hotel this customer belongs to.',
+  invalid_date: 'Enter a valid date.',
+  invalid_cursor: 'The page link is no longer valid. Start from the first page.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

@@ -13,3 +13,5 @@ export { ZHost, ZHostDetail, ZHostInput, ZHostListQuery, LOGO_MAX_BYTES, HOST_SO
 export * as usersApi from './users.ts';
 export { ZUser, type TUser } from './users.ts';
 export * as settingsApi from './settings.ts';
+export * as customersApi from './customers.ts';
+export { ZCustomer, normalizePhone, ageOn, GENDERS, EMAIL_STATUSES, CUSTOMER_SORTS, type TCustomer } from './customers.ts';

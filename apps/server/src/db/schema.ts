@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  date,
   boolean,
   check,
   index,
@@ -182,4 +183,93 @@ export const devOutbox = pgTable(
     size: integer('size').notNull(),
   },
   (t) => [index('dev_outbox_received_idx').on(t.receivedAt)],
+);
+
+/**
+ * A guest of a brand. Phone (digits only) is unique within the brand; a customer is allocated to
+ * hotels by bookings or by an import made at a hotel. Consent is brand-wide (DESIGN section 4).
+ */
+export const customers = pgTable(
+  'customers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    idNumber: text('id_number'),
+    gender: text('gender', { enum: ['male', 'female', 'prefer_not_to_say'] }),
+    dateOfBirth: date('date_of_birth'),
+    country: text('country'),
+    prefecture: text('prefecture'),
+    city: text('city'),
+    address: text('address'),
+    emailStatus: text('email_status', { enum: ['active', 'unsubscribed'] }).notNull().default('active'),
+    emailStatusChangedAt: timestamp('email_status_changed_at', { withTimezone: true }),
+    unsubscribeReason: text('unsubscribe_reason'),
+    consentSource: text('consent_source', { enum: ['import', 'booking_system', 'manual'] }).notNull().default('manual'),
+    consentAt: timestamp('consent_at', { withTimezone: true }).notNull().defaultNow(),
+    externalGuestId: text('external_guest_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('customers_brand_phone_key').on(t.brandId, t.phone),
+    index('customers_brand_email_idx').on(t.brandId, sql`lower(${t.email})`),
+    index('customers_brand_last_name_idx').on(t.brandId, t.lastName, t.firstName, t.id),
+    index('customers_brand_created_idx').on(t.brandId, t.createdAt, t.id),
+    uniqueIndex('customers_brand_external_key').on(t.brandId, t.externalGuestId),
+  ],
+);
+
+/** Which hotels a customer belongs to, and how many bookings there. */
+export const customerAllocations = pgTable(
+  'customer_allocations',
+  {
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    hotelId: uuid('hotel_id')
+      .notNull()
+      .references(() => hosts.id),
+    brandId: uuid('brand_id').notNull(),
+    source: text('source', { enum: ['booking', 'import', 'manual'] }).notNull(),
+    bookingCount: integer('booking_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('customer_allocations_key').on(t.customerId, t.hotelId), index('customer_allocations_hotel_idx').on(t.hotelId, t.customerId)],
+);
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    hotelId: uuid('hotel_id')
+      .notNull()
+      .references(() => hosts.id),
+    externalId: text('external_id').notNull(),
+    bookingDate: date('booking_date').notNull(),
+    checkIn: date('check_in').notNull(),
+    checkOut: date('check_out').notNull(),
+    nights: integer('nights').notNull(),
+    guests: integer('guests').notNull(),
+    roomName: text('room_name'),
+    roomType: text('room_type'),
+    source: text('source'),
+    /** Yen, whole. */
+    amount: integer('amount').notNull(),
+    status: text('status', { enum: ['confirmed', 'cancelled', 'checked_in', 'checked_out', 'no_show'] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('bookings_brand_external_key').on(t.brandId, t.externalId),
+    index('bookings_customer_idx').on(t.customerId, t.checkIn),
+    index('bookings_hotel_check_in_idx').on(t.hotelId, t.checkIn),
+  ],
 );

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { devOutbox } from '../../db/schema.ts';
 import { route } from '../../http/route.ts';
 import type { TRuntime } from '../../runtime.ts';
+import { qualified } from '../../db/qualified.ts';
 
 /** Developer aids that exist only while mail goes to the embedded sink. */
 export function devRoutes(app: FastifyInstance, rt: TRuntime): void {
@@ -12,7 +13,7 @@ export function devRoutes(app: FastifyInstance, rt: TRuntime): void {
     const rows = await rt.database.db
       .select()
       .from(devOutbox)
-      .where(to ? sql`exists (select 1 from unnest(${devOutbox.rcptTo}) r where lower(r) = ${to})` : undefined)
+      .where(to ? sql`exists (select 1 from unnest(${qualified(devOutbox.rcptTo)}) r where lower(r) = ${to})` : undefined)
       .orderBy(desc(devOutbox.receivedAt))
       .limit(query.limit);
     return rows.map((r) => ({

@@ -4,6 +4,7 @@ import type { THost, THostLevel } from '@yado/contracts';
 import type { TTx } from '../../db/client.ts';
 import { hosts, roleAssignments, users } from '../../db/schema.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
+import { qualified } from '../../db/qualified.ts';
 
 const brand = alias(hosts, 'brand');
 const group = alias(hosts, 'hotel_group');
@@ -39,10 +40,10 @@ const columns = {
   logoUrl: hosts.logoUrl,
   timezone: hosts.timezone,
   createdAt: hosts.createdAt,
-  hotelGroupCount: sql<number>`(select count(*)::int from hosts c where c.brand_id = ${hosts.id} and c.level = 'hotel_group' and c.deleted_at is null and ${hosts.level} = 'brand')`,
+  hotelGroupCount: sql<number>`(select count(*)::int from hosts c where c.brand_id = ${qualified(hosts.id)} and c.level = 'hotel_group' and c.deleted_at is null and ${qualified(hosts.level)} = 'brand')`,
   hotelCount: sql<number>`(select count(*)::int from hosts c where c.level = 'hotel' and c.deleted_at is null
-    and ((${hosts.level} = 'brand' and c.brand_id = ${hosts.id}) or (${hosts.level} = 'hotel_group' and c.hotel_group_id = ${hosts.id})))`,
-  userCount: sql<number>`(select count(*)::int from role_assignments ra where ra.host_id = ${hosts.id})`,
+    and ((${qualified(hosts.level)} = 'brand' and c.brand_id = ${qualified(hosts.id)}) or (${qualified(hosts.level)} = 'hotel_group' and c.hotel_group_id = ${qualified(hosts.id)})))`,
+  userCount: sql<number>`(select count(*)::int from role_assignments ra where ra.host_id = ${qualified(hosts.id)})`,
 };
 
 type TRow = Omit<THost, 'createdAt'> & { createdAt: Date };
@@ -104,7 +105,7 @@ export async function listChildren(tx: TTx, host: THost) {
     .from(hosts)
     .leftJoin(group, eq(group.id, hosts.hotelGroupId))
     .leftJoin(brand, eq(brand.id, hosts.brandId))
-    .where(and(below, alive, sql`${hosts.id} <> ${host.id}`))
+    .where(and(below, alive, sql`${qualified(hosts.id)} <> ${host.id}`))
     .orderBy(asc(hosts.name));
   return {
     hotelGroups: rows.filter((r) => r.level === 'hotel_group').map((r) => ({ id: r.id, name: r.name, hotelCount: r.hotelCount })),

@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { getHostDetail, updateHost } from '../management/host-operations.ts';
+import { qualified } from '../../db/qualified.ts';
 
 export function settingsRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, settingsApi.getHostInfo, 'authenticated', async ({ ctx }) => {
@@ -30,7 +31,7 @@ export function settingsRoutes(app: FastifyInstance, rt: TRuntime): void {
             ? sql`${auditLog.brandId} = ${host.id}`
             : (or(eq(auditLog.targetId, host.id), eq(auditLog.actingHostId, host.id)) as typeof scope);
       }
-      const actingHost = sql<string | null>`(select h.name from hosts h where h.id = ${auditLog.actingHostId})`;
+      const actingHost = sql<string | null>`(select h.name from hosts h where h.id = ${qualified(auditLog.actingHostId)})`;
       const rows = await tx
         .select({
           id: auditLog.id,

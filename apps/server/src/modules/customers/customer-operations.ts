@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import { EMAIL_PATTERN, ageOn, fullName, normalizePhone, type TCustomer } from '@yado/contracts';
+import { and, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { withTenant, type TTx } from '../../db/client.ts';
+import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
+import type { TRuntime } from '../../runtime.ts';
+import { diff, recordAudit } from '../audit/record-audit.ts';
+import { findHost } from '../management/queries.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+import {
+  afterCursor,
+  allocate,
+  countCustomers,
+  cursorOf,
+  deleteCustomerRow,
+  filterCondition,
+  findCustomer,
+  idsInScope,
+  insertCustomer,
+  listAllocations,
+  listBookings,
+  phoneTaken,
+  selectCustomers,
+  setEmailStatusOf,
+  updateCustomerRow,
+  type TCursor,
+  type TCustomerFilter,
+  type TCustomerRow,
+} from './queries.ts';
+
+const TOTAL_CAP = 10_000;
+const tenant = <T>(rt: TRuntime, ctx: TActingContext, fn: (tx: TTx) => Promise<T>) => withTenant(rt.database.db, ctx.rls, fn);
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function toCustomer(row: TCustomerRow): TCustomer {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    fullName: fullName(row.firstName, row.lastName),
+    phone: row.phone,
+    email: row.email,
+    idNumber: row.idNumber,
+    gender: row.gender,
+    dateOfBirth: row.dateOfBirth,
+    age: row.dateOfBirth ? ageOn(row.dateOfBirth, today()) : null,
+    country: row.country,
+    prefecture: row.prefecture,
+    city: row.city,
+    address: row.address,
+    emailStatus: row.emailStatus,
+    emailStatusChangedAt: row.emailStatusChangedAt?.toISOString() ?? null,
+    unsubscribeReason: row.unsubscribeReason,
+    consentSource: row.consentSource,
+    consentAt: row.consentAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    totalBookings: row.totalBookings,
+    totalPayments: row.totalPayments,
+  };
+}
+
+const ZCursor = z.tuple([z.string(), z.string()]).or(z.tuple([z.string(), z.string(), z.string()]));
+
+function decodeCursor(cursor: string): TCursor {
+  try {
+    return ZCursor.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))) as TCursor;
+  } catch {
+    // A cursor is ours and opaque; anything else is a stale or edited link.
+    throw badRequest({ cursor: fieldError('invalid_cursor') });
+  }
+}
+
+const encodeCursor = (cursor: TCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+/** A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. */
+export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TCustomerFilter & { cursor?: string; limit: number }) {
+  return tenant(rt, ctx, async (tx) => {
+    const filter = filterCondition(ctx, query);
+    const position = query.cursor ? afterCursor(query.sort, decodeCursor(query.cursor)) : undefined;
+    const rows = await selectCustomers(tx, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    const total = await countCustomers(tx, filter, TOTAL_CAP);
+    return {
+      items: page.map(toCustomer),
+      nextCursor: rows.length > query.limit && last ? encodeCursor(cursorOf(query.sort, last)) : null,
+      total: Math.min(total, TOTAL_CAP),
+      totalCapped: total > TOTAL_CAP,
+    };
+  });
+}
+
+async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TCustomerRow> {
+  const row = await findCustomer(tx, ctx, id);
+  if (!row) throw new AppError(404, 'not_found');
+  return row;
+}
+
+export async function getCustomer(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCustomer> {
+  return tenant(rt, ctx, async (tx) => toCustomer(await mustFind(tx, ctx, id)));
+}
+
+export interface TCustomerInput {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email?: string | null;
+  idNumber?: string | null;
+  gender?: TCustomer['gender'];
+  dateOfBirth?: string | null;
+  country?: string | null;
+  prefecture?: string | null;
+  city?: string | null;
+  address: string;
+}
+
+/** The rules of specification section 5 for a customer; returns the values to store. */
+export function validateCustomer(input: TCustomerInput) {
+  const fields: TFieldErrors = {};
+  if (!input.firstName) fields.firstName = fieldError('field_required_fill');
+  if (!input.lastName) fields.lastName = fieldError('field_required_fill');
+  if (!input.address) fields.address = fieldError('field_required_fill');
+  const phone = input.phone ? normalizePhone(input.phone) : null;
+  if (!input.phone) fields.phone = fieldError('field_required_fill');
+  else if (!phone) fields.phone = fieldError('use_numbers_only');
+  const email = input.email?.trim() || null;
+  if (email && !EMAIL_PATTERN.test(email)) fields.email = fieldError('email_invalid');
+  const dob = input.dateOfBirth || null;
+  if (dob && !isPastDate(dob)) fields.dateOfBirth = fieldError('invalid_date');
+  if (Object.keys(fields).length > 0) throw badRequest(fields);
+  return {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phone: phone as string,
+    email,
+    idNumber: input.idNumber?.trim() || null,
+    gender: input.gender ?? null,
+    dateOfBirth: dob,
+    country: input.country?.toUpperCase() || null,
+    prefecture: input.prefecture || null,
+    city: input.city || null,
+    address: input.address,
+  };
+}
+
+function isPastDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value && value <= today() && value >= '1900-01-01';
+}
+
+/** Adds a customer by hand, allocated to the acting hotel or to the chosen one. */
+export async function createCustomer(rt: TRuntime, ctx: TActingContext, input: TCustomerInput & { hotelId?: string }): Promise<TCustomer> {
+  const values = validateCustomer(input);
+  return tenant(rt, ctx, async (tx) => {
+    const hotelId = ctx.host.level === 'hotel' ? ctx.host.id : input.hotelId;
+    if (!hotelId && ctx.host.level !== 'brand') throw badRequest({ hotelId: fieldError('hotel_required') });
+    const hotel = hotelId ? await findHost(tx, ctx, 'hotel', hotelId) : null;
+    if (hotelId && !hotel) throw badRequest({ hotelId: fieldError('hotel_required') });
+    const brandId = (hotel?.brandId ?? ctx.host.brandId) as string;
+    if (await phoneTaken(tx, brandId, values.phone)) throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
+    const id = randomUUID();
+    await insertCustomer(tx, { id, brandId, ...values, consentSource: 'manual' });
+    if (hotel) await allocate(tx, { customerId: id, hotelId: hotel.id, brandId, source: 'manual' });
+    await recordAudit(tx, ctx, { action: 'create', targetType: 'customer', targetId: id, brandId });
+    return toCustomer(await mustFind(tx, ctx, id));
+  });
+}
+
+export async function updateCustomer(rt: TRuntime, ctx: TActingContext, id: string, input: TCustomerInput): Promise<TCustomer> {
+  const values = validateCustomer(input);
+  return tenant(rt, ctx, async (tx) => {
+    const before = await mustFind(tx, ctx, id);
+    if (await phoneTaken(tx, before.brandId, values.phone, id)) throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
+    await updateCustomerRow(tx, id, values);
+    // Which fields changed, not their values: the audit log holds no personal data.
+    await recordAudit(tx, ctx, { action: 'update', targetType: 'customer', targetId: id, brandId: before.brandId, changes: { fields: Object.keys(diff(before, values)) } });
+    return toCustomer(await mustFind(tx, ctx, id));
+  });
+}
+
+export async function deleteCustomer(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
+  return tenant(rt, ctx, async (tx) => {
+    const before = await mustFind(tx, ctx, id);
+    await deleteCustomerRow(tx, id);
+    await recordAudit(tx, ctx, { action: 'delete', targetType: 'customer', targetId: id, brandId: before.brandId });
+    return { id };
+  });
+}
+
+/** Active or unsubscribed, for one customer or a selection; consent is brand-wide. */
+export async function setCustomersEmailStatus(rt: TRuntime, ctx: TActingContext, input: { ids: string[]; emailStatus: 'active' | 'unsubscribed'; reason?: string }) {
+  return tenant(rt, ctx, async (tx) => {
+    const ids = [...new Set(input.ids)];
+    const reachable = await idsInScope(tx, ctx, ids);
+    if (reachable.length !== ids.length) throw new AppError(404, 'not_found');
+    const updated = await setEmailStatusOf(tx, ids, input.emailStatus, input.reason ?? 'manual');
+    await recordAudit(tx, ctx, {
+      action: 'email_status_change',
+      targetType: 'customer',
+      targetId: ids.length === 1 ? (ids[0] as string) : `${ids.length} customers`,
+      brandId: ctx.host.brandId,
+      changes: { emailStatus: input.emailStatus, ids },
+    });
+    return { updated };
+  });
+}
+
+export async function customerBookings(rt: TRuntime, ctx: TActingContext, id: string) {
+  return tenant(rt, ctx, async (tx) => {
+    await mustFind(tx, ctx, id);
+    return listBookings(tx, ctx, id);
+  });
+}
+
+/** The allocation summary popup: the brand, hotel groups and hotels, with booking counts. */
+export async function allocationSummary(rt: TRuntime, ctx: TActingContext, id: string) {
+  return tenant(rt, ctx, async (tx) => {
+    const customer = await mustFind(tx, ctx, id);
+    const rows = await listAllocations(tx, id);
+    const groups = new Map<string, { id: string; name: string; bookingCount: number }>();
+    for (const r of rows) {
+      if (!r.hotelGroupId || !r.hotelGroupName) continue;
+      const g = groups.get(r.hotelGroupId) ?? { id: r.hotelGroupId, name: r.hotelGroupName, bookingCount: 0 };
+      g.bookingCount += r.bookingCount;
+      groups.set(r.hotelGroupId, g);
+    }
+    return {
+      brand: { name: rows[0]?.brandName ?? '', bookingCount: customer.totalBookings },
+      hotelGroups: [...groups.values()],
+      hotels: rows.map((r) => ({ id: r.hotelId, name: r.hotelName, hotelGroupName: r.hotelGroupName, bookingCount: r.bookingCount, source: r.source })),
+    };
+  });
+}

@@ -1,0 +1,223 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { TTx } from '../../db/client.ts';
+import { bookings, customerAllocations, customers, hosts } from '../../db/schema.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+import { qualified } from '../../db/qualified.ts';
+
+/**
+ * The customers an acting context reaches: a brand all of its own, a hotel group those allocated
+ * to its hotels, a hotel those allocated to it (DESIGN section 4). RLS adds the brand wall.
+ */
+export function customerScope(ctx: TActingContext): SQL {
+  switch (ctx.host.level) {
+    case 'grand_user':
+      return sql`true`;
+    case 'brand':
+      return eq(customers.brandId, ctx.host.id);
+    case 'hotel_group':
+      return sql`exists (select 1 from customer_allocations a join hosts h on h.id = a.hotel_id
+        where a.customer_id = ${qualified(customers.id)} and h.hotel_group_id = ${ctx.host.id} and h.deleted_at is null)`;
+    default:
+      return sql`exists (select 1 from customer_allocations a where a.customer_id = ${qualified(customers.id)} and a.hotel_id = ${ctx.host.id})`;
+  }
+}
+
+/** Bookings in reach: at the context's hotels. */
+export function bookingScope(ctx: TActingContext): SQL {
+  switch (ctx.host.level) {
+    case 'grand_user':
+      return sql`true`;
+    case 'brand':
+      return eq(bookings.brandId, ctx.host.id);
+    case 'hotel_group':
+      return sql`${bookings.hotelId} in (select id from hosts where hotel_group_id = ${ctx.host.id})`;
+    default:
+      return eq(bookings.hotelId, ctx.host.id);
+  }
+}
+
+const like = (term: string) => `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A search box text as a phone prefix, an email prefix, or a name prefix. */
+export function searchCondition(raw: string): SQL {
+  const term = raw.normalize('NFKC').trim();
+  const digits = /^[0-9+\-\s()]+$/.test(term) ? term.replace(/\D/g, '').replace(/^81(?=[1-9])/, '0') : null;
+  if (digits) return sql`${customers.phone} like ${like(digits)}`;
+  if (term.includes('@')) return sql`lower(${customers.email}) like ${like(term.toLowerCase())}`;
+  const compact = term.replace(/[\s\u3000]+/g, '');
+  return sql`(${customers.lastName} ilike ${like(term)} or ${customers.firstName} ilike ${like(term)}
+    or (${customers.lastName} || ${customers.firstName}) ilike ${like(compact)}
+    or (${customers.firstName} || ${customers.lastName}) ilike ${like(compact)})`;
+}
+
+// Stays that count: a cancelled booking is neither a booking nor a payment; a payment is a stay
+// that has begun.
+const totalBookings = sql<number>`(select count(*)::int from bookings b where b.customer_id = ${qualified(customers.id)} and b.status <> 'cancelled')`;
+const totalPayments = sql<number>`(select coalesce(sum(b.amount), 0)::int from bookings b where b.customer_id = ${qualified(customers.id)} and b.status in ('checked_in', 'checked_out'))`;
+
+export const customerColumns = {
+  id: customers.id,
+  brandId: customers.brandId,
+  firstName: customers.firstName,
+  lastName: customers.lastName,
+  phone: customers.phone,
+  email: customers.email,
+  idNumber: customers.idNumber,
+  gender: customers.gender,
+  dateOfBirth: customers.dateOfBirth,
+  country: customers.country,
+  prefecture: customers.prefecture,
+  city: customers.city,
+  address: customers.address,
+  emailStatus: customers.emailStatus,
+  emailStatusChangedAt: customers.emailStatusChangedAt,
+  unsubscribeReason: customers.unsubscribeReason,
+  consentSource: customers.consentSource,
+  consentAt: customers.consentAt,
+  createdAt: customers.createdAt,
+  updatedAt: customers.updatedAt,
+  totalBookings,
+  totalPayments,
+};
+export type TCustomerRow = {
+  [K in keyof typeof customerColumns]: K extends 'totalBookings' | 'totalPayments' ? number : (typeof customers.$inferSelect)[K & keyof typeof customers.$inferSelect];
+};
+
+export interface TCustomerFilter {
+  search?: string;
+  emailStatus?: 'active' | 'unsubscribed';
+  hotelId?: string;
+  sort: 'name' | '-created_at' | 'created_at';
+}
+
+export function filterCondition(ctx: TActingContext, f: TCustomerFilter): SQL {
+  return and(
+    customerScope(ctx),
+    f.search ? searchCondition(f.search) : undefined,
+    f.emailStatus ? eq(customers.emailStatus, f.emailStatus) : undefined,
+    f.hotelId ? sql`exists (select 1 from customer_allocations a where a.customer_id = ${qualified(customers.id)} and a.hotel_id = ${f.hotelId})` : undefined,
+  ) as SQL;
+}
+
+export type TCursor = [string, string, string?];
+
+/** Keyset: the position after the last row of a page, in the order of the sort. */
+export function afterCursor(sort: TCustomerFilter['sort'], cursor: TCursor): SQL {
+  if (sort === 'name') return sql`(${customers.lastName}, ${customers.firstName}, ${qualified(customers.id)}) > (${cursor[0]}, ${cursor[1]}, ${cursor[2] ?? ''}::uuid)`;
+  const op = sort === 'created_at' ? sql`>` : sql`<`;
+  return sql`(${customers.createdAt}, ${qualified(customers.id)}) ${op} (${cursor[0]}::timestamptz, ${cursor[1]}::uuid)`;
+}
+
+export function cursorOf(sort: TCustomerFilter['sort'], row: TCustomerRow): TCursor {
+  return sort === 'name' ? [row.lastName, row.firstName, row.id] : [row.createdAt.toISOString(), row.id];
+}
+
+export function orderOf(sort: TCustomerFilter['sort']) {
+  if (sort === 'name') return [asc(customers.lastName), asc(customers.firstName), asc(customers.id)];
+  if (sort === 'created_at') return [asc(customers.createdAt), asc(customers.id)];
+  return [desc(customers.createdAt), desc(customers.id)];
+}
+
+export async function selectCustomers(tx: TTx, where: SQL, sort: TCustomerFilter['sort'], limit: number): Promise<TCustomerRow[]> {
+  const rows = await tx.select(customerColumns).from(customers).where(where).orderBy(...orderOf(sort)).limit(limit);
+  return rows as TCustomerRow[];
+}
+
+export async function countCustomers(tx: TTx, where: SQL, cap: number): Promise<number> {
+  const result = await tx.execute(sql`select count(*)::int as n from (select 1 from ${customers} where ${where} limit ${cap + 1}) capped`);
+  return (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+}
+
+export async function findCustomer(tx: TTx, ctx: TActingContext, id: string): Promise<TCustomerRow | null> {
+  const [row] = await tx.select(customerColumns).from(customers).where(and(customerScope(ctx), eq(customers.id, id)));
+  return (row as TCustomerRow | undefined) ?? null;
+}
+
+export async function idsInScope(tx: TTx, ctx: TActingContext, ids: string[]): Promise<string[]> {
+  const rows = await tx.select({ id: customers.id }).from(customers).where(and(customerScope(ctx), inArray(customers.id, ids)));
+  return rows.map((r) => r.id);
+}
+
+export async function phoneTaken(tx: TTx, brandId: string, phone: string, exceptId?: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.brandId, brandId), eq(customers.phone, phone), exceptId ? sql`${qualified(customers.id)} <> ${exceptId}` : undefined));
+  return rows.length > 0;
+}
+
+export async function insertCustomer(tx: TTx, row: typeof customers.$inferInsert): Promise<void> {
+  await tx.insert(customers).values(row);
+}
+
+export async function updateCustomerRow(tx: TTx, id: string, values: Partial<typeof customers.$inferInsert>): Promise<void> {
+  await tx.update(customers).set({ ...values, updatedAt: new Date() }).where(eq(customers.id, id));
+}
+
+export async function deleteCustomerRow(tx: TTx, id: string): Promise<void> {
+  await tx.delete(customers).where(eq(customers.id, id));
+}
+
+export async function setEmailStatusOf(tx: TTx, ids: string[], status: 'active' | 'unsubscribed', reason: string | null): Promise<number> {
+  const rows = await tx
+    .update(customers)
+    .set({ emailStatus: status, emailStatusChangedAt: new Date(), unsubscribeReason: status === 'unsubscribed' ? reason : null, updatedAt: new Date() })
+    .where(and(inArray(customers.id, ids), sql`${customers.emailStatus} <> ${status}`))
+    .returning({ id: customers.id });
+  return rows.length;
+}
+
+export async function allocate(tx: TTx, row: { customerId: string; hotelId: string; brandId: string; source: 'booking' | 'import' | 'manual' }): Promise<void> {
+  await tx.insert(customerAllocations).values(row).onConflictDoNothing();
+}
+
+const hotel = alias(hosts, 'hotel');
+const group = alias(hosts, 'hotel_group');
+const brand = alias(hosts, 'brand');
+
+export async function listBookings(tx: TTx, ctx: TActingContext, customerId: string) {
+  return tx
+    .select({
+      id: bookings.id,
+      hotelName: hotel.name,
+      hotelGroupName: group.name,
+      brandName: brand.name,
+      bookingDate: bookings.bookingDate,
+      checkIn: bookings.checkIn,
+      checkOut: bookings.checkOut,
+      nights: bookings.nights,
+      guests: bookings.guests,
+      roomName: bookings.roomName,
+      roomType: bookings.roomType,
+      source: bookings.source,
+      amount: bookings.amount,
+      status: bookings.status,
+    })
+    .from(bookings)
+    .innerJoin(hotel, eq(hotel.id, bookings.hotelId))
+    .leftJoin(group, eq(group.id, hotel.hotelGroupId))
+    .innerJoin(brand, eq(brand.id, bookings.brandId))
+    .where(and(eq(bookings.customerId, customerId), bookingScope(ctx)))
+    .orderBy(desc(bookings.checkIn), desc(bookings.id));
+}
+
+export async function listAllocations(tx: TTx, customerId: string) {
+  return tx
+    .select({
+      hotelId: customerAllocations.hotelId,
+      hotelName: hotel.name,
+      hotelGroupId: group.id,
+      hotelGroupName: group.name,
+      brandName: brand.name,
+      source: customerAllocations.source,
+      bookingCount: sql<number>`(select count(*)::int from bookings b where b.customer_id = ${qualified(customerAllocations.customerId)} and b.hotel_id = ${qualified(customerAllocations.hotelId)} and b.status <> 'cancelled')`,
+    })
+    .from(customerAllocations)
+    .innerJoin(hotel, eq(hotel.id, customerAllocations.hotelId))
+    .leftJoin(group, eq(group.id, hotel.hotelGroupId))
+    .innerJoin(brand, eq(brand.id, customerAllocations.brandId))
+    .where(and(eq(customerAllocations.customerId, customerId), sql`${hotel.deletedAt} is null`))
+    .orderBy(asc(hotel.name));
+}
+
