@@ -126,3 +126,11 @@ export const setEmailStatus = defineEndpoint({
 });
 export const bookingHistory = defineEndpoint({ method: 'GET', path: '/v1/customers/:id/bookings', summary: "A customer's bookings in reach, newest stay first", response: envelope(z.array(ZBooking)) });
 export const allocationSummary = defineEndpoint({ method: 'GET', path: '/v1/customers/:id/allocations', summary: 'The brand, hotel groups and hotels a customer is allocated to', response: envelope(ZAllocationSummary) });
+
+export const exportCsv = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customers/export.csv',
+  summary: 'The customers the filters show, as CSV (UTF-8 with BOM), streamed',
+  query: ZCustomerFilter.extend({ lang: z.enum(['ja', 'en']).optional() }),
+  response: z.string(),
+});

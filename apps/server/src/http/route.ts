@@ -95,14 +95,7 @@ export function route<E extends TEndpoint>(
     },
     // Who is calling is settled before the body is even parsed: a caller without access learns
     // nothing from validation messages.
-    onRequest: async (request) => {
-      request.actingContext = null;
-      if (access === 'public') return;
-      const ctx = await app.authenticate(request);
-      if (!mayCall(access, ctx, app.embeddedMail)) throw new AppError(403, 'forbidden');
-      if (access === 'embedded-granduser' && !app.embeddedMail) throw new AppError(404, 'embedded_only');
-      request.actingContext = ctx;
-    },
+    onRequest: guard(app, access),
     handler: async (request, reply) => {
       const ctx = request.actingContext;
       const data = await handler({
@@ -115,6 +108,50 @@ export function route<E extends TEndpoint>(
       });
       return { data };
     },
+  });
+}
+
+function guard(app: FastifyInstance, access: TAccess) {
+  return async (request: FastifyRequest) => {
+    request.actingContext = null;
+    if (access === 'public') return;
+    const ctx = await app.authenticate(request);
+    if (!mayCall(access, ctx, app.embeddedMail)) throw new AppError(403, 'forbidden');
+    if (access === 'embedded-granduser' && !app.embeddedMail) throw new AppError(404, 'embedded_only');
+    request.actingContext = ctx;
+  };
+}
+
+/**
+ * A route whose answer is not a JSON envelope (a CSV download, say): the same access rule and
+ * query validation, and the handler writes the reply itself.
+ */
+export function rawRoute<E extends TEndpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  access: Exclude<TAccess, 'public'>,
+  handler: (input: TAuthedInput<E>) => Promise<unknown>,
+): void {
+  app.registeredRoutes.push({ method: endpoint.method, path: endpoint.path, access });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      summary: endpoint.summary,
+      tags: [endpoint.path.split('/')[2] ?? 'v1'],
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      security: [{ bearer: [] }],
+    },
+    onRequest: guard(app, access),
+    handler: async (request, reply) =>
+      handler({
+        body: request.body as TInfer<E['body']>,
+        query: request.query as TInfer<E['query']>,
+        params: request.params as Record<string, string>,
+        request,
+        reply,
+        ctx: request.actingContext as TActingContext,
+      }),
   });
 }
 

@@ -195,3 +195,37 @@ describe('email status', () => {
     expect((await s.call('GET', '/v1/customers?emailStatus=unsubscribed', { token: brand.token })).body.data.total).toBe(2);
   });
 });
+
+describe('CSV export', () => {
+  it('streams what the filters show, with a BOM, translated headers and defused formulas', async () => {
+    const [c] = await s.sql(`select id from customers where phone = '09010000005'`);
+    await s.sql(`update customers set address = '=HYPERLINK("x")', last_name = '山田, "本店"' where id = $1`, [c.id]);
+    const { token } = await s.login(DEMO.hotelAdmin);
+    const res = await fetch(`${s.url}/v1/customers/export.csv?sort=name`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="customers-\d{4}-\d{2}-\d{2}\.csv"/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8').slice(1);
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('姓,名,電話番号,メールアドレス,身分証番号,性別,生年月日,年齢,国,都道府県,市区町村,住所,メール配信,予約数,支払総額,登録日時');
+    expect(lines).toHaveLength(121);
+    expect(text).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(text).toContain('"山田, ""本店"""');
+    expect(text).not.toContain('鈴木');
+
+    const english = await fetch(`${s.url}/v1/customers/export.csv?lang=en&emailStatus=unsubscribed`, { headers: { authorization: `Bearer ${token}` } });
+    // text() decodes UTF-8 and drops the BOM itself.
+    const rows = (await english.text()).trimEnd().split('\r\n');
+    expect(rows[0]?.startsWith('Last name,First name,Phone number')).toBe(true);
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toContain('Unsubscribed');
+  });
+
+  it('is refused to a viewer and to another brand', async () => {
+    const viewer = await s.login(DEMO.hotelViewer);
+    expect((await fetch(`${s.url}/v1/customers/export.csv`, { headers: { authorization: `Bearer ${viewer.token}` } })).status).toBe(403);
+    expect((await fetch(`${s.url}/v1/customers/export.csv`)).status).toBe(401);
+  });
+});

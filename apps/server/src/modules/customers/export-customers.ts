@@ -1,0 +1,58 @@
+import { Readable } from 'node:stream';
+import { and, type SQL } from 'drizzle-orm';
+import { withTenant } from '../../db/client.ts';
+import en from '../../i18n/en.json' with { type: 'json' };
+import ja from '../../i18n/ja.json' with { type: 'json' };
+import type { TRuntime } from '../../runtime.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+import { toCustomer } from './customer-operations.ts';
+import { UTF8_BOM, csvRow } from './csv.ts';
+import { afterCursor, cursorOf, filterCondition, selectCustomers, type TCustomerFilter } from './queries.ts';
+
+const BATCH = 1000;
+const COLUMNS = ['last_name', 'first_name', 'phone', 'email', 'id_number', 'gender', 'date_of_birth', 'age', 'country', 'prefecture', 'city', 'address', 'email_status', 'total_bookings', 'total_payments', 'created_at'] as const;
+
+/**
+ * The customers the current filters show, as CSV, streamed batch by batch along the keyset:
+ * memory stays flat at any size, and each batch is its own short transaction.
+ */
+export function exportCustomers(rt: TRuntime, ctx: TActingContext, filter: TCustomerFilter, language: 'ja' | 'en'): Readable {
+  const labels = language === 'ja' ? ja : en;
+  const sort = filter.sort;
+  async function* lines() {
+    yield UTF8_BOM + csvRow(COLUMNS.map((c) => labels.customer_csv[c]));
+    let position: SQL | undefined;
+    for (;;) {
+      const rows = await withTenant(rt.database.db, ctx.rls, (tx) =>
+        selectCustomers(tx, position ? (and(filterCondition(ctx, filter), position) as SQL) : filterCondition(ctx, filter), sort, BATCH),
+      );
+      let chunk = '';
+      for (const row of rows) {
+        const c = toCustomer(row);
+        chunk += csvRow([
+          c.lastName,
+          c.firstName,
+          c.phone,
+          c.email,
+          c.idNumber,
+          c.gender ? labels.gender[c.gender] : null,
+          c.dateOfBirth,
+          c.age,
+          c.country,
+          c.prefecture,
+          c.city,
+          c.address,
+          labels.email_status[c.emailStatus],
+          c.totalBookings,
+          c.totalPayments,
+          c.createdAt,
+        ]);
+      }
+      if (chunk) yield chunk;
+      const last = rows[rows.length - 1];
+      if (rows.length < BATCH || !last) return;
+      position = afterCursor(sort, cursorOf(sort, last));
+    }
+  }
+  return Readable.from(lines());
+}
