@@ -1,6 +1,7 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconFileImport, IconSpeakerphone } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { AREAS, canSeeArea, startAddressFor } from '../../shell/navigation';
 import { roleBadgeColor } from '../../switch-role/switchRole';
@@ -38,7 +39,26 @@ export function DashboardPage() {
             </Stack>
           </Paper>
         )}
-        <Paper withBorder radius="md" p="lg" style={{ gridColumn: 'span 2' }}>
+        {me.entitlements['dashboard.read_quick_actions'] && (
+          <Paper withBorder radius="md" p="lg" data-testid="quick-actions">
+            <Stack gap="sm">
+              <Text size="xs" c="dimmed">
+                {t('dashboard.quick_actions.title')}
+              </Text>
+              {me.entitlements['campaign.create'] && (
+                <Button component={Link} to="/campaign" variant="light" leftSection={<IconSpeakerphone size={16} />}>
+                  {t('dashboard.quick_actions.create_campaign')}
+                </Button>
+              )}
+              {me.entitlements['customer.create'] && (
+                <Button component={Link} to="/customer-list" variant="light" leftSection={<IconFileImport size={16} />}>
+                  {t('dashboard.quick_actions.import_customers')}
+                </Button>
+              )}
+            </Stack>
+          </Paper>
+        )}
+        <Paper withBorder radius="md" p="lg" style={{ gridColumn: '1 / -1' }}>
           <EmptyState title={t('areas.not_available.title')} description={t('dashboard.not_available')} />
         </Paper>
       </SimpleGrid>

@@ -16,6 +16,12 @@ export interface TUserMenuProps {
 }
 
 /** The sidebar footer: who is signed in, and the menu of spec section 2 ("Footer"). */
+/** Japanese names show the family name's first character (田), others the initials (EC). */
+export function initialsOf(firstName: string, lastName: string, email: string): string {
+  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(lastName + firstName)) return lastName.charAt(0) || firstName.charAt(0);
+  return (firstName.charAt(0) + lastName.charAt(0)).toUpperCase() || email.charAt(0).toUpperCase();
+}
+
 export function UserMenu({ me, language, collapsed, onAction }: TUserMenuProps) {
   const { t } = useTranslation();
   const options: TDropdownOption<TUserMenuAction>[] = [
@@ -43,7 +49,6 @@ export function UserMenu({ me, language, collapsed, onAction }: TUserMenuProps) 
     },
     { id: 'sign_out', label: t('shell.menu.sign_out'), icon: <IconLogout size={16} />, data: 'sign_out', color: 'red' },
   ];
-  const initials = (me.lastName.charAt(0) + me.firstName.charAt(0)).toUpperCase() || me.email.charAt(0).toUpperCase();
 
   return (
     <EntitlementMenu
@@ -55,7 +60,7 @@ export function UserMenu({ me, language, collapsed, onAction }: TUserMenuProps) 
       target={
         <UnstyledButton className={classes.button} aria-label={t('shell.menu.open')} data-testid="user-menu">
           <Avatar src={me.imageUrl} radius="xl" size={36} color="orange">
-            {initials}
+            {initialsOf(me.firstName, me.lastName, me.email)}
           </Avatar>
           {!collapsed && (
             <Box className={classes.text}>

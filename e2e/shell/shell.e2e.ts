@@ -1,0 +1,109 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function sidebarWidth(page: Page, expected: number): Promise<number> {
+  const sidebar = page.getByTestId('sidebar');
+  // The width animates for 150 ms.
+  await page.waitForFunction(
+    (w) => Math.round(document.querySelector('[data-testid="sidebar"]')!.getBoundingClientRect().width) === w,
+    expected,
+    { timeout: 5_000 },
+  );
+  return Math.round((await sidebar.boundingBox())!.width);
+}
+
+async function signedIn(language: TLanguage, email: string) {
+  const { context, page } = await openPage(browser, language);
+  await signIn(page, language, email);
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await page.getByTestId('sidebar').waitFor();
+  return { context, page };
+}
+
+describe.each(LANGUAGES)('console shell (%s)', (language) => {
+  const t = TEXTS[language];
+
+  it('collapses the sidebar to 88px icons and expands it back to 230px, also by clicking an item', async () => {
+    const { context, page } = await signedIn(language, 'brand.admin@demo.test');
+    expect(await sidebarWidth(page, 230)).toBe(230);
+    await page.getByTestId('sidebar-toggle').click();
+    expect(await sidebarWidth(page, 88)).toBe(88);
+    await expect(page.getByText(t.nav.settings, { exact: true }).isVisible()).resolves.toBe(false);
+    await screenshot(page, `shell-collapsed-${language}`);
+    await page.getByRole('button', { name: t.nav.customer, exact: true }).click();
+    expect(await sidebarWidth(page, 230)).toBe(230);
+    // The group clicked while collapsed opens; its header toggles it while expanded.
+    const customerList = page.getByRole('link', { name: t.nav.customer_list });
+    await customerList.waitFor();
+    await page.getByRole('button', { name: t.nav.customer, exact: true }).click();
+    await customerList.waitFor({ state: 'hidden' });
+    await context.close();
+  });
+
+  it('opens an area from the sidebar and marks it active; areas not built yet say so', async () => {
+    const { context, page } = await signedIn(language, 'brand.admin@demo.test');
+    await page.getByRole('button', { name: t.nav.management, exact: true }).click();
+    await page.getByRole('link', { name: t.nav.hotel_list }).click();
+    await page.waitForURL('**/management/hotel-list');
+    await page.getByRole('link', { name: t.nav.hotel_list }).and(page.locator('[aria-current="page"]')).waitFor();
+    expect(await page.getByTestId('area-not-available').textContent()).toContain(t.areas.not_available.message);
+    expect(await page.getByRole('link', { name: t.nav.dashboard }).getAttribute('aria-current')).toBeNull();
+    await context.close();
+  });
+
+  it('shows an admin what a viewer does not see', async () => {
+    const admin = await signedIn(language, 'hotel.admin@demo.test');
+    await admin.page.getByTestId('quick-actions').waitFor();
+    await admin.page.goto('/settings');
+    await admin.page.getByTestId('area-not-available').waitFor();
+    await admin.context.close();
+
+    const viewer = await signedIn(language, 'hotel.viewer@demo.test');
+    await viewer.page.getByTestId('level-info').waitFor();
+    expect(await viewer.page.getByTestId('quick-actions').count()).toBe(0);
+    // A brand-level area is not offered, and typing its address says the role has no access.
+    expect(await viewer.page.getByRole('button', { name: t.nav.management, exact: true }).count()).toBe(0);
+    await viewer.page.goto('/management/hotel-list');
+    expect(await viewer.page.getByTestId('area-forbidden').textContent()).toContain(t.errors.forbidden);
+    await screenshot(viewer.page, `viewer-forbidden-${language}`);
+    await viewer.context.close();
+  });
+
+  it('switches the language from the footer menu, and the choice survives a reload', async () => {
+    const { context, page } = await signedIn(language, 'hotel.admin@demo.test');
+    const other: TLanguage = language === 'ja' ? 'en' : 'ja';
+    const switchItem = language === 'ja' ? t.shell.menu.switch_to_english : t.shell.menu.switch_to_japanese;
+    const hiddenItem = language === 'ja' ? t.shell.menu.switch_to_japanese : t.shell.menu.switch_to_english;
+    await page.getByTestId('user-menu').click();
+    expect(await page.getByRole('menuitem', { name: hiddenItem }).count()).toBe(0);
+    await page.getByRole('menuitem', { name: switchItem }).click();
+    await page.getByRole('link', { name: TEXTS[other].nav.dashboard }).waitFor();
+    await page.reload();
+    await page.getByRole('link', { name: TEXTS[other].nav.dashboard }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(other);
+    await context.close();
+  });
+
+  it('shows My profile with the original environment', async () => {
+    const { context, page } = await signedIn(language, 'multi@demo.test');
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: t.shell.menu.my_profile }).click();
+    const dialog = page.getByRole('dialog', { name: t.profile.title });
+    await dialog.waitFor();
+    const text = (await dialog.textContent()) ?? '';
+    expect(text).toContain('multi@demo.test');
+    expect(text).toContain(t.profile.original_environment);
+    expect(text).toContain('Harbor View Okinawa');
+    await screenshot(page, `my-profile-${language}`);
+    await context.close();
+  });
+});
