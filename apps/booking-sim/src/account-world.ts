@@ -1,4 +1,13 @@
-import { formatDay, formatJstTimestamp, jstDay, jstDayStart, MS_PER_DAY, MS_PER_HOUR, MS_PER_MINUTE, parseDay } from './calendar.ts';
+import {
+  formatDay,
+  formatJstTimestamp,
+  jstDay,
+  jstDayStart,
+  MS_PER_DAY,
+  MS_PER_HOUR,
+  MS_PER_MINUTE,
+  parseDay,
+} from './calendar.ts';
 import { ChangeLog } from './change-log.ts';
 import { GuestFactory, type TGuestProfile } from './generate-guest.ts';
 import { IndexedSet } from './indexed-set.ts';
@@ -66,7 +75,10 @@ export class AccountWorld {
     this.historyDays = Math.max(1, Math.floor(options.historyDays));
     this.currentDay = options.originDay - 1;
     this.hotels = new Map(options.account.hotels.map((h) => [h.code, h]));
-    this.factory = new GuestFactory(hashSeed(this.seed, this.account.id, 'phones') % 10_000_000, options.account.foreignGuestShare ?? 0.08);
+    this.factory = new GuestFactory(
+      hashSeed(this.seed, this.account.id, 'phones') % 10_000_000,
+      options.account.foreignGuestShare ?? 0.08,
+    );
     const perDay = Math.max(1, this.initialGuests * 0.004);
     this.activity = {
       newReservationsPerDay: options.activity?.newReservationsPerDay ?? perDay,
@@ -99,7 +111,10 @@ export class AccountWorld {
     const random = createRandom(hashSeed(this.seed, this.account.id, 'population'));
     const originStart = jstDayStart(this.originDay);
     const windowStart = originStart - this.historyDays * MS_PER_DAY;
-    const firstSeen = Array.from({ length: this.initialGuests }, () => windowStart + Math.floor(random.next() * (originStart - windowStart)));
+    const firstSeen = Array.from(
+      { length: this.initialGuests },
+      () => windowStart + Math.floor(random.next() * (originStart - windowStart)),
+    );
     firstSeen.sort((a, b) => a - b);
 
     const guests: TGuest[] = [];
@@ -120,7 +135,13 @@ export class AccountWorld {
         profile = this.factory.createProfile(random, referenceDay);
         partnerCandidate = profile;
         // Most guests stay once; a loyal few come back many times.
-        const [fewest, most] = random.weighted([[[1, 1], 55], [[2, 2], 20], [[3, 3], 10], [[4, 6], 10], [[7, 15], 5]] as const);
+        const [fewest, most] = random.weighted([
+          [[1, 1], 55],
+          [[2, 2], 20],
+          [[3, 3], 10],
+          [[4, 6], 10],
+          [[7, 15], 5],
+        ] as const);
         stays = random.int(fewest, most);
       }
       const guest = this.newGuest(profile, createdAt);
@@ -136,7 +157,8 @@ export class AccountWorld {
 
     for (const guest of guests) this.guests.write(guest.id, Date.parse(guest.updated_at), guest);
     reservations.sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || (a.id < b.id ? -1 : 1));
-    for (const reservation of reservations) this.reservations.write(reservation.id, Date.parse(reservation.updated_at), reservation);
+    for (const reservation of reservations)
+      this.reservations.write(reservation.id, Date.parse(reservation.updated_at), reservation);
   }
 
   /** A reservation made before the origin, in the state the origin finds it. */
@@ -150,13 +172,19 @@ export class AccountWorld {
 
     if (random.chance(0.09)) {
       const cancelledAt = bookedAt + Math.floor(random.next() * (Math.min(checkInStart, originStart) - bookedAt));
-      return { ...base, status: 'cancelled', cancelled_at: formatJstTimestamp(cancelledAt), updated_at: formatJstTimestamp(cancelledAt) };
+      return {
+        ...base,
+        status: 'cancelled',
+        cancelled_at: formatJstTimestamp(cancelledAt),
+        updated_at: formatJstTimestamp(cancelledAt),
+      };
     }
     if (checkInDay >= this.originDay) {
       this.expectArrival(base.id, checkInDay);
       return base;
     }
-    if (random.chance(0.03)) return { ...base, status: 'no_show', updated_at: formatJstTimestamp(noShowTime(random, checkInDay)) };
+    if (random.chance(0.03))
+      return { ...base, status: 'no_show', updated_at: formatJstTimestamp(noShowTime(random, checkInDay)) };
     if (checkOutDay < this.originDay) {
       return { ...base, status: 'checked_out', updated_at: formatJstTimestamp(departureTime(random, checkOutDay)) };
     }
@@ -218,7 +246,8 @@ export class AccountWorld {
       }
       case 'departure': {
         const reservation = this.reservations.latest(event.reservationId);
-        if (!reservation || reservation.status !== 'checked_in' || reservation.check_out !== formatDay(this.currentDay)) return;
+        if (!reservation || reservation.status !== 'checked_in' || reservation.check_out !== formatDay(this.currentDay))
+          return;
         this.writeReservation(event.at, { ...reservation, status: 'checked_out' });
         return;
       }
@@ -258,7 +287,10 @@ export class AccountWorld {
     } else {
       const profile =
         this.guestIds.length > 0 && random.chance(0.02)
-          ? this.factory.createDuplicateProfile(random, toProfile(this.guests.latest(random.pick(this.guestIds)) as TGuest))
+          ? this.factory.createDuplicateProfile(
+              random,
+              toProfile(this.guests.latest(random.pick(this.guestIds)) as TGuest),
+            )
           : this.factory.createProfile(random, this.currentDay);
       guest = this.newGuest(profile, at);
       this.guests.write(guest.id, at, guest);
@@ -275,7 +307,13 @@ export class AccountWorld {
     const hotel = this.hotels.get(reservation.hotel_code) as TSimHotelConfig;
     const current: TStay = reservation;
     let stay: TStay;
-    switch (random.weighted([['dates', 45], ['room', 30], ['party', 25]] as const)) {
+    switch (
+      random.weighted([
+        ['dates', 45],
+        ['room', 30],
+        ['party', 25],
+      ] as const)
+    ) {
       case 'dates': {
         const shift = random.chance(0.5) ? random.int(-7, -1) : random.int(1, 21);
         const checkInDay = Math.max(this.currentDay + 1, (parseDay(current.check_in) as number) + shift);
@@ -367,13 +405,43 @@ function toProfile(guest: TGuest): TGuestProfile {
 
 /** Only the stay's own fields, so that a wider object never leaks extra keys into a record. */
 function pickStay(stay: TStay): TStay {
-  const { hotel_code, check_in, check_out, nights, adults, children, guests, room_name, room_type, source, source_name, amount } = stay;
-  return { hotel_code, check_in, check_out, nights, adults, children, guests, room_name, room_type, source, source_name, amount };
+  const {
+    hotel_code,
+    check_in,
+    check_out,
+    nights,
+    adults,
+    children,
+    guests,
+    room_name,
+    room_type,
+    source,
+    source_name,
+    amount,
+  } = stay;
+  return {
+    hotel_code,
+    check_in,
+    check_out,
+    nights,
+    adults,
+    children,
+    guests,
+    room_name,
+    room_type,
+    source,
+    source_name,
+    amount,
+  };
 }
 
 /** Bookings and edits happen between 07:00 and midnight, busiest in the evening. */
 function businessTime(random: TRandom, day: number): number {
-  const [first, last] = random.weighted([[[7, 11], 25], [[12, 17], 35], [[18, 23], 40]] as const);
+  const [first, last] = random.weighted([
+    [[7, 11], 25],
+    [[12, 17], 35],
+    [[18, 23], 40],
+  ] as const);
   return jstDayStart(day) + random.int(first, last) * MS_PER_HOUR + random.int(0, MS_PER_HOUR - 1);
 }
 

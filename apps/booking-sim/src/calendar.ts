@@ -61,15 +61,3 @@ export function parseInstant(text: string): number | null {
   if (parseDay(datePart) === null) return null;
   return ms;
 }
-
-/** Whole years between a birth day and another day. */
-export function ageOn(birthDay: number, day: number): number {
-  const birth = new Date(birthDay * MS_PER_DAY);
-  const then = new Date(day * MS_PER_DAY);
-  let age = then.getUTCFullYear() - birth.getUTCFullYear();
-  const beforeBirthday =
-    then.getUTCMonth() < birth.getUTCMonth() ||
-    (then.getUTCMonth() === birth.getUTCMonth() && then.getUTCDate() < birth.getUTCDate());
-  if (beforeBirthday) age -= 1;
-  return age;
-}

@@ -76,9 +76,18 @@ export function createBookingSim(options: TBookingSimOptions = {}): TBookingSim 
   const accounts = options.accounts ?? DEMO_BOOKING_ACCOUNTS;
   const originDay = parseDay(options.origin ?? DEFAULT_ORIGIN);
   if (originDay === null) throw new Error(`origin must be YYYY-MM-DD, got ${options.origin}`);
-  assertUnique(accounts.map((a) => a.id), 'account id');
-  assertUnique(accounts.map((a) => a.apiKey), 'API key');
-  assertUnique(accounts.flatMap((a) => a.hotels.map((h) => h.code)), 'hotel code');
+  assertUnique(
+    accounts.map((a) => a.id),
+    'account id',
+  );
+  assertUnique(
+    accounts.map((a) => a.apiKey),
+    'API key',
+  );
+  assertUnique(
+    accounts.flatMap((a) => a.hotels.map((h) => h.code)),
+    'hotel code',
+  );
 
   const clock = options.now ?? (() => new Date());
   const now = (): number => {

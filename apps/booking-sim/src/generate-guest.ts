@@ -14,8 +14,14 @@ export type TGuestProfile = Omit<TGuest, 'id' | 'created_at' | 'updated_at'>;
  * lists look like the webmail and carrier mix of a Japanese guest list.
  */
 const EMAIL_DOMAINS: readonly (readonly [string, number])[] = [
-  ['gmail.example.com', 30], ['yahoo.example.com', 18], ['icloud.example.com', 12], ['docomo.example.net', 10],
-  ['ezweb.example.net', 7], ['softbank.example.net', 5], ['outlook.example.com', 8], ['nifty.example.org', 3],
+  ['gmail.example.com', 30],
+  ['yahoo.example.com', 18],
+  ['icloud.example.com', 12],
+  ['docomo.example.net', 10],
+  ['ezweb.example.net', 7],
+  ['softbank.example.net', 5],
+  ['outlook.example.com', 8],
+  ['nifty.example.org', 3],
   ['corp.example.org', 7],
 ];
 const EMAIL_WORDS = ['sakura', 'sora', 'umi', 'hoshi', 'neko', 'happy', 'smile', 'tabi', 'onsen', 'mikan'];
@@ -39,7 +45,11 @@ export class GuestFactory {
   /** A new guest; `referenceDay` anchors their age. */
   createProfile(random: TRandom, referenceDay: number): TGuestProfile {
     return random.chance(this.foreignShare)
-      ? this.createForeignProfile(random, random.weighted(FOREIGN_ORIGINS.map((o) => [o, o.weight] as const)), referenceDay)
+      ? this.createForeignProfile(
+          random,
+          random.weighted(FOREIGN_ORIGINS.map((o) => [o, o.weight] as const)),
+          referenceDay,
+        )
       : this.createJapaneseProfile(random, referenceDay);
   }
 
@@ -51,7 +61,7 @@ export class GuestFactory {
     const gender = guest.gender === 'female' ? 'male' : 'female';
     const japanese = guest.family_name_kana !== null;
     const given = japanese ? random.pick(gender === 'male' ? MALE_GIVEN_NAMES : FEMALE_GIVEN_NAMES) : null;
-    const origin = japanese ? null : FOREIGN_ORIGINS.find((o) => o.country === guest.country) ?? FOREIGN_ORIGINS[0];
+    const origin = japanese ? null : (FOREIGN_ORIGINS.find((o) => o.country === guest.country) ?? FOREIGN_ORIGINS[0]);
     const sharesEmail = guest.email !== null && random.chance(0.5);
     const ownGiven = given ? given[0] : random.pick(gender === 'male' ? origin!.maleNames : origin!.femaleNames);
     const familyRomaji = romajiOfFamily(guest);
@@ -61,7 +71,11 @@ export class GuestFactory {
       given_name_kana: given ? given[1] : null,
       gender,
       birth_date: guest.birth_date === null ? null : this.birthDate(random, referenceDay),
-      email: sharesEmail ? guest.email : random.chance(0.6) ? this.email(random, given ? given[2] : ownGiven, familyRomaji) : null,
+      email: sharesEmail
+        ? guest.email
+        : random.chance(0.6)
+          ? this.email(random, given ? given[2] : ownGiven, familyRomaji)
+          : null,
       phone: japanese ? this.japanesePhone(random) : this.foreignPhone(random, origin!),
       newsletter_opt_in: random.chance(0.4),
     };
@@ -101,7 +115,10 @@ export class GuestFactory {
         return { ...guest, ...(japanese ? this.japaneseAddress(random) : this.changeForeignStreet(random, guest)) };
       case 'phone': {
         const origin = FOREIGN_ORIGINS.find((o) => o.country === guest.country);
-        return { ...guest, phone: japanese || !origin ? this.japanesePhone(random) : this.foreignPhone(random, origin) };
+        return {
+          ...guest,
+          phone: japanese || !origin ? this.japanesePhone(random) : this.foreignPhone(random, origin),
+        };
       }
     }
   }
@@ -165,7 +182,10 @@ export class GuestFactory {
     const origin = FOREIGN_ORIGINS.find((o) => o.country === guest.country);
     if (!origin) return {};
     const place = random.int(0, origin.cities.length - 1);
-    return { city: origin.cities[place], address: streetAddress(origin.streets[place % origin.streets.length] as string, random.int(1, 2400)) };
+    return {
+      city: origin.cities[place],
+      address: streetAddress(origin.streets[place % origin.streets.length] as string, random.int(1, 2400)),
+    };
   }
 
   private japaneseAddress(random: TRandom): Pick<TGuestProfile, 'postal_code' | 'prefecture' | 'city' | 'address'> {
@@ -176,7 +196,9 @@ export class GuestFactory {
     const banchi = random.int(1, 30);
     const go = random.int(1, 25);
     const street = random.chance(0.5) ? `${town}${chome}丁目${banchi}-${go}` : `${town}${chome}-${banchi}-${go}`;
-    const building = random.chance(0.35) ? ` ${random.pick(BUILDING_NAMES)}${random.int(1, 12)}0${random.int(1, 9)}号室` : '';
+    const building = random.chance(0.35)
+      ? ` ${random.pick(BUILDING_NAMES)}${random.int(1, 12)}0${random.int(1, 9)}号室`
+      : '';
     return {
       postal_code: random.chance(0.94) ? `${postalPrefix}-${String(random.int(0, 9999)).padStart(4, '0')}` : null,
       prefecture: prefecture.name,
@@ -238,7 +260,11 @@ export class GuestFactory {
       const digits = this.nextDigits(8);
       return `${area}-${digits.slice(0, 4)}-${digits.slice(4)}`;
     }
-    const prefix = random.weighted([['090', 50], ['080', 35], ['070', 15]] as const);
+    const prefix = random.weighted([
+      ['090', 50],
+      ['080', 35],
+      ['070', 15],
+    ] as const);
     return formatJapaneseMobile(random, `${prefix}${this.nextDigits(8)}`);
   }
 
@@ -306,7 +332,11 @@ function toAscii(name: string): string {
 }
 
 function romajiOfFamily(guest: TGuestProfile): string {
-  return FAMILY_NAMES.find((f) => f[0] === guest.family_name)?.[2] ?? ROMANISED_FAMILY[guest.family_name] ?? guest.family_name;
+  return (
+    FAMILY_NAMES.find((f) => f[0] === guest.family_name)?.[2] ??
+    ROMANISED_FAMILY[guest.family_name] ??
+    guest.family_name
+  );
 }
 
 function romajiOfGiven(guest: TGuestProfile): string {

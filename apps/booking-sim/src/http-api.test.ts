@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MS_PER_DAY, MS_PER_HOUR } from './calendar.ts';
+import { MS_PER_HOUR } from './calendar.ts';
 import { createBookingSim, type TBookingSimOptions, type TListeningSim } from './create-booking-sim.ts';
 import { createManualClock } from './manual-clock.ts';
 import type { TGuest, TReservation, TSimAccountConfig } from './types.ts';
@@ -22,7 +22,14 @@ const HARBOR: TSimAccountConfig = {
   foreignGuestShare: 0.4,
   hotels: [{ code: 'B-KOBE', name: 'Harbor View Kobe', language: 'en' }],
 };
-const SUSPENDED: TSimAccountConfig = { id: 'DBK-C', name: '停止中', apiKey: 'key-c', guests: 5, suspended: true, hotels: [{ code: 'C-1', name: 'C' }] };
+const SUSPENDED: TSimAccountConfig = {
+  id: 'DBK-C',
+  name: '停止中',
+  apiKey: 'key-c',
+  guests: 5,
+  suspended: true,
+  hotels: [{ code: 'C-1', name: 'C' }],
+};
 const START = Date.parse('2026-11-10T09:00:00+09:00');
 
 const servers: TListeningSim[] = [];
@@ -32,12 +39,22 @@ afterEach(async () => {
 
 async function start(options: Partial<TBookingSimOptions> = {}) {
   const clock = createManualClock(new Date(START));
-  const sim = createBookingSim({ seed: 7, origin: '2026-11-01', accounts: [SAKURA, HARBOR, SUSPENDED], rateLimit: false, now: clock.now, ...options });
+  const sim = createBookingSim({
+    seed: 7,
+    origin: '2026-11-01',
+    accounts: [SAKURA, HARBOR, SUSPENDED],
+    rateLimit: false,
+    now: clock.now,
+    ...options,
+  });
   const server = await sim.listen(0);
   servers.push(server);
   const call = async (path: string, apiKey: string | null = 'key-a', init: RequestInit = {}) => {
     const headers: Record<string, string> = apiKey === null ? {} : { authorization: `Bearer ${apiKey}` };
-    const response = await fetch(`${server.url}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+    const response = await fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { ...headers, ...(init.headers as Record<string, string>) },
+    });
     return { status: response.status, headers: response.headers, body: (await response.json()) as any };
   };
   return { sim, clock, call };
@@ -102,7 +119,11 @@ describe('authentication and accounts', () => {
     for (const method of ['POST', 'GET']) {
       const verify = await call('/api/v1/verify', 'key-b', { method });
       expect(verify.status).toBe(200);
-      expect(verify.body.data).toMatchObject({ ok: true, account_id: 'DBK-B', account_name: 'Harbor View Hotels K.K.' });
+      expect(verify.body.data).toMatchObject({
+        ok: true,
+        account_id: 'DBK-B',
+        account_name: 'Harbor View Hotels K.K.',
+      });
       expect(Date.parse(verify.body.data.verified_at)).toBe(START);
     }
   });
@@ -148,8 +169,11 @@ describe('listing', () => {
     const guests = await walk<TGuest>(call, '/api/v1/guests?limit=20', 'key-a', () => clock.advance(6 * MS_PER_HOUR));
     // The reservations are read at the guests' snapshot, so that every guest_id is among the guests.
     const snapshot = encodeURIComponent(guests.asOf);
-    const reservations = await walk<TReservation>(call, `/api/v1/reservations?limit=25&as_of=${snapshot}`, 'key-a', () =>
-      clock.advance(6 * MS_PER_HOUR),
+    const reservations = await walk<TReservation>(
+      call,
+      `/api/v1/reservations?limit=25&as_of=${snapshot}`,
+      'key-a',
+      () => clock.advance(6 * MS_PER_HOUR),
     );
     expect(guests.pages).toBeGreaterThan(5);
     expect(Date.parse(guests.asOf)).toBe(START);
@@ -169,11 +193,15 @@ describe('listing', () => {
     // The next sync starts from the snapshot and brings the copy up to date, exactly.
     const copy = new Map<string, TReservation>(reservations.items.map((r) => [r.id, r]));
     const since = encodeURIComponent(reservations.asOf);
-    const delta = await walk<TReservation>(call, `/api/v1/reservations?limit=7&updated_since=${since}`, 'key-a', () => clock.advance(MS_PER_HOUR));
+    const delta = await walk<TReservation>(call, `/api/v1/reservations?limit=7&updated_since=${since}`, 'key-a', () =>
+      clock.advance(MS_PER_HOUR),
+    );
     expect(delta.items.length).toBeGreaterThan(0);
     expect(delta.items.every((r) => Date.parse(r.updated_at) > Date.parse(reservations.asOf))).toBe(true);
     for (const r of delta.items) copy.set(r.id, r);
-    const truthAtDelta = sim.inspect('DBK-A').reservations.filter((r) => Date.parse(r.updated_at) <= Date.parse(delta.asOf));
+    const truthAtDelta = sim
+      .inspect('DBK-A')
+      .reservations.filter((r) => Date.parse(r.updated_at) <= Date.parse(delta.asOf));
     expect([...copy.values()].sort(byId)).toEqual(truthAtDelta.sort(byId));
   });
 
@@ -181,7 +209,11 @@ describe('listing', () => {
     const { clock, call } = await start();
     const guests = await walk<TGuest>(call, '/api/v1/guests?limit=500', 'key-a');
     clock.advanceDays(3);
-    const reservations = await walk<TReservation>(call, `/api/v1/reservations?limit=500&as_of=${encodeURIComponent(guests.asOf)}`, 'key-a');
+    const reservations = await walk<TReservation>(
+      call,
+      `/api/v1/reservations?limit=500&as_of=${encodeURIComponent(guests.asOf)}`,
+      'key-a',
+    );
     const known = new Set(guests.items.map((g) => g.id));
     expect(reservations.items.every((r) => known.has(r.guest_id))).toBe(true);
     // Without as_of the reservations of guests created in those three days show up.
@@ -312,7 +344,10 @@ describe('throttling and failures', () => {
 
   it('lets a client that retries on 5xx and 429 still read every record once', async () => {
     let wallMs = 0;
-    const { sim, call } = await start({ faults: { failureRate: 0.25 }, rateLimit: { burst: 4, perSecond: 2, clock: () => wallMs } });
+    const { sim, call } = await start({
+      faults: { failureRate: 0.25 },
+      rateLimit: { burst: 4, perSecond: 2, clock: () => wallMs },
+    });
     const seen: TGuest[] = [];
     let cursor: string | null = null;
     let retries = 0;
@@ -335,6 +370,3 @@ describe('throttling and failures', () => {
 function byId(a: { id: string }, b: { id: string }): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
-
-// Keeps the day constant used, so a reader sees the unit of the advance calls above.
-void MS_PER_DAY;

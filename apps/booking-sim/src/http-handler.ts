@@ -58,20 +58,42 @@ interface TRoute {
 }
 
 const ROUTES: readonly TRoute[] = [
-  { pattern: /^\/api\/v1\/account$/, methods: ['GET'], handle: ({ query, world }) => (noQuery(query), { data: describeAccount(world) }) },
+  {
+    pattern: /^\/api\/v1\/account$/,
+    methods: ['GET'],
+    handle: ({ query, world }) => (noQuery(query), { data: describeAccount(world) }),
+  },
   {
     pattern: /^\/api\/v1\/verify$/,
     methods: ['GET', 'POST'],
     handle: ({ query, world }, context) => {
       noQuery(query);
       const { id, name, hotels } = describeAccount(world);
-      return { data: { ok: true, account_id: id, account_name: name, hotels, verified_at: formatJstTimestamp(context.now()) } };
+      return {
+        data: { ok: true, account_id: id, account_name: name, hotels, verified_at: formatJstTimestamp(context.now()) },
+      };
     },
   },
-  { pattern: /^\/api\/v1\/guests$/, methods: ['GET'], handle: (request, context) => listPage(request, context, 'guests') },
-  { pattern: /^\/api\/v1\/guests\/([^/]+)$/, methods: ['GET'], handle: (request, context) => getOne(request, context, 'guests') },
-  { pattern: /^\/api\/v1\/reservations$/, methods: ['GET'], handle: (request, context) => listPage(request, context, 'reservations') },
-  { pattern: /^\/api\/v1\/reservations\/([^/]+)$/, methods: ['GET'], handle: (request, context) => getOne(request, context, 'reservations') },
+  {
+    pattern: /^\/api\/v1\/guests$/,
+    methods: ['GET'],
+    handle: (request, context) => listPage(request, context, 'guests'),
+  },
+  {
+    pattern: /^\/api\/v1\/guests\/([^/]+)$/,
+    methods: ['GET'],
+    handle: (request, context) => getOne(request, context, 'guests'),
+  },
+  {
+    pattern: /^\/api\/v1\/reservations$/,
+    methods: ['GET'],
+    handle: (request, context) => listPage(request, context, 'reservations'),
+  },
+  {
+    pattern: /^\/api\/v1\/reservations\/([^/]+)$/,
+    methods: ['GET'],
+    handle: (request, context) => getOne(request, context, 'reservations'),
+  },
 ];
 
 const SERVER_ERRORS = {
@@ -86,7 +108,9 @@ const SERVER_ERRORS = {
  * JSON, whatever goes wrong: a client bug is a 4xx with a code, and an unexpected failure here
  * is a 500 that is reported through `onError`, never a crashed process.
  */
-export function createRequestHandler(context: THandlerContext): (request: IncomingMessage, response: ServerResponse) => void {
+export function createRequestHandler(
+  context: THandlerContext,
+): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     // Bodies are never read (verify takes none); draining lets keep-alive connections carry on.
     request.resume();
@@ -96,7 +120,12 @@ export function createRequestHandler(context: THandlerContext): (request: Incomi
       send(response, 200, body);
     } catch (error) {
       if (error instanceof SimHttpError) {
-        send(response, error.status, { error: { code: error.code, message: error.message, ...error.details } }, error.headers);
+        send(
+          response,
+          error.status,
+          { error: { code: error.code, message: error.message, ...error.details } },
+          error.headers,
+        );
         return;
       }
       context.onError(error);
@@ -121,11 +150,18 @@ function route(request: IncomingMessage, context: THandlerContext): unknown {
   }
   if (!matched) throw new SimHttpError(404, 'not_found', `No such endpoint: ${path}`);
   if (!matched.route.methods.includes(method)) {
-    throw new SimHttpError(405, 'method_not_allowed', `${method} is not allowed here.`, {}, { allow: matched.route.methods.join(', ') });
+    throw new SimHttpError(
+      405,
+      'method_not_allowed',
+      `${method} is not allowed here.`,
+      {},
+      { allow: matched.route.methods.join(', ') },
+    );
   }
 
   const world = authenticate(request, context);
-  if (world.account.suspended) throw new SimHttpError(403, 'account_suspended', 'This booking-system contract is suspended.');
+  if (world.account.suspended)
+    throw new SimHttpError(403, 'account_suspended', 'This booking-system contract is suspended.');
   if (context.rateLimiter) {
     const decision = context.rateLimiter.take(world.account.apiKey);
     if (!decision.allowed) {
@@ -151,7 +187,13 @@ function authenticate(request: IncomingMessage, context: THandlerContext): Accou
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const world = match?.[1] ? context.worldForApiKey(match[1]) : undefined;
   if (!world) {
-    throw new SimHttpError(401, 'unauthorized', 'A valid API key is required: Authorization: Bearer <api key>.', {}, { 'www-authenticate': 'Bearer' });
+    throw new SimHttpError(
+      401,
+      'unauthorized',
+      'A valid API key is required: Authorization: Bearer <api key>.',
+      {},
+      { 'www-authenticate': 'Bearer' },
+    );
   }
   return world;
 }
@@ -186,10 +228,13 @@ function listPage({ query, world }: TApiRequest, context: THandlerContext, kind:
   const cursorText = query.get('cursor');
   if (cursorText !== null) {
     const cursor = decodeCursor(cursorText, kind);
-    if (!cursor) throw new SimHttpError(400, 'invalid_cursor', 'The cursor is not one this endpoint issued.', { field: 'cursor' });
+    if (!cursor)
+      throw new SimHttpError(400, 'invalid_cursor', 'The cursor is not one this endpoint issued.', { field: 'cursor' });
     // Resending the first page's filters with the cursor is fine; changing them is a client bug.
     if ((since !== null && since !== cursor.since) || (asOf !== null && asOf !== cursor.asOf)) {
-      throw new SimHttpError(400, 'invalid_cursor', 'updated_since and as_of must not change between pages.', { field: 'cursor' });
+      throw new SimHttpError(400, 'invalid_cursor', 'updated_since and as_of must not change between pages.', {
+        field: 'cursor',
+      });
     }
     filter = { since: cursor.since, asOf: cursor.asOf, after: { at: cursor.afterAt, id: cursor.afterId } };
   } else {
@@ -231,7 +276,8 @@ function onlyParameters(query: URLSearchParams, allowed: readonly string[]): voi
 function parseLimit(text: string | null): number {
   if (text === null) return DEFAULT_PAGE_SIZE;
   const limit = /^\d{1,6}$/.test(text) ? Number(text) : NaN;
-  if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) throw invalidQuery('limit', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.`);
+  if (!(limit >= 1 && limit <= MAX_PAGE_SIZE))
+    throw invalidQuery('limit', `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.`);
   return limit;
 }
 
@@ -239,7 +285,8 @@ function optionalInstant(query: URLSearchParams, field: string): number | null {
   const text = query.get(field);
   if (text === null) return null;
   const ms = parseInstant(text);
-  if (ms === null) throw invalidQuery(field, `${field} must be an ISO 8601 date-time with an offset, e.g. 2026-11-01T00:00:00+09:00.`);
+  if (ms === null)
+    throw invalidQuery(field, `${field} must be an ISO 8601 date-time with an offset, e.g. 2026-11-01T00:00:00+09:00.`);
   return ms;
 }
 

@@ -9,10 +9,6 @@ export class IndexedSet {
     return this.items.length;
   }
 
-  has(item: string): boolean {
-    return this.positions.has(item);
-  }
-
   add(item: string): void {
     if (this.positions.has(item)) return;
     this.positions.set(item, this.items.length);

@@ -37,7 +37,9 @@ export function planStay(random: TRandom, hotel: TSimHotelConfig, foreign: boole
   const kind = hotel.kind ?? 'city';
   const nights = stayLength(random, kind, foreign);
   const room = random.weighted(ROOMS[kind].map((r) => [r, r.weight] as const));
-  const source = random.weighted(BOOKING_SOURCES.map((s) => [s, foreign ? s.foreignWeight : s.domesticWeight] as const));
+  const source = random.weighted(
+    BOOKING_SOURCES.map((s) => [s, foreign ? s.foreignWeight : s.domesticWeight] as const),
+  );
   const stay: TStay = {
     hotel_code: hotel.code,
     ...dates(checkInDay, nights),
@@ -61,7 +63,14 @@ export function changeRoom(random: TRandom, stay: TStay, hotel: TSimHotelConfig)
   const room = random.pick(rooms);
   const adults = Math.min(stay.adults, room.capacity);
   const children = Math.min(stay.children, room.capacity - adults);
-  return { ...stay, room_name: roomName(hotel, room), room_type: room.type, adults, children, guests: adults + children };
+  return {
+    ...stay,
+    room_name: roomName(hotel, room),
+    room_type: room.type,
+    adults,
+    children,
+    guests: adults + children,
+  };
 }
 
 /** One more or one fewer guest in the same room. */
@@ -102,19 +111,53 @@ function nightFactor(day: number): number {
 function stayLength(random: TRandom, kind: keyof typeof ROOMS, foreign: boolean): number {
   const [shortest, longest] = random.weighted(
     kind === 'ryokan'
-      ? ([[[1, 1], 70], [[2, 2], 25], [[3, 3], 5]] as const)
+      ? ([
+          [[1, 1], 70],
+          [[2, 2], 25],
+          [[3, 3], 5],
+        ] as const)
       : kind === 'resort' || foreign
-        ? ([[[1, 1], 20], [[2, 2], 30], [[3, 3], 22], [[4, 7], 24], [[8, 14], 4]] as const)
-        : ([[[1, 1], 55], [[2, 2], 25], [[3, 3], 10], [[4, 7], 8], [[8, 14], 2]] as const),
+        ? ([
+            [[1, 1], 20],
+            [[2, 2], 30],
+            [[3, 3], 22],
+            [[4, 7], 24],
+            [[8, 14], 4],
+          ] as const)
+        : ([
+            [[1, 1], 55],
+            [[2, 2], 25],
+            [[3, 3], 10],
+            [[4, 7], 8],
+            [[8, 14], 2],
+          ] as const),
   );
   return random.int(shortest, longest);
 }
 
-function roomAndParty(random: TRandom, hotel: TSimHotelConfig, room: TRoom): Pick<TStay, 'room_name' | 'room_type' | 'adults' | 'children' | 'guests'> {
-  const adults = room.capacity === 1 ? 1 : random.weighted([[1, 15], [2, 65], [3, 12], [4, 8]] as const);
+function roomAndParty(
+  random: TRandom,
+  hotel: TSimHotelConfig,
+  room: TRoom,
+): Pick<TStay, 'room_name' | 'room_type' | 'adults' | 'children' | 'guests'> {
+  const adults =
+    room.capacity === 1
+      ? 1
+      : random.weighted([
+          [1, 15],
+          [2, 65],
+          [3, 12],
+          [4, 8],
+        ] as const);
   const cappedAdults = Math.min(adults, room.capacity);
   const children = cappedAdults < room.capacity && random.chance(0.2) ? random.int(1, room.capacity - cappedAdults) : 0;
-  return { room_name: roomName(hotel, room), room_type: room.type, adults: cappedAdults, children, guests: cappedAdults + children };
+  return {
+    room_name: roomName(hotel, room),
+    room_type: room.type,
+    adults: cappedAdults,
+    children,
+    guests: cappedAdults + children,
+  };
 }
 
 function dates(checkInDay: number, nights: number): Pick<TStay, 'check_in' | 'check_out' | 'nights'> {

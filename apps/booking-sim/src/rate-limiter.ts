@@ -17,14 +17,18 @@ export class RateLimiter {
   private readonly clock: () => number;
 
   constructor(private readonly config: TRateLimitConfig) {
-    if (!(config.burst >= 1) || !(config.perSecond > 0)) throw new Error('rate limit needs burst >= 1 and perSecond > 0');
+    if (!(config.burst >= 1) || !(config.perSecond > 0))
+      throw new Error('rate limit needs burst >= 1 and perSecond > 0');
     this.clock = config.clock ?? (() => performance.now());
   }
 
   take(key: string): TRateDecision {
     const now = this.clock();
     const bucket = this.buckets.get(key) ?? { tokens: this.config.burst, updatedAt: now };
-    bucket.tokens = Math.min(this.config.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.config.perSecond);
+    bucket.tokens = Math.min(
+      this.config.burst,
+      bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.config.perSecond,
+    );
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {

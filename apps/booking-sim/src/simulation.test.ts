@@ -20,7 +20,14 @@ const ORIGIN_MS = Date.parse('2026-06-01T00:00:00+09:00');
 
 function simAt(instant: number, options: Partial<TBookingSimOptions> = {}) {
   const clock = createManualClock(new Date(instant));
-  const sim = createBookingSim({ seed: 42, accounts: [ACCOUNT], origin: ORIGIN, rateLimit: false, now: clock.now, ...options });
+  const sim = createBookingSim({
+    seed: 42,
+    accounts: [ACCOUNT],
+    origin: ORIGIN,
+    rateLimit: false,
+    now: clock.now,
+    ...options,
+  });
   return { sim, clock };
 }
 
@@ -49,7 +56,13 @@ describe('deterministic data', () => {
   it('keeps an account the same when other accounts are added beside it', () => {
     const at = ORIGIN_MS + 5 * MS_PER_DAY;
     const alone = simAt(at).sim.inspect('DBK-T1');
-    const other: TSimAccountConfig = { id: 'DBK-T2', name: 'Other', apiKey: 'key-t2', guests: 50, hotels: [{ code: 'O-1', name: 'Other 1' }] };
+    const other: TSimAccountConfig = {
+      id: 'DBK-T2',
+      name: 'Other',
+      apiKey: 'key-t2',
+      guests: 50,
+      hotels: [{ code: 'O-1', name: 'Other 1' }],
+    };
     const beside = simAt(at, { accounts: [other, ACCOUNT] }).sim.inspect('DBK-T1');
     expect(beside).toEqual(alone);
   });
@@ -125,7 +138,8 @@ describe('generated reservations', () => {
       expect(Date.parse(r.booked_at)).toBeLessThan(Date.parse(`${r.check_in}T00:00:00+09:00`));
       expect(Date.parse(r.updated_at)).toBeLessThanOrEqual(now);
       expect(r.cancelled_at !== null).toBe(r.status === 'cancelled');
-      if (r.status === 'confirmed') expect(Date.parse(`${r.check_in}T00:00:00+09:00`)).toBeGreaterThan(now - MS_PER_DAY);
+      if (r.status === 'confirmed')
+        expect(Date.parse(`${r.check_in}T00:00:00+09:00`)).toBeGreaterThan(now - MS_PER_DAY);
       if (r.status === 'checked_out') expect(Date.parse(`${r.check_out}T00:00:00+09:00`)).toBeLessThanOrEqual(now);
     }
   });
@@ -146,20 +160,31 @@ describe('time evolution', () => {
 
     const changed = after.reservations.filter((r) => {
       const old = beforeById.get(r.id);
-      return old && old.status === 'confirmed' && r.status === 'confirmed' && (old.check_in !== r.check_in || old.room_name !== r.room_name || old.guests !== r.guests);
+      return (
+        old &&
+        old.status === 'confirmed' &&
+        r.status === 'confirmed' &&
+        (old.check_in !== r.check_in || old.room_name !== r.room_name || old.guests !== r.guests)
+      );
     });
     expect(changed.length).toBeGreaterThan(0);
     for (const r of changed) expect(r.amount).toBeGreaterThan(0);
 
-    const cancelled = after.reservations.filter((r) => r.status === 'cancelled' && Date.parse(r.cancelled_at!) >= ORIGIN_MS);
+    const cancelled = after.reservations.filter(
+      (r) => r.status === 'cancelled' && Date.parse(r.cancelled_at!) >= ORIGIN_MS,
+    );
     expect(cancelled.length).toBeGreaterThan(0);
 
-    const arrived = after.reservations.filter((r) => beforeById.get(r.id)?.status === 'confirmed' && r.status === 'checked_out');
+    const arrived = after.reservations.filter(
+      (r) => beforeById.get(r.id)?.status === 'confirmed' && r.status === 'checked_out',
+    );
     expect(arrived.length).toBeGreaterThan(0);
 
     const newGuests = after.guests.filter((g) => !guestsBefore.has(g.id));
     expect(newGuests.length).toBeGreaterThan(0);
-    const editedGuests = after.guests.filter((g) => guestsBefore.has(g.id) && guestsBefore.get(g.id)!.updated_at !== g.updated_at);
+    const editedGuests = after.guests.filter(
+      (g) => guestsBefore.has(g.id) && guestsBefore.get(g.id)!.updated_at !== g.updated_at,
+    );
     expect(editedGuests.length).toBeGreaterThan(0);
   });
 
