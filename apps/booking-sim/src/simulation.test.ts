@@ -110,6 +110,22 @@ describe('generated guests', () => {
     }
   });
 
+  it('hold a few people twice, as OTAs file them: same name, same number typed another way', () => {
+    const digits = (phone: string) =>
+      phone
+        .replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
+        .replace(/^\+81\s*/, '0')
+        .replace(/\D/g, '');
+    const byNumber = new Map<string, typeof guests>();
+    for (const g of guests) if (g.phone) byNumber.set(digits(g.phone), [...(byNumber.get(digits(g.phone)) ?? []), g]);
+    const twice = [...byNumber.values()].filter((list) => list.length > 1);
+    expect(twice.length).toBeGreaterThan(0);
+    for (const [first, second] of twice) {
+      expect(second!.family_name + second!.given_name).toBe(first!.family_name + first!.given_name);
+    }
+    expect(twice.some(([first, second]) => first!.phone !== second!.phone)).toBe(true);
+  });
+
   it('have valid birth dates, genders and ISO timestamps', () => {
     for (const g of guests) {
       expect(['male', 'female', 'unspecified']).toContain(g.gender);
