@@ -15,7 +15,10 @@ const BUDGET_KB = 200;
 const ROUTE_CHUNK_BUDGET_KB = 50;
 
 if (!process.argv.includes('--no-build')) {
-  const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
@@ -47,7 +50,12 @@ const loginFiles = closure([
   keyOf('src/modules/auth/components/PublicLayout.tsx'),
   keyOf('src/modules/auth/pages/LoginPage.tsx'),
 ]);
-const shellFiles = closure([keyOf('src/i18n/ja.json'), entry, keyOf('src/modules/shell/components/Shell.tsx'), keyOf('src/modules/dashboard/pages/DashboardPage.tsx')]);
+const shellFiles = closure([
+  keyOf('src/i18n/ja.json'),
+  entry,
+  keyOf('src/modules/shell/components/Shell.tsx'),
+  keyOf('src/modules/dashboard/pages/DashboardPage.tsx'),
+]);
 
 const files = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const sizes = files.map((f) => ({ file: `assets/${f}`, kb: gzipKb(`assets/${f}`) })).sort((a, b) => b.kb - a.kb);
@@ -65,4 +73,6 @@ const shell = sum(shellFiles);
 console.log(`login page JS: ${login.toFixed(1)} kB gzip in ${loginFiles.size} chunks`);
 console.log(`shell + dashboard JS: ${shell.toFixed(1)} kB gzip in ${shellFiles.size} chunks`);
 console.log(`chunks over ${ROUTE_CHUNK_BUDGET_KB} kB besides the entry: ${overBudget}`);
-console.log(`BENCH bundle value=${login.toFixed(1)} unit=kB baseline=${BUDGET_KB} ratio=${(BUDGET_KB / login).toFixed(2)}`);
+console.log(
+  `BENCH bundle value=${login.toFixed(1)} unit=kB baseline=${BUDGET_KB} ratio=${(BUDGET_KB / login).toFixed(2)}`,
+);

@@ -1,6 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, readOutbox, screenshot, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
+import {
+  launchBrowser,
+  openPage,
+  readOutbox,
+  screenshot,
+  signIn,
+  TEXTS,
+  toastText,
+  type TLanguage,
+} from '../support/browser';
 
 // Only this file uses hotel.staff: its password changes here.
 const ACCOUNT = 'hotel.staff@demo.test';
@@ -17,7 +26,9 @@ async function resetLinkFromOutbox(sentAfter: number): Promise<string> {
   for (let attempt = 0; attempt < 40; attempt += 1) {
     const mails = await readOutbox(ACCOUNT);
     const newest = mails[0];
-    const link = newest && `${newest.text} ${newest.html ?? ''}`.match(/https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>]+/)?.[0];
+    const link =
+      newest &&
+      `${newest.text} ${newest.html ?? ''}`.match(/https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>]+/)?.[0];
     if (link && mails.length > sentAfter) return link.replace(/&amp;/g, '&');
     await new Promise((r) => setTimeout(r, 250));
   }

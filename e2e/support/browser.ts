@@ -33,8 +33,15 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh browser profile (no cookies, no storage) that starts in `language`. */
-export async function openPage(browser: Browser, language: TLanguage): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1366, height: 860 }, locale: language === 'ja' ? 'ja-JP' : 'en-US' });
+export async function openPage(
+  browser: Browser,
+  language: TLanguage,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: 1366, height: 860 },
+    locale: language === 'ja' ? 'ja-JP' : 'en-US',
+  });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
   // `lang` in the query overrides and is stored (spec section 1).

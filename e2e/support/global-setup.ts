@@ -20,7 +20,9 @@ function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -28,7 +30,8 @@ function freePort(): Promise<number> {
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The product exited with code ${child.exitCode} before it was healthy`);
+    if (child.exitCode !== null)
+      throw new Error(`The product exited with code ${child.exitCode} before it was healthy`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) return;
@@ -56,7 +59,14 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://localhost:${port}`;
   const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', YADO_FAST_HASH: 'true' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      YADO_FAST_HASH: 'true',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {

@@ -1,6 +1,15 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
+import {
+  LANGUAGES,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signIn,
+  TEXTS,
+  toastText,
+  type TLanguage,
+} from '../support/browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,7 +60,9 @@ describe.each(LANGUAGES)('switch role (%s)', (language) => {
     await dialog.getByRole('searchbox').fill('');
 
     await dialog.getByTestId('role-tab-brand').click();
-    const meAsBrand = page.waitForRequest((r) => r.url().endsWith('/v1/auth/me') && roleHeaders(r)[1] === 'harbor-view');
+    const meAsBrand = page.waitForRequest(
+      (r) => r.url().endsWith('/v1/auth/me') && roleHeaders(r)[1] === 'harbor-view',
+    );
     await dialog.locator('[data-testid="role-row"][data-slug="harbor-view"]').click();
     await page.waitForURL((url) => url.pathname === '/' && url.search.includes('switchedRoleSuccess=true'));
     expect(roleHeaders(await meAsBrand)).toEqual(['viewer', 'harbor-view', 'brand']);

@@ -26,10 +26,15 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('../modules/auth/components/PublicLayout')).PublicLayout }),
         HydrateFallback: FullPageSpinner,
         children: [
-          { path: 'login', lazy: async () => ({ Component: (await import('../modules/auth/pages/LoginPage')).LoginPage }) },
+          {
+            path: 'login',
+            lazy: async () => ({ Component: (await import('../modules/auth/pages/LoginPage')).LoginPage }),
+          },
           {
             path: 'forgot-password',
-            lazy: async () => ({ Component: (await import('../modules/auth/pages/ForgotPasswordPage')).ForgotPasswordPage }),
+            lazy: async () => ({
+              Component: (await import('../modules/auth/pages/ForgotPasswordPage')).ForgotPasswordPage,
+            }),
           },
           {
             path: 'forgot-password/email-sent',
@@ -41,7 +46,9 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'reset-password',
-            lazy: async () => ({ Component: (await import('../modules/auth/pages/ResetPasswordPage')).ResetPasswordPage }),
+            lazy: async () => ({
+              Component: (await import('../modules/auth/pages/ResetPasswordPage')).ResetPasswordPage,
+            }),
           },
           { path: 'unsubscribe', lazy: publicPlaceholder('public.unsubscribe') },
           { path: 'yoyaku-verification', lazy: publicPlaceholder('public.yoyaku_verification') },
@@ -58,7 +65,9 @@ export const routes: RouteObject[] = [
             children: [
               {
                 index: true,
-                lazy: async () => ({ Component: (await import('../modules/dashboard/pages/DashboardPage')).DashboardPage }),
+                lazy: async () => ({
+                  Component: (await import('../modules/dashboard/pages/DashboardPage')).DashboardPage,
+                }),
               },
               {
                 path: 'management',
@@ -95,7 +104,10 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { path: '*', lazy: async () => ({ Component: (await import('../modules/areas/pages/NotFoundPage')).NotFoundPage }) },
+      {
+        path: '*',
+        lazy: async () => ({ Component: (await import('../modules/areas/pages/NotFoundPage')).NotFoundPage }),
+      },
     ],
   },
 ];

@@ -1,7 +1,17 @@
 import ts from 'typescript';
 
 /** Props whose string value a user reads or hears. */
-const VISIBLE_PROPS = new Set(['label', 'placeholder', 'title', 'aria-label', 'alt', 'description', 'message', 'confirmLabel', 'cancelLabel']);
+const VISIBLE_PROPS = new Set([
+  'label',
+  'placeholder',
+  'title',
+  'aria-label',
+  'alt',
+  'description',
+  'message',
+  'confirmLabel',
+  'cancelLabel',
+]);
 
 /** Text with a letter or a Japanese character; punctuation, digits and symbols alone are fine. */
 const READABLE = /[\p{L}]/u;
@@ -26,13 +36,22 @@ export function findHardcodedStrings(source: string, fileName = 'file.tsx'): THa
     if (ts.isJsxAttribute(node) && VISIBLE_PROPS.has(node.name.getText(file)) && node.initializer) {
       const init = node.initializer;
       if (ts.isStringLiteral(init) && READABLE.test(init.text)) report(node, init.text);
-      if (ts.isJsxExpression(init) && init.expression && ts.isStringLiteral(init.expression) && READABLE.test(init.expression.text)) {
+      if (
+        ts.isJsxExpression(init) &&
+        init.expression &&
+        ts.isStringLiteral(init.expression) &&
+        READABLE.test(init.expression.text)
+      ) {
         report(node, init.expression.text);
       }
     }
     if (ts.isJsxExpression(node) && node.parent && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) {
       const expression = node.expression;
-      if (expression && (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)) && READABLE.test(expression.text)) {
+      if (
+        expression &&
+        (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)) &&
+        READABLE.test(expression.text)
+      ) {
         report(node, expression.text);
       }
     }

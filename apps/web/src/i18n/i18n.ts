@@ -1,12 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import {
-  DEFAULT_LANGUAGE,
-  isLanguage,
-  readLanguage,
-  storeLanguage,
-  type TLanguage,
-} from '../lib/session/storage';
+import { DEFAULT_LANGUAGE, isLanguage, readLanguage, storeLanguage, type TLanguage } from '../lib/session/storage';
 
 type TCatalogue = Record<string, unknown>;
 

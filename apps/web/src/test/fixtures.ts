@@ -1,4 +1,11 @@
-import { entitlementsFor, featureFlagsFor, roleDisplayName, type THostLevel, type TMe, type TRole } from '@yado/contracts';
+import {
+  entitlementsFor,
+  featureFlagsFor,
+  roleDisplayName,
+  type THostLevel,
+  type TMe,
+  type TRole,
+} from '@yado/contracts';
 
 /** A profile as GET /v1/auth/me answers it, for a role at a level. */
 export function profileFixture(level: THostLevel, role: TRole, overrides: Partial<TMe> = {}): TMe {

@@ -21,7 +21,11 @@ export async function renderWithProviders(ui: ReactElement, options: TRenderOpti
   const path = options.path ?? '/';
   const pathname = path.split('?')[0] ?? '/';
   const router = createMemoryRouter(
-    [{ path: pathname, element: ui }, ...(options.routes ?? []), { path: '*', element: <div data-testid="elsewhere" /> }],
+    [
+      { path: pathname, element: ui },
+      ...(options.routes ?? []),
+      { path: '*', element: <div data-testid="elsewhere" /> },
+    ],
     { initialEntries: [path] },
   );
   const view = render(
@@ -35,13 +39,18 @@ export async function renderWithProviders(ui: ReactElement, options: TRenderOpti
 }
 
 /** A fetch stand-in answering by "METHOD path" with a status and a JSON body. */
-export function mockFetch(handler: (method: string, url: URL, init: RequestInit) => { status?: number; body?: unknown } | undefined) {
+export function mockFetch(
+  handler: (method: string, url: URL, init: RequestInit) => { status?: number; body?: unknown } | undefined,
+) {
   const calls: { method: string; url: URL; init: RequestInit }[] = [];
   const fetchMock = async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
     const method = (init.method ?? 'GET').toUpperCase();
     calls.push({ method, url, init });
-    const answer = handler(method, url, init) ?? { status: 404, body: { error: { code: 'not_found', message: 'Page not found.' } } };
+    const answer = handler(method, url, init) ?? {
+      status: 404,
+      body: { error: { code: 'not_found', message: 'Page not found.' } },
+    };
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status: answer.status ?? 200,
       headers: { 'Content-Type': 'application/json' },

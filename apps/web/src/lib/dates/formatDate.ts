@@ -13,7 +13,11 @@ export interface TFormatDateOptions {
  * Dates as section 9 says: Japanese long format with a 12-hour clock in Japanese
  * ("2026年5月3日 午後3:04"); otherwise day, short month, year, 12-hour time ("03 May 2026, 3:04 PM").
  */
-export function formatDate(value: string | number | Date, language: TLanguage, options: TFormatDateOptions = {}): string {
+export function formatDate(
+  value: string | number | Date,
+  language: TLanguage,
+  options: TFormatDateOptions = {},
+): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '-';
   const timeZone = options.noOffset ? 'UTC' : options.timeZone;

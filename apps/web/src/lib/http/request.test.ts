@@ -34,13 +34,19 @@ describe('request', () => {
     const calls = mockFetch(() => ({ body: { data: { exist: false } } }));
     await request(authApi.exist, { query: { email: 'a@b.jp' } });
     const headers = calls[0]!.init.headers as Record<string, string>;
-    expect([headers['x-user-role'], headers['x-host-slug'], headers['x-host-level']]).toEqual(['admin', 'hotel-a', 'hotel']);
+    expect([headers['x-user-role'], headers['x-host-slug'], headers['x-host-level']]).toEqual([
+      'admin',
+      'hotel-a',
+      'hotel',
+    ]);
   });
 
   it('rejects a non-2xx answer with the server code and fields', async () => {
     mockFetch(() => ({
       status: 401,
-      body: { error: { code: 'invalid_credentials', message: 'Oops!', fields: { email: { code: 'x', message: 'y' } } } },
+      body: {
+        error: { code: 'invalid_credentials', message: 'Oops!', fields: { email: { code: 'x', message: 'y' } } },
+      },
     }));
     const error = await request(authApi.login, { body: { email: 'a@b.jp', password: 'x' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -59,11 +65,17 @@ describe('request', () => {
     let meCalls = 0;
     const calls = mockFetch((method, url, init) => {
       if (url.pathname === '/v1/auth/refresh') {
-        return { body: { data: { accessToken: 'tok-2', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 } } };
+        return {
+          body: {
+            data: { accessToken: 'tok-2', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 },
+          },
+        };
       }
       meCalls += 1;
       const auth = (init.headers as Record<string, string>).Authorization;
-      return auth === 'Bearer tok-2' ? { body: { data: { exist: true } } } : { status: 401, body: { error: { code: 'unauthenticated', message: '' } } };
+      return auth === 'Bearer tok-2'
+        ? { body: { data: { exist: true } } }
+        : { status: 401, body: { error: { code: 'unauthenticated', message: '' } } };
     });
     await expect(request(authApi.exist, { query: { email: 'a@b.jp' } })).resolves.toEqual({ exist: true });
     expect(meCalls).toBe(2);

@@ -44,7 +44,9 @@ describe('refresh timer', () => {
       if (url.pathname !== '/v1/auth/refresh') return undefined;
       issued += 1;
       const t = Date.now();
-      return { body: { data: { accessToken: `new-${issued}`, expiresAt: t + 60 * 60_000, refreshAt: t + 50 * 60_000 } } };
+      return {
+        body: { data: { accessToken: `new-${issued}`, expiresAt: t + 60 * 60_000, refreshAt: t + 50 * 60_000 } },
+      };
     });
     const stop = startRefreshTimer(() => {});
     await vi.advanceTimersByTimeAsync(49 * 60_000);
@@ -64,7 +66,9 @@ describe('refresh timer', () => {
     mockFetch((_, url) => {
       if (url.pathname !== '/v1/auth/refresh') return undefined;
       refreshed();
-      return { body: { data: { accessToken: 'fresh', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 } } };
+      return {
+        body: { data: { accessToken: 'fresh', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 } },
+      };
     });
     const stop = startRefreshTimer(() => {});
     await vi.waitFor(() => expect(refreshed).toHaveBeenCalledTimes(1));

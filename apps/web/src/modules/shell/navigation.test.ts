@@ -39,7 +39,9 @@ describe('sidebar', () => {
   it('leaves out a group whose children are all hidden, and hidden items', () => {
     const hotel = ids(buildNavigation(entitlementsFor('hotel', 'admin', false), flags));
     expect(hotel.some((n) => n.startsWith('management'))).toBe(false);
-    expect(ids(buildNavigation(entitlementsFor('hotel', 'admin', false), flags, ['settings']))).not.toContain('settings');
+    expect(ids(buildNavigation(entitlementsFor('hotel', 'admin', false), flags, ['settings']))).not.toContain(
+      'settings',
+    );
   });
 
   it('marks the dashboard active only on an exact match, and a group when the path starts with a child', () => {

@@ -110,7 +110,12 @@ export function buildNavigation(
           icon: 'email_marketing',
           children: [link('campaign', 'campaign'), link('templates', 'templates'), link('setup', 'setup')],
         },
-        { kind: 'group', id: 'automations', icon: 'automations', children: [link('scenario', 'automations'), link('preset', 'automations')] },
+        {
+          kind: 'group',
+          id: 'automations',
+          icon: 'automations',
+          children: [link('scenario', 'automations'), link('preset', 'automations')],
+        },
       ]
     : [link('campaign', 'campaign'), link('templates', 'templates'), link('setup', 'setup')];
 
@@ -120,9 +125,18 @@ export function buildNavigation(
       kind: 'group',
       id: 'management',
       icon: 'management',
-      children: [link('brand_list', 'management'), link('hotel_group_list', 'management'), link('hotel_list', 'management')],
+      children: [
+        link('brand_list', 'management'),
+        link('hotel_group_list', 'management'),
+        link('hotel_list', 'management'),
+      ],
     },
-    { kind: 'group', id: 'customer', icon: 'customer', children: [link('customer_list', 'customer'), link('segmentation', 'customer')] },
+    {
+      kind: 'group',
+      id: 'customer',
+      icon: 'customer',
+      children: [link('customer_list', 'customer'), link('segmentation', 'customer')],
+    },
     ...marketing,
     { kind: 'group', id: 'authorization', icon: 'authorization', children: [link('user_list', 'authorization')] },
     link('settings', 'settings'),

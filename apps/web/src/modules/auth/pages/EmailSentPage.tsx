@@ -15,9 +15,7 @@ export function EmailSentPage() {
       <Title order={2} size="h3">
         {t('auth.email_sent.title')}
       </Title>
-      <Text size="sm">
-        {email ? t('auth.email_sent.message_with_email', { email }) : t('auth.email_sent.message')}
-      </Text>
+      <Text size="sm">{email ? t('auth.email_sent.message_with_email', { email }) : t('auth.email_sent.message')}</Text>
       <Text size="xs" c="dimmed">
         {t('auth.email_sent.hint')}
       </Text>

@@ -5,7 +5,8 @@ import { mockFetch, renderWithProviders } from '../../../test/render';
 import { readToken } from '../../../lib/session/storage';
 import { LoginPage } from './LoginPage';
 
-const fill = (label: RegExp, value: string) => fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });
+const fill = (label: RegExp, value: string) =>
+  fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { value } });
 
 describe('LoginPage', () => {
   it('asks for both fields before calling the server', async () => {
@@ -48,7 +49,9 @@ describe('LoginPage', () => {
     const me = profileFixture('grand_user', 'granduser');
     mockFetch((method, url) => {
       if (url.pathname === '/v1/auth/login') {
-        return { body: { data: { accessToken: 'tok', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 } } };
+        return {
+          body: { data: { accessToken: 'tok', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 } },
+        };
       }
       if (url.pathname === '/v1/auth/me') return { body: { data: me } };
       return { body: { data: { language: 'en' } } };

@@ -16,7 +16,9 @@ import { UserMenu, type TUserMenuAction } from './UserMenu';
 import classes from './Shell.module.css';
 
 // The dialogs load only when opened, keeping them out of the shell's first download.
-const MyProfileDialog = lazy(() => import('../../profile/components/MyProfileDialog').then((m) => ({ default: m.MyProfileDialog })));
+const MyProfileDialog = lazy(() =>
+  import('../../profile/components/MyProfileDialog').then((m) => ({ default: m.MyProfileDialog })),
+);
 const SwitchRoleDialog = lazy(() =>
   import('../../switch-role/components/SwitchRoleDialog').then((m) => ({ default: m.SwitchRoleDialog })),
 );
@@ -97,7 +99,9 @@ export function Shell() {
         </Suspense>
       </main>
       <Suspense fallback={null}>
-        {mounted.has('my_profile') && <MyProfileDialog me={me} opened={dialog === 'my_profile'} onClose={() => setDialog(null)} />}
+        {mounted.has('my_profile') && (
+          <MyProfileDialog me={me} opened={dialog === 'my_profile'} onClose={() => setDialog(null)} />
+        )}
         {mounted.has('switch_role') && (
           <SwitchRoleDialog opened={dialog === 'switch_role'} onClose={() => setDialog(null)} />
         )}

@@ -44,7 +44,7 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
   const renderLink = (item: TNavLink, nested: boolean) => {
     const active = isEntryActive(item, pathname);
     const label = t(`nav.${item.id}`);
-    const link = (
+    return (
       <NavLink
         key={item.id}
         to={item.path}
@@ -70,7 +70,6 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
         <span className={classes.label}>{label}</span>
       </NavLink>
     );
-    return link;
   };
 
   return (

@@ -18,7 +18,8 @@ export interface TUserMenuProps {
 /** The sidebar footer: who is signed in, and the menu of spec section 2 ("Footer"). */
 /** Japanese names show the family name's first character (田), others the initials (EC). */
 export function initialsOf(firstName: string, lastName: string, email: string): string {
-  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(lastName + firstName)) return lastName.charAt(0) || firstName.charAt(0);
+  if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(lastName + firstName))
+    return lastName.charAt(0) || firstName.charAt(0);
   return (firstName.charAt(0) + lastName.charAt(0)).toUpperCase() || email.charAt(0).toUpperCase();
 }
 

@@ -9,7 +9,15 @@ import classes from './RoleRow.module.css';
 
 export const ROLE_ROW_HEIGHT = 58;
 
-export function RoleRow({ role, disabled, onSelect }: { role: TAssignableRole; disabled: boolean; onSelect: () => void }) {
+export function RoleRow({
+  role,
+  disabled,
+  onSelect,
+}: {
+  role: TAssignableRole;
+  disabled: boolean;
+  onSelect: () => void;
+}) {
   const { t } = useTranslation();
   const showBrand = (role.level === 'hotel' || role.level === 'hotel_group') && !role.isDefault && role.brandName;
   return (
@@ -53,7 +61,9 @@ export function RoleRow({ role, disabled, onSelect }: { role: TAssignableRole; d
         <Badge color={roleBadgeColor(role.role)} variant="light" size="sm">
           {t(`roles.${role.level}.${role.role}`)}
         </Badge>
-        {role.isSelected && <IconCheck size={18} color="var(--mantine-color-orange-6)" aria-label={t('switch_role.current')} />}
+        {role.isSelected && (
+          <IconCheck size={18} color="var(--mantine-color-orange-6)" aria-label={t('switch_role.current')} />
+        )}
       </Group>
     </UnstyledButton>
   );

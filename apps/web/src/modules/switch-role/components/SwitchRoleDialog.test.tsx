@@ -24,7 +24,16 @@ const row = (over: Partial<TAssignableRole>): TAssignableRole => ({
 const assignable: TAssignableRoles = {
   isDefaultLoggedIn: false,
   grandUser: [],
-  brand: [row({ username: 'Sakura Resorts', level: 'brand', slug: 'sakura', roleName: 'Brand Admin', brandName: null, isSelected: true })],
+  brand: [
+    row({
+      username: 'Sakura Resorts',
+      level: 'brand',
+      slug: 'sakura',
+      roleName: 'Brand Admin',
+      brandName: null,
+      isSelected: true,
+    }),
+  ],
   hotelGroup: [],
   hotel: [
     row({ username: 'Sakura Hotel Kyoto', isDefault: true, role: 'staff', roleName: 'Hotel Staff' }),
@@ -36,7 +45,8 @@ const assignable: TAssignableRoles = {
 function serve() {
   return mockFetch((method, url) => {
     if (url.pathname === '/v1/auth/assignable') return { body: { data: assignable } };
-    if (url.pathname === '/v1/auth/me') return { body: { data: profileFixture('hotel', 'admin', { isDefaultRole: false }) } };
+    if (url.pathname === '/v1/auth/me')
+      return { body: { data: profileFixture('hotel', 'admin', { isDefaultRole: false }) } };
     return undefined;
   });
 }
@@ -50,7 +60,10 @@ describe('SwitchRoleDialog', () => {
     expect(screen.queryByTestId('role-tab-hotel_group')).toBeNull();
     expect(screen.getByTestId('role-tab-hotel').getAttribute('aria-selected')).toBe('true');
     const rows = screen.getAllByTestId('role-row');
-    expect(rows.map((r) => within(r).getByText(/Sakura Hotel/).textContent)).toEqual(['Sakura Hotel Kyoto', 'Sakura Hotel Osaka']);
+    expect(rows.map((r) => within(r).getByText(/Sakura Hotel/).textContent)).toEqual([
+      'Sakura Hotel Kyoto',
+      'Sakura Hotel Osaka',
+    ]);
     // Badges: Default on the default row; brand name only on rows that are not the default.
     expect(within(rows[0]!).getByText('Default')).toBeTruthy();
     expect(within(rows[0]!).queryByText(/Sakura Resorts ·/)).toBeNull();
@@ -77,7 +90,11 @@ describe('SwitchRoleDialog', () => {
     await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/?switchedRoleSuccess=true'));
     const me = calls.find((c) => c.url.pathname === '/v1/auth/me')!;
     const headers = me.init.headers as Record<string, string>;
-    expect([headers['x-user-role'], headers['x-host-slug'], headers['x-host-level']]).toEqual(['admin', 'sakura-osaka', 'hotel']);
+    expect([headers['x-user-role'], headers['x-host-slug'], headers['x-host-level']]).toEqual([
+      'admin',
+      'sakura-osaka',
+      'hotel',
+    ]);
     expect(JSON.parse(window.localStorage.getItem('user')!).meta.slug).toBe('sakura-kyoto');
   });
 

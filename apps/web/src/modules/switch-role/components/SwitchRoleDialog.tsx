@@ -71,11 +71,7 @@ export function SwitchRoleDialog({ opened, onClose }: TSwitchRoleDialogProps) {
         </Text>
         <Group gap="sm" align="flex-end" wrap="nowrap">
           <div style={{ flex: 1 }}>
-            <SearchInput
-              resetKey={openCount}
-              onSearch={setSearch}
-              placeholder={t('switch_role.search_placeholder')}
-            />
+            <SearchInput resetKey={openCount} onSearch={setSearch} placeholder={t('switch_role.search_placeholder')} />
           </div>
           {data && !data.isDefaultLoggedIn && (
             <Button

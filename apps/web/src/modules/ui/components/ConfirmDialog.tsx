@@ -37,7 +37,13 @@ export function ConfirmDialog({
   const sentenceMatches = typedSentence === undefined || typed.trim() === typedSentence;
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap="md">
         <Text size="sm">{message}</Text>
         {typedSentence !== undefined && (

@@ -11,7 +11,14 @@ export interface TLockButtonProps extends ButtonProps {
 }
 
 /** A button whose presses are ignored while disabled or locked after a press (spec section 4). */
-export function LockButton({ lockOnClick = false, onClick, disabled, loading, type = 'button', ...rest }: TLockButtonProps) {
+export function LockButton({
+  lockOnClick = false,
+  onClick,
+  disabled,
+  loading,
+  type = 'button',
+  ...rest
+}: TLockButtonProps) {
   const locked = useRef(false);
   const [busy, setBusy] = useState(false);
   const handle = (event: MouseEvent<HTMLButtonElement>) => {

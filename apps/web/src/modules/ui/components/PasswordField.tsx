@@ -5,9 +5,6 @@ import { useTranslation } from 'react-i18next';
 export function PasswordField(props: PasswordInputProps) {
   const { t } = useTranslation();
   return (
-    <PasswordInput
-      {...props}
-      visibilityToggleButtonProps={{ 'aria-label': t('ui.password.toggle_visibility') }}
-    />
+    <PasswordInput {...props} visibilityToggleButtonProps={{ 'aria-label': t('ui.password.toggle_visibility') }} />
   );
 }

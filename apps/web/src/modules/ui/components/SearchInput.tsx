@@ -16,7 +16,14 @@ export interface TSearchInputProps {
 }
 
 /** Search box: Enter is ignored, the search runs after a 1,000 ms pause (spec section 5). */
-export function SearchInput({ onSearch, placeholder, ariaLabel, debounceMs = SEARCH_DEBOUNCE_MS, resetKey, autoFocus }: TSearchInputProps) {
+export function SearchInput({
+  onSearch,
+  placeholder,
+  ariaLabel,
+  debounceMs = SEARCH_DEBOUNCE_MS,
+  resetKey,
+  autoFocus,
+}: TSearchInputProps) {
   const [text, setText] = useState('');
   const onSearchRef = useRef(onSearch);
   onSearchRef.current = onSearch;

@@ -28,7 +28,9 @@ export function showSnackbar({ status, message, action, durationMs = SNACKBAR_DU
   const id = `snackbar-${counter}`;
   const text = message ?? (status === 'failed' ? i18next.t('errors.general') : '');
   requestSnackbarHost();
-  void import('@mantine/notifications').then(({ notifications }) => show(notifications, id, status, text, durationMs, action));
+  void import('@mantine/notifications').then(({ notifications }) =>
+    show(notifications, id, status, text, durationMs, action),
+  );
   return id;
 }
 

@@ -9,7 +9,13 @@ export interface TTwoOptionToggleProps<T extends string> {
 }
 
 /** Two options; a click switches to the other one unless disabled (spec section 4). */
-export function TwoOptionToggle<T extends string>({ options, value, onChange, disabled, ariaLabel }: TTwoOptionToggleProps<T>) {
+export function TwoOptionToggle<T extends string>({
+  options,
+  value,
+  onChange,
+  disabled,
+  ariaLabel,
+}: TTwoOptionToggleProps<T>) {
   return (
     <SegmentedControl
       aria-label={ariaLabel}

@@ -58,7 +58,14 @@ describe('ConfirmDialog', () => {
     const onConfirm = vi.fn();
     const sentence = 'I acknowledge that this action cannot be undone.';
     await renderWithProviders(
-      <ConfirmDialog opened title="Stop" message="Sure?" typedSentence={sentence} onConfirm={onConfirm} onClose={() => {}} />,
+      <ConfirmDialog
+        opened
+        title="Stop"
+        message="Sure?"
+        typedSentence={sentence}
+        onConfirm={onConfirm}
+        onClose={() => {}}
+      />,
     );
     const confirm = (await screen.findByRole('button', { name: 'Confirm' })) as HTMLButtonElement;
     expect(confirm.disabled).toBe(true);
