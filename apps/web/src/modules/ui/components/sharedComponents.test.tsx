@@ -11,9 +11,9 @@ import { TwoOptionToggle } from './TwoOptionToggle';
 
 describe('SearchInput', () => {
   it('searches once typing has paused for 1,000 ms and ignores Enter', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
     const onSearch = vi.fn();
     await renderWithProviders(<SearchInput onSearch={onSearch} placeholder="x" />);
+    vi.useFakeTimers();
     const input = screen.getByRole('searchbox');
     fireEvent.change(input, { target: { value: 'Kyo' } });
     await act(() => vi.advanceTimersByTimeAsync(500));
