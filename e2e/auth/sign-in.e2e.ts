@@ -17,7 +17,7 @@ describe.each(LANGUAGES)('signing in (%s)', (language) => {
     const { context, page } = await openPage(browser, language);
     await page.goto('/customer-list');
     await page.waitForURL('**/login');
-    await expect(page.getByRole('heading', { name: t.auth.login.title }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: t.auth.login.title }).waitFor();
     await screenshot(page, `login-${language}`);
     await context.close();
   });

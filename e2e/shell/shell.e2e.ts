@@ -104,6 +104,12 @@ describe.each(LANGUAGES)('console shell (%s)', (language) => {
     expect(text).toContain(t.profile.original_environment);
     expect(text).toContain('Harbor View Okinawa');
     await screenshot(page, `my-profile-${language}`);
+    // An open modal locks the page's scrolling; closing it releases the lock.
+    const bodyOverflow = () => page.evaluate(() => getComputedStyle(document.body).overflow);
+    expect(await bodyOverflow()).toBe('hidden');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => getComputedStyle(document.body).overflow !== 'hidden');
     await context.close();
   });
 });

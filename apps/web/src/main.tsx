@@ -1,5 +1,4 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { initI18n } from './i18n/i18n';

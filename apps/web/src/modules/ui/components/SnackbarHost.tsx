@@ -1,28 +1,54 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { Anchor, Badge, CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
+import { useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentSnackbars, hideSnackbar, subscribeSnackbars } from './snackbarStore';
+import classes from './SnackbarHost.module.css';
 
-// The toast container downloads with the first toast, not with the sign-in page.
-const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
-
-let requested = false;
-const listeners = new Set<() => void>();
-
-export function requestSnackbarHost(): void {
-  if (requested) return;
-  requested = true;
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
+/** Where snackbars appear: the top-right corner, newest last. */
 export function SnackbarHost() {
-  const mounted = useSyncExternalStore(subscribe, () => requested);
-  if (!mounted) return null;
+  const { t } = useTranslation();
+  const items = useSyncExternalStore(subscribeSnackbars, currentSnackbars);
+  if (items.length === 0) return null;
   return (
-    <Suspense fallback={null}>
-      <Notifications position="top-right" limit={4} />
-    </Suspense>
+    <div className={classes.host} role="region" aria-live="polite">
+      {items.map((item) => (
+        <Paper
+          key={item.id}
+          className={classes.bar}
+          data-status={item.status}
+          shadow="md"
+          radius="md"
+          p="sm"
+          data-testid="snackbar"
+          role={item.status === 'failed' ? 'alert' : 'status'}
+        >
+          <Group gap="sm" wrap="nowrap" align="flex-start">
+            <Stack gap={4} style={{ flex: 1 }}>
+              <Group gap="xs" wrap="nowrap">
+                <Badge size="sm" color={item.status === 'success' ? 'teal' : 'red'} variant="light">
+                  {t(item.status === 'success' ? 'ui.snackbar.success' : 'ui.snackbar.failed')}
+                </Badge>
+                <Text size="sm">{item.text}</Text>
+              </Group>
+              {item.action && (
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="sm"
+                  ta="left"
+                  onClick={() => {
+                    item.action?.onClick();
+                    hideSnackbar(item.id);
+                  }}
+                >
+                  {item.action.label}
+                </Anchor>
+              )}
+            </Stack>
+            <CloseButton size="sm" aria-label={t('common.close')} onClick={() => hideSnackbar(item.id)} />
+          </Group>
+        </Paper>
+      ))}
+    </div>
   );
 }
