@@ -211,12 +211,25 @@ export const customers = pgTable(
     consentSource: text('consent_source', { enum: ['import', 'booking_system', 'manual'] }).notNull().default('manual'),
     consentAt: timestamp('consent_at', { withTimezone: true }).notNull().defaultNow(),
     externalGuestId: text('external_guest_id'),
+    /*
+     * Search keys, kept by PostgreSQL. Row-level security lets only leakproof operators drive an
+     * index, and neither LIKE nor lower() is; a prefix becomes a range on these plain columns
+     * with the leakproof ~>=~ and ~<~ instead.
+     */
+    lastNameKey: text('last_name_key').generatedAlwaysAs(sql`lower(last_name)`),
+    firstNameKey: text('first_name_key').generatedAlwaysAs(sql`lower(first_name)`),
+    fullNameKey: text('full_name_key').generatedAlwaysAs(sql`lower(last_name || first_name)`),
+    emailKey: text('email_key').generatedAlwaysAs(sql`lower(email)`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('customers_brand_phone_key').on(t.brandId, t.phone),
-    index('customers_brand_email_idx').on(t.brandId, sql`lower(${t.email})`),
+    index('customers_phone_prefix_idx').on(t.brandId, t.phone.op('text_pattern_ops')),
+    index('customers_last_name_key_idx').on(t.brandId, t.lastNameKey.op('text_pattern_ops')),
+    index('customers_first_name_key_idx').on(t.brandId, t.firstNameKey.op('text_pattern_ops')),
+    index('customers_full_name_key_idx').on(t.brandId, t.fullNameKey.op('text_pattern_ops')),
+    index('customers_email_key_idx').on(t.brandId, t.emailKey.op('text_pattern_ops')),
     index('customers_brand_last_name_idx').on(t.brandId, t.lastName, t.firstName, t.id),
     index('customers_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     uniqueIndex('customers_brand_external_key').on(t.brandId, t.externalGuestId),

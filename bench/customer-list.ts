@@ -1,0 +1,137 @@
+/**
+ * customer-list: a 50-row page of the customer list through the real API at a fixed request
+ * rate, on N customers (default 1,000,000) with one booking each. Baseline: the same queries
+ * written by hand over `pg`, at the same rate, in the same run.
+ *   npm run bench -- customer-list [--size N] [--rate 1000] [--seconds 10]
+ * value = our p99 in ms; ratio = baseline p99 ÷ ours (1.0: as fast as hand-written SQL).
+ */
+import pg from 'pg';
+import { admin, arg, dbUrl, getJson, openLoop, percentile, startServer } from './_support.ts';
+
+const size = arg('size', 1_000_000);
+const rate = arg('rate', 1000);
+const seconds = arg('seconds', 10);
+const port = arg('port', 3907);
+const DB = 'yado_bench_customer_list';
+
+async function seed(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const [{ n }] = (await c.query(`select count(*)::int as n from customers`)).rows as [{ n: number }];
+    if (n === size) return;
+    process.stdout.write(`seeding ${size.toLocaleString()} customers and bookings...\n`);
+    await c.query('truncate customers cascade');
+    const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
+    const hotels = (await c.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])).rows.map((r) => r.id as string);
+    const t0 = Date.now();
+    await c.query(
+      `insert into customers (brand_id, first_name, last_name, phone, email, address, consent_source, created_at)
+       select $1,
+         (array['太郎','花子','健太','美咲','一郎','さくら','翔','陽菜','Emily','James'])[1 + g % 10],
+         (array['山田','佐藤','鈴木','高橋','田中','伊藤','渡辺','中村','小林','Smith','加藤'])[1 + (g / 10) % 11],
+         '090' || lpad(g::text, 8, '0'),
+         'guest' || g || '@example.jp',
+         '東京都新宿区',
+         'booking_system',
+         timestamptz '2026-01-01' + (g || ' seconds')::interval
+       from generate_series(1, $2::int) g`,
+      [brand, size],
+    );
+    await c.query(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source)
+       select id, ($1::uuid[])[1 + (abs(hashtext(id::text)) % array_length($1::uuid[], 1))], brand_id, 'booking' from customers`,
+      [hotels],
+    );
+    await c.query(
+      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+       select a.brand_id, a.customer_id, a.hotel_id, 'B' || row_number() over (), date '2026-01-01', date '2026-02-01', date '2026-02-03', 2, 2, 30000, 'checked_out'
+       from customer_allocations a`,
+    );
+    await c.query('analyze');
+    process.stdout.write(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  } finally {
+    await c.end();
+  }
+}
+
+const cursorOf = (createdAt: Date, id: string) => Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+
+async function main(): Promise<void> {
+  const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
+    () => true,
+    () => false,
+  );
+  if (!exists) await admin(`create database ${DB}`);
+  const url = dbUrl(DB);
+  const server = await startServer(url, port);
+  try {
+    await seed(url);
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const brand = (await pool.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
+    const marks = (await pool.query(`select created_at, id from customers tablesample system (0.1) limit 200`)).rows as { created_at: Date; id: string }[];
+    const login = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
+    }).then((r) => r.json() as Promise<{ data: { accessToken: string } }>);
+    const token = login.data.accessToken;
+    const base = `http://127.0.0.1:${port}/v1/customers?limit=50`;
+
+    // The mix a console user makes: the first page, a later page, a phone search, a name search.
+    const apiRequest = (i: number) => {
+      const mark = marks[i % marks.length] as { created_at: Date; id: string };
+      const phone = `0900${String((i * 7919) % 10000).padStart(4, '0')}`;
+      const urls = [base, `${base}&cursor=${cursorOf(mark.created_at, mark.id)}`, `${base}&search=${phone}`, `${base}&search=${encodeURIComponent('山田')}`];
+      return urls[i % 4] as string;
+    };
+    const totals = `(select count(*)::int from bookings b where b.customer_id = c.id and b.status <> 'cancelled') as total_bookings,
+      (select coalesce(sum(b.amount),0)::int from bookings b where b.customer_id = c.id and b.status in ('checked_in','checked_out')) as total_payments`;
+    const handQuery = async (i: number) => {
+      const mark = marks[i % marks.length] as { created_at: Date; id: string };
+      const phone = `0900${String((i * 7919) % 10000).padStart(4, '0')}`;
+      const shapes: [string, unknown[]][] = [
+        [`c.brand_id = $1`, [brand]],
+        [`c.brand_id = $1 and (c.created_at, c.id) < ($2, $3)`, [brand, mark.created_at, mark.id]],
+        [`c.brand_id = $1 and c.phone ~>=~ $2 and c.phone ~<~ $3`, [brand, phone, `${phone.slice(0, -1)}${String.fromCodePoint((phone.codePointAt(phone.length - 1) as number) + 1)}`]],
+        [`c.brand_id = $1 and ((c.last_name_key ~>=~ $2 and c.last_name_key ~<~ $3) or (c.first_name_key ~>=~ $2 and c.first_name_key ~<~ $3))`, [brand, '山田', `山${String.fromCodePoint('田'.codePointAt(0) as number + 1)}`]],
+      ];
+      const [where, params] = shapes[i % 4] as [string, unknown[]];
+      const client = await pool.connect();
+      try {
+        await client.query(`select c.*, ${totals} from customers c where ${where} order by c.created_at desc, c.id desc limit 51`, params);
+        await client.query(`select count(*)::int from (select 1 from customers c where ${where.replace(/ and \(c\.created_at.*$/, '')} limit 10001) x`, params.slice(0, where.includes('created_at') ? 1 : params.length));
+      } finally {
+        client.release();
+      }
+      return true;
+    };
+
+    process.stdout.write(`warming up...\n`);
+    await openLoop(200, 3, async (i) => (await getJson(apiRequest(i), token)).status === 200);
+    await openLoop(200, 3, handQuery);
+
+    process.stdout.write(`ours: ${rate} req/s for ${seconds} s through the API\n`);
+    const ours = await openLoop(rate, seconds, async (i) => (await getJson(apiRequest(i), token)).status === 200);
+    process.stdout.write(`baseline: ${rate} req/s for ${seconds} s of hand-written SQL over pg\n`);
+    const baseline = await openLoop(rate, seconds, handQuery);
+    await pool.end();
+
+    const p = (r: typeof ours, q: number) => percentile(r.latencies, q).toFixed(1);
+    process.stdout.write(`ours     p50=${p(ours, 50)} ms p95=${p(ours, 95)} ms p99=${p(ours, 99)} ms errors=${ours.errors}/${ours.sent} achieved=${(ours.sent / ours.seconds).toFixed(0)} req/s\n`);
+    process.stdout.write(`baseline p50=${p(baseline, 50)} ms p95=${p(baseline, 95)} ms p99=${p(baseline, 99)} ms errors=${baseline.errors}/${baseline.sent}\n`);
+    const ourP99 = percentile(ours.latencies, 99);
+    const baseP99 = percentile(baseline.latencies, 99);
+    process.stdout.write(`BENCH customer-list value=${ourP99.toFixed(1)} unit=ms baseline=${baseP99.toFixed(1)} ratio=${(baseP99 / ourP99).toFixed(2)}\n`);
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
