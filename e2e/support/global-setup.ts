@@ -76,8 +76,13 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide('baseUrl', baseUrl);
+  // A product that dies mid-run would otherwise show up only as refused connections in every spec.
+  const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+    process.stderr.write(`\n[e2e] the product under test exited during the run (code ${code}, signal ${signal})\n`);
+  child.once('exit', onExit);
 
   return async () => {
+    child.off('exit', onExit);
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
