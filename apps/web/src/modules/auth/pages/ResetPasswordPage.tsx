@@ -14,7 +14,7 @@ import { confirmationProblem, newPasswordProblem } from '../validation';
 const ERROR_PAGE = '/forgot-password/error';
 
 export function ResetPasswordPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
@@ -58,7 +58,7 @@ export function ResetPasswordPage() {
         return;
       }
       const field = isApiError(error) ? error.fields?.password?.code : undefined;
-      if (field) setErrors({ password: `errors.${field}` });
+      if (field && i18n.exists(`errors.${field}`)) setErrors({ password: `errors.${field}` });
       else setFailure(errorText(error, t));
     }
   };

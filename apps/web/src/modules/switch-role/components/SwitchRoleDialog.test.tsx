@@ -82,6 +82,16 @@ describe('SwitchRoleDialog', () => {
     expect(calls.filter((c) => c.url.pathname === '/v1/auth/me')).toHaveLength(0);
   });
 
+  it('scrolls the list back to the top when the tab changes', async () => {
+    serve();
+    const scrollTo = vi.spyOn(Element.prototype, 'scrollTo');
+    await renderWithProviders(<SwitchRoleDialog opened onClose={() => {}} />);
+    await screen.findByTestId('role-tab-hotel');
+    scrollTo.mockClear();
+    fireEvent.click(screen.getByTestId('role-tab-brand'));
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith({ top: 0 }));
+  });
+
   it('switches by fetching the profile as the chosen role and reloading with the success flag', async () => {
     const calls = serve();
     await renderWithProviders(<SwitchRoleDialog opened onClose={() => {}} />);
