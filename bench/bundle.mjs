@@ -15,9 +15,11 @@ const BUDGET_KB = 200;
 const ROUTE_CHUNK_BUDGET_KB = 50;
 
 if (!process.argv.includes('--no-build')) {
+  // What users download is the production build, whatever NODE_ENV the caller has.
   const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }

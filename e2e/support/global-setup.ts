@@ -44,6 +44,17 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 }
 
 /**
+ * The environment `npm start` would see: without what vitest adds (NODE_ENV=test, VITEST_*), which
+ * would otherwise make the console build ship React's development code.
+ */
+function productEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_ENV;
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST') delete env[key];
+  return env;
+}
+
+/**
  * Starts the product exactly as `npm start` does (scripts/start.mjs: build the console when it is
  * stale, then the server), on a free port with a fresh embedded database, and stops it afterwards.
  * YADO_E2E_BASE_URL points the specs at an already running product instead.
@@ -60,7 +71,7 @@ export default async function setup(project: TestProject) {
   const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     env: {
-      ...process.env,
+      ...productEnv(),
       PORT: String(port),
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
