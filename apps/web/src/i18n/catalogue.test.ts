@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES } from '@yado/contracts';
+import { ERROR_MESSAGES } from '@yado/contracts/errors';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import ja from './ja.json';

@@ -1,11 +1,8 @@
-import {
-  entitlementsFor,
-  featureFlagsFor,
-  roleDisplayName,
-  type THostLevel,
-  type TMe,
-  type TRole,
-} from '@yado/contracts';
+import type { TMe } from '@yado/contracts/auth';
+import { entitlementsFor } from '@yado/contracts/entitlements';
+import { featureFlagsFor } from '@yado/contracts/features';
+import { roleDisplayName } from '@yado/contracts/tenancy';
+import type { THostLevel, TRole } from '@yado/contracts/tenancy';
 
 /** A profile as GET /v1/auth/me answers it, for a role at a level. */
 export function profileFixture(level: THostLevel, role: TRole, overrides: Partial<TMe> = {}): TMe {

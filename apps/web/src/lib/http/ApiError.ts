@@ -1,4 +1,4 @@
-import { CLIENT_EXCEPTION_CODE } from '@yado/contracts';
+import { CLIENT_EXCEPTION_CODE } from '@yado/contracts/errors';
 
 export interface TFieldError {
   code: string;

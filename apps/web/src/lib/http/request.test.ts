@@ -1,4 +1,5 @@
-import { authApi, CLIENT_EXCEPTION_CODE } from '@yado/contracts';
+import * as authApi from '@yado/contracts/auth';
+import { CLIENT_EXCEPTION_CODE } from '@yado/contracts/errors';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '../../test/render';
 import { storeToken, storeUser } from '../session/storage';

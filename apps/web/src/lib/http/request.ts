@@ -1,4 +1,5 @@
-import { ZErrorBody, type TEndpoint } from '@yado/contracts';
+import { ZErrorBody } from '@yado/contracts/errors';
+import type { TEndpoint } from '@yado/contracts/http';
 import type { z } from 'zod';
 import { ApiError } from './ApiError';
 import { readToken } from '../session/storage';

@@ -1,4 +1,4 @@
-import { authApi } from '@yado/contracts';
+import * as authApi from '@yado/contracts/auth';
 import { request, setTokenRefresher } from '../http/request';
 import { readToken, storeToken } from './storage';
 

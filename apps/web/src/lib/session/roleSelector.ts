@@ -1,4 +1,5 @@
-import { CONTEXT_HEADERS, type THostLevel, type TRole } from '@yado/contracts';
+import { CONTEXT_HEADERS } from '@yado/contracts/http';
+import type { THostLevel, TRole } from '@yado/contracts/tenancy';
 import { readUser, storeUser, type TStoredUser } from './storage';
 
 /** The acting role sent with every call (spec section 3); null means the user's default role. */

@@ -1,4 +1,5 @@
-import type { TAccessToken, THostLevel, TMe, TRole } from '@yado/contracts';
+import type { TAccessToken, TMe } from '@yado/contracts/auth';
+import type { THostLevel, TRole } from '@yado/contracts/tenancy';
 
 /**
  * The session as the specification lists it (section 3): local storage keys access_token,

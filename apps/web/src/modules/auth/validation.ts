@@ -1,4 +1,4 @@
-import { isAccountEmail, passwordProblem } from '@yado/contracts';
+import { isAccountEmail, passwordProblem } from '@yado/contracts/validation';
 
 /** i18n keys of the problems a sign-in form can show before calling the server (spec section 5). */
 export function accountEmailProblem(value: string): string | null {

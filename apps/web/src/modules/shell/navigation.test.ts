@@ -1,4 +1,5 @@
-import { entitlementsFor, featureFlagsFor } from '@yado/contracts';
+import { entitlementsFor } from '@yado/contracts/entitlements';
+import { featureFlagsFor } from '@yado/contracts/features';
 import { describe, expect, it } from 'vitest';
 import { buildNavigation, isEntryActive, startAddressFor, type TNavEntry } from './navigation';
 

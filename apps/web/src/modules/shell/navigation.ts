@@ -1,4 +1,5 @@
-import type { TEntitlement, TEntitlementMap, TFeatureFlags } from '@yado/contracts';
+import type { TEntitlement, TEntitlementMap } from '@yado/contracts/entitlements';
+import type { TFeatureFlags } from '@yado/contracts/features';
 
 /**
  * The areas of spec section 2 and the sidebar built from them. One list serves the sidebar, the

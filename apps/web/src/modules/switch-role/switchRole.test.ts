@@ -1,4 +1,4 @@
-import type { TAssignableRole, TAssignableRoles } from '@yado/contracts';
+import type { TAssignableRole, TAssignableRoles } from '@yado/contracts/auth';
 import { describe, expect, it } from 'vitest';
 import { chooseTab, presentLevels, roleBadgeColor, sortRoles } from './switchRole';
 

@@ -1,4 +1,5 @@
-import type { TAssignableRole, TAssignableRoles, THostLevel, TRole } from '@yado/contracts';
+import type { TAssignableRole, TAssignableRoles } from '@yado/contracts/auth';
+import type { THostLevel, TRole } from '@yado/contracts/tenancy';
 
 export const ROLE_TABS: readonly { level: THostLevel; key: 'grandUser' | 'brand' | 'hotelGroup' | 'hotel' }[] = [
   { level: 'grand_user', key: 'grandUser' },

@@ -1,4 +1,4 @@
-import { authApi } from '@yado/contracts';
+import * as authApi from '@yado/contracts/auth';
 import { request } from '../../../lib/http/request';
 import { clearSession, clearUser, storeToken, type TLanguage } from '../../../lib/session/storage';
 

@@ -1,5 +1,5 @@
 import { List, ThemeIcon } from '@mantine/core';
-import { hasDigit, hasLetter, PASSWORD_MIN_LENGTH } from '@yado/contracts';
+import { hasDigit, hasLetter, PASSWORD_MIN_LENGTH } from '@yado/contracts/validation';
 import { IconCheck, IconPoint } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { authApi } from '@yado/contracts';
+import * as authApi from '@yado/contracts/auth';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';

@@ -1,5 +1,5 @@
 import { Badge, Divider, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { TMe } from '@yado/contracts';
+import type { TMe } from '@yado/contracts/auth';
 import { useTranslation } from 'react-i18next';
 import { roleBadgeColor } from '../../switch-role/switchRole';
 

@@ -1,4 +1,5 @@
-import { authApi, type TMe } from '@yado/contracts';
+import * as authApi from '@yado/contracts/auth';
+import type { TMe } from '@yado/contracts/auth';
 import { queryOptions } from '@tanstack/react-query';
 import { isApiError } from '../../../lib/http/ApiError';
 import { request } from '../../../lib/http/request';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
-import type { TMe } from '@yado/contracts';
+import type { TMe } from '@yado/contracts/auth';
 import { Sidebar } from './Sidebar';
 
 function Harness({ me }: { me: TMe }) {

@@ -1,5 +1,5 @@
 import { ActionIcon, Box, Collapse, UnstyledButton } from '@mantine/core';
-import type { TMe } from '@yado/contracts';
+import type { TMe } from '@yado/contracts/auth';
 import { IconChevronDown, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

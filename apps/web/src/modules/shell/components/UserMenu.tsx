@@ -1,5 +1,5 @@
 import { Avatar, Box, Text, UnstyledButton } from '@mantine/core';
-import type { TMe } from '@yado/contracts';
+import type { TMe } from '@yado/contracts/auth';
 import { IconDots, IconLanguage, IconLogout, IconSwitchHorizontal, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TLanguage } from '../../../lib/session/storage';

@@ -1,4 +1,4 @@
-import type { TMe } from '@yado/contracts';
+import type { TMe } from '@yado/contracts/auth';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { profileQuery } from '../api/profile';
 

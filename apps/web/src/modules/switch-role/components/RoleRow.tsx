@@ -1,5 +1,5 @@
 import { Avatar, Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { TAssignableRole } from '@yado/contracts';
+import type { TAssignableRole } from '@yado/contracts/auth';
 import { IconCheck, IconCrown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/dates/formatDate';

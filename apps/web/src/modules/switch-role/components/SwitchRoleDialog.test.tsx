@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { TAssignableRole, TAssignableRoles } from '@yado/contracts';
+import type { TAssignableRole, TAssignableRoles } from '@yado/contracts/auth';
 import { describe, expect, it, vi } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders } from '../../../test/render';

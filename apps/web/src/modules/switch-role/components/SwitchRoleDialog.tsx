@@ -1,6 +1,6 @@
 import { Button, Center, Group, Loader, Modal, ScrollArea, Stack, Tabs, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { THostLevel } from '@yado/contracts';
+import type { THostLevel } from '@yado/contracts/tenancy';
 import { IconArrowBackUp } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

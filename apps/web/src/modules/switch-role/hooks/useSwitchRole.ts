@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { TAssignableRole } from '@yado/contracts';
+import type { TAssignableRole } from '@yado/contracts/auth';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reloadTo } from '../../../lib/browser/reloadTo';

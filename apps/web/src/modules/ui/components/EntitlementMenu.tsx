@@ -1,5 +1,5 @@
 import { Paper, UnstyledButton } from '@mantine/core';
-import type { TEntitlement } from '@yado/contracts';
+import type { TEntitlement } from '@yado/contracts/entitlements';
 import {
   cloneElement,
   useCallback,
