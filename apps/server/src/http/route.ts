@@ -96,19 +96,20 @@ export function route<E extends TEndpoint>(
     // Who is calling is settled before the body is even parsed: a caller without access learns
     // nothing from validation messages.
     onRequest: guard(app, access),
-    handler: async (request, reply) => {
-      const ctx = request.actingContext;
-      const data = await handler({
-        body: request.body as TInfer<E['body']>,
-        query: request.query as TInfer<E['query']>,
-        params: request.params as Record<string, string>,
-        request,
-        reply,
-        ctx: ctx as TActingContext,
-      });
-      return { data };
-    },
+    handler: async (request, reply) => ({ data: await handler(inputOf<E>(request, reply)) }),
   });
+}
+
+/** What a handler receives: the validated body and query, the path parameters, the acting context. */
+function inputOf<E extends TEndpoint>(request: FastifyRequest, reply: FastifyReply): TAuthedInput<E> {
+  return {
+    body: request.body as TInfer<E['body']>,
+    query: request.query as TInfer<E['query']>,
+    params: request.params as Record<string, string>,
+    request,
+    reply,
+    ctx: request.actingContext as TActingContext,
+  };
 }
 
 function guard(app: FastifyInstance, access: TAccess) {
@@ -143,15 +144,7 @@ export function rawRoute<E extends TEndpoint>(
       security: [{ bearer: [] }],
     },
     onRequest: guard(app, access),
-    handler: async (request, reply) =>
-      handler({
-        body: request.body as TInfer<E['body']>,
-        query: request.query as TInfer<E['query']>,
-        params: request.params as Record<string, string>,
-        request,
-        reply,
-        ctx: request.actingContext as TActingContext,
-      }),
+    handler: async (request, reply) => handler(inputOf<E>(request, reply)),
   });
 }
 

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { EMAIL_PATTERN, ageOn, fullName, normalizePhone, type TCustomer } from '@yado/contracts';
 import { and, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { withTenant, type TTx } from '../../db/client.ts';
+import type { TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
-import type { TRuntime } from '../../runtime.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
 import { findHost } from '../management/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -30,7 +30,6 @@ import {
 } from './queries.ts';
 
 const TOTAL_CAP = 10_000;
-const tenant = <T>(rt: TRuntime, ctx: TActingContext, fn: (tx: TTx) => Promise<T>) => withTenant(rt.database.db, ctx.rls, fn);
 const today = () => new Date().toISOString().slice(0, 10);
 
 export function toCustomer(row: TCustomerRow): TCustomer {
@@ -76,7 +75,7 @@ const encodeCursor = (cursor: TCursor) => Buffer.from(JSON.stringify(cursor)).to
 
 /** A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. */
 export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TCustomerFilter & { cursor?: string; limit: number }) {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const filter = filterCondition(ctx, query);
     const position = query.cursor ? afterCursor(query.sort, decodeCursor(query.cursor)) : undefined;
     const rows = await selectCustomers(tx, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1);
@@ -99,7 +98,7 @@ async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TCust
 }
 
 export async function getCustomer(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCustomer> {
-  return tenant(rt, ctx, async (tx) => toCustomer(await mustFind(tx, ctx, id)));
+  return inTenant(rt, ctx, async (tx) => toCustomer(await mustFind(tx, ctx, id)));
 }
 
 export interface TCustomerInput {
@@ -154,7 +153,7 @@ function isPastDate(value: string): boolean {
 /** Adds a customer by hand, allocated to the acting hotel or to the chosen one. */
 export async function createCustomer(rt: TRuntime, ctx: TActingContext, input: TCustomerInput & { hotelId?: string }): Promise<TCustomer> {
   const values = validateCustomer(input);
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const hotelId = ctx.host.level === 'hotel' ? ctx.host.id : input.hotelId;
     if (!hotelId && ctx.host.level !== 'brand') throw badRequest({ hotelId: fieldError('hotel_required') });
     const hotel = hotelId ? await findHost(tx, ctx, 'hotel', hotelId) : null;
@@ -171,7 +170,7 @@ export async function createCustomer(rt: TRuntime, ctx: TActingContext, input: T
 
 export async function updateCustomer(rt: TRuntime, ctx: TActingContext, id: string, input: TCustomerInput): Promise<TCustomer> {
   const values = validateCustomer(input);
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const before = await mustFind(tx, ctx, id);
     if (await phoneTaken(tx, before.brandId, values.phone, id)) throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
     await updateCustomerRow(tx, id, values);
@@ -182,7 +181,7 @@ export async function updateCustomer(rt: TRuntime, ctx: TActingContext, id: stri
 }
 
 export async function deleteCustomer(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const before = await mustFind(tx, ctx, id);
     await deleteCustomerRow(tx, id);
     await recordAudit(tx, ctx, { action: 'delete', targetType: 'customer', targetId: id, brandId: before.brandId });
@@ -192,7 +191,7 @@ export async function deleteCustomer(rt: TRuntime, ctx: TActingContext, id: stri
 
 /** Active or unsubscribed, for one customer or a selection; consent is brand-wide. */
 export async function setCustomersEmailStatus(rt: TRuntime, ctx: TActingContext, input: { ids: string[]; emailStatus: 'active' | 'unsubscribed'; reason?: string }) {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const ids = [...new Set(input.ids)];
     const reachable = await idsInScope(tx, ctx, ids);
     if (reachable.length !== ids.length) throw new AppError(404, 'not_found');
@@ -209,7 +208,7 @@ export async function setCustomersEmailStatus(rt: TRuntime, ctx: TActingContext,
 }
 
 export async function customerBookings(rt: TRuntime, ctx: TActingContext, id: string) {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     return listBookings(tx, ctx, id);
   });
@@ -217,7 +216,7 @@ export async function customerBookings(rt: TRuntime, ctx: TActingContext, id: st
 
 /** The allocation summary popup: the brand, hotel groups and hotels, with booking counts. */
 export async function allocationSummary(rt: TRuntime, ctx: TActingContext, id: string) {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const customer = await mustFind(tx, ctx, id);
     const rows = await listAllocations(tx, id);
     const groups = new Map<string, { id: string; name: string; bookingCount: number }>();

@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
 import { and, type SQL } from 'drizzle-orm';
-import { withTenant } from '../../db/client.ts';
 import en from '../../i18n/en.json' with { type: 'json' };
 import ja from '../../i18n/ja.json' with { type: 'json' };
-import type { TRuntime } from '../../runtime.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { toCustomer } from './customer-operations.ts';
 import { UTF8_BOM, csvRow } from './csv.ts';
@@ -23,7 +22,7 @@ export function exportCustomers(rt: TRuntime, ctx: TActingContext, filter: TCust
     yield UTF8_BOM + csvRow(COLUMNS.map((c) => labels.customer_csv[c]));
     let position: SQL | undefined;
     for (;;) {
-      const rows = await withTenant(rt.database.db, ctx.rls, (tx) =>
+      const rows = await inTenant(rt, ctx, (tx) =>
         selectCustomers(tx, position ? (and(filterCondition(ctx, filter), position) as SQL) : filterCondition(ctx, filter), sort, BATCH),
       );
       let chunk = '';

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { THost, THostDetail, THostLevel } from '@yado/contracts';
 import { fullName, roleDisplayName } from '@yado/contracts';
-import { withTenant, type TTx } from '../../db/client.ts';
+import type { TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
-import type { TRuntime } from '../../runtime.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
@@ -20,10 +20,9 @@ import {
 } from './queries.ts';
 import { assertValidHost, type THostFields } from './validate-host.ts';
 
-const tenant = <T>(rt: TRuntime, ctx: TActingContext, fn: (tx: TTx) => Promise<T>) => withTenant(rt.database.db, ctx.rls, fn);
 
 export async function listHostsOfLevel(rt: TRuntime, ctx: TActingContext, filter: THostFilter) {
-  return tenant(rt, ctx, (tx) => listHosts(tx, ctx, filter));
+  return inTenant(rt, ctx, (tx) => listHosts(tx, ctx, filter));
 }
 
 async function mustFind(tx: TTx, ctx: TActingContext, level: THostLevel, id: string): Promise<THost> {
@@ -33,7 +32,7 @@ async function mustFind(tx: TTx, ctx: TActingContext, level: THostLevel, id: str
 }
 
 export async function getHostDetail(rt: TRuntime, ctx: TActingContext, level: THostLevel, id: string): Promise<THostDetail> {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const host = await mustFind(tx, ctx, level, id);
     const children = await listChildren(tx, host);
     const members = await listHostUsers(tx, host.id);
@@ -77,7 +76,7 @@ export interface TCreateHost extends THostFields {
 /** Creates a brand (granduser), a hotel group or a hotel (in the acting brand, or a chosen one). */
 export async function createHost(rt: TRuntime, ctx: TActingContext, level: Exclude<THostLevel, 'grand_user'>, input: TCreateHost): Promise<THost> {
   const valid = assertValidHost(input, { logoRequired: true });
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const id = randomUUID();
     let brandId: string | null = id;
     let hotelGroupId: string | null = null;
@@ -111,7 +110,7 @@ export async function createHost(rt: TRuntime, ctx: TActingContext, level: Exclu
 }
 
 export async function updateHost(rt: TRuntime, ctx: TActingContext, level: THostLevel, id: string, input: THostFields): Promise<THost> {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const before = await mustFind(tx, ctx, level, id);
     const valid = assertValidHost(input, { logoRequired: before.level !== 'grand_user' && Boolean(before.logoUrl) });
     const values = {
@@ -132,7 +131,7 @@ const auditType = (level: THostLevel) => (level === 'grand_user' ? 'brand' : lev
 
 /** Puts a hotel in a hotel group of its own brand, or takes it out. */
 export async function setHotelGroup(rt: TRuntime, ctx: TActingContext, hotelId: string, hotelGroupId: string | null): Promise<THost> {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const hotel = await mustFind(tx, ctx, 'hotel', hotelId);
     if (hotelGroupId) {
       const group = await findHost(tx, ctx, 'hotel_group', hotelGroupId);
@@ -156,7 +155,7 @@ export async function setHotelGroup(rt: TRuntime, ctx: TActingContext, hotelId: 
  * releases its hotels, which stay in the brand.
  */
 export async function deleteHost(rt: TRuntime, ctx: TActingContext, level: Exclude<THostLevel, 'grand_user'>, id: string, confirmation: string): Promise<{ id: string }> {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const host = await mustFind(tx, ctx, level, id);
     if (confirmation.trim() !== host.name.trim()) throw badRequest({ confirmation: fieldError('confirmation_mismatch') });
     if (ctx.host.id === host.id) throw new AppError(403, 'forbidden');

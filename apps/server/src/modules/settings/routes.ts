@@ -1,11 +1,10 @@
 import { settingsApi } from '@yado/contracts';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { withTenant } from '../../db/client.ts';
 import { auditLog, hosts, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import type { TRuntime } from '../../runtime.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
 import { getHostDetail, updateHost } from '../management/host-operations.ts';
 import { qualified } from '../../db/qualified.ts';
 
@@ -21,7 +20,7 @@ export function settingsRoutes(app: FastifyInstance, rt: TRuntime): void {
 
   // The granduser reads who changed what in a host and everything below it.
   route(app, settingsApi.auditLog, 'granduser', async ({ query, ctx }) =>
-    withTenant(rt.database.db, ctx.rls, async (tx) => {
+    inTenant(rt, ctx, async (tx) => {
       let scope = sql`true`;
       if (query.hostId) {
         const [host] = await tx.select({ id: hosts.id, level: hosts.level, brandId: hosts.brandId }).from(hosts).where(eq(hosts.id, query.hostId));

@@ -8,10 +8,10 @@ import {
   type TRole,
   type TUser,
 } from '@yado/contracts';
-import { withTenant, type TTx } from '../../db/client.ts';
+import type { TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { QUEUES, type TSendAccountLink } from '../../jobs/queue.ts';
-import type { TRuntime } from '../../runtime.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
 import { emailExists, revokeUserSessions } from '../auth/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -29,7 +29,6 @@ import {
   type TMemberRow,
 } from './queries.ts';
 
-const tenant = <T>(rt: TRuntime, ctx: TActingContext, fn: (tx: TTx) => Promise<T>) => withTenant(rt.database.db, ctx.rls, fn);
 
 function toUser(ctx: TActingContext, row: TMemberRow): TUser {
   return {
@@ -51,7 +50,7 @@ function toUser(ctx: TActingContext, row: TMemberRow): TUser {
 }
 
 export async function listUsers(rt: TRuntime, ctx: TActingContext, f: { search?: string; role?: string; status?: string; page: number; pageSize: number }) {
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const { rows, total } = await listMembers(tx, ctx.host.id, f);
     return { items: rows.map((r) => toUser(ctx, r)), total, page: f.page, pageSize: f.pageSize };
   });
@@ -64,7 +63,7 @@ async function mustFindMember(tx: TTx, ctx: TActingContext, userId: string): Pro
 }
 
 export async function getUser(rt: TRuntime, ctx: TActingContext, userId: string): Promise<TUser> {
-  return tenant(rt, ctx, async (tx) => toUser(ctx, await mustFindMember(tx, ctx, userId)));
+  return inTenant(rt, ctx, async (tx) => toUser(ctx, await mustFindMember(tx, ctx, userId)));
 }
 
 function roleAtHost(ctx: TActingContext, role: string, fields: TFieldErrors): TRole | null {
@@ -105,7 +104,7 @@ export async function createUser(
 
   const id = randomUUID();
   const language = input.language ?? ctx.user.language;
-  const user = await tenant(rt, ctx, async (tx) => {
+  const user = await inTenant(rt, ctx, async (tx) => {
     const { firstName, lastName } = splitFullName(input.fullName);
     await insertUser(tx, { id, email, firstName, lastName, nickName: input.nickName, phoneNumber: phone, language, originalHostId: ctx.host.id });
     await insertAssignment(tx, { userId: id, hostId: ctx.host.id, brandId: ctx.host.brandId, role: role as TRole, isDefault: true, origin: 'original' });
@@ -131,7 +130,7 @@ export async function updateUser(
   const phone = validatePerson(input, fields);
   const role = roleAtHost(ctx, input.role, fields);
   if (Object.keys(fields).length > 0) throw badRequest(fields);
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const before = await mustFindMember(tx, ctx, userId);
     if (userId === ctx.user.id && role !== before.role) throw new AppError(403, 'cannot_change_self');
     const { firstName, lastName } = splitFullName(input.fullName);
@@ -148,7 +147,7 @@ export async function updateUser(
  * original host (or the granduser) may change it. Deactivation ends their sessions at once.
  */
 export async function setUserStatus(rt: TRuntime, ctx: TActingContext, userId: string, status: 'active' | 'inactive'): Promise<TUser> {
-  const user = await tenant(rt, ctx, async (tx) => {
+  const user = await inTenant(rt, ctx, async (tx) => {
     const before = await mustFindMember(tx, ctx, userId);
     if (userId === ctx.user.id) throw new AppError(403, 'cannot_change_self');
     if (ctx.role !== 'granduser' && before.originalHostId !== ctx.host.id) throw new AppError(403, 'not_original_host');
@@ -164,7 +163,7 @@ export async function setUserStatus(rt: TRuntime, ctx: TActingContext, userId: s
 
 /** Takes away the user's role at the acting host; the user and their other roles remain. */
 export async function removeUserRole(rt: TRuntime, ctx: TActingContext, userId: string): Promise<{ id: string }> {
-  const wasDefault = await tenant(rt, ctx, async (tx) => {
+  const wasDefault = await inTenant(rt, ctx, async (tx) => {
     const member = await mustFindMember(tx, ctx, userId);
     if (userId === ctx.user.id) throw new AppError(403, 'cannot_change_self');
     await deleteAssignment(tx, member.assignmentId);
@@ -186,7 +185,7 @@ export async function inviteUsers(rt: TRuntime, ctx: TActingContext, input: { em
   if (new Set(emails).size !== emails.length) throw new AppError(400, 'duplicate_input', { emails: fieldError('duplicate_input') });
   const found = await findUsersByEmails(rt.database.db, emails);
   if (found.length !== emails.length) throw new AppError(400, 'unregistered_emails', { emails: fieldError('unregistered_emails') });
-  return tenant(rt, ctx, async (tx) => {
+  return inTenant(rt, ctx, async (tx) => {
     const already = await membersAmong(tx, ctx.host.id, found.map((u) => u.id));
     if (already.length > 0) throw new AppError(409, 'existing_users', { emails: fieldError('existing_users') });
     const invited: TUser[] = [];
