@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A promise nobody awaited failed: log it (it is a bug to find) rather than take the product down.
+  process.on('unhandledRejection', (reason) => rt.log.error({ err: reason }, 'unhandled promise rejection'));
 }
 
 main().catch((error: unknown) => {

@@ -29,8 +29,11 @@ export async function startRuntime(
     const seeded = await seedDemo(database.db);
     if (seeded) log.info('demo organisation seeded');
   }
-  const sink = config.embedded && !config.smtpUrl ? await startSmtpSink(database.db) : null;
+  const sink = config.embedded && !config.smtpUrl ? await startSmtpSink(database.db, (error) => log.warn({ err: error }, 'smtp sink connection error')) : null;
   const mailer = createMailTransport(config.smtpUrl, sink?.port ?? null);
+  // The pooled transport reports a dropped idle connection as an 'error' event; the next message
+  // opens a new one, so it is worth a warning, not the process.
+  mailer.on('error', (error: Error) => log.warn({ err: error }, 'smtp pool connection error'));
   const queue = await startQueue(database, (error) => log.warn({ err: error }, 'job queue maintenance error'));
   return {
     config,

@@ -15,7 +15,7 @@ const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
  * The embedded SMTP sink: a real SMTP server on loopback that keeps what it receives in the
  * dev_outbox table, so mail can be read in the console's outbox without any relay.
  */
-export async function startSmtpSink(db: TDb, port = 0): Promise<TSmtpSink> {
+export async function startSmtpSink(db: TDb, onError: (error: Error) => void, port = 0): Promise<TSmtpSink> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -44,8 +44,14 @@ export async function startSmtpSink(db: TDb, port = 0): Promise<TSmtpSink> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  // A client dropping its connection (a pooled sender closing an idle socket, say) is reported
+  // as an 'error' event; without a listener Node would end the whole process on it.
+  server.on('error', onError);
   const address = server.server.address() as AddressInfo;
   return {
     port: address.port,
