@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../modules/ui/components/FullPageSpinner';
 import { RouteErrorPage } from '../modules/areas/pages/RouteErrorPage';
@@ -12,6 +13,17 @@ const area = (areaId: TAreaId) => async () => {
 const section = (areaIds: TAreaId[]) => async () => {
   const { SectionIndexPage } = await import('../modules/areas/pages/SectionIndexPage');
   return { Component: () => <SectionIndexPage areaIds={areaIds} /> };
+};
+/** A page of an area, shown only to roles the area is offered to. */
+const guarded = (areaId: TAreaId, load: () => Promise<ComponentType>) => async () => {
+  const [{ AreaGuard }, Page] = await Promise.all([import('../modules/areas/components/AreaGuard'), load()]);
+  return {
+    Component: () => (
+      <AreaGuard areaId={areaId}>
+        <Page />
+      </AreaGuard>
+    ),
+  };
 };
 const publicPlaceholder = (titleKey: string) => async () => {
   const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
@@ -92,7 +104,10 @@ export const routes: RouteObject[] = [
                 ],
               },
               { path: 'user-list', lazy: area('user_list') },
-              { path: 'settings', lazy: area('settings') },
+              {
+                path: 'settings',
+                lazy: guarded('settings', async () => (await import('../modules/settings/pages/SettingsPage')).SettingsPage),
+              },
             ],
           },
           {

@@ -59,3 +59,10 @@ export function mockFetch(
   globalThis.fetch = fetchMock as typeof fetch;
   return calls;
 }
+
+/** A query client that already holds the signed-in profile, as the shell's loader leaves it. */
+export function signedInClient(me: unknown): QueryClient {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(['profile'], me);
+  return client;
+}

@@ -1,0 +1,43 @@
+import { Stack, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { THostFormErrors, THostFormValues } from '../hostForm';
+import { LogoField } from './LogoField';
+
+export interface THostFieldsProps {
+  values: THostFormValues;
+  errors: THostFormErrors;
+  onChange: (values: THostFormValues) => void;
+  readOnly?: boolean;
+  logoRequired?: boolean;
+}
+
+/** Name, address, email, phone and logo of a brand, hotel group or hotel. */
+export function HostFields({ values, errors, onChange, readOnly = false, logoRequired = true }: THostFieldsProps) {
+  const { t } = useTranslation();
+  const text = (field: 'name' | 'address' | 'email' | 'phone', required = false) => (
+    <TextInput
+      label={t(`hosts.fields.${field}`)}
+      name={field}
+      required={required}
+      readOnly={readOnly}
+      value={values[field]}
+      onChange={(event) => onChange({ ...values, [field]: event.currentTarget.value })}
+      error={errors[field] ? t(errors[field]) : null}
+    />
+  );
+  return (
+    <Stack gap="sm">
+      <LogoField
+        value={values.logoUrl}
+        onChange={(logoUrl) => onChange({ ...values, logoUrl })}
+        error={errors.logoUrl}
+        disabled={readOnly}
+        required={logoRequired}
+      />
+      {text('name', true)}
+      {text('address', true)}
+      {text('email')}
+      {text('phone')}
+    </Stack>
+  );
+}

@@ -1,0 +1,107 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { readToken } from '../../../lib/session/storage';
+import { SettingsPage } from './SettingsPage';
+
+const host = {
+  id: 'h1',
+  level: 'hotel',
+  name: 'さくらホテル 新宿',
+  slug: 'sakura-shinjuku',
+  brandId: 'b1',
+  brandName: 'さくらホテルズ',
+  hotelGroupId: null,
+  hotelGroupName: null,
+  address: '東京都新宿区',
+  email: null,
+  phone: null,
+  logoUrl: '/files/logos/abc.png',
+  timezone: 'Asia/Tokyo',
+  createdAt: '2026-01-01T00:00:00Z',
+  hotelGroupCount: 0,
+  hotelCount: 0,
+  userCount: 3,
+};
+
+const newToken = { accessToken: 'new-token', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 };
+
+function serve(changePassword: () => { status?: number; body?: unknown } = () => ({ body: { data: newToken } })) {
+  return mockFetch((method, url) => {
+    if (url.pathname === '/v1/settings/host' && method === 'GET') return { body: { data: host } };
+    if (url.pathname === '/v1/settings/host' && method === 'PUT') return { body: { data: host } };
+    if (url.pathname === '/v1/auth/change-password') return changePassword();
+    return undefined;
+  });
+}
+
+async function renderAs(level: 'hotel', role: 'admin' | 'viewer') {
+  return renderWithProviders(<SettingsPage />, { queryClient: signedInClient(profileFixture(level, role)) });
+}
+
+function fillPassword(current: string, next: string, confirmation: string) {
+  const form = screen.getByTestId('change-password-form');
+  fireEvent.change(within(form).getByLabelText(/^Current password/), { target: { value: current } });
+  fireEvent.change(within(form).getByLabelText(/^New password/), { target: { value: next } });
+  fireEvent.change(within(form).getByLabelText(/^Confirm new password/), { target: { value: confirmation } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Change password' }));
+}
+
+describe('SettingsPage', () => {
+  it('shows the host read-only to a viewer, and says plainly what is not available yet', async () => {
+    serve();
+    await renderAs('hotel', 'viewer');
+    const section = screen.getByTestId('settings-host');
+    expect(((await within(section).findByDisplayValue('さくらホテル 新宿')) as HTMLInputElement).readOnly).toBe(true);
+    expect(within(section).queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(within(section).queryByRole('button', { name: 'Upload logo' })).toBeNull();
+    expect(within(screen.getByTestId('settings-domain')).getByText('Domain authentication is not available yet.')).toBeTruthy();
+  });
+
+  it('refuses an empty host name before calling the server', async () => {
+    const calls = serve();
+    await renderAs('hotel', 'admin');
+    const section = screen.getByTestId('settings-host');
+    fireEvent.change(await within(section).findByDisplayValue('さくらホテル 新宿'), { target: { value: ' ' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByText('This field is required to fill.')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('asks for the matched password when the confirmation differs', async () => {
+    const calls = serve();
+    await renderAs('hotel', 'viewer');
+    fillPassword('demo-pass-1', 'new-pass-22', 'new-pass-23');
+    expect(await screen.findByText('Please enter the matched password.')).toBeTruthy();
+    expect(calls.some((c) => c.url.pathname === '/v1/auth/change-password')).toBe(false);
+  });
+
+  it('shows a wrong current password beside its field', async () => {
+    serve(() => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'wrong_current_password',
+          message: 'x',
+          fields: { currentPassword: { code: 'wrong_current_password', message: 'x' } },
+        },
+      },
+    }));
+    await renderAs('hotel', 'viewer');
+    fillPassword('nope-pass-1', 'new-pass-22', 'new-pass-22');
+    expect(await screen.findByText('The current password is incorrect.')).toBeTruthy();
+  });
+
+  it('keeps the new token the server answers with and clears the form', async () => {
+    const calls = serve();
+    await renderAs('hotel', 'viewer');
+    fillPassword('demo-pass-1', 'new-pass-22', 'new-pass-22');
+    await waitFor(() => expect(readToken()?.accessToken).toBe('new-token'));
+    const call = calls.find((c) => c.url.pathname === '/v1/auth/change-password')!;
+    expect(JSON.parse(String(call.init.body))).toEqual({ currentPassword: 'demo-pass-1', newPassword: 'new-pass-22' });
+    await waitFor(() =>
+      expect((within(screen.getByTestId('change-password-form')).getByLabelText(/^Current password/) as HTMLInputElement).value).toBe(''),
+    );
+  });
+});
