@@ -16,7 +16,11 @@ describe.each(LANGUAGES)('change password (%s)', (language) => {
 
   it('refuses a mismatched confirmation, then changes the password: the old one stops working', async () => {
     const email = uniqueEmail(`pw-${language}`);
-    await createUserWithPassword('hotel.admin@demo.test', { email, fullName: 'Ken Mori', role: 'staff' }, 'first-pass-1');
+    await createUserWithPassword(
+      'hotel.admin@demo.test',
+      { email, fullName: 'Ken Mori', role: 'staff' },
+      'first-pass-1',
+    );
 
     const { context, page } = await openPage(browser, language);
     await signIn(page, language, email, 'first-pass-1');

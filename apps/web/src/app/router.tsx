@@ -103,10 +103,19 @@ export const routes: RouteObject[] = [
                   { path: 'preset', lazy: area('preset') },
                 ],
               },
-              { path: 'user-list', lazy: area('user_list') },
+              {
+                path: 'user-list',
+                lazy: guarded(
+                  'user_list',
+                  async () => (await import('../modules/users/pages/UserListPage')).UserListPage,
+                ),
+              },
               {
                 path: 'settings',
-                lazy: guarded('settings', async () => (await import('../modules/settings/pages/SettingsPage')).SettingsPage),
+                lazy: guarded(
+                  'settings',
+                  async () => (await import('../modules/settings/pages/SettingsPage')).SettingsPage,
+                ),
               },
             ],
           },

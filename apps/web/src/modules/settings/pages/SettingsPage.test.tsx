@@ -56,7 +56,9 @@ describe('SettingsPage', () => {
     expect(((await within(section).findByDisplayValue('さくらホテル 新宿')) as HTMLInputElement).readOnly).toBe(true);
     expect(within(section).queryByRole('button', { name: 'Save' })).toBeNull();
     expect(within(section).queryByRole('button', { name: 'Upload logo' })).toBeNull();
-    expect(within(screen.getByTestId('settings-domain')).getByText('Domain authentication is not available yet.')).toBeTruthy();
+    expect(
+      within(screen.getByTestId('settings-domain')).getByText('Domain authentication is not available yet.'),
+    ).toBeTruthy();
   });
 
   it('refuses an empty host name before calling the server', async () => {
@@ -101,7 +103,10 @@ describe('SettingsPage', () => {
     const call = calls.find((c) => c.url.pathname === '/v1/auth/change-password')!;
     expect(JSON.parse(String(call.init.body))).toEqual({ currentPassword: 'demo-pass-1', newPassword: 'new-pass-22' });
     await waitFor(() =>
-      expect((within(screen.getByTestId('change-password-form')).getByLabelText(/^Current password/) as HTMLInputElement).value).toBe(''),
+      expect(
+        (within(screen.getByTestId('change-password-form')).getByLabelText(/^Current password/) as HTMLInputElement)
+          .value,
+      ).toBe(''),
     );
   });
 });

@@ -7,7 +7,17 @@ import { PageHeader } from '../../ui/components/PageHeader';
 import { ChangePasswordSection } from '../components/ChangePasswordSection';
 import { HostInfoSection } from '../components/HostInfoSection';
 
-function Section({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
   return (
     <Paper withBorder radius="md" p="lg" data-testid={`settings-${id}`}>
       <Title order={2} size="h4" mb={description ? 4 : 'md'}>
