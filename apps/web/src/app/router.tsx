@@ -25,6 +25,17 @@ const guarded = (areaId: TAreaId, load: () => Promise<ComponentType>) => async (
     ),
   };
 };
+const HOST_AREAS = { brand: 'brand_list', hotel_group: 'hotel_group_list', hotel: 'hotel_list' } as const;
+const hostList = (level: keyof typeof HOST_AREAS) =>
+  guarded(HOST_AREAS[level], async () => {
+    const { HostListPage } = await import('../modules/management/pages/HostListPage');
+    return () => <HostListPage level={level} />;
+  });
+const hostDetail = (level: keyof typeof HOST_AREAS) =>
+  guarded(HOST_AREAS[level], async () => {
+    const { HostDetailPage } = await import('../modules/management/pages/HostDetailPage');
+    return () => <HostDetailPage level={level} />;
+  });
 const publicPlaceholder = (titleKey: string) => async () => {
   const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
   return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
@@ -85,9 +96,12 @@ export const routes: RouteObject[] = [
                 path: 'management',
                 children: [
                   { index: true, lazy: section(['brand_list', 'hotel_group_list', 'hotel_list']) },
-                  { path: 'brand-list', lazy: area('brand_list') },
-                  { path: 'hotel-group-list', lazy: area('hotel_group_list') },
-                  { path: 'hotel-list', lazy: area('hotel_list') },
+                  { path: 'brand-list', lazy: hostList('brand') },
+                  { path: 'brand-list/:id', lazy: hostDetail('brand') },
+                  { path: 'hotel-group-list', lazy: hostList('hotel_group') },
+                  { path: 'hotel-group-list/:id', lazy: hostDetail('hotel_group') },
+                  { path: 'hotel-list', lazy: hostList('hotel') },
+                  { path: 'hotel-list/:id', lazy: hostDetail('hotel') },
                 ],
               },
               { path: 'customer-list', lazy: area('customer_list') },
