@@ -57,7 +57,7 @@ describe.each(LANGUAGES)('signing in (%s)', (language) => {
     await signIn(page, language, 'grand@demo.test');
     await page.waitForURL('**/management/brand-list?loginSuccess=true');
     expect(await toastText(page)).toContain(t.shell.toast.logged_in);
-    await page.getByTestId('area-not-available').waitFor();
+    await page.getByTestId('host-table').waitFor();
     await expect(page.getByRole('link', { name: t.nav.dashboard }).count()).resolves.toBe(0);
     await context.close();
   });
