@@ -10,6 +10,7 @@ import {
   toastText,
   type TLanguage,
 } from '../support/browser';
+import { passwordLinkFromOutbox } from '../support/api';
 
 // Only this file uses hotel.staff: its password changes here.
 const ACCOUNT = 'hotel.staff@demo.test';
@@ -21,19 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function resetLinkFromOutbox(sentAfter: number): Promise<string> {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const mails = await readOutbox(ACCOUNT);
-    const newest = mails[0];
-    const link =
-      newest &&
-      `${newest.text} ${newest.html ?? ''}`.match(/https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>]+/)?.[0];
-    if (link && mails.length > sentAfter) return link.replace(/&amp;/g, '&');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('No reset mail reached the outbox');
-}
 
 // One after the other: each language resets the same account's password.
 describe.each([
@@ -54,7 +42,7 @@ describe.each([
       t.auth.email_sent.message_with_email.replace('{{email}}', ACCOUNT),
     );
 
-    const link = await resetLinkFromOutbox(before);
+    const link = await passwordLinkFromOutbox(ACCOUNT, before);
     const path = new URL(link).pathname + new URL(link).search;
     await page.goto(path);
     await page.locator('input[name="new-password"]').waitFor();
