@@ -31,11 +31,13 @@ describe('entitlement matrix', () => {
     expect(staff['customer.update']).toBe(true);
     expect(viewer['customer.update']).toBe(false);
     expect(viewer['customer.read']).toBe(true);
+    expect(staff['customer.import']).toBe(true);
+    expect(viewer['customer.import']).toBe(false);
     expect(viewer['campaign.view_campaign_report']).toBe(true);
     expect(viewer['campaign.create']).toBe(false);
     expect(viewer['dashboard.read_quick_actions']).toBe(false);
     expect(staff['dashboard.read_quick_actions']).toBe(true);
-    expect(granted(viewer).every((k) => !/\.(create|update|delete|invite|export_csv|change_email_status)/.test(k))).toBe(true);
+    expect(granted(viewer).every((k) => !/\.(create|update|delete|invite|export_csv|change_email_status|import)/.test(k))).toBe(true);
   });
 
   it('keeps settings for admins, except the own password', () => {

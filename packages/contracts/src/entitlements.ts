@@ -27,7 +27,7 @@ export const ENTITLEMENT_GROUPS = {
     'update_hotel',
     'delete_hotel',
   ],
-  customer: ['read_customer_list', 'create', 'read', 'update', 'delete', 'export_csv', 'change_email_status'],
+  customer: ['read_customer_list', 'create', 'read', 'update', 'delete', 'export_csv', 'change_email_status', 'import'],
   segmentation: ['read_segment', 'filter_hotel', 'create', 'read', 'update', 'delete'],
   campaign: ['view_campaign_report', 'create', 'update', 'delete'],
   templates: ['view_templates_report', 'create', 'update', 'delete'],

@@ -17,3 +17,5 @@ export * as customersApi from './customers.ts';
 export { ZCustomer, normalizePhone, ageOn, GENDERS, EMAIL_STATUSES, CUSTOMER_SORTS, type TCustomer } from './customers.ts';
 export * as locationsApi from './locations.ts';
 export { ZCountry, ZPrefecture, ZCity, type TCountry, type TPrefecture, type TCity } from './locations.ts';
+export * as customerImportsApi from './customer-imports.ts';
+export { IMPORT_FIELDS, IMPORT_MAX_BYTES, EMAIL_RECEPTIONS, type TCustomerImport, type TImportField, type TEmailReception } from './customer-imports.ts';

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -285,4 +286,68 @@ export const bookings = pgTable(
     index('bookings_customer_idx').on(t.customerId, t.checkIn),
     index('bookings_hotel_check_in_idx').on(t.hotelId, t.checkIn),
   ],
+);
+
+/**
+ * A customer CSV import: the uploaded file (kept under DATA_DIR until the import ends), how its
+ * columns were read, the review's counts and the import's result. Owned by the acting host.
+ */
+export const customerImports = pgTable(
+  'customer_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    /** The acting host that uploaded it: only that context sees the import. */
+    hostId: uuid('host_id').notNull(),
+    /** The hotel the customers are allocated to (none at brand level). */
+    hotelId: uuid('hotel_id'),
+    createdBy: uuid('created_by').notNull(),
+    status: text('status', { enum: ['reviewing', 'reviewed', 'rejected', 'queued', 'importing', 'completed', 'failed', 'cancelled'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    fileSize: integer('file_size').notNull(),
+    encoding: text('encoding', { enum: ['utf-8', 'cp932'] }).notNull(),
+    /** [{ column, header, field }] as read from the header row. */
+    columns: jsonb('columns').notNull(),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total'),
+    counts: jsonb('counts'),
+    result: jsonb('result'),
+    emailReception: text('email_reception', { enum: ['booking', 'web_form', 'in_person', 'not_given'] }),
+    errorCode: text('error_code'),
+    errorRow: integer('error_row'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('customer_imports_host_idx').on(t.hostId, t.createdAt)],
+);
+
+/**
+ * The rows of an import between review and import: parsed, normalised and checked, written with
+ * COPY. UNLOGGED (see the migration): a database crash empties it, and an import whose rows are
+ * gone asks for the file again. Values are text as read; `status` is ok, duplicate or failed.
+ */
+export const customerImportRows = pgTable(
+  'customer_import_rows',
+  {
+    importId: uuid('import_id').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    rowNumber: integer('row_number').notNull(),
+    status: text('status', { enum: ['ok', 'duplicate', 'failed'] }).notNull(),
+    duplicateOf: integer('duplicate_of'),
+    /** "field:code" pairs, comma-separated, for a failed row. */
+    problems: text('problems'),
+    lastName: text('last_name'),
+    firstName: text('first_name'),
+    phone: text('phone'),
+    email: text('email'),
+    idNumber: text('id_number'),
+    gender: text('gender'),
+    dateOfBirth: text('date_of_birth'),
+    country: text('country'),
+    prefecture: text('prefecture'),
+    city: text('city'),
+    address: text('address'),
+    emailStatus: text('email_status'),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );

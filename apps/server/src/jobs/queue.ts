@@ -7,6 +7,10 @@ export const QUEUES = {
   sendAccountLink: 'auth.send-account-link',
   /** Housekeeping: prune sign-in failure records past their window. */
   pruneAuthFailures: 'auth.prune-failures',
+  /** Read an uploaded customer CSV into import rows and count what it would do. */
+  reviewImport: 'customer-imports.review',
+  /** Write a confirmed import's rows to customers, all in one transaction. */
+  applyImport: 'customer-imports.apply',
 } as const;
 
 export interface TSendAccountLink {

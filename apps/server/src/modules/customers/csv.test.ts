@@ -14,6 +14,8 @@ describe('CSV cells', () => {
     expect(csvCell('-1')).toBe("'-1");
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvCell(-5)).toBe('-5');
+    // A leading apostrophe is doubled, so an import that drops one gets the value back.
+    expect(csvCell("'quoted")).toBe("''quoted");
   });
   it('ends rows with CRLF and leaves empty cells empty', () => {
     expect(csvRow(['a', null, 3])).toBe('a,,3\r\n');

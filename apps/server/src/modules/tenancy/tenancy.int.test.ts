@@ -91,9 +91,12 @@ describe('row-level security', () => {
       where n.nspname = 'public' and c.relkind = 'r'
         and has_table_privilege('yado_app', c.oid, 'select')`);
     expect(rows.map((r) => r.relname).sort()).toEqual(expect.arrayContaining(['audit_log', 'hosts', 'role_assignments', 'users']));
+    // Import rows are written by the owner with COPY, which forced security would refuse; the
+    // request role is bound by the policy all the same (FORCE only concerns the owner).
+    const ownerWritten = ['customer_import_rows'];
     for (const r of rows) {
       expect(r.relrowsecurity, r.relname).toBe(true);
-      expect(r.relforcerowsecurity, r.relname).toBe(true);
+      expect(r.relforcerowsecurity, r.relname).toBe(!ownerWritten.includes(r.relname));
     }
   });
 

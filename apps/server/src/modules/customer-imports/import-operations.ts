@@ -1,0 +1,161 @@
+import { rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { ERROR_MESSAGES, type TCustomerImport, type TEmailReception, type TErrorCode, type TImportField } from '@yado/contracts';
+import { sql } from 'drizzle-orm';
+import en from '../../i18n/en.json' with { type: 'json' };
+import ja from '../../i18n/ja.json' with { type: 'json' };
+import { QUEUES } from '../../jobs/queue.ts';
+import { AppError } from '../../http/errors.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+import { UTF8_BOM, csvRow } from '../customers/csv.ts';
+import { mappedFields } from './columns.ts';
+import { FIELD_COLUMNS, allFailedRows, deleteImportRows, findImport, listFailedRows, listIdenticalRows, moveImport, type TImportRecord, type TImportRowRecord } from './queries.ts';
+import { importFilePath } from './review-import.ts';
+import type { TApplyImportJob } from './apply-import.ts';
+
+const message = (code: string) => ERROR_MESSAGES[code as TErrorCode] ?? ERROR_MESSAGES.general;
+
+export function toImport(r: TImportRecord): TCustomerImport {
+  return {
+    id: r.id,
+    status: r.status,
+    fileName: r.fileName,
+    fileSize: r.fileSize,
+    encoding: r.encoding,
+    hotelId: r.hotelId,
+    hotelName: r.hotelName,
+    columns: r.columns,
+    progress: { done: r.progressDone, total: r.progressTotal },
+    counts: r.counts,
+    result: r.result,
+    emailReception: r.emailReception,
+    error: r.errorCode ? { code: r.errorCode, message: message(r.errorCode), row: r.errorRow } : null,
+    createdAt: r.createdAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+  };
+}
+
+async function mustFind(rt: TRuntime, ctx: TActingContext, id: string): Promise<TImportRecord> {
+  const record = await inTenant(rt, ctx, (tx) => findImport(tx, id, ctx.host.id));
+  if (!record) throw new AppError(404, 'not_found');
+  return record;
+}
+
+export async function getImport(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCustomerImport> {
+  return toImport(await mustFind(rt, ctx, id));
+}
+
+/** "phone:use_numbers_only,address:field_required_fill" as a list with the catalogue's texts. */
+export function problemsOf(text: string | null): { field: string; code: string; message: string }[] {
+  if (!text) return [];
+  return text.split(',').map((pair) => {
+    const [field = '', code = 'general'] = pair.split(':');
+    return { field, code, message: message(code) };
+  });
+}
+
+const REVIEWED: TImportRecord['status'][] = ['reviewed', 'queued', 'importing', 'completed', 'failed'];
+
+export async function listImportRows(rt: TRuntime, ctx: TActingContext, id: string, query: { outcome: 'failed' | 'identical'; after: number; limit: number }) {
+  return inTenant(rt, ctx, async (tx) => {
+    const record = await findImport(tx, id, ctx.host.id);
+    if (!record) throw new AppError(404, 'not_found');
+    if (!REVIEWED.includes(record.status)) return { items: [], nextAfter: null };
+    const rows: TImportRowRecord[] =
+      query.outcome === 'failed'
+        ? await listFailedRows(tx, id, query.after, query.limit + 1)
+        : await listIdenticalRows(tx, id, mappedFields(record.columns), query.after, query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    return {
+      items: page.map((r) => ({
+        row: r.rowNumber,
+        outcome: r.outcome,
+        problems: problemsOf(r.problems),
+        duplicateOf: r.duplicateOf,
+        lastName: r.lastName,
+        firstName: r.firstName,
+        phone: r.phone,
+      })),
+      nextAfter: rows.length > query.limit ? (page[page.length - 1]?.rowNumber ?? null) : null,
+    };
+  });
+}
+
+/**
+ * Step three: the email reception is chosen and the import is queued. Allowed once reviewed, and
+ * again after a failure (which changed nothing).
+ */
+export async function confirmImport(rt: TRuntime, ctx: TActingContext, id: string, emailReception: TEmailReception): Promise<TCustomerImport> {
+  const record = await inTenant(rt, ctx, async (tx) => {
+    const found = await findImport(tx, id, ctx.host.id);
+    if (!found) throw new AppError(404, 'not_found');
+    const moved = await moveImport(tx, id, ['reviewed', 'failed'], 'queued', sql`, email_reception = ${emailReception}, error_code = null, error_row = null, finished_at = null, progress_done = 0`);
+    if (!moved) throw new AppError(409, 'import_not_ready');
+    return findImport(tx, id, ctx.host.id);
+  });
+  const job: TApplyImportJob = { importId: id, userId: ctx.user.id, role: ctx.role };
+  await rt.queue.send(QUEUES.applyImport, job);
+  return toImport(record as TImportRecord);
+}
+
+/** Drops an import that has not run: its rows and file go, no customer was touched. */
+export async function cancelImport(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCustomerImport> {
+  const record = await inTenant(rt, ctx, async (tx) => {
+    const found = await findImport(tx, id, ctx.host.id);
+    if (!found) throw new AppError(404, 'not_found');
+    const moved = await moveImport(tx, id, ['reviewing', 'reviewed', 'rejected', 'failed'], 'cancelled', sql`, finished_at = now()`);
+    if (!moved) throw new AppError(409, 'import_not_ready');
+    await deleteImportRows(tx, id, found.brandId);
+    return findImport(tx, id, ctx.host.id);
+  });
+  await rm(importFilePath(rt.config.dataDir, id), { force: true });
+  return toImport(record as TImportRecord);
+}
+
+const SNAKE: Record<TImportField, keyof typeof en.customer_csv> = {
+  lastName: 'last_name',
+  firstName: 'first_name',
+  phone: 'phone',
+  email: 'email',
+  idNumber: 'id_number',
+  gender: 'gender',
+  dateOfBirth: 'date_of_birth',
+  country: 'country',
+  prefecture: 'prefecture',
+  city: 'city',
+  address: 'address',
+  emailStatus: 'email_status',
+};
+
+/** The failed rows as CSV: row number, reasons in the chosen language, and the values as read. */
+export async function failuresCsv(rt: TRuntime, ctx: TActingContext, id: string, language: 'ja' | 'en'): Promise<Readable> {
+  const record = await mustFind(rt, ctx, id);
+  const texts = language === 'ja' ? ja : en;
+  const fields = mappedFields(record.columns);
+  const fieldLabel = (f: string) => (f === 'fullName' ? texts.customer_import.full_name : (texts.customer_csv[SNAKE[f as TImportField]] ?? f));
+  async function* lines() {
+    yield UTF8_BOM + csvRow([texts.customer_import.row, texts.customer_import.reason, ...fields.map((f) => texts.customer_csv[SNAKE[f]])]);
+    if (!REVIEWED.includes(record.status)) return;
+    let after = 0;
+    for (;;) {
+      const rows = await inTenant(rt, ctx, (tx) => allFailedRows(tx, id, after, 1000));
+      let chunk = '';
+      for (const r of rows) {
+        const reasons = problemsOf(r.problems)
+          .map((p) => {
+            const text = texts.import_problem[p.code as keyof typeof texts.import_problem] ?? p.message;
+            const dup = p.code === 'import_duplicate_conflict' && r.duplicate_of ? ` (${texts.customer_import.row} ${r.duplicate_of})` : '';
+            return `${fieldLabel(p.field)}: ${text}${dup}`;
+          })
+          .join(' / ');
+        chunk += csvRow([r.row_number, reasons, ...fields.map((f) => r[FIELD_COLUMNS[f]] as string | null)]);
+      }
+      if (chunk) yield chunk;
+      const last = rows[rows.length - 1];
+      if (rows.length < 1000 || !last) return;
+      after = last.row_number;
+    }
+  }
+  return Readable.from(lines());
+}

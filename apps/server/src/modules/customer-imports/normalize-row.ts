@@ -1,0 +1,156 @@
+import { isValidEmail, normalizePhone, type TErrorCode, type TImportField } from '@yado/contracts';
+import en from '../../i18n/en.json' with { type: 'json' };
+import ja from '../../i18n/ja.json' with { type: 'json' };
+import type { TColumn } from './columns.ts';
+import { headerKey } from './columns.ts';
+
+export type TRowValues = Record<TImportField, string | null>;
+export interface TProblem {
+  field: TImportField | 'fullName';
+  code: TErrorCode;
+}
+export interface TReadRow {
+  values: TRowValues;
+  problems: TProblem[];
+}
+
+const MAX_LENGTH: Partial<Record<TImportField, number>> = {
+  lastName: 100,
+  firstName: 100,
+  email: 254,
+  idNumber: 50,
+  prefecture: 100,
+  city: 100,
+  address: 500,
+};
+
+const word = (s: string) => headerKey(s);
+const GENDERS = new Map<string, string>([
+  ...(['male', 'm', 'man', '男', '男性', 'おとこ', ja.gender.male, en.gender.male] as const).map((w) => [word(w), 'male'] as [string, string]),
+  ...(['female', 'f', 'woman', '女', '女性', 'おんな', ja.gender.female, en.gender.female] as const).map((w) => [word(w), 'female'] as [string, string]),
+  ...(['prefer_not_to_say', 'prefer not to say', 'other', 'unknown', 'その他', '無回答', '不明', ja.gender.prefer_not_to_say, en.gender.prefer_not_to_say] as const).map(
+    (w) => [word(w), 'prefer_not_to_say'] as [string, string],
+  ),
+]);
+const EMAIL_STATUSES = new Map<string, string>([
+  ...(['active', 'subscribed', 'yes', '有効', '配信する', '配信可', '希望する', ja.email_status.active, en.email_status.active] as const).map((w) => [word(w), 'active'] as [string, string]),
+  ...(['unsubscribed', 'unsubscribe', 'no', '無効', '配信しない', '配信不可', '希望しない', '停止', ja.email_status.unsubscribed, en.email_status.unsubscribed] as const).map(
+    (w) => [word(w), 'unsubscribed'] as [string, string],
+  ),
+]);
+
+/**
+ * A cell as the customer meant it. Spreadsheet artefacts go: surrounding blanks, the apostrophe
+ * that marks text (our export puts one before a value that would run as a formula), and the
+ * ="0312345678" form that keeps a phone's leading zero in Excel.
+ */
+export function cellText(raw: string | undefined): string {
+  if (raw === undefined) return '';
+  let s = raw.trim();
+  if (s.startsWith("'")) s = s.slice(1);
+  const formulaText = /^="(.*)"$/s.exec(s);
+  if (formulaText) s = (formulaText[1] as string).replace(/""/g, '"');
+  return s;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** YYYY-MM-DD from the forms Japanese and English spreadsheets write, or null. */
+export function parseDate(text: string): string | null {
+  const s = text.normalize('NFKC').trim();
+  const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(s) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(s);
+  if (!m) return null;
+  const value = `${m[1]}-${(m[2] as string).padStart(2, '0')}-${(m[3] as string).padStart(2, '0')}`;
+  const d = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) return null;
+  return value >= '1900-01-01' && value <= today() ? value : null;
+}
+
+/** Splits "山田 太郎" (family name first, as Japanese lists write it) at the first blank. */
+function splitFullName(text: string): [string, string] | null {
+  const m = /^(\S+)\s+(.+)$/u.exec(text);
+  return m ? [m[1] as string, (m[2] as string).trim()] : null;
+}
+
+/**
+ * One record of the file as customer values, checked with the rules of specification section 5.
+ * Values of a failed row stay as written, so the failures download shows what to fix.
+ */
+export function normalizeRow(fields: string[], columns: TColumn[]): TReadRow {
+  const values: TRowValues = {
+    lastName: null,
+    firstName: null,
+    phone: null,
+    email: null,
+    idNumber: null,
+    gender: null,
+    dateOfBirth: null,
+    country: null,
+    prefecture: null,
+    city: null,
+    address: null,
+    emailStatus: null,
+  };
+  const problems: TProblem[] = [];
+  let fullName: string | null = null;
+  for (const c of columns) {
+    if (!c.field) continue;
+    const text = cellText(fields[c.column - 1]);
+    if (c.field === 'fullName') fullName = text;
+    else values[c.field] = text === '' ? null : text;
+  }
+  if (fullName !== null) {
+    if (fullName === '') {
+      problems.push({ field: 'fullName', code: 'field_required_fill' });
+    } else {
+      const parts = splitFullName(fullName);
+      if (parts) [values.lastName, values.firstName] = parts;
+      else {
+        values.lastName = fullName;
+        problems.push({ field: 'fullName', code: 'import_full_name_unsplit' });
+      }
+    }
+  } else {
+    if (!values.lastName) problems.push({ field: 'lastName', code: 'field_required_fill' });
+    if (!values.firstName) problems.push({ field: 'firstName', code: 'field_required_fill' });
+  }
+  if (!values.phone) problems.push({ field: 'phone', code: 'field_required_fill' });
+  else {
+    const phone = normalizePhone(values.phone);
+    if (phone) values.phone = phone;
+    else problems.push({ field: 'phone', code: 'use_numbers_only' });
+  }
+  if (!values.address) problems.push({ field: 'address', code: 'field_required_fill' });
+  if (values.email && !isValidEmail(values.email)) problems.push({ field: 'email', code: 'email_invalid' });
+  if (values.gender) {
+    const gender = GENDERS.get(word(values.gender));
+    if (gender) values.gender = gender;
+    else problems.push({ field: 'gender', code: 'import_invalid_gender' });
+  }
+  if (values.dateOfBirth) {
+    const date = parseDate(values.dateOfBirth);
+    if (date) values.dateOfBirth = date;
+    else problems.push({ field: 'dateOfBirth', code: 'invalid_date' });
+  }
+  if (values.country) {
+    const code = values.country.normalize('NFKC').toUpperCase();
+    if (/^[A-Z]{2}$/.test(code)) values.country = code;
+    else problems.push({ field: 'country', code: 'import_invalid_country' });
+  }
+  if (values.emailStatus) {
+    const status = EMAIL_STATUSES.get(word(values.emailStatus));
+    if (status) values.emailStatus = status;
+    else problems.push({ field: 'emailStatus', code: 'import_invalid_email_status' });
+  }
+  for (const [field, max] of Object.entries(MAX_LENGTH) as [TImportField, number][]) {
+    const v = values[field];
+    if (v && v.length > max && !problems.some((p) => p.field === field)) problems.push({ field, code: 'value_too_long' });
+  }
+  return { values, problems };
+}
+
+/** True when a record has nothing in it (a blank line, or only delimiters). */
+export function isBlankRecord(fields: string[]): boolean {
+  for (const f of fields) if (f.trim() !== '') return false;
+  return true;
+}

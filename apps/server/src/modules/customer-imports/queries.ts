@@ -1,0 +1,174 @@
+import type { TImportField } from '@yado/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import type { TTx } from '../../db/client.ts';
+import type { TColumn } from './columns.ts';
+
+/** The one place that touches customer_imports and customer_import_rows. */
+
+export interface TImportRecord {
+  id: string;
+  brandId: string;
+  hostId: string;
+  hotelId: string | null;
+  hotelName: string | null;
+  createdBy: string;
+  status: 'reviewing' | 'reviewed' | 'rejected' | 'queued' | 'importing' | 'completed' | 'failed' | 'cancelled';
+  fileName: string;
+  fileSize: number;
+  encoding: 'utf-8' | 'cp932';
+  columns: TColumn[];
+  progressDone: number;
+  progressTotal: number | null;
+  counts: { total: number; new: number; updated: number; unchanged: number; duplicates: number; failed: number } | null;
+  result: { inserted: number; updated: number; unchanged: number; allocated: number } | null;
+  emailReception: 'booking' | 'web_form' | 'in_person' | 'not_given' | null;
+  errorCode: string | null;
+  errorRow: number | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+const selectImport = sql`select i.id, i.brand_id as "brandId", i.host_id as "hostId", i.hotel_id as "hotelId", h.name as "hotelName",
+  i.created_by as "createdBy", i.status, i.file_name as "fileName", i.file_size as "fileSize", i.encoding, i.columns,
+  i.progress_done as "progressDone", i.progress_total as "progressTotal", i.counts, i.result, i.email_reception as "emailReception",
+  i.error_code as "errorCode", i.error_row as "errorRow", i.created_at as "createdAt", i.finished_at as "finishedAt"
+  from customer_imports i left join hosts h on h.id = i.hotel_id`;
+
+function toRecord(row: Record<string, unknown>): TImportRecord {
+  const at = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+  return { ...(row as unknown as TImportRecord), createdAt: at(row.createdAt) as Date, finishedAt: at(row.finishedAt) };
+}
+
+/** An import of the acting host (another host's, even in the same brand, is not found). */
+export async function findImport(tx: TTx, id: string, hostId: string): Promise<TImportRecord | null> {
+  const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`${selectImport} where i.id = ${id} and i.host_id = ${hostId}`));
+  return row ? toRecord(row) : null;
+}
+
+/** An import by id alone, for the jobs, which run for the brand named in the record. */
+export async function loadImport(tx: TTx, id: string): Promise<TImportRecord | null> {
+  const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`${selectImport} where i.id = ${id}`));
+  return row ? toRecord(row) : null;
+}
+
+export async function insertImport(
+  tx: TTx,
+  row: { id: string; brandId: string; hostId: string; hotelId: string | null; createdBy: string; fileName: string; fileSize: number; encoding: string; columns: TColumn[] },
+): Promise<void> {
+  await tx.execute(sql`insert into customer_imports (id, brand_id, host_id, hotel_id, created_by, status, file_name, file_size, encoding, columns)
+    values (${row.id}, ${row.brandId}, ${row.hostId}, ${row.hotelId}, ${row.createdBy}, 'reviewing', ${row.fileName}, ${row.fileSize}, ${row.encoding}, ${JSON.stringify(row.columns)}::jsonb)`);
+}
+
+/** Moves an import from one of `from` to `to`; false when it was in none of them (a race lost). */
+export async function moveImport(tx: TTx, id: string, from: TImportRecord['status'][], to: TImportRecord['status'], set: SQL = sql``): Promise<boolean> {
+  const result = await tx.execute(
+    sql`update customer_imports set status = ${to} ${set} where id = ${id} and status in (${sql.join(
+      from.map((s) => sql`${s}`),
+      sql`, `,
+    )}) returning id`,
+  );
+  return rowsOf(result).length > 0;
+}
+
+export async function setProgress(tx: TTx, id: string, done: number, total: number | null): Promise<void> {
+  await tx.execute(sql`update customer_imports set progress_done = ${done}, progress_total = ${total} where id = ${id}`);
+}
+
+export async function deleteImportRows(tx: TTx, importId: string, brandId: string, onlyOk = false): Promise<void> {
+  await tx.execute(
+    sql`delete from customer_import_rows where import_id = ${importId} and brand_id = ${brandId} ${onlyOk ? sql`and status = 'ok'` : sql``}`,
+  );
+}
+
+export const FIELD_COLUMNS: Record<TImportField, string> = {
+  lastName: 'last_name',
+  firstName: 'first_name',
+  phone: 'phone',
+  email: 'email',
+  idNumber: 'id_number',
+  gender: 'gender',
+  dateOfBirth: 'date_of_birth',
+  country: 'country',
+  prefecture: 'prefecture',
+  city: 'city',
+  address: 'address',
+  emailStatus: 'email_status',
+};
+
+/**
+ * True when an import row (`s`, a customer_import_rows row or `excluded`) would change the
+ * existing customer `c` in the fields the file has. Email status only ever changes towards
+ * unsubscribed: an import never re-subscribes anyone (consent is brand-wide, DESIGN section 4).
+ */
+export function changedCondition(fields: TImportField[], s: string, c: string, unsubscribeFromFile: SQL, typed = false): SQL {
+  const parts: SQL[] = [];
+  for (const f of fields) {
+    if (f === 'phone' || f === 'emailStatus') continue;
+    const col = FIELD_COLUMNS[f];
+    // Import rows hold the date as text; `excluded` holds it as a date already.
+    if (f === 'dateOfBirth' && !typed) parts.push(sql.raw(`${s}.${col} is distinct from to_char(${c}.${col}, 'YYYY-MM-DD')`));
+    else parts.push(sql.raw(`${s}.${col} is distinct from ${c}.${col}`));
+  }
+  if (fields.includes('emailStatus')) parts.push(sql`coalesce(${unsubscribeFromFile} and ${sql.raw(c)}.email_status = 'active', false)`);
+  return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
+}
+
+/** What the review found: counts by outcome, comparing with the brand's customers now. */
+export async function reviewCounts(tx: TTx, importId: string, brandId: string, fields: TImportField[]) {
+  const changed = changedCondition(fields, 's', 'c', sql`s.email_status = 'unsubscribed'`);
+  const [row] = rowsOf<{ total: number; failed: number; duplicates: number; new: number; updated: number; unchanged: number }>(
+    await tx.execute(sql`
+      select count(*)::int as total,
+        count(*) filter (where s.status = 'failed')::int as failed,
+        count(*) filter (where s.status = 'duplicate')::int as duplicates,
+        count(*) filter (where s.status = 'ok' and c.id is null)::int as new,
+        count(*) filter (where c.id is not null and ${changed})::int as updated,
+        count(*) filter (where c.id is not null and not ${changed})::int as unchanged
+      from customer_import_rows s
+      left join customers c on s.status = 'ok' and c.brand_id = s.brand_id and c.phone = s.phone
+      where s.import_id = ${importId} and s.brand_id = ${brandId}`),
+  );
+  return row as NonNullable<typeof row>;
+}
+
+export interface TImportRowRecord {
+  rowNumber: number;
+  outcome: 'failed' | 'duplicate' | 'unchanged';
+  problems: string | null;
+  duplicateOf: number | null;
+  lastName: string | null;
+  firstName: string | null;
+  phone: string | null;
+}
+
+export async function listFailedRows(tx: TTx, importId: string, after: number, limit: number): Promise<TImportRowRecord[]> {
+  return rowsOf<TImportRowRecord>(
+    await tx.execute(sql`select row_number as "rowNumber", 'failed' as outcome, problems, duplicate_of as "duplicateOf",
+        last_name as "lastName", first_name as "firstName", phone
+      from customer_import_rows where import_id = ${importId} and status = 'failed' and row_number > ${after}
+      order by row_number limit ${limit}`),
+  );
+}
+
+/** Rows that change nothing: repeats of an earlier row, and rows equal to an existing customer. */
+export async function listIdenticalRows(tx: TTx, importId: string, fields: TImportField[], after: number, limit: number): Promise<TImportRowRecord[]> {
+  const changed = changedCondition(fields, 's', 'c', sql`s.email_status = 'unsubscribed'`);
+  return rowsOf<TImportRowRecord>(
+    await tx.execute(sql`select s.row_number as "rowNumber", case when s.status = 'duplicate' then 'duplicate' else 'unchanged' end as outcome,
+        null as problems, s.duplicate_of as "duplicateOf", s.last_name as "lastName", s.first_name as "firstName", s.phone
+      from customer_import_rows s
+      left join customers c on s.status = 'ok' and c.brand_id = s.brand_id and c.phone = s.phone
+      where s.import_id = ${importId} and s.row_number > ${after}
+        and (s.status = 'duplicate' or (c.id is not null and not ${changed}))
+      order by s.row_number limit ${limit}`),
+  );
+}
+
+export async function allFailedRows(tx: TTx, importId: string, after: number, limit: number) {
+  return rowsOf<Record<string, string | number | null> & { row_number: number; problems: string | null }>(
+    await tx.execute(sql`select * from customer_import_rows where import_id = ${importId} and status = 'failed' and row_number > ${after}
+      order by row_number limit ${limit}`),
+  );
+}

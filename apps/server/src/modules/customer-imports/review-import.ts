@@ -1,0 +1,210 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { IMPORT_FIELDS } from '@yado/contracts';
+import { sql } from 'drizzle-orm';
+import type { TRuntime } from '../../runtime.ts';
+import { mappedFields } from './columns.ts';
+import { CsvError, CsvReader, guessDelimiter } from './csv-reader.ts';
+import { textDecoder } from './encoding.ts';
+import { isBlankRecord, normalizeRow } from './normalize-row.ts';
+import { deleteImportRows, loadImport, moveImport, reviewCounts, setProgress, type TImportRecord } from './queries.ts';
+import { openStagingWriter, type TStagedRow } from './staging.ts';
+
+export const importDirectory = (dataDir: string) => join(dataDir, 'imports');
+export const importFilePath = (dataDir: string, importId: string) => join(importDirectory(dataDir), `${importId}.csv`);
+
+/** A file that cannot be imported at all, with the reason and the row where it showed. */
+export class ImportRejection extends Error {
+  constructor(
+    readonly code: 'import_no_rows' | 'import_malformed_csv' | 'import_file_empty' | 'general',
+    readonly row: number | null = null,
+  ) {
+    super(code);
+  }
+}
+
+const PROGRESS_EVERY_MS = 500;
+
+/** Two 32-bit FNV-1a hashes with different seeds: equal rows hash equal, others almost never do. */
+function hashPair(text: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return [a | 0, b | 0];
+}
+
+/**
+ * The rows of one phone number seen so far: the first row with it, and a hash of its values, so a
+ * later row with the same phone is a harmless repeat (same values) or a conflict (different ones).
+ */
+class FirstRows {
+  private readonly rowOf = new Map<string, number>();
+  private hashA = new Int32Array(1 << 16);
+  private hashB = new Int32Array(1 << 16);
+
+  check(phone: string, row: number, key: string): { duplicateOf: number; same: boolean } | null {
+    const [a, b] = hashPair(key);
+    const first = this.rowOf.get(phone);
+    if (first !== undefined) return { duplicateOf: first, same: this.hashA[first] === a && this.hashB[first] === b };
+    this.rowOf.set(phone, row);
+    if (row >= this.hashA.length) {
+      const size = Math.max(row + 1, this.hashA.length * 2);
+      const grow = (old: Int32Array) => {
+        const next = new Int32Array(size);
+        next.set(old);
+        return next;
+      };
+      this.hashA = grow(this.hashA);
+      this.hashB = grow(this.hashB);
+    }
+    this.hashA[row] = a;
+    this.hashB[row] = b;
+    return null;
+  }
+}
+
+/**
+ * Reads the uploaded file once, streaming: decodes it, parses records, normalises and checks
+ * each row, marks repeats, and writes every row with its outcome to customer_import_rows. Then
+ * counts new, updated and unchanged rows against the brand's customers. Touches no customer.
+ */
+export async function reviewImport(rt: TRuntime, importId: string): Promise<void> {
+  const db = rt.database.db;
+  const record = await loadImport(db, importId);
+  if (!record || record.status !== 'reviewing') return;
+  const path = importFilePath(rt.config.dataDir, importId);
+  try {
+    await deleteImportRows(db, importId, record.brandId);
+    const total = await stageRows(rt, record, path);
+    const counts = await reviewCounts(db, importId, record.brandId, mappedFields(record.columns));
+    const moved = await moveImport(
+      db,
+      importId,
+      ['reviewing'],
+      'reviewed',
+      sql`, counts = ${JSON.stringify(counts)}::jsonb, progress_done = ${total}, progress_total = ${total}`,
+    );
+    // Cancelled while it was read: nothing of it stays.
+    if (!moved) await deleteImportRows(db, importId, record.brandId);
+  } catch (error) {
+    await deleteImportRows(db, importId, record.brandId).catch(() => undefined);
+    const rejection =
+      error instanceof ImportRejection ? error : error instanceof CsvError ? new ImportRejection(error.code, error.row) : new ImportRejection('general');
+    if (rejection.code === 'general') rt.log.error({ err: error, importId }, 'customer import review failed');
+    await moveImport(db, importId, ['reviewing'], 'rejected', sql`, error_code = ${rejection.code}, error_row = ${rejection.row}, finished_at = now()`);
+  } finally {
+    // The rows are in the database now (or the file is refused): the upload is not kept.
+    await rm(path, { force: true });
+  }
+}
+
+async function stageRows(rt: TRuntime, record: TImportRecord, path: string): Promise<number> {
+  const db = rt.database.db;
+  const decoder = textDecoder(record.encoding);
+  const fields = mappedFields(record.columns);
+  const keyFields = IMPORT_FIELDS.filter((f) => fields.includes(f));
+  const firstRows = new FirstRows();
+  const writer = await openStagingWriter(rt.database, record.id);
+  let reader: CsvReader | null = null;
+  let pendingText = '';
+  let headerSeen = false;
+  let dataRows = 0;
+  let lastProgress = Date.now();
+  let records: [string[], number][] = [];
+  const collect = (f: string[], row: number) => {
+    records.push([f, row]);
+  };
+
+  const handle = async () => {
+    for (const [f, row] of records) {
+      if (isBlankRecord(f)) continue;
+      if (!headerSeen) {
+        headerSeen = true;
+        continue;
+      }
+      dataRows++;
+      const { values, problems } = normalizeRow(f, record.columns);
+      let status: 'ok' | 'duplicate' | 'failed' = 'ok';
+      let duplicateOf: number | null = null;
+      let problemText: string | null = null;
+      if (problems.length > 0) {
+        status = 'failed';
+        problemText = problems.map((p) => `${p.field}:${p.code}`).join(',');
+      } else {
+        const seen = firstRows.check(values.phone as string, row, keyFields.map((k) => values[k] ?? '').join('\u0001'));
+        if (seen) {
+          duplicateOf = seen.duplicateOf;
+          if (seen.same) status = 'duplicate';
+          else {
+            status = 'failed';
+            problemText = 'phone:import_duplicate_conflict';
+          }
+        }
+      }
+      const staged: TStagedRow = [
+        record.id,
+        record.brandId,
+        row,
+        status,
+        duplicateOf,
+        problemText,
+        values.lastName,
+        values.firstName,
+        values.phone,
+        values.email,
+        values.idNumber,
+        values.gender,
+        values.dateOfBirth,
+        values.country,
+        values.prefecture,
+        values.city,
+        values.address,
+        values.emailStatus,
+      ];
+      await writer.write(staged);
+    }
+    records = [];
+    if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
+      lastProgress = Date.now();
+      await setProgress(db, record.id, dataRows, null);
+    }
+  };
+
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+      const text = decoder.write(chunk as Buffer);
+      if (!reader) {
+        pendingText += text;
+        const newline = pendingText.search(/[\r\n]/);
+        if (newline < 0 && pendingText.length < 1 << 20) continue;
+        reader = new CsvReader(guessDelimiter(pendingText.slice(0, newline < 0 ? undefined : newline)));
+        reader.push(pendingText, collect);
+        pendingText = '';
+      } else {
+        reader.push(text, collect);
+      }
+      await handle();
+    }
+    const tail = decoder.end();
+    if (reader) reader.push(tail, collect);
+    else {
+      const text = pendingText + tail;
+      reader = new CsvReader(guessDelimiter(text.split(/[\r\n]/, 1)[0] ?? ''));
+      reader.push(text, collect);
+    }
+    reader.end(collect);
+    await handle();
+    if (!headerSeen) throw new ImportRejection('import_file_empty');
+    if (dataRows === 0) throw new ImportRejection('import_no_rows');
+    await writer.close();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  return dataRows;
+}

@@ -1,0 +1,130 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { TDatabase } from '../../db/client.ts';
+
+/** One row of customer_import_rows, in the column order below. */
+export type TStagedRow = (string | number | null)[];
+
+export const STAGED_COLUMNS = [
+  'import_id',
+  'brand_id',
+  'row_number',
+  'status',
+  'duplicate_of',
+  'problems',
+  'last_name',
+  'first_name',
+  'phone',
+  'email',
+  'id_number',
+  'gender',
+  'date_of_birth',
+  'country',
+  'prefecture',
+  'city',
+  'address',
+  'email_status',
+] as const;
+
+export interface TStagingWriter {
+  write(row: TStagedRow): Promise<void>;
+  /** Writes what is buffered and ends; the rows are committed. */
+  close(): Promise<void>;
+  /** Gives up: nothing written by this writer stays. */
+  abort(): Promise<void>;
+}
+
+/** A value in COPY's text format: backslash escapes, \N for null. */
+function copyValue(v: string | number | null): string {
+  if (v === null) return '\\N';
+  if (typeof v === 'number') return String(v);
+  return /[\\\t\n\r]/.test(v) ? v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : v;
+}
+
+const FLUSH_CHARS = 256 * 1024;
+
+/**
+ * Writes import rows as the database owner (COPY is refused under row-level security): on
+ * PostgreSQL one COPY ... FROM STDIN on a connection of its own, in one transaction, so a failure
+ * leaves no rows; on PGlite (embedded, one session shared by every caller, so no transaction may
+ * stay open across awaits) batches of INSERT ... SELECT unnest(...), deleted again on failure.
+ */
+export async function openStagingWriter(database: TDatabase, importId: string): Promise<TStagingWriter> {
+  if (database.raw.kind === 'postgres') {
+    const client = await database.raw.pool.connect();
+    let released = false;
+    const release = (error?: Error) => {
+      if (!released) client.release(error);
+      released = true;
+    };
+    await client.query('begin');
+    const stream = client.query(copyFrom(`copy customer_import_rows (${STAGED_COLUMNS.join(', ')}) from stdin`));
+    let failure: Error | null = null;
+    stream.on('error', (error: Error) => {
+      failure = error;
+    });
+    let buffer = '';
+    const flush = async () => {
+      if (failure) throw failure;
+      if (!buffer) return;
+      const ok = stream.write(buffer);
+      buffer = '';
+      if (!ok) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+      if (failure) throw failure;
+    };
+    return {
+      async write(row) {
+        let line = '';
+        for (let i = 0; i < row.length; i++) line += (i ? '\t' : '') + copyValue(row[i] as string | number | null);
+        buffer += `${line}\n`;
+        if (buffer.length >= FLUSH_CHARS) await flush();
+      },
+      async close() {
+        try {
+          await flush();
+          stream.end();
+          await finished(stream);
+          await client.query('commit');
+          release();
+        } catch (error) {
+          await client.query('rollback').catch(() => undefined);
+          release();
+          throw error;
+        }
+      },
+      async abort() {
+        // Ending a COPY half-way is not possible; dropping the connection rolls it back.
+        release(new Error('import review aborted'));
+      },
+    };
+  }
+  const client = database.raw.client;
+  let batch: TStagedRow[] = [];
+  const insertBatch = async () => {
+    if (batch.length === 0) return;
+    const columns = STAGED_COLUMNS.map((_, i) => batch.map((r) => (r[i] === null || r[i] === undefined ? null : String(r[i]))));
+    const casts = STAGED_COLUMNS.map((c, i) => `$${i + 1}::${c === 'import_id' || c === 'brand_id' ? 'uuid' : c === 'row_number' || c === 'duplicate_of' ? 'int' : 'text'}[]`);
+    await client.query(`insert into customer_import_rows (${STAGED_COLUMNS.join(', ')}) select * from unnest(${casts.join(', ')})`, columns);
+    batch = [];
+  };
+  const discard = () => client.query('delete from customer_import_rows where import_id = $1', [importId]);
+  return {
+    async write(row) {
+      batch.push(row);
+      if (batch.length >= 1000) await insertBatch();
+    },
+    async close() {
+      try {
+        await insertBatch();
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    },
+    async abort() {
+      batch = [];
+      await discard();
+    },
+  };
+}
