@@ -38,6 +38,7 @@ describe('row normalisation', () => {
     expect(cellText("'=HYPERLINK(\"x\")")).toBe('=HYPERLINK("x")');
     expect(cellText('=SUM(A1)')).toBe('=SUM(A1)');
     expect(cellText("''quoted")).toBe("'quoted");
+    expect(cellText(`'="kept"`)).toBe('="kept"');
   });
   it('splits a full name at the first blank, family name first', () => {
     const full = mapHeaders(['氏名', '電話', '住所']).columns;

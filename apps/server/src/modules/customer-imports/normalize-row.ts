@@ -46,11 +46,11 @@ const EMAIL_STATUSES = new Map<string, string>([
  */
 export function cellText(raw: string | undefined): string {
   if (raw === undefined) return '';
-  let s = raw.trim();
-  if (s.startsWith("'")) s = s.slice(1);
+  const s = raw.trim();
+  // After the apostrophe the rest is text as it stands, ="..." included.
+  if (s.startsWith("'")) return s.slice(1);
   const formulaText = /^="(.*)"$/s.exec(s);
-  if (formulaText) s = (formulaText[1] as string).replace(/""/g, '"');
-  return s;
+  return formulaText ? (formulaText[1] as string).replace(/""/g, '"') : s;
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
