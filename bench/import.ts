@@ -1,0 +1,186 @@
+/**
+ * import: a customer CSV of N rows (default 1,000,000) through the same path the console uses:
+ * multipart upload to the real server, the review job, the confirm, the import job, polled until
+ * done. 10% of the rows update existing customers, the rest are new. Baseline, same run, same
+ * file, same database state: COPY into a temporary table plus one hand-written
+ * INSERT ... ON CONFLICT DO UPDATE, over `pg`, as the owner.
+ *   npm run bench -- import [--size N]
+ * value = our rows per second end to end; ratio = ours ÷ the baseline's rows per second.
+ * Also prints the server's peak memory (resident set of its process tree).
+ */
+import { createReadStream, createWriteStream, existsSync, openAsBlob, readFileSync, readdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { admin, arg, dbUrl, startServer } from './_support.ts';
+
+const size = arg('size', 1_000_000);
+const port = arg('port', 3908);
+const DB = 'yado_bench_import';
+const FILE = `/tmp/yado-bench-import-${size}.csv`;
+const UPDATED_SHARE = 10;
+
+const FAMILY = ['山田', '佐藤', '鈴木', '高橋', '田中', '伊藤', '渡辺', '中村', '小林', 'Smith', '加藤'];
+const GIVEN = ['太郎', '花子', '健太', '美咲', '一郎', 'さくら', '翔', '陽菜', 'Emily', 'James'];
+const phoneOf = (i: number) => `080${String(i).padStart(8, '0')}`;
+
+async function writeFile(): Promise<void> {
+  if (existsSync(FILE)) return;
+  process.stdout.write(`writing ${size.toLocaleString()} rows to ${FILE}...\n`);
+  const out = createWriteStream(FILE);
+  out.write('\uFEFF姓,名,電話番号,メールアドレス,性別,生年月日,住所,メール配信\r\n');
+  let chunk = '';
+  for (let i = 0; i < size; i++) {
+    const dob = `19${String(50 + (i % 50))}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
+    chunk += `${FAMILY[i % 11]},${GIVEN[i % 10]},${phoneOf(i)},guest${i}@example.jp,${i % 2 ? '女性' : '男性'},${dob},"東京都新宿区西新宿${i % 100}-${i % 50}",配信中\r\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+/** The same starting state for both runs: no customers but every tenth row's, with an old address. */
+async function resetCustomers(url: string, brand: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('truncate customers cascade');
+    await c.query('truncate customer_import_rows');
+    await c.query(
+      `insert into customers (brand_id, last_name, first_name, phone, email, address)
+       select $1, 'Old', 'Name', '080' || lpad(g::text, 8, '0'), null, 'old address' from generate_series(0, $2::int - 1, ${UPDATED_SHARE}) g`,
+      [brand, size],
+    );
+    await c.query('vacuum analyze customers');
+  } finally {
+    await c.end();
+  }
+}
+
+/** Resident memory of a process and its children, in MB. */
+function treeRss(pid: number): number {
+  let kb = 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(' ') : []) kb += treeRss(Number(child)) * 1024;
+    }
+  } catch {
+    // The process ended between listing and reading.
+  }
+  return kb / 1024;
+}
+
+async function ours(base: string, token: string): Promise<{ seconds: number; counts: unknown; result: unknown }> {
+  const headers = { authorization: `Bearer ${token}` };
+  const get = async (id: string) => ((await (await fetch(`${base}/v1/customer-imports/${id}`, { headers })).json()) as { data: { status: string; counts: unknown; result: unknown; error: unknown } }).data;
+  const t0 = performance.now();
+  const form = new FormData();
+  form.append('file', await openAsBlob(FILE), 'customers.csv');
+  const up = (await (await fetch(`${base}/v1/customer-imports`, { method: 'POST', headers, body: form })).json()) as { data?: { id: string }; error?: unknown };
+  if (!up.data) throw new Error(`upload refused: ${JSON.stringify(up.error)}`);
+  const id = up.data.id;
+  let state = await get(id);
+  while (state.status === 'reviewing') {
+    await sleep(200);
+    state = await get(id);
+  }
+  const reviewedAt = performance.now();
+  if (state.status !== 'reviewed') throw new Error(`review ended ${state.status}: ${JSON.stringify(state.error)}`);
+  await fetch(`${base}/v1/customer-imports/${id}/confirm`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ emailReception: 'booking' }) });
+  state = await get(id);
+  while (state.status === 'queued' || state.status === 'importing') {
+    await sleep(200);
+    state = await get(id);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  if (state.status !== 'completed') throw new Error(`import ended ${state.status}: ${JSON.stringify(state.error)}`);
+  process.stdout.write(`  upload + review ${((reviewedAt - t0) / 1000).toFixed(1)} s, import ${((performance.now() - reviewedAt) / 1000).toFixed(1)} s\n`);
+  return { seconds, counts: state.counts, result: state.result };
+}
+
+async function baseline(url: string, brand: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const t0 = performance.now();
+    await c.query('begin');
+    await c.query(`create temp table stage (last_name text, first_name text, phone text, email text, gender text, dob text, address text, email_status text) on commit drop`);
+    await pipeline(createReadStream(FILE, { start: 3 }), c.query(copyFrom(`copy stage from stdin with (format csv, header true)`)));
+    await c.query(
+      `insert into customers (brand_id, last_name, first_name, phone, email, gender, date_of_birth, address, email_status, consent_source, consent_at)
+       select $1, last_name, first_name, phone, email, case gender when '男性' then 'male' when '女性' then 'female' end, dob::date, address,
+         case email_status when '配信停止' then 'unsubscribed' else 'active' end, 'import', now()
+       from stage
+       on conflict (brand_id, phone) do update set last_name = excluded.last_name, first_name = excluded.first_name, email = excluded.email,
+         gender = excluded.gender, date_of_birth = excluded.date_of_birth, address = excluded.address, updated_at = now()
+       where (customers.last_name, customers.first_name, customers.email, customers.gender, customers.date_of_birth, customers.address)
+         is distinct from (excluded.last_name, excluded.first_name, excluded.email, excluded.gender, excluded.date_of_birth, excluded.address)`,
+      [brand],
+    );
+    await c.query('commit');
+    return (performance.now() - t0) / 1000;
+  } finally {
+    await c.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
+    (client) => client.end().then(() => true),
+    () => false,
+  );
+  if (!exists) await admin(`create database ${DB}`);
+  const url = dbUrl(DB);
+  await writeFile();
+  const server = await startServer(url, port);
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, treeRss(server.pid as number));
+  }, 100);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
+    await c.end();
+    const login = (await (
+      await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }) })
+    ).json()) as { data: { accessToken: string } };
+
+    await resetCustomers(url, brand);
+    process.stdout.write(`ours: ${size.toLocaleString()} rows through upload, review and import\n`);
+    const idle = treeRss(server.pid as number);
+    peak = 0;
+    const run = await ours(base, login.data.accessToken);
+    process.stdout.write(`  counts ${JSON.stringify(run.counts)} result ${JSON.stringify(run.result)}\n`);
+    process.stdout.write(`  ${run.seconds.toFixed(1)} s, server memory ${idle.toFixed(0)} MB idle, ${peak.toFixed(0)} MB peak\n`);
+
+    await resetCustomers(url, brand);
+    process.stdout.write('baseline: COPY into a temporary table and one INSERT ... ON CONFLICT, by hand\n');
+    const hand = await baseline(url, brand);
+    process.stdout.write(`  ${hand.toFixed(1)} s\n`);
+
+    const value = size / run.seconds;
+    const base2 = size / hand;
+    process.stdout.write(`BENCH import value=${value.toFixed(0)} unit=rows/s baseline=${base2.toFixed(0)} ratio=${(value / base2).toFixed(2)}\n`);
+  } finally {
+    clearInterval(sampler);
+    server.kill('SIGTERM');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
