@@ -80,11 +80,19 @@ function treeRss(pid: number): number {
 
 async function ours(base: string, token: string): Promise<{ seconds: number; counts: unknown; result: unknown }> {
   const headers = { authorization: `Bearer ${token}` };
-  const get = async (id: string) => ((await (await fetch(`${base}/v1/customer-imports/${id}`, { headers })).json()) as { data: { status: string; counts: unknown; result: unknown; error: unknown } }).data;
+  const get = async (id: string) =>
+    (
+      (await (await fetch(`${base}/v1/customer-imports/${id}`, { headers })).json()) as {
+        data: { status: string; counts: unknown; result: unknown; error: unknown };
+      }
+    ).data;
   const t0 = performance.now();
   const form = new FormData();
   form.append('file', await openAsBlob(FILE), 'customers.csv');
-  const up = (await (await fetch(`${base}/v1/customer-imports`, { method: 'POST', headers, body: form })).json()) as { data?: { id: string }; error?: unknown };
+  const up = (await (await fetch(`${base}/v1/customer-imports`, { method: 'POST', headers, body: form })).json()) as {
+    data?: { id: string };
+    error?: unknown;
+  };
   if (!up.data) throw new Error(`upload refused: ${JSON.stringify(up.error)}`);
   const id = up.data.id;
   let state = await get(id);
@@ -94,7 +102,11 @@ async function ours(base: string, token: string): Promise<{ seconds: number; cou
   }
   const reviewedAt = performance.now();
   if (state.status !== 'reviewed') throw new Error(`review ended ${state.status}: ${JSON.stringify(state.error)}`);
-  await fetch(`${base}/v1/customer-imports/${id}/confirm`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ emailReception: 'booking' }) });
+  await fetch(`${base}/v1/customer-imports/${id}/confirm`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ emailReception: 'booking' }),
+  });
   state = await get(id);
   while (state.status === 'queued' || state.status === 'importing') {
     await sleep(200);
@@ -102,7 +114,9 @@ async function ours(base: string, token: string): Promise<{ seconds: number; cou
   }
   const seconds = (performance.now() - t0) / 1000;
   if (state.status !== 'completed') throw new Error(`import ended ${state.status}: ${JSON.stringify(state.error)}`);
-  process.stdout.write(`  upload + review ${((reviewedAt - t0) / 1000).toFixed(1)} s, import ${((performance.now() - reviewedAt) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `  upload + review ${((reviewedAt - t0) / 1000).toFixed(1)} s, import ${((performance.now() - reviewedAt) / 1000).toFixed(1)} s\n`,
+  );
   return { seconds, counts: state.counts, result: state.result };
 }
 
@@ -112,8 +126,13 @@ async function baseline(url: string, brand: string): Promise<number> {
   try {
     const t0 = performance.now();
     await c.query('begin');
-    await c.query(`create temp table stage (last_name text, first_name text, phone text, email text, gender text, dob text, address text, email_status text) on commit drop`);
-    await pipeline(createReadStream(FILE, { start: 3 }), c.query(copyFrom(`copy stage from stdin with (format csv, header true)`)));
+    await c.query(
+      `create temp table stage (last_name text, first_name text, phone text, email text, gender text, dob text, address text, email_status text) on commit drop`,
+    );
+    await pipeline(
+      createReadStream(FILE, { start: 3 }),
+      c.query(copyFrom(`copy stage from stdin with (format csv, header true)`)),
+    );
     await c.query(
       `insert into customers (brand_id, last_name, first_name, phone, email, gender, date_of_birth, address, email_status, consent_source, consent_at)
        select $1, last_name, first_name, phone, email, case gender when '男性' then 'male' when '女性' then 'female' end, dob::date, address,
@@ -152,7 +171,11 @@ async function main(): Promise<void> {
     const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
     await c.end();
     const login = (await (
-      await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }) })
+      await fetch(`${base}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
+      })
     ).json()) as { data: { accessToken: string } };
 
     await resetCustomers(url, brand);
@@ -161,7 +184,9 @@ async function main(): Promise<void> {
     peak = 0;
     const run = await ours(base, login.data.accessToken);
     process.stdout.write(`  counts ${JSON.stringify(run.counts)} result ${JSON.stringify(run.result)}\n`);
-    process.stdout.write(`  ${run.seconds.toFixed(1)} s, server memory ${idle.toFixed(0)} MB idle, ${peak.toFixed(0)} MB peak\n`);
+    process.stdout.write(
+      `  ${run.seconds.toFixed(1)} s, server memory ${idle.toFixed(0)} MB idle, ${peak.toFixed(0)} MB peak\n`,
+    );
 
     await resetCustomers(url, brand);
     process.stdout.write('baseline: COPY into a temporary table and one INSERT ... ON CONFLICT, by hand\n');
@@ -170,7 +195,9 @@ async function main(): Promise<void> {
 
     const value = size / run.seconds;
     const base2 = size / hand;
-    process.stdout.write(`BENCH import value=${value.toFixed(0)} unit=rows/s baseline=${base2.toFixed(0)} ratio=${(value / base2).toFixed(2)}\n`);
+    process.stdout.write(
+      `BENCH import value=${value.toFixed(0)} unit=rows/s baseline=${base2.toFixed(0)} ratio=${(value / base2).toFixed(2)}\n`,
+    );
   } finally {
     clearInterval(sampler);
     server.kill('SIGTERM');

@@ -29,7 +29,16 @@ export type TImportField = (typeof IMPORT_FIELDS)[number];
 /** A file must have these columns (a full-name column may stand for the two name columns). */
 export const IMPORT_REQUIRED_FIELDS = ['lastName', 'firstName', 'phone', 'address'] as const;
 
-export const IMPORT_STATUSES = ['reviewing', 'reviewed', 'rejected', 'queued', 'importing', 'completed', 'failed', 'cancelled'] as const;
+export const IMPORT_STATUSES = [
+  'reviewing',
+  'reviewed',
+  'rejected',
+  'queued',
+  'importing',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type TImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /**
@@ -73,7 +82,9 @@ export const ZCustomerImport = z.object({
   /** What the review found (set once reviewed). */
   counts: ZImportCounts.nullable(),
   /** What the import did (set once completed). */
-  result: z.object({ inserted: z.number(), updated: z.number(), unchanged: z.number(), allocated: z.number() }).nullable(),
+  result: z
+    .object({ inserted: z.number(), updated: z.number(), unchanged: z.number(), allocated: z.number() })
+    .nullable(),
   emailReception: z.enum(EMAIL_RECEPTIONS).nullable(),
   /** Why the file was rejected or the import failed: an error code, and the row when it has one. */
   error: z.object({ code: z.string(), message: z.string(), row: z.number().nullable() }).nullable(),
@@ -110,7 +121,12 @@ export const upload = defineEndpoint({
   query: z.object({ hotelId: z.uuid().optional() }),
   response: envelope(ZCustomerImport),
 });
-export const get = defineEndpoint({ method: 'GET', path: '/v1/customer-imports/:id', summary: 'An import: status, progress, column mapping, review counts, result', response: envelope(ZCustomerImport) });
+export const get = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customer-imports/:id',
+  summary: 'An import: status, progress, column mapping, review counts, result',
+  response: envelope(ZCustomerImport),
+});
 export const rows = defineEndpoint({
   method: 'GET',
   path: '/v1/customer-imports/:id/rows',

@@ -113,6 +113,14 @@ export const routes: RouteObject[] = [
                 ],
               },
               { path: 'customer-list', lazy: area('customer_list') },
+              {
+                path: 'customer-list/import',
+                lazy: guarded(
+                  'customer_list',
+                  ['customer_import'],
+                  async () => (await import('../modules/customer-import/pages/CustomerImportPage')).CustomerImportPage,
+                ),
+              },
               { path: 'segmentation', lazy: area('segmentation') },
               { path: 'campaign', lazy: area('campaign') },
               { path: 'templates', lazy: area('templates') },

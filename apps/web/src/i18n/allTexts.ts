@@ -3,6 +3,8 @@
 // A new area's catalogue is added here as well as under areas/.
 import en from './en.json';
 import ja from './ja.json';
+import customerImportEn from './areas/customer_import/en.json';
+import customerImportJa from './areas/customer_import/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
 import settingsEn from './areas/settings/en.json';
@@ -11,12 +13,13 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 
 export const AREA_TEXTS = {
+  customer_import: { ja: customerImportJa, en: customerImportEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;

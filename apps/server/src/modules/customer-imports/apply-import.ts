@@ -4,7 +4,16 @@ import { withTenant, type TTx } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { mappedFields } from './columns.ts';
-import { FIELD_COLUMNS, changedCondition, deleteImportRows, loadImport, moveImport, rowsOf, setProgress, type TImportRecord } from './queries.ts';
+import {
+  FIELD_COLUMNS,
+  changedCondition,
+  deleteImportRows,
+  loadImport,
+  moveImport,
+  rowsOf,
+  setProgress,
+  type TImportRecord,
+} from './queries.ts';
 
 export interface TApplyImportJob {
   importId: string;
@@ -85,7 +94,13 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
   const record = await loadImport(db, job.importId);
   // 'importing' again means a worker died half-way: its transaction was rolled back, so run it again.
   if (!record || (record.status !== 'queued' && record.status !== 'importing')) return;
-  await moveImport(db, record.id, ['queued', 'importing'], 'importing', sql`, progress_done = 0, progress_total = ${record.counts?.total ?? null}, error_code = null`);
+  await moveImport(
+    db,
+    record.id,
+    ['queued', 'importing'],
+    'importing',
+    sql`, progress_done = 0, progress_total = ${record.counts?.total ?? null}, error_code = null`,
+  );
   const fields = mappedFields(record.columns);
   // PGlite has one session, busy with this transaction: progress shows when it ends.
   const reportProgress = rt.database.kind === 'postgres';
@@ -93,7 +108,9 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
     const result = await withTenant(db, { scopeAll: false, brandId: record.brandId }, async (tx: TTx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`customer-import:${record.brandId}`}, 0))`);
       const [staged] = rowsOf<{ n: number; last: number | null }>(
-        await tx.execute(sql`select count(*)::int as n, max(row_number) as last from customer_import_rows where import_id = ${record.id} and brand_id = ${record.brandId}`),
+        await tx.execute(
+          sql`select count(*)::int as n, max(row_number) as last from customer_import_rows where import_id = ${record.id} and brand_id = ${record.brandId}`,
+        ),
       );
       // The import rows table is unlogged: a database crash since the review empties it.
       if (!staged || staged.n !== record.counts?.total) throw new ImportExpired();
@@ -101,7 +118,9 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
       let done = 0;
       for (let from = 0; from <= (staged.last ?? 0); from += BATCH_ROWS) {
         const to = from + BATCH_ROWS;
-        const [r] = rowsOf<{ rows: number; inserted: number; updated: number }>(await tx.execute(upsertRange(record, fields, from, to)));
+        const [r] = rowsOf<{ rows: number; inserted: number; updated: number }>(
+          await tx.execute(upsertRange(record, fields, from, to)),
+        );
         if (r) {
           totals.inserted += r.inserted;
           totals.updated += r.updated;
@@ -114,7 +133,13 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
         done = Math.min(staged.n, done + BATCH_ROWS);
         if (reportProgress) await setProgress(db, record.id, done, staged.n);
       }
-      await moveImport(tx, record.id, ['importing'], 'completed', sql`, result = ${JSON.stringify(totals)}::jsonb, progress_done = ${staged.n}, progress_total = ${staged.n}, finished_at = now()`);
+      await moveImport(
+        tx,
+        record.id,
+        ['importing'],
+        'completed',
+        sql`, result = ${JSON.stringify(totals)}::jsonb, progress_done = ${staged.n}, progress_total = ${staged.n}, finished_at = now()`,
+      );
       // Counts and the consent choice, never personal data.
       await tx.insert(auditLog).values({
         actorUserId: job.userId,
@@ -124,7 +149,13 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
         action: 'import',
         targetType: 'customer_import',
         targetId: record.id,
-        changes: { ...totals, failed: record.counts?.failed ?? 0, duplicates: record.counts?.duplicates ?? 0, emailReception: record.emailReception, hotelId: record.hotelId },
+        changes: {
+          ...totals,
+          failed: record.counts?.failed ?? 0,
+          duplicates: record.counts?.duplicates ?? 0,
+          emailReception: record.emailReception,
+          hotelId: record.hotelId,
+        },
       });
       return totals;
     });
@@ -134,7 +165,15 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
   } catch (error) {
     const code = error instanceof ImportExpired ? 'import_expired' : 'import_failed';
     // The database's error code only: its message may quote a row's values.
-    rt.log.warn({ importId: record.id, code, dbCode: (error as { cause?: { code?: string }; code?: string }).cause?.code ?? (error as { code?: string }).code }, 'customer import failed');
+    rt.log.warn(
+      {
+        importId: record.id,
+        code,
+        dbCode:
+          (error as { cause?: { code?: string }; code?: string }).cause?.code ?? (error as { code?: string }).code,
+      },
+      'customer import failed',
+    );
     await moveImport(db, record.id, ['importing'], 'failed', sql`, error_code = ${code}, finished_at = now()`);
   }
 }

@@ -10,12 +10,38 @@ describe('header mapping', () => {
     for (const labels of [ja.customer_csv, en.customer_csv]) {
       const { columns, problems } = mapHeaders(Object.values(labels));
       expect(problems).toEqual({ missing: [], duplicated: [] });
-      expect(mappedFields(columns)).toEqual(['lastName', 'firstName', 'phone', 'email', 'idNumber', 'gender', 'dateOfBirth', 'country', 'prefecture', 'city', 'address', 'emailStatus']);
+      expect(mappedFields(columns)).toEqual([
+        'lastName',
+        'firstName',
+        'phone',
+        'email',
+        'idNumber',
+        'gender',
+        'dateOfBirth',
+        'country',
+        'prefecture',
+        'city',
+        'address',
+        'emailStatus',
+      ]);
     }
   });
   it('knows the usual Japanese and English names, in any width and case', () => {
-    expect(fieldsOf(['氏名', 'ＴＥＬ', 'E-mail', '住所（必須）', '誕生日', 'Sex', 'メモ'])).toEqual(['fullName', 'phone', 'email', 'address', 'dateOfBirth', 'gender', null]);
-    expect(fieldsOf(['Family Name', 'Given name', 'Mobile Phone', 'Street address'])).toEqual(['lastName', 'firstName', 'phone', 'address']);
+    expect(fieldsOf(['氏名', 'ＴＥＬ', 'E-mail', '住所（必須）', '誕生日', 'Sex', 'メモ'])).toEqual([
+      'fullName',
+      'phone',
+      'email',
+      'address',
+      'dateOfBirth',
+      'gender',
+      null,
+    ]);
+    expect(fieldsOf(['Family Name', 'Given name', 'Mobile Phone', 'Street address'])).toEqual([
+      'lastName',
+      'firstName',
+      'phone',
+      'address',
+    ]);
   });
   it('reports required columns that are missing and fields filled twice', () => {
     expect(mapHeaders(['name', 'email']).problems).toEqual({ missing: ['phone', 'address'], duplicated: [] });

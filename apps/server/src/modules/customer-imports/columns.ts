@@ -24,16 +24,64 @@ const SYNONYMS: Record<TColumnField, string[]> = {
   lastName: ['lastname', 'familyname', 'surname', '姓', '苗字', '名字', '氏', 'せい', 'セイ', '姓漢字'],
   firstName: ['firstname', 'givenname', 'forename', '名', 'めい', 'メイ', '名漢字'],
   fullName: ['name', 'fullname', 'customername', 'guestname', '氏名', '名前', 'お名前', '顧客名', '宿泊者名', '会員名'],
-  phone: ['phone', 'phonenumber', 'tel', 'telephone', 'telno', 'mobile', 'mobilephone', 'cellphone', '電話', '電話番号', 'tel番号', '携帯', '携帯電話', '携帯番号', '携帯電話番号', '連絡先', '連絡先電話番号'],
-  email: ['email', 'emailaddress', 'mail', 'mailaddress', 'eメール', 'eメールアドレス', 'メール', 'メールアドレス', 'pcメールアドレス'],
-  idNumber: ['idnumber', 'nationalid', 'passport', 'passportnumber', 'passportno', '身分証番号', '身分証明書番号', 'パスポート番号', '旅券番号'],
+  phone: [
+    'phone',
+    'phonenumber',
+    'tel',
+    'telephone',
+    'telno',
+    'mobile',
+    'mobilephone',
+    'cellphone',
+    '電話',
+    '電話番号',
+    'tel番号',
+    '携帯',
+    '携帯電話',
+    '携帯番号',
+    '携帯電話番号',
+    '連絡先',
+    '連絡先電話番号',
+  ],
+  email: [
+    'email',
+    'emailaddress',
+    'mail',
+    'mailaddress',
+    'eメール',
+    'eメールアドレス',
+    'メール',
+    'メールアドレス',
+    'pcメールアドレス',
+  ],
+  idNumber: [
+    'idnumber',
+    'nationalid',
+    'passport',
+    'passportnumber',
+    'passportno',
+    '身分証番号',
+    '身分証明書番号',
+    'パスポート番号',
+    '旅券番号',
+  ],
   gender: ['gender', 'sex', '性別'],
   dateOfBirth: ['dateofbirth', 'birthdate', 'birthday', 'dob', '生年月日', '誕生日'],
   country: ['country', 'countrycode', 'nationality', '国', '国籍', '国名', '国コード'],
   prefecture: ['prefecture', 'state', 'province', '都道府県', '県'],
   city: ['city', 'cityward', 'ward', 'town', '市区町村', '市区郡', '市町村', '区市町村'],
   address: ['address', 'streetaddress', 'street', '住所', '所在地', '番地', '住所1'],
-  emailStatus: ['emailstatus', 'subscription', 'subscriptionstatus', 'メール配信', 'メール配信状態', '配信状態', '配信', 'メルマガ', 'メルマガ配信'],
+  emailStatus: [
+    'emailstatus',
+    'subscription',
+    'subscriptionstatus',
+    'メール配信',
+    'メール配信状態',
+    '配信状態',
+    '配信',
+    'メルマガ',
+    'メルマガ配信',
+  ],
 };
 
 /** Columns our export writes that an import does not read (derived or kept by the system). */
@@ -55,14 +103,17 @@ const EXPORT_KEY_TO_FIELD: Record<string, TImportField> = {
 };
 
 const LOOKUP = new Map<string, TColumnField>();
-for (const [field, names] of Object.entries(SYNONYMS) as [TColumnField, string[]][]) for (const n of names) LOOKUP.set(headerKey(n), field);
+for (const [field, names] of Object.entries(SYNONYMS) as [TColumnField, string[]][])
+  for (const n of names) LOOKUP.set(headerKey(n), field);
 for (const labels of [ja.customer_csv, en.customer_csv]) {
   for (const [key, label] of Object.entries(labels)) {
     const field = EXPORT_KEY_TO_FIELD[key];
     if (field) LOOKUP.set(headerKey(label), field);
   }
 }
-const IGNORED = new Set(IGNORED_EXPORT_KEYS.flatMap((k) => [headerKey(ja.customer_csv[k]), headerKey(en.customer_csv[k])]));
+const IGNORED = new Set(
+  IGNORED_EXPORT_KEYS.flatMap((k) => [headerKey(ja.customer_csv[k]), headerKey(en.customer_csv[k])]),
+);
 
 export interface THeaderProblems {
   missing: TColumnField[];

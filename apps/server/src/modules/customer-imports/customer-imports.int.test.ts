@@ -10,7 +10,11 @@ let ids: Record<string, string>;
 
 type TContext = { token: string; headers?: Record<string, string> };
 const as = (ctx: TContext) => ({ token: ctx.token, headers: ctx.headers ?? {} });
-const acting = (role: string, slug: string, level: string) => ({ 'x-user-role': role, 'x-host-slug': slug, 'x-host-level': level });
+const acting = (role: string, slug: string, level: string) => ({
+  'x-user-role': role,
+  'x-host-slug': slug,
+  'x-host-level': level,
+});
 
 function form(content: string | Buffer, name = 'customers.csv'): FormData {
   const f = new FormData();
@@ -42,7 +46,8 @@ async function run(ctx: TContext, id: string, emailReception = 'booking') {
   return settled(ctx, id, ['completed', 'failed']);
 }
 
-const customer = async (phone: string) => (await s.sql(`select * from customers where phone = $1 and brand_id = $2`, [phone, ids['sakura-hotels']]))[0];
+const customer = async (phone: string) =>
+  (await s.sql(`select * from customers where phone = $1 and brand_id = $2`, [phone, ids['sakura-hotels']]))[0];
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -64,9 +69,10 @@ beforeAll(async () => {
        ($1, '三郎', '佐藤', '09011110003', null, '東京都新宿区3-3', 'unsubscribed')`,
     [ids['sakura-hotels']],
   );
-  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $1, brand_id, 'booking' from customers where phone like '0901111000%'`, [
-    ids['sakura-shinjuku'],
-  ]);
+  await s.sql(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $1, brand_id, 'booking' from customers where phone like '0901111000%'`,
+    [ids['sakura-shinjuku']],
+  );
 });
 afterAll(async () => {
   await s?.close();
@@ -97,15 +103,37 @@ describe('customer import, end to end', () => {
     staff = await s.login(DEMO.hotelStaff);
     const first = await upload(staff, FILE);
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ status: 'reviewing', encoding: 'utf-8', hotelName: 'さくらホテル 新宿', fileName: 'customers.csv' });
-    expect(first.body.data.columns.map((c: { field: string }) => c.field)).toEqual(['lastName', 'firstName', 'phone', 'email', 'gender', 'dateOfBirth', 'address', 'emailStatus']);
+    expect(first.body.data).toMatchObject({
+      status: 'reviewing',
+      encoding: 'utf-8',
+      hotelName: 'さくらホテル 新宿',
+      fileName: 'customers.csv',
+    });
+    expect(first.body.data.columns.map((c: { field: string }) => c.field)).toEqual([
+      'lastName',
+      'firstName',
+      'phone',
+      'email',
+      'gender',
+      'dateOfBirth',
+      'address',
+      'emailStatus',
+    ]);
     importId = first.body.data.id;
     const review = await settled(staff, importId, ['reviewed', 'rejected']);
     expect(review.counts).toEqual({ total: 10, new: 3, updated: 1, unchanged: 2, duplicates: 1, failed: 3 });
     expect(await s.sql(`select count(*)::int as n from customers where phone like '090222200%'`)).toEqual([{ n: 0 }]);
 
     const failed = await s.call('GET', `/v1/customer-imports/${importId}/rows?outcome=failed`, as(staff));
-    expect(failed.body.data.items.map((r: { row: number; problems: { field: string; code: string }[]; duplicateOf: number | null }) => [r.row, r.problems.map((p) => `${p.field}:${p.code}`), r.duplicateOf])).toEqual([
+    expect(
+      failed.body.data.items.map(
+        (r: { row: number; problems: { field: string; code: string }[]; duplicateOf: number | null }) => [
+          r.row,
+          r.problems.map((p) => `${p.field}:${p.code}`),
+          r.duplicateOf,
+        ],
+      ),
+    ).toEqual([
       [5, ['phone:use_numbers_only'], null],
       [6, ['dateOfBirth:invalid_date'], null],
       [8, ['phone:import_duplicate_conflict'], 2],
@@ -124,14 +152,20 @@ describe('customer import, end to end', () => {
   });
 
   it('downloads the failed rows with their reasons in the chosen language', async () => {
-    const res = await fetch(`${s.url}/v1/customer-imports/${importId}/failures.csv?lang=ja`, { headers: { authorization: `Bearer ${staff.token}` } });
+    const res = await fetch(`${s.url}/v1/customer-imports/${importId}/failures.csv?lang=ja`, {
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
     expect(res.status).toBe(200);
     const lines = (await res.text()).trimEnd().split('\r\n');
     expect(lines[0]).toBe('行,理由,姓,名,電話番号,メールアドレス,性別,生年月日,住所,メール配信');
     expect(lines[1]).toBe('5,電話番号: 数字のみで入力してください。,田中,誠,090-abcd-0004,,,,東京都,');
     expect(lines[3]).toContain('8,電話番号: 同じ電話番号が前の行に異なる内容で存在します。 (行 2)');
-    const english = await fetch(`${s.url}/v1/customer-imports/${importId}/failures.csv?lang=en`, { headers: { authorization: `Bearer ${staff.token}` } });
-    expect((await english.text()).split('\r\n')[2]).toBe('6,Date of birth: Enter a valid date.,伊藤,翼,09022220005,,,2001-02-30,東京都,');
+    const english = await fetch(`${s.url}/v1/customer-imports/${importId}/failures.csv?lang=en`, {
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
+    expect((await english.text()).split('\r\n')[2]).toBe(
+      '6,Date of birth: Enter a valid date.,伊藤,翼,09022220005,,,2001-02-30,東京都,',
+    );
   });
 
   it('imports with the email reception chosen, allocating to the hotel, and audits counts only', async () => {
@@ -143,20 +177,38 @@ describe('customer import, end to end', () => {
     expect(done.progress).toEqual({ done: 10, total: 10 });
 
     const taro = await customer('09022220001');
-    expect(taro).toMatchObject({ last_name: '山田', first_name: '太郎', gender: 'male', address: '東京都新宿区\r\n西新宿1-1', consent_source: 'import', email_status: 'active' });
+    expect(taro).toMatchObject({
+      last_name: '山田',
+      first_name: '太郎',
+      gender: 'male',
+      address: '東京都新宿区\r\n西新宿1-1',
+      consent_source: 'import',
+      email_status: 'active',
+    });
     expect((await customer('09022220002')).first_name).toBe('花子');
     expect((await customer('09022220003')).last_name).toBe('=HYPERLINK("http://x")');
     const jiro = await customer('09011110002');
-    expect(jiro).toMatchObject({ address: '東京都新宿区2-22', email_status: 'unsubscribed', unsubscribe_reason: 'import' });
+    expect(jiro).toMatchObject({
+      address: '東京都新宿区2-22',
+      email_status: 'unsubscribed',
+      unsubscribe_reason: 'import',
+    });
     expect((await customer('09011110003')).email_status).toBe('unsubscribed');
     expect((await customer('09011110001')).updated_at).toEqual(before.updated_at);
-    const allocations = await s.sql(`select source from customer_allocations a join customers c on c.id = a.customer_id where c.phone like '090222200%' and a.hotel_id = $1`, [ids['sakura-shinjuku']]);
+    const allocations = await s.sql(
+      `select source from customer_allocations a join customers c on c.id = a.customer_id where c.phone like '090222200%' and a.hotel_id = $1`,
+      [ids['sakura-shinjuku']],
+    );
     expect(allocations.map((a) => a.source)).toEqual(['import', 'import', 'import']);
 
     const hotelList = await s.call('GET', '/v1/customers?search=0902222', as(staff));
     expect(hotelList.body.data.total).toBe(3);
     const [audit] = await s.sql(`select action, target_type, changes from audit_log where target_id = $1`, [importId]);
-    expect(audit).toMatchObject({ action: 'import', target_type: 'customer_import', changes: { inserted: 3, updated: 1, unchanged: 2, failed: 3, duplicates: 1, emailReception: 'booking' } });
+    expect(audit).toMatchObject({
+      action: 'import',
+      target_type: 'customer_import',
+      changes: { inserted: 3, updated: 1, unchanged: 2, failed: 3, duplicates: 1, emailReception: 'booking' },
+    });
     expect(JSON.stringify(audit)).not.toContain('0902222');
     // The upload is gone from disk once read.
     expect(existsSync(join(s.rt.config.dataDir, 'imports', `${importId}.csv`))).toBe(false);
@@ -170,24 +222,39 @@ describe('customer import, end to end', () => {
     expect(done.result).toEqual({ inserted: 0, updated: 0, unchanged: 6, allocated: 0 });
     expect(await s.sql(`select id, updated_at, email_status from customers order by id`)).toEqual(snapshot);
     // A finished import cannot run again.
-    const twice = await s.call('POST', `/v1/customer-imports/${again.id}/confirm`, { ...as(staff), body: { emailReception: 'booking' } });
+    const twice = await s.call('POST', `/v1/customer-imports/${again.id}/confirm`, {
+      ...as(staff),
+      body: { emailReception: 'booking' },
+    });
     expect(twice.status).toBe(409);
     expect(twice.body.error.code).toBe('import_not_ready');
   });
 
   it('reads Shift_JIS (CP932) files as Japanese Excel writes them', async () => {
-    const bytes = iconv.encode('氏名,ＴＥＬ,住所,メール配信\r\n髙橋 ①子,080-3333-0001,東京都～港区,配信停止\r\n', 'cp932');
+    const bytes = iconv.encode(
+      '氏名,ＴＥＬ,住所,メール配信\r\n髙橋 ①子,080-3333-0001,東京都～港区,配信停止\r\n',
+      'cp932',
+    );
     const review = await reviewed(staff, bytes);
     expect(review.encoding).toBe('cp932');
     expect(review.counts).toMatchObject({ new: 1, failed: 0 });
     await run(staff, review.id, 'not_given');
-    expect(await customer('08033330001')).toMatchObject({ last_name: '髙橋', first_name: '①子', address: '東京都～港区', email_status: 'unsubscribed' });
+    expect(await customer('08033330001')).toMatchObject({
+      last_name: '髙橋',
+      first_name: '①子',
+      address: '東京都～港区',
+      email_status: 'unsubscribed',
+    });
   });
 
   it('adds customers as unsubscribed when no consent was given', async () => {
     const review = await reviewed(staff, '姓,名,電話番号,住所\r\n森,光,08044440001,東京都\r\n');
     await run(staff, review.id, 'not_given');
-    expect(await customer('08044440001')).toMatchObject({ email_status: 'unsubscribed', unsubscribe_reason: 'no_consent', consent_source: 'import' });
+    expect(await customer('08044440001')).toMatchObject({
+      email_status: 'unsubscribed',
+      unsubscribe_reason: 'no_consent',
+      consent_source: 'import',
+    });
   });
 });
 
@@ -210,7 +277,10 @@ describe('bad files', () => {
     expect(wrong.body.error.fields.phone.message).toBe('This column is missing from the file.');
     const twice = await upload(staff, '姓,名,電話,携帯,住所\r\n');
     expect(twice.body.error.fields.phone.code).toBe('import_duplicate_column');
-    const utf16 = await upload(staff, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('姓,名,電話番号,住所\r\n', 'utf16le')]));
+    const utf16 = await upload(
+      staff,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('姓,名,電話番号,住所\r\n', 'utf16le')]),
+    );
     expect(utf16.body.error.code).toBe('import_unsupported_encoding');
     const none = await s.call('POST', '/v1/customer-imports', { ...as(staff), body: {} });
     expect(none.body.error.code).toBe('import_file_required');
@@ -220,10 +290,25 @@ describe('bad files', () => {
   it('rejects a header without rows and a quote that never closes, with the row', async () => {
     const headerOnly = await reviewed(staff, '姓,名,電話番号,住所\r\n');
     expect(headerOnly).toMatchObject({ status: 'rejected', error: { code: 'import_no_rows', row: null } });
-    const open = await reviewed(staff, '姓,名,電話番号,住所\r\n山田,太郎,09055550001,東京\r\n鈴木,"花子,09055550002,東京\r\n');
-    expect(open).toMatchObject({ status: 'rejected', error: { code: 'import_malformed_csv', row: 3, message: 'The file is not valid CSV: a quoted value is never closed.' } });
-    expect(await s.sql(`select count(*)::int as n from customer_import_rows where import_id = $1`, [open.id])).toEqual([{ n: 0 }]);
-    const retry = await s.call('POST', `/v1/customer-imports/${open.id}/confirm`, { ...as(staff), body: { emailReception: 'booking' } });
+    const open = await reviewed(
+      staff,
+      '姓,名,電話番号,住所\r\n山田,太郎,09055550001,東京\r\n鈴木,"花子,09055550002,東京\r\n',
+    );
+    expect(open).toMatchObject({
+      status: 'rejected',
+      error: {
+        code: 'import_malformed_csv',
+        row: 3,
+        message: 'The file is not valid CSV: a quoted value is never closed.',
+      },
+    });
+    expect(await s.sql(`select count(*)::int as n from customer_import_rows where import_id = $1`, [open.id])).toEqual([
+      { n: 0 },
+    ]);
+    const retry = await s.call('POST', `/v1/customer-imports/${open.id}/confirm`, {
+      ...as(staff),
+      body: { emailReception: 'booking' },
+    });
     expect(retry.status).toBe(409);
   });
 
@@ -232,7 +317,10 @@ describe('bad files', () => {
     const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(`${s.url}/v1/customer-imports`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${staff.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        headers: {
+          authorization: `Bearer ${staff.token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
       });
       req.on('response', (res) => {
         let body = '';
@@ -242,7 +330,9 @@ describe('bad files', () => {
       req.on('error', reject);
       const row = Buffer.from('山田,太郎,09012345678,東京都新宿区西新宿1-1-1\r\n'.repeat(1000));
       let sent = 0;
-      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n姓,名,電話番号,住所\r\n`);
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n姓,名,電話番号,住所\r\n`,
+      );
       const pump = () => {
         while (sent < 200 * 1024 * 1024) {
           sent += row.length;
@@ -261,8 +351,17 @@ describe('bad files', () => {
     const review = await reviewed(staff, '姓,名,電話番号,住所\r\n森,蘭,08066660001,東京\r\n');
     const cancelled = await s.call('DELETE', `/v1/customer-imports/${review.id}`, as(staff));
     expect(cancelled.body.data.status).toBe('cancelled');
-    expect(await s.sql(`select count(*)::int as n from customer_import_rows where import_id = $1`, [review.id])).toEqual([{ n: 0 }]);
-    expect((await s.call('POST', `/v1/customer-imports/${review.id}/confirm`, { ...as(staff), body: { emailReception: 'booking' } })).status).toBe(409);
+    expect(
+      await s.sql(`select count(*)::int as n from customer_import_rows where import_id = $1`, [review.id]),
+    ).toEqual([{ n: 0 }]);
+    expect(
+      (
+        await s.call('POST', `/v1/customer-imports/${review.id}/confirm`, {
+          ...as(staff),
+          body: { emailReception: 'booking' },
+        })
+      ).status,
+    ).toBe(409);
     expect(await customer('08066660001')).toBeUndefined();
   });
 });
@@ -280,9 +379,16 @@ describe('all or nothing', () => {
       begin if new.phone = '07000055000' then raise exception 'refused for the test'; end if; return new; end $$`);
     await s.sql(`create trigger refuse_one before insert on customers for each row execute function refuse_one()`);
     const failed = await run(staff, review.id);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'import_failed', message: 'The import stopped and nothing was changed. Please try again.' } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'import_failed', message: 'The import stopped and nothing was changed. Please try again.' },
+    });
     expect(await s.sql(`select count(*)::int as n from customers`)).toEqual(before);
-    expect(await s.sql(`select count(*)::int as n from customer_allocations where source = 'import' and customer_id in (select id from customers where phone like '070%')`)).toEqual([{ n: 0 }]);
+    expect(
+      await s.sql(
+        `select count(*)::int as n from customer_allocations where source = 'import' and customer_id in (select id from customers where phone like '070%')`,
+      ),
+    ).toEqual([{ n: 0 }]);
     expect(s.logs.join('')).not.toContain('07000055000');
 
     await s.sql(`drop trigger refuse_one on customers`);
@@ -302,9 +408,22 @@ describe('who may import', () => {
       expect((await upload(v, '姓,名,電話番号,住所\r\n')).status).toBe(403);
       expect((await s.call('GET', `/v1/customer-imports/${review.id}`, as(v))).status).toBe(403);
       expect((await s.call('GET', `/v1/customer-imports/${review.id}/rows?outcome=failed`, as(v))).status).toBe(403);
-      expect((await s.call('POST', `/v1/customer-imports/${review.id}/confirm`, { ...as(v), body: { emailReception: 'booking' } })).status).toBe(403);
+      expect(
+        (
+          await s.call('POST', `/v1/customer-imports/${review.id}/confirm`, {
+            ...as(v),
+            body: { emailReception: 'booking' },
+          })
+        ).status,
+      ).toBe(403);
       expect((await s.call('DELETE', `/v1/customer-imports/${review.id}`, as(v))).status).toBe(403);
-      expect((await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv`, { headers: { authorization: `Bearer ${viewer.token}`, ...headers } })).status).toBe(403);
+      expect(
+        (
+          await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv`, {
+            headers: { authorization: `Bearer ${viewer.token}`, ...headers },
+          })
+        ).status,
+      ).toBe(403);
     }
     expect((await s.call('GET', `/v1/customer-imports/${review.id}`)).status).toBe(401);
     expect((await s.call('POST', '/v1/customer-imports', { form: form('x') })).status).toBe(401);
@@ -317,7 +436,12 @@ describe('who may import', () => {
     const brand = await s.login(DEMO.brandAdmin);
     const file = (phone: string) => `姓,名,電話番号,住所\r\n森,${phone},${phone},東京\r\n`;
     const allocatedTo = async (phone: string) =>
-      (await s.sql(`select h.slug from customer_allocations a join hosts h on h.id = a.hotel_id join customers c on c.id = a.customer_id where c.phone = $1`, [phone])).map((r) => r.slug);
+      (
+        await s.sql(
+          `select h.slug from customer_allocations a join hosts h on h.id = a.hotel_id join customers c on c.id = a.customer_id where c.phone = $1`,
+          [phone],
+        )
+      ).map((r) => r.slug);
 
     await run(admin, (await reviewed(admin, file('08088880001'))).id);
     expect(await allocatedTo('08088880001')).toEqual(['sakura-shinjuku']);
@@ -345,17 +469,32 @@ describe('who may import', () => {
     expect((await allocatedTo('08088880004')).sort()).toEqual(['sakura-kyoto', 'sakura-shinjuku']);
   });
 
-  it("keeps an import to the host that made it: another brand or hotel finds nothing", async () => {
+  it('keeps an import to the host that made it: another brand or hotel finds nothing', async () => {
     const staff = await s.login(DEMO.hotelStaff);
     const review = await reviewed(staff, '姓,名,電話番号,住所\r\n森,葵,08099990001,東京\r\n');
     const harbor = await s.login(DEMO.harborAdmin);
     const brand = await s.login(DEMO.brandAdmin);
     for (const other of [harbor, brand, { token: brand.token, headers: acting('admin', 'sakura-kyoto', 'hotel') }]) {
       expect((await s.call('GET', `/v1/customer-imports/${review.id}`, as(other))).status).toBe(404);
-      expect((await s.call('GET', `/v1/customer-imports/${review.id}/rows?outcome=identical`, as(other))).status).toBe(404);
-      expect((await s.call('POST', `/v1/customer-imports/${review.id}/confirm`, { ...as(other), body: { emailReception: 'booking' } })).status).toBe(404);
+      expect((await s.call('GET', `/v1/customer-imports/${review.id}/rows?outcome=identical`, as(other))).status).toBe(
+        404,
+      );
+      expect(
+        (
+          await s.call('POST', `/v1/customer-imports/${review.id}/confirm`, {
+            ...as(other),
+            body: { emailReception: 'booking' },
+          })
+        ).status,
+      ).toBe(404);
       expect((await s.call('DELETE', `/v1/customer-imports/${review.id}`, as(other))).status).toBe(404);
-      expect((await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv`, { headers: { authorization: `Bearer ${other.token}`, ...(('headers' in other && other.headers) || {}) } })).status).toBe(404);
+      expect(
+        (
+          await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv`, {
+            headers: { authorization: `Bearer ${other.token}`, ...(('headers' in other && other.headers) || {}) },
+          })
+        ).status,
+      ).toBe(404);
     }
     // A hotel of another brand cannot be named as the target either.
     const outside = await upload(brand, '姓,名,電話番号,住所\r\n', `?hotelId=${ids['harbor-kobe']}`);

@@ -1,6 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { ERROR_MESSAGES, type TCustomerImport, type TEmailReception, type TErrorCode, type TImportField } from '@yado/contracts';
+import {
+  ERROR_MESSAGES,
+  type TCustomerImport,
+  type TEmailReception,
+  type TErrorCode,
+  type TImportField,
+} from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import en from '../../i18n/en.json' with { type: 'json' };
 import ja from '../../i18n/ja.json' with { type: 'json' };
@@ -10,7 +16,17 @@ import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { UTF8_BOM, csvRow } from '../customers/csv.ts';
 import { mappedFields } from './columns.ts';
-import { FIELD_COLUMNS, allFailedRows, deleteImportRows, findImport, listFailedRows, listIdenticalRows, moveImport, type TImportRecord, type TImportRowRecord } from './queries.ts';
+import {
+  FIELD_COLUMNS,
+  allFailedRows,
+  deleteImportRows,
+  findImport,
+  listFailedRows,
+  listIdenticalRows,
+  moveImport,
+  type TImportRecord,
+  type TImportRowRecord,
+} from './queries.ts';
 import { importFilePath } from './review-import.ts';
 import type { TApplyImportJob } from './apply-import.ts';
 
@@ -57,7 +73,12 @@ export function problemsOf(text: string | null): { field: string; code: string; 
 
 const REVIEWED: TImportRecord['status'][] = ['reviewed', 'queued', 'importing', 'completed', 'failed'];
 
-export async function listImportRows(rt: TRuntime, ctx: TActingContext, id: string, query: { outcome: 'failed' | 'identical'; after: number; limit: number }) {
+export async function listImportRows(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  query: { outcome: 'failed' | 'identical'; after: number; limit: number },
+) {
   return inTenant(rt, ctx, async (tx) => {
     const record = await findImport(tx, id, ctx.host.id);
     if (!record) throw new AppError(404, 'not_found');
@@ -86,11 +107,22 @@ export async function listImportRows(rt: TRuntime, ctx: TActingContext, id: stri
  * Step three: the email reception is chosen and the import is queued. Allowed once reviewed, and
  * again after a failure (which changed nothing).
  */
-export async function confirmImport(rt: TRuntime, ctx: TActingContext, id: string, emailReception: TEmailReception): Promise<TCustomerImport> {
+export async function confirmImport(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  emailReception: TEmailReception,
+): Promise<TCustomerImport> {
   const record = await inTenant(rt, ctx, async (tx) => {
     const found = await findImport(tx, id, ctx.host.id);
     if (!found) throw new AppError(404, 'not_found');
-    const moved = await moveImport(tx, id, ['reviewed', 'failed'], 'queued', sql`, email_reception = ${emailReception}, error_code = null, error_row = null, finished_at = null, progress_done = 0`);
+    const moved = await moveImport(
+      tx,
+      id,
+      ['reviewed', 'failed'],
+      'queued',
+      sql`, email_reception = ${emailReception}, error_code = null, error_row = null, finished_at = null, progress_done = 0`,
+    );
     if (!moved) throw new AppError(409, 'import_not_ready');
     return findImport(tx, id, ctx.host.id);
   });
@@ -104,7 +136,13 @@ export async function cancelImport(rt: TRuntime, ctx: TActingContext, id: string
   const record = await inTenant(rt, ctx, async (tx) => {
     const found = await findImport(tx, id, ctx.host.id);
     if (!found) throw new AppError(404, 'not_found');
-    const moved = await moveImport(tx, id, ['reviewing', 'reviewed', 'rejected', 'failed'], 'cancelled', sql`, finished_at = now()`);
+    const moved = await moveImport(
+      tx,
+      id,
+      ['reviewing', 'reviewed', 'rejected', 'failed'],
+      'cancelled',
+      sql`, finished_at = now()`,
+    );
     if (!moved) throw new AppError(409, 'import_not_ready');
     await deleteImportRows(tx, id, found.brandId);
     return findImport(tx, id, ctx.host.id);
@@ -129,13 +167,26 @@ const SNAKE: Record<TImportField, keyof typeof en.customer_csv> = {
 };
 
 /** The failed rows as CSV: row number, reasons in the chosen language, and the values as read. */
-export async function failuresCsv(rt: TRuntime, ctx: TActingContext, id: string, language: 'ja' | 'en'): Promise<Readable> {
+export async function failuresCsv(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  language: 'ja' | 'en',
+): Promise<Readable> {
   const record = await mustFind(rt, ctx, id);
   const texts = language === 'ja' ? ja : en;
   const fields = mappedFields(record.columns);
-  const fieldLabel = (f: string) => (f === 'fullName' ? texts.customer_import.full_name : (texts.customer_csv[SNAKE[f as TImportField]] ?? f));
+  const fieldLabel = (f: string) =>
+    f === 'fullName' ? texts.customer_import.full_name : (texts.customer_csv[SNAKE[f as TImportField]] ?? f);
   async function* lines() {
-    yield UTF8_BOM + csvRow([texts.customer_import.row, texts.customer_import.reason, ...fields.map((f) => texts.customer_csv[SNAKE[f]])]);
+    yield (
+      UTF8_BOM +
+      csvRow([
+        texts.customer_import.row,
+        texts.customer_import.reason,
+        ...fields.map((f) => texts.customer_csv[SNAKE[f]]),
+      ])
+    );
     if (!REVIEWED.includes(record.status)) return;
     let after = 0;
     for (;;) {
@@ -145,7 +196,10 @@ export async function failuresCsv(rt: TRuntime, ctx: TActingContext, id: string,
         const reasons = problemsOf(r.problems)
           .map((p) => {
             const text = texts.import_problem[p.code as keyof typeof texts.import_problem] ?? p.message;
-            const dup = p.code === 'import_duplicate_conflict' && r.duplicate_of ? ` (${texts.customer_import.row} ${r.duplicate_of})` : '';
+            const dup =
+              p.code === 'import_duplicate_conflict' && r.duplicate_of
+                ? ` (${texts.customer_import.row} ${r.duplicate_of})`
+                : '';
             return `${fieldLabel(p.field)}: ${text}${dup}`;
           })
           .join(' / ');

@@ -2,19 +2,35 @@ import { describe, expect, it } from 'vitest';
 import { mapHeaders } from './columns.ts';
 import { cellText, normalizeRow, parseDate } from './normalize-row.ts';
 
-const { columns } = mapHeaders(['姓', '名', '電話番号', 'メールアドレス', '性別', '生年月日', '国', '住所', 'メール配信']);
+const { columns } = mapHeaders([
+  '姓',
+  '名',
+  '電話番号',
+  'メールアドレス',
+  '性別',
+  '生年月日',
+  '国',
+  '住所',
+  'メール配信',
+]);
 const read = (cells: string[]) => normalizeRow(cells, columns);
 
 describe('row normalisation', () => {
   it('normalises what is clearly a phone: hyphens, full-width digits, +81, Excel text formulas', () => {
     expect(read(['山田', '太郎', '090-1234-5678', '', '', '', '', '東京', '']).values.phone).toBe('09012345678');
-    expect(read(['山田', '太郎', '０９０－１２３４－５６７８', '', '', '', '', '東京', '']).values.phone).toBe('09012345678');
+    expect(read(['山田', '太郎', '０９０－１２３４－５６７８', '', '', '', '', '東京', '']).values.phone).toBe(
+      '09012345678',
+    );
     expect(read(['山田', '太郎', '+81 90 1234 5678', '', '', '', '', '東京', '']).values.phone).toBe('09012345678');
     expect(read(['山田', '太郎', '="09012345678"', '', '', '', '', '東京', '']).values.phone).toBe('09012345678');
   });
   it('rejects the rest with the rule it breaks', () => {
-    expect(read(['山田', '太郎', '090-abcd-5678', '', '', '', '', '東京', '']).problems).toEqual([{ field: 'phone', code: 'use_numbers_only' }]);
-    expect(read(['山田', '太郎', '9.01E+09', '', '', '', '', '東京', '']).problems).toEqual([{ field: 'phone', code: 'use_numbers_only' }]);
+    expect(read(['山田', '太郎', '090-abcd-5678', '', '', '', '', '東京', '']).problems).toEqual([
+      { field: 'phone', code: 'use_numbers_only' },
+    ]);
+    expect(read(['山田', '太郎', '9.01E+09', '', '', '', '', '東京', '']).problems).toEqual([
+      { field: 'phone', code: 'use_numbers_only' },
+    ]);
     expect(read(['', '太郎', '', 'x@', '宇宙人', '2001-02-30', 'Japan', '', 'maybe']).problems).toEqual([
       { field: 'lastName', code: 'field_required_fill' },
       { field: 'phone', code: 'field_required_fill' },
@@ -27,22 +43,44 @@ describe('row normalisation', () => {
     ]);
   });
   it('reads labels in both languages and the usual date forms', () => {
-    const row = read(['山田', '太郎', '09012345678', 'taro@example.jp', '男性', '1990年5月20日', 'jp', '東京', '配信停止']);
+    const row = read([
+      '山田',
+      '太郎',
+      '09012345678',
+      'taro@example.jp',
+      '男性',
+      '1990年5月20日',
+      'jp',
+      '東京',
+      '配信停止',
+    ]);
     expect(row.problems).toEqual([]);
-    expect(row.values).toMatchObject({ gender: 'male', dateOfBirth: '1990-05-20', country: 'JP', emailStatus: 'unsubscribed' });
-    expect(read(['a', 'b', '09012345678', '', 'Prefer not to say', '1990/5/2', '', 'c', 'Active']).values).toMatchObject({ gender: 'prefer_not_to_say', dateOfBirth: '1990-05-02', emailStatus: 'active' });
+    expect(row.values).toMatchObject({
+      gender: 'male',
+      dateOfBirth: '1990-05-20',
+      country: 'JP',
+      emailStatus: 'unsubscribed',
+    });
+    expect(
+      read(['a', 'b', '09012345678', '', 'Prefer not to say', '1990/5/2', '', 'c', 'Active']).values,
+    ).toMatchObject({ gender: 'prefer_not_to_say', dateOfBirth: '1990-05-02', emailStatus: 'active' });
     expect(parseDate('2999-01-01')).toBeNull();
     expect(parseDate('19900520')).toBe('1990-05-20');
   });
   it('keeps formula-looking text as text and undoes the apostrophe our export adds', () => {
-    expect(cellText("'=HYPERLINK(\"x\")")).toBe('=HYPERLINK("x")');
+    expect(cellText('\'=HYPERLINK("x")')).toBe('=HYPERLINK("x")');
     expect(cellText('=SUM(A1)')).toBe('=SUM(A1)');
     expect(cellText("''quoted")).toBe("'quoted");
     expect(cellText(`'="kept"`)).toBe('="kept"');
   });
   it('splits a full name at the first blank, family name first', () => {
     const full = mapHeaders(['氏名', '電話', '住所']).columns;
-    expect(normalizeRow(['山田　太郎', '09012345678', '東京'], full).values).toMatchObject({ lastName: '山田', firstName: '太郎' });
-    expect(normalizeRow(['山田太郎', '09012345678', '東京'], full).problems).toEqual([{ field: 'fullName', code: 'import_full_name_unsplit' }]);
+    expect(normalizeRow(['山田　太郎', '09012345678', '東京'], full).values).toMatchObject({
+      lastName: '山田',
+      firstName: '太郎',
+    });
+    expect(normalizeRow(['山田太郎', '09012345678', '東京'], full).problems).toEqual([
+      { field: 'fullName', code: 'import_full_name_unsplit' },
+    ]);
   });
 });

@@ -26,17 +26,54 @@ const MAX_LENGTH: Partial<Record<TImportField, number>> = {
 
 const word = (s: string) => headerKey(s);
 const GENDERS = new Map<string, string>([
-  ...(['male', 'm', 'man', '男', '男性', 'おとこ', ja.gender.male, en.gender.male] as const).map((w) => [word(w), 'male'] as [string, string]),
-  ...(['female', 'f', 'woman', '女', '女性', 'おんな', ja.gender.female, en.gender.female] as const).map((w) => [word(w), 'female'] as [string, string]),
-  ...(['prefer_not_to_say', 'prefer not to say', 'other', 'unknown', 'その他', '無回答', '不明', ja.gender.prefer_not_to_say, en.gender.prefer_not_to_say] as const).map(
-    (w) => [word(w), 'prefer_not_to_say'] as [string, string],
+  ...(['male', 'm', 'man', '男', '男性', 'おとこ', ja.gender.male, en.gender.male] as const).map(
+    (w) => [word(w), 'male'] as [string, string],
   ),
+  ...(['female', 'f', 'woman', '女', '女性', 'おんな', ja.gender.female, en.gender.female] as const).map(
+    (w) => [word(w), 'female'] as [string, string],
+  ),
+  ...(
+    [
+      'prefer_not_to_say',
+      'prefer not to say',
+      'other',
+      'unknown',
+      'その他',
+      '無回答',
+      '不明',
+      ja.gender.prefer_not_to_say,
+      en.gender.prefer_not_to_say,
+    ] as const
+  ).map((w) => [word(w), 'prefer_not_to_say'] as [string, string]),
 ]);
 const EMAIL_STATUSES = new Map<string, string>([
-  ...(['active', 'subscribed', 'yes', '有効', '配信する', '配信可', '希望する', ja.email_status.active, en.email_status.active] as const).map((w) => [word(w), 'active'] as [string, string]),
-  ...(['unsubscribed', 'unsubscribe', 'no', '無効', '配信しない', '配信不可', '希望しない', '停止', ja.email_status.unsubscribed, en.email_status.unsubscribed] as const).map(
-    (w) => [word(w), 'unsubscribed'] as [string, string],
-  ),
+  ...(
+    [
+      'active',
+      'subscribed',
+      'yes',
+      '有効',
+      '配信する',
+      '配信可',
+      '希望する',
+      ja.email_status.active,
+      en.email_status.active,
+    ] as const
+  ).map((w) => [word(w), 'active'] as [string, string]),
+  ...(
+    [
+      'unsubscribed',
+      'unsubscribe',
+      'no',
+      '無効',
+      '配信しない',
+      '配信不可',
+      '希望しない',
+      '停止',
+      ja.email_status.unsubscribed,
+      en.email_status.unsubscribed,
+    ] as const
+  ).map((w) => [word(w), 'unsubscribed'] as [string, string]),
 ]);
 
 /**
@@ -144,7 +181,8 @@ export function normalizeRow(fields: string[], columns: TColumn[]): TReadRow {
   }
   for (const [field, max] of Object.entries(MAX_LENGTH) as [TImportField, number][]) {
     const v = values[field];
-    if (v && v.length > max && !problems.some((p) => p.field === field)) problems.push({ field, code: 'value_too_long' });
+    if (v && v.length > max && !problems.some((p) => p.field === field))
+      problems.push({ field, code: 'value_too_long' });
   }
   return { values, problems };
 }

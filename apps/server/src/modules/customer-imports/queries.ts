@@ -43,7 +43,9 @@ function toRecord(row: Record<string, unknown>): TImportRecord {
 
 /** An import of the acting host (another host's, even in the same brand, is not found). */
 export async function findImport(tx: TTx, id: string, hostId: string): Promise<TImportRecord | null> {
-  const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`${selectImport} where i.id = ${id} and i.host_id = ${hostId}`));
+  const [row] = rowsOf<Record<string, unknown>>(
+    await tx.execute(sql`${selectImport} where i.id = ${id} and i.host_id = ${hostId}`),
+  );
   return row ? toRecord(row) : null;
 }
 
@@ -55,14 +57,30 @@ export async function loadImport(tx: TTx, id: string): Promise<TImportRecord | n
 
 export async function insertImport(
   tx: TTx,
-  row: { id: string; brandId: string; hostId: string; hotelId: string | null; createdBy: string; fileName: string; fileSize: number; encoding: string; columns: TColumn[] },
+  row: {
+    id: string;
+    brandId: string;
+    hostId: string;
+    hotelId: string | null;
+    createdBy: string;
+    fileName: string;
+    fileSize: number;
+    encoding: string;
+    columns: TColumn[];
+  },
 ): Promise<void> {
   await tx.execute(sql`insert into customer_imports (id, brand_id, host_id, hotel_id, created_by, status, file_name, file_size, encoding, columns)
     values (${row.id}, ${row.brandId}, ${row.hostId}, ${row.hotelId}, ${row.createdBy}, 'reviewing', ${row.fileName}, ${row.fileSize}, ${row.encoding}, ${JSON.stringify(row.columns)}::jsonb)`);
 }
 
 /** Moves an import from one of `from` to `to`; false when it was in none of them (a race lost). */
-export async function moveImport(tx: TTx, id: string, from: TImportRecord['status'][], to: TImportRecord['status'], set: SQL = sql``): Promise<boolean> {
+export async function moveImport(
+  tx: TTx,
+  id: string,
+  from: TImportRecord['status'][],
+  to: TImportRecord['status'],
+  set: SQL = sql``,
+): Promise<boolean> {
   const result = await tx.execute(
     sql`update customer_imports set status = ${to} ${set} where id = ${id} and status in (${sql.join(
       from.map((s) => sql`${s}`),
@@ -73,7 +91,9 @@ export async function moveImport(tx: TTx, id: string, from: TImportRecord['statu
 }
 
 export async function setProgress(tx: TTx, id: string, done: number, total: number | null): Promise<void> {
-  await tx.execute(sql`update customer_imports set progress_done = ${done}, progress_total = ${total} where id = ${id}`);
+  await tx.execute(
+    sql`update customer_imports set progress_done = ${done}, progress_total = ${total} where id = ${id}`,
+  );
 }
 
 export async function deleteImportRows(tx: TTx, importId: string, brandId: string, onlyOk = false): Promise<void> {
@@ -102,23 +122,38 @@ export const FIELD_COLUMNS: Record<TImportField, string> = {
  * existing customer `c` in the fields the file has. Email status only ever changes towards
  * unsubscribed: an import never re-subscribes anyone (consent is brand-wide, DESIGN section 4).
  */
-export function changedCondition(fields: TImportField[], s: string, c: string, unsubscribeFromFile: SQL, typed = false): SQL {
+export function changedCondition(
+  fields: TImportField[],
+  s: string,
+  c: string,
+  unsubscribeFromFile: SQL,
+  typed = false,
+): SQL {
   const parts: SQL[] = [];
   for (const f of fields) {
     if (f === 'phone' || f === 'emailStatus') continue;
     const col = FIELD_COLUMNS[f];
     // Import rows hold the date as text; `excluded` holds it as a date already.
-    if (f === 'dateOfBirth' && !typed) parts.push(sql.raw(`${s}.${col} is distinct from to_char(${c}.${col}, 'YYYY-MM-DD')`));
+    if (f === 'dateOfBirth' && !typed)
+      parts.push(sql.raw(`${s}.${col} is distinct from to_char(${c}.${col}, 'YYYY-MM-DD')`));
     else parts.push(sql.raw(`${s}.${col} is distinct from ${c}.${col}`));
   }
-  if (fields.includes('emailStatus')) parts.push(sql`coalesce(${unsubscribeFromFile} and ${sql.raw(c)}.email_status = 'active', false)`);
+  if (fields.includes('emailStatus'))
+    parts.push(sql`coalesce(${unsubscribeFromFile} and ${sql.raw(c)}.email_status = 'active', false)`);
   return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
 }
 
 /** What the review found: counts by outcome, comparing with the brand's customers now. */
 export async function reviewCounts(tx: TTx, importId: string, brandId: string, fields: TImportField[]) {
   const changed = changedCondition(fields, 's', 'c', sql`s.email_status = 'unsubscribed'`);
-  const [row] = rowsOf<{ total: number; failed: number; duplicates: number; new: number; updated: number; unchanged: number }>(
+  const [row] = rowsOf<{
+    total: number;
+    failed: number;
+    duplicates: number;
+    new: number;
+    updated: number;
+    unchanged: number;
+  }>(
     await tx.execute(sql`
       select count(*)::int as total,
         count(*) filter (where s.status = 'failed')::int as failed,
@@ -143,7 +178,12 @@ export interface TImportRowRecord {
   phone: string | null;
 }
 
-export async function listFailedRows(tx: TTx, importId: string, after: number, limit: number): Promise<TImportRowRecord[]> {
+export async function listFailedRows(
+  tx: TTx,
+  importId: string,
+  after: number,
+  limit: number,
+): Promise<TImportRowRecord[]> {
   return rowsOf<TImportRowRecord>(
     await tx.execute(sql`select row_number as "rowNumber", 'failed' as outcome, problems, duplicate_of as "duplicateOf",
         last_name as "lastName", first_name as "firstName", phone
@@ -153,7 +193,13 @@ export async function listFailedRows(tx: TTx, importId: string, after: number, l
 }
 
 /** Rows that change nothing: repeats of an earlier row, and rows equal to an existing customer. */
-export async function listIdenticalRows(tx: TTx, importId: string, fields: TImportField[], after: number, limit: number): Promise<TImportRowRecord[]> {
+export async function listIdenticalRows(
+  tx: TTx,
+  importId: string,
+  fields: TImportField[],
+  after: number,
+  limit: number,
+): Promise<TImportRowRecord[]> {
   const changed = changedCondition(fields, 's', 'c', sql`s.email_status = 'unsubscribed'`);
   return rowsOf<TImportRowRecord>(
     await tx.execute(sql`select s.row_number as "rowNumber", case when s.status = 'duplicate' then 'duplicate' else 'unchanged' end as outcome,

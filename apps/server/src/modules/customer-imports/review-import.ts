@@ -94,9 +94,19 @@ export async function reviewImport(rt: TRuntime, importId: string): Promise<void
   } catch (error) {
     await deleteImportRows(db, importId, record.brandId).catch(() => undefined);
     const rejection =
-      error instanceof ImportRejection ? error : error instanceof CsvError ? new ImportRejection(error.code, error.row) : new ImportRejection('general');
+      error instanceof ImportRejection
+        ? error
+        : error instanceof CsvError
+          ? new ImportRejection(error.code, error.row)
+          : new ImportRejection('general');
     if (rejection.code === 'general') rt.log.error({ err: error, importId }, 'customer import review failed');
-    await moveImport(db, importId, ['reviewing'], 'rejected', sql`, error_code = ${rejection.code}, error_row = ${rejection.row}, finished_at = now()`);
+    await moveImport(
+      db,
+      importId,
+      ['reviewing'],
+      'rejected',
+      sql`, error_code = ${rejection.code}, error_row = ${rejection.row}, finished_at = now()`,
+    );
   } finally {
     // The rows are in the database now (or the file is refused): the upload is not kept.
     await rm(path, { force: true });

@@ -8,10 +8,16 @@ import { uploadImport } from './upload-import.ts';
 
 export function customerImportRoutes(app: FastifyInstance, rt: TRuntime): void {
   const access = { entitlement: 'customer.import' } as const;
-  route(app, customerImportsApi.upload, access, async ({ request, query, ctx }) => uploadImport(rt, ctx, request, query.hotelId));
+  route(app, customerImportsApi.upload, access, async ({ request, query, ctx }) =>
+    uploadImport(rt, ctx, request, query.hotelId),
+  );
   route(app, customerImportsApi.get, access, async ({ params, ctx }) => getImport(rt, ctx, uuid(params.id)));
-  route(app, customerImportsApi.rows, access, async ({ params, query, ctx }) => listImportRows(rt, ctx, uuid(params.id), query));
-  route(app, customerImportsApi.confirm, access, async ({ params, body, ctx }) => confirmImport(rt, ctx, uuid(params.id), body.emailReception));
+  route(app, customerImportsApi.rows, access, async ({ params, query, ctx }) =>
+    listImportRows(rt, ctx, uuid(params.id), query),
+  );
+  route(app, customerImportsApi.confirm, access, async ({ params, body, ctx }) =>
+    confirmImport(rt, ctx, uuid(params.id), body.emailReception),
+  );
   route(app, customerImportsApi.cancel, access, async ({ params, ctx }) => cancelImport(rt, ctx, uuid(params.id)));
   rawRoute(app, customerImportsApi.failuresCsv, access, async ({ params, query, ctx, reply }) => {
     const stream = await failuresCsv(rt, ctx, uuid(params.id), query.lang ?? ctx.user.language);

@@ -39,7 +39,9 @@ export interface TStagingWriter {
 function copyValue(v: string | number | null): string {
   if (v === null) return '\\N';
   if (typeof v === 'number') return String(v);
-  return /[\\\t\n\r]/.test(v) ? v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : v;
+  return /[\\\t\n\r]/.test(v)
+    ? v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : v;
 }
 
 const FLUSH_CHARS = 256 * 1024;
@@ -103,9 +105,17 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
   let batch: TStagedRow[] = [];
   const insertBatch = async () => {
     if (batch.length === 0) return;
-    const columns = STAGED_COLUMNS.map((_, i) => batch.map((r) => (r[i] === null || r[i] === undefined ? null : String(r[i]))));
-    const casts = STAGED_COLUMNS.map((c, i) => `$${i + 1}::${c === 'import_id' || c === 'brand_id' ? 'uuid' : c === 'row_number' || c === 'duplicate_of' ? 'int' : 'text'}[]`);
-    await client.query(`insert into customer_import_rows (${STAGED_COLUMNS.join(', ')}) select * from unnest(${casts.join(', ')})`, columns);
+    const columns = STAGED_COLUMNS.map((_, i) =>
+      batch.map((r) => (r[i] === null || r[i] === undefined ? null : String(r[i]))),
+    );
+    const casts = STAGED_COLUMNS.map(
+      (c, i) =>
+        `$${i + 1}::${c === 'import_id' || c === 'brand_id' ? 'uuid' : c === 'row_number' || c === 'duplicate_of' ? 'int' : 'text'}[]`,
+    );
+    await client.query(
+      `insert into customer_import_rows (${STAGED_COLUMNS.join(', ')}) select * from unnest(${casts.join(', ')})`,
+      columns,
+    );
     batch = [];
   };
   const discard = () => client.query('delete from customer_import_rows where import_id = $1', [importId]);

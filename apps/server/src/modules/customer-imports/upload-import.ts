@@ -24,7 +24,11 @@ const HEAD_BYTES = 64 * 1024;
  * The hotel the imported customers are allocated to: the acting hotel; at a hotel group (and for
  * the platform) a hotel the caller chooses; at a brand a chosen hotel or none.
  */
-async function targetHotel(rt: TRuntime, ctx: TActingContext, hotelId: string | undefined): Promise<{ hotelId: string | null; brandId: string }> {
+async function targetHotel(
+  rt: TRuntime,
+  ctx: TActingContext,
+  hotelId: string | undefined,
+): Promise<{ hotelId: string | null; brandId: string }> {
   if (ctx.host.level === 'hotel') return { hotelId: ctx.host.id, brandId: ctx.host.brandId as string };
   if (!hotelId) {
     if (ctx.host.level === 'brand') return { hotelId: null, brandId: ctx.host.id };
@@ -65,9 +69,15 @@ async function readHeader(path: string, encoding: TEncoding): Promise<string[] |
  * encoding is told from its bytes and its header mapped to customer fields. A file that cannot
  * be imported at all is refused here with the reason; otherwise its review starts as a job.
  */
-export async function uploadImport(rt: TRuntime, ctx: TActingContext, request: FastifyRequest, hotelId: string | undefined): Promise<TCustomerImport> {
+export async function uploadImport(
+  rt: TRuntime,
+  ctx: TActingContext,
+  request: FastifyRequest,
+  hotelId: string | undefined,
+): Promise<TCustomerImport> {
   const target = await targetHotel(rt, ctx, hotelId);
-  if (!request.isMultipart()) throw new AppError(400, 'import_file_required', { file: fieldError('import_file_required') });
+  if (!request.isMultipart())
+    throw new AppError(400, 'import_file_required', { file: fieldError('import_file_required') });
   const file = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
   if (!file) throw new AppError(400, 'import_file_required', { file: fieldError('import_file_required') });
   const id = randomUUID();
@@ -108,7 +118,17 @@ export async function uploadImport(rt: TRuntime, ctx: TActingContext, request: F
   }
   const fileName = (file.filename || 'customers.csv').slice(0, 200);
   const created = await inTenant(rt, ctx, async (tx) => {
-    await insertImport(tx, { id, brandId: target.brandId, hostId: ctx.host.id, hotelId: target.hotelId, createdBy: ctx.user.id, fileName, fileSize: sniffer.bytes, encoding, columns });
+    await insertImport(tx, {
+      id,
+      brandId: target.brandId,
+      hostId: ctx.host.id,
+      hotelId: target.hotelId,
+      createdBy: ctx.user.id,
+      fileName,
+      fileSize: sniffer.bytes,
+      encoding,
+      columns,
+    });
     return findImport(tx, id, ctx.host.id);
   });
   await rt.queue.send(QUEUES.reviewImport, { importId: id });

@@ -1,0 +1,65 @@
+import * as importsApi from '@yado/contracts/customer-imports';
+import type { TCustomerImport, TEmailReception } from '@yado/contracts/customer-imports';
+import * as managementApi from '@yado/contracts/management';
+import { queryOptions } from '@tanstack/react-query';
+import { request } from '../../../lib/http/request';
+import { readToken } from '../../../lib/session/storage';
+import { roleSelectorHeaders, storedRoleSelector } from '../../../lib/session/roleSelector';
+
+export const IMPORT_QUERY_KEY = ['customer-imports'] as const;
+
+/** Statuses a background job is still working on: the page polls while it sees one. */
+export const RUNNING_STATUSES: TCustomerImport['status'][] = ['reviewing', 'queued', 'importing'];
+
+export const importQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...IMPORT_QUERY_KEY, id],
+    queryFn: ({ signal }) => request(importsApi.get, { params: { id }, signal }),
+    refetchInterval: (query) => (query.state.data && RUNNING_STATUSES.includes(query.state.data.status) ? 700 : false),
+  });
+
+export const importRowsQuery = (id: string, outcome: 'failed' | 'identical', after: number) =>
+  queryOptions({
+    queryKey: [...IMPORT_QUERY_KEY, id, 'rows', outcome, after],
+    queryFn: ({ signal }) => request(importsApi.rows, { params: { id }, query: { outcome, after, limit: 50 }, signal }),
+  });
+
+export const hotelChoicesQuery = queryOptions({
+  queryKey: ['customer-imports', 'hotels'],
+  queryFn: ({ signal }) => request(managementApi.hotels.list, { query: { pageSize: 100, sort: 'name' }, signal }),
+});
+
+export function uploadImport(file: File, hotelId: string | null): Promise<TCustomerImport> {
+  const form = new FormData();
+  form.append('file', file);
+  return request(importsApi.upload, { body: form, query: { hotelId: hotelId ?? undefined } });
+}
+
+export function confirmImport(id: string, emailReception: TEmailReception): Promise<TCustomerImport> {
+  return request(importsApi.confirm, { params: { id }, body: { emailReception } });
+}
+
+export function cancelImport(id: string): Promise<TCustomerImport> {
+  return request(importsApi.cancel, { params: { id } });
+}
+
+/**
+ * The failed rows as a CSV download. A plain link cannot carry the bearer token, so the file is
+ * fetched with it and handed to the browser as a blob.
+ */
+export async function downloadFailures(id: string, language: 'ja' | 'en'): Promise<void> {
+  const token = readToken();
+  const response = await fetch(`/v1/customer-imports/${encodeURIComponent(id)}/failures.csv?lang=${language}`, {
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token.accessToken}` } : {}),
+      ...roleSelectorHeaders(storedRoleSelector()),
+    },
+  });
+  if (!response.ok) throw new Error(`failures download: ${response.status}`);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'import-failures.csv';
+  link.click();
+  URL.revokeObjectURL(url);
+}
