@@ -52,8 +52,8 @@ ALTER TABLE customer_imports ENABLE ROW LEVEL SECURITY;
 --> statement-breakpoint
 ALTER TABLE customer_imports FORCE ROW LEVEL SECURITY;
 --> statement-breakpoint
-CREATE POLICY tenant ON customer_imports USING (yado_scope_all() OR brand_id = yado_brand_id())
-  WITH CHECK (yado_scope_all() OR brand_id = yado_brand_id());
+CREATE POLICY tenant ON customer_imports USING ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()))
+  WITH CHECK ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()));
 --> statement-breakpoint
 -- The review job writes import rows with COPY, which PostgreSQL refuses on a table whose row-level
 -- security applies to the writer. So security is enabled but not forced: the owner (the review job,
@@ -63,5 +63,5 @@ GRANT SELECT, DELETE ON customer_import_rows TO yado_app;
 --> statement-breakpoint
 ALTER TABLE customer_import_rows ENABLE ROW LEVEL SECURITY;
 --> statement-breakpoint
-CREATE POLICY tenant ON customer_import_rows USING (yado_scope_all() OR brand_id = yado_brand_id())
-  WITH CHECK (yado_scope_all() OR brand_id = yado_brand_id());
+CREATE POLICY tenant ON customer_import_rows USING ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()))
+  WITH CHECK ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()));
