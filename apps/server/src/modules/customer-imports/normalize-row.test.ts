@@ -66,6 +66,10 @@ describe('row normalisation', () => {
     ).toMatchObject({ gender: 'prefer_not_to_say', dateOfBirth: '1990-05-02', emailStatus: 'active' });
     expect(parseDate('2999-01-01')).toBeNull();
     expect(parseDate('19900520')).toBe('1990-05-20');
+    expect(parseDate('2000-02-29')).toBe('2000-02-29');
+    expect(parseDate('1900-02-29')).toBeNull();
+    expect(parseDate('1999-04-31')).toBeNull();
+    expect(parseDate('1999-13-01')).toBeNull();
   });
   it('keeps formula-looking text as text and undoes the apostrophe our export adds', () => {
     expect(cellText('\'=HYPERLINK("x")')).toBe('=HYPERLINK("x")');

@@ -43,15 +43,17 @@ function hashPair(text: string): [number, number] {
  * later row with the same phone is a harmless repeat (same values) or a conflict (different ones).
  */
 class FirstRows {
-  private readonly rowOf = new Map<string, number>();
+  /** Keyed by the phone as a number (with its length, for leading zeros): a million strings cost more. */
+  private readonly rowOf = new Map<number | string, number>();
   private hashA = new Int32Array(1 << 16);
   private hashB = new Int32Array(1 << 16);
 
   check(phone: string, row: number, key: string): { duplicateOf: number; same: boolean } | null {
     const [a, b] = hashPair(key);
-    const first = this.rowOf.get(phone);
+    const id = phone.length <= 14 ? Number(phone) * 16 + phone.length : phone;
+    const first = this.rowOf.get(id);
     if (first !== undefined) return { duplicateOf: first, same: this.hashA[first] === a && this.hashB[first] === b };
-    this.rowOf.set(phone, row);
+    this.rowOf.set(id, row);
     if (row >= this.hashA.length) {
       const size = Math.max(row + 1, this.hashA.length * 2);
       const grow = (old: Int32Array) => {
