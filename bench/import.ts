@@ -94,6 +94,7 @@ async function ours(base: string, token: string): Promise<{ seconds: number; cou
     error?: unknown;
   };
   if (!up.data) throw new Error(`upload refused: ${JSON.stringify(up.error)}`);
+  const uploadedAt = performance.now();
   const id = up.data.id;
   let state = await get(id);
   while (state.status === 'reviewing') {
@@ -114,8 +115,9 @@ async function ours(base: string, token: string): Promise<{ seconds: number; cou
   }
   const seconds = (performance.now() - t0) / 1000;
   if (state.status !== 'completed') throw new Error(`import ended ${state.status}: ${JSON.stringify(state.error)}`);
+  const secs = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
   process.stdout.write(
-    `  upload + review ${((reviewedAt - t0) / 1000).toFixed(1)} s, import ${((performance.now() - reviewedAt) / 1000).toFixed(1)} s\n`,
+    `  upload ${secs(t0, uploadedAt)} s, review ${secs(uploadedAt, reviewedAt)} s, import ${secs(reviewedAt, performance.now())} s\n`,
   );
   return { seconds, counts: state.counts, result: state.result };
 }
