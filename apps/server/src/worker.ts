@@ -2,6 +2,7 @@ import { QUEUES, type TSendAccountLink } from './jobs/queue.ts';
 import { sendAccountLink } from './modules/auth/password-links.ts';
 import { pruneAttempts } from './modules/auth/throttle.ts';
 import { applyImport, type TApplyImportJob } from './modules/customer-imports/apply-import.ts';
+import { pruneImports } from './modules/customer-imports/prune-imports.ts';
 import { reviewImport } from './modules/customer-imports/review-import.ts';
 import type { TRuntime } from './runtime.ts';
 
@@ -22,4 +23,8 @@ export async function startWorker(rt: TRuntime): Promise<void> {
     await pruneAttempts(rt.database.db);
   });
   await rt.queue.schedule(QUEUES.pruneAuthFailures, '*/15 * * * *');
+  await rt.queue.work(QUEUES.pruneImports, async () => {
+    await pruneImports(rt);
+  });
+  await rt.queue.schedule(QUEUES.pruneImports, '17 3 * * *');
 }

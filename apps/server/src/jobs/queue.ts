@@ -11,6 +11,8 @@ export const QUEUES = {
   reviewImport: 'customer-imports.review',
   /** Write a confirmed import's rows to customers, all in one transaction. */
   applyImport: 'customer-imports.apply',
+  /** Housekeeping: drop imports nobody ran, and old leftovers of finished ones. */
+  pruneImports: 'customer-imports.prune',
 } as const;
 
 export interface TSendAccountLink {

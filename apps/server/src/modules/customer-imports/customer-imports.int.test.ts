@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { pruneImports } from './prune-imports.ts';
 
 let s: TTestServer;
 let ids: Record<string, string>;
@@ -363,6 +364,27 @@ describe('bad files', () => {
       ).status,
     ).toBe(409);
     expect(await customer('08066660001')).toBeUndefined();
+  });
+});
+
+describe('housekeeping', () => {
+  it('drops imports nobody ran after a week, and keeps what a recent one needs', async () => {
+    const staff = await s.login(DEMO.hotelStaff);
+    const old = await reviewed(staff, '姓,名,電話番号,住所\r\n森,翔,08012120001,東京\r\n');
+    const recent = await reviewed(staff, '姓,名,電話番号,住所\r\n森,陽,08012120002,東京\r\n');
+    await s.sql(`update customer_imports set created_at = now() - interval '8 days' where id = $1`, [old.id]);
+    await pruneImports(s.rt);
+    const statuses = await s.sql(`select id, status from customer_imports where id in ($1, $2)`, [old.id, recent.id]);
+    expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).toEqual({
+      [old.id]: 'cancelled',
+      [recent.id]: 'reviewed',
+    });
+    const rows = await s.sql(
+      `select import_id, count(*)::int as n from customer_import_rows where import_id in ($1, $2) group by import_id`,
+      [old.id, recent.id],
+    );
+    expect(rows).toEqual([{ import_id: recent.id, n: 1 }]);
+    expect((await run(staff, recent.id)).status).toBe('completed');
   });
 });
 
