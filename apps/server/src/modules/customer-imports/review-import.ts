@@ -9,7 +9,7 @@ import { CsvError, CsvReader, guessDelimiter } from './csv-reader.ts';
 import { textDecoder } from './encoding.ts';
 import { isBlankRecord, normalizeRow } from './normalize-row.ts';
 import { deleteImportRows, loadImport, moveImport, reviewCounts, setProgress, type TImportRecord } from './queries.ts';
-import { openStagingWriter, type TStagedRow } from './staging.ts';
+import { openStagingWriter } from './staging.ts';
 
 export const importDirectory = (dataDir: string) => join(dataDir, 'imports');
 export const importFilePath = (dataDir: string, importId: string) => join(importDirectory(dataDir), `${importId}.csv`);
@@ -127,60 +127,55 @@ async function stageRows(rt: TRuntime, record: TImportRecord, path: string): Pro
   let headerSeen = false;
   let dataRows = 0;
   let lastProgress = Date.now();
-  let records: [string[], number][] = [];
-  const collect = (f: string[], row: number) => {
-    records.push([f, row]);
-  };
-
-  const handle = async () => {
-    for (const [f, row] of records) {
-      if (isBlankRecord(f)) continue;
-      if (!headerSeen) {
-        headerSeen = true;
-        continue;
-      }
-      dataRows++;
-      const { values, problems } = normalizeRow(f, record.columns);
-      let status: 'ok' | 'duplicate' | 'failed' = 'ok';
-      let duplicateOf: number | null = null;
-      let problemText: string | null = null;
-      if (problems.length > 0) {
-        status = 'failed';
-        problemText = problems.map((p) => `${p.field}:${p.code}`).join(',');
-      } else {
-        const seen = firstRows.check(values.phone as string, row, keyFields.map((k) => values[k] ?? '').join('\u0001'));
-        if (seen) {
-          duplicateOf = seen.duplicateOf;
-          if (seen.same) status = 'duplicate';
-          else {
-            status = 'failed';
-            problemText = 'phone:import_duplicate_conflict';
-          }
+  const onRecord = (f: string[], row: number) => {
+    if (isBlankRecord(f)) return;
+    if (!headerSeen) {
+      headerSeen = true;
+      return;
+    }
+    dataRows++;
+    const { values, problems } = normalizeRow(f, record.columns);
+    let status: 'ok' | 'duplicate' | 'failed' = 'ok';
+    let duplicateOf: number | null = null;
+    let problemText: string | null = null;
+    if (problems.length > 0) {
+      status = 'failed';
+      problemText = problems.map((p) => `${p.field}:${p.code}`).join(',');
+    } else {
+      const seen = firstRows.check(values.phone as string, row, keyFields.map((k) => values[k] ?? '').join('\u0001'));
+      if (seen) {
+        duplicateOf = seen.duplicateOf;
+        if (seen.same) status = 'duplicate';
+        else {
+          status = 'failed';
+          problemText = 'phone:import_duplicate_conflict';
         }
       }
-      const staged: TStagedRow = [
-        record.id,
-        record.brandId,
-        row,
-        status,
-        duplicateOf,
-        problemText,
-        values.lastName,
-        values.firstName,
-        values.phone,
-        values.email,
-        values.idNumber,
-        values.gender,
-        values.dateOfBirth,
-        values.country,
-        values.prefecture,
-        values.city,
-        values.address,
-        values.emailStatus,
-      ];
-      await writer.write(staged);
     }
-    records = [];
+    writer.add([
+      record.id,
+      record.brandId,
+      row,
+      status,
+      duplicateOf,
+      problemText,
+      values.lastName,
+      values.firstName,
+      values.phone,
+      values.email,
+      values.idNumber,
+      values.gender,
+      values.dateOfBirth,
+      values.country,
+      values.prefecture,
+      values.city,
+      values.address,
+      values.emailStatus,
+    ]);
+  };
+  // Once per chunk of the file: hand the rows to the database and report progress.
+  const handle = async () => {
+    await writer.flush();
     if (Date.now() - lastProgress > PROGRESS_EVERY_MS) {
       lastProgress = Date.now();
       await setProgress(db, record.id, dataRows, null);
@@ -195,21 +190,21 @@ async function stageRows(rt: TRuntime, record: TImportRecord, path: string): Pro
         const newline = pendingText.search(/[\r\n]/);
         if (newline < 0 && pendingText.length < 1 << 20) continue;
         reader = new CsvReader(guessDelimiter(pendingText.slice(0, newline < 0 ? undefined : newline)));
-        reader.push(pendingText, collect);
+        reader.push(pendingText, onRecord);
         pendingText = '';
       } else {
-        reader.push(text, collect);
+        reader.push(text, onRecord);
       }
       await handle();
     }
     const tail = decoder.end();
-    if (reader) reader.push(tail, collect);
+    if (reader) reader.push(tail, onRecord);
     else {
       const text = pendingText + tail;
       reader = new CsvReader(guessDelimiter(text.split(/[\r\n]/, 1)[0] ?? ''));
-      reader.push(text, collect);
+      reader.push(text, onRecord);
     }
-    reader.end(collect);
+    reader.end(onRecord);
     await handle();
     if (!headerSeen) throw new ImportRejection('import_file_empty');
     if (dataRows === 0) throw new ImportRejection('import_no_rows');
