@@ -2,7 +2,7 @@
  * import: a customer CSV of N rows (default 1,000,000) through the same path the console uses:
  * multipart upload to the real server, the review job, the confirm, the import job, polled until
  * done. 10% of the rows update existing customers, the rest are new. Baseline, same run, same
- * file, same database state: COPY into a temporary table plus one hand-written
+ * file, same database state (measured first, each run after a checkpoint): COPY into a temporary table plus one hand-written
  * INSERT ... ON CONFLICT DO UPDATE, over `pg`, as the owner.
  *   npm run bench -- import [--size N]
  * value = our rows per second end to end; ratio = ours ÷ the baseline's rows per second.
@@ -57,6 +57,8 @@ async function resetCustomers(url: string, brand: string): Promise<void> {
       [brand, size],
     );
     await c.query('vacuum analyze customers');
+    // Both runs start without the other's WAL to write back.
+    await c.query('checkpoint');
   } finally {
     await c.end();
   }
@@ -181,6 +183,11 @@ async function main(): Promise<void> {
     ).json()) as { data: { accessToken: string } };
 
     await resetCustomers(url, brand);
+    process.stdout.write('baseline: COPY into a temporary table and one INSERT ... ON CONFLICT, by hand\n');
+    const hand = await baseline(url, brand);
+    process.stdout.write(`  ${hand.toFixed(1)} s\n`);
+
+    await resetCustomers(url, brand);
     process.stdout.write(`ours: ${size.toLocaleString()} rows through upload, review and import\n`);
     const idle = treeRss(server.pid as number);
     peak = 0;
@@ -189,11 +196,6 @@ async function main(): Promise<void> {
     process.stdout.write(
       `  ${run.seconds.toFixed(1)} s, server memory ${idle.toFixed(0)} MB idle, ${peak.toFixed(0)} MB peak\n`,
     );
-
-    await resetCustomers(url, brand);
-    process.stdout.write('baseline: COPY into a temporary table and one INSERT ... ON CONFLICT, by hand\n');
-    const hand = await baseline(url, brand);
-    process.stdout.write(`  ${hand.toFixed(1)} s\n`);
 
     const value = size / run.seconds;
     const base2 = size / hand;
