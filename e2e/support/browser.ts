@@ -2,12 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import en from '../../apps/web/src/i18n/en.json';
-import ja from '../../apps/web/src/i18n/ja.json';
+import { ALL_TEXTS } from '../../apps/web/src/i18n/allTexts';
 
 export const LANGUAGES = ['ja', 'en'] as const;
 export type TLanguage = (typeof LANGUAGES)[number];
-export const TEXTS = { ja, en } as const;
+export const TEXTS = ALL_TEXTS;
 export const DEMO_PASSWORD = 'demo-pass-1';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');

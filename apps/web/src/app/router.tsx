@@ -3,6 +3,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../modules/ui/components/FullPageSpinner';
 import { RouteErrorPage } from '../modules/areas/pages/RouteErrorPage';
 import type { TAreaId } from '../modules/shell/navigation';
+import { loadAreaTexts } from '../i18n/i18n';
 import { requireSession } from './authLoader';
 
 // Every page is its own chunk: /login downloads neither the shell nor any area.
@@ -14,9 +15,16 @@ const section = (areaIds: TAreaId[]) => async () => {
   const { SectionIndexPage } = await import('../modules/areas/pages/SectionIndexPage');
   return { Component: () => <SectionIndexPage areaIds={areaIds} /> };
 };
-/** A page of an area, shown only to roles the area is offered to. */
-const guarded = (areaId: TAreaId, load: () => Promise<ComponentType>) => async () => {
-  const [{ AreaGuard }, Page] = await Promise.all([import('../modules/areas/components/AreaGuard'), load()]);
+/**
+ * A page of an area, shown only to roles the area is offered to, once its code and the texts it
+ * reads (areas under i18n/areas/) are downloaded.
+ */
+const guarded = (areaId: TAreaId, texts: string[], load: () => Promise<ComponentType>) => async () => {
+  const [{ AreaGuard }, Page] = await Promise.all([
+    import('../modules/areas/components/AreaGuard'),
+    load(),
+    loadAreaTexts(...texts),
+  ]);
   return {
     Component: () => (
       <AreaGuard areaId={areaId}>
@@ -27,12 +35,12 @@ const guarded = (areaId: TAreaId, load: () => Promise<ComponentType>) => async (
 };
 const HOST_AREAS = { brand: 'brand_list', hotel_group: 'hotel_group_list', hotel: 'hotel_list' } as const;
 const hostList = (level: keyof typeof HOST_AREAS) =>
-  guarded(HOST_AREAS[level], async () => {
+  guarded(HOST_AREAS[level], ['management', 'users'], async () => {
     const { HostListPage } = await import('../modules/management/pages/HostListPage');
     return () => <HostListPage level={level} />;
   });
 const hostDetail = (level: keyof typeof HOST_AREAS) =>
-  guarded(HOST_AREAS[level], async () => {
+  guarded(HOST_AREAS[level], ['management', 'users'], async () => {
     const { HostDetailPage } = await import('../modules/management/pages/HostDetailPage');
     return () => <HostDetailPage level={level} />;
   });
@@ -121,6 +129,7 @@ export const routes: RouteObject[] = [
                 path: 'user-list',
                 lazy: guarded(
                   'user_list',
+                  ['users'],
                   async () => (await import('../modules/users/pages/UserListPage')).UserListPage,
                 ),
               },
@@ -128,6 +137,7 @@ export const routes: RouteObject[] = [
                 path: 'settings',
                 lazy: guarded(
                   'settings',
+                  ['settings'],
                   async () => (await import('../modules/settings/pages/SettingsPage')).SettingsPage,
                 ),
               },

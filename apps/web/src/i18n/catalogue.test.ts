@@ -1,7 +1,12 @@
 import { ERROR_MESSAGES } from '@yado/contracts/errors';
 import { describe, expect, it } from 'vitest';
-import en from './en.json';
-import ja from './ja.json';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ALL_TEXTS, AREA_TEXTS } from './allTexts';
+import coreEn from './en.json';
+import coreJa from './ja.json';
+
+const { en, ja } = ALL_TEXTS;
 
 function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
@@ -18,6 +23,17 @@ function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
 describe('language catalogues', () => {
   const enLeaves = leaves(en);
   const jaLeaves = leaves(ja);
+
+  it('give each area its own top-level key, taken by no other catalogue, and list every area in allTexts', () => {
+    const onDisk = readdirSync(join(import.meta.dirname, 'areas')).sort();
+    expect(Object.keys(AREA_TEXTS).sort()).toEqual(onDisk);
+    for (const [area, texts] of Object.entries(AREA_TEXTS)) {
+      expect(Object.keys(texts.en), area).toEqual([area]);
+      expect(Object.keys(texts.ja), area).toEqual([area]);
+      expect(Object.keys(coreEn), area).not.toContain(area);
+      expect(Object.keys(coreJa), area).not.toContain(area);
+    }
+  });
 
   it('hold exactly the same keys in ja.json and en.json', () => {
     const onlyEn = [...enLeaves.keys()].filter((k) => !jaLeaves.has(k));

@@ -10,10 +10,35 @@ const catalogues: Record<TLanguage, () => Promise<{ default: TCatalogue }>> = {
   en: () => import('./en.json'),
 };
 
+/**
+ * The texts of each area (areas/<area>/<language>.json, one top-level key named after the area)
+ * are separate chunks, downloaded when a page of the area is first opened: the first page loads
+ * only the core catalogue.
+ */
+const areaCatalogues = import.meta.glob<{ default: TCatalogue }>('./areas/*/*.json');
+const loadedAreas = new Set<string>();
+
+async function addArea(language: TLanguage, area: string): Promise<void> {
+  const load = areaCatalogues[`./areas/${area}/${language}.json`];
+  if (!load) throw new Error(`No texts for area ${area} in ${language}`);
+  const catalogue = await load();
+  i18next.addResourceBundle(language, 'translation', catalogue.default, true, false);
+}
+
+/** Makes the texts of these areas available in the current language (and any later one). */
+export async function loadAreaTexts(...areas: string[]): Promise<void> {
+  const missing = areas.filter((area) => !loadedAreas.has(area));
+  if (missing.length === 0) return;
+  await Promise.all(missing.map((area) => addArea(currentLanguage(), area)));
+  for (const area of missing) loadedAreas.add(area);
+}
+
 export async function loadLanguage(language: TLanguage): Promise<void> {
-  if (i18next.hasResourceBundle(language, 'translation')) return;
-  const catalogue = await catalogues[language]();
-  i18next.addResourceBundle(language, 'translation', catalogue.default);
+  if (!i18next.hasResourceBundle(language, 'translation')) {
+    const catalogue = await catalogues[language]();
+    i18next.addResourceBundle(language, 'translation', catalogue.default, true, false);
+  }
+  await Promise.all([...loadedAreas].map((area) => addArea(language, area)));
 }
 
 /**

@@ -1,8 +1,7 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { initI18n } from '../i18n/i18n';
-import en from '../i18n/en.json';
-import ja from '../i18n/ja.json';
+import { ALL_TEXTS } from '../i18n/allTexts';
 
 // jsdom lacks what Mantine measures with.
 window.matchMedia ??= ((query: string) => ({
@@ -24,7 +23,7 @@ Element.prototype.scrollTo ??= function scrollTo() {};
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 
 beforeAll(async () => {
-  await initI18n('en', { en, ja });
+  await initI18n('en', { en: ALL_TEXTS.en, ja: ALL_TEXTS.ja });
 });
 
 afterEach(() => {

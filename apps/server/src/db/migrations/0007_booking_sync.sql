@@ -53,19 +53,19 @@ ALTER TABLE booking_connections ENABLE ROW LEVEL SECURITY;
 --> statement-breakpoint
 ALTER TABLE booking_connections FORCE ROW LEVEL SECURITY;
 --> statement-breakpoint
-CREATE POLICY tenant ON booking_connections USING (yado_scope_all() OR brand_id = yado_brand_id())
-  WITH CHECK (yado_scope_all() OR brand_id = yado_brand_id());
+CREATE POLICY tenant ON booking_connections USING ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()))
+  WITH CHECK ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()));
 --> statement-breakpoint
 ALTER TABLE booking_guest_links ENABLE ROW LEVEL SECURITY;
 --> statement-breakpoint
 ALTER TABLE booking_guest_links FORCE ROW LEVEL SECURITY;
 --> statement-breakpoint
-CREATE POLICY tenant ON booking_guest_links USING (yado_scope_all() OR brand_id = yado_brand_id())
-  WITH CHECK (yado_scope_all() OR brand_id = yado_brand_id());
+CREATE POLICY tenant ON booking_guest_links USING ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()))
+  WITH CHECK ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()));
 --> statement-breakpoint
 ALTER TABLE booking_sync_runs ENABLE ROW LEVEL SECURITY;
 --> statement-breakpoint
 ALTER TABLE booking_sync_runs FORCE ROW LEVEL SECURITY;
 --> statement-breakpoint
-CREATE POLICY tenant ON booking_sync_runs USING (yado_scope_all() OR brand_id = yado_brand_id())
-  WITH CHECK (yado_scope_all() OR brand_id = yado_brand_id());
+CREATE POLICY tenant ON booking_sync_runs USING ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()))
+  WITH CHECK ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()));
