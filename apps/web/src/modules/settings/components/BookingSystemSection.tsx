@@ -174,13 +174,13 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
       <Text fw={600} size="sm">
         {t('booking_sync.log.title')}
       </Text>
-      <Table.ScrollContainer minWidth={760}>
+      <Table.ScrollContainer minWidth={900}>
         <Table data-testid="booking-sync-log" verticalSpacing="xs" fz="sm">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('booking_sync.log.started')}</Table.Th>
-              <Table.Th>{t('booking_sync.log.trigger')}</Table.Th>
-              <Table.Th>{t('booking_sync.log.status')}</Table.Th>
+              <Table.Th miw={90}>{t('booking_sync.log.trigger')}</Table.Th>
+              <Table.Th miw={110}>{t('booking_sync.log.status')}</Table.Th>
               <Table.Th>{t('booking_sync.log.customers')}</Table.Th>
               <Table.Th>{t('booking_sync.log.bookings')}</Table.Th>
               <Table.Th>{t('booking_sync.log.skipped')}</Table.Th>
@@ -193,7 +193,7 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
                 <Table.Td>{formatDate(run.startedAt, language, { withTime: true })}</Table.Td>
                 <Table.Td>{t(`booking_sync.log.triggers.${run.trigger}`)}</Table.Td>
                 <Table.Td>
-                  <Badge color={STATUS_COLOR[run.status]} variant="light">
+                  <Badge color={STATUS_COLOR[run.status]} variant="light" style={{ overflow: 'visible' }}>
                     {t(`booking_sync.log.statuses.${run.status}`)}
                   </Badge>
                 </Table.Td>
