@@ -94,7 +94,10 @@ describe.each(LANGUAGES)('booking system connection (%s)', (language) => {
     // The brand's demo connection: disconnect it.
     await section.getByTestId('booking-connection').getByText(own.id).waitFor();
     await section.getByRole('button', { name: t.booking_sync.settings.disconnect, exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: t.booking_sync.settings.disconnect, exact: true }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: t.booking_sync.settings.disconnect, exact: true })
+      .click();
     await section.getByTestId('booking-connect-form').waitFor();
 
     // An account another brand holds is refused with the specification's message, in the user's language.

@@ -70,7 +70,8 @@ export const status = defineEndpoint({
 export const connect = defineEndpoint({
   method: 'POST',
   path: '/v1/booking/connection',
-  summary: 'Verify an account of the booking system with its API key and connect the brand to it; starts the first sync',
+  summary:
+    'Verify an account of the booking system with its API key and connect the brand to it; starts the first sync',
   body: ZBookingConnectInput,
   response: envelope(ZBookingStatus),
 });

@@ -8,7 +8,9 @@ export function sealSecret(plain: string, key: string): string {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyBytes(key), nonce);
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', nonce, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return ['v1', nonce, cipher.getAuthTag(), body]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 /** Opens what `sealSecret` sealed; throws when the key is wrong or the text was altered. */

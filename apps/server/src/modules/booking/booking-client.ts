@@ -65,7 +65,8 @@ export function createDbkClient(options: TDbkClientOptions) {
         status = res.status;
         code = body?.error?.code ?? `http_${res.status}`;
         const retryAfter = Number(res.headers.get('retry-after'));
-        if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = Math.max(delay, Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS));
+        if (Number.isFinite(retryAfter) && retryAfter > 0)
+          waitMs = Math.max(delay, Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS));
       } catch {
         // No answer (refused, reset, timed out): worth another attempt like a 5xx.
       }
@@ -80,11 +81,29 @@ export function createDbkClient(options: TDbkClientOptions) {
     async verify(): Promise<TDbkVerification> {
       return (await call<{ data: TDbkVerification }>('/api/v1/verify')).data;
     },
-    guests(query: { updatedSince: string | null; asOf?: string | null; cursor?: string | null }): Promise<TDbkPage<TDbkGuest>> {
-      return call('/api/v1/guests', { updated_since: query.updatedSince, as_of: query.asOf, cursor: query.cursor, limit: String(PAGE_SIZE) });
+    guests(query: {
+      updatedSince: string | null;
+      asOf?: string | null;
+      cursor?: string | null;
+    }): Promise<TDbkPage<TDbkGuest>> {
+      return call('/api/v1/guests', {
+        updated_since: query.updatedSince,
+        as_of: query.asOf,
+        cursor: query.cursor,
+        limit: String(PAGE_SIZE),
+      });
     },
-    reservations(query: { updatedSince: string | null; asOf: string; cursor?: string | null }): Promise<TDbkPage<TDbkReservation>> {
-      return call('/api/v1/reservations', { updated_since: query.updatedSince, as_of: query.asOf, cursor: query.cursor, limit: String(PAGE_SIZE) });
+    reservations(query: {
+      updatedSince: string | null;
+      asOf: string;
+      cursor?: string | null;
+    }): Promise<TDbkPage<TDbkReservation>> {
+      return call('/api/v1/reservations', {
+        updated_since: query.updatedSince,
+        as_of: query.asOf,
+        cursor: query.cursor,
+        limit: String(PAGE_SIZE),
+      });
     },
     async guest(id: string, asOf: string): Promise<TDbkGuest | null> {
       try {

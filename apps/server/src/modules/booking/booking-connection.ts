@@ -49,7 +49,11 @@ function toRun(r: TSyncRunRow): TBookingStatus['runs'][number] {
 }
 
 async function statusOf(tx: TTx, brandId: string): Promise<TBookingStatus> {
-  const [connection, runs, timeZone] = [await findConnection(tx, brandId), await latestRuns(tx, brandId, RUNS_SHOWN), await brandTimeZone(tx, brandId)];
+  const [connection, runs, timeZone] = [
+    await findConnection(tx, brandId),
+    await latestRuns(tx, brandId, RUNS_SHOWN),
+    await brandTimeZone(tx, brandId),
+  ];
   const latest = runs[0];
   const requested = connection?.syncRequestedAt;
   const hotels = connection ? await brandHotels(tx, brandId) : [];
@@ -61,10 +65,14 @@ async function statusOf(tx: TTx, brandId: string): Promise<TBookingStatus> {
       connectedAt: connection.connectedAt.toISOString(),
       connectedByName: await connectedByName(tx, connection.connectedBy),
       syncedUpTo: connection.watermark?.toISOString() ?? null,
-      hotels: connection.hotels.map((h) => ({ code: h.code, hotelName: hotels.find((x) => x.code === h.code)?.name ?? null })),
+      hotels: connection.hotels.map((h) => ({
+        code: h.code,
+        hotelName: hotels.find((x) => x.code === h.code)?.name ?? null,
+      })),
     },
     runs: runs.map(toRun),
-    syncPending: !!connection && (latest?.status === 'running' || (!!requested && (!latest || latest.startedAt < requested))),
+    syncPending:
+      !!connection && (latest?.status === 'running' || (!!requested && (!latest || latest.startedAt < requested))),
     schedule: { time: DAILY_SYNC_TIME, timeZone },
   };
 }
@@ -77,7 +85,13 @@ export async function bookingStatus(rt: TRuntime, ctx: TActingContext): Promise<
 /** Asks the booking system whether the key opens the account; its refusals become the console's messages. */
 async function verifyAccount(rt: TRuntime, accountId: string, apiKey: string): Promise<TDbkVerification> {
   if (!rt.config.booking.apiUrl) throw new AppError(502, 'booking_unreachable');
-  const client = createDbkClient({ baseUrl: rt.config.booking.apiUrl, apiKey, attempts: 2, retryBaseMs: rt.config.booking.retryBaseMs, timeoutMs: 15_000 });
+  const client = createDbkClient({
+    baseUrl: rt.config.booking.apiUrl,
+    apiKey,
+    attempts: 2,
+    retryBaseMs: rt.config.booking.retryBaseMs,
+    timeoutMs: 15_000,
+  });
   try {
     const verified = await client.verify();
     if (verified.account_id !== accountId) throw new AppError(422, 'booking_invalid_credentials');
@@ -85,20 +99,29 @@ async function verifyAccount(rt: TRuntime, accountId: string, apiKey: string): P
   } catch (error) {
     if (!(error instanceof DbkError)) throw error;
     if (error.status === 401) throw new AppError(422, 'booking_invalid_credentials');
-    if (error.status === 403 && error.code === 'account_suspended') throw new AppError(422, 'booking_account_suspended');
+    if (error.status === 403 && error.code === 'account_suspended')
+      throw new AppError(422, 'booking_account_suspended');
     throw new AppError(502, 'booking_unreachable');
   }
 }
 
 const isAccountTaken = (error: unknown) =>
-  typeof error === 'object' && error !== null && /booking_connections_account_key/.test(String((error as { constraint?: string; message?: string }).constraint ?? (error as Error).message ?? ''));
+  typeof error === 'object' &&
+  error !== null &&
+  /booking_connections_account_key/.test(
+    String((error as { constraint?: string; message?: string }).constraint ?? (error as Error).message ?? ''),
+  );
 
 /**
  * Connects the acting brand to a booking-system account: verified with the booking system first,
  * refused when the brand is connected to another account or the account to another brand.
  * The brand's hotels named like the account's hotels take their codes; the first sync is queued.
  */
-export async function connectBookingSystem(rt: TRuntime, ctx: TActingContext, input: { accountId: string; apiKey: string }): Promise<TBookingStatus> {
+export async function connectBookingSystem(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: { accountId: string; apiKey: string },
+): Promise<TBookingStatus> {
   const brandId = brandOf(ctx);
   const existing = await inTenant(rt, ctx, (tx) => findConnection(tx, brandId));
   if (existing && existing.accountId !== input.accountId) throw new AppError(409, 'booking_already_connected');
@@ -117,11 +140,17 @@ export async function connectBookingSystem(rt: TRuntime, ctx: TActingContext, in
         lastDailyOn: localClock(new Date(), timeZone).day,
       });
       await mapHotelsByName(tx, brandId, verified.hotels);
-      await recordAudit(tx, ctx, { action: 'connect', targetType: 'booking_connection', targetId: verified.account_id, brandId });
+      await recordAudit(tx, ctx, {
+        action: 'connect',
+        targetType: 'booking_connection',
+        targetId: verified.account_id,
+        brandId,
+      });
     });
   } catch (error) {
     // Another brand holds the account: the unique index says so even where row-level security hides that brand's row.
-    if (isAccountTaken(error) || isAccountTaken((error as { cause?: unknown }).cause)) throw new AppError(409, 'booking_already_connected');
+    if (isAccountTaken(error) || isAccountTaken((error as { cause?: unknown }).cause))
+      throw new AppError(409, 'booking_already_connected');
     throw error;
   }
   await enqueueSync(rt, { brandId, trigger: 'connect' });
@@ -149,7 +178,12 @@ export async function disconnectBookingSystem(rt: TRuntime, ctx: TActingContext)
   return inTenant(rt, ctx, async (tx) => {
     const connection = await findConnection(tx, brandId);
     if (!connection || !(await deleteConnection(tx, brandId))) throw new AppError(404, 'booking_not_connected');
-    await recordAudit(tx, ctx, { action: 'disconnect', targetType: 'booking_connection', targetId: connection.accountId, brandId });
+    await recordAudit(tx, ctx, {
+      action: 'disconnect',
+      targetType: 'booking_connection',
+      targetId: connection.accountId,
+      brandId,
+    });
     return statusOf(tx, brandId);
   });
 }

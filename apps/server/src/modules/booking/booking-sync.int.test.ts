@@ -36,10 +36,17 @@ beforeAll(async () => {
   s.rt.config.booking.attempts = 3;
   [{ id: sakura }] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
   const { token } = await s.login(DEMO.brandAdmin);
-  const res = await s.call('POST', '/v1/booking/connection', { token, body: { accountId: SAKURA, apiKey: SAKURA_KEY } });
+  const res = await s.call('POST', '/v1/booking/connection', {
+    token,
+    body: { accountId: SAKURA, apiKey: SAKURA_KEY },
+  });
   expect(res.status).toBe(200);
   // The connect sync runs in the worker.
-  await eventually(async () => (await s.sql(`select 1 from booking_sync_runs where brand_id = $1 and status <> 'running'`, [sakura]))[0], 60_000);
+  await eventually(
+    async () =>
+      (await s.sql(`select 1 from booking_sync_runs where brand_id = $1 and status <> 'running'`, [sakura]))[0],
+    60_000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -60,7 +67,8 @@ const counts = async () => {
   );
   return c;
 };
-const watermark = async () => (await s.sql(`select watermark from booking_connections where brand_id = $1`, [sakura]))[0].watermark?.toISOString();
+const watermark = async () =>
+  (await s.sql(`select watermark from booking_connections where brand_id = $1`, [sakura]))[0].watermark?.toISOString();
 
 describe('a first sync', () => {
   it('makes a customer of every guest with a phone, a booking of every reservation, and allocates them', async () => {
@@ -87,7 +95,9 @@ describe('a first sync', () => {
 
   it('maps a guest onto the customer fields', async () => {
     const world = sim.inspect(SAKURA);
-    const guest = world.guests.find((g) => g.phone && g.email && g.gender === 'unspecified' && g.newsletter_opt_in === false) ?? world.guests.find((g) => g.phone && g.email)!;
+    const guest =
+      world.guests.find((g) => g.phone && g.email && g.gender === 'unspecified' && g.newsletter_opt_in === false) ??
+      world.guests.find((g) => g.phone && g.email)!;
     const [c] = await s.sql(
       `select c.* from customers c join booking_guest_links l on l.customer_id = c.id where l.external_guest_id = $1`,
       [guest.id],
@@ -123,7 +133,13 @@ describe('a re-run', () => {
     await syncBookings(s.rt, { brandId: sakura, trigger: 'manual' });
     const [run] = await runs();
     expect(run.status).toBe('succeeded');
-    expect([run.customers_created, run.customers_updated, run.bookings_created, run.bookings_updated, run.bookings_cancelled]).toEqual([0, 0, 0, 0, 0]);
+    expect([
+      run.customers_created,
+      run.customers_updated,
+      run.bookings_created,
+      run.bookings_updated,
+      run.bookings_cancelled,
+    ]).toEqual([0, 0, 0, 0, 0]);
     expect(await counts()).toEqual(before);
     expect(await watermark()).toBe(mark);
   });
@@ -142,10 +158,15 @@ describe('a re-run', () => {
     expect(run.bookings_created).toBeGreaterThan(0);
     expect(after.bookings).toBe(before.bookings + run.bookings_created);
     // Every reservation as the booking system has it now.
-    const stored = await s.sql(`select external_id, status, check_in::text, amount from bookings where brand_id = $1`, [sakura]);
+    const stored = await s.sql(`select external_id, status, check_in::text, amount from bookings where brand_id = $1`, [
+      sakura,
+    ]);
     const byId = new Map(stored.map((b) => [b.external_id, b]));
     const cancelledSince = now.reservations.filter(
-      (r) => r.status === 'cancelled' && byId.has(r.id) && previous.reservations.some((p) => p.id === r.id && p.status !== 'cancelled'),
+      (r) =>
+        r.status === 'cancelled' &&
+        byId.has(r.id) &&
+        previous.reservations.some((p) => p.id === r.id && p.status !== 'cancelled'),
     );
     expect(run.bookings_cancelled).toBe(cancelledSince.length);
     expect(run.bookings_cancelled + run.bookings_updated).toBeGreaterThan(0);
@@ -157,7 +178,13 @@ describe('a re-run', () => {
     // And once more: nothing.
     await syncBookings(s.rt, { brandId: sakura, trigger: 'manual' });
     const [again] = await runs();
-    expect([again.customers_created, again.customers_updated, again.bookings_created, again.bookings_updated, again.bookings_cancelled]).toEqual([0, 0, 0, 0, 0]);
+    expect([
+      again.customers_created,
+      again.customers_updated,
+      again.bookings_created,
+      again.bookings_updated,
+      again.bookings_cancelled,
+    ]).toEqual([0, 0, 0, 0, 0]);
   });
 });
 
@@ -179,7 +206,10 @@ describe('a run cut off by the booking system', () => {
     expect(await watermark()).not.toBe(mark);
     const after = await counts();
     const world = sim.inspect(SAKURA);
-    const customerIds = await s.sql(`select count(distinct external_id)::int n, count(*)::int total from bookings where brand_id = $1`, [sakura]);
+    const customerIds = await s.sql(
+      `select count(distinct external_id)::int n, count(*)::int total from bookings where brand_id = $1`,
+      [sakura],
+    );
     expect(customerIds[0].n).toBe(customerIds[0].total);
     expect(after.bookings).toBeGreaterThanOrEqual(before.bookings);
     expect(after.bookings).toBeLessThanOrEqual(world.reservations.length);

@@ -14,7 +14,15 @@ export const DAILY_SYNC_DISPATCH_CRON = '*/15 * * * *';
 /** The day and the time of day at an instant in a time zone: `{ day: '2026-11-22', time: '01:00' }`. */
 export function localClock(at: Date, timeZone: string): { day: string; time: string } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
@@ -34,7 +42,9 @@ export async function dispatchDailySyncs(rt: TRuntime, now = new Date()): Promis
   for (const c of connections) {
     const local = localClock(now, c.timeZone);
     if (local.time < DAILY_SYNC_TIME || c.lastDailyOn === local.day) continue;
-    const claimed = await withTenant(rt.database.db, { scopeAll: false, brandId: c.brandId }, (tx) => claimDailySync(tx, c.brandId, local.day));
+    const claimed = await withTenant(rt.database.db, { scopeAll: false, brandId: c.brandId }, (tx) =>
+      claimDailySync(tx, c.brandId, local.day),
+    );
     if (!claimed) continue;
     await enqueueSync(rt, { brandId: c.brandId, trigger: 'cron' });
     started.push(c.brandId);

@@ -27,15 +27,27 @@ const guest: TGuest = {
 describe('mapping a guest', () => {
   it('normalises phone and email, and maps gender and country', () => {
     const g = mapGuest(guest);
-    expect(g).toMatchObject({ phone: '09012345678', email: 'hanako.takahashi@example.com', gender: 'prefer_not_to_say', country: 'JP', lastName: '髙橋', firstName: '花子' });
+    expect(g).toMatchObject({
+      phone: '09012345678',
+      email: 'hanako.takahashi@example.com',
+      gender: 'prefer_not_to_say',
+      country: 'JP',
+      lastName: '髙橋',
+      firstName: '花子',
+    });
     expect(mapGuest({ ...guest, phone: '(090)1234-5678' }).phone).toBe('09012345678');
     expect(mapGuest({ ...guest, phone: null, email: 'not an address' })).toMatchObject({ phone: null, email: null });
   });
 
   it('makes a new customer with the consent the guest gave at booking', () => {
     const g = mapGuest(guest);
-    expect(newCustomer('c1', { ...g, phone: '09012345678' })).toMatchObject({ emailStatus: 'active', unsubscribeReason: null });
-    expect(newCustomer('c1', { ...mapGuest({ ...guest, newsletter_opt_in: false }), phone: '09012345678' })).toMatchObject({
+    expect(newCustomer('c1', { ...g, phone: '09012345678' })).toMatchObject({
+      emailStatus: 'active',
+      unsubscribeReason: null,
+    });
+    expect(
+      newCustomer('c1', { ...mapGuest({ ...guest, newsletter_opt_in: false }), phone: '09012345678' }),
+    ).toMatchObject({
       emailStatus: 'unsubscribed',
       unsubscribeReason: BOOKING_OPT_OUT_REASON,
     });
@@ -52,7 +64,12 @@ describe('applying a guest to a customer', () => {
   it('never erases a known value with a missing one, nor a known gender with "unspecified"', () => {
     const known = { ...current, gender: 'female' as const };
     const after = applyGuest(known, mapGuest({ ...guest, email: null, address: null, birth_date: null }), true);
-    expect(after).toMatchObject({ email: current.email, address: current.address, dateOfBirth: current.dateOfBirth, gender: 'female' });
+    expect(after).toMatchObject({
+      email: current.email,
+      address: current.address,
+      dateOfBirth: current.dateOfBirth,
+      gender: 'female',
+    });
   });
 
   it('moves the phone only when allowed', () => {
@@ -66,7 +83,10 @@ describe('applying a guest to a customer', () => {
     expect(no).toMatchObject({ emailStatus: 'unsubscribed', unsubscribeReason: BOOKING_OPT_OUT_REASON });
     expect(applyGuest(no, mapGuest(guest), true)).toMatchObject({ emailStatus: 'active', unsubscribeReason: null });
     const byLink = { ...current, emailStatus: 'unsubscribed' as const, unsubscribeReason: 'unsubscribe_link' };
-    expect(applyGuest(byLink, mapGuest(guest), true)).toMatchObject({ emailStatus: 'unsubscribed', unsubscribeReason: 'unsubscribe_link' });
+    expect(applyGuest(byLink, mapGuest(guest), true)).toMatchObject({
+      emailStatus: 'unsubscribed',
+      unsubscribeReason: 'unsubscribe_link',
+    });
   });
 });
 

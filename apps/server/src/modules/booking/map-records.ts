@@ -170,7 +170,17 @@ const COMPARED: (keyof TCustomerState)[] = [
 
 export const customerChanged = (a: TCustomerState, b: TCustomerState) => COMPARED.some((k) => a[k] !== b[k]);
 
-type TBookingFields = 'bookingDate' | 'checkIn' | 'checkOut' | 'nights' | 'guests' | 'roomName' | 'roomType' | 'source' | 'amount' | 'status';
+type TBookingFields =
+  | 'bookingDate'
+  | 'checkIn'
+  | 'checkOut'
+  | 'nights'
+  | 'guests'
+  | 'roomName'
+  | 'roomType'
+  | 'source'
+  | 'amount'
+  | 'status';
 const BOOKING_COMPARED: TBookingFields[] = [
   'bookingDate',
   'checkIn',
@@ -184,5 +194,7 @@ const BOOKING_COMPARED: TBookingFields[] = [
   'status',
 ];
 
-export const bookingChanged = (a: Pick<TReservationValues, TBookingFields>, b: Pick<TReservationValues, TBookingFields>) =>
-  BOOKING_COMPARED.some((k) => a[k] !== b[k]);
+export const bookingChanged = (
+  a: Pick<TReservationValues, TBookingFields>,
+  b: Pick<TReservationValues, TBookingFields>,
+) => BOOKING_COMPARED.some((k) => a[k] !== b[k]);

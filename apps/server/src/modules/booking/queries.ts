@@ -12,14 +12,20 @@ export async function findConnection(tx: TTx, brandId: string): Promise<TConnect
 
 export async function connectedByName(tx: TTx, userId: string | null): Promise<string | null> {
   if (!userId) return null;
-  const [row] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, userId));
+  const [row] = await tx
+    .select({ firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, userId));
   return row ? `${row.lastName} ${row.firstName}`.trim() : null;
 }
 
 /** Creates the brand's connection or replaces its key (same account); the account's uniqueness is the database's. */
 export async function saveConnection(
   tx: TTx,
-  values: Pick<TConnectionRow, 'brandId' | 'accountId' | 'accountName' | 'apiKeyEncrypted' | 'hotels' | 'connectedBy' | 'lastDailyOn'>,
+  values: Pick<
+    TConnectionRow,
+    'brandId' | 'accountId' | 'accountName' | 'apiKeyEncrypted' | 'hotels' | 'connectedBy' | 'lastDailyOn'
+  >,
 ): Promise<void> {
   const now = new Date();
   await tx
@@ -32,12 +38,18 @@ export async function saveConnection(
 }
 
 export async function deleteConnection(tx: TTx, brandId: string): Promise<boolean> {
-  const rows = await tx.delete(bookingConnections).where(eq(bookingConnections.brandId, brandId)).returning({ brandId: bookingConnections.brandId });
+  const rows = await tx
+    .delete(bookingConnections)
+    .where(eq(bookingConnections.brandId, brandId))
+    .returning({ brandId: bookingConnections.brandId });
   return rows.length > 0;
 }
 
 export async function markSyncRequested(tx: TTx, brandId: string): Promise<void> {
-  await tx.update(bookingConnections).set({ syncRequestedAt: new Date() }).where(eq(bookingConnections.brandId, brandId));
+  await tx
+    .update(bookingConnections)
+    .set({ syncRequestedAt: new Date() })
+    .where(eq(bookingConnections.brandId, brandId));
 }
 
 /** Marks a local day's daily sync as taken; false when another dispatcher took it first. */
@@ -45,7 +57,12 @@ export async function claimDailySync(tx: TTx, brandId: string, localDay: string)
   const rows = await tx
     .update(bookingConnections)
     .set({ lastDailyOn: localDay, syncRequestedAt: new Date() })
-    .where(and(eq(bookingConnections.brandId, brandId), sql`${bookingConnections.lastDailyOn} is distinct from ${localDay}::date`))
+    .where(
+      and(
+        eq(bookingConnections.brandId, brandId),
+        sql`${bookingConnections.lastDailyOn} is distinct from ${localDay}::date`,
+      ),
+    )
     .returning({ brandId: bookingConnections.brandId });
   return rows.length > 0;
 }
@@ -53,7 +70,11 @@ export async function claimDailySync(tx: TTx, brandId: string, localDay: string)
 /** Active connections of brands that still exist, with each brand's time zone. */
 export function connectionsWithTimeZones(tx: TTx) {
   return tx
-    .select({ brandId: bookingConnections.brandId, timeZone: hosts.timezone, lastDailyOn: bookingConnections.lastDailyOn })
+    .select({
+      brandId: bookingConnections.brandId,
+      timeZone: hosts.timezone,
+      lastDailyOn: bookingConnections.lastDailyOn,
+    })
     .from(bookingConnections)
     .innerJoin(hosts, eq(hosts.id, bookingConnections.brandId))
     .where(and(eq(bookingConnections.status, 'active'), isNull(hosts.deletedAt)));
@@ -78,7 +99,14 @@ export async function hotelsByCode(tx: TTx, brandId: string): Promise<Map<string
   const rows = await tx
     .select({ id: hosts.id, code: hosts.bookingHotelCode })
     .from(hosts)
-    .where(and(eq(hosts.brandId, brandId), eq(hosts.level, 'hotel'), isNull(hosts.deletedAt), sql`${hosts.bookingHotelCode} is not null`));
+    .where(
+      and(
+        eq(hosts.brandId, brandId),
+        eq(hosts.level, 'hotel'),
+        isNull(hosts.deletedAt),
+        sql`${hosts.bookingHotelCode} is not null`,
+      ),
+    );
   return new Map(rows.map((r) => [r.code as string, r.id]));
 }
 
@@ -107,12 +135,19 @@ export async function guestLinks(tx: TTx, brandId: string, externalIds: string[]
   return new Map(rows.map((r) => [r.externalGuestId, r.customerId]));
 }
 
-export async function saveGuestLinks(tx: TTx, brandId: string, links: { externalGuestId: string; customerId: string }[]): Promise<void> {
+export async function saveGuestLinks(
+  tx: TTx,
+  brandId: string,
+  links: { externalGuestId: string; customerId: string }[],
+): Promise<void> {
   if (links.length === 0) return;
   await tx
     .insert(bookingGuestLinks)
     .values(links.map((l) => ({ brandId, ...l })))
-    .onConflictDoUpdate({ target: [bookingGuestLinks.brandId, bookingGuestLinks.externalGuestId], set: { customerId: sql`excluded.customer_id` } });
+    .onConflictDoUpdate({
+      target: [bookingGuestLinks.brandId, bookingGuestLinks.externalGuestId],
+      set: { customerId: sql`excluded.customer_id` },
+    });
 }
 
 /** Opens a run; a run of the brand still marked running was cut off (a worker stopped) and says so. */
@@ -126,9 +161,17 @@ export async function startRun(tx: TTx, brandId: string, trigger: TSyncRunRow['t
 }
 
 export async function finishRun(tx: TTx, id: string, values: Partial<TSyncRunRow>): Promise<void> {
-  await tx.update(bookingSyncRuns).set({ ...values, finishedAt: new Date() }).where(eq(bookingSyncRuns.id, id));
+  await tx
+    .update(bookingSyncRuns)
+    .set({ ...values, finishedAt: new Date() })
+    .where(eq(bookingSyncRuns.id, id));
 }
 
 export function latestRuns(tx: TTx, brandId: string, limit: number) {
-  return tx.select().from(bookingSyncRuns).where(eq(bookingSyncRuns.brandId, brandId)).orderBy(desc(bookingSyncRuns.startedAt)).limit(limit);
+  return tx
+    .select()
+    .from(bookingSyncRuns)
+    .where(eq(bookingSyncRuns.brandId, brandId))
+    .orderBy(desc(bookingSyncRuns.startedAt))
+    .limit(limit);
 }

@@ -15,8 +15,26 @@ import {
   type TSyncedCustomer,
 } from '../customers/sync-queries.ts';
 import { createDbkClient, DbkError, type TDbkClient, type TDbkGuest, type TDbkReservation } from './booking-client.ts';
-import { applyGuest, bookingChanged, customerChanged, mapGuest, mapReservation, newCustomer, type TCustomerState } from './map-records.ts';
-import { findConnection, finishRun, guestLinks, hotelsByCode, markRefused, saveGuestLinks, startRun, storeWatermark, type TSyncRunRow } from './queries.ts';
+import {
+  applyGuest,
+  bookingChanged,
+  customerChanged,
+  mapGuest,
+  mapReservation,
+  newCustomer,
+  type TCustomerState,
+} from './map-records.ts';
+import {
+  findConnection,
+  finishRun,
+  guestLinks,
+  hotelsByCode,
+  markRefused,
+  saveGuestLinks,
+  startRun,
+  storeWatermark,
+  type TSyncRunRow,
+} from './queries.ts';
 
 export interface TSyncJob {
   brandId: string;
@@ -85,7 +103,13 @@ export async function syncBookings(rt: TRuntime, job: TSyncJob): Promise<string 
       attempts: rt.config.booking.attempts,
       retryBaseMs: rt.config.booking.retryBaseMs,
     });
-    const pass = new SyncPass(inBrand, client, job.brandId, tally, await inBrand((tx) => hotelsByCode(tx, job.brandId)));
+    const pass = new SyncPass(
+      inBrand,
+      client,
+      job.brandId,
+      tally,
+      await inBrand((tx) => hotelsByCode(tx, job.brandId)),
+    );
     const asOf = await pass.run(connection.watermark ? connection.watermark.toISOString() : null);
     await inBrand(async (tx) => {
       await storeWatermark(tx, job.brandId, connection.accountId, new Date(asOf));
@@ -96,11 +120,15 @@ export async function syncBookings(rt: TRuntime, job: TSyncJob): Promise<string 
     const code = error instanceof DbkError ? failureCode(error) : 'internal_error';
     tally.error(code);
     await inBrand(async (tx) => {
-      if (code === 'credentials_refused' || code === 'account_suspended') await markRefused(tx, job.brandId, connection.accountId);
+      if (code === 'credentials_refused' || code === 'account_suspended')
+        await markRefused(tx, job.brandId, connection.accountId);
       await finishRun(tx, runId, { ...tally.row(), status: 'failed' });
     });
     // The error's code and message only: neither carries the key nor a guest's data.
-    rt.log.warn({ brandId: job.brandId, runId, code, err: error instanceof DbkError ? undefined : error }, 'booking sync failed');
+    rt.log.warn(
+      { brandId: job.brandId, runId, code, err: error instanceof DbkError ? undefined : error },
+      'booking sync failed',
+    );
   }
   return runId;
 }
@@ -164,10 +192,17 @@ class SyncPass {
    */
   private async applyGuests(tx: TTx, records: TDbkGuest[]): Promise<void> {
     const guests = records.map(mapGuest);
-    const links = await guestLinks(tx, this.brandId, guests.map((g) => g.externalGuestId));
+    const links = await guestLinks(
+      tx,
+      this.brandId,
+      guests.map((g) => g.externalGuestId),
+    );
     const phones = [...new Set(guests.flatMap((g) => (g.phone ? [g.phone] : [])))];
     const emails = [...new Set(guests.flatMap((g) => (!g.phone && g.email ? [g.email] : [])))];
-    const [byPhone, byEmail] = await Promise.all([customersByPhones(tx, this.brandId, phones), customersByEmails(tx, this.brandId, emails)]);
+    const [byPhone, byEmail] = await Promise.all([
+      customersByPhones(tx, this.brandId, phones),
+      customersByEmails(tx, this.brandId, emails),
+    ]);
     const known = new Map<string, TSyncedCustomer>();
     for (const c of [...byPhone, ...byEmail]) known.set(c.id, c);
     const linkedIds = [...new Set(links.values())].filter((id) => !known.has(id));
@@ -176,13 +211,15 @@ class SyncPass {
     const phoneOwner = new Map<string, string>();
     for (const c of known.values()) phoneOwner.set(c.phone, c.id);
     const emailOwner = new Map<string, string>();
-    for (const c of byEmail) if (c.email && !emailOwner.has(c.email.toLowerCase())) emailOwner.set(c.email.toLowerCase(), c.id);
+    for (const c of byEmail)
+      if (c.email && !emailOwner.has(c.email.toLowerCase())) emailOwner.set(c.email.toLowerCase(), c.id);
 
     const states = new Map<string, { before: TCustomerState | null; after: TCustomerState; consentAt: string }>();
     const newLinks: { externalGuestId: string; customerId: string }[] = [];
     for (const guest of guests) {
       const linked = links.get(guest.externalGuestId);
-      let id = linked ?? (guest.phone ? phoneOwner.get(guest.phone) : guest.email ? emailOwner.get(guest.email) : undefined);
+      let id =
+        linked ?? (guest.phone ? phoneOwner.get(guest.phone) : guest.email ? emailOwner.get(guest.email) : undefined);
       if (!id) {
         if (!guest.phone) {
           this.tally.skipped += 1;
@@ -191,16 +228,25 @@ class SyncPass {
           continue;
         }
         id = randomUUID();
-        states.set(id, { before: null, after: newCustomer(id, { ...guest, phone: guest.phone }), consentAt: guest.updatedAt });
+        states.set(id, {
+          before: null,
+          after: newCustomer(id, { ...guest, phone: guest.phone }),
+          consentAt: guest.updatedAt,
+        });
         phoneOwner.set(guest.phone, id);
         this.tally.created.add(id);
       } else {
-        const current = states.get(id) ?? { before: known.get(id) ?? null, after: known.get(id) as TCustomerState, consentAt: guest.updatedAt };
+        const current = states.get(id) ?? {
+          before: known.get(id) ?? null,
+          after: known.get(id) as TCustomerState,
+          consentAt: guest.updatedAt,
+        };
         if (!current.after) continue; // a link to a customer deleted meanwhile: the cascade removed it too
         // Only the guest a customer came from may move its phone, and never onto another customer's.
         const owner = guest.phone ? phoneOwner.get(guest.phone) : undefined;
         const mayChangePhone = linked === id && !!guest.phone && (owner === undefined || owner === id);
-        if (linked === id && guest.phone && owner !== undefined && owner !== id) this.tally.error('phone_in_use', guest.externalGuestId);
+        if (linked === id && guest.phone && owner !== undefined && owner !== id)
+          this.tally.error('phone_in_use', guest.externalGuestId);
         const after = applyGuest(current.after, guest, mayChangePhone);
         if (after.phone !== current.after.phone) phoneOwner.set(after.phone, id);
         states.set(id, { ...current, after });
@@ -209,8 +255,12 @@ class SyncPass {
       if (linked !== id) newLinks.push({ externalGuestId: guest.externalGuestId, customerId: id });
     }
 
-    const inserts = [...states.values()].filter((s) => s.before === null).map((s) => ({ ...s.after, consentAt: s.consentAt }));
-    const updates = [...states.values()].filter((s) => s.before !== null && customerChanged(s.before, s.after)).map((s) => s.after);
+    const inserts = [...states.values()]
+      .filter((s) => s.before === null)
+      .map((s) => ({ ...s.after, consentAt: s.consentAt }));
+    const updates = [...states.values()]
+      .filter((s) => s.before !== null && customerChanged(s.before, s.after))
+      .map((s) => s.after);
     for (const u of updates) this.tally.updated.add(u.id);
     await insertSyncedCustomers(tx, this.brandId, inserts);
     await updateSyncedCustomers(tx, this.brandId, updates);
@@ -220,7 +270,9 @@ class SyncPass {
   private async applyReservations(records: TDbkReservation[]): Promise<void> {
     const reservations = records.map(mapReservation);
     // Guests this run has not read: placed by an earlier run, or fetched one by one at as_of.
-    const unknown = [...new Set(reservations.map((r) => r.externalGuestId))].filter((g) => !this.customerOfGuest.has(g) && !this.skippedGuests.has(g));
+    const unknown = [...new Set(reservations.map((r) => r.externalGuestId))].filter(
+      (g) => !this.customerOfGuest.has(g) && !this.skippedGuests.has(g),
+    );
     if (unknown.length > 0) {
       const links = await this.inBrand((tx) => guestLinks(tx, this.brandId, unknown));
       for (const [guestId, customerId] of links) this.customerOfGuest.set(guestId, customerId);
@@ -234,7 +286,15 @@ class SyncPass {
     }
 
     await this.inBrand(async (tx) => {
-      const existing = new Map((await bookingsByExternalIds(tx, this.brandId, reservations.map((r) => r.externalId))).map((b) => [b.externalId, b]));
+      const existing = new Map(
+        (
+          await bookingsByExternalIds(
+            tx,
+            this.brandId,
+            reservations.map((r) => r.externalId),
+          )
+        ).map((b) => [b.externalId, b]),
+      );
       const writes: TSyncedBooking[] = [];
       for (const r of reservations) {
         const customerId = this.customerOfGuest.get(r.externalGuestId);

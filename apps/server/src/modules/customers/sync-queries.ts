@@ -7,7 +7,8 @@ import type { TTx } from '../../db/client.ts';
  * parameter (`jsonb_to_recordset`), which PostgreSQL and PGlite read alike.
  */
 
-const rowsOf = async <T>(tx: TTx, query: ReturnType<typeof sql>) => ((await tx.execute(query)) as unknown as { rows: T[] }).rows;
+const rowsOf = async <T>(tx: TTx, query: ReturnType<typeof sql>) =>
+  ((await tx.execute(query)) as unknown as { rows: T[] }).rows;
 const json = (value: unknown) => JSON.stringify(value);
 
 export interface TSyncedCustomer {
@@ -33,21 +34,30 @@ const CUSTOMER_COLUMNS = sql`c.id, c.first_name as "firstName", c.last_name as "
 
 export function customersByIds(tx: TTx, brandId: string, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedCustomer>(tx, sql`select ${CUSTOMER_COLUMNS} from customers c where c.brand_id = ${brandId} and c.id = any(${`{${ids.join(',')}}`}::uuid[])`);
+  return rowsOf<TSyncedCustomer>(
+    tx,
+    sql`select ${CUSTOMER_COLUMNS} from customers c where c.brand_id = ${brandId} and c.id = any(${`{${ids.join(',')}}`}::uuid[])`,
+  );
 }
 
 export function customersByPhones(tx: TTx, brandId: string, phones: string[]) {
   if (phones.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedCustomer>(tx, sql`select ${CUSTOMER_COLUMNS} from customers c
-    where c.brand_id = ${brandId} and c.phone in (select jsonb_array_elements_text(${json(phones)}::jsonb))`);
+  return rowsOf<TSyncedCustomer>(
+    tx,
+    sql`select ${CUSTOMER_COLUMNS} from customers c
+    where c.brand_id = ${brandId} and c.phone in (select jsonb_array_elements_text(${json(phones)}::jsonb))`,
+  );
 }
 
 /** Customers by email (lower-cased), oldest first, so that one address always picks the same customer. */
 export function customersByEmails(tx: TTx, brandId: string, emails: string[]) {
   if (emails.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedCustomer>(tx, sql`select ${CUSTOMER_COLUMNS} from customers c
+  return rowsOf<TSyncedCustomer>(
+    tx,
+    sql`select ${CUSTOMER_COLUMNS} from customers c
     where c.brand_id = ${brandId} and c.email_key in (select jsonb_array_elements_text(${json(emails)}::jsonb))
-    order by c.created_at, c.id`);
+    order by c.created_at, c.id`,
+  );
 }
 
 /** Which customer phones are already taken in the brand, among `phones`. */
@@ -56,7 +66,11 @@ export async function phonesTaken(tx: TTx, brandId: string, phones: string[]): P
   return new Map(rows.map((r) => [r.phone, r.id]));
 }
 
-export async function insertSyncedCustomers(tx: TTx, brandId: string, rows: (TSyncedCustomer & { consentAt: string })[]): Promise<void> {
+export async function insertSyncedCustomers(
+  tx: TTx,
+  brandId: string,
+  rows: (TSyncedCustomer & { consentAt: string })[],
+): Promise<void> {
   if (rows.length === 0) return;
   await tx.execute(sql`
     insert into customers (id, brand_id, first_name, last_name, phone, email, gender, date_of_birth, country, prefecture,
@@ -103,10 +117,13 @@ export interface TSyncedBooking {
 
 export function bookingsByExternalIds(tx: TTx, brandId: string, externalIds: string[]) {
   if (externalIds.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedBooking>(tx, sql`select b.external_id as "externalId", b.customer_id as "customerId", b.hotel_id as "hotelId",
+  return rowsOf<TSyncedBooking>(
+    tx,
+    sql`select b.external_id as "externalId", b.customer_id as "customerId", b.hotel_id as "hotelId",
       b.booking_date::text as "bookingDate", b.check_in::text as "checkIn", b.check_out::text as "checkOut", b.nights, b.guests,
       b.room_name as "roomName", b.room_type as "roomType", b.source, b.amount, b.status
-    from bookings b where b.brand_id = ${brandId} and b.external_id in (select jsonb_array_elements_text(${json(externalIds)}::jsonb))`);
+    from bookings b where b.brand_id = ${brandId} and b.external_id in (select jsonb_array_elements_text(${json(externalIds)}::jsonb))`,
+  );
 }
 
 /** Inserts new bookings and rewrites changed ones, keyed by the booking system's id. */

@@ -27,7 +27,11 @@ export function YoyakuRedirectPage() {
         {t('booking_sync.redirect.title')}
       </Title>
       <Text size="sm">{t('booking_sync.redirect.message')}</Text>
-      <Progress value={Math.min(100, (elapsed / REDIRECT_SECONDS) * 100)} aria-label={t('booking_sync.redirect.progress')} transitionDuration={900} />
+      <Progress
+        value={Math.min(100, (elapsed / REDIRECT_SECONDS) * 100)}
+        aria-label={t('booking_sync.redirect.progress')}
+        transitionDuration={900}
+      />
       <Anchor component={Link} to="/settings" replace size="sm">
         {t('booking_sync.redirect.now')}
       </Anchor>

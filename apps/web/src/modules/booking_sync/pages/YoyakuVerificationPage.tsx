@@ -12,7 +12,11 @@ import { takePendingConnection } from '../pendingConnection';
 /** How long the outcome stays before the redirect page takes over. */
 const SHOW_SUCCESS_MS = 2500;
 
-type TState = { kind: 'verifying' } | { kind: 'connected'; status: TBookingStatus } | { kind: 'failed'; message: string } | { kind: 'nothing' };
+type TState =
+  | { kind: 'verifying' }
+  | { kind: 'connected'; status: TBookingStatus }
+  | { kind: 'failed'; message: string }
+  | { kind: 'nothing' };
 
 /**
  * /yoyaku-verification (spec section 2): verifies the account ID and API key entered in settings

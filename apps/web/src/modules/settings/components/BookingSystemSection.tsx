@@ -138,14 +138,22 @@ function Connected({ status }: { status: TBookingStatus }) {
       {connection.connectedByName && row('booking_sync.settings.connected_by', connection.connectedByName)}
       {row(
         'booking_sync.settings.synced_up_to',
-        connection.syncedUpTo ? formatDate(connection.syncedUpTo, language, { withTime: true }) : t('booking_sync.settings.never'),
+        connection.syncedUpTo
+          ? formatDate(connection.syncedUpTo, language, { withTime: true })
+          : t('booking_sync.settings.never'),
       )}
       {row(
         'booking_sync.settings.hotels',
-        connection.hotels.map((h) => `${h.code} → ${h.hotelName ?? t('booking_sync.settings.hotel_unmapped')}`).join(', ') || '-',
+        connection.hotels
+          .map((h) => `${h.code} → ${h.hotelName ?? t('booking_sync.settings.hotel_unmapped')}`)
+          .join(', ') || '-',
       )}
       <Group mt="xs">
-        <LockButton onClick={() => act(syncNow, 'booking_sync.settings.sync_requested')} loading={busy || status.syncPending} lockOnClick>
+        <LockButton
+          onClick={() => act(syncNow, 'booking_sync.settings.sync_requested')}
+          loading={busy || status.syncPending}
+          lockOnClick
+        >
           {status.syncPending ? t('booking_sync.settings.syncing') : t('booking_sync.settings.sync_now')}
         </LockButton>
         <Button variant="default" color="red" onClick={() => setConfirming(true)} disabled={busy}>
@@ -197,9 +205,18 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
                     {t(`booking_sync.log.statuses.${run.status}`)}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{t('booking_sync.log.customer_counts', { created: run.customersCreated, updated: run.customersUpdated })}</Table.Td>
                 <Table.Td>
-                  {t('booking_sync.log.booking_counts', { created: run.bookingsCreated, updated: run.bookingsUpdated, cancelled: run.bookingsCancelled })}
+                  {t('booking_sync.log.customer_counts', {
+                    created: run.customersCreated,
+                    updated: run.customersUpdated,
+                  })}
+                </Table.Td>
+                <Table.Td>
+                  {t('booking_sync.log.booking_counts', {
+                    created: run.bookingsCreated,
+                    updated: run.bookingsUpdated,
+                    cancelled: run.bookingsCancelled,
+                  })}
                 </Table.Td>
                 <Table.Td>{run.skipped}</Table.Td>
                 <Table.Td>
@@ -220,6 +237,17 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
   );
 }
 
-const KNOWN_REASONS = new Set(['guest_without_phone', 'guest_not_synced', 'unknown_hotel_code', 'phone_in_use', 'credentials_refused', 'account_suspended', 'unreachable', 'interrupted', 'not_configured']);
+const KNOWN_REASONS = new Set([
+  'guest_without_phone',
+  'guest_not_synced',
+  'unknown_hotel_code',
+  'phone_in_use',
+  'credentials_refused',
+  'account_suspended',
+  'unreachable',
+  'interrupted',
+  'not_configured',
+]);
 /** The sync's reason codes; a booking system's HTTP status (booking_system_503) reads as "the booking system failed". */
-const reasonKey = (code: string) => (KNOWN_REASONS.has(code) ? code : code.startsWith('booking_system_') ? 'booking_system_error' : 'other');
+const reasonKey = (code: string) =>
+  KNOWN_REASONS.has(code) ? code : code.startsWith('booking_system_') ? 'booking_system_error' : 'other';
