@@ -3,6 +3,8 @@
 // A new area's catalogue is added here as well as under areas/.
 import en from './en.json';
 import ja from './ja.json';
+import auditEn from './areas/audit/en.json';
+import auditJa from './areas/audit/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
 import settingsEn from './areas/settings/en.json';
@@ -11,12 +13,13 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 
 export const AREA_TEXTS = {
+  audit: { ja: auditJa, en: auditEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...auditEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;
