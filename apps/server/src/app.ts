@@ -15,6 +15,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { locationRoutes } from './modules/locations/routes.ts';
 import { managementRoutes } from './modules/management/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
@@ -110,6 +111,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     settingsRoutes(api, rt);
     uploadRoutes(api, rt);
     customerRoutes(api, rt);
+    locationRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
