@@ -46,18 +46,23 @@ export function uniqueEmail(prefix: string): string {
 }
 
 /**
- * A new user added by `adminEmail` at that admin's default host, who has already set `password`
+ * A new user added by `adminEmail` at that admin's default host (or where `actingAs` says), who has already set `password`
  * through the mailed link: ready to sign in.
  */
 export async function createUserWithPassword(
   adminEmail: string,
   user: { email: string; fullName: string; role: 'admin' | 'staff' | 'viewer' },
   password: string,
+  /** The role headers when the admin acts somewhere else than at their default host. */
+  actingAs?: { role: 'admin'; slug: string; level: 'brand' | 'hotel_group' | 'hotel' },
 ): Promise<{ id: string }> {
   const token = await apiToken(adminEmail);
   const before = (await readOutbox(user.email)).length;
   const created = await apiCall<{ id: string }>('POST', '/v1/users', {
     token,
+    headers: actingAs
+      ? { 'x-user-role': actingAs.role, 'x-host-slug': actingAs.slug, 'x-host-level': actingAs.level }
+      : undefined,
     body: { ...user, nickName: user.fullName.split(' ')[0], phoneNumber: '0312345678', language: 'en' },
   });
   if (created.status >= 300) throw new Error(`adding ${user.email} answered ${created.status}`);
@@ -106,10 +111,10 @@ export async function apiHostId(
 }
 
 /** A new hotel of the demo brand さくらホテルズ, made by the granduser, for a spec to change freely. */
-export async function apiCreateHotel(name: string): Promise<{ id: string; name: string }> {
+export async function apiCreateHotel(name: string): Promise<{ id: string; name: string; slug: string }> {
   const token = await apiToken('grand@demo.test');
   const brandId = await apiHostId(token, 'brand', 'さくらホテルズ');
-  const created = await apiCall<{ id: string; name: string }>('POST', '/v1/hotels', {
+  const created = await apiCall<{ id: string; name: string; slug: string }>('POST', '/v1/hotels', {
     token,
     body: { name, address: '東京都港区芝公園4-2-8', logoUrl: await apiUploadLogo(token), brandId },
   });
