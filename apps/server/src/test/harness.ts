@@ -50,7 +50,8 @@ export const DEMO = {
   harborAdmin: 'harbor.admin@demo.test',
 } as const;
 
-export async function startTestServer(): Promise<TTestServer> {
+/** `env`: extra environment for this server (e.g. an S3 logo store). */
+export async function startTestServer(options: { env?: Record<string, string> } = {}): Promise<TTestServer> {
   const template = inject('templateDatabaseUrl');
   let dbName: string | null = null;
   let databaseUrlForRun: string | undefined;
@@ -74,6 +75,7 @@ export async function startTestServer(): Promise<TTestServer> {
       DATA_DIR: `/tmp/yado-test-${process.pid}`,
       PORT: '0',
       WEB_DIST: '/nonexistent',
+      ...options.env,
     },
     { jwtSecret: randomBytes(32).toString('hex') },
   );
