@@ -11,6 +11,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
+type TBox = { x: number; y: number; width: number; height: number };
+const overlap = (a: TBox, b: TBox) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 /** Opens the Management group of the sidebar when it is closed. */
 async function openManagement(page: Page, language: TLanguage) {
   const header = page.getByTestId('nav-group-management').getByRole('button', { name: TEXTS[language].nav.management });
@@ -35,6 +39,12 @@ describe.each(LANGUAGES)('audit log (%s)', (language) => {
     await form.locator('input[name="name"]').fill(renamed);
     await form.getByRole('button', { name: t.common.save }).click();
     await page.getByRole('heading', { name: renamed, level: 1 }).waitFor();
+    // The success toast leaves the page's Edit and Delete buttons free.
+    const toast = await page.getByTestId('snackbar').filter({ hasText: t.management.form.saved }).boundingBox();
+    for (const name of [t.management.edit, t.management.delete.action]) {
+      const button = await page.getByRole('button', { name, exact: true }).boundingBox();
+      expect(toast && button && overlap(toast, button), name).toBe(false);
+    }
 
     // The hotel's own log, on its detail screen, newest first.
     const sentence = t.audit.actions.update.replace(
