@@ -36,7 +36,32 @@ const ZEnv = z.object({
   DATA_ENCRYPTION_KEY: z.string().min(32).optional(),
   /** Cheaper argon2 settings for tests only. */
   YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
+  /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** Unset: AWS (https://s3.<region>.amazonaws.com). MinIO and the like: their address. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style addressing (endpoint/bucket/key); default true with S3_ENDPOINT, false for AWS. */
+  S3_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  /** Set: logo addresses redirect here (a CDN or public bucket) instead of being proxied. */
+  S3_PUBLIC_URL: z.url().optional(),
 });
+
+/** Where logos are kept: under DATA_DIR, or in an S3-compatible bucket. */
+export type TLogoStoreConfig =
+  | { kind: 'file' }
+  | {
+      kind: 's3';
+      endpoint: string;
+      region: string;
+      bucket: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      pathStyle: boolean;
+      publicUrl: string | null;
+    };
 
 export interface TConfig {
   environment: 'dev' | 'staging' | 'production';
@@ -67,6 +92,7 @@ export interface TConfig {
   dataEncryptionKey: string;
   /** True when mail goes to the embedded SMTP sink (never in production). */
   embedded: boolean;
+  logoStore: TLogoStoreConfig;
 }
 
 function embeddedSecret(dataDir: string, name: string): string {
@@ -92,6 +118,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (production && !e.JWT_SECRET) throw new ConfigError('JWT_SECRET is required in production');
   if (production && !e.DATABASE_URL) throw new ConfigError('DATABASE_URL is required in production');
   if (production && !e.DATA_ENCRYPTION_KEY) throw new ConfigError('DATA_ENCRYPTION_KEY is required in production');
+  let logoStore: TLogoStoreConfig = { kind: 'file' };
+  if (e.S3_BUCKET) {
+    // Named, never shown: a config error must not print a secret.
+    if (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) throw new ConfigError('S3_BUCKET needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+    logoStore = {
+      kind: 's3',
+      endpoint: (e.S3_ENDPOINT ?? `https://s3.${e.S3_REGION}.amazonaws.com`).replace(/\/$/, ''),
+      region: e.S3_REGION,
+      bucket: e.S3_BUCKET,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      pathStyle: e.S3_PATH_STYLE ? e.S3_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
+      publicUrl: e.S3_PUBLIC_URL?.replace(/\/$/, '') ?? null,
+    };
+  }
   // The outbox and other developer aids exist only while mail goes to the embedded sink.
   const embedded = !e.SMTP_URL && !production;
   const config: TConfig = {
@@ -119,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? overrides.dataEncryptionKey ?? embeddedSecret(dataDir, 'data-encryption'),
     embedded,
+    logoStore,
   };
   return { ...config, ...overrides };
 }

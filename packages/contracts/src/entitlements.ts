@@ -35,6 +35,8 @@ export const ENTITLEMENT_GROUPS = {
   settings: ['manage_campaign_email', 'manage_domain_authentication', 'change_password', 'update_host_info', 'manage_booking_system'],
   scenarios: ['read_scenario', 'create', 'read', 'update', 'delete'],
   presets: ['read_preset', 'create', 'read', 'update', 'delete'],
+  /** Ours, not the specification's: who changed what, readable by the granduser only. */
+  audit: ['read_audit_log'],
 } as const;
 
 type TGroups = typeof ENTITLEMENT_GROUPS;

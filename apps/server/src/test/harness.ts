@@ -54,8 +54,9 @@ export const DEMO = {
 /**
  * `bookingSim`: the booking system this server talks to (a test's own simulator, usually with a
  * manual clock and few guests); without one, booking-system calls find none configured.
+ * `env`: extra environment for this server (e.g. an S3 logo store).
  */
-export async function startTestServer(options: { bookingSim?: TBookingSim } = {}): Promise<TTestServer> {
+export async function startTestServer(options: { bookingSim?: TBookingSim; env?: Record<string, string> } = {}): Promise<TTestServer> {
   const template = inject('templateDatabaseUrl');
   let dbName: string | null = null;
   let databaseUrlForRun: string | undefined;
@@ -79,6 +80,7 @@ export async function startTestServer(options: { bookingSim?: TBookingSim } = {}
       DATA_DIR: `/tmp/yado-test-${process.pid}`,
       PORT: '0',
       WEB_DIST: '/nonexistent',
+      ...options.env,
     },
     { jwtSecret: randomBytes(32).toString('hex') },
   );

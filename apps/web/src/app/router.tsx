@@ -40,7 +40,7 @@ const hostList = (level: keyof typeof HOST_AREAS) =>
     return () => <HostListPage level={level} />;
   });
 const hostDetail = (level: keyof typeof HOST_AREAS) =>
-  guarded(HOST_AREAS[level], ['management', 'users'], async () => {
+  guarded(HOST_AREAS[level], ['management', 'users', 'audit'], async () => {
     const { HostDetailPage } = await import('../modules/management/pages/HostDetailPage');
     return () => <HostDetailPage level={level} />;
   });
@@ -128,6 +128,14 @@ export const routes: RouteObject[] = [
                   { path: 'hotel-group-list/:id', lazy: hostDetail('hotel_group') },
                   { path: 'hotel-list', lazy: hostList('hotel') },
                   { path: 'hotel-list/:id', lazy: hostDetail('hotel') },
+                  {
+                    path: 'audit-log',
+                    lazy: guarded(
+                      'audit_log',
+                      ['audit', 'management'],
+                      async () => (await import('../modules/audit/pages/AuditLogPage')).AuditLogPage,
+                    ),
+                  },
                 ],
               },
               { path: 'customer-list', lazy: area('customer_list') },

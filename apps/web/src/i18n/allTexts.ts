@@ -3,6 +3,8 @@
 // A new area's catalogue is added here as well as under areas/.
 import en from './en.json';
 import ja from './ja.json';
+import auditEn from './areas/audit/en.json';
+import auditJa from './areas/audit/ja.json';
 import bookingSyncEn from './areas/booking_sync/en.json';
 import bookingSyncJa from './areas/booking_sync/ja.json';
 import managementEn from './areas/management/en.json';
@@ -13,6 +15,7 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 
 export const AREA_TEXTS = {
+  audit: { ja: auditJa, en: auditEn },
   booking_sync: { ja: bookingSyncJa, en: bookingSyncEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
@@ -20,6 +23,6 @@ export const AREA_TEXTS = {
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...bookingSyncJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...bookingSyncEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { currentSnackbars, hideSnackbar, subscribeSnackbars } from './snackbarStore';
 import classes from './SnackbarHost.module.css';
 
-/** Where snackbars appear: the top-right corner, newest last. */
+/** Where snackbars appear: the bottom centre, newest last (nearest the edge). */
 export function SnackbarHost() {
   const { t } = useTranslation();
   const items = useSyncExternalStore(subscribeSnackbars, currentSnackbars);
