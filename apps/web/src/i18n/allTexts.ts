@@ -3,6 +3,8 @@
 // A new area's catalogue is added here as well as under areas/.
 import en from './en.json';
 import ja from './ja.json';
+import customersEn from './areas/customers/en.json';
+import customersJa from './areas/customers/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
 import settingsEn from './areas/settings/en.json';
@@ -11,12 +13,13 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 
 export const AREA_TEXTS = {
+  customers: { ja: customersJa, en: customersEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...customersJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...customersEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;

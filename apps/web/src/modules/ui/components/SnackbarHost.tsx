@@ -4,7 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { currentSnackbars, hideSnackbar, subscribeSnackbars } from './snackbarStore';
 import classes from './SnackbarHost.module.css';
 
-/** Where snackbars appear: the top-right corner, newest last. */
+/**
+ * Where snackbars appear: bottom centre, newest nearest the edge. Not at the top, where they
+ * covered page headers' actions (Edit, Delete) for their 5 seconds.
+ */
 export function SnackbarHost() {
   const { t } = useTranslation();
   const items = useSyncExternalStore(subscribeSnackbars, currentSnackbars);

@@ -1,0 +1,12 @@
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { TEmailStatus } from '../api/customersCalls';
+
+export function EmailStatusBadge({ status }: { status: TEmailStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge variant="light" color={status === 'active' ? 'teal' : 'gray'} data-testid="email-status">
+      {t(`customers.email_status.${status}`)}
+    </Badge>
+  );
+}
