@@ -174,6 +174,15 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
     expect(await hotel.textContent()).toContain('さくらホテル 新宿');
     expect(await hotel.textContent()).toContain(t.customers.allocation.source.manual);
     await screenshot(page, `customer-allocations-${language}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Back on the list, the search and page are as they were left.
+    await page.getByRole('link', { name: t.customers.actions.back_to_list }).click();
+    await page.waitForURL('**/customer-list');
+    expect(await page.getByRole('searchbox', { name: t.customers.list.search }).inputValue()).toBe(guests.family);
+    await showsRange(page, language, 1, 20, GUESTS);
+    expect(await rows(page).first().textContent()).toContain('Guest01');
     await page.context().close();
   });
 
@@ -214,8 +223,17 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
     expect(await info.locator('[data-field="prefecture"]').textContent()).toContain(tokyo);
     expect(await info.locator('[data-field="city"]').textContent()).toContain(shinjuku);
     expect(await info.locator('[data-field="address"]').textContent()).toContain('西新宿3-3-3');
-    // The header's actions are not covered by the toast.
-    await page.getByRole('button', { name: t.customers.actions.edit }).click({ trial: true, timeout: 2_000 });
+    // The toast does not cover the page header's actions while it is shown.
+    const toast = (await page.getByTestId('snackbar').last().boundingBox())!;
+    for (const name of [t.customers.actions.edit, t.customers.actions.delete]) {
+      const button = (await page.getByRole('button', { name }).boundingBox())!;
+      const apart =
+        toast.x >= button.x + button.width ||
+        button.x >= toast.x + toast.width ||
+        toast.y >= button.y + button.height ||
+        button.y >= toast.y + toast.height;
+      expect(apart, name).toBe(true);
+    }
     await page.context().close();
   });
 
@@ -257,6 +275,36 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
         .sort(),
     ).toEqual(['Guest01', 'Guest02', 'Guest03']);
     await screenshot(page, `customer-unsubscribed-${language}`);
+    await page.context().close();
+  });
+
+  it('adds a customer at a hotel from the list, then deletes them after confirming', async () => {
+    const page = await openCustomerList(language);
+    await page.getByRole('button', { name: t.customers.actions.add }).click();
+    const form = page.getByTestId('customer-form');
+    await form.locator('input[name="lastName"]').fill(guests.family);
+    await form.locator('input[name="firstName"]').fill('Guest26');
+    await form.locator('input[name="phone"]').fill(randomPhone());
+    await form.locator('input[name="address"]').fill('神奈川県横浜市西区みなとみらい4-4');
+    const yokohama = await form
+      .locator('select[name="hotelId"] option', { hasText: 'さくらホテル 横浜' })
+      .getAttribute('value');
+    await form.locator('select[name="hotelId"]').selectOption(yokohama!);
+    await form.getByRole('button', { name: t.customers.form.add_submit }).click();
+    expect(await toastText(page)).toContain(t.customers.done.added);
+    await page.waitForURL(/\/customer-list\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: /Guest26/ }).waitFor();
+
+    await page.getByRole('button', { name: t.customers.actions.delete }).click();
+    const confirm = page.getByRole('dialog', { name: t.customers.confirm.delete_title });
+    expect(await confirm.textContent()).toContain('Guest26');
+    await confirm.getByRole('button', { name: t.customers.actions.delete }).click();
+    // The "added" toast may still be shown beside it.
+    await page.getByTestId('snackbar').filter({ hasText: t.customers.done.deleted }).waitFor();
+    await page.waitForURL('**/customer-list');
+    await search(page, language, `${guests.family}`);
+    await showsRange(page, language, 1, 20, GUESTS);
+    expect(await page.getByTestId('customer-row').filter({ hasText: 'Guest26' }).count()).toBe(0);
     await page.context().close();
   });
 

@@ -72,3 +72,14 @@ export function pageRange(state: TCustomerListState, rowsOnPage: number): { from
   const from = (pageNumber(state) - 1) * state.pageSize + 1;
   return { from, to: from + rowsOnPage - 1 };
 }
+
+/*
+ * The list as last left, so that coming back from a customer's page finds the same search,
+ * filters, page and selection. Module state lives until the page reloads, which a role switch does.
+ */
+let remembered: TCustomerListState | null = null;
+
+export const recallListState = (): TCustomerListState => remembered ?? INITIAL_LIST_STATE;
+export function rememberListState(state: TCustomerListState): void {
+  remembered = state;
+}

@@ -9,7 +9,7 @@ import {
   IconPlus,
   IconUpload,
 } from '@tabler/icons-react';
-import { useReducer, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
@@ -38,10 +38,11 @@ import { EmailStatusBadge } from '../components/EmailStatusBadge';
 import {
   currentCursor,
   customerListReducer,
-  INITIAL_LIST_STATE,
   pageNumber,
   pageRange,
   PAGE_SIZES,
+  recallListState,
+  rememberListState,
   type TPageSize,
 } from '../customerListState';
 import { findCountry, localName, placeName } from '../locationNames';
@@ -54,7 +55,8 @@ export function CustomerListPage() {
   const can = me.entitlements;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [state, dispatch] = useReducer(customerListReducer, INITIAL_LIST_STATE);
+  const [state, dispatch] = useReducer(customerListReducer, undefined, recallListState);
+  useEffect(() => rememberListState(state), [state]);
   const [adding, setAdding] = useState(false);
   const [bulk, setBulk] = useState<TEmailStatus | null>(null);
   const [busy, setBusy] = useState(false);
@@ -143,6 +145,7 @@ export function CustomerListPage() {
           <Group gap="sm" align="flex-end">
             <div style={{ flex: 1, minWidth: 240 }}>
               <SearchInput
+                initialText={state.filters.search}
                 onSearch={(search) => dispatch({ type: 'filter', filters: { search } })}
                 placeholder={t('customers.list.search')}
               />
