@@ -83,11 +83,12 @@ export interface TRlsContext {
  */
 export function withTenant<T>(db: TDb, context: TRlsContext, fn: (tx: TTx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
+    // One round trip: set_config('role', ..., true) is SET LOCAL ROLE.
     await tx.execute(
       sql`select set_config('yado.scope_all', ${context.scopeAll ? 'on' : 'off'}, true),
-                 set_config('yado.brand_id', ${context.brandId ?? ''}, true)`,
+                 set_config('yado.brand_id', ${context.brandId ?? ''}, true),
+                 set_config('role', 'yado_app', true)`,
     );
-    await tx.execute(sql`set local role yado_app`);
     return fn(tx);
   });
 }

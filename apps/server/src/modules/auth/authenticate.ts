@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { parseSelector, resolveActingContext, type TActingContext } from '../tenancy/acting-context.ts';
-import { findUserForSession, listAssignments } from '../tenancy/queries.ts';
+import { findSession } from '../tenancy/queries.ts';
 import { verifyAccessToken } from './tokens.ts';
 
 /**
@@ -17,15 +17,15 @@ export function makeAuthenticate(rt: TRuntime) {
     const claims = await verifyAccessToken(rt.config.jwtSecret, match[1]);
     if (!claims) throw new AppError(401, 'unauthenticated');
     const db = rt.database.db;
-    const user = await findUserForSession(db, claims.userId);
-    if (!user) throw new AppError(401, 'unauthenticated');
+    const session = await findSession(db, claims.userId);
+    if (!session) throw new AppError(401, 'unauthenticated');
+    const { user, assignments } = session;
     if (user.status !== 'active') throw new AppError(403, 'no_access');
     // Tokens issued before a password reset or change are void.
     if (claims.issuedAt < user.tokensValidAfter) {
       throw new AppError(401, 'session_expired');
     }
     const selector = parseSelector(request.headers);
-    const assignments = await listAssignments(db, user.id);
     const context = await resolveActingContext(db, user, assignments, selector);
     return { ...context, familyId: claims.familyId };
   };

@@ -60,31 +60,41 @@ export function toCustomer(row: TCustomerRow): TCustomer {
   };
 }
 
-const ZCursor = z.tuple([z.string(), z.string()]).or(z.tuple([z.string(), z.string(), z.string()]));
+/**
+ * The page link: where the last page ended, and the total the first page counted (a later page
+ * shows that total again instead of counting anew: paging costs one query, not two).
+ */
+const ZCursor = z.object({
+  k: z.tuple([z.string(), z.string()]).or(z.tuple([z.string(), z.string(), z.string()])),
+  t: z.number().int().min(0),
+});
+type TPageCursor = { k: TCursor; t: number };
 
-function decodeCursor(cursor: string): TCursor {
+function decodeCursor(cursor: string): TPageCursor {
   try {
-    return ZCursor.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))) as TCursor;
+    return ZCursor.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))) as TPageCursor;
   } catch {
     // A cursor is ours and opaque; anything else is a stale or edited link.
     throw badRequest({ cursor: fieldError('invalid_cursor') });
   }
 }
 
-const encodeCursor = (cursor: TCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+const encodeCursor = (cursor: TPageCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
 /** A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. */
 export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TCustomerFilter & { cursor?: string; limit: number }) {
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
   return inTenant(rt, ctx, async (tx) => {
     const filter = filterCondition(ctx, query);
-    const position = query.cursor ? afterCursor(query.sort, decodeCursor(query.cursor)) : undefined;
+    const position = after ? afterCursor(query.sort, after.k) : undefined;
     const rows = await selectCustomers(tx, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
-    const total = await countCustomers(tx, filter, TOTAL_CAP);
+    // Counted up to one past the cap, so "more than the cap" is known without counting them all.
+    const total = after ? after.t : await countCustomers(tx, filter, TOTAL_CAP);
     return {
       items: page.map(toCustomer),
-      nextCursor: rows.length > query.limit && last ? encodeCursor(cursorOf(query.sort, last)) : null,
+      nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last), t: total }) : null,
       total: Math.min(total, TOTAL_CAP),
       totalCapped: total > TOTAL_CAP,
     };

@@ -65,7 +65,72 @@ export type TSessionUser = NonNullable<Awaited<ReturnType<typeof findUserForSess
 
 /** The user's own role assignments on hosts that still exist (a deleted host takes its roles along). */
 export async function listAssignments(db: TTx, userId: string): Promise<TAssignmentRow[]> {
-  const rows = await db
+  return assignmentsQuery(db, userId);
+}
+
+/**
+ * The user and their live assignments in one round trip, for the check every request makes (the
+ * same rows as findUserForSession and listAssignments, the assignments as JSON beside the user).
+ */
+export async function findSession(db: TTx, userId: string): Promise<{ user: TSessionUser; assignments: TAssignmentRow[] } | null> {
+  const result = await db.execute(sql`
+    select u.id, u.email, u.first_name, u.last_name, u.nick_name, u.phone_number, u.image_url, u.language, u.status,
+           u.original_host_id, u.tokens_valid_after,
+           coalesce((
+             select json_agg(json_build_object(
+               'role', ra.role, 'isDefault', ra.is_default, 'origin', ra.origin, 'createdAt', ra.created_at, 'brandName', b.name,
+               'host', json_build_object('id', h.id, 'level', h.level, 'name', h.name, 'slug', h.slug, 'brandId', h.brand_id,
+                                         'hotelGroupId', h.hotel_group_id, 'address', h.address, 'createdAt', h.created_at)))
+             from role_assignments ra
+             join hosts h on h.id = ra.host_id
+             left join hosts b on b.id = h.brand_id
+             where ra.user_id = u.id and h.deleted_at is null
+               and not exists (select 1 from hosts d where d.deleted_at is not null and (d.id = h.brand_id or d.id = h.hotel_group_id))
+           ), '[]') as assignments
+    from users u
+    where u.id = ${userId}`);
+  const row = (result as unknown as { rows: TSessionRow[] }).rows[0];
+  if (!row) return null;
+  return {
+    user: {
+      id: row.id,
+      email: row.email,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      nickName: row.nick_name,
+      phoneNumber: row.phone_number,
+      imageUrl: row.image_url,
+      language: row.language,
+      status: row.status,
+      originalHostId: row.original_host_id,
+      tokensValidAfter: new Date(row.tokens_valid_after),
+    },
+    assignments: (typeof row.assignments === 'string' ? (JSON.parse(row.assignments) as TAssignmentJson[]) : row.assignments).map((a) => ({
+      ...a,
+      createdAt: new Date(a.createdAt),
+      host: { ...a.host, createdAt: new Date(a.host.createdAt) },
+    })),
+  };
+}
+
+type TAssignmentJson = Omit<TAssignmentRow, 'createdAt' | 'host'> & { createdAt: string; host: Omit<THostRow, 'createdAt'> & { createdAt: string } };
+interface TSessionRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  nick_name: string | null;
+  phone_number: string | null;
+  image_url: string | null;
+  language: 'ja' | 'en';
+  status: 'active' | 'inactive';
+  original_host_id: string | null;
+  tokens_valid_after: Date | string;
+  assignments: TAssignmentJson[] | string;
+}
+
+function assignmentsQuery(db: TTx, userId: string): Promise<TAssignmentRow[]> {
+  return db
     .select({
       role: roleAssignments.role,
       isDefault: roleAssignments.isDefault,
@@ -77,8 +142,7 @@ export async function listAssignments(db: TTx, userId: string): Promise<TAssignm
     .from(roleAssignments)
     .innerJoin(hosts, eq(hosts.id, roleAssignments.hostId))
     .leftJoin(brands, eq(brands.id, hosts.brandId))
-    .where(and(eq(roleAssignments.userId, userId), isNull(hosts.deletedAt), aliveAncestors()));
-  return rows as TAssignmentRow[];
+    .where(and(eq(roleAssignments.userId, userId), isNull(hosts.deletedAt), aliveAncestors())) as Promise<TAssignmentRow[]>;
 }
 
 /** A host is alive only while its brand and hotel group are too. */
