@@ -223,6 +223,7 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
     expect(await info.locator('[data-field="prefecture"]').textContent()).toContain(tokyo);
     expect(await info.locator('[data-field="city"]').textContent()).toContain(shinjuku);
     expect(await info.locator('[data-field="address"]').textContent()).toContain('西新宿3-3-3');
+    await screenshot(page, `customer-detail-${language}`);
     // The toast does not cover the page header's actions while it is shown.
     const toast = (await page.getByTestId('snackbar').last().boundingBox())!;
     for (const name of [t.customers.actions.edit, t.customers.actions.delete]) {
