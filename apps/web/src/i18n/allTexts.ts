@@ -3,6 +3,8 @@
 // A new area's catalogue is added here as well as under areas/.
 import en from './en.json';
 import ja from './ja.json';
+import bookingSyncEn from './areas/booking_sync/en.json';
+import bookingSyncJa from './areas/booking_sync/ja.json';
 import customersEn from './areas/customers/en.json';
 import customersJa from './areas/customers/ja.json';
 import managementEn from './areas/management/en.json';
@@ -13,6 +15,7 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 
 export const AREA_TEXTS = {
+  booking_sync: { ja: bookingSyncJa, en: bookingSyncEn },
   customers: { ja: customersJa, en: customersEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
@@ -20,6 +23,6 @@ export const AREA_TEXTS = {
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...customersJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...customersEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...bookingSyncJa, ...customersJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...bookingSyncEn, ...customersEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;
