@@ -62,6 +62,35 @@ async function arrange(language: TLanguage): Promise<TArranged> {
   return { family, phones };
 }
 
+/**
+ * A customer of さくらホテルズ with bookings, once the first start's sync from the booking system
+ * (the embedded simulator the demo brands are connected to) has finished.
+ */
+async function syncedGuestWithBookings(): Promise<{ id: string; bookings: TBookingRow[] }> {
+  const token = await apiToken(ADMIN);
+  for (let i = 0; i < 240; i += 1) {
+    const status = await apiCall<{ syncPending: boolean }>('GET', '/v1/booking/connection', { token });
+    if (!status.data.syncPending) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const page = await apiCall<{ items: { id: string; totalBookings: number }[] }>(
+    'GET',
+    '/v1/customers?limit=100&sort=name',
+    { token },
+  );
+  const guest = page.data.items.find((c) => c.totalBookings > 1);
+  if (!guest) throw new Error('no synced customer with bookings');
+  const bookings = await apiCall<TBookingRow[]>('GET', `/v1/customers/${guest.id}/bookings`, { token });
+  return { id: guest.id, bookings: bookings.data };
+}
+
+interface TBookingRow {
+  hotelName: string;
+  checkIn: string;
+  amount: number;
+  status: string;
+}
+
 async function openCustomerList(language: TLanguage, email = ADMIN): Promise<Page> {
   const { page } = await openPage(browser, language);
   await signIn(page, language, email);
@@ -108,8 +137,11 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
   const t = TEXTS[language];
   let guests: TArranged;
 
+  let synced: { id: string; bookings: TBookingRow[] };
+
   beforeAll(async () => {
     guests = await arrange(language);
+    synced = await syncedGuestWithBookings();
   });
 
   it('searches the list, pages through it with next and previous, and filters by hotel', async () => {
@@ -183,6 +215,30 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
     expect(await page.getByRole('searchbox', { name: t.customers.list.search }).inputValue()).toBe(guests.family);
     await showsRange(page, language, 1, 20, GUESTS);
     expect(await rows(page).first().textContent()).toContain('Guest01');
+    await page.context().close();
+  });
+
+  it("shows a synced customer's bookings, newest stay first, and the hotels they came through", async () => {
+    const page = await openCustomerList(language);
+    await page.goto(`/customer-list/${synced.id}`);
+    await page.getByTestId('customer-info').waitFor();
+    await page.getByRole('tab', { name: t.customers.tabs.booking_history }).click();
+    const bookingRows = page.getByTestId('booking-row');
+    await bookingRows.first().waitFor();
+    expect(await bookingRows.count()).toBe(synced.bookings.length);
+    const newest = synced.bookings[0]!;
+    const first = (await bookingRows.first().textContent()) ?? '';
+    expect(first).toContain(newest.hotelName);
+    expect(first).toContain(t.customers.booking_status[newest.status as keyof typeof t.customers.booking_status]);
+    const yen = new Intl.NumberFormat(language === 'ja' ? 'ja-JP' : 'en-US', { style: 'currency', currency: 'JPY' });
+    expect(first).toContain(yen.format(newest.amount));
+    await screenshot(page, `customer-bookings-${language}`);
+
+    await page.getByRole('button', { name: t.customers.actions.allocation_summary }).click();
+    const hotels = page.getByRole('dialog').getByTestId('allocation-hotels');
+    await hotels.waitFor();
+    const hotelRow = hotels.locator(`[data-testid="allocation-row"][data-name="${newest.hotelName}"]`);
+    expect(await hotelRow.textContent()).toContain(t.customers.allocation.source.booking);
     await page.context().close();
   });
 

@@ -72,7 +72,12 @@ export function BookingHistory({ customer }: { customer: TCustomer }) {
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={1200}>
-          <Table striped data-testid="booking-table">
+          <Table
+            striped
+            // One line per booking; the container scrolls sideways instead.
+            styles={{ th: { whiteSpace: 'nowrap' }, td: { whiteSpace: 'nowrap' } }}
+            data-testid="booking-table"
+          >
             <Table.Thead>
               <Table.Tr>
                 {columns.map((key) => (
