@@ -44,6 +44,9 @@ const hostDetail = (level: keyof typeof HOST_AREAS) =>
     const { HostDetailPage } = await import('../modules/management/pages/HostDetailPage');
     return () => <HostDetailPage level={level} />;
   });
+// The customer list and detail share one chunk: opening one almost always leads to the other.
+const customerPage = (name: 'CustomerListPage' | 'CustomerDetailPage') =>
+  guarded('customer_list', ['customers'], async () => (await import('../modules/customers/pages/customerPages'))[name]);
 const publicPlaceholder = (titleKey: string) => async () => {
   const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
   return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
@@ -138,7 +141,8 @@ export const routes: RouteObject[] = [
                   },
                 ],
               },
-              { path: 'customer-list', lazy: area('customer_list') },
+              { path: 'customer-list', lazy: customerPage('CustomerListPage') },
+              { path: 'customer-list/:id', lazy: customerPage('CustomerDetailPage') },
               { path: 'segmentation', lazy: area('segmentation') },
               { path: 'campaign', lazy: area('campaign') },
               { path: 'templates', lazy: area('templates') },

@@ -7,6 +7,8 @@ import auditEn from './areas/audit/en.json';
 import auditJa from './areas/audit/ja.json';
 import bookingSyncEn from './areas/booking_sync/en.json';
 import bookingSyncJa from './areas/booking_sync/ja.json';
+import customersEn from './areas/customers/en.json';
+import customersJa from './areas/customers/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
 import settingsEn from './areas/settings/en.json';
@@ -17,12 +19,13 @@ import usersJa from './areas/users/ja.json';
 export const AREA_TEXTS = {
   audit: { ja: auditJa, en: auditEn },
   booking_sync: { ja: bookingSyncJa, en: bookingSyncEn },
+  customers: { ja: customersJa, en: customersEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;

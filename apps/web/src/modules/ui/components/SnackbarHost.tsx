@@ -25,7 +25,7 @@ export function SnackbarHost() {
           <Group gap="sm" wrap="nowrap" align="flex-start">
             <Stack gap={4} style={{ flex: 1 }}>
               <Group gap="xs" wrap="nowrap">
-                <Badge size="sm" color={item.status === 'success' ? 'teal' : 'red'} variant="light">
+                <Badge size="sm" color={item.status === 'success' ? 'teal' : 'red'} variant="light" miw="max-content">
                   {t(item.status === 'success' ? 'ui.snackbar.success' : 'ui.snackbar.failed')}
                 </Badge>
                 <Text size="sm">{item.text}</Text>
