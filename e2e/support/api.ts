@@ -46,18 +46,23 @@ export function uniqueEmail(prefix: string): string {
 }
 
 /**
- * A new user added by `adminEmail` at that admin's default host, who has already set `password`
+ * A new user added by `adminEmail` at that admin's default host (or where `actingAs` says), who has already set `password`
  * through the mailed link: ready to sign in.
  */
 export async function createUserWithPassword(
   adminEmail: string,
   user: { email: string; fullName: string; role: 'admin' | 'staff' | 'viewer' },
   password: string,
+  /** The role headers when the admin acts somewhere else than at their default host. */
+  actingAs?: { role: 'admin'; slug: string; level: 'brand' | 'hotel_group' | 'hotel' },
 ): Promise<{ id: string }> {
   const token = await apiToken(adminEmail);
   const before = (await readOutbox(user.email)).length;
   const created = await apiCall<{ id: string }>('POST', '/v1/users', {
     token,
+    headers: actingAs
+      ? { 'x-user-role': actingAs.role, 'x-host-slug': actingAs.slug, 'x-host-level': actingAs.level }
+      : undefined,
     body: { ...user, nickName: user.fullName.split(' ')[0], phoneNumber: '0312345678', language: 'en' },
   });
   if (created.status >= 300) throw new Error(`adding ${user.email} answered ${created.status}`);
@@ -66,5 +71,53 @@ export async function createUserWithPassword(
     body: { token: link.searchParams.get('token'), password },
   });
   if (set.status >= 300) throw new Error(`setting the password of ${user.email} answered ${set.status}`);
+  return created.data;
+}
+
+/** A real 1×1 PNG: the server judges a logo by its content. */
+export const PNG_LOGO = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Uploads a logo as `token`'s user and returns its URL. */
+export async function apiUploadLogo(token: string, bytes: Buffer = PNG_LOGO): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'logo.png');
+  const response = await fetch(`${baseUrl()}/v1/uploads/logo`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (response.status !== 200) throw new Error(`logo upload answered ${response.status}`);
+  return ((await response.json()) as { data: { logoUrl: string } }).data.logoUrl;
+}
+
+/** The id of the host named `name` at `level`, as the granduser sees it. */
+export async function apiHostId(
+  token: string,
+  level: 'brand' | 'hotel_group' | 'hotel',
+  name: string,
+): Promise<string> {
+  const path = { brand: '/v1/brands', hotel_group: '/v1/hotel-groups', hotel: '/v1/hotels' }[level];
+  const { data } = await apiCall<{ items: { id: string; name: string }[] }>(
+    'GET',
+    `${path}?search=${encodeURIComponent(name)}&pageSize=100`,
+    { token },
+  );
+  const found = data.items.find((h) => h.name === name);
+  if (!found) throw new Error(`no ${level} named ${name}`);
+  return found.id;
+}
+
+/** A new hotel of the demo brand さくらホテルズ, made by the granduser, for a spec to change freely. */
+export async function apiCreateHotel(name: string): Promise<{ id: string; name: string; slug: string }> {
+  const token = await apiToken('grand@demo.test');
+  const brandId = await apiHostId(token, 'brand', 'さくらホテルズ');
+  const created = await apiCall<{ id: string; name: string; slug: string }>('POST', '/v1/hotels', {
+    token,
+    body: { name, address: '東京都港区芝公園4-2-8', logoUrl: await apiUploadLogo(token), brandId },
+  });
+  if (created.status !== 200) throw new Error(`creating hotel ${name} answered ${created.status}`);
   return created.data;
 }

@@ -156,4 +156,74 @@ describe.each(LANGUAGES)('authorization (%s)', (language) => {
     await invitee.getByTestId('level-info').getByText('さくらホテル 新宿').waitFor();
     await context.close();
   });
+
+  it("edits a user's nickname, phone and role, seen in the list and the details", async () => {
+    const email = uniqueEmail(`edited-${language}`);
+    await createUserWithPassword(ADMIN, { email, fullName: '大野 智子', role: 'staff' }, 'edited-pass-1');
+    const page = await openUserList(language);
+    await rowAction(page, language, email, t.users.actions.edit);
+    const form = page.getByTestId('user-form');
+    expect(await form.locator('input[name="email"]').getAttribute('readonly')).not.toBeNull();
+    await form.locator('input[name="nickName"]').fill('ともちゃん');
+    await form.locator('input[name="phoneNumber"]').fill('090-8765-4321');
+    await form.locator('select[name="role"]').selectOption('viewer');
+    await form.getByRole('button', { name: t.common.save }).click();
+    expect(await toastText(page)).toContain(t.users.form.saved);
+
+    const row = page.locator(`[data-testid="user-row"][data-email="${email}"]`);
+    await row.getByText('ともちゃん').waitFor();
+    const cells = await row.locator('td').allTextContents();
+    expect(cells).toEqual(expect.arrayContaining(['大野 智子', 'ともちゃん', '09087654321', t.roles.hotel.viewer]));
+    await rowAction(page, language, email, t.users.actions.detail);
+    const detail = page.getByTestId('user-detail');
+    await detail.getByText('ともちゃん').waitFor();
+    expect(await detail.textContent()).toContain('09087654321');
+    expect(await detail.textContent()).toContain(t.roles.hotel.viewer);
+    await page.context().close();
+    // The new role is in force at the user's next request.
+    const token = await apiToken(email, 'edited-pass-1');
+    const me = await apiCall<{ meta: { role: string } }>('GET', '/v1/auth/me', { token });
+    expect(me.data.meta.role).toBe('viewer');
+  });
+
+  it('removes the role of an invited user, who then no longer finds this hotel in the switch-role dialog', async () => {
+    const email = uniqueEmail(`removed-${language}`);
+    // A brand admin of another brand: they can switch between their brand and the hotels below it.
+    await createUserWithPassword(
+      'harbor.admin@demo.test',
+      { email, fullName: 'Omar Haddad', role: 'admin' },
+      'removed-pass-1',
+    );
+    const invited = await apiCall('POST', '/v1/users/invitations', {
+      token: await apiToken(ADMIN),
+      body: { emails: [email], role: 'viewer' },
+    });
+    expect(invited.status).toBe(200);
+    const slugs = async () => {
+      const { data } = await apiCall<{ hotel: { slug: string }[] }>('GET', '/v1/auth/assignable', {
+        token: await apiToken(email, 'removed-pass-1'),
+      });
+      return data.hotel.map((r) => r.slug);
+    };
+    expect(await slugs()).toContain('sakura-shinjuku');
+
+    const page = await openUserList(language);
+    await rowAction(page, language, email, t.users.actions.remove);
+    await page.getByRole('dialog').getByRole('button', { name: t.common.confirm }).click();
+    expect(await toastText(page)).toContain(t.users.done.removed);
+    await page.locator(`[data-testid="user-row"][data-email="${email}"]`).waitFor({ state: 'detached' });
+    await page.context().close();
+
+    const { context, page: former } = await openPage(browser, language);
+    await signIn(former, language, email, 'removed-pass-1');
+    await former.getByTestId('level-info').waitFor();
+    await former.getByTestId('user-menu').click();
+    await former.getByRole('menuitem', { name: t.shell.menu.switch_role }).click();
+    const dialog = former.getByTestId('switch-role-dialog').getByRole('dialog');
+    await dialog.getByTestId('role-tab-hotel').click();
+    await dialog.locator('[data-testid="role-row"][data-slug="harbor-okinawa"]').waitFor();
+    expect(await dialog.locator('[data-testid="role-row"][data-slug="sakura-shinjuku"]').count()).toBe(0);
+    await context.close();
+    expect(await slugs()).not.toContain('sakura-shinjuku');
+  });
 });

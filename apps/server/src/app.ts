@@ -13,6 +13,7 @@ import { registerErrorHandler } from './http/errors.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { customerImportRoutes } from './modules/customer-imports/routes.ts';
+import { bookingRoutes } from './modules/booking/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -113,6 +114,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     uploadRoutes(api, rt);
     customerRoutes(api, rt);
     customerImportRoutes(api, rt);
+    bookingRoutes(api, rt);
     locationRoutes(api, rt);
   });
 

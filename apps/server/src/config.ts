@@ -28,9 +28,40 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Serve the built console from this folder (default apps/web/dist). */
   WEB_DIST: z.string().optional(),
+  /** The booking system's API (DBK). Unset outside production: the simulator runs in-process. */
+  BOOKING_API_URL: z.url().optional(),
+  /** Guests per demo account of the in-process booking simulator. */
+  BOOKING_SIM_GUESTS: z.coerce.number().int().min(1).max(200_000).default(5000),
+  /** Encrypts stored credentials (booking-system API keys); generated under DATA_DIR in embedded mode. */
+  DATA_ENCRYPTION_KEY: z.string().min(32).optional(),
   /** Cheaper argon2 settings for tests only. */
   YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
+  /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** Unset: AWS (https://s3.<region>.amazonaws.com). MinIO and the like: their address. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style addressing (endpoint/bucket/key); default true with S3_ENDPOINT, false for AWS. */
+  S3_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  /** Set: logo addresses redirect here (a CDN or public bucket) instead of being proxied. */
+  S3_PUBLIC_URL: z.url().optional(),
 });
+
+/** Where logos are kept: under DATA_DIR, or in an S3-compatible bucket. */
+export type TLogoStoreConfig =
+  | { kind: 'file' }
+  | {
+      kind: 's3';
+      endpoint: string;
+      region: string;
+      bucket: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      pathStyle: boolean;
+      publicUrl: string | null;
+    };
 
 export interface TConfig {
   environment: 'dev' | 'staging' | 'production';
@@ -48,8 +79,20 @@ export interface TConfig {
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   webDist: string;
   fastHash: boolean;
+  booking: {
+    /** The booking system's base URL; null: the in-process simulator (embedded mode) or none. */
+    apiUrl: string | null;
+    /** Start the booking simulator in-process when no URL is configured (never in production). */
+    embeddedSim: boolean;
+    simGuestsPerAccount: number;
+    /** Attempts per call on 429 and 5xx, and the first back-off delay (doubling). */
+    attempts: number;
+    retryBaseMs: number;
+  };
+  dataEncryptionKey: string;
   /** True when mail goes to the embedded SMTP sink (never in production). */
   embedded: boolean;
+  logoStore: TLogoStoreConfig;
 }
 
 function embeddedSecret(dataDir: string, name: string): string {
@@ -74,6 +117,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = resolve(e.DATA_DIR);
   if (production && !e.JWT_SECRET) throw new ConfigError('JWT_SECRET is required in production');
   if (production && !e.DATABASE_URL) throw new ConfigError('DATABASE_URL is required in production');
+  if (production && !e.DATA_ENCRYPTION_KEY) throw new ConfigError('DATA_ENCRYPTION_KEY is required in production');
+  let logoStore: TLogoStoreConfig = { kind: 'file' };
+  if (e.S3_BUCKET) {
+    // Named, never shown: a config error must not print a secret.
+    if (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) throw new ConfigError('S3_BUCKET needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+    logoStore = {
+      kind: 's3',
+      endpoint: (e.S3_ENDPOINT ?? `https://s3.${e.S3_REGION}.amazonaws.com`).replace(/\/$/, ''),
+      region: e.S3_REGION,
+      bucket: e.S3_BUCKET,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      pathStyle: e.S3_PATH_STYLE ? e.S3_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
+      publicUrl: e.S3_PUBLIC_URL?.replace(/\/$/, '') ?? null,
+    };
+  }
   // The outbox and other developer aids exist only while mail goes to the embedded sink.
   const embedded = !e.SMTP_URL && !production;
   const config: TConfig = {
@@ -92,7 +151,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     fastHash: e.YADO_FAST_HASH === 'true' && !production,
+    booking: {
+      apiUrl: e.BOOKING_API_URL?.replace(/\/$/, '') ?? null,
+      embeddedSim: !e.BOOKING_API_URL && !production,
+      simGuestsPerAccount: e.BOOKING_SIM_GUESTS,
+      attempts: 6,
+      retryBaseMs: 500,
+    },
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? overrides.dataEncryptionKey ?? embeddedSecret(dataDir, 'data-encryption'),
     embedded,
+    logoStore,
   };
   return { ...config, ...overrides };
 }

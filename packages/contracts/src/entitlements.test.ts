@@ -15,6 +15,13 @@ describe('entitlement matrix', () => {
     for (const key of ENTITLEMENTS) expect(map[key], key).toBe(!key.startsWith('dashboard.'));
   });
 
+  it('keeps the audit log for the granduser', () => {
+    expect(entitlementsFor('grand_user', 'granduser', false)['audit.read_audit_log']).toBe(true);
+    for (const level of ['brand', 'hotel_group', 'hotel'] as const) {
+      for (const role of ['admin', 'staff', 'viewer'] as const) expect(entitlementsFor(level, role, true)['audit.read_audit_log'], `${level} ${role}`).toBe(false);
+    }
+  });
+
   it('grants switch role only when more than one role is assignable', () => {
     expect(entitlementsFor('brand', 'admin', false)['shell.read_switch_role']).toBe(false);
     expect(entitlementsFor('brand', 'admin', true)['shell.read_switch_role']).toBe(true);

@@ -72,6 +72,12 @@ export const ERROR_MESSAGES = {
   import_invalid_email_status: 'Use active or unsubscribed.',
   import_duplicate_conflict: 'The same phone number is on an earlier row with different details.',
   import_full_name_unsplit: 'Separate the family name and the given name with a space.',
+  booking_brand_only: 'only brand can connect to DBK',
+  booking_already_connected: 'brand is already connected to another account',
+  booking_invalid_credentials: 'The booking system did not accept this account ID and API key.',
+  booking_account_suspended: 'This booking system account is suspended.',
+  booking_unreachable: 'The booking system could not be reached. Please try again later.',
+  booking_not_connected: 'This brand is not connected to the booking system.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

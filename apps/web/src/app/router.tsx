@@ -40,10 +40,13 @@ const hostList = (level: keyof typeof HOST_AREAS) =>
     return () => <HostListPage level={level} />;
   });
 const hostDetail = (level: keyof typeof HOST_AREAS) =>
-  guarded(HOST_AREAS[level], ['management', 'users'], async () => {
+  guarded(HOST_AREAS[level], ['management', 'users', 'audit'], async () => {
     const { HostDetailPage } = await import('../modules/management/pages/HostDetailPage');
     return () => <HostDetailPage level={level} />;
   });
+// The customer list and detail share one chunk: opening one almost always leads to the other.
+const customerPage = (name: 'CustomerListPage' | 'CustomerDetailPage') =>
+  guarded('customer_list', ['customers'], async () => (await import('../modules/customers/pages/customerPages'))[name]);
 const publicPlaceholder = (titleKey: string) => async () => {
   const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
   return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
@@ -82,8 +85,26 @@ export const routes: RouteObject[] = [
             }),
           },
           { path: 'unsubscribe', lazy: publicPlaceholder('public.unsubscribe') },
-          { path: 'yoyaku-verification', lazy: publicPlaceholder('public.yoyaku_verification') },
-          { path: 'yoyaku-verification/redirect', lazy: publicPlaceholder('public.yoyaku_redirect') },
+          {
+            path: 'yoyaku-verification',
+            lazy: async () => {
+              const [{ YoyakuVerificationPage }] = await Promise.all([
+                import('../modules/booking_sync/pages/YoyakuVerificationPage'),
+                loadAreaTexts('booking_sync'),
+              ]);
+              return { Component: YoyakuVerificationPage };
+            },
+          },
+          {
+            path: 'yoyaku-verification/redirect',
+            lazy: async () => {
+              const [{ YoyakuRedirectPage }] = await Promise.all([
+                import('../modules/booking_sync/pages/YoyakuRedirectPage'),
+                loadAreaTexts('booking_sync'),
+              ]);
+              return { Component: YoyakuRedirectPage };
+            },
+          },
         ],
       },
       {
@@ -110,9 +131,16 @@ export const routes: RouteObject[] = [
                   { path: 'hotel-group-list/:id', lazy: hostDetail('hotel_group') },
                   { path: 'hotel-list', lazy: hostList('hotel') },
                   { path: 'hotel-list/:id', lazy: hostDetail('hotel') },
+                  {
+                    path: 'audit-log',
+                    lazy: guarded(
+                      'audit_log',
+                      ['audit', 'management'],
+                      async () => (await import('../modules/audit/pages/AuditLogPage')).AuditLogPage,
+                    ),
+                  },
                 ],
               },
-              { path: 'customer-list', lazy: area('customer_list') },
               {
                 path: 'customer-list/import',
                 lazy: guarded(
@@ -121,6 +149,8 @@ export const routes: RouteObject[] = [
                   async () => (await import('../modules/customer-import/pages/CustomerImportPage')).CustomerImportPage,
                 ),
               },
+              { path: 'customer-list', lazy: customerPage('CustomerListPage') },
+              { path: 'customer-list/:id', lazy: customerPage('CustomerDetailPage') },
               { path: 'segmentation', lazy: area('segmentation') },
               { path: 'campaign', lazy: area('campaign') },
               { path: 'templates', lazy: area('templates') },
@@ -145,7 +175,7 @@ export const routes: RouteObject[] = [
                 path: 'settings',
                 lazy: guarded(
                   'settings',
-                  ['settings'],
+                  ['settings', 'booking_sync'],
                   async () => (await import('../modules/settings/pages/SettingsPage')).SettingsPage,
                 ),
               },

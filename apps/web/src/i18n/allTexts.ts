@@ -5,6 +5,12 @@ import en from './en.json';
 import ja from './ja.json';
 import customerImportEn from './areas/customer_import/en.json';
 import customerImportJa from './areas/customer_import/ja.json';
+import auditEn from './areas/audit/en.json';
+import auditJa from './areas/audit/ja.json';
+import bookingSyncEn from './areas/booking_sync/en.json';
+import bookingSyncJa from './areas/booking_sync/ja.json';
+import customersEn from './areas/customers/en.json';
+import customersJa from './areas/customers/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
 import settingsEn from './areas/settings/en.json';
@@ -14,12 +20,15 @@ import usersJa from './areas/users/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
+  audit: { ja: auditJa, en: auditEn },
+  booking_sync: { ja: bookingSyncJa, en: bookingSyncEn },
+  customers: { ja: customersJa, en: customersEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;

@@ -8,6 +8,8 @@ import { theme } from '../app/theme';
 
 export interface TRenderOptions {
   path?: string;
+  /** The route pattern rendering `ui` (e.g. `/customer-list/:id`); by default `path` itself. */
+  pattern?: string;
   /** Extra routes beside the one rendering `ui`, e.g. navigation targets. */
   routes?: RouteObject[];
   language?: 'ja' | 'en';
@@ -22,7 +24,7 @@ export async function renderWithProviders(ui: ReactElement, options: TRenderOpti
   const pathname = path.split('?')[0] ?? '/';
   const router = createMemoryRouter(
     [
-      { path: pathname, element: ui },
+      { path: options.pattern ?? pathname, element: ui },
       ...(options.routes ?? []),
       { path: '*', element: <div data-testid="elsewhere" /> },
     ],

@@ -152,4 +152,27 @@ describe('row-level security', () => {
     expect(all).toBe(12);
     expect(none).toBe(0);
   });
+
+  it('ends every tenant transaction: a failure rolls back whole, and the next request on the connection runs as the owner again', async () => {
+    const db = s.rt.database.db;
+    const [sakura] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+    await expect(
+      withTenant(db, { scopeAll: false, brandId: sakura.id }, async (tx) => {
+        await tx.execute(sql`update hosts set name = 'half-done' where id = ${sakura.id}`);
+        throw new Error('fails after a write');
+      }),
+    ).rejects.toThrow('fails after a write');
+    const [brand] = await s.sql(`select name from hosts where id = $1`, [sakura.id]);
+    expect(brand.name).not.toBe('half-done');
+    // Every connection of the pool, in turn: none keeps the role or the brand of a tenant transaction.
+    const states = await Promise.all(
+      Array.from({ length: 12 }, () => db.execute(sql`select current_user as who, current_setting('yado.brand_id', true) as brand`)),
+    );
+    for (const state of states) {
+      const row = (state as unknown as { rows: { who: string; brand: string | null }[] }).rows[0];
+      expect(row?.who).not.toBe('yado_app');
+      expect(row?.brand ?? '').toBe('');
+    }
+    await expect(withTenant(db, { scopeAll: false, brandId: "x'; drop table hosts; --" }, async () => 1)).rejects.toThrow();
+  });
 });

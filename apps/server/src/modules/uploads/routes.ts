@@ -1,14 +1,13 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LOGO_MAX_BYTES, managementApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import type { TRuntime } from '../../runtime.ts';
-import { LOGO_URL_PREFIX, isLogoName, logoDirectory, storeLogo } from './store-logo.ts';
+import { createLogoStore, IMMUTABLE } from './logo-store.ts';
+import { LOGO_URL_PREFIX, isLogoName, logoContentType, storeLogo } from './store-logo.ts';
 
 export function uploadRoutes(app: FastifyInstance, rt: TRuntime): void {
+  const store = createLogoStore(rt.config);
   route(
     app,
     managementApi.uploadLogo,
@@ -21,21 +20,24 @@ export function uploadRoutes(app: FastifyInstance, rt: TRuntime): void {
         if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
         throw new AppError(400, 'upload_failed', { file: fieldError('upload_failed') });
       });
-      return storeLogo(rt.config.dataDir, bytes, file.file.truncated);
+      return storeLogo(store, bytes, file.file.truncated, rt.log);
     },
   );
 
   // Logos are public (they appear in mail); the content-hash name makes them cacheable forever.
+  // With a public bucket or CDN (S3_PUBLIC_URL) the browser is sent there; otherwise the bytes
+  // come through here, from the data directory or the (private) bucket.
   app.get<{ Params: { name: string } }>(`${LOGO_URL_PREFIX}:name`, { schema: { hide: true } }, async (request, reply) => {
     const { name } = request.params;
     if (!isLogoName(name)) throw new AppError(404, 'not_found');
-    const path = join(logoDirectory(rt.config.dataDir), name);
-    const found = await stat(path).catch(() => null);
-    if (!found) throw new AppError(404, 'not_found');
+    const elsewhere = store.publicUrl(name);
+    if (elsewhere) return reply.header('cache-control', 'public, max-age=86400').redirect(elsewhere, 302);
+    const body = await store.get(name);
+    if (!body) throw new AppError(404, 'not_found');
     return reply
-      .header('content-type', name.endsWith('.png') ? 'image/png' : 'image/jpeg')
-      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('content-type', logoContentType(name))
+      .header('cache-control', IMMUTABLE)
       .header('x-content-type-options', 'nosniff')
-      .send(createReadStream(path));
+      .send(body);
   });
 }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LOGO_MAX_BYTES } from '@yado/contracts';
 import { AppError, fieldError } from '../../http/errors.ts';
+import type { TLogoStore } from './logo-store.ts';
 
 export const LOGO_URL_PREFIX = '/files/logos/';
 const LOGO_NAME = /^[a-f0-9]{64}\.(png|jpg)$/;
@@ -14,8 +13,6 @@ export function sniffImage(bytes: Buffer): 'png' | 'jpg' | null {
   return null;
 }
 
-export const logoDirectory = (dataDir: string) => join(dataDir, 'uploads', 'logos');
-
 export function isLogoName(name: string): boolean {
   return LOGO_NAME.test(name);
 }
@@ -25,22 +22,24 @@ export function isOurLogoUrl(url: string): boolean {
 }
 
 /**
- * Stores a logo under the data directory, named by its content hash: the same image uploaded
- * twice is one file, and its URL can be cached forever.
+ * Stores a logo in the configured store (the data directory or an S3-compatible bucket), named by
+ * its content hash: the same image uploaded twice is one object, and its URL can be cached forever.
  */
-export async function storeLogo(dataDir: string, bytes: Buffer, truncated: boolean): Promise<{ logoUrl: string }> {
+export async function storeLogo(store: TLogoStore, bytes: Buffer, truncated: boolean, log?: { warn: (obj: object, msg: string) => void }): Promise<{ logoUrl: string }> {
   if (truncated || bytes.length >= LOGO_MAX_BYTES) throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
   if (bytes.length === 0) throw new AppError(400, 'logo_wrong_type', { file: fieldError('logo_wrong_type') });
   const kind = sniffImage(bytes);
   if (!kind) throw new AppError(400, 'logo_wrong_type', { file: fieldError('logo_wrong_type') });
   const name = `${createHash('sha256').update(bytes).digest('hex')}.${kind}`;
-  const directory = logoDirectory(dataDir);
   try {
-    await mkdir(directory, { recursive: true });
-    await writeFile(join(directory, name), bytes);
-  } catch {
-    // The disk refused (full, read-only): the user is told to try again, nothing half-written is referenced.
+    await store.put(name, bytes, logoContentType(name));
+  } catch (error) {
+    // The disk or the bucket refused (full, read-only, wrong credentials): the user is told to try
+    // again, nothing half-written is referenced. The message holds a status, never a secret.
+    log?.warn({ store: store.kind, reason: (error as Error).message }, 'logo store refused a logo');
     throw new AppError(500, 'upload_failed', { file: fieldError('upload_failed') });
   }
   return { logoUrl: `${LOGO_URL_PREFIX}${name}` };
 }
+
+export const logoContentType = (name: string) => (name.endsWith('.png') ? 'image/png' : 'image/jpeg');

@@ -108,7 +108,7 @@ export async function createUser(
     const { firstName, lastName } = splitFullName(input.fullName);
     await insertUser(tx, { id, email, firstName, lastName, nickName: input.nickName, phoneNumber: phone, language, originalHostId: ctx.host.id });
     await insertAssignment(tx, { userId: id, hostId: ctx.host.id, brandId: ctx.host.brandId, role: role as TRole, isDefault: true, origin: 'original' });
-    await recordAudit(tx, ctx, { action: 'create', targetType: 'user', targetId: id, brandId: ctx.host.brandId, changes: { email, role } });
+    await recordAudit(tx, ctx, { action: 'create', targetType: 'user', targetId: id, brandId: ctx.host.brandId, changes: { role } });
     return toUser(ctx, await mustFindMember(tx, ctx, id));
   }).catch((error: { cause?: { code?: string }; code?: string }) => {
     // A concurrent registration of the same address loses the race on the unique index.
@@ -137,7 +137,15 @@ export async function updateUser(
     const after = { firstName, lastName, nickName: input.nickName, phoneNumber: phone };
     await updateUserRow(tx, userId, after);
     if (role && role !== before.role) await updateAssignmentRole(tx, before.assignmentId, role);
-    await recordAudit(tx, ctx, { action: 'update', targetType: 'user', targetId: userId, brandId: ctx.host.brandId, changes: diff(before, { ...after, role }) });
+    // The role's values, but only the names of personal fields: the audit log holds no personal data.
+    const { role: roleChange, ...personal } = diff(before, { ...after, role });
+    await recordAudit(tx, ctx, {
+      action: 'update',
+      targetType: 'user',
+      targetId: userId,
+      brandId: ctx.host.brandId,
+      changes: { ...(roleChange ? { role: roleChange } : {}), fields: Object.keys(personal) },
+    });
     return toUser(ctx, await mustFindMember(tx, ctx, userId));
   });
 }

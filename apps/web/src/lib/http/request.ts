@@ -41,8 +41,12 @@ export function buildUrl(path: string, query?: Record<string, unknown>, params?:
   return url;
 }
 
-async function send<E extends TAnyEndpoint>(endpoint: E, options: TRequestOptions<E>): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+async function send<E extends TAnyEndpoint>(
+  endpoint: E,
+  options: TRequestOptions<E>,
+  accept = 'application/json',
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token.accessToken}`;
   Object.assign(
@@ -66,9 +70,32 @@ async function send<E extends TAnyEndpoint>(endpoint: E, options: TRequestOption
   });
 }
 
-async function readJson(response: Response): Promise<unknown> {
+export async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   return text ? (JSON.parse(text) as unknown) : null;
+}
+
+/** Sends the call; a 401 may refresh the token once and send it again. */
+export async function sendWithRefresh<E extends TAnyEndpoint>(
+  endpoint: E,
+  options: TRequestOptions<E>,
+  accept?: string,
+): Promise<Response> {
+  let response = await send(endpoint, options, accept);
+  if (response.status === 401 && options.refreshOn401 !== false && refresher && readToken()) {
+    if (await refresher()) response = await send(endpoint, options, accept);
+  }
+  return response;
+}
+
+/** The ApiError of a refused answer: the server's code and fields, or the general code. */
+export function failureOf(response: Response, json: unknown): ApiError {
+  const failure = ZErrorBody.safeParse(json);
+  if (failure.success) {
+    const { code, message, fields } = failure.data.error;
+    return new ApiError(response.status, code, message, fields);
+  }
+  return new ApiError(response.status, 'general', '');
 }
 
 /**
@@ -83,10 +110,7 @@ export async function request<E extends TAnyEndpoint>(
   let response: Response;
   let json: unknown;
   try {
-    response = await send(endpoint, options);
-    if (response.status === 401 && options.refreshOn401 !== false && refresher && readToken()) {
-      if (await refresher()) response = await send(endpoint, options);
-    }
+    response = await sendWithRefresh(endpoint, options);
     json = await readJson(response);
   } catch (error) {
     if (options.signal?.aborted) throw error;
@@ -103,10 +127,5 @@ export async function request<E extends TAnyEndpoint>(
     return (parsed.data as { data: TResponseData<E> }).data;
   }
 
-  const failure = ZErrorBody.safeParse(json);
-  if (failure.success) {
-    const { code, message, fields } = failure.data.error;
-    throw new ApiError(response.status, code, message, fields);
-  }
-  throw new ApiError(response.status, 'general', '');
+  throw failureOf(response, json);
 }

@@ -29,7 +29,7 @@ describe('sidebar', () => {
 
   it('gives the granduser no dashboard and the brand list first', () => {
     const grants = entitlementsFor('grand_user', 'granduser', false);
-    expect(ids(buildNavigation(grants, flags))[0]).toBe('management(brand_list,hotel_group_list,hotel_list)');
+    expect(ids(buildNavigation(grants, flags))[0]).toBe('management(brand_list,hotel_group_list,hotel_list,audit_log)');
     expect(startAddressFor(grants, flags)).toBe('/management/brand-list');
   });
 

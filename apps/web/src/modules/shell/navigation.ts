@@ -10,6 +10,7 @@ export type TAreaId =
   | 'brand_list'
   | 'hotel_group_list'
   | 'hotel_list'
+  | 'audit_log'
   | 'customer_list'
   | 'segmentation'
   | 'campaign'
@@ -37,6 +38,7 @@ export const AREAS: Record<TAreaId, TArea> = {
     anyOf: ['manage_hotel_group.read_hotel_group_at_hotel_group'],
   },
   hotel_list: { id: 'hotel_list', path: '/management/hotel-list', anyOf: ['manage_hotel.read_hotel_at_hotel_list'] },
+  audit_log: { id: 'audit_log', path: '/management/audit-log', anyOf: ['audit.read_audit_log'] },
   customer_list: { id: 'customer_list', path: '/customer-list', anyOf: ['customer.read_customer_list'] },
   segmentation: { id: 'segmentation', path: '/segmentation', anyOf: ['segmentation.read_segment'] },
   campaign: { id: 'campaign', path: '/campaign', anyOf: ['campaign.view_campaign_report'] },
@@ -130,6 +132,7 @@ export function buildNavigation(
         link('brand_list', 'management'),
         link('hotel_group_list', 'management'),
         link('hotel_list', 'management'),
+        link('audit_log', 'management'),
       ],
     },
     {

@@ -27,6 +27,8 @@ import { showSnackbar } from '../../ui/components/Snackbar';
 import { hostChoicesQuery, hostDetailQuery, HOSTS_QUERY_KEY, removeHost, setHotelGroup } from '../api/hostsCalls';
 import { HostFormDialog } from '../components/HostFormDialog';
 import { LEVELS, type TManagedLevel } from '../levels';
+import { AUDIT_QUERY_KEY } from '../../audit/api/auditCalls';
+import { AuditLogTable } from '../../audit/components/AuditLogTable';
 
 function Section({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
   return (
@@ -64,7 +66,11 @@ export function HostDetailPage({ level }: { level: TManagedLevel }) {
     );
   }
   const data = host.data;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: HOSTS_QUERY_KEY });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: HOSTS_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: AUDIT_QUERY_KEY }),
+    ]);
   const chosenGroup = groupChoice ?? data.hotelGroupId ?? '';
 
   const remove = async () => {
@@ -250,6 +256,11 @@ export function HostDetailPage({ level }: { level: TManagedLevel }) {
                 </Table.Tbody>
               </Table>
             )}
+          </Section>
+        )}
+        {can['audit.read_audit_log'] && (
+          <Section title={t('nav.audit_log')} testId="host-audit-log">
+            <AuditLogTable hostId={data.id} />
           </Section>
         )}
       </Stack>

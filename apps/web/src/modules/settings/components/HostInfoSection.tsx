@@ -12,6 +12,8 @@ import {
   type THostFormErrors,
   type THostFormValues,
 } from '../../management/hostForm';
+import { HOSTS_QUERY_KEY } from '../../management/api/hostsCalls';
+import { PROFILE_QUERY_KEY } from '../../shell/api/profile';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { LockButton } from '../../ui/components/LockButton';
 import { hostInfoQuery, updateHostInfo } from '../api/settingsCalls';
@@ -39,6 +41,9 @@ export function HostInfoSection({ editable }: { editable: boolean }) {
     try {
       const saved = await updateHostInfo(values);
       queryClient.setQueryData(hostInfoQuery.queryKey, saved);
+      // The shell's profile (dashboard, my profile) and the management lists show this host too.
+      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: HOSTS_QUERY_KEY });
       showSnackbar({ status: 'success', message: t('settings.host.saved') });
     } catch (error) {
       const fields = fieldErrorKeys(error);

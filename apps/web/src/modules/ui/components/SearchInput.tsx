@@ -10,6 +10,8 @@ export interface TSearchInputProps {
   placeholder?: string;
   ariaLabel?: string;
   debounceMs?: number;
+  /** The search already applied when the box appears (a list coming back to its filters). */
+  initialText?: string;
   /** Changing this key clears the text (e.g. when a dialog reopens). */
   resetKey?: unknown;
   autoFocus?: boolean;
@@ -21,16 +23,20 @@ export function SearchInput({
   placeholder,
   ariaLabel,
   debounceMs = SEARCH_DEBOUNCE_MS,
+  initialText = '',
   resetKey,
   autoFocus,
 }: TSearchInputProps) {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(initialText);
   const onSearchRef = useRef(onSearch);
   onSearchRef.current = onSearch;
-  const lastSent = useRef('');
+  const lastSent = useRef(initialText);
   const first = useRef(true);
+  const appliedResetKey = useRef(resetKey);
 
   useEffect(() => {
+    if (Object.is(appliedResetKey.current, resetKey)) return;
+    appliedResetKey.current = resetKey;
     setText('');
     lastSent.current = '';
   }, [resetKey]);

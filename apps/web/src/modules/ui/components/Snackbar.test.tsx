@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render';
 import { showSnackbar, SNACKBAR_DURATION_MS } from './Snackbar';
 import { SnackbarHost } from './SnackbarHost';
+import { currentSnackbars, hideSnackbar } from './snackbarStore';
 
 describe('snackbar', () => {
   it('shows a failed badge with the general text when no message is given', async () => {
@@ -29,5 +30,20 @@ describe('snackbar', () => {
     act(() => void showSnackbar({ status: 'success', message: 'Short-lived', durationMs: 300 }));
     await screen.findByText('Short-lived');
     await waitFor(() => expect(screen.queryByText('Short-lived')).toBeNull(), { timeout: 3000 });
+  });
+
+  it('shows one success at a time, the newest, while failures stay', async () => {
+    await renderWithProviders(<SnackbarHost />);
+    act(() => {
+      for (const left of currentSnackbars()) hideSnackbar(left.id);
+      showSnackbar({ status: 'failed', message: 'Could not save' });
+      showSnackbar({ status: 'success', message: 'Created.' });
+      showSnackbar({ status: 'success', message: 'Saved.' });
+    });
+    await screen.findByText('Saved.');
+    const bars = screen.getAllByTestId('snackbar');
+    expect(bars.map((bar) => bar.getAttribute('data-status'))).toEqual(['failed', 'success']);
+    expect(screen.queryByText('Created.')).toBeNull();
+    expect(screen.getByText('Could not save')).toBeTruthy();
   });
 });

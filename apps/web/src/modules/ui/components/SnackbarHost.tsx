@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { currentSnackbars, hideSnackbar, subscribeSnackbars } from './snackbarStore';
 import classes from './SnackbarHost.module.css';
 
-/** Where snackbars appear: the top-right corner, newest last. */
+/** Where snackbars appear: the bottom centre, newest last (nearest the edge). */
 export function SnackbarHost() {
   const { t } = useTranslation();
   const items = useSyncExternalStore(subscribeSnackbars, currentSnackbars);
@@ -25,7 +25,7 @@ export function SnackbarHost() {
           <Group gap="sm" wrap="nowrap" align="flex-start">
             <Stack gap={4} style={{ flex: 1 }}>
               <Group gap="xs" wrap="nowrap">
-                <Badge size="sm" color={item.status === 'success' ? 'teal' : 'red'} variant="light">
+                <Badge size="sm" color={item.status === 'success' ? 'teal' : 'red'} variant="light" miw="max-content">
                   {t(item.status === 'success' ? 'ui.snackbar.success' : 'ui.snackbar.failed')}
                 </Badge>
                 <Text size="sm">{item.text}</Text>

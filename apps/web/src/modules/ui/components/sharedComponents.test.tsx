@@ -26,6 +26,19 @@ describe('SearchInput', () => {
     expect(onSearch).toHaveBeenCalledTimes(1);
     expect(onSearch).toHaveBeenCalledWith('Kyoto');
   });
+
+  it('shows a search already applied without running it again', async () => {
+    const onSearch = vi.fn();
+    await renderWithProviders(<SearchInput onSearch={onSearch} placeholder="x" initialText="Kyoto" />);
+    vi.useFakeTimers();
+    const input = screen.getByRole('searchbox');
+    expect((input as HTMLInputElement).value).toBe('Kyoto');
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    expect(onSearch).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: '' } });
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(onSearch).toHaveBeenCalledWith('');
+  });
 });
 
 describe('LockButton', () => {

@@ -9,7 +9,7 @@ export interface TSnackbarItem {
 }
 
 /** At most this many at once; the oldest leaves first. */
-const LIMIT = 4;
+const LIMIT = 3;
 
 let items: TSnackbarItem[] = [];
 let counter = 0;
@@ -36,9 +36,16 @@ export function hideSnackbar(id: string): void {
   emit();
 }
 
+/**
+ * Shows a snackbar. A success replaces the successes still shown (only the latest news matters,
+ * and a stack of them covered the page); failures stay until read, up to the limit.
+ */
 export function pushSnackbar(item: Omit<TSnackbarItem, 'id'>): string {
   counter += 1;
   const id = `snackbar-${counter}`;
+  if (item.status === 'success') {
+    for (const old of items.filter((i) => i.status === 'success')) hideSnackbar(old.id);
+  }
   items = [...items, { ...item, id }];
   while (items.length > LIMIT) hideSnackbar(items[0]!.id);
   timers.set(

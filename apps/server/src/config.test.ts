@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const base = { DATA_DIR: '/tmp/yado-config-test', JWT_SECRET: 'x'.repeat(32) };
+
+describe('the logo store setting', () => {
+  it('keeps logos under the data directory unless a bucket is named', () => {
+    expect(loadConfig(base).logoStore).toEqual({ kind: 'file' });
+  });
+
+  it('uses path-style addressing for a named endpoint (MinIO and the like), virtual-hosted for AWS', () => {
+    const keys = { S3_BUCKET: 'logos', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'very-secret-value' };
+    expect(loadConfig({ ...base, ...keys, S3_ENDPOINT: 'http://minio:9000/' }).logoStore).toMatchObject({
+      kind: 's3',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      pathStyle: true,
+      publicUrl: null,
+    });
+    expect(loadConfig({ ...base, ...keys, S3_REGION: 'ap-northeast-1', S3_PUBLIC_URL: 'https://cdn.example.jp/' }).logoStore).toMatchObject({
+      endpoint: 'https://s3.ap-northeast-1.amazonaws.com',
+      pathStyle: false,
+      publicUrl: 'https://cdn.example.jp',
+    });
+    expect(loadConfig({ ...base, ...keys, S3_ENDPOINT: 'http://minio:9000', S3_PATH_STYLE: 'false' }).logoStore).toMatchObject({ pathStyle: false });
+  });
+
+  it('refuses a bucket without both keys, naming the settings but never showing the secret', () => {
+    expect(() => loadConfig({ ...base, S3_BUCKET: 'logos', S3_SECRET_ACCESS_KEY: 'very-secret-value' })).toThrow(ConfigError);
+    try {
+      loadConfig({ ...base, S3_BUCKET: 'logos', S3_SECRET_ACCESS_KEY: 'very-secret-value', S3_ENDPOINT: 'not a url' });
+    } catch (error) {
+      expect((error as Error).message).toContain('S3_ENDPOINT');
+      expect((error as Error).message).not.toContain('very-secret-value');
+      return;
+    }
+    throw new Error('an invalid endpoint was accepted');
+  });
+});

@@ -1,0 +1,79 @@
+import type { TAuditEntry } from '@yado/contracts/settings';
+import { fullName } from '@yado/contracts';
+import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { TTx } from '../../db/client.ts';
+import { auditLog, hosts, users } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+
+const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
+/** The keys of `changes` whose values are host ids (or lists of them). */
+const HOST_ID_KEYS = ['hotelGroupId', 'deletedHostIds', 'releasedHotelIds'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function hostIdsIn(changes: unknown): string[] {
+  if (!changes || typeof changes !== 'object') return [];
+  const values = HOST_ID_KEYS.flatMap((key) => {
+    const value = (changes as Record<string, unknown>)[key];
+    return Array.isArray(value) ? value : [value];
+  });
+  return values.filter((v): v is string => typeof v === 'string' && UUID.test(v));
+}
+
+/**
+ * A page of the audit log, newest first: everything (no host), a brand and all below it, or what
+ * a hotel group or hotel did or had done to it. Names are looked up now, deleted hosts included,
+ * so the log itself stores ids only.
+ */
+export async function listAudit(tx: TTx, query: { hostId?: string; before?: number; limit: number }): Promise<TAuditEntry[]> {
+  let scope = sql`true`;
+  if (query.hostId) {
+    const [host] = await tx.select({ id: hosts.id, level: hosts.level }).from(hosts).where(eq(hosts.id, query.hostId));
+    if (!host) throw new AppError(404, 'not_found');
+    scope = host.level === 'brand' ? sql`${auditLog.brandId} = ${host.id}` : (or(eq(auditLog.targetId, host.id), eq(auditLog.actingHostId, host.id)) as typeof scope);
+  }
+  const actingHost = alias(hosts, 'acting_host');
+  const actor = alias(users, 'actor');
+  const rows = await tx
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      actorEmail: actor.email,
+      actingHostName: actingHost.name,
+      actingHostLevel: actingHost.level,
+      actingRole: auditLog.actingRole,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      changes: auditLog.changes,
+    })
+    .from(auditLog)
+    .leftJoin(actor, eq(actor.id, auditLog.actorUserId))
+    .leftJoin(actingHost, eq(actingHost.id, auditLog.actingHostId))
+    .where(and(scope, query.before ? lt(auditLog.id, query.before) : undefined))
+    .orderBy(desc(auditLog.id))
+    .limit(query.limit);
+
+  const hostIds = new Set<string>();
+  const userIds = new Set<string>();
+  for (const r of rows) {
+    for (const id of hostIdsIn(r.changes)) hostIds.add(id);
+    if (r.targetId && UUID.test(r.targetId) && HOST_TYPES.includes(r.targetType)) hostIds.add(r.targetId);
+    if (r.targetId && UUID.test(r.targetId) && r.targetType === 'user') userIds.add(r.targetId);
+  }
+  const hostNames = new Map<string, string>();
+  if (hostIds.size > 0) {
+    for (const h of await tx.select({ id: hosts.id, name: hosts.name }).from(hosts).where(inArray(hosts.id, [...hostIds]))) hostNames.set(h.id, h.name);
+  }
+  const userNames = new Map<string, string>();
+  if (userIds.size > 0) {
+    const found = await tx.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, [...userIds]));
+    for (const u of found) userNames.set(u.id, fullName(u.firstName, u.lastName));
+  }
+
+  return rows.map((r) => {
+    const targetName = !r.targetId ? null : r.targetType === 'user' ? (userNames.get(r.targetId) ?? null) : (hostNames.get(r.targetId) ?? null);
+    const mentioned = Object.fromEntries(hostIdsIn(r.changes).flatMap((id) => (hostNames.has(id) ? [[id, hostNames.get(id) as string]] : [])));
+    return { ...r, at: r.at.toISOString(), targetName, hostNames: mentioned };
+  });
+}

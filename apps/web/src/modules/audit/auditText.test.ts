@@ -1,0 +1,111 @@
+import type { TAuditEntry } from '@yado/contracts/settings';
+import i18next from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { describeActing, describeAction, describeChanges } from './auditText';
+
+const entry = (over: Partial<TAuditEntry>): TAuditEntry => ({
+  id: 1,
+  at: '2026-05-03T06:04:00.000Z',
+  actorEmail: 'brand.admin@demo.test',
+  actingHostName: 'さくらホテルズ',
+  actingHostLevel: 'brand',
+  actingRole: 'admin',
+  action: 'update',
+  targetType: 'hotel',
+  targetId: 'h1',
+  targetName: 'さくらホテル 新宿',
+  changes: null,
+  hostNames: {},
+  ...over,
+});
+
+const inBoth = async (fn: () => unknown) => {
+  await i18next.changeLanguage('en');
+  const en = fn();
+  await i18next.changeLanguage('ja');
+  const ja = fn();
+  await i18next.changeLanguage('en');
+  return { en, ja };
+};
+
+describe('the audit log in plain words', () => {
+  it('says what happened to what, and who acted as whom, in both languages', async () => {
+    const update = entry({
+      changes: { name: ['さくらホテル 新宿', 'さくらホテル 新宿本館'], logoUrl: ['/a.png', '/b.png'] },
+    });
+    expect(await inBoth(() => describeAction(update, i18next.t))).toEqual({
+      en: 'Updated hotel “さくらホテル 新宿”',
+      ja: 'ホテル「さくらホテル 新宿」を更新しました',
+    });
+    expect(await inBoth(() => describeChanges(update, i18next.t))).toEqual({
+      en: ['Name: さくらホテル 新宿 → さくらホテル 新宿本館', 'Logo: replaced'],
+      ja: ['名称：さくらホテル 新宿 → さくらホテル 新宿本館', 'ロゴ：差し替え'],
+    });
+    expect(await inBoth(() => describeActing(update, i18next.t))).toEqual({
+      en: 'Brand Admin, さくらホテルズ',
+      ja: 'さくらホテルズのブランド管理者',
+    });
+  });
+
+  it('names roles, statuses and hosts, and lists personal fields by name only', () => {
+    const t = i18next.t;
+    const user = { targetType: 'user', targetName: '伊藤 健太', actingHostLevel: 'hotel' as const };
+    expect(
+      describeChanges(
+        entry({ ...user, changes: { role: ['staff', 'viewer'], fields: ['nickName', 'phoneNumber'] } }),
+        t,
+      ),
+    ).toEqual(['Role: Hotel Staff → Hotel Viewer', 'Changed: Nickname, Phone number']);
+    expect(
+      describeChanges(entry({ ...user, action: 'status_change', changes: { status: ['active', 'inactive'] } }), t),
+    ).toEqual(['Status: Active → Inactive']);
+    expect(describeAction(entry({ ...user, action: 'invite', changes: { role: 'viewer' } }), t)).toBe(
+      'Invited user “伊藤 健太”',
+    );
+    const moved = entry({
+      action: 'add_to_group',
+      changes: { hotelGroupId: [null, 'g2'] },
+      hostNames: { g2: '関西エリア' },
+    });
+    expect(describeChanges(moved, t)).toEqual(['Hotel group: (none) → 関西エリア']);
+    expect(describeAction(moved, t)).toBe('Put hotel “さくらホテル 新宿” in a hotel group');
+  });
+
+  it('tells what a delete took along, and counts customers', () => {
+    const t = i18next.t;
+    const deleted = entry({
+      action: 'delete',
+      targetType: 'brand',
+      targetId: 'b1',
+      targetName: null,
+      changes: { name: '富士リゾーツ', deletedHostIds: ['b1', 'h9'], releasedHotelIds: [] },
+      hostNames: { h9: '富士ホテル' },
+    });
+    expect(describeAction(deleted, t)).toBe('Deleted brand “富士リゾーツ”');
+    expect(describeChanges(deleted, t)).toEqual(['Deleted with it: 富士ホテル']);
+    const unsubscribed = entry({
+      action: 'email_status_change',
+      targetType: 'customer',
+      targetId: '3 customers',
+      targetName: null,
+      changes: { emailStatus: 'unsubscribed', ids: ['a', 'b', 'c'] },
+    });
+    expect(describeAction(unsubscribed, t)).toBe('Changed the email status of 3 customers');
+    expect(describeChanges(unsubscribed, t)).toEqual(['Email status: Unsubscribed']);
+  });
+
+  it('falls back to the codes it does not know, never to raw JSON', () => {
+    const t = i18next.t;
+    const odd = entry({
+      action: 'archive',
+      targetType: 'segment',
+      targetName: null,
+      changes: { colour: ['red', 'blue'], nested: { a: 1 } },
+    });
+    expect(describeAction(odd, t)).toBe('archive: segment');
+    const lines = describeChanges(odd, t);
+    expect(lines).toEqual(['colour: red → blue', 'nested: changed']);
+    expect(lines.join()).not.toContain('{');
+    expect(describeChanges(entry({ changes: 'text' }), t)).toEqual([]);
+  });
+});

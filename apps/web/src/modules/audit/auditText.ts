@@ -1,0 +1,115 @@
+import type { TAuditEntry } from '@yado/contracts/settings';
+import type { TFunction } from 'i18next';
+
+/**
+ * The audit log in plain words: what happened to what, and each change as "field: before → after".
+ * Codes the console does not know yet (a newer server) fall back to the code itself, never to an
+ * empty line or raw JSON.
+ */
+const KNOWN_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'status_change',
+  'invite',
+  'remove_role',
+  'add_to_group',
+  'remove_from_group',
+  'email_status_change',
+];
+const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
+/** Values that are links to images: shown as "replaced", not as addresses. */
+const HIDDEN_VALUES = ['logoUrl'];
+/** Keys whose values are host ids, named through `entry.hostNames`. */
+const HOST_ID_KEYS = ['hotelGroupId'];
+/** Keys the sentence or another line already says (a name unless it changed). */
+const SKIPPED_KEYS = ['ids', 'deletedHostIds', 'releasedHotelIds', 'fields'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPair = (value: unknown): value is [unknown, unknown] => Array.isArray(value) && value.length === 2;
+
+/** Labels are keyed in snake_case (logoUrl → audit.fields.logo_url); an unknown field shows its code. */
+function fieldLabel(key: string, t: TFunction): string {
+  const textKey = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return /^[a-z0-9_]+$/.test(textKey) ? t(`audit.fields.${textKey}`, { defaultValue: key }) : key;
+}
+
+function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction): string {
+  if (value === null || value === undefined || value === '') return t('audit.none');
+  if (HOST_ID_KEYS.includes(key) && typeof value === 'string') return entry.hostNames[value] ?? t('audit.unknown_host');
+  if (key === 'role' && typeof value === 'string') {
+    const level = entry.actingHostLevel ?? 'hotel';
+    return t(`roles.${level}.${value}`, { defaultValue: value });
+  }
+  if ((key === 'status' || key === 'emailStatus') && typeof value === 'string') {
+    return t(`audit.values.${value}`, { defaultValue: value });
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map((v) => valueText(key, v, entry, t)).join(t('audit.separator'));
+  return t('audit.details');
+}
+
+/** "Updated hotel “さくらホテル 新宿”": the action and its target in one sentence. */
+export function describeAction(entry: TAuditEntry, t: TFunction): string {
+  const type = t(`audit.types.${entry.targetType}`, { defaultValue: entry.targetType });
+  const changes = isRecord(entry.changes) ? entry.changes : {};
+  const count = Array.isArray(changes.ids) ? changes.ids.length : 0;
+  // A deleted host's name is kept in the entry; a current name is looked up when the log is read.
+  const recordedName = typeof changes.name === 'string' && HOST_TYPES.includes(entry.targetType) ? changes.name : null;
+  const name = entry.targetName ?? recordedName;
+  const target = count > 1 ? t('audit.customers', { count }) : name ? t('audit.target', { type, name }) : type;
+  if (KNOWN_ACTIONS.includes(entry.action)) return t(`audit.actions.${entry.action}`, { target });
+  return t('audit.actions.unknown', { action: entry.action, target });
+}
+
+/** One line per change, in the order recorded. */
+export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
+  if (!isRecord(entry.changes)) return [];
+  const changes = entry.changes;
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(changes)) {
+    if (SKIPPED_KEYS.includes(key) || (key === 'name' && !isPair(value))) continue;
+    const field = fieldLabel(key, t);
+    if (isPair(value)) {
+      if (HIDDEN_VALUES.includes(key)) lines.push(t('audit.replaced', { field }));
+      else {
+        lines.push(
+          t('audit.change', {
+            field,
+            before: valueText(key, value[0], entry, t),
+            after: valueText(key, value[1], entry, t),
+          }),
+        );
+      }
+    } else if (HIDDEN_VALUES.includes(key)) {
+      lines.push(t('audit.replaced', { field }));
+    } else if (key === 'hotelGroupId' && (value === null || value === undefined)) {
+      continue;
+    } else if (isRecord(value)) {
+      lines.push(t('audit.changed', { field }));
+    } else {
+      lines.push(t('audit.value', { field, value: valueText(key, value, entry, t) }));
+    }
+  }
+  if (Array.isArray(changes.fields) && changes.fields.length > 0) {
+    const names = changes.fields.map((f) => fieldLabel(String(f), t));
+    lines.push(t('audit.fields_changed', { fields: names.join(t('audit.separator')) }));
+  }
+  const hostList = (ids: unknown) =>
+    (Array.isArray(ids) ? ids : [])
+      .filter((id): id is string => typeof id === 'string' && id !== entry.targetId)
+      .map((id) => entry.hostNames[id] ?? t('audit.unknown_host'));
+  const along = hostList(changes.deletedHostIds);
+  if (along.length > 0) lines.push(t('audit.deleted_along', { names: along.join(t('audit.separator')) }));
+  const released = hostList(changes.releasedHotelIds);
+  if (released.length > 0) lines.push(t('audit.released', { names: released.join(t('audit.separator')) }));
+  return lines;
+}
+
+/** "Brand Admin, さくらホテルズ": the role and host the actor was acting as. */
+export function describeActing(entry: TAuditEntry, t: TFunction): string {
+  if (!entry.actingRole) return '-';
+  const role = t(`roles.${entry.actingHostLevel ?? 'hotel'}.${entry.actingRole}`, { defaultValue: entry.actingRole });
+  return entry.actingHostName ? t('audit.acting', { role, host: entry.actingHostName }) : role;
+}

@@ -1,0 +1,164 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { featureFlagsFor } from '@yado/contracts/features';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { CustomerDetailPage } from './CustomerDetailPage';
+
+const ID = '0b7c2f5e-1111-4a2b-9c3d-123456789abc';
+const customer = {
+  id: ID,
+  firstName: '太郎',
+  lastName: '山田',
+  fullName: '山田 太郎',
+  phone: '09012345678',
+  email: 'taro@mail.yado.jp',
+  idNumber: null,
+  gender: 'male',
+  dateOfBirth: '1985-05-03',
+  age: 41,
+  country: 'JP',
+  prefecture: '東京都',
+  city: '新宿区',
+  address: '西新宿2-2-2',
+  emailStatus: 'active',
+  emailStatusChangedAt: null,
+  unsubscribeReason: null,
+  consentSource: 'booking_system',
+  consentAt: '2026-04-01T00:00:00Z',
+  createdAt: '2026-04-01T00:00:00Z',
+  updatedAt: '2026-04-01T00:00:00Z',
+  totalBookings: 2,
+  totalPayments: 36000,
+};
+const booking = {
+  id: 'bk1',
+  hotelName: 'さくらホテル 新宿',
+  hotelGroupName: '関東エリア',
+  brandName: 'さくらホテルズ',
+  bookingDate: '2026-03-20',
+  checkIn: '2026-04-03',
+  checkOut: '2026-04-05',
+  nights: 2,
+  guests: 2,
+  roomName: 'デラックスツイン',
+  roomType: 'twin',
+  source: 'official_site',
+  amount: 36000,
+  status: 'checked_out',
+};
+
+function serve() {
+  return mockFetch((method, url) => {
+    if (url.pathname === `/v1/customers/${ID}`) return { body: { data: customer } };
+    if (url.pathname === `/v1/customers/${ID}/bookings`) return { body: { data: [booking] } };
+    if (url.pathname === `/v1/customers/${ID}/allocations`) {
+      return {
+        body: {
+          data: {
+            brand: { name: 'さくらホテルズ', bookingCount: 2 },
+            hotelGroups: [{ id: 'g1', name: '関東エリア', bookingCount: 2 }],
+            hotels: [
+              { id: 'h1', name: 'さくらホテル 新宿', hotelGroupName: '関東エリア', bookingCount: 2, source: 'booking' },
+            ],
+          },
+        },
+      };
+    }
+    if (url.pathname === '/v1/locations/countries') {
+      return {
+        body: { data: [{ code: 'JP', callingCode: '81', name: { ja: '日本', en: 'Japan' }, flagUrl: '/f/JP.svg' }] },
+      };
+    }
+    if (url.pathname === '/v1/locations/prefectures') {
+      return { body: { data: [{ code: '13', name: { ja: '東京都', en: 'Tokyo' } }] } };
+    }
+    if (url.pathname === '/v1/locations/prefectures/13/cities') {
+      return { body: { data: [{ code: '13104', name: { ja: '新宿区', en: 'Shinjuku City' } }] } };
+    }
+    return undefined;
+  });
+}
+
+async function renderAs(role: 'admin' | 'viewer', features = featureFlagsFor('production')) {
+  return renderWithProviders(<CustomerDetailPage />, {
+    path: `/customer-list/${ID}`,
+    pattern: '/customer-list/:id',
+    queryClient: signedInClient(profileFixture('brand', role, { features })),
+  });
+}
+
+const field = async (key: string) =>
+  (await screen.findByTestId('customer-info')).querySelector(`[data-field="${key}"]`);
+
+describe('CustomerDetailPage', () => {
+  it('shows stored Japanese place names in English, the country with its calling code, and the birth date', async () => {
+    serve();
+    await renderAs('admin');
+    await screen.findByText('Tokyo');
+    expect((await field('city'))?.textContent).toContain('Shinjuku City');
+    expect((await field('country'))?.textContent).toContain('Japan (+81)');
+    expect((await field('date_of_birth'))?.textContent).toContain('03 May 1985');
+    expect((await field('gender'))?.textContent).toContain('Male');
+  });
+
+  it('lists bookings with calendar dates, status, room and amount, under the totals', async () => {
+    serve();
+    await renderAs('admin');
+    fireEvent.click(await screen.findByRole('tab', { name: 'Booking history' }));
+    const row = await screen.findByTestId('booking-row');
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells).toEqual([
+      'さくらホテル 新宿',
+      '関東エリア',
+      'さくらホテルズ',
+      '20 Mar 2026',
+      '03 Apr 2026',
+      '05 Apr 2026',
+      'Checked out',
+      '2',
+      '2',
+      'デラックスツイン',
+      'twin',
+      'official_site',
+      '¥36,000',
+    ]);
+    expect(screen.getByTestId('total-bookings').textContent).toContain('2');
+    expect(screen.getByTestId('total-payments').textContent).toContain('¥36,000');
+  });
+
+  it('opens the allocation summary with the brand, hotel groups and hotels and their booking counts', async () => {
+    serve();
+    await renderAs('admin');
+    fireEvent.click(await screen.findByRole('button', { name: 'Allocation summary' }));
+    const summary = await screen.findByTestId('allocation-summary');
+    expect(within(summary).getByTestId('allocation-groups').textContent).toContain('関東エリア2 booking(s)');
+    expect(within(summary).getByTestId('allocation-hotels').textContent).toContain('By booking');
+  });
+
+  it('hides booking history, allocation summary and the new fields when their flags are off', async () => {
+    serve();
+    await renderAs('admin', {
+      ...featureFlagsFor('production'),
+      booking_history: false,
+      allocation_summary: false,
+      customer_new_fields: false,
+    });
+    await screen.findByTestId('customer-info');
+    expect(screen.queryByRole('tab', { name: 'Booking history' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Allocation summary' })).toBeNull();
+    expect(await field('gender')).toBeNull();
+    expect(await field('address')).not.toBeNull();
+  });
+
+  it('offers a viewer no edit, delete or email status action', async () => {
+    serve();
+    await renderAs('viewer');
+    await screen.findByTestId('customer-info');
+    for (const name of ['Edit', 'Delete', 'Set unsubscribed'])
+      expect(screen.queryByRole('button', { name })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Allocation summary' })).toBeTruthy();
+  });
+});

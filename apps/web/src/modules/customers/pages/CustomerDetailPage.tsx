@@ -1,0 +1,244 @@
+import { Anchor, Button, Group, Image, Loader, Paper, Table, Tabs, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconBellOff, IconBell, IconEdit, IconSitemap, IconTrash } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
+import { errorText } from '../../../lib/http/errorText';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
+import { PageHeader } from '../../ui/components/PageHeader';
+import { showSnackbar } from '../../ui/components/Snackbar';
+import { CUSTOMERS_QUERY_KEY, customerQuery, deleteCustomer, setEmailStatus } from '../api/customersCalls';
+import { citiesQuery, countriesQuery, prefecturesQuery } from '../api/locationsCalls';
+import { AllocationSummaryDialog } from '../components/AllocationSummaryDialog';
+import { BookingHistory } from '../components/BookingHistory';
+import { CustomerFormDialog } from '../components/CustomerFormDialog';
+import { EmailStatusBadge } from '../components/EmailStatusBadge';
+import { formatYen } from '../format';
+import { findByStoredName, findCountry, localName, placeName } from '../locationNames';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LIST_PATH = '/customer-list';
+
+type TDialog = 'edit' | 'status' | 'delete' | 'allocations' | null;
+
+/** Spec sections 2 and 3: one customer, with personal information and booking history tabs. */
+export function CustomerDetailPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  if (UUID.test(id)) return <CustomerDetail id={id} />;
+  return (
+    <Text c="red" role="alert">
+      {t('errors.not_found')}
+    </Text>
+  );
+}
+
+function CustomerDetail({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const me = useProfile();
+  const can = me.entitlements;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const customer = useQuery(customerQuery(id));
+  const [dialog, setDialog] = useState<TDialog>(null);
+  const [busy, setBusy] = useState(false);
+  const countries = useQuery(countriesQuery());
+  const prefectures = useQuery(prefecturesQuery());
+  const prefecture = findByStoredName(prefectures.data, customer.data?.prefecture ?? null);
+  const cities = useQuery(citiesQuery(customer.data?.city && prefecture ? prefecture.code : null));
+
+  if (customer.isPending) return <Loader size="sm" />;
+  if (customer.isError) {
+    return (
+      <Text c="red" role="alert">
+        {errorText(customer.error, t)}
+      </Text>
+    );
+  }
+  const data = customer.data;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: CUSTOMERS_QUERY_KEY });
+  const close = () => setDialog(null);
+  const unsubscribing = data.emailStatus === 'active';
+
+  const changeStatus = async () => {
+    setBusy(true);
+    try {
+      await setEmailStatus([data.id], unsubscribing ? 'unsubscribed' : 'active');
+      showSnackbar({ status: 'success', message: t('customers.done.status_changed', { count: 1 }) });
+      close();
+      await refresh();
+    } catch (error) {
+      showSnackbar({ status: 'failed', message: errorText(error, t) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await deleteCustomer(data.id);
+      showSnackbar({ status: 'success', message: t('customers.done.deleted') });
+      queryClient.removeQueries({ queryKey: [...CUSTOMERS_QUERY_KEY, 'one', data.id] });
+      await refresh();
+      void navigate(LIST_PATH, { replace: true });
+    } catch (error) {
+      showSnackbar({ status: 'failed', message: errorText(error, t) });
+      setBusy(false);
+    }
+  };
+
+  const country = findCountry(countries.data, data.country);
+  const newFields = me.features.customer_new_fields;
+  const rows: [string, ReactNode][] = [
+    ['last_name', data.lastName],
+    ['first_name', data.firstName],
+    ['phone', data.phone],
+    ['email', data.email],
+    ['email_status', <EmailStatusBadge key="status" status={data.emailStatus} />],
+    ...(newFields
+      ? ([
+          ['id_number', data.idNumber],
+          ['gender', data.gender && t(`customers.gender.${data.gender}`)],
+          ['date_of_birth', data.dateOfBirth && formatDate(data.dateOfBirth, language, { noOffset: true })],
+          ['age', data.age === null ? null : String(data.age)],
+          [
+            'country',
+            country ? (
+              <Group gap="xs" wrap="nowrap" key="country">
+                <Image src={country.flagUrl} alt="" w={20} h={14} fit="cover" radius={2} />
+                <span>{`${localName(country, language)} (+${country.callingCode})`}</span>
+              </Group>
+            ) : (
+              data.country
+            ),
+          ],
+          ['prefecture', placeName(prefectures.data, data.prefecture, language)],
+          ['city', placeName(cities.data, data.city, language)],
+        ] as [string, ReactNode][])
+      : []),
+    ['address', data.address],
+    ['total_bookings', String(data.totalBookings)],
+    ['total_payments', formatYen(data.totalPayments, language)],
+    ['created_at', formatDate(data.createdAt, language, { withTime: true })],
+    ...(data.emailStatusChangedAt
+      ? ([['email_status_changed_at', formatDate(data.emailStatusChangedAt, language, { withTime: true })]] as [
+          string,
+          ReactNode,
+        ][])
+      : []),
+  ];
+
+  return (
+    <>
+      <Anchor component={Link} to={LIST_PATH} size="sm">
+        {t('customers.actions.back_to_list')}
+      </Anchor>
+      <PageHeader
+        title={data.fullName}
+        actions={
+          <Group gap="sm">
+            {me.features.allocation_summary && (
+              <Button
+                variant="default"
+                leftSection={<IconSitemap size={16} />}
+                onClick={() => setDialog('allocations')}
+              >
+                {t('customers.actions.allocation_summary')}
+              </Button>
+            )}
+            {can['customer.change_email_status'] && (
+              <Button
+                variant="light"
+                color={unsubscribing ? 'red' : 'teal'}
+                leftSection={unsubscribing ? <IconBellOff size={16} /> : <IconBell size={16} />}
+                onClick={() => setDialog('status')}
+              >
+                {t(unsubscribing ? 'customers.actions.set_unsubscribed' : 'customers.actions.set_active')}
+              </Button>
+            )}
+            {can['customer.update'] && (
+              <Button variant="light" leftSection={<IconEdit size={16} />} onClick={() => setDialog('edit')}>
+                {t('customers.actions.edit')}
+              </Button>
+            )}
+            {can['customer.delete'] && (
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={16} />}
+                onClick={() => setDialog('delete')}
+              >
+                {t('customers.actions.delete')}
+              </Button>
+            )}
+          </Group>
+        }
+      />
+      <Paper withBorder radius="md" p="md">
+        <Tabs defaultValue="personal" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="personal">{t('customers.tabs.personal_information')}</Tabs.Tab>
+            {me.features.booking_history && <Tabs.Tab value="bookings">{t('customers.tabs.booking_history')}</Tabs.Tab>}
+          </Tabs.List>
+          <Tabs.Panel value="personal">
+            <Table variant="vertical" withTableBorder data-testid="customer-info">
+              <Table.Tbody>
+                {rows.map(([key, value]) => (
+                  <Table.Tr key={key} data-field={key}>
+                    <Table.Th w={220}>{t(`customers.fields.${key}`)}</Table.Th>
+                    <Table.Td>{value || '-'}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Tabs.Panel>
+          {me.features.booking_history && (
+            <Tabs.Panel value="bookings">
+              <BookingHistory customer={data} />
+            </Tabs.Panel>
+          )}
+        </Tabs>
+      </Paper>
+
+      <CustomerFormDialog
+        opened={dialog === 'edit'}
+        customer={data}
+        onClose={close}
+        onSaved={() => {
+          close();
+          void refresh();
+        }}
+      />
+      {me.features.allocation_summary && (
+        <AllocationSummaryDialog customerId={data.id} opened={dialog === 'allocations'} onClose={close} />
+      )}
+      <ConfirmDialog
+        opened={dialog === 'status'}
+        title={t(unsubscribing ? 'customers.actions.set_unsubscribed' : 'customers.actions.set_active')}
+        message={t(unsubscribing ? 'customers.confirm.set_unsubscribed_one' : 'customers.confirm.set_active_one', {
+          name: data.fullName,
+        })}
+        danger={unsubscribing}
+        loading={busy}
+        onClose={close}
+        onConfirm={() => void changeStatus()}
+      />
+      <ConfirmDialog
+        opened={dialog === 'delete'}
+        title={t('customers.confirm.delete_title')}
+        message={t('customers.confirm.delete', { name: data.fullName })}
+        confirmLabel={t('customers.actions.delete')}
+        danger
+        loading={busy}
+        onClose={close}
+        onConfirm={() => void remove()}
+      />
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+export { CustomerListPage } from './CustomerListPage';
+export { CustomerDetailPage } from './CustomerDetailPage';
