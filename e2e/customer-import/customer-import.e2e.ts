@@ -81,6 +81,9 @@ describe.each(LANGUAGES)('customer import (%s)', (language) => {
     expect(found.data.items.find((c) => c.phone === phone(1))?.address).toBe('東京都新宿区\n西新宿1-1');
     await result.getByRole('link', { name: ci.result.view_customers }).click();
     await page.waitForURL((url) => url.pathname === '/customer-list');
+    // Newest first: the list shows the customers the file added.
+    for (const n of [1, 2]) await page.locator(`[data-testid="customer-row"][data-phone="${phone(n)}"]`).waitFor();
+    await screenshot(page, `customer-import-list-${language}`);
     await context.close();
   });
 
