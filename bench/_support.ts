@@ -32,10 +32,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
-/** The real server as its own process (as in production), on the given database. */
+/**
+ * The real server as its own process (as in production), on the given database. The booking
+ * system points nowhere, so no demo brand is connected and no sync adds customers mid-run.
+ */
 export async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', WEB_DIST: '/nonexistent', DATA_DIR: '/tmp/yado-bench' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', WEB_DIST: '/nonexistent', DATA_DIR: '/tmp/yado-bench', BOOKING_API_URL: 'http://127.0.0.1:9' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 120; i++) {
