@@ -77,6 +77,8 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
       YADO_FAST_HASH: 'true',
+      // A smaller booking simulator: the demo's first sync and the specs' syncs take seconds, not minutes.
+      BOOKING_SIM_GUESTS: '400',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -12,6 +12,7 @@ import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { bookingRoutes } from './modules/booking/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     settingsRoutes(api, rt);
     uploadRoutes(api, rt);
     customerRoutes(api, rt);
+    bookingRoutes(api, rt);
     locationRoutes(api, rt);
   });
 

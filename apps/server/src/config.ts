@@ -28,6 +28,12 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Serve the built console from this folder (default apps/web/dist). */
   WEB_DIST: z.string().optional(),
+  /** The booking system's API (DBK). Unset outside production: the simulator runs in-process. */
+  BOOKING_API_URL: z.url().optional(),
+  /** Guests per demo account of the in-process booking simulator. */
+  BOOKING_SIM_GUESTS: z.coerce.number().int().min(1).max(200_000).default(5000),
+  /** Encrypts stored credentials (booking-system API keys); generated under DATA_DIR in embedded mode. */
+  DATA_ENCRYPTION_KEY: z.string().min(32).optional(),
   /** Cheaper argon2 settings for tests only. */
   YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
   /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
@@ -73,6 +79,17 @@ export interface TConfig {
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   webDist: string;
   fastHash: boolean;
+  booking: {
+    /** The booking system's base URL; null: the in-process simulator (embedded mode) or none. */
+    apiUrl: string | null;
+    /** Start the booking simulator in-process when no URL is configured (never in production). */
+    embeddedSim: boolean;
+    simGuestsPerAccount: number;
+    /** Attempts per call on 429 and 5xx, and the first back-off delay (doubling). */
+    attempts: number;
+    retryBaseMs: number;
+  };
+  dataEncryptionKey: string;
   /** True when mail goes to the embedded SMTP sink (never in production). */
   embedded: boolean;
   logoStore: TLogoStoreConfig;
@@ -100,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = resolve(e.DATA_DIR);
   if (production && !e.JWT_SECRET) throw new ConfigError('JWT_SECRET is required in production');
   if (production && !e.DATABASE_URL) throw new ConfigError('DATABASE_URL is required in production');
+  if (production && !e.DATA_ENCRYPTION_KEY) throw new ConfigError('DATA_ENCRYPTION_KEY is required in production');
   let logoStore: TLogoStoreConfig = { kind: 'file' };
   if (e.S3_BUCKET) {
     // Named, never shown: a config error must not print a secret.
@@ -133,6 +151,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     fastHash: e.YADO_FAST_HASH === 'true' && !production,
+    booking: {
+      apiUrl: e.BOOKING_API_URL?.replace(/\/$/, '') ?? null,
+      embeddedSim: !e.BOOKING_API_URL && !production,
+      simGuestsPerAccount: e.BOOKING_SIM_GUESTS,
+      attempts: 6,
+      retryBaseMs: 500,
+    },
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? overrides.dataEncryptionKey ?? embeddedSecret(dataDir, 'data-encryption'),
     embedded,
     logoStore,
   };

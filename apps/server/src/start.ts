@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { createBookingSim, type TBookingSim } from '@yado/booking-sim';
 import type { TConfig } from './config.ts';
 import { openDatabase, type TDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
@@ -8,45 +9,63 @@ import { createMailTransport } from './mail/transport.ts';
 import { loggerOptions } from './app.ts';
 import type { TRuntime } from './runtime.ts';
 import { seedDemo } from './seed/demo.ts';
+import { connectDemoBrands } from './modules/booking/connect-demo-brands.ts';
 
 export interface TStarted extends TRuntime {
   sink: TSmtpSink | null;
+  /** The in-process booking simulator, when this runtime serves one. */
+  bookingSim: { url: string; close(): Promise<void> } | null;
   stop(): Promise<void>;
 }
 
 /**
  * Opens the database (migrating it), the mail path and the job queue: what both the API and the
- * worker need. In embedded mode it also starts the SMTP sink and seeds the demo organisation.
+ * worker need. In embedded mode it also starts the SMTP sink, the booking simulator (when no
+ * booking system is configured) and seeds the demo organisation.
+ *
+ * `bookingSim`: a simulator to serve instead of the embedded one (tests bring their own, with a
+ * manual clock), or false for none.
  */
 export async function startRuntime(
   config: TConfig,
-  options: { database?: TDatabase; inMemory?: boolean; logStream?: NodeJS.WritableStream } = {},
+  options: { database?: TDatabase; inMemory?: boolean; logStream?: NodeJS.WritableStream; bookingSim?: TBookingSim | false } = {},
 ): Promise<TStarted> {
   const log = options.logStream ? pino(loggerOptions(config.logLevel), options.logStream) : pino(loggerOptions(config.logLevel));
   const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: options.inMemory }));
   await migrateDatabase(database);
+  let seeded = false;
   if (config.seedDemo) {
-    const seeded = await seedDemo(database.db);
+    seeded = await seedDemo(database.db);
     if (seeded) log.info('demo organisation seeded');
   }
+  // The embedded product's booking system: the simulator, in-process, on a free loopback port.
+  const ownSim = options.bookingSim === undefined && config.booking.embeddedSim && !config.booking.apiUrl;
+  const sim = options.bookingSim || (ownSim ? createBookingSim({ guestsPerAccount: config.booking.simGuestsPerAccount }) : null);
+  const bookingSim = sim ? await sim.listen(0) : null;
+  if (bookingSim) config.booking.apiUrl = bookingSim.url;
   const sink = config.embedded && !config.smtpUrl ? await startSmtpSink(database.db, (error) => log.warn({ err: error }, 'smtp sink connection error')) : null;
   const mailer = createMailTransport(config.smtpUrl, sink?.port ?? null);
   // The pooled transport reports a dropped idle connection as an 'error' event; the next message
   // opens a new one, so it is worth a warning, not the process.
   mailer.on('error', (error: Error) => log.warn({ err: error }, 'smtp pool connection error'));
   const queue = await startQueue(database, (error) => log.warn({ err: error }, 'job queue maintenance error'));
-  return {
+  const runtime: TStarted = {
     config,
     database,
     queue,
     mailer,
     log,
     sink,
+    bookingSim,
     async stop() {
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 }).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
       mailer.close();
       await sink?.close();
+      await bookingSim?.close();
       await database.close();
     },
   };
+  // First start of the embedded product: the demo brands connect to their simulator accounts.
+  if (seeded && ownSim) await connectDemoBrands(runtime);
+  return runtime;
 }

@@ -1,4 +1,6 @@
 import { QUEUES, type TSendAccountLink } from './jobs/queue.ts';
+import { dispatchDailySyncs, scheduleDailySyncDispatch } from './modules/booking/daily-sync.ts';
+import { syncBookings, type TSyncJob } from './modules/booking/sync-bookings.ts';
 import { sendAccountLink } from './modules/auth/password-links.ts';
 import { pruneAttempts } from './modules/auth/throttle.ts';
 import type { TRuntime } from './runtime.ts';
@@ -14,4 +16,11 @@ export async function startWorker(rt: TRuntime): Promise<void> {
     await pruneAttempts(rt.database.db);
   });
   await rt.queue.schedule(QUEUES.pruneAuthFailures, '*/15 * * * *');
+  await rt.queue.work<TSyncJob>(QUEUES.bookingSync, { pollingIntervalSeconds: POLL_SECONDS }, async (jobs) => {
+    for (const job of jobs) await syncBookings(rt, job.data);
+  });
+  await rt.queue.work(QUEUES.bookingSyncDispatch, async () => {
+    await dispatchDailySyncs(rt);
+  });
+  await scheduleDailySyncDispatch(rt);
 }

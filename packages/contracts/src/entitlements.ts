@@ -32,7 +32,7 @@ export const ENTITLEMENT_GROUPS = {
   campaign: ['view_campaign_report', 'create', 'update', 'delete'],
   templates: ['view_templates_report', 'create', 'update', 'delete'],
   authorization: ['read_user', 'create', 'read', 'update', 'delete', 'invite'],
-  settings: ['manage_campaign_email', 'manage_domain_authentication', 'change_password', 'update_host_info'],
+  settings: ['manage_campaign_email', 'manage_domain_authentication', 'change_password', 'update_host_info', 'manage_booking_system'],
   scenarios: ['read_scenario', 'create', 'read', 'update', 'delete'],
   presets: ['read_preset', 'create', 'read', 'update', 'delete'],
   /** Ours, not the specification's: who changed what, readable by the granduser only. */

@@ -53,6 +53,12 @@ export const ERROR_MESSAGES = {
   hotel_required: 'Choose the hotel this customer belongs to.',
   invalid_date: 'Enter a valid date.',
   invalid_cursor: 'The page link is no longer valid. Start from the first page.',
+  booking_brand_only: 'only brand can connect to DBK',
+  booking_already_connected: 'brand is already connected to another account',
+  booking_invalid_credentials: 'The booking system did not accept this account ID and API key.',
+  booking_account_suspended: 'This booking system account is suspended.',
+  booking_unreachable: 'The booking system could not be reached. Please try again later.',
+  booking_not_connected: 'This brand is not connected to the booking system.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

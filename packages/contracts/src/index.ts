@@ -15,5 +15,7 @@ export { ZUser, type TUser } from './users.ts';
 export * as settingsApi from './settings.ts';
 export * as customersApi from './customers.ts';
 export { ZCustomer, normalizePhone, ageOn, GENDERS, EMAIL_STATUSES, CUSTOMER_SORTS, type TCustomer } from './customers.ts';
+export * as bookingApi from './booking.ts';
+export { ZBookingStatus, ZSyncRun, DAILY_SYNC_TIME, type TBookingStatus, type TSyncRun } from './booking.ts';
 export * as locationsApi from './locations.ts';
 export { ZCountry, ZPrefecture, ZCity, type TCountry, type TPrefecture, type TCity } from './locations.ts';

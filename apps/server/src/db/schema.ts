@@ -36,12 +36,15 @@ export const hosts = pgTable(
     phone: text('phone'),
     logoUrl: text('logo_url'),
     timezone: text('timezone').notNull().default('Asia/Tokyo'),
+    /** A hotel's code in the booking system (DBK), which the sync maps reservations by. */
+    bookingHotelCode: text('booking_hotel_code'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('hosts_slug_key').on(t.slug),
+    uniqueIndex('hosts_booking_hotel_code_key').on(t.brandId, t.bookingHotelCode),
     index('hosts_brand_idx').on(t.brandId),
     index('hosts_hotel_group_idx').on(t.hotelGroupId),
     check(
@@ -285,4 +288,71 @@ export const bookings = pgTable(
     index('bookings_customer_idx').on(t.customerId, t.checkIn),
     index('bookings_hotel_check_in_idx').on(t.hotelId, t.checkIn),
   ],
+);
+
+/**
+ * A brand's connection to its booking system (DBK) account: one account per brand, one brand per
+ * account. The API key is stored encrypted (AES-256-GCM) and never leaves the server.
+ */
+export const bookingConnections = pgTable(
+  'booking_connections',
+  {
+    brandId: uuid('brand_id')
+      .primaryKey()
+      .references(() => hosts.id),
+    accountId: text('account_id').notNull(),
+    accountName: text('account_name').notNull(),
+    apiKeyEncrypted: text('api_key_encrypted').notNull(),
+    status: text('status', { enum: ['active', 'refused'] }).notNull().default('active'),
+    /** The account's hotels as the booking system listed them at verification: [{ code, name }]. */
+    hotels: jsonb('hotels').$type<{ code: string; name: string }[]>().notNull().default([]),
+    /** The booking system's `as_of` of the last complete sync: the next one reads what changed after it. */
+    watermark: timestamp('watermark', { withTimezone: true, precision: 3 }),
+    /** The brand-local day of the last daily sync, so that each day gets exactly one. */
+    lastDailyOn: date('last_daily_on'),
+    /** When a sync was last asked for (connect, "sync now", the daily schedule). */
+    syncRequestedAt: timestamp('sync_requested_at', { withTimezone: true }),
+    connectedBy: uuid('connected_by'),
+    connectedAt: timestamp('connected_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('booking_connections_account_key').on(t.accountId)],
+);
+
+/** Which customer each guest of the booking system became (a person on file twice maps to one customer). */
+export const bookingGuestLinks = pgTable(
+  'booking_guest_links',
+  {
+    brandId: uuid('brand_id').notNull(),
+    externalGuestId: text('external_guest_id').notNull(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('booking_guest_links_key').on(t.brandId, t.externalGuestId), index('booking_guest_links_customer_idx').on(t.customerId)],
+);
+
+/** The sync log: one row per run, with counts and error reasons (no personal data). */
+export const bookingSyncRuns = pgTable(
+  'booking_sync_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    trigger: text('trigger', { enum: ['cron', 'manual', 'connect'] }).notNull(),
+    status: text('status', { enum: ['running', 'succeeded', 'failed'] }).notNull().default('running'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    asOf: timestamp('as_of', { withTimezone: true, precision: 3 }),
+    guestsRead: integer('guests_read').notNull().default(0),
+    reservationsRead: integer('reservations_read').notNull().default(0),
+    customersCreated: integer('customers_created').notNull().default(0),
+    customersUpdated: integer('customers_updated').notNull().default(0),
+    bookingsCreated: integer('bookings_created').notNull().default(0),
+    bookingsUpdated: integer('bookings_updated').notNull().default(0),
+    bookingsCancelled: integer('bookings_cancelled').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    /** [{ code, count, examples: external ids }] */
+    errors: jsonb('errors').$type<{ code: string; count: number; examples: string[] }[]>().notNull().default([]),
+  },
+  (t) => [index('booking_sync_runs_brand_started_idx').on(t.brandId, t.startedAt)],
 );

@@ -7,7 +7,18 @@ export const QUEUES = {
   sendAccountLink: 'auth.send-account-link',
   /** Housekeeping: prune sign-in failure records past their window. */
   pruneAuthFailures: 'auth.prune-failures',
+  /** Sync one brand with its booking system (connect, "sync now", the daily dispatch). */
+  bookingSync: 'booking.sync',
+  /** Every quarter hour: queue the daily sync of each brand whose 01:00 has come. */
+  bookingSyncDispatch: 'booking.sync-dispatch',
 } as const;
+
+/** Queue options that differ from the default (retry five times with back-off). */
+const QUEUE_OPTIONS: Partial<Record<(typeof QUEUES)[keyof typeof QUEUES], Partial<PgBoss.Queue>>> = {
+  // One active run per brand (singleton key) and at most one waiting; a failed run is recorded in
+  // the sync log and redone by the next one, so a retry here would only repeat it.
+  [QUEUES.bookingSync]: { policy: 'stately', retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 },
+};
 
 export interface TSendAccountLink {
   userId: string;
@@ -33,7 +44,7 @@ export async function startQueue(database: TDatabase, onError: (error: Error) =>
   boss.on('error', onError);
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true, ...QUEUE_OPTIONS[name] });
   }
   return boss;
 }

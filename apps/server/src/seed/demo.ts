@@ -15,6 +15,8 @@ interface THostSeed {
   address?: string;
   email?: string;
   phone?: string;
+  /** The hotel's code in the booking simulator's demo account. */
+  bookingCode?: string;
 }
 
 /** The demo organisation: the platform, two brands (one Japanese), hotel groups and six hotels. */
@@ -23,14 +25,14 @@ const HOSTS: THostSeed[] = [
   { slug: 'sakura-hotels', level: 'brand', name: 'さくらホテルズ', address: '東京都千代田区丸の内1-1-1', email: 'info@sakura-hotels.example.jp', phone: '0312345678' },
   { slug: 'sakura-kanto', level: 'hotel_group', name: '関東エリア', brand: 'sakura-hotels', address: '東京都新宿区西新宿2-2-2' },
   { slug: 'sakura-kansai', level: 'hotel_group', name: '関西エリア', brand: 'sakura-hotels', address: '京都府京都市下京区烏丸通3-3' },
-  { slug: 'sakura-shinjuku', level: 'hotel', name: 'さくらホテル 新宿', brand: 'sakura-hotels', group: 'sakura-kanto', address: '東京都新宿区西新宿2-2-2', phone: '0333334444' },
-  { slug: 'sakura-yokohama', level: 'hotel', name: 'さくらホテル 横浜', brand: 'sakura-hotels', group: 'sakura-kanto', address: '神奈川県横浜市西区みなとみらい4-4', phone: '0455556666' },
-  { slug: 'sakura-kyoto', level: 'hotel', name: 'さくらホテル 京都', brand: 'sakura-hotels', group: 'sakura-kansai', address: '京都府京都市下京区烏丸通3-3', phone: '0757778888' },
-  { slug: 'sakura-hakone', level: 'hotel', name: 'さくら旅館 箱根', brand: 'sakura-hotels', address: '神奈川県足柄下郡箱根町湯本5-5', phone: '0460991234' },
+  { slug: 'sakura-shinjuku', level: 'hotel', name: 'さくらホテル 新宿', brand: 'sakura-hotels', group: 'sakura-kanto', address: '東京都新宿区西新宿2-2-2', phone: '0333334444', bookingCode: 'SKR-SHINJUKU' },
+  { slug: 'sakura-yokohama', level: 'hotel', name: 'さくらホテル 横浜', brand: 'sakura-hotels', group: 'sakura-kanto', address: '神奈川県横浜市西区みなとみらい4-4', phone: '0455556666', bookingCode: 'SKR-YOKOHAMA' },
+  { slug: 'sakura-kyoto', level: 'hotel', name: 'さくらホテル 京都', brand: 'sakura-hotels', group: 'sakura-kansai', address: '京都府京都市下京区烏丸通3-3', phone: '0757778888', bookingCode: 'SKR-KYOTO' },
+  { slug: 'sakura-hakone', level: 'hotel', name: 'さくら旅館 箱根', brand: 'sakura-hotels', address: '神奈川県足柄下郡箱根町湯本5-5', phone: '0460991234', bookingCode: 'SKR-HAKONE' },
   { slug: 'harbor-view', level: 'brand', name: 'Harbor View Hotels', address: '1-1 Meriken Park, Chuo-ku, Kobe', email: 'hello@harborview.example.com', phone: '0781112222' },
   { slug: 'harbor-coastal', level: 'hotel_group', name: 'Coastal Collection', brand: 'harbor-view', address: '1-1 Meriken Park, Chuo-ku, Kobe' },
-  { slug: 'harbor-kobe', level: 'hotel', name: 'Harbor View Kobe', brand: 'harbor-view', group: 'harbor-coastal', address: '1-1 Meriken Park, Chuo-ku, Kobe', phone: '0781113333' },
-  { slug: 'harbor-okinawa', level: 'hotel', name: 'Harbor View Okinawa', brand: 'harbor-view', address: '2-2 Kumoji, Naha, Okinawa', phone: '0981114444' },
+  { slug: 'harbor-kobe', level: 'hotel', name: 'Harbor View Kobe', brand: 'harbor-view', group: 'harbor-coastal', address: '1-1 Meriken Park, Chuo-ku, Kobe', phone: '0781113333', bookingCode: 'HBV-KOBE' },
+  { slug: 'harbor-okinawa', level: 'hotel', name: 'Harbor View Okinawa', brand: 'harbor-view', address: '2-2 Kumoji, Naha, Okinawa', phone: '0981114444', bookingCode: 'HBV-OKINAWA' },
 ];
 
 interface TAccountSeed {
@@ -91,6 +93,7 @@ export async function seedDemo(db: TDb): Promise<boolean> {
         address: h.address ?? null,
         email: h.email ?? null,
         phone: h.phone ?? null,
+        bookingHotelCode: h.bookingCode ?? null,
         createdAt: new Date(createdBase + i * 86_400_000),
       });
     }

@@ -26,7 +26,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     { jwtSecret: 'x'.repeat(48) },
   );
   // Migrates, seeds and creates the job queue's schema; then lets go so the template can be copied.
-  const rt = await startRuntime(config);
+  // No booking simulator: the template holds no synced data, tests that need some sync their own.
+  const rt = await startRuntime(config, { bookingSim: false });
   await rt.stop();
   project.provide('templateDatabaseUrl', url);
   return async () => {

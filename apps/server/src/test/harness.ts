@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { TBookingSim } from '@yado/booking-sim';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { startRuntime, type TStarted } from '../start.ts';
@@ -50,8 +51,12 @@ export const DEMO = {
   harborAdmin: 'harbor.admin@demo.test',
 } as const;
 
-/** `env`: extra environment for this server (e.g. an S3 logo store). */
-export async function startTestServer(options: { env?: Record<string, string> } = {}): Promise<TTestServer> {
+/**
+ * `env`: extra environment for this server (e.g. an S3 logo store).
+ * `bookingSim`: the booking system this server talks to (a test's own simulator, usually with a
+ * manual clock and few guests); without one, booking-system calls find none configured.
+ */
+export async function startTestServer(options: { env?: Record<string, string>; bookingSim?: TBookingSim } = {}): Promise<TTestServer> {
   const template = inject('templateDatabaseUrl');
   let dbName: string | null = null;
   let databaseUrlForRun: string | undefined;
@@ -79,7 +84,9 @@ export async function startTestServer(options: { env?: Record<string, string> } 
     },
     { jwtSecret: randomBytes(32).toString('hex') },
   );
-  const rt = await startRuntime(config, { inMemory: !template, logStream });
+  const rt = await startRuntime(config, { inMemory: !template, logStream, bookingSim: options.bookingSim ?? false });
+  // Back-off in milliseconds rather than seconds, so injected faults do not slow the tests down.
+  rt.config.booking.retryBaseMs = 5;
   const app = await buildApp(rt);
   await startWorker(rt);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -82,8 +82,26 @@ export const routes: RouteObject[] = [
             }),
           },
           { path: 'unsubscribe', lazy: publicPlaceholder('public.unsubscribe') },
-          { path: 'yoyaku-verification', lazy: publicPlaceholder('public.yoyaku_verification') },
-          { path: 'yoyaku-verification/redirect', lazy: publicPlaceholder('public.yoyaku_redirect') },
+          {
+            path: 'yoyaku-verification',
+            lazy: async () => {
+              const [{ YoyakuVerificationPage }] = await Promise.all([
+                import('../modules/booking_sync/pages/YoyakuVerificationPage'),
+                loadAreaTexts('booking_sync'),
+              ]);
+              return { Component: YoyakuVerificationPage };
+            },
+          },
+          {
+            path: 'yoyaku-verification/redirect',
+            lazy: async () => {
+              const [{ YoyakuRedirectPage }] = await Promise.all([
+                import('../modules/booking_sync/pages/YoyakuRedirectPage'),
+                loadAreaTexts('booking_sync'),
+              ]);
+              return { Component: YoyakuRedirectPage };
+            },
+          },
         ],
       },
       {
@@ -145,7 +163,7 @@ export const routes: RouteObject[] = [
                 path: 'settings',
                 lazy: guarded(
                   'settings',
-                  ['settings'],
+                  ['settings', 'booking_sync'],
                   async () => (await import('../modules/settings/pages/SettingsPage')).SettingsPage,
                 ),
               },

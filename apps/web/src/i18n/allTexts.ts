@@ -5,6 +5,8 @@ import en from './en.json';
 import ja from './ja.json';
 import auditEn from './areas/audit/en.json';
 import auditJa from './areas/audit/ja.json';
+import bookingSyncEn from './areas/booking_sync/en.json';
+import bookingSyncJa from './areas/booking_sync/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
 import settingsEn from './areas/settings/en.json';
@@ -14,12 +16,13 @@ import usersJa from './areas/users/ja.json';
 
 export const AREA_TEXTS = {
   audit: { ja: auditJa, en: auditEn },
+  booking_sync: { ja: bookingSyncJa, en: bookingSyncEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...auditEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...managementJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...managementEn, ...settingsEn, ...usersEn },
 } as const;

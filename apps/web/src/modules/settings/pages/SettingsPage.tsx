@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
+import { BookingSystemSection } from '../components/BookingSystemSection';
 import { ChangePasswordSection } from '../components/ChangePasswordSection';
 import { HostInfoSection } from '../components/HostInfoSection';
 
@@ -52,6 +53,11 @@ export function SettingsPage() {
         {can['settings.change_password'] && (
           <Section id="password" title={t('settings.password.title')} description={t('settings.password.description')}>
             <ChangePasswordSection />
+          </Section>
+        )}
+        {can['settings.manage_booking_system'] && (
+          <Section id="booking" title={t('booking_sync.settings.title')} description={t('booking_sync.settings.description')}>
+            <BookingSystemSection />
           </Section>
         )}
         <Section id="campaign-email" title={t('settings.campaign_email.title')}>
