@@ -1,12 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
-
-// A 1×1 PNG: the server checks a logo by its content, so it must be a real image.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
+import { createHostInConsole } from '../support/hosts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -18,26 +13,6 @@ afterAll(async () => {
 
 async function uploadLogo(page: Page, name: string, buffer: Buffer, mimeType: string) {
   await page.getByTestId('host-form').getByTestId('logo-file').setInputFiles({ name, mimeType, buffer });
-}
-
-async function createHost(
-  page: Page,
-  language: TLanguage,
-  level: 'brand' | 'hotel_group' | 'hotel',
-  name: string,
-  brandName?: string,
-) {
-  const t = TEXTS[language];
-  await page.getByRole('button', { name: t.management.form.create[level] }).click();
-  const form = page.getByTestId('host-form');
-  if (brandName) await form.locator('select[name="brandId"]').selectOption({ label: brandName });
-  await uploadLogo(page, 'logo.png', PNG, 'image/png');
-  await form.getByTestId('logo-preview').locator('img').waitFor();
-  await form.locator('input[name="name"]').fill(name);
-  await form.locator('input[name="address"]').fill('東京都千代田区丸の内1-1-1');
-  await form.getByRole('button', { name: t.management.form.create_submit }).click();
-  // A created host opens on its detail screen.
-  await page.getByRole('heading', { name, level: 1 }).waitFor();
 }
 
 describe.each(LANGUAGES)('management (%s)', (language) => {
@@ -62,16 +37,16 @@ describe.each(LANGUAGES)('management (%s)', (language) => {
     await form.getByText(t.errors.logo_wrong_type).waitFor();
     await page.getByRole('dialog').getByRole('button', { name: t.common.cancel }).click();
 
-    await createHost(page, language, 'brand', brand);
+    await createHostInConsole(page, language, 'brand', brand);
     const logo = await page.getByTestId('host-logo').locator('img').getAttribute('src');
     expect(logo).toMatch(/^\/files\/logos\/[0-9a-f]+\.png$/);
     expect((await page.request.get(logo!)).headers()['content-type']).toContain('image/png');
     await screenshot(page, `brand-detail-${language}`);
 
     await page.goto('/management/hotel-group-list');
-    await createHost(page, language, 'hotel_group', group, brand);
+    await createHostInConsole(page, language, 'hotel_group', group, brand);
     await page.goto('/management/hotel-list');
-    await createHost(page, language, 'hotel', hotel, brand);
+    await createHostInConsole(page, language, 'hotel', hotel, brand);
 
     const assignment = page.getByTestId('hotel-group-assignment');
     await assignment.locator('select[name="hotelGroupId"]').selectOption({ label: group });
