@@ -1,12 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
 
 export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction or the database itself: anything a query function may run on. */
 export type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0] | TDb;
+
+/** The rows of a raw `tx.execute(sql...)` result, whichever driver ran it. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+/** Runs a raw query and gives its rows. */
+export const selectRows = async <T>(tx: TTx, query: SQL): Promise<T[]> => rowsOf<T>(await tx.execute(query));
 
 export interface TSqlResult {
   rows: Record<string, unknown>[];
@@ -51,7 +56,7 @@ export async function openDatabase(options: {
       let broken: Error | undefined;
       try {
         // BEGIN and the settings in one round trip: without parameters the text may hold several
-        // statements. Nothing is spliced in but 'on'/'off' and a UUID checked just above.
+        // statements. Nothing is spliced in but 'on'/'off' and a UUID withTenant checked.
         await client.query(`begin; ${tenantSettingsSql(context)}`);
         const result = await fn(handle);
         await client.query('commit');
@@ -104,9 +109,11 @@ const tenantRunners = new WeakMap<TDb, TTenantRunner>();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The settings of withTenant as literal SQL; set_config('role', ..., true) is SET LOCAL ROLE. */
+/**
+ * The settings of withTenant as literal SQL; set_config('role', ..., true) is SET LOCAL ROLE.
+ * withTenant has checked that the brand id is a UUID.
+ */
 function tenantSettingsSql(context: TRlsContext): string {
-  if (context.brandId !== null && !UUID.test(context.brandId)) throw new Error('A tenant brand id must be a UUID');
   return `select set_config('yado.scope_all', '${context.scopeAll ? 'on' : 'off'}', true),
     set_config('yado.brand_id', '${context.brandId ?? ''}', true), set_config('role', 'yado_app', true)`;
 }

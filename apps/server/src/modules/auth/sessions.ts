@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TAccessToken } from '@yado/contracts';
 import { AppError } from '../../http/errors.ts';
 import type { TRuntime } from '../../runtime.ts';
-import { findUserForSession, listAssignments } from '../tenancy/queries.ts';
+import { findSession } from '../tenancy/queries.ts';
 import {
   findRefreshTokenForUpdate,
   insertRefreshToken,
@@ -53,8 +53,9 @@ export async function refreshSession(rt: TRuntime, refreshToken: string | undefi
       if (now.getTime() - row.usedAt.getTime() > REUSE_GRACE_MS) await revokeFamily(tx, row.familyId, now);
       return { ok: false, status: 401, code: 'session_expired' };
     }
-    const user = await findUserForSession(tx, row.userId);
-    if (!user || user.status !== 'active' || (await listAssignments(tx, user.id)).length === 0) {
+    const session = await findSession(tx, row.userId);
+    const user = session?.user;
+    if (!user || user.status !== 'active' || session.assignments.length === 0) {
       await revokeFamily(tx, row.familyId, now);
       return { ok: false, status: 403, code: 'no_access' };
     }

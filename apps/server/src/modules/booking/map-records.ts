@@ -1,4 +1,5 @@
 import { EMAIL_PATTERN, normalizePhone } from '@yado/contracts';
+import type { TSyncedCustomer } from '../customers/sync-queries.ts';
 import type { TDbkGuest, TDbkReservation } from './booking-client.ts';
 
 /** A guest of the booking system as Yado stores a customer. */
@@ -76,22 +77,7 @@ export function mapReservation(r: TDbkReservation): TReservationValues {
 }
 
 /** What a customer row holds of the synced fields, as the sync compares it. */
-export interface TCustomerState {
-  id: string;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  email: string | null;
-  gender: 'male' | 'female' | 'prefer_not_to_say' | null;
-  dateOfBirth: string | null;
-  country: string | null;
-  prefecture: string | null;
-  city: string | null;
-  address: string | null;
-  emailStatus: 'active' | 'unsubscribed';
-  unsubscribeReason: string | null;
-  externalGuestId: string | null;
-}
+export type TCustomerState = TSyncedCustomer;
 
 /** Why the booking system, not the guest in Yado, set a customer to unsubscribed. */
 export const BOOKING_OPT_OUT_REASON = 'booking_system';

@@ -1,6 +1,6 @@
 import type { TImportField, TRole } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import { withTenant, type TTx } from '../../db/client.ts';
+import { rowsOf, withTenant, type TTx } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { mappedFields } from './columns.ts';
@@ -10,7 +10,6 @@ import {
   deleteImportRows,
   loadImport,
   moveImport,
-  rowsOf,
   setProgress,
   type TImportRecord,
 } from './queries.ts';

@@ -151,20 +151,6 @@ export async function cancelImport(rt: TRuntime, ctx: TActingContext, id: string
   return toImport(record as TImportRecord);
 }
 
-const SNAKE: Record<TImportField, keyof typeof en.customer_csv> = {
-  lastName: 'last_name',
-  firstName: 'first_name',
-  phone: 'phone',
-  email: 'email',
-  idNumber: 'id_number',
-  gender: 'gender',
-  dateOfBirth: 'date_of_birth',
-  country: 'country',
-  prefecture: 'prefecture',
-  city: 'city',
-  address: 'address',
-  emailStatus: 'email_status',
-};
 
 /** The failed rows as CSV: row number, reasons in the chosen language, and the values as read. */
 export async function failuresCsv(
@@ -177,14 +163,14 @@ export async function failuresCsv(
   const texts = language === 'ja' ? ja : en;
   const fields = mappedFields(record.columns);
   const fieldLabel = (f: string) =>
-    f === 'fullName' ? texts.customer_import.full_name : (texts.customer_csv[SNAKE[f as TImportField]] ?? f);
+    f === 'fullName' ? texts.customer_import.full_name : (texts.customer_csv[FIELD_COLUMNS[f as TImportField]] ?? f);
   async function* lines() {
     yield (
       UTF8_BOM +
       csvRow([
         texts.customer_import.row,
         texts.customer_import.reason,
-        ...fields.map((f) => texts.customer_csv[SNAKE[f]]),
+        ...fields.map((f) => texts.customer_csv[FIELD_COLUMNS[f]]),
       ])
     );
     if (!REVIEWED.includes(record.status)) return;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import type { TRuntime } from '../../runtime.ts';
-import { rowsOf } from './queries.ts';
+import { rowsOf } from '../../db/client.ts';
 import { importFilePath } from './review-import.ts';
 
 /** An import nobody ran within this many days is dropped, with its rows and file. */

@@ -1,6 +1,6 @@
 import type { TImportField } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import type { TTx } from '../../db/client.ts';
+import { rowsOf, type TTx } from '../../db/client.ts';
 import type { TColumn } from './columns.ts';
 
 /** The one place that touches customer_imports and customer_import_rows. */
@@ -28,7 +28,6 @@ export interface TImportRecord {
   finishedAt: Date | null;
 }
 
-export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 const selectImport = sql`select i.id, i.brand_id as "brandId", i.host_id as "hostId", i.hotel_id as "hotelId", h.name as "hotelName",
   i.created_by as "createdBy", i.status, i.file_name as "fileName", i.file_size as "fileSize", i.encoding, i.columns,
@@ -102,7 +101,8 @@ export async function deleteImportRows(tx: TTx, importId: string, brandId: strin
   );
 }
 
-export const FIELD_COLUMNS: Record<TImportField, string> = {
+/** Each field's column, which is also its key among the CSV header texts (customer_csv). */
+export const FIELD_COLUMNS = {
   lastName: 'last_name',
   firstName: 'first_name',
   phone: 'phone',
@@ -115,7 +115,7 @@ export const FIELD_COLUMNS: Record<TImportField, string> = {
   city: 'city',
   address: 'address',
   emailStatus: 'email_status',
-};
+} as const satisfies Record<TImportField, string>;
 
 /**
  * True when an import row (`s`, a customer_import_rows row or `excluded`) would change the

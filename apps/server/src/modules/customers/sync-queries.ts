@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { TTx } from '../../db/client.ts';
+import { selectRows, type TTx } from '../../db/client.ts';
 
 /**
  * The customers module's bulk reads and writes for the booking-system sync: a page of up to
@@ -7,8 +7,6 @@ import type { TTx } from '../../db/client.ts';
  * parameter (`jsonb_to_recordset`), which PostgreSQL and PGlite read alike.
  */
 
-const rowsOf = async <T>(tx: TTx, query: ReturnType<typeof sql>) =>
-  ((await tx.execute(query)) as unknown as { rows: T[] }).rows;
 const json = (value: unknown) => JSON.stringify(value);
 
 export interface TSyncedCustomer {
@@ -34,7 +32,7 @@ const CUSTOMER_COLUMNS = sql`c.id, c.first_name as "firstName", c.last_name as "
 
 export function customersByIds(tx: TTx, brandId: string, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedCustomer>(
+  return selectRows<TSyncedCustomer>(
     tx,
     sql`select ${CUSTOMER_COLUMNS} from customers c where c.brand_id = ${brandId} and c.id = any(${`{${ids.join(',')}}`}::uuid[])`,
   );
@@ -42,7 +40,7 @@ export function customersByIds(tx: TTx, brandId: string, ids: string[]) {
 
 export function customersByPhones(tx: TTx, brandId: string, phones: string[]) {
   if (phones.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedCustomer>(
+  return selectRows<TSyncedCustomer>(
     tx,
     sql`select ${CUSTOMER_COLUMNS} from customers c
     where c.brand_id = ${brandId} and c.phone in (select jsonb_array_elements_text(${json(phones)}::jsonb))`,
@@ -52,7 +50,7 @@ export function customersByPhones(tx: TTx, brandId: string, phones: string[]) {
 /** Customers by email (lower-cased), oldest first, so that one address always picks the same customer. */
 export function customersByEmails(tx: TTx, brandId: string, emails: string[]) {
   if (emails.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedCustomer>(
+  return selectRows<TSyncedCustomer>(
     tx,
     sql`select ${CUSTOMER_COLUMNS} from customers c
     where c.brand_id = ${brandId} and c.email_key in (select jsonb_array_elements_text(${json(emails)}::jsonb))
@@ -117,7 +115,7 @@ export interface TSyncedBooking {
 
 export function bookingsByExternalIds(tx: TTx, brandId: string, externalIds: string[]) {
   if (externalIds.length === 0) return Promise.resolve([]);
-  return rowsOf<TSyncedBooking>(
+  return selectRows<TSyncedBooking>(
     tx,
     sql`select b.external_id as "externalId", b.customer_id as "customerId", b.hotel_id as "hotelId",
       b.booking_date::text as "bookingDate", b.check_in::text as "checkIn", b.check_out::text as "checkOut", b.nights, b.guests,

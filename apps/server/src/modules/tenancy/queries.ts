@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { TTx } from '../../db/client.ts';
-import { hosts, roleAssignments, users } from '../../db/schema.ts';
+import { rowsOf, type TTx } from '../../db/client.ts';
+import { hosts, users } from '../../db/schema.ts';
 import type { THostLevel, TRole } from '@yado/contracts';
 
 /*
@@ -65,7 +65,7 @@ export type TSessionUser = NonNullable<Awaited<ReturnType<typeof findUserForSess
 
 /** The user's own role assignments on hosts that still exist (a deleted host takes its roles along). */
 export async function listAssignments(db: TTx, userId: string): Promise<TAssignmentRow[]> {
-  return assignmentsQuery(db, userId);
+  return (await findSession(db, userId))?.assignments ?? [];
 }
 
 /**
@@ -89,7 +89,7 @@ export async function findSession(db: TTx, userId: string): Promise<{ user: TSes
            ), '[]') as assignments
     from users u
     where u.id = ${userId}`);
-  const row = (result as unknown as { rows: TSessionRow[] }).rows[0];
+  const [row] = rowsOf<TSessionRow>(result);
   if (!row) return null;
   return {
     user: {
@@ -127,22 +127,6 @@ interface TSessionRow {
   original_host_id: string | null;
   tokens_valid_after: Date | string;
   assignments: TAssignmentJson[] | string;
-}
-
-function assignmentsQuery(db: TTx, userId: string): Promise<TAssignmentRow[]> {
-  return db
-    .select({
-      role: roleAssignments.role,
-      isDefault: roleAssignments.isDefault,
-      origin: roleAssignments.origin,
-      createdAt: roleAssignments.createdAt,
-      host: hostColumns,
-      brandName: brands.name,
-    })
-    .from(roleAssignments)
-    .innerJoin(hosts, eq(hosts.id, roleAssignments.hostId))
-    .leftJoin(brands, eq(brands.id, hosts.brandId))
-    .where(and(eq(roleAssignments.userId, userId), isNull(hosts.deletedAt), aliveAncestors())) as Promise<TAssignmentRow[]>;
 }
 
 /** A host is alive only while its brand and hotel group are too. */
