@@ -4,14 +4,17 @@ import { and, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
-import { inTenant, type TRuntime } from '../../runtime.ts';
+import { inTenant, readAs, type TRuntime } from '../../runtime.ts';
+import { statementOf } from '../../db/client.ts';
+import { rememberTotal, rememberedTotal } from './totals-cache.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
 import { findHost } from '../management/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
   afterCursor,
   allocate,
-  countCustomers,
+  countCustomersQuery,
+  customerRowOf,
   cursorOf,
   deleteCustomerRow,
   filterCondition,
@@ -21,7 +24,7 @@ import {
   listAllocations,
   listBookings,
   phoneTaken,
-  selectCustomers,
+  selectCustomersQuery,
   setEmailStatusOf,
   updateCustomerRow,
   type TCursor,
@@ -81,24 +84,36 @@ function decodeCursor(cursor: string): TPageCursor {
 
 const encodeCursor = (cursor: TPageCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
-/** A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. */
+/**
+ * A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. One round
+ * trip (readAs): the page, and the capped count when no recent total is remembered.
+ */
 export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TCustomerFilter & { cursor?: string; limit: number }) {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
-  return inTenant(rt, ctx, async (tx) => {
-    const filter = filterCondition(ctx, query);
-    const position = after ? afterCursor(query.sort, after.k) : undefined;
-    const rows = await selectCustomers(tx, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1);
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    // Counted up to one past the cap, so "more than the cap" is known without counting them all.
-    const total = after ? after.t : await countCustomers(tx, filter, TOTAL_CAP);
-    return {
-      items: page.map(toCustomer),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last), t: total }) : null,
-      total: Math.min(total, TOTAL_CAP),
-      totalCapped: total > TOTAL_CAP,
-    };
-  });
+  const filter = filterCondition(ctx, query);
+  const position = after ? afterCursor(query.sort, after.k) : undefined;
+  const db = rt.database.db;
+  const totalKey = JSON.stringify([ctx.host.id, query.search ?? '', query.emailStatus ?? '', query.hotelId ?? '']);
+  // A later page shows the total its first page showed unless a fresher one is known.
+  const known = rememberedTotal(db, ctx.rls.brandId, totalKey) ?? after?.t ?? null;
+  const statements = [statementOf(db, selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1))];
+  // Counted up to one past the cap, so "more than the cap" is known without counting them all.
+  if (known === null) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
+  const [pageRows = [], countRows] = await readAs(rt, ctx, statements);
+  const rows = pageRows.map(customerRowOf);
+  let total = known;
+  if (total === null) {
+    total = Number(countRows?.[0]?.[0] ?? 0);
+    rememberTotal(db, ctx.rls.brandId, totalKey, total);
+  }
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toCustomer),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last), t: total }) : null,
+    total: Math.min(total, TOTAL_CAP),
+    totalCapped: total > TOTAL_CAP,
+  };
 }
 
 async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TCustomerRow> {
