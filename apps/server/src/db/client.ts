@@ -53,10 +53,10 @@ export async function openDatabase(options: {
     const parserOf = (oid: number) => types.getTypeParser(oid, 'text') as unknown as (raw: string) => unknown;
     // pg's own conversion of parameter values (Dates with their zone, arrays, JSON); untyped.
     const { prepareValue } = (pg as unknown as { utils: { prepareValue: (value: unknown) => unknown } }).utils;
-    tenantReaders.set(db, async (context, owner, statements) => {
+    tenantReaders.set(db, async (context, owner, statements, customPlans) => {
       const client = await pool.connect();
       try {
-        const results = await runPipeline(client, [...owner, tenantSettingsStatement(context), ...statements], parserOf, prepareValue);
+        const results = await runPipeline(client, [...owner, tenantSettingsStatement(context, customPlans), ...statements], parserOf, prepareValue);
         client.release();
         return { owner: results.slice(0, owner.length), tenant: results.slice(owner.length + 1) };
       } catch (error) {
@@ -110,13 +110,13 @@ export async function openDatabase(options: {
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as TDb;
   // In process there are no round trips to save: the statements run one after another.
-  tenantReaders.set(db, (context, owner, statements) =>
+  tenantReaders.set(db, (context, owner, statements, customPlans) =>
     client.transaction(async (tx) => {
       const run = async (s: TStatement) =>
         (await tx.query<unknown[]>(s.sql, s.params, { rowMode: 'array', parsers: { [DATE_OID]: (raw: string) => raw } })).rows;
       const ownerRows: unknown[][][] = [];
       for (const s of owner) ownerRows.push(await run(s));
-      const settings = tenantSettingsStatement(context);
+      const settings = tenantSettingsStatement(context, customPlans);
       await tx.query(settings.sql, settings.params);
       const tenant: unknown[][][] = [];
       for (const s of statements) tenant.push(await run(s));
@@ -138,7 +138,7 @@ export async function openDatabase(options: {
 }
 
 const DATE_OID = 1082;
-type TTenantReader = (context: TRlsContext, owner: TStatement[], statements: TStatement[]) => Promise<TTenantRead>;
+type TTenantReader = (context: TRlsContext, owner: TStatement[], statements: TStatement[], customPlans: boolean) => Promise<TTenantRead>;
 /** Over a `pg` pool, tenant reads are one pipelined round trip (see readInTenant). */
 const tenantReaders = new WeakMap<TDb, TTenantReader>();
 
@@ -157,10 +157,11 @@ function tenantSettingsSql(context: TRlsContext): string {
     set_config('yado.brand_id', '${context.brandId ?? ''}', true), set_config('role', 'yado_app', true)`;
 }
 
-function tenantSettingsStatement(context: TRlsContext): TStatement {
+function tenantSettingsStatement(context: TRlsContext, customPlans = false): TStatement {
   return {
-    sql: `select set_config('yado.scope_all', $1, true), set_config('yado.brand_id', $2, true), set_config('role', 'yado_app', true)`,
-    params: [context.scopeAll ? 'on' : 'off', context.brandId ?? ''],
+    sql: `select set_config('yado.scope_all', $1, true), set_config('yado.brand_id', $2, true), set_config('role', 'yado_app', true),
+      set_config('plan_cache_mode', $3, true)`,
+    params: [context.scopeAll ? 'on' : 'off', context.brandId ?? '', customPlans ? 'force_custom_plan' : 'auto'],
   };
 }
 
@@ -220,12 +221,23 @@ export interface TTenantRead {
  * the statements are pipelined and prepared once per connection; on PGlite (in process, no round
  * trips) they run one after another in a transaction. Rows come back as arrays: timestamps as
  * Dates, dates as 'YYYY-MM-DD' strings.
+ *
+ * `customPlans`: plan the statements for their actual values every time. A prepared statement is
+ * otherwise planned once for any values after a few runs, and such a plan cannot tell a search that
+ * matches ten customers from one that matches a million (the first wants the search's index, the
+ * second the order's).
  */
-export async function readInTenant(db: TDb, context: TRlsContext, owner: TStatement[], statements: TStatement[]): Promise<TTenantRead> {
+export async function readInTenant(
+  db: TDb,
+  context: TRlsContext,
+  owner: TStatement[],
+  statements: TStatement[],
+  customPlans = false,
+): Promise<TTenantRead> {
   if (context.brandId !== null && !UUID.test(context.brandId)) throw new Error('A tenant brand id must be a UUID');
   const reader = tenantReaders.get(db);
   if (!reader) throw new Error('readInTenant needs a database opened by openDatabase');
-  return reader(context, owner, statements);
+  return reader(context, owner, statements, customPlans);
 }
 
 

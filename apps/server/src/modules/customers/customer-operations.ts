@@ -99,7 +99,10 @@ export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TC
   const statements = [statementOf(db, selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1))];
   // Counted up to one past the cap, so "more than the cap" is known without counting them all.
   if (known === null) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
-  const [pageRows = [], countRows] = await readAs(rt, ctx, statements);
+  // How many rows a search, a filter or a hotel's reach matches varies by its value: plan for the
+  // value given. A brand's whole list is planned once.
+  const customPlans = Boolean(query.search || query.emailStatus || query.hotelId) || (ctx.host.level !== 'brand' && ctx.host.level !== 'grand_user');
+  const [pageRows = [], countRows] = await readAs(rt, ctx, statements, { customPlans });
   const rows = pageRows.map(customerRowOf);
   let total = known;
   if (total === null) {
