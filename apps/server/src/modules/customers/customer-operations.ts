@@ -64,14 +64,13 @@ export function toCustomer(row: TCustomerRow): TCustomer {
 }
 
 /**
- * The page link: where the last page ended, and the total the first page counted (a later page
- * shows that total again instead of counting anew: paging costs one query, not two).
+ * The page link: where the last page ended. The total is not carried in it: a later page shows the
+ * remembered total (totals-cache.ts), or counts again, so a total never outlives a change made here.
  */
 const ZCursor = z.object({
   k: z.tuple([z.string(), z.string()]).or(z.tuple([z.string(), z.string(), z.string()])),
-  t: z.number().int().min(0),
 });
-type TPageCursor = { k: TCursor; t: number };
+type TPageCursor = { k: TCursor };
 
 function decodeCursor(cursor: string): TPageCursor {
   try {
@@ -94,8 +93,7 @@ export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TC
   const position = after ? afterCursor(query.sort, after.k) : undefined;
   const db = rt.database.db;
   const totalKey = JSON.stringify([ctx.host.id, query.search ?? '', query.emailStatus ?? '', query.hotelId ?? '']);
-  // A later page shows the total its first page showed unless a fresher one is known.
-  const known = rememberedTotal(db, ctx.rls.brandId, totalKey) ?? after?.t ?? null;
+  const known = rememberedTotal(db, ctx.rls.brandId, totalKey);
   const statements = [statementOf(db, selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1))];
   // Counted up to one past the cap, so "more than the cap" is known without counting them all.
   if (known === null) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
@@ -113,7 +111,7 @@ export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TC
   const last = page[page.length - 1];
   return {
     items: page.map(toCustomer),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last), t: total }) : null,
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last) }) : null,
     total: Math.min(total, TOTAL_CAP),
     totalCapped: total > TOTAL_CAP,
   };

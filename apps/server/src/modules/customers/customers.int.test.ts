@@ -148,6 +148,21 @@ describe('customer list in one round trip', () => {
     expect(await list()).toBe(120);
   });
 
+  it('shows on a later page the total after a bulk change, not the one the first page counted', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const search = encodeURIComponent('鈴木');
+    const first = await s.call('GET', `/v1/customers?limit=10&emailStatus=active&search=${search}`, { token });
+    expect(first.body.data.total).toBe(30);
+    const picked = first.body.data.items.slice(0, 2).map((c: { id: string }) => c.id);
+    expect((await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked, emailStatus: 'unsubscribed' } })).status).toBe(200);
+    try {
+      const next = await s.call('GET', `/v1/customers?limit=10&emailStatus=active&search=${search}&cursor=${first.body.data.nextCursor}`, { token });
+      expect(next.body.data.total).toBe(28);
+    } finally {
+      await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked, emailStatus: 'active' } });
+    }
+  });
+
   it('shows a total that follows a change made through the console at once', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const total = async () => (await s.call('GET', '/v1/customers?limit=5&search=0909', { token })).body.data.total as number;
