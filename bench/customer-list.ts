@@ -87,8 +87,8 @@ async function main(): Promise<void> {
       const urls = [base, `${base}&cursor=${cursorOf(mark.created_at, mark.id)}`, `${base}&search=${phone}`, `${base}&search=${encodeURIComponent('山田')}`];
       return urls[i % 4] as string;
     };
-    const totals = `(select count(*)::int from bookings b where b.customer_id = c.id and b.status <> 'cancelled') as total_bookings,
-      (select coalesce(sum(b.amount),0)::int from bookings b where b.customer_id = c.id and b.status in ('checked_in','checked_out')) as total_payments`;
+    const totals = `(select array[count(*) filter (where b.status <> 'cancelled'),
+      coalesce(sum(b.amount) filter (where b.status in ('checked_in','checked_out')), 0)]::int[] from bookings b where b.customer_id = c.id) as totals`;
     const handQuery = async (i: number) => {
       const mark = marks[i % marks.length] as { created_at: Date; id: string };
       const phone = `0900${String((i * 7919) % 10000).padStart(4, '0')}`;

@@ -58,8 +58,8 @@ export function toCustomer(row: TCustomerRow): TCustomer {
     consentAt: row.consentAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    totalBookings: row.totalBookings,
-    totalPayments: row.totalPayments,
+    totalBookings: row.totals[0],
+    totalPayments: row.totals[1],
   };
 }
 
@@ -253,7 +253,7 @@ export async function allocationSummary(rt: TRuntime, ctx: TActingContext, id: s
       groups.set(r.hotelGroupId, g);
     }
     return {
-      brand: { name: rows[0]?.brandName ?? '', bookingCount: customer.totalBookings },
+      brand: { name: rows[0]?.brandName ?? '', bookingCount: customer.totals[0] },
       hotelGroups: [...groups.values()],
       hotels: rows.map((r) => ({ id: r.hotelId, name: r.hotelName, hotelGroupName: r.hotelGroupName, bookingCount: r.bookingCount, source: r.source })),
     };

@@ -64,9 +64,10 @@ export function searchCondition(raw: string): SQL {
 }
 
 // Stays that count: a cancelled booking is neither a booking nor a payment; a payment is a stay
-// that has begun.
-const totalBookings = sql<number>`(select count(*)::int from bookings b where b.customer_id = ${qualified(customers.id)} and b.status <> 'cancelled')`;
-const totalPayments = sql<number>`(select coalesce(sum(b.amount), 0)::int from bookings b where b.customer_id = ${qualified(customers.id)} and b.status in ('checked_in', 'checked_out'))`;
+// that has begun. Both from one pass over the customer's bookings: [bookings, payments].
+const totals = sql<[number, number]>`(select array[count(*) filter (where b.status <> 'cancelled'),
+  coalesce(sum(b.amount) filter (where b.status in ('checked_in', 'checked_out')), 0)]::int[]
+  from bookings b where b.customer_id = ${qualified(customers.id)})`;
 
 export const customerColumns = {
   id: customers.id,
@@ -89,11 +90,10 @@ export const customerColumns = {
   consentAt: customers.consentAt,
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
-  totalBookings,
-  totalPayments,
+  totals,
 };
 export type TCustomerRow = {
-  [K in keyof typeof customerColumns]: K extends 'totalBookings' | 'totalPayments' ? number : (typeof customers.$inferSelect)[K & keyof typeof customers.$inferSelect];
+  [K in keyof typeof customerColumns]: K extends 'totals' ? [number, number] : (typeof customers.$inferSelect)[K & keyof typeof customers.$inferSelect];
 };
 
 export interface TCustomerFilter {
