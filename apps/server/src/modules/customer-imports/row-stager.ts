@@ -232,11 +232,9 @@ export class RowStager {
       status = 'failed';
       problemText = problems.map((p) => `${p.field}:${p.code}`).join(',');
     } else {
-      const seen = this.firstRows.check(
-        values.phone as string,
-        row,
-        this.keyFields.map((k) => values[k] ?? '').join('\u0001'),
-      );
+      let key = '';
+      for (const k of this.keyFields) key += `${values[k] ?? ''}\u0001`;
+      const seen = this.firstRows.check(values.phone as string, row, key);
       if (seen) {
         duplicateOf = seen.duplicateOf;
         if (seen.same) status = 'duplicate';

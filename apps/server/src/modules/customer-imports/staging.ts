@@ -35,7 +35,7 @@ export interface TStagingWriter {
   add(row: TStagedRow): void;
   /**
    * Sends what is buffered, then runs `after` in the same session, where the rows just sent are
-   * visible. Waits only for the previous send: the caller reads on while the database works.
+   * visible. Returns before the database is done: the caller reads on while it works.
    */
   flush(after?: (tx: TTx) => Promise<void>): Promise<void>;
   /** Writes what is buffered and ends; the rows are committed. */
@@ -87,8 +87,13 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
       out = Buffer.allocUnsafe(BUFFER_BYTES);
       used = 0;
     };
-    /** The database's work on the previous flush; the next one waits for it. */
-    let previous: Promise<void> = Promise.resolve();
+    /**
+     * The database's work on the last flush and on the one before: sends run one after another
+     * on the connection, and a flush waits only while two are outstanding, so the reading (Node)
+     * and the writing and counting (PostgreSQL) keep both cores busy.
+     */
+    let last: Promise<void> = Promise.resolve();
+    let beforeLast: Promise<void> = Promise.resolve();
     const send = async (data: Buffer[], after?: (tx: TTx) => Promise<void>) => {
       if (data.length > 0) {
         const stream = client.query(copyFrom(`copy customer_import_rows (${STAGED_COLUMNS.join(', ')}) from stdin`));
@@ -102,10 +107,11 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
       keep();
       const data = filled;
       filled = [];
-      await previous;
-      previous = send(data, after);
-      // Reported by the next flush or close; not unhandled meanwhile.
-      previous.catch(() => undefined);
+      await beforeLast;
+      beforeLast = last;
+      last = last.then(() => send(data, after));
+      // Reported by a later flush or by close; not unhandled meanwhile.
+      last.catch(() => undefined);
     };
     return {
       add(row) {
@@ -123,7 +129,7 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
       async close() {
         try {
           await flush();
-          await previous;
+          await last;
           await client.query('commit');
           release();
         } catch (error) {
@@ -134,7 +140,7 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
       },
       async abort() {
         // A COPY cannot be ended half-way; dropping the connection rolls everything back.
-        await previous.catch(() => undefined);
+        await last.catch(() => undefined);
         release(new Error('import review aborted'));
       },
     };
