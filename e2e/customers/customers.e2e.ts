@@ -319,6 +319,12 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
       page.getByRole('button', { name: t.customers.actions.export }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^customers-\d{4}-\d{2}-\d{2}\.csv$/);
+    // A real download from a one-minute link, streamed to disk by the browser, not a blob the page
+    // built in memory; the address holds no search text or token.
+    const address = new URL(download.url());
+    expect(address.pathname).toBe('/v1/customers/export-downloads');
+    expect(address.searchParams.get('link')).toMatch(/^v1\./);
+    expect(download.url()).not.toContain(encodeURIComponent(guests.family));
     const bytes = readFileSync((await download.path())!);
     // Excel in Japan reads UTF-8 only with a byte-order mark.
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

@@ -127,10 +127,34 @@ export const setEmailStatus = defineEndpoint({
 export const bookingHistory = defineEndpoint({ method: 'GET', path: '/v1/customers/:id/bookings', summary: "A customer's bookings in reach, newest stay first", response: envelope(z.array(ZBooking)) });
 export const allocationSummary = defineEndpoint({ method: 'GET', path: '/v1/customers/:id/allocations', summary: 'The brand, hotel groups and hotels a customer is allocated to', response: envelope(ZAllocationSummary) });
 
+export const ZCustomerExport = ZCustomerFilter.extend({ lang: z.enum(['ja', 'en']).optional() });
+
 export const exportCsv = defineEndpoint({
   method: 'GET',
   path: '/v1/customers/export.csv',
-  summary: 'The customers the filters show, as CSV (UTF-8 with BOM), streamed',
-  query: ZCustomerFilter.extend({ lang: z.enum(['ja', 'en']).optional() }),
+  summary: 'The customers the filters show, as CSV (UTF-8 with BOM), streamed (bearer token; for API clients)',
+  query: ZCustomerExport,
+  response: z.string(),
+});
+
+/** How long a download link works, in seconds. */
+export const EXPORT_LINK_TTL_SECONDS = 60;
+
+export const createExportLink = defineEndpoint({
+  method: 'POST',
+  path: '/v1/customers/export-downloads',
+  summary:
+    'A download link for the CSV export of the customers the filters show, for the browser to navigate to: it works for one minute, for this user in this role, in the browser that asked (a cookie set with it), and holds no personal data',
+  body: ZCustomerExport,
+  response: envelope(z.object({ url: z.string(), expiresAt: z.string() })),
+});
+
+export const downloadExport = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customers/export-downloads',
+  summary:
+    'The CSV export (UTF-8 with BOM), streamed, through a link from POST /v1/customers/export-downloads; no bearer token: the user, role and customer.export_csv are checked again when it is used',
+  // In the query, which request logs leave out. A missing link is refused like an invalid one.
+  query: z.object({ link: z.string().max(4000).default('') }),
   response: z.string(),
 });

@@ -78,6 +78,10 @@ export const ERROR_MESSAGES = {
   booking_account_suspended: 'This booking system account is suspended.',
   booking_unreachable: 'The booking system could not be reached. Please try again later.',
   booking_not_connected: 'This brand is not connected to the booking system.',
+  booking_hotel_code_invalid:
+    'Use up to 32 letters, numbers, hyphens (-), underscores (_) or dots (.), starting with a letter or number.',
+  download_link_invalid: 'This download link has expired or is not yours. Start the export again.',
+  booking_hotel_code_taken: 'Another hotel of this brand already has this booking system code.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

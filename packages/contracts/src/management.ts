@@ -18,6 +18,8 @@ export const ZHost = z.object({
   phone: z.string().nullable(),
   logoUrl: z.string().nullable(),
   timezone: z.string(),
+  /** A hotel's code in the booking system (DBK), which synced reservations are mapped by; null elsewhere. */
+  bookingHotelCode: z.string().nullable(),
   createdAt: z.string(),
   hotelGroupCount: z.number(),
   hotelCount: z.number(),
@@ -48,7 +50,13 @@ export const ZHostInput = z.object({
   timezone: z.string().max(64).optional(),
 });
 export const ZCreateHotelGroup = ZHostInput.extend({ brandId: z.uuid().optional() });
-export const ZCreateHotel = ZHostInput.extend({ brandId: z.uuid().optional(), hotelGroupId: z.uuid().optional().nullable() });
+/**
+ * A hotel also takes its booking-system code: trimmed (full-width typing folded to ASCII), 1 to 32
+ * letters, digits, `-`, `_` or `.`, unique among the brand's hotels. Absent leaves it as it is;
+ * null or empty clears it.
+ */
+export const ZHotelInput = ZHostInput.extend({ bookingHotelCode: z.string().max(100).optional().nullable() });
+export const ZCreateHotel = ZHotelInput.extend({ brandId: z.uuid().optional(), hotelGroupId: z.uuid().optional().nullable() });
 export const ZDeleteHost = z.object({ confirmation: z.string().max(300) });
 
 export const ZHostUser = z.object({
@@ -92,6 +100,13 @@ export const hotelGroups = {
 };
 export const hotels = {
   ...levelEndpoints('/v1/hotels', 'hotel'),
+  update: defineEndpoint({
+    method: 'PUT',
+    path: '/v1/hotels/:id',
+    summary: 'Update a hotel, its booking-system code included',
+    body: ZHotelInput,
+    response: envelope(ZHost),
+  }),
   create: defineEndpoint({ method: 'POST', path: '/v1/hotels', summary: 'Create a hotel', body: ZCreateHotel, response: envelope(ZHost) }),
   setGroup: defineEndpoint({
     method: 'PUT',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAccountEmail, isValidEmail, passwordProblem } from './validation.ts';
+import { isAccountEmail, isBookingHotelCode, isValidEmail, normalizeBookingHotelCode, passwordProblem } from './validation.ts';
 import { fullName, roleDisplayName } from './tenancy.ts';
 import { featureFlagsFor } from './features.ts';
 
@@ -51,5 +51,19 @@ describe('feature flags', () => {
     expect(featureFlagsFor('dev').flex_builder).toBe(true);
     expect(featureFlagsFor('production').flex_builder).toBe(false);
     expect(featureFlagsFor('production').automation).toBe(true);
+  });
+});
+
+describe('booking-system hotel code', () => {
+  it('takes a code typed in full width or with spaces around it as the ASCII code', () => {
+    expect(normalizeBookingHotelCode('  ＳＫＲ－ＳＨＩＮＪＵＫＵ ')).toBe('SKR-SHINJUKU');
+    expect(normalizeBookingHotelCode('skrーnagoya')).toBe('skr-nagoya');
+    expect(normalizeBookingHotelCode('   ')).toBe('');
+  });
+  it.each(['SKR-SHINJUKU', 'HBV_KOBE.2', 'a', 'A'.repeat(32)])('accepts %s', (code) => {
+    expect(isBookingHotelCode(code)).toBe(true);
+  });
+  it.each(['', '-SKR', 'SKR SHINJUKU', 'さくら', 'SKR/1', 'A'.repeat(33)])('refuses %s', (code) => {
+    expect(isBookingHotelCode(code)).toBe(false);
   });
 });

@@ -41,3 +41,26 @@ export function passwordProblem(value: string): TPasswordProblem | null {
   if (!hasDigit(value)) return 'no_digit';
   return null;
 }
+
+/**
+ * A hotel's code in the booking system (DBK), such as SKR-SHINJUKU: 1 to 32 ASCII letters,
+ * digits, hyphens, underscores or dots, starting with a letter or digit. Case is kept: the booking
+ * system's codes are matched exactly.
+ */
+export const BOOKING_HOTEL_CODE_MAX_LENGTH = 32;
+export const BOOKING_HOTEL_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+
+/**
+ * A code as typed, made comparable: full-width letters, digits and hyphens (ＳＫＲ－１, typed with a
+ * Japanese input method) become ASCII, spaces around it go. Empty means "no code".
+ */
+export function normalizeBookingHotelCode(value: string): string {
+  return value
+    .normalize('NFKC')
+    .replace(/[\u2010-\u2015\u2212\u30FC]/g, '-')
+    .trim();
+}
+
+export function isBookingHotelCode(value: string): boolean {
+  return BOOKING_HOTEL_CODE_PATTERN.test(value);
+}

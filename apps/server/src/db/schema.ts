@@ -45,7 +45,8 @@ export const hosts = pgTable(
   },
   (t) => [
     uniqueIndex('hosts_slug_key').on(t.slug),
-    uniqueIndex('hosts_booking_hotel_code_key').on(t.brandId, t.bookingHotelCode),
+    // Unique among the brand's live hotels: a deleted hotel keeps its code without holding it.
+    uniqueIndex('hosts_booking_hotel_code_key').on(t.brandId, t.bookingHotelCode).where(sql`${t.deletedAt} is null`),
     index('hosts_brand_idx').on(t.brandId),
     index('hosts_hotel_group_idx').on(t.hotelGroupId),
     check(

@@ -13,6 +13,8 @@ import { AppError } from './errors.ts';
  * - anyOf: at least one of the keys
  * - granduser: the granduser only
  * - embedded-granduser: the granduser, and only while mail goes to the embedded sink
+ * - link: no bearer token; the path carries a signed download link whose handler re-derives the
+ *   acting context and checks the entitlement when it is used (`linkRoute`)
  */
 export type TAccess =
   | 'public'
@@ -20,7 +22,8 @@ export type TAccess =
   | 'embedded-granduser'
   | 'granduser'
   | { entitlement: TEntitlement }
-  | { anyOf: TEntitlement[] };
+  | { anyOf: TEntitlement[] }
+  | { link: TEntitlement };
 
 export interface TRegisteredRoute {
   method: string;
@@ -148,10 +151,38 @@ export function rawRoute<E extends TEndpoint>(
   });
 }
 
+/**
+ * A file the browser downloads by navigating to a link it was given (no Authorization header can
+ * go with a navigation). The handler opens the link and answers for the entitlement itself.
+ */
+export function linkRoute<E extends TEndpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  access: { link: TEntitlement },
+  handler: (input: TRouteInput<E>) => Promise<unknown>,
+): void {
+  app.registeredRoutes.push({ method: endpoint.method, path: endpoint.path, access });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      summary: endpoint.summary,
+      tags: [endpoint.path.split('/')[2] ?? 'v1'],
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+    },
+    onRequest: async (request) => {
+      request.actingContext = null;
+    },
+    handler: async (request, reply) => handler(inputOf<E>(request, reply)),
+  });
+}
+
 function mayCall(access: Exclude<TAccess, 'public'>, ctx: TActingContext, embeddedMail: boolean): boolean {
   if (access === 'authenticated') return true;
   if (access === 'granduser') return ctx.role === 'granduser';
   if (access === 'embedded-granduser') return ctx.role === 'granduser' || !embeddedMail;
   if ('entitlement' in access) return ctx.entitlements[access.entitlement];
+  // A link is opened by its own route; a bearer token never stands in for it.
+  if ('link' in access) return false;
   return access.anyOf.some((key) => ctx.entitlements[key]);
 }

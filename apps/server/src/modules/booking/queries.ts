@@ -80,11 +80,37 @@ export function connectionsWithTimeZones(tx: TTx) {
     .where(and(eq(bookingConnections.status, 'active'), isNull(hosts.deletedAt)));
 }
 
-export async function storeWatermark(tx: TTx, brandId: string, accountId: string, asOf: Date): Promise<void> {
+/**
+ * Moves the watermark from where the run found it to the run's `as_of`. A watermark rewound
+ * meanwhile (a hotel's code changed during the run) stays rewound, so the next run reads it all.
+ */
+export async function storeWatermark(
+  tx: TTx,
+  brandId: string,
+  accountId: string,
+  from: Date | null,
+  asOf: Date,
+): Promise<void> {
   await tx
     .update(bookingConnections)
     .set({ watermark: asOf, updatedAt: new Date() })
-    .where(and(eq(bookingConnections.brandId, brandId), eq(bookingConnections.accountId, accountId)));
+    .where(
+      and(
+        eq(bookingConnections.brandId, brandId),
+        eq(bookingConnections.accountId, accountId),
+        sql`${bookingConnections.watermark} is not distinct from ${from?.toISOString() ?? null}::timestamptz`,
+      ),
+    );
+}
+
+/** Makes the brand's next sync read every guest and reservation again. */
+export async function rewindWatermark(tx: TTx, brandId: string): Promise<boolean> {
+  const rows = await tx
+    .update(bookingConnections)
+    .set({ watermark: null, updatedAt: new Date() })
+    .where(eq(bookingConnections.brandId, brandId))
+    .returning({ brandId: bookingConnections.brandId });
+  return rows.length > 0;
 }
 
 export async function markRefused(tx: TTx, brandId: string, accountId: string): Promise<void> {

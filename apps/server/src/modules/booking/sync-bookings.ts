@@ -112,7 +112,7 @@ export async function syncBookings(rt: TRuntime, job: TSyncJob): Promise<string 
     );
     const asOf = await pass.run(connection.watermark ? connection.watermark.toISOString() : null);
     await inBrand(async (tx) => {
-      await storeWatermark(tx, job.brandId, connection.accountId, new Date(asOf));
+      await storeWatermark(tx, job.brandId, connection.accountId, connection.watermark, new Date(asOf));
       await finishRun(tx, runId, { ...tally.row(), status: 'succeeded', asOf: new Date(asOf) });
     });
     rt.log.info({ brandId: job.brandId, runId, ms: Date.now() - started, ...counts(tally) }, 'booking sync finished');

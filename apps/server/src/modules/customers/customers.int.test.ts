@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { actingContextOf } from '../auth/authenticate.ts';
+import { createExportLink } from './export-link.ts';
 
 let s: TTestServer;
 let ids: Record<string, string>;
@@ -227,5 +229,136 @@ describe('CSV export', () => {
     const viewer = await s.login(DEMO.hotelViewer);
     expect((await fetch(`${s.url}/v1/customers/export.csv`, { headers: { authorization: `Bearer ${viewer.token}` } })).status).toBe(403);
     expect((await fetch(`${s.url}/v1/customers/export.csv`)).status).toBe(401);
+  });
+});
+
+describe('CSV export through a download link', () => {
+  const KYOTO_AS_BRAND_ADMIN = { 'x-user-role': 'admin', 'x-host-slug': 'sakura-kyoto', 'x-host-level': 'hotel' };
+
+  async function askLink(token: string, body: Record<string, unknown>, options: { headers?: Record<string, string>; cookie?: string } = {}) {
+    const res = await s.call('POST', '/v1/customers/export-downloads', { token, body, ...options });
+    const cookie = (res.headers.getSetCookie().find((c) => c.startsWith('yado_export=')) ?? '').split(';')[0] ?? '';
+    return { res, cookie, setCookie: res.headers.getSetCookie().join('\n') };
+  }
+  const download = (url: string, cookie?: string) => fetch(s.url + url, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+
+  it('gives a one-minute link, bound to this browser, that streams exactly what the bearer export gives', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const filter = { search: '鈴木', sort: 'name', lang: 'en' };
+    const { res, cookie, setCookie } = await askLink(token, filter, { headers: KYOTO_AS_BRAND_ADMIN });
+    expect(res.status).toBe(200);
+    const { url, expiresAt } = res.body.data;
+    expect(url).toMatch(/^\/v1\/customers\/export-downloads\?link=[A-Za-z0-9._-]+$/);
+    // No search text, user, role or token in the address.
+    for (const secret of ['鈴木', encodeURIComponent('鈴木'), token, 'sakura', 'admin']) expect(url.includes(secret), secret).toBe(false);
+    const lifetime = new Date(expiresAt).getTime() - Date.now();
+    expect(lifetime).toBeGreaterThan(50_000);
+    expect(lifetime).toBeLessThanOrEqual(60_000);
+    expect(setCookie).toMatch(/yado_export=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/v1\/customers\/export-downloads; HttpOnly; SameSite=Strict/);
+
+    const file = await download(url, cookie);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toMatch(/attachment; filename="customers-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(file.headers.get('referrer-policy')).toBe('no-referrer');
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const viaBearer = await fetch(`${s.url}/v1/customers/export.csv?search=${encodeURIComponent('鈴木')}&sort=name&lang=en`, {
+      headers: { authorization: `Bearer ${token}`, ...KYOTO_AS_BRAND_ADMIN },
+    });
+    expect(bytes.equals(Buffer.from(await viaBearer.arrayBuffer()))).toBe(true);
+    const lines = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(lines[0]?.startsWith('Last name,First name')).toBe(true);
+    const [{ n }] = await s.sql(
+      `select count(*)::int n from customers c join customer_allocations a on a.customer_id = c.id where a.hotel_id = $1 and c.last_name = '鈴木'`,
+      [ids['sakura-kyoto']],
+    );
+    expect(lines).toHaveLength(n + 1);
+    expect(n).toBeGreaterThan(0);
+
+    // Within its minute the same browser may download again (a retried download).
+    expect((await download(url, cookie)).status).toBe(200);
+    // A second export in the same minute keeps the browser's cookie, so both links work.
+    const second = await askLink(token, { emailStatus: 'active' }, { cookie });
+    expect(second.cookie).toBe(cookie);
+    expect((await download(second.res.body.data.url, cookie)).status).toBe(200);
+  });
+
+  it('gives nothing to another browser, another user, a forged or an expired link', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const { res, cookie } = await askLink(token, { sort: 'name' });
+    const url: string = res.body.data.url;
+    const refused = async (r: Response) => {
+      expect(r.status).toBe(401);
+      const body = (await r.json()) as { data?: unknown };
+      expect(body).toEqual({ error: { code: 'download_link_invalid', message: 'This download link has expired or is not yours. Start the export again.' } });
+      expect(body.data).toBeUndefined();
+    };
+    await refused(await download(url));
+    // Another user, signed in in their own browser, with their own export cookie.
+    const other = await s.login(DEMO.hotelAdmin);
+    const theirs = await askLink(other.token, { sort: 'name' });
+    expect(theirs.cookie).not.toBe(cookie);
+    await refused(await download(url, theirs.cookie));
+    // A bearer token does not stand in for the cookie.
+    await refused(await fetch(s.url + url, { headers: { authorization: `Bearer ${token}` } }));
+    // Altered anywhere, or made up.
+    const token64 = url.split('link=').pop()!;
+    const flipped = token64.slice(0, -2) + (token64.at(-2) === 'A' ? 'B' : 'A') + token64.at(-1);
+    await refused(await download(`/v1/customers/export-downloads?link=${flipped}`, cookie));
+    await refused(await download('/v1/customers/export-downloads?link=v1.AAAA.BBBB.CCCC', cookie));
+    await refused(await download('/v1/customers/export-downloads', cookie));
+    // Past its minute (the user's sessions made older than the links, which are minted in the past here).
+    const [me] = await s.sql(`select id from users where email = $1`, [DEMO.brandAdmin]);
+    await s.sql(`update users set tokens_valid_after = now() - interval '1 hour' where id = $1`, [me.id]);
+    const ctx = await actingContextOf(s.rt, { userId: me.id, issuedAt: new Date() }, null);
+    const nonce = cookie.split('=')[1]!;
+    const stale = createExportLink(s.rt, ctx, { sort: 'name' }, nonce, Date.now() - 61_000);
+    await refused(await download(stale.url, cookie));
+    const fresh = createExportLink(s.rt, ctx, { sort: 'name' }, nonce, Date.now() - 30_000);
+    const ok = await download(fresh.url, cookie);
+    expect(ok.status, await ok.clone().text()).toBe(200);
+  });
+
+  it('is checked again when used: a user who lost the role or was deactivated meanwhile gets nothing', async () => {
+    const { token } = await s.login(DEMO.hotelAdmin);
+    const [user] = await s.sql(`select id from users where email = $1`, [DEMO.hotelAdmin]);
+    const first = await askLink(token, { sort: 'name' });
+    const second = await askLink(token, { sort: 'name' }, { cookie: first.cookie });
+    expect((await download(first.res.body.data.url, first.cookie)).status).toBe(200);
+
+    // Now a viewer there: no customer.export_csv.
+    await s.sql(`update role_assignments set role = 'viewer' where user_id = $1 and host_id = $2`, [user.id, ids['sakura-shinjuku']]);
+    try {
+      const lost = await download(first.res.body.data.url, first.cookie);
+      expect(lost.status).toBe(403);
+      expect(((await lost.json()) as { data?: unknown }).data).toBeUndefined();
+    } finally {
+      await s.sql(`update role_assignments set role = 'admin' where user_id = $1 and host_id = $2`, [user.id, ids['sakura-shinjuku']]);
+    }
+    await s.sql(`update users set status = 'inactive' where id = $1`, [user.id]);
+    try {
+      const gone = await download(second.res.body.data.url, first.cookie);
+      expect(gone.status).toBe(403);
+      expect(((await gone.json()) as { error: { code: string } }).error.code).toBe('no_access');
+    } finally {
+      await s.sql(`update users set status = 'active' where id = $1`, [user.id]);
+    }
+  });
+
+  it('is not given to a role without customer.export_csv, to another brand, or without a token', async () => {
+    const viewer = await s.login(DEMO.hotelViewer);
+    expect((await askLink(viewer.token, { sort: 'name' })).res.status).toBe(403);
+    const harbor = await s.login(DEMO.harborAdmin);
+    const other = await askLink(harbor.token, { sort: 'name' }, { headers: { 'x-user-role': 'admin', 'x-host-slug': 'sakura-hotels', 'x-host-level': 'brand' } });
+    expect(other.res.status).toBe(403);
+    expect(other.res.body.data).toBeUndefined();
+    expect(other.cookie).toBe('');
+    expect((await askLink('', { sort: 'name' })).res.status).toBe(401);
+    // Harbor's own link holds Harbor's customers only.
+    const own = await askLink(harbor.token, { sort: 'name' });
+    const text = await (await download(own.res.body.data.url, own.cookie)).text();
+    expect(text).toContain('Smith');
+    expect(text).not.toContain('山田');
+    expect(text).not.toContain('鈴木');
   });
 });

@@ -1,9 +1,12 @@
 import { customersApi } from '@yado/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { uuid } from '../../http/params.ts';
-import { rawRoute, route } from '../../http/route.ts';
+import { linkRoute, rawRoute, route } from '../../http/route.ts';
 import { exportCustomers } from './export-customers.ts';
+import { browserNonce, createExportLink, EXPORT_COOKIE, EXPORT_PATH, openExportLink } from './export-link.ts';
 import type { TRuntime } from '../../runtime.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+import type { TCustomerFilter } from './queries.ts';
 import {
   allocationSummary,
   createCustomer,
@@ -16,14 +19,36 @@ import {
 } from './customer-operations.ts';
 
 export function customerRoutes(app: FastifyInstance, rt: TRuntime): void {
-  rawRoute(app, customersApi.exportCsv, { entitlement: 'customer.export_csv' }, async ({ query, ctx, reply }) => {
-    const { lang, ...filter } = query;
+  const sendCsv = (reply: FastifyReply, ctx: TActingContext, filter: TCustomerFilter, lang: 'ja' | 'en') => {
     const stamp = new Date().toISOString().slice(0, 10);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="customers-${stamp}.csv"`)
       .header('cache-control', 'no-store')
-      .send(exportCustomers(rt, ctx, filter, lang ?? ctx.user.language));
+      .send(exportCustomers(rt, ctx, filter, lang));
+  };
+  rawRoute(app, customersApi.exportCsv, { entitlement: 'customer.export_csv' }, async ({ query, ctx, reply }) => {
+    const { lang, ...filter } = query;
+    return sendCsv(reply, ctx, filter, lang ?? ctx.user.language);
+  });
+  // The console's download: a link for the browser to navigate to, then the file through it.
+  route(app, customersApi.createExportLink, { entitlement: 'customer.export_csv' }, async ({ body, ctx, request, reply }) => {
+    const nonce = browserNonce(request.cookies[EXPORT_COOKIE]);
+    reply.setCookie(EXPORT_COOKIE, nonce, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: rt.config.publicUrl.startsWith('https:'),
+      path: EXPORT_PATH,
+      maxAge: 24 * 60 * 60,
+    });
+    reply.header('cache-control', 'no-store');
+    return createExportLink(rt, ctx, body, nonce);
+  });
+  linkRoute(app, customersApi.downloadExport, { link: 'customer.export_csv' }, async ({ query, request, reply }) => {
+    const { ctx, filter, lang } = await openExportLink(rt, query.link, request.cookies[EXPORT_COOKIE]);
+    // The link is in the address; no page it leads to should pass it on.
+    reply.header('referrer-policy', 'no-referrer');
+    return sendCsv(reply, ctx, filter, lang);
   });
   route(app, customersApi.list, { entitlement: 'customer.read_customer_list' }, async ({ query, ctx }) => listCustomers(rt, ctx, query));
   route(app, customersApi.setEmailStatus, { entitlement: 'customer.change_email_status' }, async ({ body, ctx }) => setCustomersEmailStatus(rt, ctx, body));

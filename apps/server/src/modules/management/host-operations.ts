@@ -5,8 +5,10 @@ import type { TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
+import { hotelCodeChanged } from '../booking/hotel-code-changed.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
+  bookingHotelCodeTaken,
   findHost,
   insertHost,
   listChildren,
@@ -19,7 +21,6 @@ import {
   type THostFilter,
 } from './queries.ts';
 import { assertValidHost, type THostFields } from './validate-host.ts';
-
 
 export async function listHostsOfLevel(rt: TRuntime, ctx: TActingContext, filter: THostFilter) {
   return inTenant(rt, ctx, (tx) => listHosts(tx, ctx, filter));
@@ -68,6 +69,26 @@ async function newSlug(tx: TTx, name: string, level: THostLevel): Promise<string
   return `${base}-${randomUUID()}`;
 }
 
+const codeTaken = () => new AppError(409, 'booking_hotel_code_taken', { bookingHotelCode: fieldError('booking_hotel_code_taken') });
+
+/**
+ * Sets a hotel's booking-system code, unique among the brand's live hotels. A new code makes the
+ * brand's next sync read the booking system again, so reservations skipped at that code arrive.
+ */
+async function applyBookingHotelCode(tx: TTx, hotelId: string, brandId: string, before: string | null, code: string | null): Promise<void> {
+  if (code === before) return;
+  if (code && (await bookingHotelCodeTaken(tx, brandId, code, hotelId))) throw codeTaken();
+  if (code) await hotelCodeChanged(tx, brandId);
+}
+
+/** Two saves racing for one code: the unique index refuses the second, said as the same message. */
+function explainCodeRace(error: unknown): never {
+  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pg = e.cause ?? e;
+  if (pg.code === '23505' && pg.constraint === 'hosts_booking_hotel_code_key') throw codeTaken();
+  throw error;
+}
+
 export interface TCreateHost extends THostFields {
   brandId?: string;
   hotelGroupId?: string | null;
@@ -78,6 +99,7 @@ export async function createHost(rt: TRuntime, ctx: TActingContext, level: Exclu
   const valid = assertValidHost(input, { logoRequired: true });
   return inTenant(rt, ctx, async (tx) => {
     const id = randomUUID();
+    const bookingHotelCode = level === 'hotel' ? (valid.bookingHotelCode ?? null) : null;
     let brandId: string | null = id;
     let hotelGroupId: string | null = null;
     if (level !== 'brand') {
@@ -103,10 +125,18 @@ export async function createHost(rt: TRuntime, ctx: TActingContext, level: Exclu
       phone: valid.phone ?? null,
       logoUrl: valid.logoUrl ?? null,
       timezone: valid.timezone ?? 'Asia/Tokyo',
+      bookingHotelCode,
     });
-    await recordAudit(tx, ctx, { action: 'create', targetType: level, targetId: id, brandId, changes: { name: valid.name, hotelGroupId } });
+    if (brandId && bookingHotelCode) await applyBookingHotelCode(tx, id, brandId, null, bookingHotelCode);
+    await recordAudit(tx, ctx, {
+      action: 'create',
+      targetType: level,
+      targetId: id,
+      brandId,
+      changes: { name: valid.name, hotelGroupId, ...(bookingHotelCode ? { bookingHotelCode } : {}) },
+    });
     return mustFind(tx, ctx, level, id);
-  });
+  }).catch(explainCodeRace);
 }
 
 export async function updateHost(rt: TRuntime, ctx: TActingContext, level: THostLevel, id: string, input: THostFields): Promise<THost> {
@@ -120,11 +150,15 @@ export async function updateHost(rt: TRuntime, ctx: TActingContext, level: THost
       phone: valid.phone ?? null,
       logoUrl: valid.logoUrl ?? before.logoUrl,
       ...(valid.timezone ? { timezone: valid.timezone } : {}),
+      // Only a hotel has a code, and only the hotel edit of Management sends one.
+      ...(level === 'hotel' && valid.bookingHotelCode !== undefined ? { bookingHotelCode: valid.bookingHotelCode } : {}),
     };
+    if (values.bookingHotelCode !== undefined && before.brandId)
+      await applyBookingHotelCode(tx, id, before.brandId, before.bookingHotelCode, values.bookingHotelCode);
     await updateHostRow(tx, id, values);
     await recordAudit(tx, ctx, { action: 'update', targetType: auditType(level), targetId: id, brandId: before.brandId, changes: diff(before, values) });
     return mustFind(tx, ctx, level, id);
-  });
+  }).catch(explainCodeRace);
 }
 
 const auditType = (level: THostLevel) => (level === 'grand_user' ? 'brand' : level);

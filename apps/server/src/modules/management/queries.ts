@@ -39,6 +39,7 @@ const columns = {
   phone: hosts.phone,
   logoUrl: hosts.logoUrl,
   timezone: hosts.timezone,
+  bookingHotelCode: hosts.bookingHotelCode,
   createdAt: hosts.createdAt,
   hotelGroupCount: sql<number>`(select count(*)::int from hosts c where c.brand_id = ${qualified(hosts.id)} and c.level = 'hotel_group' and c.deleted_at is null and ${qualified(hosts.level)} = 'brand')`,
   hotelCount: sql<number>`(select count(*)::int from hosts c where c.level = 'hotel' and c.deleted_at is null
@@ -132,13 +133,36 @@ export async function listHostUsers(tx: TTx, hostId: string) {
 
 export async function insertHost(
   tx: TTx,
-  row: { id: string; level: THostLevel; name: string; slug: string; brandId: string | null; hotelGroupId: string | null; address: string; email: string | null; phone: string | null; logoUrl: string | null; timezone: string },
+  row: {
+    id: string;
+    level: THostLevel;
+    name: string;
+    slug: string;
+    brandId: string | null;
+    hotelGroupId: string | null;
+    address: string;
+    email: string | null;
+    phone: string | null;
+    logoUrl: string | null;
+    timezone: string;
+    bookingHotelCode: string | null;
+  },
 ): Promise<void> {
   await tx.insert(hosts).values(row);
 }
 
 export async function updateHostRow(tx: TTx, id: string, values: Partial<typeof hosts.$inferInsert>): Promise<void> {
   await tx.update(hosts).set({ ...values, updatedAt: new Date() }).where(eq(hosts.id, id));
+}
+
+/** Whether another live hotel of the brand has this booking-system code. */
+export async function bookingHotelCodeTaken(tx: TTx, brandId: string, code: string, exceptHotelId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: hosts.id })
+    .from(hosts)
+    .where(and(eq(hosts.brandId, brandId), eq(hosts.bookingHotelCode, code), alive, sql`${hosts.id} <> ${exceptHotelId}`))
+    .limit(1);
+  return rows.length > 0;
 }
 
 export async function slugTaken(tx: TTx, slug: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN } from '@yado/contracts';
+import { EMAIL_PATTERN, isBookingHotelCode, normalizeBookingHotelCode } from '@yado/contracts';
 import { badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { isOurLogoUrl } from '../uploads/store-logo.ts';
 
@@ -9,6 +9,8 @@ export interface THostFields {
   phone?: string | null;
   logoUrl?: string | null;
   timezone?: string;
+  /** Hotels only. Absent: left as it is; null or empty: cleared. */
+  bookingHotelCode?: string | null;
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -24,8 +26,10 @@ export function assertValidHost(input: THostFields, options: { logoRequired: boo
   if (input.logoUrl && !isOurLogoUrl(input.logoUrl)) fields.logoUrl = fieldError('logo_required');
   if (options.logoRequired && !input.logoUrl) fields.logoUrl = fieldError('logo_required');
   if (input.timezone && !isTimeZone(input.timezone)) fields.timezone = { code: 'invalid', message: 'Unknown time zone' };
+  const bookingHotelCode = input.bookingHotelCode === undefined ? undefined : normalizeBookingHotelCode(input.bookingHotelCode ?? '') || null;
+  if (bookingHotelCode && !isBookingHotelCode(bookingHotelCode)) fields.bookingHotelCode = fieldError('booking_hotel_code_invalid');
   if (Object.keys(fields).length > 0) throw badRequest(fields);
-  return { ...input, email: input.email || null, phone };
+  return { ...input, email: input.email || null, phone, bookingHotelCode };
 }
 
 function isTimeZone(zone: string): boolean {

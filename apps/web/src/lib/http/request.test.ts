@@ -1,12 +1,10 @@
 import * as authApi from '@yado/contracts/auth';
-import * as customersApi from '@yado/contracts/customers';
 import { CLIENT_EXCEPTION_CODE } from '@yado/contracts/errors';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '../../test/render';
 import { storeToken, storeUser } from '../session/storage';
 import { ApiError } from './ApiError';
 import { buildUrl, request } from './request';
-import { requestFile } from './requestFile';
 
 const token = { accessToken: 'tok-1', expiresAt: Date.now() + 3_600_000, refreshAt: Date.now() + 3_000_000 };
 
@@ -88,30 +86,5 @@ describe('request', () => {
   it('builds query strings from non-null parameters only', () => {
     expect(buildUrl('/v1/x', { a: 'b c', b: null, c: undefined, d: 0 })).toBe('/v1/x?a=b+c&d=0');
     expect(buildUrl('/v1/x/:id', {}, { id: 'a/b' })).toBe('/v1/x/a%2Fb');
-  });
-
-  it('downloads a file answer with the session headers and the name the server suggests', async () => {
-    storeToken(token);
-    const calls: { url: string; headers: Record<string, string> }[] = [];
-    globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      calls.push({ url: String(input), headers: init.headers as Record<string, string> });
-      return new Response('\uFEFFlast_name\n山田\n', {
-        headers: {
-          'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': 'attachment; filename="customers-2026-05-03.csv"',
-        },
-      });
-    }) as typeof fetch;
-    const file = await requestFile(customersApi.exportCsv, { query: { search: '山田', sort: 'name', lang: 'ja' } });
-    expect(file.filename).toBe('customers-2026-05-03.csv');
-    expect(await file.blob.text()).toContain('山田');
-    expect(calls[0]!.url).toBe('/v1/customers/export.csv?search=%E5%B1%B1%E7%94%B0&sort=name&lang=ja');
-    expect(calls[0]!.headers.Authorization).toBe('Bearer tok-1');
-  });
-
-  it('rejects a refused file download with the server code', async () => {
-    mockFetch(() => ({ status: 403, body: { error: { code: 'forbidden', message: 'Oops!' } } }));
-    const error = await requestFile(customersApi.exportCsv, { query: { sort: 'name' } }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 403, code: 'forbidden' });
   });
 });

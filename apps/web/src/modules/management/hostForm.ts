@@ -1,4 +1,4 @@
-import { isValidEmail } from '@yado/contracts/validation';
+import { isBookingHotelCode, isValidEmail, normalizeBookingHotelCode } from '@yado/contracts/validation';
 import type { THost } from '@yado/contracts/management';
 
 /** What the create, edit and settings forms of a brand, hotel group or hotel hold. */
@@ -8,11 +8,20 @@ export interface THostFormValues {
   email: string;
   phone: string;
   logoUrl: string | null;
+  /** A hotel's booking-system code; the other levels leave it empty. */
+  bookingHotelCode: string;
 }
 
 export type THostFormErrors = Partial<Record<keyof THostFormValues, string>>;
 
-export const EMPTY_HOST_FORM: THostFormValues = { name: '', address: '', email: '', phone: '', logoUrl: null };
+export const EMPTY_HOST_FORM: THostFormValues = {
+  name: '',
+  address: '',
+  email: '',
+  phone: '',
+  logoUrl: null,
+  bookingHotelCode: '',
+};
 
 export function hostFormValues(host: THost): THostFormValues {
   return {
@@ -21,6 +30,7 @@ export function hostFormValues(host: THost): THostFormValues {
     email: host.email ?? '',
     phone: host.phone ?? '',
     logoUrl: host.logoUrl,
+    bookingHotelCode: host.bookingHotelCode ?? '',
   };
 }
 
@@ -34,6 +44,8 @@ export function hostFormProblems(values: THostFormValues, options: { logoRequire
   const phone = values.phone.replace(/[\s-]/g, '');
   if (phone !== '' && !/^[0-9]+$/.test(phone)) problems.phone = 'errors.use_numbers_only';
   if (options.logoRequired && !values.logoUrl) problems.logoUrl = 'errors.logo_required';
+  const code = normalizeBookingHotelCode(values.bookingHotelCode);
+  if (code !== '' && !isBookingHotelCode(code)) problems.bookingHotelCode = 'errors.booking_hotel_code_invalid';
   return problems;
 }
 
@@ -46,4 +58,9 @@ export function hostInput(values: THostFormValues) {
     phone: values.phone.trim() || null,
     logoUrl: values.logoUrl,
   };
+}
+
+/** A hotel's body in Management: the host fields and its booking-system code (empty clears it). */
+export function hotelInput(values: THostFormValues) {
+  return { ...hostInput(values), bookingHotelCode: normalizeBookingHotelCode(values.bookingHotelCode) || null };
 }

@@ -3,7 +3,6 @@ import type { CUSTOMER_SORTS, EMAIL_STATUSES, TCustomer } from '@yado/contracts/
 import * as managementApi from '@yado/contracts/management';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { request } from '../../../lib/http/request';
-import { requestFile } from '../../../lib/http/requestFile';
 import type { TLanguage } from '../../../lib/session/storage';
 import type { TCustomerInput } from '../customerForm';
 
@@ -87,7 +86,11 @@ export function setEmailStatus(ids: string[], emailStatus: TEmailStatus) {
   return request(customersApi.setEmailStatus, { body: { ids, emailStatus } });
 }
 
-/** The CSV of what the filters show (all pages), in the console's language. */
-export function exportCustomers(filters: TCustomerFilters, language: TLanguage) {
-  return requestFile(customersApi.exportCsv, { query: { ...filterQuery(filters), lang: language } });
+/**
+ * A one-minute download link for the CSV of what the filters show (all pages), in the console's
+ * language, for the browser to navigate to (`downloadThroughLink`).
+ */
+export async function exportLink(filters: TCustomerFilters, language: TLanguage): Promise<string> {
+  const { url } = await request(customersApi.createExportLink, { body: { ...filterQuery(filters), lang: language } });
+  return url;
 }

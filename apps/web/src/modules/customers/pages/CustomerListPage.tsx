@@ -13,7 +13,7 @@ import { useEffect, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
-import { saveFile } from '../../../lib/browser/saveFile';
+import { downloadThroughLink } from '../../../lib/browser/downloadThroughLink';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
@@ -26,7 +26,7 @@ import { showSnackbar } from '../../ui/components/Snackbar';
 import {
   CUSTOMERS_QUERY_KEY,
   customerListQuery,
-  exportCustomers,
+  exportLink,
   hotelChoicesQuery,
   setEmailStatus,
   type TCustomerSort,
@@ -97,11 +97,11 @@ export function CustomerListPage() {
   };
 
   const download = async () => {
+    const refused = (error: unknown) => showSnackbar({ status: 'failed', message: errorText(error, t) });
     try {
-      const { blob, filename } = await exportCustomers(state.filters, language);
-      saveFile(blob, filename ?? 'customers.csv');
+      downloadThroughLink(await exportLink(state.filters, language), refused);
     } catch (error) {
-      showSnackbar({ status: 'failed', message: errorText(error, t) });
+      refused(error);
     }
   };
 

@@ -2,7 +2,7 @@ import * as managementApi from '@yado/contracts/management';
 import type { HOST_SORTS, THost } from '@yado/contracts/management';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { request } from '../../../lib/http/request';
-import { hostInput, type THostFormValues } from '../hostForm';
+import { hostInput, hotelInput, type THostFormValues } from '../hostForm';
 import { LEVELS, type TManagedLevel } from '../levels';
 
 export type THostSort = (typeof HOST_SORTS)[number];
@@ -62,13 +62,14 @@ export function createHost(
   values: THostFormValues,
   parents: { brandId?: string; hotelGroupId?: string },
 ): Promise<THost> {
-  const body = { ...hostInput(values), ...parents };
   if (level === 'brand') return request(managementApi.brands.create, { body: hostInput(values) });
-  if (level === 'hotel_group') return request(managementApi.hotelGroups.create, { body });
-  return request(managementApi.hotels.create, { body });
+  if (level === 'hotel_group')
+    return request(managementApi.hotelGroups.create, { body: { ...hostInput(values), ...parents } });
+  return request(managementApi.hotels.create, { body: { ...hotelInput(values), ...parents } });
 }
 
 export function updateHost(level: TManagedLevel, id: string, values: THostFormValues): Promise<THost> {
+  if (level === 'hotel') return request(managementApi.hotels.update, { params: { id }, body: hotelInput(values) });
   return request(LEVELS[level].api.update, { params: { id }, body: hostInput(values) });
 }
 

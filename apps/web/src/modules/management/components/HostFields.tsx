@@ -9,10 +9,19 @@ export interface THostFieldsProps {
   onChange: (values: THostFormValues) => void;
   readOnly?: boolean;
   logoRequired?: boolean;
+  /** A hotel's booking-system code: edited in Management, shown read-only in settings. */
+  bookingCode?: 'edit' | 'read';
 }
 
-/** Name, address, email, phone and logo of a brand, hotel group or hotel. */
-export function HostFields({ values, errors, onChange, readOnly = false, logoRequired = true }: THostFieldsProps) {
+/** Name, address, email, phone and logo of a brand, hotel group or hotel; a hotel's booking-system code. */
+export function HostFields({
+  values,
+  errors,
+  onChange,
+  readOnly = false,
+  logoRequired = true,
+  bookingCode,
+}: THostFieldsProps) {
   const { t } = useTranslation();
   const text = (field: 'name' | 'address' | 'email' | 'phone', required = false) => (
     <TextInput
@@ -38,6 +47,22 @@ export function HostFields({ values, errors, onChange, readOnly = false, logoReq
       {text('address', true)}
       {text('email')}
       {text('phone')}
+      {bookingCode && (
+        <TextInput
+          label={t('hosts.fields.booking_hotel_code')}
+          description={t(
+            bookingCode === 'edit' ? 'hosts.booking_hotel_code_hint' : 'hosts.booking_hotel_code_read_hint',
+          )}
+          name="bookingHotelCode"
+          placeholder={bookingCode === 'edit' ? 'SKR-SHINJUKU' : undefined}
+          autoComplete="off"
+          maxLength={100}
+          readOnly={readOnly || bookingCode === 'read'}
+          value={values.bookingHotelCode}
+          onChange={(event) => onChange({ ...values, bookingHotelCode: event.currentTarget.value })}
+          error={errors.bookingHotelCode ? t(errors.bookingHotelCode) : null}
+        />
+      )}
     </Stack>
   );
 }

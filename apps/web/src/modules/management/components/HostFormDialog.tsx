@@ -119,7 +119,12 @@ export function HostFormDialog({ level, opened, host, onClose, onSaved }: THostF
               ]}
             />
           )}
-          <HostFields values={values} errors={errors} onChange={setValues} />
+          <HostFields
+            values={values}
+            errors={errors}
+            onChange={setValues}
+            bookingCode={level === 'hotel' ? 'edit' : undefined}
+          />
           <Group justify="flex-end" gap="sm" mt="sm">
             <LockButton variant="default" onClick={onClose}>
               {t('common.cancel')}

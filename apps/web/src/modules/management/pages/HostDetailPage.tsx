@@ -106,7 +106,10 @@ export function HostDetailPage({ level }: { level: TManagedLevel }) {
     ['hosts.fields.phone', data.phone],
     ...(level !== 'brand' ? ([['management.fields.brand', data.brandName]] as [string, string | null][]) : []),
     ...(level === 'hotel'
-      ? ([['management.fields.hotel_group', data.hotelGroupName]] as [string, string | null][])
+      ? ([
+          ['management.fields.hotel_group', data.hotelGroupName],
+          ['hosts.fields.booking_hotel_code', data.bookingHotelCode],
+        ] as [string, string | null][])
       : []),
   ];
 
@@ -146,7 +149,7 @@ export function HostDetailPage({ level }: { level: TManagedLevel }) {
             <Table variant="vertical" withTableBorder style={{ flex: 1 }}>
               <Table.Tbody>
                 {info.map(([key, value]) => (
-                  <Table.Tr key={key}>
+                  <Table.Tr key={key} data-testid={`host-info-${key.split('.').pop()}`}>
                     <Table.Th w={160}>{t(key)}</Table.Th>
                     <Table.Td>{value || '-'}</Table.Td>
                   </Table.Tr>

@@ -111,6 +111,7 @@ export function HostListPage({ level }: { level: TManagedLevel }) {
                     <Table.Th>{t('hosts.fields.name')}</Table.Th>
                     {level !== 'brand' && <Table.Th>{t('management.fields.brand')}</Table.Th>}
                     {level === 'hotel' && <Table.Th>{t('management.fields.hotel_group')}</Table.Th>}
+                    {level === 'hotel' && <Table.Th>{t('hosts.fields.booking_hotel_code')}</Table.Th>}
                     {level === 'brand' && <Table.Th>{t('management.fields.hotel_groups')}</Table.Th>}
                     {level !== 'hotel' && <Table.Th>{t('management.fields.hotels')}</Table.Th>}
                     <Table.Th>{t('management.fields.users')}</Table.Th>
@@ -138,6 +139,9 @@ export function HostListPage({ level }: { level: TManagedLevel }) {
                       </Table.Td>
                       {level !== 'brand' && <Table.Td>{host.brandName ?? '-'}</Table.Td>}
                       {level === 'hotel' && <Table.Td>{host.hotelGroupName ?? '-'}</Table.Td>}
+                      {level === 'hotel' && (
+                        <Table.Td data-testid="host-booking-code">{host.bookingHotelCode ?? '-'}</Table.Td>
+                      )}
                       {level === 'brand' && <Table.Td>{host.hotelGroupCount}</Table.Td>}
                       {level !== 'hotel' && <Table.Td>{host.hotelCount}</Table.Td>}
                       <Table.Td>{host.userCount}</Table.Td>

@@ -1,10 +1,10 @@
-import { Alert, Badge, Button, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { TBookingStatus, TSyncRun } from '@yado/contracts/booking';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { errorText } from '../../../lib/http/errorText';
 import { formatDate } from '../../../lib/dates/formatDate';
@@ -14,6 +14,8 @@ import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { LockButton } from '../../ui/components/LockButton';
 import { PasswordField } from '../../ui/components/PasswordField';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { LEVELS } from '../../management/levels';
 
 const STATUS_COLOR = { running: 'blue', succeeded: 'green', failed: 'red' } as const;
 
@@ -222,17 +224,45 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
                 <Table.Td>
                   {run.errors.length === 0
                     ? '-'
-                    : run.errors.map((e) => (
-                        <Text key={e.code} size="xs" title={e.examples.join(', ')}>
-                          {t(`booking_sync.log.reasons.${reasonKey(e.code)}`, { n: e.count })}
-                        </Text>
-                      ))}
+                    : run.errors.map((e) =>
+                        e.code === 'unknown_hotel_code' ? (
+                          <UnknownHotelCodes key={e.code} count={e.count} codes={e.examples} />
+                        ) : (
+                          <Text key={e.code} size="xs" title={e.examples.join(', ')}>
+                            {t(`booking_sync.log.reasons.${reasonKey(e.code)}`, { n: e.count })}
+                          </Text>
+                        ),
+                      )}
                 </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
+/**
+ * Reservations at hotel codes no hotel has: the codes (the booking system's, no personal data)
+ * and the way to the hotel list, where a hotel's code is set.
+ */
+function UnknownHotelCodes({ count, codes }: { count: number; codes: string[] }) {
+  const { t } = useTranslation();
+  const canOpenHotels = useProfile().entitlements['manage_hotel.read_hotel_at_hotel_list'];
+  return (
+    <Stack gap={0} data-testid="booking-unknown-hotel-codes">
+      <Text size="xs">{t('booking_sync.log.reasons.unknown_hotel_code', { n: count })}</Text>
+      {codes.length > 0 && (
+        <Text size="xs" c="dimmed">
+          {t('booking_sync.log.unknown_codes', { codes: codes.join(', ') })}
+        </Text>
+      )}
+      {canOpenHotels && (
+        <Anchor component={Link} to={LEVELS.hotel.listPath} size="xs">
+          {t('booking_sync.log.set_hotel_codes')}
+        </Anchor>
+      )}
     </Stack>
   );
 }

@@ -54,7 +54,13 @@ export function HostInfoSection({ editable }: { editable: boolean }) {
 
   return (
     <form onSubmit={(event) => void save(event)} noValidate data-testid="host-info-form">
-      <HostFields values={values} errors={errors} onChange={setValues} readOnly={!editable} />
+      <HostFields
+        values={values}
+        errors={errors}
+        onChange={setValues}
+        readOnly={!editable}
+        bookingCode={host.data.level === 'hotel' ? 'read' : undefined}
+      />
       {editable && (
         <Group justify="flex-end" mt="md">
           <LockButton type="submit" lockOnClick onClick={(event) => save(event)}>

@@ -19,6 +19,7 @@ const host = {
   phone: null,
   logoUrl: '/files/logos/abc.png',
   timezone: 'Asia/Tokyo',
+  bookingHotelCode: 'SKR-SHINJUKU',
   createdAt: '2026-01-01T00:00:00Z',
   hotelGroupCount: 0,
   hotelCount: 0,
@@ -54,6 +55,9 @@ describe('SettingsPage', () => {
     await renderAs('hotel', 'viewer');
     const section = screen.getByTestId('settings-host');
     expect(((await within(section).findByDisplayValue('さくらホテル 新宿')) as HTMLInputElement).readOnly).toBe(true);
+    // The booking-system code is shown; it is set by the brand in Management, not here.
+    expect((within(section).getByDisplayValue('SKR-SHINJUKU') as HTMLInputElement).readOnly).toBe(true);
+    expect(within(section).getByText('Set by the brand in Management.')).toBeTruthy();
     expect(within(section).queryByRole('button', { name: 'Save' })).toBeNull();
     expect(within(section).queryByRole('button', { name: 'Upload logo' })).toBeNull();
     expect(

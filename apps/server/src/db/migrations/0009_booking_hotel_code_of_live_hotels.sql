@@ -1,0 +1,2 @@
+DROP INDEX "hosts_booking_hotel_code_key";--> statement-breakpoint
+CREATE UNIQUE INDEX "hosts_booking_hotel_code_key" ON "hosts" USING btree ("brand_id","booking_hotel_code") WHERE "hosts"."deleted_at" is null;
