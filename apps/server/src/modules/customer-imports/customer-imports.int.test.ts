@@ -259,6 +259,51 @@ describe('customer import, end to end', () => {
     expect(job?.data.counts).toEqual(review.counts);
   });
 
+  it('leaves uploads beyond two at a time to the review job, with the same counts', async () => {
+    // Two uploads that have sent their header and some rows, and wait.
+    const boundary = 'yadoslow';
+    const open = [1, 2].map((n) => {
+      const req = http.request(`${s.url}/v1/customer-imports`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${staff.token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+      });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+      });
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\nContent-Type: text/csv\r\n\r\n` +
+          `姓,名,電話番号,住所\r\n森,遅${n},0804444100${n},東京都\r\n`,
+      );
+      return { req, answer };
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const third = await reviewed(staff, '姓,名,電話番号,住所\r\n森,速,08044441003,東京都\r\n');
+      expect(third.counts).toMatchObject({ total: 1, new: 1 });
+      const [job] = await s.sql(
+        `select data from pgboss.job where name = 'customer-imports.review' and data->>'importId' = $1`,
+        [third.id],
+      );
+      expect(job?.data.counts).toBeUndefined();
+    } finally {
+      for (const { req } of open) req.end(`--${boundary}--\r\n`);
+    }
+    for (const { answer } of open) {
+      const done = await answer;
+      expect(done.status).toBe(200);
+      const review = await settled(staff, JSON.parse(done.body).data.id, ['reviewed', 'rejected']);
+      expect(review.counts).toMatchObject({ total: 1, new: 1 });
+    }
+  });
+
   it('reads a file as CP932 when its first non-UTF-8 byte comes late, after a megabyte of ASCII', async () => {
     let ascii = 'last name,first name,phone,address\r\n';
     for (let i = 0; ascii.length < 1_200_000; i++) ascii += `Mori,Guest${i},070${String(i).padStart(8, '0')},Tokyo\r\n`;

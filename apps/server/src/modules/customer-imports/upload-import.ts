@@ -73,18 +73,32 @@ async function readHeader(path: string, encoding: TEncoding): Promise<string[] |
  * UTF-8 late in the file), or anything fails, it gives up and the review job reads the file as
  * before, which also reports a broken file with its row.
  */
+/**
+ * Uploads read as they stream in, per process. Each holds a pool connection (and a transaction)
+ * for as long as its client takes to send the file, so beyond these the rest wait for the job.
+ */
+const MAX_READ_WHILE_UPLOADING = 2;
+let readingWhileUploading = 0;
+
 class ReviewWhileUploading {
   private stager: RowStager | null = null;
   private decoder: ReturnType<typeof textDecoder> | null = null;
   private encoding: TEncoding | null = null;
   private started = false;
-  private stopped: boolean;
+  private stopped = true;
 
   constructor(
     private readonly rt: TRuntime,
     private readonly target: { id: string; brandId: string },
   ) {
-    this.stopped = rt.database.kind !== 'postgres';
+    if (rt.database.kind !== 'postgres' || readingWhileUploading >= MAX_READ_WHILE_UPLOADING) return;
+    readingWhileUploading++;
+    this.stopped = false;
+  }
+
+  private done(): void {
+    this.stopped = true;
+    readingWhileUploading--;
   }
 
   /** The next bytes of the upload; never fails (a failure stops the reading here). */
@@ -114,14 +128,19 @@ class ReviewWhileUploading {
   /** The counts when every row was read as the finished upload says to read it; null otherwise. */
   async finish(encoding: TEncoding, columns: TColumn[]): Promise<TReviewCounts | null> {
     const stager = this.stager;
-    if (this.stopped || !stager || !this.decoder) return null;
-    if (encoding !== this.encoding || JSON.stringify(columns) !== JSON.stringify(stager.columns)) {
+    if (this.stopped) return null;
+    if (
+      !stager ||
+      !this.decoder ||
+      encoding !== this.encoding ||
+      JSON.stringify(columns) !== JSON.stringify(stager.columns)
+    ) {
       await this.stop();
       return null;
     }
     try {
-      const counts = await stager.end(this.decoder.end());
-      this.stopped = true;
+      const counts = await stager.end((this.decoder as ReturnType<typeof textDecoder>).end());
+      this.done();
       return counts;
     } catch (error) {
       await this.stop(error);
@@ -132,7 +151,7 @@ class ReviewWhileUploading {
   /** Gives up: no row read here stays. */
   async stop(error?: unknown): Promise<void> {
     if (this.stopped) return;
-    this.stopped = true;
+    this.done();
     // A file the review will refuse is no surprise; anything else is worth a line (codes only).
     if (error && !(error instanceof ImportRejection) && !(error instanceof CsvError))
       this.rt.log.warn(
