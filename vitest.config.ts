@@ -40,7 +40,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration-pglite',
-          include: ['apps/server/src/modules/auth/**/*.int.test.ts'],
+          // Sign-in, and the customer list's one-round-trip read, on the embedded database too.
+          include: ['apps/server/src/modules/auth/**/*.int.test.ts', 'apps/server/src/modules/customers/customers.int.test.ts'],
           environment: 'node',
           env: { YADO_TEST_DB: 'pglite' },
           testTimeout: 30_000,

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql, type SQL } from 'drizzle-orm';
+import { SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+import { runPipeline, type TStatement } from './pipeline.ts';
 
 export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction or the database itself: anything a query function may run on. */
@@ -46,6 +47,24 @@ export async function openDatabase(options: {
     const db = drizzle(pool, { schema }) as unknown as TDb;
     // A drizzle handle per pooled connection, built once: tenant transactions run on them.
     const handles = new WeakMap<import('pg').PoolClient, TDb>();
+    // Dates stay 'YYYY-MM-DD' strings, as drizzle gives them; timestamps become Dates.
+    const types = new pg.TypeOverrides();
+    types.setTypeParser(pg.types.builtins.DATE, 'text', (raw: string) => raw);
+    const parserOf = (oid: number) => types.getTypeParser(oid, 'text') as unknown as (raw: string) => unknown;
+    // pg's own conversion of parameter values (Dates with their zone, arrays, JSON); untyped.
+    const { prepareValue } = (pg as unknown as { utils: { prepareValue: (value: unknown) => unknown } }).utils;
+    tenantReaders.set(db, async (context, owner, statements, customPlans) => {
+      const client = await pool.connect();
+      try {
+        const results = await runPipeline(client, [...owner, tenantSettingsStatement(context, customPlans), ...statements], parserOf, prepareValue);
+        client.release();
+        return { owner: results.slice(0, owner.length), tenant: results.slice(owner.length + 1) };
+      } catch (error) {
+        // Which statements the connection had prepared when it failed is unknown: close it.
+        client.release(error as Error);
+        throw error;
+      }
+    });
     tenantRunners.set(db, async (context, fn) => {
       const client = await pool.connect();
       let handle = handles.get(client);
@@ -60,6 +79,7 @@ export async function openDatabase(options: {
         await client.query(`begin; ${tenantSettingsSql(context)}`);
         const result = await fn(handle);
         await client.query('commit');
+        committed(db, context);
         return result;
       } catch (error) {
         await client.query('rollback').catch((rollbackError: Error) => {
@@ -89,6 +109,20 @@ export async function openDatabase(options: {
   const client = new PGlite(dataDir);
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as TDb;
+  // In process there are no round trips to save: the statements run one after another.
+  tenantReaders.set(db, (context, owner, statements, customPlans) =>
+    client.transaction(async (tx) => {
+      const run = async (s: TStatement) =>
+        (await tx.query<unknown[]>(s.sql, s.params, { rowMode: 'array', parsers: { [DATE_OID]: (raw: string) => raw } })).rows;
+      const ownerRows: unknown[][][] = [];
+      for (const s of owner) ownerRows.push(await run(s));
+      const settings = tenantSettingsStatement(context, customPlans);
+      await tx.query(settings.sql, settings.params);
+      const tenant: unknown[][][] = [];
+      for (const s of statements) tenant.push(await run(s));
+      return { owner: ownerRows, tenant };
+    }),
+  );
   return {
     kind: 'pglite',
     db,
@@ -102,6 +136,11 @@ export async function openDatabase(options: {
     close: () => client.close(),
   };
 }
+
+const DATE_OID = 1082;
+type TTenantReader = (context: TRlsContext, owner: TStatement[], statements: TStatement[], customPlans: boolean) => Promise<TTenantRead>;
+/** Over a `pg` pool, tenant reads are one pipelined round trip (see readInTenant). */
+const tenantReaders = new WeakMap<TDb, TTenantReader>();
 
 type TTenantRunner = (context: TRlsContext, fn: (tx: TTx) => Promise<unknown>) => Promise<unknown>;
 /** Over a `pg` pool, tenant transactions take a shorter path than drizzle's (see openDatabase). */
@@ -118,6 +157,14 @@ function tenantSettingsSql(context: TRlsContext): string {
     set_config('yado.brand_id', '${context.brandId ?? ''}', true), set_config('role', 'yado_app', true)`;
 }
 
+function tenantSettingsStatement(context: TRlsContext, customPlans = false): TStatement {
+  return {
+    sql: `select set_config('yado.scope_all', $1, true), set_config('yado.brand_id', $2, true), set_config('role', 'yado_app', true),
+      set_config('plan_cache_mode', $3, true)`,
+    params: [context.scopeAll ? 'on' : 'off', context.brandId ?? '', customPlans ? 'force_custom_plan' : 'auto'],
+  };
+}
+
 /** The acting context as row-level security sees it. */
 export interface TRlsContext {
   scopeAll: boolean;
@@ -132,7 +179,7 @@ export function withTenant<T>(db: TDb, context: TRlsContext, fn: (tx: TTx) => Pr
   if (context.brandId !== null && !UUID.test(context.brandId)) return Promise.reject(new Error('A tenant brand id must be a UUID'));
   const runner = tenantRunners.get(db);
   if (runner) return runner(context, fn) as Promise<T>;
-  return db.transaction(async (tx) => {
+  const result = db.transaction(async (tx) => {
     // One round trip: set_config('role', ..., true) is SET LOCAL ROLE.
     await tx.execute(
       sql`select set_config('yado.scope_all', ${context.scopeAll ? 'on' : 'off'}, true),
@@ -141,4 +188,61 @@ export function withTenant<T>(db: TDb, context: TRlsContext, fn: (tx: TTx) => Pr
     );
     return fn(tx);
   });
+  return result.then((value) => {
+    committed(db, context);
+    return value;
+  });
+}
+
+const commitListeners: ((db: TDb, context: TRlsContext) => void)[] = [];
+/**
+ * Calls `listener` after every tenant transaction (withTenant) that commits in this process, with
+ * its database and context: what caches of tenant data need to forget. readInTenant's reads do not call it.
+ */
+export function onTenantCommit(listener: (db: TDb, context: TRlsContext) => void): void {
+  commitListeners.push(listener);
+}
+function committed(db: TDb, context: TRlsContext): void {
+  for (const listener of commitListeners) listener(db, context);
+}
+
+/** What readInTenant gives back: each statement's rows as arrays, in select-list order. */
+export interface TTenantRead {
+  /** The rows of the statements run as the owner, before the tenant settings. */
+  owner: unknown[][][];
+  /** The rows of the statements run as `yado_app` under the tenant settings. */
+  tenant: unknown[][][];
+}
+
+/**
+ * Read-only statements in one round trip: `owner` statements first (the session check, which
+ * row-level security would hide), then the tenant settings, then `statements` as `yado_app`, all
+ * in one implicit transaction, so they see one snapshot and the settings end with it. Over `pg`
+ * the statements are pipelined and prepared once per connection; on PGlite (in process, no round
+ * trips) they run one after another in a transaction. Rows come back as arrays: timestamps as
+ * Dates, dates as 'YYYY-MM-DD' strings.
+ *
+ * `customPlans`: plan the statements for their actual values every time. A prepared statement is
+ * otherwise planned once for any values after a few runs, and such a plan cannot tell a search that
+ * matches ten customers from one that matches a million (the first wants the search's index, the
+ * second the order's).
+ */
+export async function readInTenant(
+  db: TDb,
+  context: TRlsContext,
+  owner: TStatement[],
+  statements: TStatement[],
+  customPlans = false,
+): Promise<TTenantRead> {
+  if (context.brandId !== null && !UUID.test(context.brandId)) throw new Error('A tenant brand id must be a UUID');
+  const reader = tenantReaders.get(db);
+  if (!reader) throw new Error('readInTenant needs a database opened by openDatabase');
+  return reader(context, owner, statements, customPlans);
+}
+
+
+/** A drizzle SQL fragment or query as the $n text and values a pipeline sends. */
+export function statementOf(db: TDb, query: SQL | { toSQL(): { sql: string; params: unknown[] } }): TStatement {
+  if ('toSQL' in query && !(query instanceof SQL)) return query.toSQL();
+  return (db as unknown as { dialect: { sqlToQuery(query: SQL): TStatement } }).dialect.sqlToQuery(query as SQL);
 }

@@ -65,3 +65,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 
 }
+
+/** Thrown when a remembered session turned out to have changed: the route starts over afresh. */
+export class StaleSessionError extends Error {
+  constructor() {
+    super('The remembered session has changed');
+  }
+}

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TActingContext } from '../modules/tenancy/acting-context.ts';
-import { AppError } from './errors.ts';
+import { rememberedSession } from '../modules/auth/session-cache.ts';
+import { AppError, StaleSessionError } from './errors.ts';
 
 /**
  * Who may call a route. Every /v1 route states one; the route walk test reads them all.
@@ -51,7 +52,7 @@ export interface TAuthedInput<E extends TEndpoint> extends TRouteInput<E> {
 type TData<E extends TEndpoint> = z.infer<E['response']> extends { data: infer D } ? D : never;
 
 /** Resolves the acting context of a request or throws 401/403. Installed by the auth module. */
-export type TAuthenticate = (request: FastifyRequest) => Promise<TActingContext>;
+export type TAuthenticate = (request: FastifyRequest, deferred?: boolean) => Promise<TActingContext>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -66,6 +67,15 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * `readsInOneTrip`: the handler only reads, through readAs, which confirms the session in the
+ * same round trip as the data; so the guard may act on a session this process remembers instead
+ * of reading it first. A handler that ends without that confirmation is confirmed afterwards.
+ */
+export interface TRouteOptions {
+  readsInOneTrip?: boolean;
+}
+
 export function route<E extends TEndpoint>(
   app: FastifyInstance,
   endpoint: E,
@@ -77,13 +87,16 @@ export function route<E extends TEndpoint>(
   endpoint: E,
   access: Exclude<TAccess, 'public'>,
   handler: (input: TAuthedInput<E>) => Promise<TData<E>>,
+  options?: TRouteOptions,
 ): void;
 export function route<E extends TEndpoint>(
   app: FastifyInstance,
   endpoint: E,
   access: TAccess,
   handler: (input: TAuthedInput<E>) => Promise<TData<E>>,
+  options: TRouteOptions = {},
 ): void {
+  const deferred = access !== 'public' && options.readsInOneTrip === true;
   app.registeredRoutes.push({ method: endpoint.method, path: endpoint.path, access });
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
@@ -98,9 +111,35 @@ export function route<E extends TEndpoint>(
     },
     // Who is calling is settled before the body is even parsed: a caller without access learns
     // nothing from validation messages.
-    onRequest: guard(app, access),
-    handler: async (request, reply) => ({ data: await handler(inputOf<E>(request, reply)) }),
+    onRequest: guard(app, access, deferred),
+    handler: async (request, reply) => {
+      if (!deferred) return { data: await handler(inputOf<E>(request, reply)) };
+      let data: TData<E>;
+      try {
+        data = await handler(inputOf<E>(request, reply));
+      } catch (error) {
+        if (!(error instanceof StaleSessionError)) throw error;
+        await freshContext(app, request, access as Exclude<TAccess, 'public'>);
+        return { data: await handler(inputOf<E>(request, reply)) };
+      }
+      const unconfirmed = request.actingContext?.unconfirmed;
+      if (unconfirmed && !unconfirmed.confirmed) {
+        // The handler did not confirm the session it acted on: read it now, and if it has changed,
+        // answer from the fresh one instead.
+        await freshContext(app, request, access as Exclude<TAccess, 'public'>);
+        if (rememberedSession(unconfirmed.userId)?.fingerprint !== unconfirmed.fingerprint) return { data: await handler(inputOf<E>(request, reply)) };
+      }
+      return { data };
+    },
   });
+}
+
+/** The acting context read afresh from the database, with the route's access checked again. */
+async function freshContext(app: FastifyInstance, request: FastifyRequest, access: Exclude<TAccess, 'public'>): Promise<void> {
+  request.actingContext = null;
+  const ctx = await app.authenticate(request);
+  if (!mayCall(access, ctx, app.embeddedMail)) throw new AppError(403, 'forbidden');
+  request.actingContext = ctx;
 }
 
 /** What a handler receives: the validated body and query, the path parameters, the acting context. */
@@ -115,11 +154,13 @@ function inputOf<E extends TEndpoint>(request: FastifyRequest, reply: FastifyRep
   };
 }
 
-function guard(app: FastifyInstance, access: TAccess) {
+function guard(app: FastifyInstance, access: TAccess, deferred = false) {
   return async (request: FastifyRequest) => {
     request.actingContext = null;
     if (access === 'public') return;
-    const ctx = await app.authenticate(request);
+    let ctx = await app.authenticate(request, deferred);
+    // A refusal is never given on a remembered session: it may have changed since.
+    if (ctx.unconfirmed && !mayCall(access, ctx, app.embeddedMail)) ctx = await app.authenticate(request);
     if (!mayCall(access, ctx, app.embeddedMail)) throw new AppError(403, 'forbidden');
     if (access === 'embedded-granduser' && !app.embeddedMail) throw new AppError(404, 'embedded_only');
     request.actingContext = ctx;

@@ -4,14 +4,17 @@ import { and, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
-import { inTenant, type TRuntime } from '../../runtime.ts';
+import { inTenant, readAs, type TRuntime } from '../../runtime.ts';
+import { statementOf } from '../../db/client.ts';
+import { rememberTotal, rememberedTotal } from './totals-cache.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
 import { findHost } from '../management/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
   afterCursor,
   allocate,
-  countCustomers,
+  countCustomersQuery,
+  customerRowOf,
   cursorOf,
   deleteCustomerRow,
   filterCondition,
@@ -21,7 +24,7 @@ import {
   listAllocations,
   listBookings,
   phoneTaken,
-  selectCustomers,
+  selectCustomersQuery,
   setEmailStatusOf,
   updateCustomerRow,
   type TCursor,
@@ -61,14 +64,13 @@ export function toCustomer(row: TCustomerRow): TCustomer {
 }
 
 /**
- * The page link: where the last page ended, and the total the first page counted (a later page
- * shows that total again instead of counting anew: paging costs one query, not two).
+ * The page link: where the last page ended. The total is not carried in it: a later page shows the
+ * remembered total (totals-cache.ts), or counts again, so a total never outlives a change made here.
  */
 const ZCursor = z.object({
   k: z.tuple([z.string(), z.string()]).or(z.tuple([z.string(), z.string(), z.string()])),
-  t: z.number().int().min(0),
 });
-type TPageCursor = { k: TCursor; t: number };
+type TPageCursor = { k: TCursor };
 
 function decodeCursor(cursor: string): TPageCursor {
   try {
@@ -81,24 +83,38 @@ function decodeCursor(cursor: string): TPageCursor {
 
 const encodeCursor = (cursor: TPageCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
-/** A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. */
+/**
+ * A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. One round
+ * trip (readAs): the page, and the capped count when no recent total is remembered.
+ */
 export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TCustomerFilter & { cursor?: string; limit: number }) {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
-  return inTenant(rt, ctx, async (tx) => {
-    const filter = filterCondition(ctx, query);
-    const position = after ? afterCursor(query.sort, after.k) : undefined;
-    const rows = await selectCustomers(tx, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1);
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    // Counted up to one past the cap, so "more than the cap" is known without counting them all.
-    const total = after ? after.t : await countCustomers(tx, filter, TOTAL_CAP);
-    return {
-      items: page.map(toCustomer),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last), t: total }) : null,
-      total: Math.min(total, TOTAL_CAP),
-      totalCapped: total > TOTAL_CAP,
-    };
-  });
+  const filter = filterCondition(ctx, query);
+  const position = after ? afterCursor(query.sort, after.k) : undefined;
+  const db = rt.database.db;
+  const totalKey = JSON.stringify([ctx.host.id, query.search ?? '', query.emailStatus ?? '', query.hotelId ?? '']);
+  const known = rememberedTotal(db, ctx.rls.brandId, totalKey);
+  const statements = [statementOf(db, selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1))];
+  // Counted up to one past the cap, so "more than the cap" is known without counting them all.
+  if (known === null) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
+  // How many rows a search, a filter or a hotel's reach matches varies by its value: plan for the
+  // value given. A brand's whole list is planned once.
+  const customPlans = Boolean(query.search || query.emailStatus || query.hotelId) || (ctx.host.level !== 'brand' && ctx.host.level !== 'grand_user');
+  const [pageRows = [], countRows] = await readAs(rt, ctx, statements, { customPlans });
+  const rows = pageRows.map(customerRowOf);
+  let total = known;
+  if (total === null) {
+    total = Number(countRows?.[0]?.[0] ?? 0);
+    rememberTotal(db, ctx.rls.brandId, totalKey, total);
+  }
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toCustomer),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last) }) : null,
+    total: Math.min(total, TOTAL_CAP),
+    totalCapped: total > TOTAL_CAP,
+  };
 }
 
 async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TCustomerRow> {

@@ -108,6 +108,76 @@ describe('customer list', () => {
   });
 });
 
+describe('customer list in one round trip', () => {
+  // The list acts on the session this process remembers and confirms it in the same round trip as
+  // the page; these show that a change is still felt at the very next request.
+  it('refuses a user at the next request once deactivated, stripped of the role, or after a password change', async () => {
+    const { token } = await s.login(DEMO.hotelViewer);
+    const list = () => s.call('GET', '/v1/customers?limit=5', { token });
+    expect((await list()).status).toBe(200);
+    expect((await list()).status).toBe(200);
+
+    await s.sql(`update users set status = 'inactive' where email = $1`, [DEMO.hotelViewer]);
+    expect((await list()).status).toBe(403);
+    await s.sql(`update users set status = 'active' where email = $1`, [DEMO.hotelViewer]);
+    expect((await list()).status).toBe(200);
+
+    const [assignment] = await s.sql(`select ra.* from role_assignments ra join users u on u.id = ra.user_id where u.email = $1`, [DEMO.hotelViewer]);
+    await s.sql(`delete from role_assignments where user_id = $1`, [assignment.user_id]);
+    expect((await list()).status).toBe(403);
+    await s.sql(`insert into role_assignments select * from json_populate_record(null::role_assignments, $1)`, [JSON.stringify(assignment)]);
+    expect((await list()).status).toBe(200);
+
+    await s.sql(`update users set tokens_valid_after = now() + interval '1 second' where email = $1`, [DEMO.hotelViewer]);
+    expect((await list()).status).toBe(401);
+    await s.sql(`update users set tokens_valid_after = now() - interval '1 day' where email = $1`, [DEMO.hotelViewer]);
+  });
+
+  it('answers for the context the session has now, not the one remembered', async () => {
+    const { token } = await s.login(DEMO.hotelAdmin);
+    const list = async () => (await s.call('GET', '/v1/customers?limit=5', { token })).body.data.total as number;
+    expect(await list()).toBe(120);
+    // The admin's hotel is moved to Kyoto behind the server's back: the answer follows at once.
+    const [user] = await s.sql(`select id from users where email = $1`, [DEMO.hotelAdmin]);
+    await s.sql(`update role_assignments set host_id = $1 where user_id = $2`, [ids['sakura-kyoto'], user.id]);
+    try {
+      expect(await list()).toBe(30);
+    } finally {
+      await s.sql(`update role_assignments set host_id = $1 where user_id = $2`, [ids['sakura-shinjuku'], user.id]);
+    }
+    expect(await list()).toBe(120);
+  });
+
+  it('shows on a later page the total after a bulk change, not the one the first page counted', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const search = encodeURIComponent('鈴木');
+    const first = await s.call('GET', `/v1/customers?limit=10&emailStatus=active&search=${search}`, { token });
+    expect(first.body.data.total).toBe(30);
+    const picked = first.body.data.items.slice(0, 2).map((c: { id: string }) => c.id);
+    expect((await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked, emailStatus: 'unsubscribed' } })).status).toBe(200);
+    try {
+      const next = await s.call('GET', `/v1/customers?limit=10&emailStatus=active&search=${search}&cursor=${first.body.data.nextCursor}`, { token });
+      expect(next.body.data.total).toBe(28);
+    } finally {
+      await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked, emailStatus: 'active' } });
+    }
+  });
+
+  it('shows a total that follows a change made through the console at once', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const total = async () => (await s.call('GET', '/v1/customers?limit=5&search=0909', { token })).body.data.total as number;
+    expect(await total()).toBe(0);
+    const made = await s.call('POST', '/v1/customers', {
+      token,
+      body: { firstName: '一郎', lastName: '総数', phone: '09099990000', address: '東京都', hotelId: ids['sakura-shinjuku'] },
+    });
+    expect(made.status).toBe(200);
+    expect(await total()).toBe(1);
+    expect((await s.call('DELETE', `/v1/customers/${made.body.data.id}`, { token })).status).toBe(200);
+    expect(await total()).toBe(0);
+  });
+});
+
 describe('one customer', () => {
   it('is added with the rules and messages of the specification', async () => {
     const { token } = await s.login(DEMO.hotelStaff);

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { TTx } from '../../db/client.ts';
+import type { TDb, TTx } from '../../db/client.ts';
 import { bookings, customerAllocations, customers, hosts } from '../../db/schema.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { qualified } from '../../db/qualified.ts';
@@ -136,9 +136,22 @@ export async function selectCustomers(tx: TTx, where: SQL, sort: TCustomerFilter
   return rows as TCustomerRow[];
 }
 
-export async function countCustomers(tx: TTx, where: SQL, cap: number): Promise<number> {
-  const result = await tx.execute(sql`select count(*)::int as n from (select 1 from ${customers} where ${where} limit ${cap + 1}) capped`);
-  return (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+/** The select of selectCustomers, to run elsewhere (a pipeline); rows come as arrays (customerRowOf). */
+export function selectCustomersQuery(db: TDb, where: SQL, sort: TCustomerFilter['sort'], limit: number) {
+  return db.select(customerColumns).from(customers).where(where).orderBy(...orderOf(sort)).limit(limit);
+}
+
+const CUSTOMER_KEYS = Object.keys(customerColumns) as (keyof TCustomerRow)[];
+/** A row of selectCustomersQuery given as an array in select-list order. */
+export function customerRowOf(values: unknown[]): TCustomerRow {
+  const row: Record<string, unknown> = {};
+  CUSTOMER_KEYS.forEach((key, i) => (row[key] = values[i]));
+  return row as TCustomerRow;
+}
+
+/** How many customers match, counted up to one past `cap`. */
+export function countCustomersQuery(where: SQL, cap: number): SQL {
+  return sql`select count(*)::int as n from (select 1 from ${customers} where ${where} limit ${cap + 1}) capped`;
 }
 
 export async function findCustomer(tx: TTx, ctx: TActingContext, id: string): Promise<TCustomerRow | null> {

@@ -50,7 +50,9 @@ export function customerRoutes(app: FastifyInstance, rt: TRuntime): void {
     reply.header('referrer-policy', 'no-referrer');
     return sendCsv(reply, ctx, filter, lang);
   });
-  route(app, customersApi.list, { entitlement: 'customer.read_customer_list' }, async ({ query, ctx }) => listCustomers(rt, ctx, query));
+  route(app, customersApi.list, { entitlement: 'customer.read_customer_list' }, async ({ query, ctx }) => listCustomers(rt, ctx, query), {
+    readsInOneTrip: true,
+  });
   route(app, customersApi.setEmailStatus, { entitlement: 'customer.change_email_status' }, async ({ body, ctx }) => setCustomersEmailStatus(rt, ctx, body));
   route(app, customersApi.get, { entitlement: 'customer.read' }, async ({ params, ctx }) => getCustomer(rt, ctx, uuid(params.id)));
   route(app, customersApi.create, { entitlement: 'customer.create' }, async ({ body, ctx }) => createCustomer(rt, ctx, body));

@@ -25,6 +25,11 @@ export interface TActingContext {
   rls: TRlsContext;
   /** The refresh-token family of the session the access token belongs to. */
   familyId?: string;
+  /**
+   * Set when the context was built from a remembered session (see session-cache.ts): the user it
+   * must still be confirmed for, the session as acted on, and whether readAs has confirmed it.
+   */
+  unconfirmed?: { userId: string; fingerprint: string; confirmed: boolean };
 }
 
 export interface TRoleSelector {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type TTx } from '../../db/client.ts';
 import { hosts, users } from '../../db/schema.ts';
@@ -72,15 +72,26 @@ export async function listAssignments(db: TTx, userId: string): Promise<TAssignm
  * The user and their live assignments in one round trip, for the check every request makes (the
  * same rows as findUserForSession and listAssignments, the assignments as JSON beside the user).
  */
-export async function findSession(db: TTx, userId: string): Promise<{ user: TSessionUser; assignments: TAssignmentRow[] } | null> {
-  const result = await db.execute(sql`
+export async function findSession(db: TTx, userId: string): Promise<TSession | null> {
+  const [row] = rowsOf<TSessionRow>(await db.execute(sessionQuery(userId)));
+  return row ? sessionFromRow(row) : null;
+}
+
+export interface TSession {
+  user: TSessionUser;
+  assignments: TAssignmentRow[];
+}
+
+export function sessionQuery(userId: string): SQL {
+  return sql`
     select u.id, u.email, u.first_name, u.last_name, u.nick_name, u.phone_number, u.image_url, u.language, u.status,
            u.original_host_id, u.tokens_valid_after,
            coalesce((
              select json_agg(json_build_object(
                'role', ra.role, 'isDefault', ra.is_default, 'origin', ra.origin, 'createdAt', ra.created_at, 'brandName', b.name,
                'host', json_build_object('id', h.id, 'level', h.level, 'name', h.name, 'slug', h.slug, 'brandId', h.brand_id,
-                                         'hotelGroupId', h.hotel_group_id, 'address', h.address, 'createdAt', h.created_at)))
+                                         'hotelGroupId', h.hotel_group_id, 'address', h.address, 'createdAt', h.created_at))
+               order by ra.created_at, h.id, ra.role)
              from role_assignments ra
              join hosts h on h.id = ra.host_id
              left join hosts b on b.id = h.brand_id
@@ -88,9 +99,30 @@ export async function findSession(db: TTx, userId: string): Promise<{ user: TSes
                and not exists (select 1 from hosts d where d.deleted_at is not null and (d.id = h.brand_id or d.id = h.hotel_group_id))
            ), '[]') as assignments
     from users u
-    where u.id = ${userId}`);
-  const [row] = rowsOf<TSessionRow>(result);
-  if (!row) return null;
+    where u.id = ${userId}`;
+}
+
+/** The columns of sessionQuery in order, for a row that arrives as an array. */
+const SESSION_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'nick_name',
+  'phone_number',
+  'image_url',
+  'language',
+  'status',
+  'original_host_id',
+  'tokens_valid_after',
+  'assignments',
+] as const;
+
+export function sessionFromArray(values: unknown[]): TSession {
+  return sessionFromRow(Object.fromEntries(SESSION_COLUMNS.map((c, i) => [c, values[i]])) as unknown as TSessionRow);
+}
+
+function sessionFromRow(row: TSessionRow): TSession {
   return {
     user: {
       id: row.id,

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+/** One statement of a pipeline: text with $n parameters, and their values. */
+export interface TStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Rows as arrays in the order of the select list, parsed by `types`. */
+export type TPipelineResult = unknown[][];
+
+interface TWire {
+  stream: { cork(): void; uncork(): void };
+  parsedStatements: Record<string, string>;
+  parse(query: { text: string; name: string }): void;
+  bind(config: { statement: string; values: unknown[]; valueMapper: (value: unknown) => unknown }): void;
+  describe(message: { type: 'P'; name: string }): void;
+  execute(config: { portal: string }): void;
+  sync(): void;
+}
+interface TFieldDescription {
+  dataTypeID: number;
+}
+
+/**
+ * Statements sent in one write and answered after one Sync: one round trip, one implicit
+ * transaction (settings made with set_config(..., true) last until its end), and each statement
+ * prepared once per connection under a name derived from its text, so PostgreSQL plans it from
+ * its plan cache rather than anew. A pg "submittable", the extension point pg-cursor uses.
+ *
+ * On an error PostgreSQL skips the rest up to the Sync; which statements were prepared by then is
+ * not known, so the caller must discard the connection (`release(error)`).
+ */
+class Pipeline {
+  private readonly results: TPipelineResult[] = [];
+  private parsers: ((raw: string) => unknown)[] = [];
+  private index = 0;
+  private failed = false;
+  readonly done: Promise<TPipelineResult[]>;
+  private resolve!: (results: TPipelineResult[]) => void;
+  private reject!: (error: Error) => void;
+  private readonly names: string[];
+
+  constructor(
+    private readonly statements: TStatement[],
+    private readonly parserOf: (oid: number) => (raw: string) => unknown,
+    private readonly prepareValue: (value: unknown) => unknown,
+  ) {
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    this.names = statements.map((s) => `y${createHash('sha1').update(s.sql).digest('base64url')}`);
+  }
+
+  submit(connection: TWire): null {
+    connection.stream.cork();
+    try {
+      this.statements.forEach((statement, i) => {
+        const name = this.names[i] as string;
+        if (connection.parsedStatements[name] === undefined) connection.parse({ text: statement.sql, name });
+        connection.bind({ statement: name, values: statement.params, valueMapper: this.prepareValue });
+        connection.describe({ type: 'P', name: '' });
+        connection.execute({ portal: '' });
+      });
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+    return null;
+  }
+
+  handleRowDescription(message: { fields: TFieldDescription[] }): void {
+    this.parsers = message.fields.map((f) => this.parserOf(f.dataTypeID));
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    const row = message.fields.map((raw, i) => (raw === null ? null : (this.parsers[i] as (raw: string) => unknown)(raw)));
+    (this.results[this.index] ??= []).push(row);
+  }
+
+  handleCommandComplete(_message: unknown, connection: TWire): void {
+    this.results[this.index] ??= [];
+    this.index++;
+    if (this.index === this.statements.length) {
+      // Every statement ran, so every Parse succeeded: remember them for this connection.
+      this.statements.forEach((s, i) => (connection.parsedStatements[this.names[i] as string] = s.sql));
+    }
+  }
+
+  handleEmptyQuery(): void {
+    this.results[this.index++] = [];
+  }
+
+  handlePortalSuspended(): void {}
+
+  handleError(error: Error): void {
+    // pg hands an error to the active query and then forgets it: no ReadyForQuery follows here.
+    this.failed = true;
+    this.reject(error);
+  }
+
+  handleReadyForQuery(): void {
+    if (!this.failed) this.resolve(this.results);
+  }
+}
+
+/** Runs `statements` on `client` as one round trip and one implicit transaction. */
+export function runPipeline(
+  client: pg.PoolClient,
+  statements: TStatement[],
+  parserOf: (oid: number) => (raw: string) => unknown,
+  prepareValue: (value: unknown) => unknown,
+): Promise<TPipelineResult[]> {
+  const pipeline = new Pipeline(statements, parserOf, prepareValue);
+  client.query(pipeline as unknown as pg.Submittable);
+  return pipeline.done;
+}
