@@ -5,18 +5,22 @@ import { sendAccountLink } from './modules/auth/password-links.ts';
 import { pruneAttempts } from './modules/auth/throttle.ts';
 import { applyImport, type TApplyImportJob } from './modules/customer-imports/apply-import.ts';
 import { pruneImports } from './modules/customer-imports/prune-imports.ts';
-import { reviewImport } from './modules/customer-imports/review-import.ts';
+import { reviewImport, type TReviewImportJob } from './modules/customer-imports/review-import.ts';
 import type { TRuntime } from './runtime.ts';
 
 const POLL_SECONDS = 0.5;
 
 /** The worker: the second entry point of the same code. Registers a handler per queue. */
 export async function startWorker(rt: TRuntime): Promise<void> {
-  await rt.queue.work<TSendAccountLink>(QUEUES.sendAccountLink, { pollingIntervalSeconds: POLL_SECONDS }, async (jobs) => {
-    for (const job of jobs) await sendAccountLink(rt, job.data);
-  });
-  await rt.queue.work<{ importId: string }>(QUEUES.reviewImport, { pollingIntervalSeconds: POLL_SECONDS }, async (jobs) => {
-    for (const job of jobs) await reviewImport(rt, job.data.importId);
+  await rt.queue.work<TSendAccountLink>(
+    QUEUES.sendAccountLink,
+    { pollingIntervalSeconds: POLL_SECONDS },
+    async (jobs) => {
+      for (const job of jobs) await sendAccountLink(rt, job.data);
+    },
+  );
+  await rt.queue.work<TReviewImportJob>(QUEUES.reviewImport, { pollingIntervalSeconds: POLL_SECONDS }, async (jobs) => {
+    for (const job of jobs) await reviewImport(rt, job.data);
   });
   await rt.queue.work<TApplyImportJob>(QUEUES.applyImport, { pollingIntervalSeconds: POLL_SECONDS }, async (jobs) => {
     for (const job of jobs) await applyImport(rt, job.data);

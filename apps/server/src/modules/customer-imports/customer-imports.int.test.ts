@@ -248,6 +248,78 @@ describe('customer import, end to end', () => {
     });
   });
 
+  it('has read and counted the rows by the time the upload has streamed in', async () => {
+    const review = await reviewed(staff, '姓,名,電話番号,住所\r\n森,湊,08044440002,東京都\r\n');
+    expect(review.counts).toMatchObject({ total: 1, new: 1 });
+    // The review job was handed the counts: it did not read the file again.
+    const [job] = await s.sql(
+      `select data from pgboss.job where name = 'customer-imports.review' and data->>'importId' = $1`,
+      [review.id],
+    );
+    expect(job?.data.counts).toEqual(review.counts);
+  });
+
+  it('leaves uploads beyond two at a time to the review job, with the same counts', async () => {
+    // Two uploads that have sent their header and some rows, and wait.
+    const boundary = 'yadoslow';
+    const open = [1, 2].map((n) => {
+      const req = http.request(`${s.url}/v1/customer-imports`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${staff.token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+      });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+      });
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\nContent-Type: text/csv\r\n\r\n` +
+          `姓,名,電話番号,住所\r\n森,遅${n},0804444100${n},東京都\r\n`,
+      );
+      return { req, answer };
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const third = await reviewed(staff, '姓,名,電話番号,住所\r\n森,速,08044441003,東京都\r\n');
+      expect(third.counts).toMatchObject({ total: 1, new: 1 });
+      const [job] = await s.sql(
+        `select data from pgboss.job where name = 'customer-imports.review' and data->>'importId' = $1`,
+        [third.id],
+      );
+      expect(job?.data.counts).toBeUndefined();
+    } finally {
+      for (const { req } of open) req.end(`--${boundary}--\r\n`);
+    }
+    for (const { answer } of open) {
+      const done = await answer;
+      expect(done.status).toBe(200);
+      const review = await settled(staff, JSON.parse(done.body).data.id, ['reviewed', 'rejected']);
+      expect(review.counts).toMatchObject({ total: 1, new: 1 });
+    }
+  });
+
+  it('reads a file as CP932 when its first non-UTF-8 byte comes late, after a megabyte of ASCII', async () => {
+    let ascii = 'last name,first name,phone,address\r\n';
+    for (let i = 0; ascii.length < 1_200_000; i++) ascii += `Mori,Guest${i},070${String(i).padStart(8, '0')},Tokyo\r\n`;
+    const bytes = Buffer.concat([Buffer.from(ascii), iconv.encode('髙橋,①子,08033330002,東京都～港区\r\n', 'cp932')]);
+    const review = await reviewed(staff, bytes);
+    expect(review.encoding).toBe('cp932');
+    const rows = ascii.split('\r\n').length - 1;
+    expect(review.counts).toMatchObject({ total: rows, new: rows, failed: 0 });
+    const [late] = await s.sql(
+      `select last_name, first_name, address from customer_import_rows where import_id = $1 and phone = '08033330002'`,
+      [review.id],
+    );
+    expect(late).toEqual({ last_name: '髙橋', first_name: '①子', address: '東京都～港区' });
+    await s.call('DELETE', `/v1/customer-imports/${review.id}`, as(staff));
+  });
+
   it('adds customers as unsubscribed when no consent was given', async () => {
     const review = await reviewed(staff, '姓,名,電話番号,住所\r\n森,光,08044440001,東京都\r\n');
     await run(staff, review.id, 'not_given');
@@ -346,6 +418,12 @@ describe('bad files', () => {
     expect(status.status).toBe(413);
     expect(JSON.parse(status.body).error.code).toBe('import_file_too_big');
     expect(files()).toBe(0);
+    // Nor any of the rows read while it streamed in.
+    expect(
+      await s.sql(
+        `select count(*)::int as n from customer_import_rows r where not exists (select 1 from customer_imports i where i.id = r.import_id)`,
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   it('cancels a reviewed import: its rows go, and it cannot run', async () => {

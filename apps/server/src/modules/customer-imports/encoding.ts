@@ -24,6 +24,17 @@ export class EncodingSniffer {
     }
   }
 
+  /**
+   * The encoding the bytes so far point to, to start reading before the file has ended; only
+   * result() is final (a byte that is not UTF-8 may still come).
+   */
+  guess(): TEncoding | null {
+    const h = this.head;
+    if (h.length >= 2 && ((h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff))) return null;
+    if (h.includes(0)) return null;
+    return this.validUtf8 ? 'utf-8' : 'cp932';
+  }
+
   /** The encoding, or null when the file is not text we can read. */
   result(): TEncoding | null {
     if (this.validUtf8) {
@@ -34,10 +45,7 @@ export class EncodingSniffer {
         this.validUtf8 = false;
       }
     }
-    const h = this.head;
-    if (h.length >= 2 && ((h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff))) return null;
-    if (h.includes(0)) return null;
-    return this.validUtf8 ? 'utf-8' : 'cp932';
+    return this.guess();
   }
 }
 

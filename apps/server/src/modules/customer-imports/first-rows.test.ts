@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FirstRows } from './review-import.ts';
+import { FirstRows } from './row-stager.ts';
 
 describe('first rows by phone', () => {
   it('tells a repeat with the same values from a conflict, across growth of the table', () => {

@@ -151,7 +151,6 @@ export async function cancelImport(rt: TRuntime, ctx: TActingContext, id: string
   return toImport(record as TImportRecord);
 }
 
-
 /** The failed rows as CSV: row number, reasons in the chosen language, and the values as read. */
 export async function failuresCsv(
   rt: TRuntime,

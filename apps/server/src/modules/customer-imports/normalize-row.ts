@@ -121,16 +121,25 @@ function today(): string {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+const ISO_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+
+/** The date as YYYY-MM-DD when the day exists and lies between 1900 and today, or null. */
+function checkedDate(y: number, mo: number, d: number, value: string): string | null {
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leap ? 29 : (DAYS_IN_MONTH[mo - 1] as number))) return null;
+  return value >= '1900-01-01' && value <= today() ? value : null;
+}
+
 /** YYYY-MM-DD from the forms Japanese and English spreadsheets write, or null. */
 export function parseDate(text: string): string | null {
-  const s = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(text) ? text : text.normalize('NFKC').trim();
+  // The usual form, once per row of a large file: checked as it stands.
+  if (ISO_DATE.test(text))
+    return checkedDate(Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10)), text);
+  const s = text.normalize('NFKC').trim();
   const m = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?$/.exec(s) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(s);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  if (mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && leap ? 29 : (DAYS_IN_MONTH[mo - 1] as number))) return null;
-  const value = `${m[1]}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-  return value >= '1900-01-01' && value <= today() ? value : null;
+  return checkedDate(y, mo, d, `${m[1]}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
 }
 
 /** Splits "山田 太郎" (family name first, as Japanese lists write it) at the first blank. */

@@ -19,7 +19,7 @@ export interface TImportRecord {
   columns: TColumn[];
   progressDone: number;
   progressTotal: number | null;
-  counts: { total: number; new: number; updated: number; unchanged: number; duplicates: number; failed: number } | null;
+  counts: TReviewCounts | null;
   result: { inserted: number; updated: number; unchanged: number; allocated: number } | null;
   emailReception: 'booking' | 'web_form' | 'in_person' | 'not_given' | null;
   errorCode: string | null;
@@ -27,7 +27,6 @@ export interface TImportRecord {
   createdAt: Date;
   finishedAt: Date | null;
 }
-
 
 const selectImport = sql`select i.id, i.brand_id as "brandId", i.host_id as "hostId", i.hotel_id as "hotelId", h.name as "hotelName",
   i.created_by as "createdBy", i.status, i.file_name as "fileName", i.file_size as "fileSize", i.encoding, i.columns,
@@ -143,17 +142,29 @@ export function changedCondition(
   return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
 }
 
-/** What the review found: counts by outcome, comparing with the brand's customers now. */
-export async function reviewCounts(tx: TTx, importId: string, brandId: string, fields: TImportField[]) {
+export interface TReviewCounts {
+  total: number;
+  failed: number;
+  duplicates: number;
+  new: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * What the review found among the import rows numbered from `from` up to (not including) `to`:
+ * counts by outcome, comparing with the brand's customers now (one index probe per row).
+ */
+export async function reviewCounts(
+  tx: TTx,
+  importId: string,
+  brandId: string,
+  fields: TImportField[],
+  from: number,
+  to: number,
+): Promise<TReviewCounts> {
   const changed = changedCondition(fields, 's', 'c', sql`s.email_status = 'unsubscribed'`);
-  const [row] = rowsOf<{
-    total: number;
-    failed: number;
-    duplicates: number;
-    new: number;
-    updated: number;
-    unchanged: number;
-  }>(
+  const [row] = rowsOf<TReviewCounts>(
     await tx.execute(sql`
       select count(*)::int as total,
         count(*) filter (where s.status = 'failed')::int as failed,
@@ -163,9 +174,9 @@ export async function reviewCounts(tx: TTx, importId: string, brandId: string, f
         count(*) filter (where c.id is not null and not ${changed})::int as unchanged
       from customer_import_rows s
       left join customers c on s.status = 'ok' and c.brand_id = s.brand_id and c.phone = s.phone
-      where s.import_id = ${importId} and s.brand_id = ${brandId}`),
+      where s.import_id = ${importId} and s.brand_id = ${brandId} and s.row_number >= ${from} and s.row_number < ${to}`),
   );
-  return row as NonNullable<typeof row>;
+  return row as TReviewCounts;
 }
 
 export interface TImportRowRecord {

@@ -1,7 +1,7 @@
-import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { TDatabase } from '../../db/client.ts';
+import type { TDatabase, TDb, TTx } from '../../db/client.ts';
+import * as schema from '../../db/schema.ts';
 
 /** One row of customer_import_rows, in the column order below. */
 export type TStagedRow = (string | number | null)[];
@@ -33,8 +33,11 @@ const BUFFER_BYTES = 1 << 20;
 export interface TStagingWriter {
   /** Buffers a row (no await per row: its objects die young, which keeps memory flat). */
   add(row: TStagedRow): void;
-  /** Sends what is buffered, waiting while the database catches up. */
-  flush(): Promise<void>;
+  /**
+   * Sends what is buffered, then runs `after` in the same session, where the rows just sent are
+   * visible. Returns before the database is done: the caller reads on while it works.
+   */
+  flush(after?: (tx: TTx) => Promise<void>): Promise<void>;
   /** Writes what is buffered and ends; the rows are committed. */
   close(): Promise<void>;
   /** Gives up: nothing written by this writer stays. */
@@ -52,39 +55,63 @@ function copyValue(v: string | number | null): string {
 
 /**
  * Writes import rows as the database owner (COPY is refused under row-level security): on
- * PostgreSQL one COPY ... FROM STDIN on a connection of its own, in one transaction, so a failure
- * leaves no rows; on PGlite (embedded, one session shared by every caller, so no transaction may
- * stay open across awaits) batches of INSERT ... SELECT unnest(...), deleted again on failure.
+ * PostgreSQL one COPY ... FROM STDIN per flush on a connection of its own, all in one
+ * transaction, so a failure leaves no rows; on PGlite (embedded, one session shared by every
+ * caller, so no transaction may stay open across awaits) batches of INSERT ... SELECT
+ * unnest(...), deleted again on failure.
  */
 export async function openStagingWriter(database: TDatabase, importId: string): Promise<TStagingWriter> {
   if (database.raw.kind === 'postgres') {
     const client = await database.raw.pool.connect();
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const tx = drizzle(client, { schema }) as unknown as TDb;
     let released = false;
     const release = (error?: Error) => {
       if (!released) client.release(error);
       released = true;
     };
-    await client.query('begin');
-    const stream = client.query(copyFrom(`copy customer_import_rows (${STAGED_COLUMNS.join(', ')}) from stdin`));
-    let failure: Error | null = null;
-    stream.on('error', (error: Error) => {
-      failure = error;
-    });
+    try {
+      await client.query('begin');
+    } catch (error) {
+      release(error as Error);
+      throw error;
+    }
     // Rows go straight into bytes: a string per row dies young instead of living in a chunk-long
     // concatenation until the flush (which cost as much garbage collection as the parsing).
     let out = Buffer.allocUnsafe(BUFFER_BYTES);
     let used = 0;
-    const send = () => {
+    let filled: Buffer[] = [];
+    const keep = () => {
       if (used === 0) return;
-      stream.write(out.subarray(0, used));
+      filled.push(out.subarray(0, used));
       out = Buffer.allocUnsafe(BUFFER_BYTES);
       used = 0;
     };
-    const flush = async () => {
-      if (failure) throw failure;
-      send();
-      if (stream.writableNeedDrain) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
-      if (failure) throw failure;
+    /**
+     * The database's work on the last flush and on the one before: sends run one after another
+     * on the connection, and a flush waits only while two are outstanding, so the reading (Node)
+     * and the writing and counting (PostgreSQL) keep both cores busy.
+     */
+    let last: Promise<void> = Promise.resolve();
+    let beforeLast: Promise<void> = Promise.resolve();
+    const send = async (data: Buffer[], after?: (tx: TTx) => Promise<void>) => {
+      if (data.length > 0) {
+        const stream = client.query(copyFrom(`copy customer_import_rows (${STAGED_COLUMNS.join(', ')}) from stdin`));
+        for (const buffer of data) stream.write(buffer);
+        stream.end();
+        await finished(stream);
+      }
+      if (after) await after(tx);
+    };
+    const flush = async (after?: (tx: TTx) => Promise<void>) => {
+      keep();
+      const data = filled;
+      filled = [];
+      await beforeLast;
+      beforeLast = last;
+      last = last.then(() => send(data, after));
+      // Reported by a later flush or by close; not unhandled meanwhile.
+      last.catch(() => undefined);
     };
     return {
       add(row) {
@@ -93,7 +120,7 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
         line += '\n';
         // UTF-8 takes at most three bytes per UTF-16 unit.
         if (used + line.length * 3 > out.length) {
-          send();
+          keep();
           if (line.length * 3 > out.length) out = Buffer.allocUnsafe(line.length * 3);
         }
         used += out.write(line, used);
@@ -102,8 +129,7 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
       async close() {
         try {
           await flush();
-          stream.end();
-          await finished(stream);
+          await last;
           await client.query('commit');
           release();
         } catch (error) {
@@ -113,7 +139,8 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
         }
       },
       async abort() {
-        // Ending a COPY half-way is not possible; dropping the connection rolls it back.
+        // A COPY cannot be ended half-way; dropping the connection rolls everything back.
+        await last.catch(() => undefined);
         release(new Error('import review aborted'));
       },
     };
@@ -141,8 +168,9 @@ export async function openStagingWriter(database: TDatabase, importId: string): 
     add(row) {
       batch.push(row);
     },
-    async flush() {
+    async flush(after) {
       await insertBatch();
+      if (after) await after(database.db);
     },
     async close() {
       try {
