@@ -6,7 +6,7 @@ import type { TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { inTenant, readAs, type TRuntime } from '../../runtime.ts';
 import { statementOf } from '../../db/client.ts';
-import { rememberTotal, rememberedTotal } from './totals-cache.ts';
+import { planTotal } from './totals-cache.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
 import { findHost } from '../management/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -93,20 +93,27 @@ export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TC
   const position = after ? afterCursor(query.sort, after.k) : undefined;
   const db = rt.database.db;
   const totalKey = JSON.stringify([ctx.host.id, query.search ?? '', query.emailStatus ?? '', query.hotelId ?? '']);
-  const known = rememberedTotal(db, ctx.rls.brandId, totalKey);
+  const plan = planTotal(db, ctx.rls.brandId, totalKey);
   const statements = [statementOf(db, selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1))];
   // Counted up to one past the cap, so "more than the cap" is known without counting them all.
-  if (known === null) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
+  if (plan.count) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
   // How many rows a search, a filter or a hotel's reach matches varies by its value: plan for the
   // value given. A brand's whole list is planned once.
   const customPlans = Boolean(query.search || query.emailStatus || query.hotelId) || (ctx.host.level !== 'brand' && ctx.host.level !== 'grand_user');
-  const [pageRows = [], countRows] = await readAs(rt, ctx, statements, { customPlans });
-  const rows = pageRows.map(customerRowOf);
-  let total = known;
-  if (total === null) {
-    total = Number(countRows?.[0]?.[0] ?? 0);
-    rememberTotal(db, ctx.rls.brandId, totalKey, total);
+  let pageRows: unknown[][];
+  let total: number;
+  try {
+    const [page = [], countRows] = await readAs(rt, ctx, statements, { customPlans });
+    pageRows = page;
+    // If the count waited for fails, this request counts for itself.
+    const countAlone = async () => Number((await readAs(rt, ctx, [statementOf(db, countCustomersQuery(filter, TOTAL_CAP))], { customPlans }))[0]?.[0]?.[0] ?? 0);
+    total = plan.count ? Number(countRows?.[0]?.[0] ?? 0) : (plan.total ?? (await plan.wait.catch(countAlone)));
+  } catch (error) {
+    plan.settle?.(null);
+    throw error;
   }
+  plan.settle?.(total);
+  const rows = pageRows.map(customerRowOf);
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
