@@ -167,6 +167,15 @@ function guard(app: FastifyInstance, access: TAccess, deferred = false) {
   };
 }
 
+/** The OpenAPI description of a route that answers with a file: its summary, tag and query. */
+function fileSchema(endpoint: TEndpoint) {
+  return {
+    summary: endpoint.summary,
+    tags: [endpoint.path.split('/')[2] ?? 'v1'],
+    ...(endpoint.query ? { querystring: endpoint.query } : {}),
+  };
+}
+
 /**
  * A route whose answer is not a JSON envelope (a CSV download, say): the same access rule and
  * query validation, and the handler writes the reply itself.
@@ -181,12 +190,7 @@ export function rawRoute<E extends TEndpoint>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
-    schema: {
-      summary: endpoint.summary,
-      tags: [endpoint.path.split('/')[2] ?? 'v1'],
-      ...(endpoint.query ? { querystring: endpoint.query } : {}),
-      security: [{ bearer: [] }],
-    },
+    schema: { ...fileSchema(endpoint), security: [{ bearer: [] }] },
     onRequest: guard(app, access),
     handler: async (request, reply) => handler(inputOf<E>(request, reply)),
   });
@@ -206,11 +210,7 @@ export function linkRoute<E extends TEndpoint>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
-    schema: {
-      summary: endpoint.summary,
-      tags: [endpoint.path.split('/')[2] ?? 'v1'],
-      ...(endpoint.query ? { querystring: endpoint.query } : {}),
-    },
+    schema: fileSchema(endpoint),
     onRequest: async (request) => {
       request.actingContext = null;
     },
