@@ -180,12 +180,7 @@ export function withTenant<T>(db: TDb, context: TRlsContext, fn: (tx: TTx) => Pr
   const runner = tenantRunners.get(db);
   if (runner) return runner(context, fn) as Promise<T>;
   const result = db.transaction(async (tx) => {
-    // One round trip: set_config('role', ..., true) is SET LOCAL ROLE.
-    await tx.execute(
-      sql`select set_config('yado.scope_all', ${context.scopeAll ? 'on' : 'off'}, true),
-                 set_config('yado.brand_id', ${context.brandId ?? ''}, true),
-                 set_config('role', 'yado_app', true)`,
-    );
+    await tx.execute(sql.raw(tenantSettingsSql(context)));
     return fn(tx);
   });
   return result.then((value) => {

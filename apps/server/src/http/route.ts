@@ -119,14 +119,14 @@ export function route<E extends TEndpoint>(
         data = await handler(inputOf<E>(request, reply));
       } catch (error) {
         if (!(error instanceof StaleSessionError)) throw error;
-        await freshContext(app, request, access as Exclude<TAccess, 'public'>);
+        await admit(app, request, access as Exclude<TAccess, 'public'>, false);
         return { data: await handler(inputOf<E>(request, reply)) };
       }
       const unconfirmed = request.actingContext?.unconfirmed;
       if (unconfirmed && !unconfirmed.confirmed) {
         // The handler did not confirm the session it acted on: read it now, and if it has changed,
         // answer from the fresh one instead.
-        await freshContext(app, request, access as Exclude<TAccess, 'public'>);
+        await admit(app, request, access as Exclude<TAccess, 'public'>, false);
         if (rememberedSession(unconfirmed.userId)?.fingerprint !== unconfirmed.fingerprint) return { data: await handler(inputOf<E>(request, reply)) };
       }
       return { data };
@@ -134,11 +134,17 @@ export function route<E extends TEndpoint>(
   });
 }
 
-/** The acting context read afresh from the database, with the route's access checked again. */
-async function freshContext(app: FastifyInstance, request: FastifyRequest, access: Exclude<TAccess, 'public'>): Promise<void> {
+/**
+ * Resolves the acting context, checks it against the route's access rule and puts it on the
+ * request; `deferred` as in TAuthenticate.
+ */
+async function admit(app: FastifyInstance, request: FastifyRequest, access: Exclude<TAccess, 'public'>, deferred: boolean): Promise<void> {
   request.actingContext = null;
-  const ctx = await app.authenticate(request);
+  let ctx = await app.authenticate(request, deferred);
+  // A refusal is never given on a remembered session: it may have changed since.
+  if (ctx.unconfirmed && !mayCall(access, ctx, app.embeddedMail)) ctx = await app.authenticate(request);
   if (!mayCall(access, ctx, app.embeddedMail)) throw new AppError(403, 'forbidden');
+  if (access === 'embedded-granduser' && !app.embeddedMail) throw new AppError(404, 'embedded_only');
   request.actingContext = ctx;
 }
 
@@ -158,12 +164,7 @@ function guard(app: FastifyInstance, access: TAccess, deferred = false) {
   return async (request: FastifyRequest) => {
     request.actingContext = null;
     if (access === 'public') return;
-    let ctx = await app.authenticate(request, deferred);
-    // A refusal is never given on a remembered session: it may have changed since.
-    if (ctx.unconfirmed && !mayCall(access, ctx, app.embeddedMail)) ctx = await app.authenticate(request);
-    if (!mayCall(access, ctx, app.embeddedMail)) throw new AppError(403, 'forbidden');
-    if (access === 'embedded-granduser' && !app.embeddedMail) throw new AppError(404, 'embedded_only');
-    request.actingContext = ctx;
+    await admit(app, request, access, deferred);
   };
 }
 

@@ -1,5 +1,5 @@
 import { EMAIL_PATTERN, normalizePhone } from '@yado/contracts';
-import type { TSyncedCustomer } from '../customers/sync-queries.ts';
+import type { TSyncedBooking, TSyncedCustomer } from '../customers/sync-queries.ts';
 import type { TDbkGuest, TDbkReservation } from './booking-client.ts';
 
 /** A guest of the booking system as Yado stores a customer. */
@@ -41,21 +41,10 @@ export function mapGuest(guest: TDbkGuest): TGuestValues {
 }
 
 /** A reservation as Yado stores a booking (the hotel and customer are resolved by the sync). */
-export interface TReservationValues {
-  externalId: string;
+export type TReservationValues = Omit<TSyncedBooking, 'customerId' | 'hotelId'> & {
   externalGuestId: string;
   hotelCode: string;
-  bookingDate: string;
-  checkIn: string;
-  checkOut: string;
-  nights: number;
-  guests: number;
-  roomName: string | null;
-  roomType: string | null;
-  source: string | null;
-  amount: number;
-  status: TDbkReservation['status'];
-}
+};
 
 export function mapReservation(r: TDbkReservation): TReservationValues {
   return {
