@@ -17,7 +17,8 @@ export function sendingRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, sendingApi.removeDomain, domains, async ({ ctx, params }) => removeDomain(rt, ctx, params.id ?? ''));
   route(app, sendingApi.getSettings, email, async ({ ctx }) => getEmailSettings(rt, ctx));
   route(app, sendingApi.updateSettings, email, async ({ ctx, body }) => updateEmailSettings(rt, ctx, body));
-  route(app, sendingApi.setupOverview, { anyOf: ['settings.manage_domain_authentication', 'settings.manage_campaign_email'] }, async ({ ctx }) =>
+  // The Setup area is offered to everyone who reads campaigns (the sidebar's rule); it only reads.
+  route(app, sendingApi.setupOverview, { anyOf: ['settings.manage_domain_authentication', 'settings.manage_campaign_email', 'campaign.view_campaign_report'] }, async ({ ctx }) =>
     setupOverview(rt, ctx),
   );
 }

@@ -16,6 +16,7 @@ const KNOWN_ACTIONS = [
   'add_to_group',
   'remove_from_group',
   'email_status_change',
+  'verify',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
@@ -42,7 +43,7 @@ function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction
     const level = entry.actingHostLevel ?? 'hotel';
     return t(`roles.${level}.${value}`, { defaultValue: value });
   }
-  if ((key === 'status' || key === 'emailStatus') && typeof value === 'string') {
+  if ((key === 'status' || key === 'emailStatus' || key === 'state') && typeof value === 'string') {
     return t(`audit.values.${value}`, { defaultValue: value });
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
