@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, toastText } from '../support/browser';
+import { baseUrl, LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
 import { apiCall, apiToken } from '../support/api';
 
 const HARBOR_ADMIN = 'harbor.admin@demo.test';
@@ -40,7 +40,7 @@ describe.each(LANGUAGES)('sending identity (%s)', (language) => {
 
     await form.locator('input[name="domain"]').fill(`${domain.toUpperCase()}.`);
     await form.getByRole('button', { name: t.sending.domains.add }).click();
-    expect(await toastText(page)).toContain(t.sending.domains.added);
+    await page.getByTestId('snackbar').getByText(t.sending.domains.added).waitFor();
     const card = page.getByTestId(`domain-${domain}`);
     await card.waitFor();
     expect(await card.getAttribute('data-state')).toBe('unverified');
@@ -64,7 +64,7 @@ describe.each(LANGUAGES)('sending identity (%s)', (language) => {
 
     await verify.and(page.locator(':enabled')).waitFor({ timeout: 15_000 });
     await verify.click();
-    expect(await toastText(page)).toContain(t.sending.domains.verified);
+    await page.getByTestId('snackbar').getByText(t.sending.domains.verified).waitFor();
     await card.and(page.locator('[data-state="verified"]')).waitFor();
     for (const kind of KINDS) expect(await card.getByTestId(`record-${kind}`).getAttribute('data-state')).toBe('verified');
     await card.getByText(t.sending.state.verified).first().waitFor();
@@ -106,7 +106,7 @@ describe.each(LANGUAGES)('sending identity (%s)', (language) => {
     await form.getByText(t.errors.sender_domain_not_verified).waitFor();
     await form.locator('input[name="senderEmail"]').fill(`news@${domain}`);
     await form.getByRole('button', { name: t.common.save }).click();
-    expect(await toastText(page)).toContain(t.sending.settings.saved);
+    await page.getByTestId('snackbar').getByText(t.sending.settings.saved).waitFor();
 
     await page.goto('/setup');
     await checklist.waitFor();
