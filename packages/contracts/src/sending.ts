@@ -173,8 +173,8 @@ export const ZCampaignEmailValues = z.object({
 });
 export type TCampaignEmailValues = z.infer<typeof ZCampaignEmailValues>;
 
-/** Where an effective value comes from: this host, a host above (named), or the product default. */
-export const ZValueSource = z.object({ level: z.enum(['own', 'brand', 'hotel_group', 'default']), hostName: z.string().nullable() });
+/** Where an empty field's value would come from: a host above (named), the product default, or nowhere. */
+export const ZValueSource = z.object({ level: z.enum(['brand', 'hotel_group', 'default', 'none']), hostName: z.string().nullable() });
 
 export const ZCampaignEmailSettings = z.object({
   hostLevel: ZHostLevel,

@@ -46,9 +46,10 @@ async function resolve(tx: TTx, hostId: string, brandId: string, override?: TCam
     const above = source ? valuesOf(rows.find((r) => r.hostId === source.id))[field] : null;
     const fallback = (SENDING_DEFAULTS as Record<string, string | number>)[field] ?? null;
     (inherited as Record<TSettingsField, unknown>)[field] = above ?? fallback;
-    inheritedFrom[field] = source
-      ? { level: source.level === 'hotel' ? 'own' : source.level, hostName: source.name }
-      : { level: fallback === null ? 'own' : 'default', hostName: null };
+    inheritedFrom[field] =
+      source && source.level !== 'hotel'
+        ? { level: source.level, hostName: source.name }
+        : { level: fallback === null ? 'none' : 'default', hostName: null };
     (effective as Record<TSettingsField, unknown>)[field] = own[field] ?? above ?? fallback;
   }
   const domain = effective.senderEmail ? senderDomainOf(effective.senderEmail) : null;
