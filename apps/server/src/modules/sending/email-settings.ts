@@ -193,3 +193,15 @@ export async function emailSettingsOrNull(rt: TRuntime, ctx: TActingContext): Pr
   if (ctx.host.level === 'grand_user') return null;
   return getEmailSettings(rt, ctx);
 }
+
+/**
+ * DKIM signing options for mail From `address` on behalf of a brand: the brand's verified domain
+ * equal to the address's domain signs it (d= the From domain, so DMARC aligns); null when that
+ * domain is not a verified domain of the brand, and such mail must not be sent as the brand's.
+ */
+export async function dkimOptionsForSender(rt: TRuntime, brandId: string, address: string): Promise<TDkimOptions | null> {
+  const domain = senderDomainOf(address);
+  if (!domain) return null;
+  const row = await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) => findDomainByName(tx, brandId, domain));
+  return row?.state === 'verified' ? dkimOptionsOf(row, rt.config.dataEncryptionKey) : null;
+}

@@ -6,7 +6,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { recheckDomains } from './recheck-domains.ts';
-import { resolveSendingIdentity, canSend } from './email-settings.ts';
+import { canSend, dkimOptionsForSender, resolveSendingIdentity } from './email-settings.ts';
 
 const AS = {
   hotel: { 'x-user-role': 'admin', 'x-host-slug': 'sakura-shinjuku', 'x-host-level': 'hotel' },
@@ -347,6 +347,12 @@ describe('campaign email settings', () => {
     });
     expect(result.results[0]?.status.result).toBe('pass');
     expect(result.results[0]?.signingDomain).toBe('send.example.jp');
+    // A campaign's own sender address is signed only on a verified domain of its brand.
+    const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+    const [harborBrand] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    expect((await dkimOptionsForSender(s.rt, brand.id, 'offers@SEND.example.jp'))?.domainName).toBe('send.example.jp');
+    expect(await dkimOptionsForSender(s.rt, brand.id, 'offers@countdown.jp')).toBeNull();
+    expect(await dkimOptionsForSender(s.rt, harborBrand.id, 'offers@send.example.jp')).toBeNull();
     const staff = (await s.login(DEMO.hotelStaff)).token;
     expect((await s.call('GET', `/v1/dev/outbox/${message.id}/raw`, { token: staff })).status).toBe(403);
   });
