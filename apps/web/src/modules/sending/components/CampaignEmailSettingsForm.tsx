@@ -53,6 +53,8 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
   const [draft, setDraft] = useState<TDraft>(() => draftOf(settings.own));
   const [errors, setErrors] = useState<Partial<Record<TSettingsField, string>>>({});
   const [busy, setBusy] = useState(false);
+  // The server refused the sender's domain: the form links to where a domain is authenticated.
+  const [foreignDomain, setForeignDomain] = useState(false);
   const set = (field: TSettingsField) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
 
   /** "Inherited from さくらホテルズ: …" under an empty field, or the default's value. */
@@ -75,12 +77,14 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
     setErrors(missing);
     if (Object.keys(missing).length) return;
     setBusy(true);
+    setForeignDomain(false);
     try {
       const saved = await saveEmailSettings(valuesOf(draft));
       queryClient.setQueryData(emailSettingsQuery.queryKey, saved);
       await queryClient.invalidateQueries({ queryKey: ['sending', 'setup'] });
       showSnackbar({ status: 'success', message: t('sending.settings.saved') });
     } catch (e) {
+      setForeignDomain(isApiError(e) && e.fields?.senderEmail?.code === 'sender_domain_not_verified');
       if (isApiError(e) && e.fields) {
         setErrors(Object.fromEntries(Object.entries(e.fields).map(([k, f]) => [k, t(`errors.${f.code}`, { defaultValue: t('errors.general') })])));
       } else showSnackbar({ status: 'failed', message: errorText(e, t) });
@@ -100,7 +104,7 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
       withAsterisk: (field === 'senderName' || field === 'unsubscribedMessage') && required(field),
       placeholder: extra.placeholder,
     };
-    return extra.multiline ? <Textarea {...props} autosize minRows={2} /> : <TextInput {...props} />;
+    return extra.multiline ? <Textarea {...props} rows={3} /> : <TextInput {...props} />;
   };
 
   const domain = settings.senderDomain;
@@ -111,6 +115,14 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
           <Text size="sm" c="dimmed">
             {t('sending.settings.inherit_help')}
           </Text>
+        )}
+        {foreignDomain && (
+          <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="sender-domain-refused">
+            <Text size="sm">{t('errors.sender_domain_not_verified')}</Text>
+            <Anchor component={Link} to="/settings#domain" size="sm">
+              {t('sending.settings.go_to_domains')}
+            </Anchor>
+          </Alert>
         )}
         {domain && domain.state !== 'verified' && (
           <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="sender-domain-warning">
