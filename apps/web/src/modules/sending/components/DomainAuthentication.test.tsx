@@ -87,4 +87,15 @@ describe('DomainAuthentication', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'ドメインを追加' }));
     expect(await within(form).findByText('このドメインはすでに登録されています。')).toBeTruthy();
   });
+
+  it('warns when a verified domain fell out of verification, and shows a hotel the brand domains read-only', async () => {
+    const lapsed = domain({ state: 'in_verification', lapsedAt: '2026-11-24T04:41:00Z', verifyInSeconds: 0 });
+    mockFetch((method, url) => (url.pathname === '/v1/sending/domains' ? { body: { data: { domains: [lapsed], canManage: false } } } : undefined));
+    await renderWithProviders(<DomainAuthentication />);
+    const banner = await screen.findByTestId('domain-lapsed-banner');
+    expect(banner.textContent).toContain('The DNS records of さ.jp changed since it was verified.');
+    expect(screen.queryByTestId('domain-add-form')).toBeNull();
+    expect(screen.queryByTestId('verify-dns')).toBeNull();
+    expect(screen.getByText("Domains are added and verified by the brand. You can see the brand's domains here.")).toBeTruthy();
+  });
 });
