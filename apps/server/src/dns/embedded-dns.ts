@@ -88,26 +88,39 @@ export async function startEmbeddedDns(db: TDb, onError: (error: Error) => void,
       });
   };
   // UDP first on the asked (or a free) port, then TCP on the same number: resolvers retry a
-  // truncated answer (a 2048-bit DKIM key) over TCP at the same address.
-  const udp = dns2.createUDPServer(handle as never);
-  udp.on('error', onError);
-  await new Promise<void>((resolve, reject) => {
-    udp.once('error', reject);
-    udp.bind(port, '127.0.0.1', () => {
-      udp.off('error', reject);
-      resolve();
+  // truncated answer (a 2048-bit DKIM key) over TCP at the same address. A free UDP port may be
+  // taken for TCP; then another pair is tried.
+  for (let attempt = 0; ; attempt++) {
+    const udp = dns2.createUDPServer(handle as never);
+    await new Promise<void>((resolve, reject) => {
+      udp.once('error', reject);
+      udp.bind(port, '127.0.0.1', () => {
+        udp.off('error', reject);
+        resolve();
+      });
     });
-  });
-  const udpPort = (udp.address() as AddressInfo).port;
-  const tcp = dns2.createTCPServer(handle as never);
-  await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(udpPort, '127.0.0.1', () => {
-      tcp.off('error', reject);
-      resolve();
-    });
-  });
-  tcp.on('error', onError);
+    udp.on('error', onError);
+    const udpPort = (udp.address() as AddressInfo).port;
+    const tcp = dns2.createTCPServer(handle as never);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(udpPort, '127.0.0.1', () => {
+          tcp.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      if (port !== 0 || attempt >= 4 || (error as { code?: string }).code !== 'EADDRINUSE') throw error;
+      continue;
+    }
+    tcp.on('error', onError);
+    return served(udp, tcp, udpPort);
+  }
+}
+
+function served(udp: ReturnType<typeof dns2.createUDPServer>, tcp: ReturnType<typeof dns2.createTCPServer>, udpPort: number): TEmbeddedDns {
   return {
     address: `127.0.0.1:${udpPort}`,
     port: udpPort,

@@ -1,4 +1,5 @@
 import { inArray } from 'drizzle-orm';
+import { withTenant, type TTx } from '../db/client.ts';
 import { hosts } from '../db/schema.ts';
 import { publishRecordSet } from '../dns/embedded-dns.ts';
 import type { TRuntime } from '../runtime.ts';
@@ -16,7 +17,9 @@ export const DEMO_DOMAINS = { verified: 'sakura-hotels.example.jp', unverified: 
  */
 export async function seedDemoSending(rt: TRuntime): Promise<void> {
   const db = rt.database.db;
-  const brands = await db.select({ id: hosts.id, slug: hosts.slug }).from(hosts).where(inArray(hosts.slug, ['sakura-hotels', 'harbor-view']));
+  const brands = await withTenant(db, { scopeAll: true, brandId: null }, (tx) =>
+    tx.select({ id: hosts.id, slug: hosts.slug }).from(hosts).where(inArray(hosts.slug, ['sakura-hotels', 'harbor-view'])),
+  );
   const sakura = brands.find((b) => b.slug === 'sakura-hotels')?.id;
   const harbor = brands.find((b) => b.slug === 'harbor-view')?.id;
   if (!sakura || !harbor) return;
@@ -24,9 +27,10 @@ export async function seedDemoSending(rt: TRuntime): Promise<void> {
   for (const record of expectedRecords(row, namesOf(rt.config))) await publishRecordSet(db, { name: record.name, type: record.type, values: [record.value] });
   const now = new Date();
   const verification = await lookUpRecords(rt.config, row, now);
-  await saveCheck(db, row.id, { ...afterCheck(row, verification, now), verifyAvailableAt: now });
+  const inBrand = (brandId: string) => <T>(fn: (tx: TTx) => Promise<T>) => withTenant(db, { scopeAll: false, brandId }, fn);
+  await inBrand(sakura)((tx) => saveCheck(tx, row.id, { ...afterCheck(row, verification, now), verifyAvailableAt: now }));
   if (verification.state !== 'verified') rt.log.warn('the demo sending domain did not verify against the embedded DNS server');
-  await upsertSettingsRow(db, {
+  await inBrand(sakura)((tx) => upsertSettingsRow(tx, {
     hostId: sakura,
     brandId: sakura,
     senderEmail: `info@${DEMO_DOMAINS.verified}`,
@@ -35,9 +39,9 @@ export async function seedDemoSending(rt: TRuntime): Promise<void> {
     footerSenderName: 'さくらホテルズ株式会社',
     footerPostalAddress: '〒100-0005 東京都千代田区丸の内1-1-1',
     defaultLanguage: 'ja',
-  });
+  }));
   await createDomain(rt, { brandId: harbor, domain: DEMO_DOMAINS.unverified, createdBy: null });
-  await upsertSettingsRow(db, {
+  await inBrand(harbor)((tx) => upsertSettingsRow(tx, {
     hostId: harbor,
     brandId: harbor,
     senderName: 'Harbor View Hotels',
@@ -45,5 +49,5 @@ export async function seedDemoSending(rt: TRuntime): Promise<void> {
     footerSenderName: 'Harbor View Hotels Co., Ltd.',
     footerPostalAddress: '1-1 Meriken Park, Chuo-ku, Kobe, Hyogo 650-0042, Japan',
     defaultLanguage: 'en',
-  });
+  }));
 }

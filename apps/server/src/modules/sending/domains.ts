@@ -1,6 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import { normalizeDomain, type TDnsRecord, type TDomainState, type TRecordCheck, type TSendingDomain } from '@yado/contracts';
 import type { TConfig } from '../../config.ts';
+import { withTenant } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit } from '../audit/record-audit.ts';
@@ -105,7 +106,7 @@ export async function createDomain(rt: TRuntime, input: { brandId: string; domai
     createdBy: input.createdBy,
   };
   try {
-    if (!ctx) return await insertDomainRow(rt.database.db, values);
+    if (!ctx) return await withTenant(rt.database.db, { scopeAll: false, brandId: input.brandId }, (tx) => insertDomainRow(tx, values));
     return await inTenant(rt, ctx, async (tx) => {
       const row = await insertDomainRow(tx, values);
       await recordAudit(tx, ctx, { action: 'create', targetType: 'sending_domain', targetId: row.id, brandId: input.brandId, changes: { domain: row.domain } });

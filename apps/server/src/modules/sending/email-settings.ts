@@ -160,7 +160,9 @@ export type TSendingResolution = { ok: true; identity: TSendingIdentity } | { ok
  * under the host's brand.
  */
 export async function resolveSendingIdentity(rt: TRuntime, hostId: string): Promise<TSendingResolution> {
-  const [host] = await rt.database.db.select({ brandId: hosts.brandId }).from(hosts).where(eq(hosts.id, hostId));
+  const [host] = await withTenant(rt.database.db, { scopeAll: true, brandId: null }, (tx) =>
+    tx.select({ brandId: hosts.brandId }).from(hosts).where(eq(hosts.id, hostId)),
+  );
   if (!host?.brandId) return { ok: false, problems: ['sending_host_only'] };
   const brandId = host.brandId;
   const { view, senderDomainRow } = await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) => resolve(tx, hostId, brandId));

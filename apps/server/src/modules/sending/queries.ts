@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import { selectRows, type TDb, type TTx } from '../../db/client.ts';
+import { selectRows, type TTx } from '../../db/client.ts';
 import { campaignEmailSettings, hosts, sendingDomains } from '../../db/schema.ts';
 
 export type TDomainRow = typeof sendingDomains.$inferSelect;
@@ -47,9 +47,9 @@ export async function deleteDomainRow(tx: TTx, brandId: string, id: string): Pro
   return rows.length > 0;
 }
 
-/** Domains the daily re-check reads (as the owner: it spans brands): every one tried at least once. */
-export async function domainsToRecheck(db: TDb): Promise<TDomainRow[]> {
-  return db.select().from(sendingDomains).where(ne(sendingDomains.state, 'unverified')).orderBy(asc(sendingDomains.createdAt));
+/** Domains the daily re-check reads (across brands): every one tried at least once. */
+export async function domainsToRecheck(tx: TTx): Promise<TDomainRow[]> {
+  return tx.select().from(sendingDomains).where(ne(sendingDomains.state, 'unverified')).orderBy(asc(sendingDomains.createdAt));
 }
 
 export async function findSettingsRows(tx: TTx, hostIds: string[]): Promise<TSettingsRow[]> {

@@ -1,3 +1,4 @@
+import { withTenant } from '../../db/client.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { afterCheck, lookUpRecords } from './domains.ts';
 import { domainsToRecheck, saveCheck } from './queries.ts';
@@ -11,7 +12,9 @@ export async function recheckDomains(rt: TRuntime): Promise<{ checked: number; l
   let checked = 0;
   let lapsed = 0;
   let skipped = 0;
-  for (const row of await domainsToRecheck(rt.database.db)) {
+  // Every brand's domains, read under row-level security like any request (the owner is bound by it too).
+  const rows = await withTenant(rt.database.db, { scopeAll: true, brandId: null }, (tx) => domainsToRecheck(tx));
+  for (const row of rows) {
     const now = new Date();
     const verification = await lookUpRecords(rt.config, row, now);
     if (verification.unavailable) {
@@ -19,7 +22,7 @@ export async function recheckDomains(rt: TRuntime): Promise<{ checked: number; l
       continue;
     }
     const next = afterCheck(row, verification, now);
-    await saveCheck(rt.database.db, row.id, next);
+    await withTenant(rt.database.db, { scopeAll: false, brandId: row.brandId }, (tx) => saveCheck(tx, row.id, next));
     checked++;
     if (row.state === 'verified' && next.state !== 'verified') {
       lapsed++;
