@@ -46,8 +46,10 @@ export function toSendingDomain(row: TDomainRow, config: TConfig, now = new Date
     records: expectedRecords(row, namesOf(config)).map((r) => {
       const stored = checks.find((c) => c.kind === r.kind);
       const check = stored ? { result: stored.result, found: stored.found, problem: stored.problem, checkedAt: stored.checkedAt } : null;
-      // An SPF record of the brand's own without ours: publish it with our include added, never replace it.
-      return { ...r, value: stored?.suggestion ?? r.value, state: recordState(stored), check };
+      // The brand's own SPF or DMARC record is kept: without our include, the SPF to publish is
+      // theirs with it added; once correct, theirs is what is shown, never a replacement.
+      const kept = stored?.result === 'correct' && (r.kind === 'spf' || r.kind === 'dmarc') ? stored.found[0] : undefined;
+      return { ...r, value: stored?.suggestion ?? kept ?? r.value, state: recordState(stored), check };
     }),
     verifyInSeconds: Math.max(0, Math.ceil((row.verifyAvailableAt.getTime() - now.getTime()) / 1000)),
     verifyAvailableAt: row.verifyAvailableAt.toISOString(),
@@ -126,7 +128,11 @@ export interface TVerification {
   unavailable: boolean;
 }
 
-/** Looks every record up and judges it (correct, missing, wrong, malformed, or unavailable). */
+/**
+ * Looks every record up and judges it (correct, missing, wrong, malformed, or unavailable). Never
+ * call it inside a transaction: on PGlite the embedded DNS server reads its zone through the same
+ * single connection, and would wait for the transaction until the lookup timed out.
+ */
 export async function lookUpRecords(config: TConfig, row: TDomainRow, now = new Date()): Promise<TVerification> {
   const lookup = createDnsLookup(config);
   const names = namesOf(config);
