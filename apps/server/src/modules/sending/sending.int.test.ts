@@ -294,6 +294,8 @@ describe('campaign email settings', () => {
     expect(saved.body.data.own.senderEmail).toBe('News@send.example.jp');
     expect(saved.body.data.senderDomain).toEqual({ domain: 'send.example.jp', state: 'unverified' });
     expect(saved.body.data.problems).toContain('domain_not_verified');
+    const [audit] = await s.sql(`select changes from audit_log where target_type = 'campaign_email_settings' order by id desc limit 1`);
+    expect(audit.changes.senderName).toEqual([null, 'さくらホテルズ']);
     const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-shinjuku'`);
     expect(await canSend(s.rt, hotel.id)).toEqual({ ok: false, problems: ['domain_not_verified'] });
 
