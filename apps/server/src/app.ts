@@ -16,6 +16,7 @@ import { customerImportRoutes } from './modules/customer-imports/routes.ts';
 import { bookingRoutes } from './modules/booking/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import { sendingRoutes } from './modules/sending/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
 import { managementRoutes } from './modules/management/routes.ts';
@@ -116,6 +117,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     customerImportRoutes(api, rt);
     bookingRoutes(api, rt);
     locationRoutes(api, rt);
+    sendingRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -37,3 +37,18 @@ describe('the logo store setting', () => {
     throw new Error('an invalid endpoint was accepted');
   });
 });
+
+describe('the DNS settings of domain verification', () => {
+  it('runs the embedded DNS server in embedded mode and asks it unless DNS_SERVERS names resolvers', () => {
+    const embedded = loadConfig(base);
+    expect(embedded.dns).toMatchObject({ servers: null, embeddedServer: true, embeddedPort: 0 });
+    expect(embedded.sending.verifyCountdownSeconds).toBe(120);
+    expect(loadConfig({ ...base, DNS_SERVERS: ' 1.1.1.1, 8.8.8.8:53 ,' }).dns.servers).toEqual(['1.1.1.1', '8.8.8.8:53']);
+    expect(loadConfig({ ...base, DOMAIN_VERIFY_COUNTDOWN_SECONDS: '5' }).sending.verifyCountdownSeconds).toBe(5);
+  });
+
+  it('has no embedded DNS server with a real relay, and refuses a countdown that is not a number of seconds', () => {
+    expect(loadConfig({ ...base, SMTP_URL: 'smtp://relay:587' }).dns.embeddedServer).toBe(false);
+    expect(() => loadConfig({ ...base, DOMAIN_VERIFY_COUNTDOWN_SECONDS: 'two minutes' })).toThrow(ConfigError);
+  });
+});

@@ -47,6 +47,19 @@ const ZEnv = z.object({
   S3_PATH_STYLE: z.enum(['true', 'false']).optional(),
   /** Set: logo addresses redirect here (a CDN or public bucket) instead of being proxied. */
   S3_PUBLIC_URL: z.url().optional(),
+  /**
+   * Resolvers the domain verifier asks, comma-separated (`1.1.1.1,8.8.8.8:53`). Unset: the embedded
+   * DNS server in embedded mode, the system's resolvers otherwise.
+   */
+  DNS_SERVERS: z.string().optional(),
+  /** The embedded DNS server's loopback port (embedded mode); 0: a free port, printed at start. */
+  EMBEDDED_DNS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Seconds before "Verify DNS setup" unlocks, after the records are shown and after each try. */
+  DOMAIN_VERIFY_COUNTDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  /** The SPF include, tracking/return-path CNAME target and DMARC report address a brand publishes. */
+  SENDING_SPF_INCLUDE: z.string().min(3).default('_spf.yado-mail.net'),
+  SENDING_TRACKING_HOST: z.string().min(3).default('track.yado-mail.net'),
+  DMARC_REPORT_ADDRESS: z.string().min(3).default('dmarc-reports@yado-mail.net'),
 });
 
 /** Where logos are kept: under DATA_DIR, or in an S3-compatible bucket. */
@@ -93,6 +106,21 @@ export interface TConfig {
   /** True when mail goes to the embedded SMTP sink (never in production). */
   embedded: boolean;
   logoStore: TLogoStoreConfig;
+  dns: {
+    /** Resolvers of the domain verifier (`ip` or `ip:port`); null: the system's. */
+    servers: string[] | null;
+    /** Run the embedded DNS server (embedded mode), on this loopback port (0: a free one). */
+    embeddedServer: boolean;
+    embeddedPort: number;
+    /** Per-query timeout of the verifier, in milliseconds. */
+    timeoutMs: number;
+  };
+  sending: {
+    verifyCountdownSeconds: number;
+    spfInclude: string;
+    trackingHost: string;
+    dmarcReportAddress: string;
+  };
 }
 
 function embeddedSecret(dataDir: string, name: string): string {
@@ -161,6 +189,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? overrides.dataEncryptionKey ?? embeddedSecret(dataDir, 'data-encryption'),
     embedded,
     logoStore,
+    dns: {
+      servers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((x) => x.trim()).filter(Boolean) : null,
+      embeddedServer: embedded,
+      embeddedPort: e.EMBEDDED_DNS_PORT,
+      timeoutMs: 3000,
+    },
+    sending: {
+      verifyCountdownSeconds: e.DOMAIN_VERIFY_COUNTDOWN_SECONDS,
+      spfInclude: e.SENDING_SPF_INCLUDE,
+      trackingHost: e.SENDING_TRACKING_HOST,
+      dmarcReportAddress: e.DMARC_REPORT_ADDRESS,
+    },
   };
   return { ...config, ...overrides };
 }

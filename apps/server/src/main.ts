@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   if (config.workerInProcess) await startWorker(rt);
   await app.listen({ port: config.port, host: config.host });
   const database = rt.database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL';
-  rt.log.info(`Yado is running on ${config.publicUrl} (${database}${config.embedded ? ', embedded SMTP sink' : ''})`);
+  const embedded = config.embedded ? `, embedded SMTP sink${rt.dns ? `, embedded DNS at ${rt.dns.address}` : ''}` : '';
+  rt.log.info(`Yado is running on ${config.publicUrl} (${database}${embedded})`);
   if (config.seedDemo) {
     const lines = DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(26)} ${a.description}`).join('\n');
     // Printed, not logged: these are the public demo accounts of the README.

@@ -10,9 +10,13 @@ import { loggerOptions } from './app.ts';
 import type { TRuntime } from './runtime.ts';
 import { seedDemo } from './seed/demo.ts';
 import { connectDemoBrands } from './modules/booking/connect-demo-brands.ts';
+import { startEmbeddedDns, type TEmbeddedDns } from './dns/embedded-dns.ts';
+import { seedDemoSending } from './seed/demo-sending.ts';
 
 export interface TStarted extends TRuntime {
   sink: TSmtpSink | null;
+  /** The embedded DNS server (embedded mode): the verifier asks it unless DNS_SERVERS says otherwise. */
+  dns: TEmbeddedDns | null;
   /** The in-process booking simulator, when this runtime serves one. */
   bookingSim: { url: string; close(): Promise<void> } | null;
   stop(): Promise<void>;
@@ -44,6 +48,11 @@ export async function startRuntime(
   const bookingSim = sim ? await sim.listen(0) : null;
   if (bookingSim) config.booking.apiUrl = bookingSim.url;
   const sink = config.embedded && !config.smtpUrl ? await startSmtpSink(database.db, (error) => log.warn({ err: error }, 'smtp sink connection error')) : null;
+  const dns = config.dns.embeddedServer
+    ? await startEmbeddedDns(database.db, (error) => log.warn({ err: error }, 'embedded dns error'), config.dns.embeddedPort)
+    : null;
+  if (dns && !config.dns.servers) config.dns.servers = [dns.address];
+  if (dns) log.info(`embedded DNS server on ${dns.address}`);
   const mailer = createMailTransport(config.smtpUrl, sink?.port ?? null);
   // The pooled transport reports a dropped idle connection as an 'error' event; the next message
   // opens a new one, so it is worth a warning, not the process.
@@ -56,16 +65,20 @@ export async function startRuntime(
     mailer,
     log,
     sink,
+    dns,
     bookingSim,
     async stop() {
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 }).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
       mailer.close();
       await sink?.close();
+      await dns?.close();
       await bookingSim?.close();
       await database.close();
     },
   };
   // First start of the embedded product: the demo brands connect to their simulator accounts.
   if (seeded && ownSim) await connectDemoBrands(runtime);
+  // First start of the embedded product: さくらホテルズ can send from a verified domain at once.
+  if (seeded && dns) await seedDemoSending(runtime);
   return runtime;
 }

@@ -7,6 +7,7 @@ import { applyImport, type TApplyImportJob } from './modules/customer-imports/ap
 import { pruneImports } from './modules/customer-imports/prune-imports.ts';
 import { reviewImport, type TReviewImportJob } from './modules/customer-imports/review-import.ts';
 import type { TRuntime } from './runtime.ts';
+import { recheckDomains } from './modules/sending/recheck-domains.ts';
 
 const POLL_SECONDS = 0.5;
 
@@ -40,4 +41,8 @@ export async function startWorker(rt: TRuntime): Promise<void> {
     await dispatchDailySyncs(rt);
   });
   await scheduleDailySyncDispatch(rt);
+  await rt.queue.work(QUEUES.recheckDomains, async () => {
+    await recheckDomains(rt);
+  });
+  await rt.queue.schedule(QUEUES.recheckDomains, '41 4 * * *');
 }

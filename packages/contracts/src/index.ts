@@ -21,3 +21,22 @@ export * as locationsApi from './locations.ts';
 export { ZCountry, ZPrefecture, ZCity, type TCountry, type TPrefecture, type TCity } from './locations.ts';
 export * as customerImportsApi from './customer-imports.ts';
 export { IMPORT_FIELDS, IMPORT_MAX_BYTES, EMAIL_RECEPTIONS, type TCustomerImport, type TImportField, type TEmailReception } from './customer-imports.ts';
+export * as sendingApi from './sending.ts';
+export {
+  normalizeDomain,
+  senderDomainOf,
+  isSenderEmail,
+  DOMAIN_VERIFY_COUNTDOWN_SECONDS,
+  SENDING_DEFAULTS,
+  SETTINGS_FIELDS,
+  type TSendingDomain,
+  type TDnsRecord,
+  type TCampaignEmailSettings,
+  type TCampaignEmailValues,
+  type TSetupOverview,
+  type TDomainState,
+  type TCheckResult,
+  type TRecordKind,
+  type TRecordCheck,
+  type TSettingsField,
+} from './sending.ts';

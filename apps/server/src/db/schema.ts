@@ -4,6 +4,7 @@ import {
   date,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -14,6 +15,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -186,6 +189,10 @@ export const devOutbox = pgTable(
     text: text('text').notNull().default(''),
     html: text('html'),
     size: integer('size').notNull(),
+    /** The message exactly as received, so any mail tool can check its headers and signatures. */
+    raw: bytea('raw'),
+    /** Header lines in order: [{ key, value }] (value unfolded, as mailparser reads it). */
+    headers: jsonb('headers').$type<{ key: string; value: string }[]>().notNull().default([]),
   },
   (t) => [index('dev_outbox_received_idx').on(t.receivedAt)],
 );
@@ -428,4 +435,74 @@ export const bookingSyncRuns = pgTable(
     errors: jsonb('errors').$type<{ code: string; count: number; examples: string[] }[]>().notNull().default([]),
   },
   (t) => [index('booking_sync_runs_brand_started_idx').on(t.brandId, t.startedAt)],
+);
+
+/**
+ * A domain a brand sends from (campaign email settings' sender). The domain is unique across the
+ * platform ("Oops! This domain already exists."), stored in punycode. The DKIM private key is
+ * sealed with DATA_ENCRYPTION_KEY and never leaves the server; `checks` is the last verification,
+ * per record.
+ */
+export const sendingDomains = pgTable(
+  'sending_domains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => hosts.id),
+    domain: text('domain').notNull(),
+    dkimSelector: text('dkim_selector').notNull(),
+    /** base64 of the DER SubjectPublicKeyInfo: the p= of the DKIM record. */
+    dkimPublicKey: text('dkim_public_key').notNull(),
+    dkimPrivateKeyEncrypted: text('dkim_private_key_encrypted').notNull(),
+    ownershipToken: text('ownership_token').notNull(),
+    state: text('state', { enum: ['unverified', 'in_verification', 'verified'] }).notNull().default('unverified'),
+    checks: jsonb('checks').$type<unknown[]>().notNull().default([]),
+    /** The earliest time "Verify DNS setup" may run again (the countdown). */
+    verifyAvailableAt: timestamp('verify_available_at', { withTimezone: true }).notNull(),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** Set when a verified domain failed its daily re-check; cleared when it verifies again. */
+    lapsedAt: timestamp('lapsed_at', { withTimezone: true }),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sending_domains_domain_key').on(t.domain), index('sending_domains_brand_idx').on(t.brandId)],
+);
+
+/**
+ * Campaign email settings of one host (brand, hotel group or hotel). A null value inherits from the
+ * host above: hotel, then its hotel group, then the brand, then the product's defaults.
+ */
+export const campaignEmailSettings = pgTable('campaign_email_settings', {
+  hostId: uuid('host_id')
+    .primaryKey()
+    .references(() => hosts.id),
+  brandId: uuid('brand_id').notNull(),
+  senderEmail: text('sender_email'),
+  senderName: text('sender_name'),
+  replyTo: text('reply_to'),
+  unsubscribedMessage: text('unsubscribed_message'),
+  footerSenderName: text('footer_sender_name'),
+  footerPostalAddress: text('footer_postal_address'),
+  defaultLanguage: text('default_language', { enum: ['ja', 'en'] }),
+  frequencyCapCount: integer('frequency_cap_count'),
+  frequencyCapDays: integer('frequency_cap_days'),
+  quietHoursStart: text('quiet_hours_start'),
+  quietHoursEnd: text('quiet_hours_end'),
+  updatedBy: uuid('updated_by'),
+  updatedAt: updatedAt(),
+});
+
+/** The embedded DNS server's zone (embedded mode only): what a developer or test published. */
+export const devDnsRecords = pgTable(
+  'dev_dns_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['TXT', 'CNAME'] }).notNull(),
+    value: text('value').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('dev_dns_records_name_idx').on(t.name)],
 );

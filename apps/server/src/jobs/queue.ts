@@ -17,6 +17,8 @@ export const QUEUES = {
   bookingSync: 'booking.sync',
   /** Every quarter hour: queue the daily sync of each brand whose 01:00 has come. */
   bookingSyncDispatch: 'booking.sync-dispatch',
+  /** Daily: look every sending domain's DNS records up again; mark those that fell out of verification. */
+  recheckDomains: 'sending.recheck-domains',
 } as const;
 
 /** Queue options that differ from the default (retry five times with back-off). */

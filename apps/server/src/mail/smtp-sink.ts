@@ -9,6 +9,9 @@ export interface TSmtpSink {
   close(): Promise<void>;
 }
 
+/** A header line's value on one line, as a list of headers shows it. */
+const unfold = (value: string) => value.replace(/\r?\n[ \t]+/g, ' ').trim();
+
 const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
 /**
@@ -36,6 +39,8 @@ export async function startSmtpSink(db: TDb, onError: (error: Error) => void, po
               text: mail.text ?? '',
               html: typeof mail.html === 'string' ? mail.html : null,
               size: raw.length,
+              raw,
+              headers: mail.headerLines.map((h) => ({ key: h.key, value: unfold(h.line.slice(h.line.indexOf(':') + 1)) })),
             }),
           )
           .then(() => callback(), (error: Error) => callback(error));

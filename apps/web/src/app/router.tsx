@@ -154,7 +154,10 @@ export const routes: RouteObject[] = [
               { path: 'segmentation', lazy: area('segmentation') },
               { path: 'campaign', lazy: area('campaign') },
               { path: 'templates', lazy: area('templates') },
-              { path: 'setup', lazy: area('setup') },
+              {
+                path: 'setup',
+                lazy: guarded('setup', ['sending'], async () => (await import('../modules/sending/pages/SetupPage')).SetupPage),
+              },
               {
                 path: 'automations',
                 children: [
@@ -175,7 +178,7 @@ export const routes: RouteObject[] = [
                 path: 'settings',
                 lazy: guarded(
                   'settings',
-                  ['settings', 'booking_sync'],
+                  ['settings', 'booking_sync', 'sending'],
                   async () => (await import('../modules/settings/pages/SettingsPage')).SettingsPage,
                 ),
               },

@@ -13,6 +13,8 @@ import customersEn from './areas/customers/en.json';
 import customersJa from './areas/customers/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
+import sendingEn from './areas/sending/en.json';
+import sendingJa from './areas/sending/ja.json';
 import settingsEn from './areas/settings/en.json';
 import settingsJa from './areas/settings/ja.json';
 import usersEn from './areas/users/en.json';
@@ -25,10 +27,11 @@ export const AREA_TEXTS = {
   customers: { ja: customersJa, en: customersEn },
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
+  sending: { ja: sendingJa, en: sendingEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa, ...sendingJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn, ...sendingEn },
 } as const;

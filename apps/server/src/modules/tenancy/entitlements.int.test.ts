@@ -36,7 +36,12 @@ async function arrangeUser(slug: string, role: string, email: string) {
 }
 
 /** Refusals by level that an area makes after the entitlement check, by error code: the areas. */
-const LEVEL_RULES: Record<string, string[]> = { booking_brand_only: ['booking'] };
+const LEVEL_RULES: Record<string, string[]> = {
+  booking_brand_only: ['booking'],
+  // Domains are the brand's: hotel groups and hotels read them; the platform has no sending identity.
+  domain_brand_only: ['sending'],
+  sending_host_only: ['sending'],
+};
 
 describe('every route with an entitlement', () => {
   it('refuses exactly the admins, staff and viewers at each level whom the matrix denies', async () => {

@@ -108,4 +108,21 @@ describe('the audit log in plain words', () => {
     expect(lines.join()).not.toContain('{');
     expect(describeChanges(entry({ changes: 'text' }), t)).toEqual([]);
   });
+
+  it('names a domain and says how each DNS record was found when it was verified', async () => {
+    const verify = entry({
+      action: 'verify',
+      targetType: 'sending_domain',
+      targetName: null,
+      changes: { domain: 'sakura-hotels.example.jp', state: 'in_verification', records: { spf: 'correct', dkim: 'missing' } },
+    });
+    expect(await inBoth(() => describeAction(verify, i18next.t))).toEqual({
+      en: 'Verified the DNS records of domain “sakura-hotels.example.jp”',
+      ja: 'ドメイン「sakura-hotels.example.jp」の DNS レコードを確認しました',
+    });
+    expect(await inBoth(() => describeChanges(verify, i18next.t))).toEqual({
+      en: ['State: In verification', 'Records: SPF: Correct, DKIM: Missing'],
+      ja: ['状態：認証中', 'レコード：SPF: 正しい、DKIM: 未登録'],
+    });
+  });
 });

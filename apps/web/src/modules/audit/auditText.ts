@@ -16,6 +16,7 @@ const KNOWN_ACTIONS = [
   'add_to_group',
   'remove_from_group',
   'email_status_change',
+  'verify',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
@@ -42,7 +43,7 @@ function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction
     const level = entry.actingHostLevel ?? 'hotel';
     return t(`roles.${level}.${value}`, { defaultValue: value });
   }
-  if ((key === 'status' || key === 'emailStatus') && typeof value === 'string') {
+  if ((key === 'status' || key === 'emailStatus' || key === 'state') && typeof value === 'string') {
     return t(`audit.values.${value}`, { defaultValue: value });
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -56,7 +57,12 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
   const changes = isRecord(entry.changes) ? entry.changes : {};
   const count = Array.isArray(changes.ids) ? changes.ids.length : 0;
   // A deleted host's name is kept in the entry; a current name is looked up when the log is read.
-  const recordedName = typeof changes.name === 'string' && HOST_TYPES.includes(entry.targetType) ? changes.name : null;
+  const recordedName =
+    typeof changes.name === 'string' && HOST_TYPES.includes(entry.targetType)
+      ? changes.name
+      : typeof changes.domain === 'string' && entry.targetType === 'sending_domain'
+        ? changes.domain
+        : null;
   const name = entry.targetName ?? recordedName;
   const target = count > 1 ? t('audit.customers', { count }) : name ? t('audit.target', { type, name }) : type;
   if (KNOWN_ACTIONS.includes(entry.action)) return t(`audit.actions.${entry.action}`, { target });
@@ -70,6 +76,8 @@ export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(changes)) {
     if (SKIPPED_KEYS.includes(key) || (key === 'name' && !isPair(value))) continue;
+    // A domain's name is in the sentence already.
+    if (key === 'domain' && entry.targetType === 'sending_domain') continue;
     const field = fieldLabel(key, t);
     if (isPair(value)) {
       if (HIDDEN_VALUES.includes(key)) lines.push(t('audit.replaced', { field }));
@@ -86,6 +94,10 @@ export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
       lines.push(t('audit.replaced', { field }));
     } else if (key === 'hotelGroupId' && (value === null || value === undefined)) {
       continue;
+    } else if (key === 'records' && isRecord(value)) {
+      // A verification's outcome per DNS record: "SPF: Correct, DKIM: Missing".
+      const results = Object.entries(value).map(([kind, result]) => `${kind.toUpperCase()}: ${t(`audit.values.${String(result)}`, { defaultValue: String(result) })}`);
+      lines.push(t('audit.value', { field, value: results.join(t('audit.separator')) }));
     } else if (isRecord(value)) {
       lines.push(t('audit.changed', { field }));
     } else {

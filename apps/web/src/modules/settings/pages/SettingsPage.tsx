@@ -1,12 +1,14 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../shell/hooks/useProfile';
-import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { BookingSystemSection } from '../components/BookingSystemSection';
 import { ChangePasswordSection } from '../components/ChangePasswordSection';
 import { HostInfoSection } from '../components/HostInfoSection';
+import { CampaignEmailSettingsForm } from '../../sending/components/CampaignEmailSettingsForm';
+import { DomainAuthentication } from '../../sending/components/DomainAuthentication';
 
 function Section({
   id,
@@ -20,7 +22,7 @@ function Section({
   children: ReactNode;
 }) {
   return (
-    <Paper withBorder radius="md" p="lg" data-testid={`settings-${id}`}>
+    <Paper withBorder radius="md" p="lg" id={id} data-testid={`settings-${id}`}>
       <Title order={2} size="h4" mb={description ? 4 : 'md'}>
         {title}
       </Title>
@@ -39,6 +41,13 @@ export function SettingsPage() {
   const { t } = useTranslation();
   const me = useProfile();
   const can = me.entitlements;
+  const { hash } = useLocation();
+  // Links from Setup and from the sender warning land on a section (#campaign-email, #domain).
+  useEffect(() => {
+    if (!hash) return;
+    const timer = setTimeout(() => document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' }), 50);
+    return () => clearTimeout(timer);
+  }, [hash]);
   return (
     <>
       <PageHeader title={t('nav.settings')} />
@@ -60,12 +69,16 @@ export function SettingsPage() {
             <BookingSystemSection />
           </Section>
         )}
-        <Section id="campaign-email" title={t('settings.campaign_email.title')}>
-          <EmptyState title={t('areas.not_available.title')} description={t('settings.campaign_email.not_available')} />
-        </Section>
-        <Section id="domain" title={t('settings.domain.title')}>
-          <EmptyState title={t('areas.not_available.title')} description={t('settings.domain.not_available')} />
-        </Section>
+        {can['settings.manage_campaign_email'] && (
+          <Section id="campaign-email" title={t('settings.campaign_email.title')} description={t('sending.settings.description')}>
+            <CampaignEmailSettingsForm />
+          </Section>
+        )}
+        {(can['settings.manage_domain_authentication'] || can['settings.manage_campaign_email']) && (
+          <Section id="domain" title={t('settings.domain.title')} description={t('sending.domains.description')}>
+            <DomainAuthentication />
+          </Section>
+        )}
       </Stack>
     </>
   );

@@ -23,6 +23,11 @@ const SwitchRoleDialog = lazy(() =>
   import('../../switch-role/components/SwitchRoleDialog').then((m) => ({ default: m.SwitchRoleDialog })),
 );
 
+// Only brand admins load it: a banner when one of the brand's domains fell out of verification.
+const DomainLapseNotice = lazy(() =>
+  import('../../sending/components/DomainLapseNotice').then((m) => ({ default: m.DomainLapseNotice })),
+);
+
 type TDialog = 'my_profile' | 'switch_role' | null;
 
 export function Shell() {
@@ -95,6 +100,11 @@ export function Shell() {
             </Center>
           }
         >
+          {me.meta.level === 'brand' && me.entitlements['settings.manage_domain_authentication'] && (
+            <Suspense fallback={null}>
+              <DomainLapseNotice />
+            </Suspense>
+          )}
           <Outlet />
         </Suspense>
       </main>

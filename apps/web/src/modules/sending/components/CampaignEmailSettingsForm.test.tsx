@@ -1,0 +1,76 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { TCampaignEmailSettings, TCampaignEmailValues } from '@yado/contracts/sending';
+import { describe, expect, it } from 'vitest';
+import { mockFetch, renderWithProviders } from '../../../test/render';
+import { CampaignEmailSettingsForm } from './CampaignEmailSettingsForm';
+
+const empty: TCampaignEmailValues = {
+  senderEmail: null,
+  senderName: null,
+  replyTo: null,
+  unsubscribedMessage: null,
+  footerSenderName: null,
+  footerPostalAddress: null,
+  defaultLanguage: null,
+  frequencyCapCount: null,
+  frequencyCapDays: null,
+  quietHoursStart: null,
+  quietHoursEnd: null,
+};
+
+const hotelSettings: TCampaignEmailSettings = {
+  hostLevel: 'hotel',
+  hostName: 'さくらホテル 新宿',
+  timeZone: 'Asia/Tokyo',
+  own: empty,
+  inherited: { ...empty, senderName: 'さくらホテルズ', unsubscribedMessage: '停止しました', frequencyCapCount: 3, frequencyCapDays: 7, quietHoursStart: '21:00', quietHoursEnd: '08:00', defaultLanguage: 'ja' },
+  inheritedFrom: {
+    senderName: { level: 'brand', hostName: 'さくらホテルズ' },
+    unsubscribedMessage: { level: 'brand', hostName: 'さくらホテルズ' },
+    frequencyCapCount: { level: 'default', hostName: null },
+  },
+  effective: { ...empty, senderName: 'さくらホテルズ', unsubscribedMessage: '停止しました', frequencyCapCount: 3 },
+  senderDomain: null,
+  canSend: false,
+  problems: ['sending_settings_missing'],
+};
+
+describe('CampaignEmailSettingsForm', () => {
+  it('shows what an empty field inherits and from where, and needs no value the brand already gives', async () => {
+    const calls = mockFetch((method, url) => {
+      if (url.pathname === '/v1/sending/settings' && method === 'GET') return { body: { data: hotelSettings } };
+      if (url.pathname === '/v1/sending/settings' && method === 'PUT') return { body: { data: hotelSettings } };
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEmailSettingsForm />);
+    const form = await screen.findByTestId('campaign-email-form');
+    expect(within(form).getByText('Empty: uses さくらホテルズ (from さくらホテルズ)')).toBeTruthy();
+    expect(within(form).getByText('Empty: uses 3 (default)')).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    // Nothing of its own: every value stays inherited.
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(JSON.parse(String(put?.init.body))).toEqual(empty);
+  });
+
+  it('says when the sender is not on a verified domain of the brand, and links to domain authentication', async () => {
+    mockFetch((method, url) => {
+      if (url.pathname === '/v1/sending/settings' && method === 'GET') return { body: { data: hotelSettings } };
+      if (url.pathname === '/v1/sending/settings' && method === 'PUT') {
+        const message = 'This sender email is not on a verified domain of your brand. Authenticate the domain first.';
+        return { status: 400, body: { error: { code: 'validation_failed', message: 'x', fields: { senderEmail: { code: 'sender_domain_not_verified', message } } } } };
+      }
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEmailSettingsForm />, { language: 'ja' });
+    const form = await screen.findByTestId('campaign-email-form');
+    fireEvent.change(form.querySelector('input[name="senderEmail"]') as HTMLInputElement, { target: { value: 'news@gmail.com' } });
+    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, { target: { value: '25:00' } });
+    fireEvent.click(within(form).getByRole('button', { name: '保存' }));
+    expect(await within(form).findByText('21:00 のように HH:MM の形式で入力してください。')).toBeTruthy();
+    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, { target: { value: '22:00' } });
+    fireEvent.click(within(form).getByRole('button', { name: '保存' }));
+    const refused = await within(form).findByTestId('sender-domain-refused');
+    expect(within(refused).getByRole('link', { name: 'ドメイン認証へ' }).getAttribute('href')).toBe('/settings#domain');
+  });
+});
