@@ -19,7 +19,7 @@ const acting = (role: string, slug: string, level: string) => ({
 
 function form(content: string | Buffer, name = 'customers.csv'): FormData {
   const f = new FormData();
-  f.append('file', new Blob([content]), name);
+  f.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
   return f;
 }
 

@@ -15,7 +15,7 @@ const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(
 
 async function upload(token: string, bytes: Buffer, filename: string) {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), filename);
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
   return s.call('POST', '/v1/uploads/logo', { token, form });
 }
 
