@@ -15,6 +15,8 @@ export interface TStarted extends TRuntime {
   sink: TSmtpSink | null;
   /** The in-process booking simulator, when this runtime serves one. */
   bookingSim: { url: string; close(): Promise<void> } | null;
+  /** Run by stop() once the queue has stopped, before the database closes (the worker's lease). */
+  stopAfterQueue: (() => Promise<void>)[];
   stop(): Promise<void>;
 }
 
@@ -57,8 +59,10 @@ export async function startRuntime(
     log,
     sink,
     bookingSim,
+    stopAfterQueue: [],
     async stop() {
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 }).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
+      for (const after of runtime.stopAfterQueue) await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
       mailer.close();
       await sink?.close();
       await bookingSim?.close();

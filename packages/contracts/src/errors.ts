@@ -82,6 +82,8 @@ export const ERROR_MESSAGES = {
     'Use up to 32 letters, numbers, hyphens (-), underscores (_) or dots (.), starting with a letter or number.',
   download_link_invalid: 'This download link has expired or is not yours. Start the export again.',
   booking_hotel_code_taken: 'Another hotel of this brand already has this booking system code.',
+  import_interrupted: 'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
+  import_review_interrupted: 'Reading the file was interrupted too many times. Please upload the file again.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

@@ -45,6 +45,7 @@ function toRun(r: TSyncRunRow): TBookingStatus['runs'][number] {
     bookingsCancelled: r.bookingsCancelled,
     skipped: r.skipped,
     errors: r.errors,
+    resumed: r.resumed,
   };
 }
 
