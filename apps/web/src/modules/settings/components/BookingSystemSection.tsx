@@ -201,7 +201,14 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
             {runs.map((run) => (
               <Table.Tr key={run.id} data-testid="booking-sync-run" data-status={run.status}>
                 <Table.Td>{formatDate(run.startedAt, language, { withTime: true })}</Table.Td>
-                <Table.Td>{t(`booking_sync.log.triggers.${run.trigger}`)}</Table.Td>
+                <Table.Td>
+                  {t(`booking_sync.log.triggers.${run.trigger}`)}
+                  {run.resumed && (
+                    <Text size="xs" c="dimmed" data-testid="booking-sync-resumed">
+                      {t('booking_sync.log.resumed')}
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>
                   <Badge color={STATUS_COLOR[run.status]} variant="light" style={{ overflow: 'visible' }}>
                     {t(`booking_sync.log.statuses.${run.status}`)}
