@@ -16,6 +16,8 @@ const KNOWN_ACTIONS = [
   'add_to_group',
   'remove_from_group',
   'email_status_change',
+  'connect',
+  'disconnect',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
@@ -57,7 +59,9 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
   const count = Array.isArray(changes.ids) ? changes.ids.length : 0;
   // A deleted host's name is kept in the entry; a current name is looked up when the log is read.
   const recordedName = typeof changes.name === 'string' && HOST_TYPES.includes(entry.targetType) ? changes.name : null;
-  const name = entry.targetName ?? recordedName;
+  // A booking-system connection is named by its account id (DBK-100234), which is all it keeps.
+  const accountId = entry.targetType === 'booking_connection' ? entry.targetId : null;
+  const name = entry.targetName ?? recordedName ?? accountId;
   const target = count > 1 ? t('audit.customers', { count }) : name ? t('audit.target', { type, name }) : type;
   if (KNOWN_ACTIONS.includes(entry.action)) return t(`audit.actions.${entry.action}`, { target });
   return t('audit.actions.unknown', { action: entry.action, target });
