@@ -32,7 +32,7 @@ import {
   type TCustomerRow,
 } from './queries.ts';
 
-const TOTAL_CAP = 10_000;
+export const TOTAL_CAP = 10_000;
 const today = () => new Date().toISOString().slice(0, 10);
 
 export function toCustomer(row: TCustomerRow): TCustomer {
