@@ -45,4 +45,5 @@ export async function startWorker(rt: TStarted): Promise<void> {
   });
   await leases.work(QUEUES.bookingSyncDispatch, { run: () => dispatchDailySyncs(rt) });
   await scheduleDailySyncDispatch(rt);
+  await leases.watch();
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { createBookingSim, type TBookingSim } from '@yado/booking-sim';
 import { normalizePhone } from '@yado/contracts';
@@ -19,6 +20,10 @@ const SAKURA_KEY = 'dbk_demo_sakura_7f3c9a1e5b2d4068';
 let s: TTestServer;
 let sim: TBookingSim;
 let simUrl: { url: string; close(): Promise<void> };
+/** The booking system as the workers see it: the simulator behind a delay a test can set. */
+let slowSim: Server;
+let slowUrl: string;
+let delayMs = 0;
 const workers: ChildProcess[] = [];
 
 /**
@@ -32,7 +37,7 @@ async function startWorkerProcess(): Promise<ChildProcess> {
       PATH: process.env.PATH,
       DATABASE_URL: s.rt.config.databaseUrl as string,
       DATA_DIR: s.rt.config.dataDir,
-      BOOKING_API_URL: simUrl.url,
+      BOOKING_API_URL: slowUrl,
       LOG_LEVEL: 'info',
       ...LEASE,
     },
@@ -44,6 +49,7 @@ async function startWorkerProcess(): Promise<ChildProcess> {
     const timer = setTimeout(() => fail(new Error(`worker did not start: ${output}`)), 30_000);
     const read = (chunk: Buffer) => {
       output += String(chunk);
+      if (process.env.LEASES_DEBUG) process.stderr.write(`[worker ${child.pid}] ${String(chunk)}`);
       if (output.includes('Yado worker is running')) {
         clearTimeout(timer);
         done();
@@ -65,6 +71,9 @@ async function kill(child: ChildProcess): Promise<void> {
 beforeAll(async () => {
   sim = createBookingSim({ seed: 11, guestsPerAccount: 12_000, rateLimit: false });
   simUrl = await sim.listen(0);
+  slowSim = createServer((req, res) => void setTimeout(() => sim.handler(req, res), delayMs));
+  await new Promise<void>((r) => slowSim.listen(0, '127.0.0.1', r));
+  slowUrl = `http://127.0.0.1:${(slowSim.address() as { port: number }).port}`;
   s = await startTestServer({ worker: false, env: LEASE });
   if (!s.rt.config.databaseUrl) throw new Error('these tests need PostgreSQL: a worker process cannot share PGlite');
   s.rt.config.booking.apiUrl = simUrl.url;
@@ -74,6 +83,7 @@ afterAll(async () => {
   for (const w of workers) if (w.exitCode === null && w.signalCode === null) await kill(w);
   await s?.close();
   await simUrl?.close();
+  await new Promise((r) => slowSim?.close(r));
 });
 
 const ROWS = 150_000;
@@ -181,5 +191,42 @@ describe('a worker killed in the middle of a job', () => {
     expect(c.bookings).toBe(placed.length);
     expect(c.distinct_bookings).toBe(placed.length);
     await kill(worker);
+  }, 240_000);
+
+  it('a sync whose worker dies again on its retry fails for good, and its run says why', async () => {
+    const [{ id: sakura }] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+    const { token } = await s.login(DEMO.brandAdmin);
+    // Read everything again, slowly, so the run is surely under way when the worker is killed.
+    await s.sql(`update booking_connections set watermark = null where brand_id = $1`, [sakura]);
+    delayMs = 150;
+    try {
+      const running = async () =>
+        (await s.sql(`select id, resumed from booking_sync_runs where brand_id = $1 and status = 'running'`, [sakura]))[0];
+      let worker = await startWorkerProcess();
+      expect((await s.call('POST', '/v1/booking/sync', { token })).status).toBe(200);
+      const first = await eventually(running, 30_000);
+      await kill(worker);
+      // The retry (the sync queue allows one) starts by itself, and its worker is killed too.
+      worker = await startWorkerProcess();
+      const second = await eventually(async () => {
+        const r = await running();
+        return r && r.id !== first.id ? r : null;
+      }, 60_000);
+      expect(second.resumed).toBe(true);
+      await kill(worker);
+      worker = await startWorkerProcess();
+      const [job] = await eventually(async () => {
+        const rows = await s.sql(`select state, output from pgboss.job where name = 'booking.sync' and state = 'failed'`);
+        return rows.length > 0 ? rows : null;
+      }, 60_000);
+      expect(job.output.message).toContain('the worker running this job stopped');
+      const status = (await s.call('GET', '/v1/booking/connection', { token })).body.data;
+      expect(status.runs[0]).toMatchObject({ id: second.id, status: 'failed', resumed: true, trigger: 'manual' });
+      expect(status.runs[0].errors).toContainEqual(expect.objectContaining({ code: 'interrupted' }));
+      expect(status.syncPending).toBe(false);
+      await kill(worker);
+    } finally {
+      delayMs = 0;
+    }
   }, 240_000);
 });

@@ -15,12 +15,14 @@ import type { TRuntime } from '../runtime.ts';
  * with its process thus runs again within about `jobs.leaseSeconds` of the kill (30 s by default),
  * and a job that runs for an hour keeps its lease all along.
  *
- * API, for every queue (campaign sends and scenarios too):
+ * API, for every queue (campaign sends and scenarios too), in worker.ts:
  *
+ *   const leases = await JobLeases.start(rt);         // the lease, renewed from now on
  *   await leases.work<TData>(QUEUES.x, {
  *     run: async (data, { resumed }) => { ... },      // one job; `resumed`: taken up again after a lapse
  *     onLapse: async (data, outcome) => { ... },      // optional: 'requeued' | 'failed', called once
  *   });
+ *   await leases.watch();                             // after every queue: put back, now and every few seconds
  *
  * A handler must tolerate running again from the start (a transaction that rolled back, upserts,
  * a status checked first): the lease decides when, the handler makes it safe. A process whose event
@@ -63,21 +65,22 @@ export class JobLeases {
   private inFlight = 0;
   private sweeping: Promise<void> | null = null;
   private started = false;
+  /** Sweeps wait for watch(): a job put back before its queue's onLapse is known would skip it. */
+  private watching = false;
 
   private constructor(
     private readonly rt: TRuntime,
     private readonly database: TDatabase,
   ) {}
 
-  /** Takes the lease and puts back what dead workers left, then keeps doing both every few seconds. */
+  /** Takes the lease and renews it every few seconds. */
   static async start(rt: TRuntime): Promise<JobLeases> {
     const leases = new JobLeases(rt, rt.database);
     await leases.renew();
-    await leases.sweep();
     leases.timer = setInterval(() => {
       leases.sweeping ??= leases
         .renew()
-        .then(() => leases.sweep())
+        .then(() => (leases.watching ? leases.sweep() : undefined))
         .catch((error: unknown) => rt.log.warn({ err: error }, 'job lease renewal failed'))
         .finally(() => {
           leases.sweeping = null;
@@ -85,6 +88,12 @@ export class JobLeases {
     }, rt.config.jobs.leaseRenewSeconds * 1000);
     leases.timer.unref();
     return leases;
+  }
+
+  /** Once every queue is registered: puts back what dead workers left, now and at every renewal. */
+  async watch(): Promise<void> {
+    this.watching = true;
+    await this.sweep();
   }
 
   async work<T>(queue: string, work: TLeasedWork<T>): Promise<void> {
