@@ -172,10 +172,10 @@ export class JobLeases {
       const work = this.works.get(row.name);
       await work?.onLapse?.(row.data, outcome).catch((error: unknown) => this.rt.log.error({ err: error, queue: row.name }, 'job lapse handler failed'));
     }
-    // Claims of jobs that ended without their release (a failed delete): nothing reads them.
+    // Claims nobody holds of jobs that are over (a release that failed, a job put back and then
+    // cancelled or failed): nothing reads them any more.
     await this.database.executeSql(
-      `delete from job_claims c where c.worker_id is not null
-         and not exists (select 1 from worker_leases w where w.id = c.worker_id)
+      `delete from job_claims c where not exists (select 1 from worker_leases w where w.id = c.worker_id)
          and not exists (select 1 from pgboss.job j where j.name = c.queue and j.id = c.job_id and j.state <= 'active')`,
     );
   }
