@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { createBookingSim, type TBookingSim } from '@yado/booking-sim';
+import iconv from 'iconv-lite';
 import { normalizePhone } from '@yado/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../test/harness.ts';
@@ -140,6 +141,41 @@ describe('a worker killed in the middle of a job', () => {
     // One audit entry: the killed run wrote none.
     const audits = await s.sql(`select 1 from audit_log where target_id = $1 and action = 'import'`, [id]);
     expect(audits).toHaveLength(1);
+    await kill(worker);
+  }, 240_000);
+
+  it('a review killed while it reads the file reads it again from the start after the restart', async () => {
+    const { token } = await s.login(DEMO.harborAdmin);
+    // A CP932 byte after megabytes of ASCII: the upload cannot keep the rows it read, so the review
+    // job reads the stored file itself, which takes a few seconds.
+    let ascii = 'last name,first name,phone,address\r\n';
+    for (let i = 0; i < 300_000; i++) ascii += `Mori,Guest${i},070${String(i).padStart(8, '0')},Kobe\r\n`;
+    const bytes = Buffer.concat([Buffer.from(ascii), iconv.encode('髙橋,①子,08033330002,神戸市～中央区\r\n', 'cp932')]);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), 'late-cp932.csv');
+    let worker = await startWorkerProcess();
+    const uploaded = await s.call('POST', '/v1/customer-imports', { token, form });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    const id = uploaded.body.data.id as string;
+    const get = async () => (await s.call('GET', `/v1/customer-imports/${id}`, { token })).body.data;
+    await eventually(async () => {
+      const [job] = await s.sql(`select state from pgboss.job where name = 'customer-imports.review' and data->>'importId' = $1`, [id]);
+      return job?.state === 'active';
+    }, 60_000);
+    await new Promise((r) => setTimeout(r, 300));
+    await kill(worker);
+    expect((await get()).status).toBe('reviewing');
+
+    worker = await startWorkerProcess();
+    const done = await eventually(async () => {
+      const i = await get();
+      return i.status === 'reviewed' || i.status === 'rejected' ? i : null;
+    }, 60_000);
+    expect(done).toMatchObject({ status: 'reviewed', encoding: 'cp932', counts: { total: 300_001, new: 300_001, failed: 0 } });
+    expect(done.resumedAt).not.toBeNull();
+    const [{ n }] = await s.sql(`select count(*)::int as n from customer_import_rows where import_id = $1`, [id]);
+    expect(n).toBe(300_001);
+    expect((await s.call('DELETE', `/v1/customer-imports/${id}`, { token })).status).toBe(200);
     await kill(worker);
   }, 240_000);
 
