@@ -101,3 +101,62 @@ export function getJson(url: string, token: string): Promise<{ status: number; b
     req.on('error', reject);
   });
 }
+
+/** One side's rounds: each round's measure (a p99, say), their median and the spread around it. */
+export interface TSideRounds {
+  values: number[];
+  median: number;
+  min: number;
+  max: number;
+  /** The round whose measure is the median, for its other figures (p50, errors, achieved rate). */
+  medianRound: TLoadResult;
+}
+
+function sideOf(results: TLoadResult[], measure: (r: TLoadResult) => number): TSideRounds {
+  const values = results.map(measure);
+  const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+  const [median, at] = order[Math.floor((order.length - 1) / 2)] as readonly [number, number];
+  return { values, median, min: order[0]![0], max: order[order.length - 1]![0], medianRound: results[at] as TLoadResult };
+}
+
+/**
+ * A fair comparison of ours against the baseline (docs/benchmarks.md, "Method"):
+ * 1. warm-up: both sides run the same request sequence once, unmeasured, so neither meets caches
+ *    (PostgreSQL's buffers, the OS page cache, prepared statements, the JIT of V8) the other
+ *    filled first;
+ * 2. rounds: alternated in pairs whose order flips (ours, baseline, baseline, ours, ...), so a
+ *    drift of the machine (another process waking up, caches warming further) falls on both sides;
+ *    at least three per side;
+ * 3. the verdict: each side's median round, and the spread (lowest and highest round) printed
+ *    beside it, so one disturbed round neither makes nor breaks the result.
+ */
+export async function alternateRounds(options: {
+  rounds: number;
+  warmUp: { ours: () => Promise<unknown>; baseline: () => Promise<unknown> };
+  ours: () => Promise<TLoadResult>;
+  baseline: () => Promise<TLoadResult>;
+  measure: (r: TLoadResult) => number;
+  label: (r: TLoadResult) => string;
+}): Promise<{ ours: TSideRounds; baseline: TSideRounds }> {
+  const rounds = Math.max(3, Math.round(options.rounds));
+  process.stdout.write('warming up both sides on the same requests...\n');
+  await options.warmUp.ours();
+  await options.warmUp.baseline();
+  const ours: TLoadResult[] = [];
+  const baseline: TLoadResult[] = [];
+  const run = async (side: 'ours' | 'baseline', round: number) => {
+    const result = await (side === 'ours' ? options.ours() : options.baseline());
+    (side === 'ours' ? ours : baseline).push(result);
+    process.stdout.write(`round ${round} ${side.padEnd(8)} ${options.label(result)}\n`);
+  };
+  for (let i = 0; i < rounds; i++) {
+    const first = i % 2 === 0 ? 'ours' : 'baseline';
+    await run(first, i + 1);
+    await run(first === 'ours' ? 'baseline' : 'ours', i + 1);
+  }
+  return { ours: sideOf(ours, options.measure), baseline: sideOf(baseline, options.measure) };
+}
+
+/** "7.0 ms (6.1 to 9.3 over 3 rounds)": a median with its spread. */
+export const withSpread = (side: TSideRounds, unit: string, digits = 1) =>
+  `${side.median.toFixed(digits)} ${unit} (${side.min.toFixed(digits)} to ${side.max.toFixed(digits)} over ${side.values.length} rounds)`;

@@ -1,16 +1,19 @@
 /**
  * customer-list: a 50-row page of the customer list through the real API at a fixed request
  * rate, on N customers (default 1,000,000) with one booking each. Baseline: the same queries
- * written by hand over `pg`, at the same rate, in the same run.
- *   npm run bench -- customer-list [--size N] [--rate 1000] [--seconds 10]
- * value = our p99 in ms; ratio = baseline p99 ÷ ours (1.0: as fast as hand-written SQL).
+ * written by hand over `pg`, at the same rate, in the same run. Both sides are warmed on the same
+ * requests, then measured in alternating rounds (bench/_support.ts, alternateRounds).
+ *   npm run bench -- customer-list [--size N] [--rate 1000] [--seconds 10] [--rounds 3]
+ * value = the median round's p99 of ours in ms; baseline = the baseline's median round p99;
+ * ratio = baseline ÷ ours (1.0: as fast as hand-written SQL).
  */
 import pg from 'pg';
-import { admin, arg, dbUrl, getJson, openLoop, percentile, startServer } from './_support.ts';
+import { admin, alternateRounds, arg, dbUrl, getJson, openLoop, percentile, startServer, withSpread, type TLoadResult } from './_support.ts';
 
 const size = arg('size', 1_000_000);
 const rate = arg('rate', 1000);
 const seconds = arg('seconds', 10);
+const rounds = arg('rounds', 3);
 const port = arg('port', 3907);
 const DB = 'yado_bench_customer_list';
 
@@ -110,22 +113,25 @@ async function main(): Promise<void> {
       return true;
     };
 
-    process.stdout.write(`warming up...\n`);
-    await openLoop(200, 3, async (i) => (await getJson(apiRequest(i), token)).status === 200);
-    await openLoop(200, 3, handQuery);
-
-    process.stdout.write(`ours: ${rate} req/s for ${seconds} s through the API\n`);
-    const ours = await openLoop(rate, seconds, async (i) => (await getJson(apiRequest(i), token)).status === 200);
-    process.stdout.write(`baseline: ${rate} req/s for ${seconds} s of hand-written SQL over pg\n`);
-    const baseline = await openLoop(rate, seconds, handQuery);
+    const apiSide = async (i: number) => (await getJson(apiRequest(i), token)).status === 200;
+    const p = (r: TLoadResult, q: number) => percentile(r.latencies, q).toFixed(1);
+    const { ours, baseline } = await alternateRounds({
+      rounds,
+      // The whole request sequence of a round, at a modest rate: every page a round reads, on both sides.
+      warmUp: {
+        ours: () => openLoop(Math.min(rate, 200), (rate * seconds) / Math.min(rate, 200), apiSide),
+        baseline: () => openLoop(Math.min(rate, 200), (rate * seconds) / Math.min(rate, 200), handQuery),
+      },
+      ours: () => openLoop(rate, seconds, apiSide),
+      baseline: () => openLoop(rate, seconds, handQuery),
+      measure: (r) => percentile(r.latencies, 99),
+      label: (r) => `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
+    });
     await pool.end();
 
-    const p = (r: typeof ours, q: number) => percentile(r.latencies, q).toFixed(1);
-    process.stdout.write(`ours     p50=${p(ours, 50)} ms p95=${p(ours, 95)} ms p99=${p(ours, 99)} ms errors=${ours.errors}/${ours.sent} achieved=${(ours.sent / ours.seconds).toFixed(0)} req/s\n`);
-    process.stdout.write(`baseline p50=${p(baseline, 50)} ms p95=${p(baseline, 95)} ms p99=${p(baseline, 99)} ms errors=${baseline.errors}/${baseline.sent}\n`);
-    const ourP99 = percentile(ours.latencies, 99);
-    const baseP99 = percentile(baseline.latencies, 99);
-    process.stdout.write(`BENCH customer-list value=${ourP99.toFixed(1)} unit=ms baseline=${baseP99.toFixed(1)} ratio=${(baseP99 / ourP99).toFixed(2)}\n`);
+    process.stdout.write(`ours     p99 ${withSpread(ours, 'ms')}, median round: p50=${p(ours.medianRound, 50)} ms errors=${ours.medianRound.errors}/${ours.medianRound.sent}\n`);
+    process.stdout.write(`baseline p99 ${withSpread(baseline, 'ms')}, median round: p50=${p(baseline.medianRound, 50)} ms errors=${baseline.medianRound.errors}/${baseline.medianRound.sent}\n`);
+    process.stdout.write(`BENCH customer-list value=${ours.median.toFixed(1)} unit=ms baseline=${baseline.median.toFixed(1)} ratio=${(baseline.median / ours.median).toFixed(2)}\n`);
   } finally {
     server.kill('SIGTERM');
   }

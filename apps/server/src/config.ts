@@ -34,6 +34,13 @@ const ZEnv = z.object({
   BOOKING_SIM_GUESTS: z.coerce.number().int().min(1).max(200_000).default(5000),
   /** Encrypts stored credentials (booking-system API keys); generated under DATA_DIR in embedded mode. */
   DATA_ENCRYPTION_KEY: z.string().min(32).optional(),
+  /**
+   * Job leases (jobs/leases.ts): a worker that has not renewed its lease for this many seconds is
+   * taken for dead and its running jobs are put back. Renewed (and lapsed leases looked for) every
+   * WORKER_LEASE_RENEW_SECONDS.
+   */
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+  WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /** Cheaper argon2 settings for tests only. */
   YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
   /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
@@ -103,6 +110,11 @@ export interface TConfig {
     retryBaseMs: number;
   };
   dataEncryptionKey: string;
+  jobs: {
+    /** Seconds a worker's lease lasts without renewal, and how often it is renewed. */
+    leaseSeconds: number;
+    leaseRenewSeconds: number;
+  };
   /** True when mail goes to the embedded SMTP sink (never in production). */
   embedded: boolean;
   logoStore: TLogoStoreConfig;
@@ -187,6 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       retryBaseMs: 500,
     },
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? overrides.dataEncryptionKey ?? embeddedSecret(dataDir, 'data-encryption'),
+    jobs: {
+      leaseSeconds: e.WORKER_LEASE_SECONDS,
+      // Renewed at least twice per lease, so one slow renewal does not lose it.
+      leaseRenewSeconds: Math.min(e.WORKER_LEASE_RENEW_SECONDS, Math.floor(e.WORKER_LEASE_SECONDS / 2)),
+    },
     embedded,
     logoStore,
     dns: {

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startRuntime } from './start.ts';
 import { startWorker } from './worker.ts';
+import { warmCustomerList } from './modules/customers/warm-customer-list.ts';
 import { DEMO_PASSWORD, DEMO_ACCOUNTS } from './seed/demo.ts';
 
 /** `npm start`: API, worker, embedded SMTP sink and demo data in one process. */
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
   const app = await buildApp(rt);
   if (config.workerInProcess) await startWorker(rt);
   await app.listen({ port: config.port, host: config.host });
+  // In the background: /healthz answers at once, the first users find the list's path warm.
+  warmCustomerList(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'customer list warm-up failed'));
   const database = rt.database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL';
   const embedded = config.embedded ? `, embedded SMTP sink${rt.dns ? `, embedded DNS at ${rt.dns.address}` : ''}` : '';
   rt.log.info(`Yado is running on ${config.publicUrl} (${database}${embedded})`);

@@ -19,6 +19,8 @@ export interface TStarted extends TRuntime {
   dns: TEmbeddedDns | null;
   /** The in-process booking simulator, when this runtime serves one. */
   bookingSim: { url: string; close(): Promise<void> } | null;
+  /** Run by stop() once the queue has stopped, before the database closes (the worker's lease). */
+  stopAfterQueue: (() => Promise<void>)[];
   stop(): Promise<void>;
 }
 
@@ -67,8 +69,10 @@ export async function startRuntime(
     sink,
     dns,
     bookingSim,
+    stopAfterQueue: [],
     async stop() {
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 }).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
+      for (const after of runtime.stopAfterQueue) await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
       mailer.close();
       await sink?.close();
       await dns?.close();

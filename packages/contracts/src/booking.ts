@@ -49,6 +49,8 @@ export const ZSyncRun = z.object({
   bookingsCancelled: z.number(),
   skipped: z.number(),
   errors: z.array(ZSyncError),
+  /** Started by itself after the worker running the previous run stopped. */
+  resumed: z.boolean(),
 });
 export type TSyncRun = z.infer<typeof ZSyncRun>;
 

@@ -90,6 +90,8 @@ export const ZCustomerImport = z.object({
   error: z.object({ code: z.string(), message: z.string(), row: z.number().nullable() }).nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** When the worker running it stopped and another took it up again, from the start (nothing was half-written). */
+  resumedAt: z.string().nullable(),
 });
 export type TCustomerImport = z.infer<typeof ZCustomerImport>;
 

@@ -100,6 +100,8 @@ export const ERROR_MESSAGES = {
   sender_email_invalid: 'Please enter a valid email',
   footer_missing: "The footer's sender name and postal address are required (Act on Specified Electronic Mail).",
   sending_host_only: 'Campaign email settings belong to a brand, hotel group or hotel. Switch to one of them.',
+  import_interrupted: 'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
+  import_review_interrupted: 'Reading the file was interrupted too many times. Please upload the file again.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

@@ -335,6 +335,8 @@ export const customerImports = pgTable(
     errorRow: integer('error_row'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When a worker took the import up again after the one running it stopped (jobs/leases.ts). */
+    resumedAt: timestamp('resumed_at', { withTimezone: true }),
   },
   (t) => [index('customer_imports_host_idx').on(t.hostId, t.createdAt)],
 );
@@ -433,6 +435,8 @@ export const bookingSyncRuns = pgTable(
     skipped: integer('skipped').notNull().default(0),
     /** [{ code, count, examples: external ids }] */
     errors: jsonb('errors').$type<{ code: string; count: number; examples: string[] }[]>().notNull().default([]),
+    /** Started again by another worker after the one running the sync stopped (jobs/leases.ts). */
+    resumed: boolean('resumed').notNull().default(false),
   },
   (t) => [index('booking_sync_runs_brand_started_idx').on(t.brandId, t.startedAt)],
 );
@@ -505,4 +509,30 @@ export const devDnsRecords = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('dev_dns_records_name_idx').on(t.name)],
+);
+
+/**
+ * Job leases (jobs/leases.ts): one row per live worker process, renewed every few seconds. Not
+ * tenant data: only workers read and write it, as the owner, like pg-boss's own tables.
+ */
+export const workerLeases = pgTable('worker_leases', {
+  id: uuid('id').primaryKey(),
+  hostname: text('hostname').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Which worker runs which pg-boss job, and how often the job was taken up again after a lapse. */
+export const jobClaims = pgTable(
+  'job_claims',
+  {
+    jobId: uuid('job_id').primaryKey(),
+    queue: text('queue').notNull(),
+    /** Null while the job waits to be taken up again. */
+    workerId: uuid('worker_id'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+    lapses: integer('lapses').notNull().default(0),
+  },
+  (t) => [index('job_claims_worker_idx').on(t.workerId)],
 );

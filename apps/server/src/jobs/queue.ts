@@ -25,8 +25,11 @@ export const QUEUES = {
 const QUEUE_OPTIONS: Partial<Record<(typeof QUEUES)[keyof typeof QUEUES], Partial<PgBoss.Queue>>> = {
   // One active run per brand (singleton key) and at most one waiting; a failed run is recorded in
   // the sync log and redone by the next one, so a retry here would only repeat it.
-  [QUEUES.bookingSync]: { policy: 'stately', retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 },
+  [QUEUES.bookingSync]: { policy: 'stately', retryLimit: 1, retryDelay: 60 },
 };
+
+/** Six hours: longer than any job should run (pg-boss 10 allows up to 24). */
+const EXPIRE_SECONDS = 6 * 3600;
 
 export interface TSendAccountLink {
   userId: string;
@@ -52,7 +55,12 @@ export async function startQueue(database: TDatabase, onError: (error: Error) =>
   boss.on('error', onError);
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true, ...QUEUE_OPTIONS[name] });
+    // A dead worker's job comes back through its lease (jobs/leases.ts), not through expiry: the
+    // expiry is only the last resort for a handler that hangs while its process lives.
+    const options = { name, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS, ...QUEUE_OPTIONS[name] };
+    await boss.createQueue(name, options);
+    // createQueue keeps an existing queue's settings: bring older databases to these.
+    await boss.updateQueue(name, options);
   }
   return boss;
 }

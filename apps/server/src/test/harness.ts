@@ -56,7 +56,12 @@ export const DEMO = {
  * manual clock and few guests); without one, booking-system calls find none configured.
  * `env`: extra environment for this server (e.g. an S3 logo store).
  */
-export async function startTestServer(options: { bookingSim?: TBookingSim; env?: Record<string, string> } = {}): Promise<TTestServer> {
+/**
+ * `worker: false`: no worker in this process (a test runs worker processes of its own).
+ */
+export async function startTestServer(
+  options: { bookingSim?: TBookingSim; env?: Record<string, string>; worker?: boolean } = {},
+): Promise<TTestServer> {
   const template = inject('templateDatabaseUrl');
   let dbName: string | null = null;
   let databaseUrlForRun: string | undefined;
@@ -88,7 +93,7 @@ export async function startTestServer(options: { bookingSim?: TBookingSim; env?:
   // Back-off in milliseconds rather than seconds, so injected faults do not slow the tests down.
   rt.config.booking.retryBaseMs = 5;
   const app = await buildApp(rt);
-  await startWorker(rt);
+  if (options.worker !== false) await startWorker(rt);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

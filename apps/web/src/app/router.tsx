@@ -89,7 +89,7 @@ export const routes: RouteObject[] = [
             path: 'yoyaku-verification',
             lazy: async () => {
               const [{ YoyakuVerificationPage }] = await Promise.all([
-                import('../modules/booking_sync/pages/YoyakuVerificationPage'),
+                import('../modules/booking-sync/pages/YoyakuVerificationPage'),
                 loadAreaTexts('booking_sync'),
               ]);
               return { Component: YoyakuVerificationPage };
@@ -99,7 +99,7 @@ export const routes: RouteObject[] = [
             path: 'yoyaku-verification/redirect',
             lazy: async () => {
               const [{ YoyakuRedirectPage }] = await Promise.all([
-                import('../modules/booking_sync/pages/YoyakuRedirectPage'),
+                import('../modules/booking-sync/pages/YoyakuRedirectPage'),
                 loadAreaTexts('booking_sync'),
               ]);
               return { Component: YoyakuRedirectPage };

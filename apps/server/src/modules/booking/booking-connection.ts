@@ -45,6 +45,7 @@ function toRun(r: TSyncRunRow): TBookingStatus['runs'][number] {
     bookingsCancelled: r.bookingsCancelled,
     skipped: r.skipped,
     errors: r.errors,
+    resumed: r.resumed,
   };
 }
 
@@ -139,7 +140,7 @@ export async function connectBookingSystem(
         // The connect sync is today's: the daily one starts tomorrow at 01:00.
         lastDailyOn: localClock(new Date(), timeZone).day,
       });
-      await mapHotelsByName(tx, brandId, verified.hotels);
+      await mapHotelsByName(tx, ctx, brandId, verified.hotels);
       await recordAudit(tx, ctx, {
         action: 'connect',
         targetType: 'booking_connection',
@@ -158,7 +159,13 @@ export async function connectBookingSystem(
 }
 
 /** A hotel without a booking-system code takes the code of the account's hotel with the same name. */
-async function mapHotelsByName(tx: TTx, brandId: string, dbkHotels: { code: string; name: string }[]): Promise<void> {
+/** Each code given by name is audited like a code set by hand in the hotel's edit. */
+async function mapHotelsByName(
+  tx: TTx,
+  ctx: TActingContext,
+  brandId: string,
+  dbkHotels: { code: string; name: string }[],
+): Promise<void> {
   const hotels = await brandHotels(tx, brandId);
   const taken = new Set(hotels.flatMap((h) => (h.code ? [h.code] : [])));
   const fold = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -167,6 +174,13 @@ async function mapHotelsByName(tx: TTx, brandId: string, dbkHotels: { code: stri
     const match = hotels.find((h) => !h.code && fold(h.name) === fold(dbk.name));
     if (match) {
       await setHotelCode(tx, match.id, dbk.code);
+      await recordAudit(tx, ctx, {
+        action: 'update',
+        targetType: 'hotel',
+        targetId: match.id,
+        brandId,
+        changes: { bookingHotelCode: [null, dbk.code] },
+      });
       match.code = dbk.code;
     }
   }

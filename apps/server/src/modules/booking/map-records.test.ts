@@ -39,6 +39,13 @@ describe('mapping a guest', () => {
     expect(mapGuest({ ...guest, phone: null, email: 'not an address' })).toMatchObject({ phone: null, email: null });
   });
 
+  it('keeps guests at real top-level domains of any length (DESIGN section 6)', () => {
+    expect(mapGuest({ ...guest, email: ' Hanako@Ryokan.TOKYO ' }).email).toBe('hanako@ryokan.tokyo');
+    expect(mapGuest({ ...guest, email: 'stay@kyoto.travel' }).email).toBe('stay@kyoto.travel');
+    expect(mapGuest({ ...guest, email: 'info@xn--wgv71a119e.jp' }).email).toBe('info@xn--wgv71a119e.jp');
+    expect(mapGuest({ ...guest, email: 'hanako@ryokan.tokyo.' }).email).toBeNull();
+  });
+
   it('makes a new customer with the consent the guest gave at booking', () => {
     const g = mapGuest(guest);
     expect(newCustomer('c1', { ...g, phone: '09012345678' })).toMatchObject({

@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, normalizePhone } from '@yado/contracts';
+import { isValidEmail, normalizePhone } from '@yado/contracts';
 import type { TSyncedBooking, TSyncedCustomer } from '../customers/sync-queries.ts';
 import type { TDbkGuest, TDbkReservation } from './booking-client.ts';
 
@@ -28,7 +28,7 @@ export function mapGuest(guest: TDbkGuest): TGuestValues {
     firstName: guest.given_name.trim(),
     lastName: guest.family_name.trim(),
     phone: guest.phone ? normalizePhone(guest.phone) : null,
-    email: email && EMAIL_PATTERN.test(email) ? email : null,
+    email: email && isValidEmail(email) ? email : null,
     gender: guest.gender === 'unspecified' ? 'prefer_not_to_say' : guest.gender,
     dateOfBirth: guest.birth_date,
     country: guest.country ? guest.country.toUpperCase() : null,

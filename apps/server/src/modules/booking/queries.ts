@@ -177,12 +177,17 @@ export async function saveGuestLinks(
 }
 
 /** Opens a run; a run of the brand still marked running was cut off (a worker stopped) and says so. */
-export async function startRun(tx: TTx, brandId: string, trigger: TSyncRunRow['trigger']): Promise<string> {
+/** Closes the brand's run left "running" by a worker that stopped. */
+export async function closeInterruptedRuns(tx: TTx, brandId: string): Promise<void> {
   await tx
     .update(bookingSyncRuns)
     .set({ status: 'failed', finishedAt: new Date(), errors: [{ code: 'interrupted', count: 1, examples: [] }] })
     .where(and(eq(bookingSyncRuns.brandId, brandId), eq(bookingSyncRuns.status, 'running')));
-  const [row] = await tx.insert(bookingSyncRuns).values({ brandId, trigger }).returning({ id: bookingSyncRuns.id });
+}
+
+export async function startRun(tx: TTx, brandId: string, trigger: TSyncRunRow['trigger'], resumed = false): Promise<string> {
+  await closeInterruptedRuns(tx, brandId);
+  const [row] = await tx.insert(bookingSyncRuns).values({ brandId, trigger, resumed }).returning({ id: bookingSyncRuns.id });
   return (row as { id: string }).id;
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { openSecret } from '../../crypto/secret-box.ts';
 import { withTenant, type TTx } from '../../db/client.ts';
+import type { TLapseOutcome } from '../../jobs/leases.ts';
 import type { TRuntime } from '../../runtime.ts';
 import {
   allocateByBookings,
@@ -25,6 +26,7 @@ import {
   type TCustomerState,
 } from './map-records.ts';
 import {
+  closeInterruptedRuns,
   findConnection,
   finishRun,
   guestLinks,
@@ -87,12 +89,12 @@ class RunTally {
  * upsert keyed by the booking system's ids, committed page by page: a run cut off midway leaves
  * the watermark where it was, and the next run redoes the same records without duplicating any.
  */
-export async function syncBookings(rt: TRuntime, job: TSyncJob): Promise<string | null> {
+export async function syncBookings(rt: TRuntime, job: TSyncJob, resumed = false): Promise<string | null> {
   const rls = { scopeAll: false, brandId: job.brandId };
   const inBrand = <T>(fn: (tx: TTx) => Promise<T>) => withTenant(rt.database.db, rls, fn);
   const connection = await inBrand((tx) => findConnection(tx, job.brandId));
   if (!connection) return null;
-  const runId = await inBrand((tx) => startRun(tx, job.brandId, job.trigger));
+  const runId = await inBrand((tx) => startRun(tx, job.brandId, job.trigger, resumed));
   const tally = new RunTally();
   const started = Date.now();
   try {
@@ -131,6 +133,17 @@ export async function syncBookings(rt: TRuntime, job: TSyncJob): Promise<string 
     );
   }
   return runId;
+}
+
+/**
+ * The worker running the brand's sync stopped (jobs/leases.ts). Put back, the sync starts again by
+ * itself within seconds (marked resumed), and that run closes the stopped one as interrupted; with
+ * its retries used up, the stopped run is closed now. Pages it committed stay; the watermark did not
+ * move, so the next run redoes them without duplicating any.
+ */
+export async function syncLapsed(rt: TRuntime, job: TSyncJob, outcome: TLapseOutcome): Promise<void> {
+  if (outcome === 'requeued') return;
+  await withTenant(rt.database.db, { scopeAll: false, brandId: job.brandId }, (tx) => closeInterruptedRuns(tx, job.brandId));
 }
 
 function failureCode(error: DbkError): string {

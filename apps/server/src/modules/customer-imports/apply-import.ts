@@ -3,6 +3,7 @@ import type { TImportField, TRole } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, withTenant, type TTx } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
+import type { TLapseOutcome } from '../../jobs/leases.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { mappedFields } from './columns.ts';
 import {
@@ -10,6 +11,7 @@ import {
   changedCondition,
   deleteImportRows,
   loadImport,
+  markResumed,
   moveImport,
   setProgress,
   type TImportRecord,
@@ -191,4 +193,15 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
     );
     await moveImport(db, record.id, ['importing'], 'failed', sql`, error_code = ${code}, finished_at = now()`);
   }
+}
+
+/**
+ * The worker running the import stopped (jobs/leases.ts). Its transaction rolled back, so nothing
+ * was written: the import runs again from the start, or, its retries used up, it failed and says so.
+ */
+export async function applyImportLapsed(rt: TRuntime, job: TApplyImportJob, outcome: TLapseOutcome): Promise<void> {
+  const db = rt.database.db;
+  if (outcome === 'requeued') await markResumed(db, job.importId);
+  else
+    await moveImport(db, job.importId, ['queued', 'importing'], 'failed', sql`, error_code = 'import_interrupted', finished_at = now()`);
 }

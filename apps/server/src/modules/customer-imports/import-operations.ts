@@ -49,6 +49,7 @@ export function toImport(r: TImportRecord): TCustomerImport {
     error: r.errorCode ? { code: r.errorCode, message: message(r.errorCode), row: r.errorRow } : null,
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt?.toISOString() ?? null,
+    resumedAt: r.resumedAt?.toISOString() ?? null,
   };
 }
 
@@ -121,7 +122,7 @@ export async function confirmImport(
       id,
       ['reviewed', 'failed'],
       'queued',
-      sql`, email_reception = ${emailReception}, error_code = null, error_row = null, finished_at = null, progress_done = 0`,
+      sql`, email_reception = ${emailReception}, error_code = null, error_row = null, finished_at = null, resumed_at = null, progress_done = 0`,
     );
     if (!moved) throw new AppError(409, 'import_not_ready');
     return findImport(tx, id, ctx.host.id);

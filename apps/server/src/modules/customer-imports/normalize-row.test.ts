@@ -42,6 +42,17 @@ describe('row normalisation', () => {
       { field: 'emailStatus', code: 'import_invalid_email_status' },
     ]);
   });
+  it('takes addresses at real top-level domains of any length (DESIGN section 6)', () => {
+    for (const email of ['hanako@ryokan.tokyo', 'Reservations@Grand.Hotel', 'guest+spring@kyoto.travel']) {
+      const row = read(['山田', '花子', '09012345678', email, '', '', '', '東京', '']);
+      expect(row.problems).toEqual([]);
+      expect(row.values.email).toBe(email);
+    }
+    expect(read(['山田', '花子', '09012345678', 'hanako@ryokan..tokyo', '', '', '', '東京', '']).problems).toEqual([
+      { field: 'email', code: 'email_invalid' },
+    ]);
+  });
+
   it('reads labels in both languages and the usual date forms', () => {
     const row = read([
       '山田',

@@ -26,17 +26,19 @@ export interface TImportRecord {
   errorRow: number | null;
   createdAt: Date;
   finishedAt: Date | null;
+  resumedAt: Date | null;
 }
 
 const selectImport = sql`select i.id, i.brand_id as "brandId", i.host_id as "hostId", i.hotel_id as "hotelId", h.name as "hotelName",
   i.created_by as "createdBy", i.status, i.file_name as "fileName", i.file_size as "fileSize", i.encoding, i.columns,
   i.progress_done as "progressDone", i.progress_total as "progressTotal", i.counts, i.result, i.email_reception as "emailReception",
-  i.error_code as "errorCode", i.error_row as "errorRow", i.created_at as "createdAt", i.finished_at as "finishedAt"
+  i.error_code as "errorCode", i.error_row as "errorRow", i.created_at as "createdAt", i.finished_at as "finishedAt",
+  i.resumed_at as "resumedAt"
   from customer_imports i left join hosts h on h.id = i.hotel_id`;
 
 function toRecord(row: Record<string, unknown>): TImportRecord {
   const at = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-  return { ...(row as unknown as TImportRecord), createdAt: at(row.createdAt) as Date, finishedAt: at(row.finishedAt) };
+  return { ...(row as unknown as TImportRecord), createdAt: at(row.createdAt) as Date, finishedAt: at(row.finishedAt), resumedAt: at(row.resumedAt) };
 }
 
 /** An import of the acting host (another host's, even in the same brand, is not found). */
@@ -86,6 +88,13 @@ export async function moveImport(
     )}) returning id`,
   );
   return rowsOf(result).length > 0;
+}
+
+/** The worker running it stopped and the job was put back (jobs/leases.ts): the console says it resumed. */
+export async function markResumed(tx: TTx, id: string): Promise<void> {
+  await tx.execute(
+    sql`update customer_imports set resumed_at = now() where id = ${id} and status in ('reviewing', 'queued', 'importing')`,
+  );
 }
 
 export async function setProgress(tx: TTx, id: string, done: number, total: number | null): Promise<void> {

@@ -2,12 +2,14 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { TLapseOutcome } from '../../jobs/leases.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { CsvError } from './csv-reader.ts';
 import { textDecoder } from './encoding.ts';
 import {
   deleteImportRows,
   loadImport,
+  markResumed,
   moveImport,
   setProgress,
   type TImportRecord,
@@ -73,6 +75,22 @@ export async function reviewImport(rt: TRuntime, job: TReviewImportJob): Promise
   } finally {
     // The rows are in the database now (or the file is refused): the upload is not kept.
     await rm(path, { force: true });
+  }
+}
+
+/**
+ * The worker reading the file stopped (jobs/leases.ts): the review reads it again from the start,
+ * or, its retries used up, the import is rejected with the reason and nothing of it is kept.
+ */
+export async function reviewImportLapsed(rt: TRuntime, job: TReviewImportJob, outcome: TLapseOutcome): Promise<void> {
+  const db = rt.database.db;
+  if (outcome === 'requeued') return markResumed(db, job.importId);
+  const record = await loadImport(db, job.importId);
+  if (!record) return;
+  const moved = await moveImport(db, job.importId, ['reviewing'], 'rejected', sql`, error_code = 'import_review_interrupted', finished_at = now()`);
+  if (moved) {
+    await deleteImportRows(db, job.importId, record.brandId);
+    await rm(importFilePath(rt.config.dataDir, job.importId), { force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EMAIL_PATTERN, ageOn, fullName, normalizePhone, type TCustomer } from '@yado/contracts';
+import { ageOn, isValidEmail, fullName, normalizePhone, type TCustomer } from '@yado/contracts';
 import { and, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
@@ -32,7 +32,7 @@ import {
   type TCustomerRow,
 } from './queries.ts';
 
-const TOTAL_CAP = 10_000;
+export const TOTAL_CAP = 10_000;
 const today = () => new Date().toISOString().slice(0, 10);
 
 export function toCustomer(row: TCustomerRow): TCustomer {
@@ -158,7 +158,7 @@ export function validateCustomer(input: TCustomerInput) {
   if (!input.phone) fields.phone = fieldError('field_required_fill');
   else if (!phone) fields.phone = fieldError('use_numbers_only');
   const email = input.email?.trim() || null;
-  if (email && !EMAIL_PATTERN.test(email)) fields.email = fieldError('email_invalid');
+  if (email && !isValidEmail(email)) fields.email = fieldError('email_invalid');
   const dob = input.dateOfBirth || null;
   if (dob && !isPastDate(dob)) fields.dateOfBirth = fieldError('invalid_date');
   if (Object.keys(fields).length > 0) throw badRequest(fields);

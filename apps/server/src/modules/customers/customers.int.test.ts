@@ -179,6 +179,18 @@ describe('customer list in one round trip', () => {
 });
 
 describe('one customer', () => {
+  it('may have an address at a real top-level domain of any length (DESIGN section 6)', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const body = { firstName: '花子', lastName: '旅館', phone: '08033334444', address: '東京都', hotelId: ids['sakura-shinjuku'] };
+    const dotted = await s.call('POST', '/v1/customers', { token, body: { ...body, email: 'hanako@ryokan..tokyo' } });
+    expect(dotted.status).toBe(400);
+    expect(dotted.body.error.fields.email.message).toBe('Please enter a valid email');
+    const made = await s.call('POST', '/v1/customers', { token, body: { ...body, email: 'hanako@ryokan.tokyo' } });
+    expect(made.status).toBe(200);
+    expect(made.body.data.email).toBe('hanako@ryokan.tokyo');
+    expect((await s.call('DELETE', `/v1/customers/${made.body.data.id}`, { token })).status).toBe(200);
+  });
+
   it('is added with the rules and messages of the specification', async () => {
     const { token } = await s.login(DEMO.hotelStaff);
     const empty = await s.call('POST', '/v1/customers', { token, body: { firstName: '', lastName: '', phone: '', address: '' } });

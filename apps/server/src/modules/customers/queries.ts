@@ -1,15 +1,18 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { TDb, TTx } from '../../db/client.ts';
+import { rowsOf, type TDb, type TTx } from '../../db/client.ts';
 import { bookings, customerAllocations, customers, hosts } from '../../db/schema.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { qualified } from '../../db/qualified.ts';
+
+/** What the scope of a list depends on: the acting host (a start-up warm-up names a brand alone). */
+export type TScopeContext = { host: Pick<TActingContext['host'], 'level' | 'id'> };
 
 /**
  * The customers an acting context reaches: a brand all of its own, a hotel group those allocated
  * to its hotels, a hotel those allocated to it (DESIGN section 4). RLS adds the brand wall.
  */
-export function customerScope(ctx: TActingContext): SQL {
+export function customerScope(ctx: TScopeContext): SQL {
   switch (ctx.host.level) {
     case 'grand_user':
       return sql`true`;
@@ -103,7 +106,7 @@ export interface TCustomerFilter {
   sort: 'name' | '-created_at' | 'created_at';
 }
 
-export function filterCondition(ctx: TActingContext, f: TCustomerFilter): SQL {
+export function filterCondition(ctx: TScopeContext, f: TCustomerFilter): SQL {
   return and(
     customerScope(ctx),
     f.search ? searchCondition(f.search) : undefined,
@@ -147,6 +150,14 @@ export function customerRowOf(values: unknown[]): TCustomerRow {
   const row: Record<string, unknown> = {};
   CUSTOMER_KEYS.forEach((key, i) => (row[key] = values[i]));
   return row as TCustomerRow;
+}
+
+/** Brands that have customers (twenty at most: a warm-up must stay cheap), for the start-up warm-up. */
+export async function brandsWithCustomers(db: TDb): Promise<string[]> {
+  const result = await db.execute(
+    sql`select h.id from ${hosts} h where h.level = 'brand' and h.deleted_at is null and exists (select 1 from ${customers} c where c.brand_id = h.id) limit 20`,
+  );
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
 }
 
 /** How many customers match, counted up to one past `cap`. */

@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, isBookingHotelCode, normalizeBookingHotelCode } from '@yado/contracts';
+import { isBookingHotelCode, isValidEmail, normalizeBookingHotelCode } from '@yado/contracts';
 import { badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { isOurLogoUrl } from '../uploads/store-logo.ts';
 
@@ -20,7 +20,7 @@ export function assertValidHost(input: THostFields, options: { logoRequired: boo
   const fields: TFieldErrors = {};
   if (!input.name) fields.name = fieldError('field_required_fill');
   if (!input.address) fields.address = fieldError('field_required_fill');
-  if (input.email && !EMAIL_PATTERN.test(input.email)) fields.email = fieldError('email_invalid');
+  if (input.email && !isValidEmail(input.email)) fields.email = fieldError('email_invalid');
   const phone = input.phone?.replace(/[\s-]/g, '') || null;
   if (phone && !DIGITS.test(phone)) fields.phone = fieldError('use_numbers_only');
   if (input.logoUrl && !isOurLogoUrl(input.logoUrl)) fields.logoUrl = fieldError('logo_required');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  EMAIL_PATTERN,
+  isValidEmail,
   ROLES_BY_LEVEL,
   fullName,
   roleDisplayName,
@@ -97,7 +97,7 @@ export async function createUser(
   const phone = validatePerson(input, fields);
   const email = input.email.trim();
   if (!email) fields.email = fieldError('email_required');
-  else if (!EMAIL_PATTERN.test(email)) fields.email = fieldError('email_invalid');
+  else if (!isValidEmail(email)) fields.email = fieldError('email_invalid');
   const role = roleAtHost(ctx, input.role, fields);
   if (Object.keys(fields).length > 0) throw badRequest(fields);
   if (await emailExists(rt.database.db, email)) throw new AppError(409, 'email_registered', { email: fieldError('email_registered') });
@@ -189,6 +189,7 @@ export async function inviteUsers(rt: TRuntime, ctx: TActingContext, input: { em
   const role = roleAtHost(ctx, input.role, fields);
   const emails = input.emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
   if (emails.length === 0) fields.emails = fieldError('email_required');
+  else if (emails.some((e) => !isValidEmail(e))) fields.emails = fieldError('email_invalid');
   if (Object.keys(fields).length > 0) throw badRequest(fields);
   if (new Set(emails).size !== emails.length) throw new AppError(400, 'duplicate_input', { emails: fieldError('duplicate_input') });
   const found = await findUsersByEmails(rt.database.db, emails);

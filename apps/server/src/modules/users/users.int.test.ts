@@ -36,6 +36,11 @@ describe('users of the acting host', () => {
     const invalid = await s.call('POST', '/v1/users', { token, body: { ...person, email: 'naoki@', phoneNumber: '090-abc' } });
     expect(invalid.body.error.fields.email.message).toBe('Please enter a valid email');
     expect(invalid.body.error.fields.phoneNumber.message).toBe('Use only numerical characters.');
+    // Real top-level domains of any length (DESIGN section 6), the demo's .test among them; a trailing dot is not an address.
+    for (const email of ['naoki@ryokan.tokyo', 'naoki.kobayashi@demo.test'])
+      expect((await s.call('POST', '/v1/users', { token, body: { ...person, email } })).status).toBe(200);
+    const dotted = await s.call('POST', '/v1/users', { token, body: { ...person, email: 'naoki@demo.test.' } });
+    expect(dotted.body.error.fields.email.message).toBe('Please enter a valid email');
     const taken = await s.call('POST', '/v1/users', { token, body: { ...person, email: DEMO.harborAdmin.replace('demo.test', 'demo.jp') } });
     expect(taken.status).toBe(200);
     const dup = await s.call('POST', '/v1/users', { token, body: { ...person, email: DEMO.harborAdmin.replace('demo.test', 'demo.jp').toUpperCase() } });

@@ -47,6 +47,23 @@ describe('the audit log in plain words', () => {
     });
   });
 
+  it('tells connecting and disconnecting the booking system, and the hotel codes given by name', async () => {
+    const connection = { targetType: 'booking_connection', targetId: 'DBK-100234', targetName: null };
+    expect(await inBoth(() => describeAction(entry({ ...connection, action: 'connect' }), i18next.t))).toEqual({
+      en: 'Connected to booking system account “DBK-100234”',
+      ja: '予約システムのアカウント「DBK-100234」に接続しました',
+    });
+    expect(await inBoth(() => describeAction(entry({ ...connection, action: 'disconnect' }), i18next.t))).toEqual({
+      en: 'Disconnected from booking system account “DBK-100234”',
+      ja: '予約システムのアカウント「DBK-100234」との接続を解除しました',
+    });
+    const coded = entry({ changes: { bookingHotelCode: [null, 'SKR-SHINJUKU'] } });
+    expect(await inBoth(() => describeChanges(coded, i18next.t))).toEqual({
+      en: ['Booking system hotel code: (none) → SKR-SHINJUKU'],
+      ja: ['予約システムのホテルコード：（なし） → SKR-SHINJUKU'],
+    });
+  });
+
   it('names roles, statuses and hosts, and lists personal fields by name only', () => {
     const t = i18next.t;
     const user = { targetType: 'user', targetName: '伊藤 健太', actingHostLevel: 'hotel' as const };

@@ -17,6 +17,8 @@ const KNOWN_ACTIONS = [
   'remove_from_group',
   'email_status_change',
   'verify',
+  'connect',
+  'disconnect',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
@@ -63,7 +65,9 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
       : typeof changes.domain === 'string' && entry.targetType === 'sending_domain'
         ? changes.domain
         : null;
-  const name = entry.targetName ?? recordedName;
+  // A booking-system connection is named by its account id (DBK-100234), which is all it keeps.
+  const accountId = entry.targetType === 'booking_connection' ? entry.targetId : null;
+  const name = entry.targetName ?? recordedName ?? accountId;
   const target = count > 1 ? t('audit.customers', { count }) : name ? t('audit.target', { type, name }) : type;
   if (KNOWN_ACTIONS.includes(entry.action)) return t(`audit.actions.${entry.action}`, { target });
   return t('audit.actions.unknown', { action: entry.action, target });

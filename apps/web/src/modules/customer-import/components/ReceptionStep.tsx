@@ -35,6 +35,11 @@ export function ReceptionStep({
               })}
         </Text>
         <Progress value={total ? (100 * done) / total : 0} animated striped />
+        {item.resumedAt && (
+          <Text size="xs" c="dimmed" data-testid="import-resumed">
+            {t('customer_import.progress.resumed')}
+          </Text>
+        )}
       </Stack>
     );
   }
@@ -42,7 +47,9 @@ export function ReceptionStep({
     const r = item.result;
     return (
       <Stack gap="md" data-testid="import-result">
-        <Alert color="teal" title={t('customer_import.result.completed')} />
+        <Alert color="teal" title={t('customer_import.result.completed')}>
+          {item.resumedAt && <Text size="sm" data-testid="import-resumed">{t('customer_import.result.resumed')}</Text>}
+        </Alert>
         <SimpleGrid cols={{ base: 2, sm: item.hotelName ? 4 : 3 }}>
           {(['inserted', 'updated', 'unchanged'] as const).map((key) => (
             <Paper key={key} withBorder radius="md" p="sm" data-testid={`import-result-${key}`}>

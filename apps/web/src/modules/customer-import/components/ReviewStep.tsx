@@ -17,6 +17,11 @@ export function ReviewStep({ item }: { item: TCustomerImport }) {
       <Stack gap="xs" data-testid="import-reviewing">
         <Text size="sm">{t('customer_import.review.reading', { done: item.progress.done.toLocaleString() })}</Text>
         <Progress value={100} animated striped />
+        {item.resumedAt && (
+          <Text size="xs" c="dimmed" data-testid="import-resumed">
+            {t('customer_import.review.resumed')}
+          </Text>
+        )}
       </Stack>
     );
   }

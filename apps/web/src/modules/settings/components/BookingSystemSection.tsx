@@ -8,8 +8,8 @@ import { Link, useNavigate } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { errorText } from '../../../lib/http/errorText';
 import { formatDate } from '../../../lib/dates/formatDate';
-import { bookingStatusQuery, disconnectBookingSystem, syncNow } from '../../booking_sync/api/bookingCalls';
-import { setPendingConnection } from '../../booking_sync/pendingConnection';
+import { bookingStatusQuery, disconnectBookingSystem, syncNow } from '../../booking-sync/api/bookingCalls';
+import { setPendingConnection } from '../../booking-sync/pendingConnection';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { LockButton } from '../../ui/components/LockButton';
 import { PasswordField } from '../../ui/components/PasswordField';
@@ -201,7 +201,14 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
             {runs.map((run) => (
               <Table.Tr key={run.id} data-testid="booking-sync-run" data-status={run.status}>
                 <Table.Td>{formatDate(run.startedAt, language, { withTime: true })}</Table.Td>
-                <Table.Td>{t(`booking_sync.log.triggers.${run.trigger}`)}</Table.Td>
+                <Table.Td>
+                  {t(`booking_sync.log.triggers.${run.trigger}`)}
+                  {run.resumed && (
+                    <Text size="xs" c="dimmed" data-testid="booking-sync-resumed">
+                      {t('booking_sync.log.resumed')}
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>
                   <Badge color={STATUS_COLOR[run.status]} variant="light" style={{ overflow: 'visible' }}>
                     {t(`booking_sync.log.statuses.${run.status}`)}

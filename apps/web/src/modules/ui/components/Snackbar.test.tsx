@@ -46,4 +46,19 @@ describe('snackbar', () => {
     expect(screen.queryByText('Created.')).toBeNull();
     expect(screen.getByText('Could not save')).toBeTruthy();
   });
+
+  it('shows a repeated failure once', async () => {
+    await renderWithProviders(<SnackbarHost />);
+    act(() => {
+      for (const left of currentSnackbars()) hideSnackbar(left.id);
+      showSnackbar({ status: 'failed', message: 'Could not save' });
+      showSnackbar({ status: 'failed', message: 'Could not delete' });
+      showSnackbar({ status: 'failed', message: 'Could not save' });
+    });
+    await screen.findByText('Could not delete');
+    expect(screen.getAllByTestId('snackbar').map((bar) => bar.textContent)).toEqual([
+      expect.stringContaining('Could not delete'),
+      expect.stringContaining('Could not save'),
+    ]);
+  });
 });

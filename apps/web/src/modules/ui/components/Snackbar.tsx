@@ -1,12 +1,9 @@
 import i18next from 'i18next';
-import { pushSnackbar } from './snackbarStore';
+import { pushSnackbar, type TSnackbarAction } from './snackbarStore';
+
+export type { TSnackbarAction } from './snackbarStore';
 
 export const SNACKBAR_DURATION_MS = 5000;
-
-export interface TSnackbarAction {
-  label: string;
-  onClick: () => void;
-}
 
 export interface TSnackbarOptions {
   status: 'success' | 'failed';

@@ -1,4 +1,8 @@
-import type { TSnackbarAction } from './Snackbar';
+/** The store owns the snackbar's types; Snackbar.tsx (showSnackbar) builds on it, never the reverse. */
+export interface TSnackbarAction {
+  label: string;
+  onClick: () => void;
+}
 
 export interface TSnackbarItem {
   id: string;
@@ -38,13 +42,15 @@ export function hideSnackbar(id: string): void {
 
 /**
  * Shows a snackbar. A success replaces the successes still shown (only the latest news matters,
- * and a stack of them covered the page); failures stay until read, up to the limit.
+ * and a stack of them covered the page); failures stay until read, up to the limit, and the same
+ * failure again replaces the one shown rather than stacking a copy (a retried action that keeps failing).
  */
 export function pushSnackbar(item: Omit<TSnackbarItem, 'id'>): string {
   counter += 1;
   const id = `snackbar-${counter}`;
-  if (item.status === 'success') {
-    for (const old of items.filter((i) => i.status === 'success')) hideSnackbar(old.id);
+  for (const old of items) {
+    if (old.status === 'success' ? item.status === 'success' : old.status === item.status && old.text === item.text)
+      hideSnackbar(old.id);
   }
   items = [...items, { ...item, id }];
   while (items.length > LIMIT) hideSnackbar(items[0]!.id);
