@@ -82,6 +82,11 @@ export const ERROR_MESSAGES = {
     'Use up to 32 letters, numbers, hyphens (-), underscores (_) or dots (.), starting with a letter or number.',
   download_link_invalid: 'This download link has expired or is not yours. Start the export again.',
   booking_hotel_code_taken: 'Another hotel of this brand already has this booking system code.',
+  image_fetch_failed: 'Error fetching image. The content may be unavailable, or the URL could be broken.',
+  template_stale: 'This template was changed elsewhere. Reload it to see the latest version.',
+  template_in_use: 'This template is used by a scheduled campaign. Cancel or change the campaign first.',
+  template_default_language_missing: 'The default language needs its version of the template.',
+  template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;
@@ -92,6 +97,8 @@ export const ZErrorBody = z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.object({ code: z.string(), message: z.string() })).optional(),
+    /** Values the message names (template_in_use: the campaign), for the console's own text. */
+    params: z.record(z.string(), z.string()).optional(),
   }),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;

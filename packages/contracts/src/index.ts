@@ -21,3 +21,32 @@ export * as locationsApi from './locations.ts';
 export { ZCountry, ZPrefecture, ZCity, type TCountry, type TPrefecture, type TCity } from './locations.ts';
 export * as customerImportsApi from './customer-imports.ts';
 export { IMPORT_FIELDS, IMPORT_MAX_BYTES, EMAIL_RECEPTIONS, type TCustomerImport, type TImportField, type TEmailReception } from './customer-imports.ts';
+export * as templatesApi from './templates.ts';
+export {
+  ZBlockDocument,
+  ZBlock,
+  ZSection,
+  ZRichText,
+  ZTemplateContent,
+  PERSONAL_TAGS,
+  PERSONAL_TAG_KEYS,
+  PALETTE_ITEMS,
+  DIVIDER_THICKNESSES,
+  TEMPLATE_LANGUAGES,
+  TEMPLATE_IMAGE_MAX_BYTES,
+  TEMPLATE_HTML_WARN_BYTES,
+  TEST_SEND_MAX_RECIPIENTS,
+  PREVIEW_WIDTHS,
+  emptyDocument,
+  type TBlockDocument,
+  type TBlock,
+  type TSection,
+  type TRichText,
+  type TTemplate,
+  type TTemplateSummary,
+  type TTemplateContent,
+  type TTemplateLanguage,
+  type TPersonalTagKey,
+  type TPreview,
+  type TPreviewWarning,
+} from './templates.ts';
