@@ -392,7 +392,7 @@ export const ZCreateTemplate = z.object({
 
 /**
  * Autosave: send what changed with the version the editor last saw. A version that is no longer
- * the stored one is refused (409 template_stale, with the stored version in `fields.version`),
+ * the stored one is refused (409 template_stale, with the stored version in `error.params.version`),
  * so a second tab never overwrites newer work silently. `contents` replaces both languages
  * (a null language removes that version).
  */
