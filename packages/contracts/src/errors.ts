@@ -84,7 +84,7 @@ export const ERROR_MESSAGES = {
   booking_hotel_code_taken: 'Another hotel of this brand already has this booking system code.',
   image_fetch_failed: 'Error fetching image. The content may be unavailable, or the URL could be broken.',
   template_stale: 'This template was changed elsewhere. Reload it to see the latest version.',
-  template_in_use: 'This template is used by a scheduled campaign. Cancel or change the campaign first.',
+  template_in_use: 'This template is used by the scheduled campaign "{{campaign}}". Cancel or change the campaign first.',
   template_default_language_missing: 'The default language needs its version of the template.',
   template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
 } as const;

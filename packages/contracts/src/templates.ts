@@ -7,8 +7,15 @@ import { isAccountEmail } from './validation.ts';
  * DESIGN section 7). The document is data: the console edits it, the server alone renders it
  * (block document -> MJML -> HTML + a text part), for the preview and for sending alike.
  *
+ * Error codes of this area (errors.ts; the console's errors.* catalogue needs each, English
+ * verbatim): image_fetch_failed, template_stale, template_in_use (interpolates {{campaign}}),
+ * template_default_language_missing, template_read_only; image uploads reuse logo_wrong_type,
+ * logo_too_big and upload_failed (the same specification texts).
+ *
  * Changes (kept compatible; newest first):
- * - (none yet: document version 1)
+ * - report rows' statistics are nullable (null until the campaigns module provides them).
+ * - the template_in_use message names the campaign: `{{campaign}}` in the English text, and
+ *   `error.params.campaign` for the console's own text; template_stale has `error.params.version`.
  */
 
 export const TEMPLATE_DOCUMENT_VERSION = 1;
@@ -462,10 +469,11 @@ export const ZTemplateReportRow = z.object({
   campaignName: z.string(),
   status: z.string(),
   sentAt: z.string().nullable(),
-  recipients: z.number(),
-  delivered: z.number(),
-  opened: z.number(),
-  clicked: z.number(),
+  /** Null until the campaigns module provides the statistics. */
+  recipients: z.number().nullable(),
+  delivered: z.number().nullable(),
+  opened: z.number().nullable(),
+  clicked: z.number().nullable(),
 });
 export const ZTemplateReport = z.object({ campaigns: z.array(ZTemplateReportRow) });
 
