@@ -22,6 +22,7 @@ import { managementRoutes } from './modules/management/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { templateRoutes } from './modules/templates/routes.ts';
 import type { TRuntime } from './runtime.ts';
 
 /** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
@@ -116,6 +117,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     customerImportRoutes(api, rt);
     bookingRoutes(api, rt);
     locationRoutes(api, rt);
+    templateRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -87,6 +87,7 @@ export const ERROR_MESSAGES = {
   template_in_use: 'This template is used by the scheduled campaign "{{campaign}}". Cancel or change the campaign first.',
   template_default_language_missing: 'The default language needs its version of the template.',
   template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
+  test_send_failed: 'The test email could not be sent. Please try again.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

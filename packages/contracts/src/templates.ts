@@ -9,7 +9,7 @@ import { isAccountEmail } from './validation.ts';
  *
  * Error codes of this area (errors.ts; the console's errors.* catalogue needs each, English
  * verbatim): image_fetch_failed, template_stale, template_in_use (interpolates {{campaign}}),
- * template_default_language_missing, template_read_only; image uploads reuse logo_wrong_type,
+ * template_default_language_missing, template_read_only, test_send_failed; image uploads reuse logo_wrong_type,
  * logo_too_big and upload_failed (the same specification texts).
  *
  * Changes (kept compatible; newest first):
