@@ -37,7 +37,6 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001::', 23],
@@ -55,10 +54,16 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
   if (family === 6) {
-    // An IPv4 address written inside IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1] as string);
-    return !BLOCKED.check(address, 'ipv6');
+    // An IPv4 address inside IPv6 (::ffff:127.0.0.1, ::ffff:7f00:1, 0:0:0:0:0:ffff:...) is judged
+    // as the IPv4 address; the URL parser writes every spelling the same way.
+    const canonical = new URL(`http://[${address}]`).hostname.slice(1, -1);
+    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(canonical);
+    if (mapped) {
+      const high = parseInt(mapped[1] as string, 16);
+      const low = parseInt(mapped[2] as string, 16);
+      return isPublicAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+    }
+    return !BLOCKED.check(canonical, 'ipv6');
   }
   return !BLOCKED.check(address, 'ipv4');
 }
