@@ -277,3 +277,27 @@ describe('guest values', () => {
     expect(personalValues({ checkIn: '2027-01-02', numberOfGuests: 2 }, 'ja')).toMatchObject({ check_in_date: '2027年1月2日', number_of_guests: '2' });
   });
 });
+
+describe('the editor JSON', () => {
+  it("accepts tiptap's getJSON() output as it comes, dropping attributes the renderer does not use", () => {
+    const fromEditor = {
+      type: 'doc',
+      content: [
+        {
+          type: 'paragraph',
+          attrs: { textAlign: null },
+          content: [
+            { type: 'text', text: 'Hi ', marks: [{ type: 'link', attrs: { href: 'https://x.jp', target: '_blank', rel: 'noopener noreferrer nofollow', class: null } }] },
+            { type: 'text', text: 'there', marks: [{ type: 'textStyle', attrs: { color: '#aa0000', fontSize: null, fontFamily: null } }] },
+            { type: 'personalTag', attrs: { key: 'full_name', fallback: null } },
+          ],
+        },
+        { type: 'heading', attrs: { textAlign: 'left', level: 3 }, content: [{ type: 'text', text: 'H' }] },
+        { type: 'orderedList', attrs: { start: 1, type: null }, content: [{ type: 'listItem', content: [{ type: 'paragraph', attrs: { textAlign: null } }] }] },
+      ],
+    };
+    const parsed = ZBlock.parse({ id: 't', type: 'text', content: fromEditor });
+    expect(JSON.stringify(parsed)).not.toContain('noopener');
+    expect(mjmlOf(parsed).mjml).toContain('<ol style="margin:0;padding-left:1.5em;"><li></li></ol>');
+  });
+});
