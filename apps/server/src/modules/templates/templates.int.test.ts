@@ -299,3 +299,13 @@ describe('preview and test send', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('the API description', () => {
+  it('documents the template routes, the recursive block document included', async () => {
+    const res = await fetch(`${s.url}/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/templates', '/v1/templates/{id}', '/v1/templates/{id}/preview', '/v1/templates/images/from-url']));
+    expect(JSON.stringify(doc.paths['/v1/templates/{id}']?.patch)).toContain('personalTag');
+  });
+});
