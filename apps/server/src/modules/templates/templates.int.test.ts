@@ -309,3 +309,11 @@ describe('the API description', () => {
     expect(JSON.stringify(doc.paths['/v1/templates/{id}']?.patch)).toContain('personalTag');
   });
 });
+
+describe('the console page', () => {
+  it('lets previews show images by their public address', async () => {
+    const res = await fetch(`${s.url}/healthz`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(new RegExp(`img-src 'self' data: blob: ${new URL(s.rt.config.publicUrl).origin.replace(/[.]/g, '\\.')}(;| )`));
+  });
+});
