@@ -19,7 +19,7 @@ export function usableBy(ctx: TActingContext): SQL {
   return own;
 }
 
-const columns = {
+const summaryColumns = {
   id: templates.id,
   brandId: templates.brandId,
   hostId: templates.hostId,
@@ -29,15 +29,18 @@ const columns = {
   description: templates.description,
   coverImageUrl: templates.coverImageUrl,
   defaultLanguage: templates.defaultLanguage,
-  contents: templates.contents,
+  // The languages present, so a list need not carry every document.
+  languages: sql<TTemplateLanguage[]>`array_remove(array[case when jsonb_typeof(${templates.contents}->'ja') = 'object' then 'ja' end,
+    case when jsonb_typeof(${templates.contents}->'en') = 'object' then 'en' end], null)`,
   version: templates.version,
   createdAt: templates.createdAt,
   updatedAt: templates.updatedAt,
   updatedByFirst: users.firstName,
   updatedByLast: users.lastName,
 };
+const columns = { ...summaryColumns, contents: templates.contents };
 
-export interface TTemplateRecord {
+export interface TTemplateSummaryRecord {
   id: string;
   brandId: string | null;
   hostId: string;
@@ -47,20 +50,25 @@ export interface TTemplateRecord {
   description: string;
   coverImageUrl: string | null;
   defaultLanguage: TTemplateLanguage;
-  contents: TTemplateContents;
+  languages: TTemplateLanguage[];
   version: number;
   createdAt: Date;
   updatedAt: Date;
   updatedByFirst: string | null;
   updatedByLast: string | null;
 }
+export interface TTemplateRecord extends TTemplateSummaryRecord {
+  contents: TTemplateContents;
+}
 
 const select = (tx: TTx) =>
   tx.select(columns).from(templates).innerJoin(hosts, eq(hosts.id, templates.hostId)).leftJoin(users, eq(users.id, templates.updatedBy));
+const selectSummary = (tx: TTx) =>
+  tx.select(summaryColumns).from(templates).innerJoin(hosts, eq(hosts.id, templates.hostId)).leftJoin(users, eq(users.id, templates.updatedBy));
 
 /** The shape the API answers with, without the contents. */
-export function toSummary(r: TTemplateRecord, ctx: TActingContext): TTemplateSummary {
-  const languages = (['ja', 'en'] as const).filter((l) => r.contents[l]);
+export function toSummary(r: TTemplateSummaryRecord, ctx: TActingContext): TTemplateSummary {
+  const languages = (['ja', 'en'] as const).filter((l) => r.languages.includes(l));
   return {
     id: r.id,
     name: r.name,
@@ -85,7 +93,7 @@ export interface TTemplateFilter {
   pageSize: number;
 }
 
-export async function listTemplates(tx: TTx, ctx: TActingContext, f: TTemplateFilter): Promise<{ items: TTemplateRecord[]; total: number }> {
+export async function listTemplates(tx: TTx, ctx: TActingContext, f: TTemplateFilter): Promise<{ items: TTemplateSummaryRecord[]; total: number }> {
   const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const where = and(usableBy(ctx), pattern ? or(ilike(templates.name, pattern), ilike(templates.description, pattern)) : undefined);
   const order = {
@@ -94,13 +102,13 @@ export async function listTemplates(tx: TTx, ctx: TActingContext, f: TTemplateFi
     name: [asc(templates.name), asc(templates.id)],
     '-name': [desc(templates.name), asc(templates.id)],
   }[f.sort];
-  const rows = await select(tx)
+  const rows = await selectSummary(tx)
     .where(where)
     .orderBy(...order)
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
   const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(templates).where(where);
-  return { items: rows as TTemplateRecord[], total: count?.n ?? 0 };
+  return { items: rows as TTemplateSummaryRecord[], total: count?.n ?? 0 };
 }
 
 export async function findTemplate(tx: TTx, ctx: TActingContext, id: string): Promise<TTemplateRecord | null> {

@@ -133,6 +133,8 @@ describe('templates', () => {
     const page = await s.call('GET', `/v1/templates?search=${encodeURIComponent(marker)}&sort=name&pageSize=2&page=2`, { token });
     expect(page.body.data).toMatchObject({ total: 3, page: 2, pageSize: 2 });
     expect(page.body.data.items.map((t: { name: string }) => t.name)).toEqual([`${marker}-3`]);
+    expect(page.body.data.items[0]).toMatchObject({ languages: ['ja'], defaultLanguage: 'ja', editable: true });
+    expect(page.body.data.items[0].contents).toBeUndefined();
   });
 
   it('are not deleted while a scheduled campaign uses them, and the message names it', async () => {
