@@ -83,7 +83,9 @@ export function blockMjml(block: TBlock, columnWidth: number, slots: SlotTable, 
       if (!block.alt) warnings.push({ code: 'image_missing_alt', blockId: block.id });
       const width = Math.max(1, Math.round(((columnWidth - 2 * SIDE_PADDING) * block.width) / 100));
       const href = block.href ? attr('href', block.href) : '';
-      return `<mj-image${attr('src', options.imageUrl(block.src))}${attr('alt', block.alt)}${href}${attr('width', `${width}px`)}${attr('align', block.align)}${padding(block.padding)}></mj-image>`;
+      // A full-width image of a narrow column fills the phone's width once the columns stack.
+      const fluid = block.width === 100 ? ' fluid-on-mobile="true"' : '';
+      return `<mj-image${attr('src', options.imageUrl(block.src))}${attr('alt', block.alt)}${href}${attr('width', `${width}px`)}${attr('align', block.align)}${fluid}${padding(block.padding)}></mj-image>`;
     }
     case 'button': {
       if (!block.label) return '';

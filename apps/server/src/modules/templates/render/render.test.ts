@@ -84,6 +84,7 @@ describe('block to MJML', () => {
       `<mj-image src="https://yado.example${IMAGE}" alt="外観 &quot;A&quot;" href="https://example.jp" width="130px" align="left" padding="10px 20px"></mj-image>`,
     );
     expect(warnings).toEqual([]);
+    expect(mjmlOf({ id: 'i', type: 'image', src: IMAGE, alt: 'a', width: 100 }, 200).mjml).toContain('width="160px" align="center" fluid-on-mobile="true"');
   });
 
   it('reminds of a missing alt text, and draws nothing for an empty image', () => {
