@@ -17,6 +17,8 @@ import settingsEn from './areas/settings/en.json';
 import settingsJa from './areas/settings/ja.json';
 import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
+import templatesEn from './areas/templates/en.json';
+import templatesJa from './areas/templates/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
@@ -26,9 +28,10 @@ export const AREA_TEXTS = {
   management: { ja: managementJa, en: managementEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
+  templates: { ja: templatesJa, en: templatesEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa, ...templatesJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn, ...templatesEn },
 } as const;

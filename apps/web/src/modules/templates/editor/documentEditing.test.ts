@@ -49,10 +49,7 @@ describe('the flex builder document editing', () => {
   it('inserts a block into a new section or at a place in a column', () => {
     const state = run(abc());
     expect(layout(state)).toEqual([[['a', 'b', 'c']]]);
-    const between = run([
-      ...abc(),
-      insert('x', { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 1 }),
-    ]);
+    const between = run([...abc(), insert('x', { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 1 })]);
     expect(layout(between)).toEqual([[['a', 'x', 'b', 'c']]]);
   });
 
@@ -70,9 +67,25 @@ describe('the flex builder document editing', () => {
   });
 
   it('moves a block down and up in its column, counting the place before the block leaves', () => {
-    const down = run([...abc(), { type: 'move_block', language: ja, id: 'a', place: { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 3 } }]);
+    const down = run([
+      ...abc(),
+      {
+        type: 'move_block',
+        language: ja,
+        id: 'a',
+        place: { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 3 },
+      },
+    ]);
     expect(layout(down)).toEqual([[['b', 'c', 'a']]]);
-    const up = run([...abc(), { type: 'move_block', language: ja, id: 'c', place: { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 0 } }]);
+    const up = run([
+      ...abc(),
+      {
+        type: 'move_block',
+        language: ja,
+        id: 'c',
+        place: { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 0 },
+      },
+    ]);
     expect(layout(up)).toEqual([[['c', 'a', 'b']]]);
   });
 
@@ -87,17 +100,19 @@ describe('the flex builder document editing', () => {
     const state = run([
       ...abc(),
       { type: 'update_section', language: ja, id: 'id1', patch: { columnCount: 2 } },
-      { type: 'move_block', language: ja, id: 'b', place: { kind: 'column', sectionId: 'id1', columnIndex: 1, index: 0 } },
+      {
+        type: 'move_block',
+        language: ja,
+        id: 'b',
+        place: { kind: 'column', sectionId: 'id1', columnIndex: 1, index: 0 },
+      },
       { type: 'move_block', language: ja, id: 'c', place: { kind: 'new_section', index: 0 } },
     ]);
     expect(layout(state)).toEqual([[['c']], [['a'], ['b']]]);
   });
 
   it('moves by keyboard one step at a time, across columns and sections', () => {
-    const start = run([
-      ...abc(),
-      insert('d', { kind: 'new_section', index: 1 }),
-    ]);
+    const start = run([...abc(), insert('d', { kind: 'new_section', index: 1 })]);
     expect(layout(start)).toEqual([[['a', 'b', 'c']], [['d']]]);
     const reducer = createHistoryReducer(counterIds());
     let state = reducer(start, { type: 'move_block_by', language: ja, id: 'c', delta: 1 });
@@ -111,7 +126,11 @@ describe('the flex builder document editing', () => {
   });
 
   it('moves sections', () => {
-    const start = run([...abc(), insert('d', { kind: 'new_section', index: 1 }), insert('e', { kind: 'new_section', index: 2 })]);
+    const start = run([
+      ...abc(),
+      insert('d', { kind: 'new_section', index: 1 }),
+      insert('e', { kind: 'new_section', index: 2 }),
+    ]);
     const ids = doc(start).sections.map((s) => s.id);
     const reducer = createHistoryReducer(counterIds());
     const moved = reducer(start, { type: 'move_section', language: ja, id: ids[0]!, index: 3 });
@@ -133,7 +152,10 @@ describe('the flex builder document editing', () => {
     const section = reducer(start, { type: 'duplicate', language: ja, id: 'id1' });
     const [first, second] = doc(section).sections;
     expect(second!.columns[0]!.blocks).toHaveLength(3);
-    const all = [first!, second!].flatMap((s) => [s.id, ...s.columns.flatMap((c) => [c.id, ...c.blocks.map((b) => b.id)])]);
+    const all = [first!, second!].flatMap((s) => [
+      s.id,
+      ...s.columns.flatMap((c) => [c.id, ...c.blocks.map((b) => b.id)]),
+    ]);
     expect(new Set(all).size).toBe(all.length);
   });
 
@@ -148,8 +170,18 @@ describe('the flex builder document editing', () => {
     const state = run([
       ...abc(),
       { type: 'update_section', language: ja, id: 'id1', patch: { columnCount: 3 } },
-      { type: 'move_block', language: ja, id: 'c', place: { kind: 'column', sectionId: 'id1', columnIndex: 2, index: 0 } },
-      { type: 'move_block', language: ja, id: 'b', place: { kind: 'column', sectionId: 'id1', columnIndex: 1, index: 0 } },
+      {
+        type: 'move_block',
+        language: ja,
+        id: 'c',
+        place: { kind: 'column', sectionId: 'id1', columnIndex: 2, index: 0 },
+      },
+      {
+        type: 'move_block',
+        language: ja,
+        id: 'b',
+        place: { kind: 'column', sectionId: 'id1', columnIndex: 1, index: 0 },
+      },
       { type: 'update_section', language: ja, id: 'id1', patch: { columnCount: 1, backgroundColor: '#ffeedd' } },
     ]);
     expect(layout(state)).toEqual([[['a', 'b', 'c']]]);
@@ -161,7 +193,12 @@ describe('the flex builder document editing', () => {
     let state = run(abc());
     const original = state.present;
     state = reducer(state, { type: 'delete', language: ja, id: 'a' });
-    state = reducer(state, { type: 'move_block', language: ja, id: 'c', place: { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 0 } });
+    state = reducer(state, {
+      type: 'move_block',
+      language: ja,
+      id: 'c',
+      place: { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 0 },
+    });
     expect(layout(state)).toEqual([[['c', 'b']]]);
     state = reducer(state, { type: 'undo' });
     expect(layout(state)).toEqual([[['b', 'c']]]);
@@ -176,7 +213,15 @@ describe('the flex builder document editing', () => {
 
   it('merges typing into one field into one undo step until a checkpoint', () => {
     const reducer = createHistoryReducer(counterIds());
-    let state = run([...abc(), { type: 'insert_block', language: ja, block: newBlock('button', 'btn'), place: { kind: 'new_section', index: 1 } }]);
+    let state = run([
+      ...abc(),
+      {
+        type: 'insert_block',
+        language: ja,
+        block: newBlock('button', 'btn'),
+        place: { kind: 'new_section', index: 1 },
+      },
+    ]);
     const steps = state.past.length;
     for (const label of ['B', 'Bo', 'Boo', 'Book']) {
       state = reducer(state, { type: 'update_block', language: ja, id: 'btn', patch: { label } });
@@ -192,16 +237,19 @@ describe('the flex builder document editing', () => {
   });
 
   it('never changes a block id or type through an update', () => {
-    const state = run([...abc(), { type: 'update_block', language: ja, id: 'a', patch: { id: 'z', type: 'code', padding: 20 } }]);
+    const state = run([
+      ...abc(),
+      { type: 'update_block', language: ja, id: 'a', patch: { id: 'z', type: 'code', padding: 20 } },
+    ]);
     expect(doc(state).sections[0]!.columns[0]!.blocks[0]).toMatchObject({ id: 'a', type: 'text', padding: 20 });
   });
 
   it('inserts a saved template’s sections with fresh ids', () => {
     const saved = run(abc());
-    const state = run(
-      [{ type: 'insert_sections', language: ja, sections: doc(saved).sections, index: 0 }],
-      { ja: { ...emptyContent() }, en: null },
-    );
+    const state = run([{ type: 'insert_sections', language: ja, sections: doc(saved).sections, index: 0 }], {
+      ja: { ...emptyContent() },
+      en: null,
+    });
     const blocks = doc(state).sections[0]!.columns[0]!.blocks;
     expect(blocks).toHaveLength(3);
     expect(blocks.map((b) => b.id)).not.toContain('a');

@@ -17,8 +17,7 @@ import { emptyDocument } from '@yado/contracts/templates';
 
 /** Where a block goes: a position in a column, or a new one-column section at a position. */
 export type TPlace =
-  | { kind: 'column'; sectionId: string; columnIndex: number; index: number }
-  | { kind: 'new_section'; index: number };
+  { kind: 'column'; sectionId: string; columnIndex: number; index: number } | { kind: 'new_section'; index: number };
 
 export type TSectionPatch = Partial<Pick<TSection, 'backgroundColor' | 'paddingTop' | 'paddingBottom'>> & {
   columnCount?: 1 | 2 | 3;
@@ -212,7 +211,11 @@ function moveBlock(document: TBlockDocument, id: string, place: TPlace, newId: T
 /** The columns in reading order: sections top to bottom, columns left to right. */
 function columnSlots(document: TBlockDocument): { sectionId: string; columnIndex: number; length: number }[] {
   return document.sections.flatMap((section) =>
-    section.columns.map((column, columnIndex) => ({ sectionId: section.id, columnIndex, length: column.blocks.length })),
+    section.columns.map((column, columnIndex) => ({
+      sectionId: section.id,
+      columnIndex,
+      length: column.blocks.length,
+    })),
   );
 }
 
@@ -263,12 +266,18 @@ function duplicate(document: TBlockDocument, id: string, newId: TNewId): TBlockD
   const found = findBlock(document, id);
   if (!found) return document;
   const copy = { ...structuredClone(found.block), id: newId() };
-  return mapColumn(document, found.sectionIndex, found.columnIndex, (blocks) => insertAt(blocks, found.index + 1, copy));
+  return mapColumn(document, found.sectionIndex, found.columnIndex, (blocks) =>
+    insertAt(blocks, found.index + 1, copy),
+  );
 }
 
 function remove(document: TBlockDocument, id: string): TBlockDocument {
   const sectionIndex = findSection(document, id);
-  if (sectionIndex >= 0) return withSections(document, document.sections.filter((s) => s.id !== id));
+  if (sectionIndex >= 0)
+    return withSections(
+      document,
+      document.sections.filter((s) => s.id !== id),
+    );
   return removeBlock(document, id);
 }
 
@@ -350,10 +359,13 @@ function editDocument(document: TBlockDocument, action: TDocumentAction, newId: 
 
 /** Edits to one field of one block (or the subject) in a row merge into one undo step. */
 function mergeKeyOf(action: TEditAction): string | null {
-  if (action.type === 'update_block') return `block:${action.language}:${action.id}:${Object.keys(action.patch).sort().join(',')}`;
+  if (action.type === 'update_block')
+    return `block:${action.language}:${action.id}:${Object.keys(action.patch).sort().join(',')}`;
   if (action.type === 'set_field') return `field:${action.language}:${action.field}`;
-  if (action.type === 'update_section') return `section:${action.language}:${action.id}:${Object.keys(action.patch).sort().join(',')}`;
-  if (action.type === 'update_document') return `document:${action.language}:${Object.keys(action.patch).sort().join(',')}`;
+  if (action.type === 'update_section')
+    return `section:${action.language}:${action.id}:${Object.keys(action.patch).sort().join(',')}`;
+  if (action.type === 'update_document')
+    return `document:${action.language}:${Object.keys(action.patch).sort().join(',')}`;
   return null;
 }
 
@@ -368,7 +380,10 @@ function applyEdit(contents: TTemplateContents, action: TEditAction, newId: TNew
       if (contents[action.language]) return contents;
       const source = action.copyFrom ? contents[action.copyFrom] : null;
       const content = source
-        ? { ...structuredClone(source), document: { ...source.document, sections: source.document.sections.map((s) => copySection(s, newId)) } }
+        ? {
+            ...structuredClone(source),
+            document: { ...source.document, sections: source.document.sections.map((s) => copySection(s, newId)) },
+          }
         : emptyContent();
       return { ...contents, [action.language]: content };
     }
