@@ -12,6 +12,7 @@ import ja from '../../i18n/ja.json' with { type: 'json' };
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TTx } from '../../db/client.ts';
+import { assertNotThrottled, recordAttempt } from '../auth/throttle.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
   deleteTemplate,
@@ -163,6 +164,10 @@ export async function previewTemplate(
   };
 }
 
+/** Test mails a user may send per 15 minutes: enough to check a template, too few to spam with. */
+export const MAX_TEST_MAILS_PER_USER = 30;
+export const testSendKey = (userId: string) => `template_test:user:${userId}`;
+
 /** Sends the template as a guest would receive it, to up to five addresses, one mail each. */
 export async function testSendTemplate(
   rt: TRuntime,
@@ -179,6 +184,10 @@ export async function testSendTemplate(
   const message = personalise(compiled, values);
   const subject = `${TEXTS[compiled.language].test_subject_prefix}${message.subject || template.name}`;
   const recipients = [...new Set(input.emails.map((e) => e.toLowerCase()))];
+  // The attempts table is the owner's (as for sign-in), outside any tenant.
+  const throttle = testSendKey(ctx.user.id);
+  await assertNotThrottled(rt.database.db, [{ key: throttle, max: MAX_TEST_MAILS_PER_USER - recipients.length + 1 }]);
+  await recordAttempt(rt.database.db, recipients.map(() => throttle));
   for (const to of recipients) {
     try {
       await rt.mailer.sendMail({ from: rt.config.mailFrom, to, subject, html: message.html, text: message.text });

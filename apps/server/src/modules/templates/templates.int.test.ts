@@ -300,6 +300,19 @@ describe('preview and test send', () => {
     const bad = await s.call('POST', `/v1/templates/${templateId}/test-send`, { token, body: { language: 'ja', emails: ['not-an-address'] } });
     expect(bad.status).toBe(400);
   });
+
+  it('are limited per user, so the test send cannot be used to spam', async () => {
+    const { token } = await s.login(DEMO.hotelStaff);
+    const [user] = await s.sql(`select id from users where email = $1`, [DEMO.hotelStaff]);
+    await s.sql(`insert into auth_failures (key) select $1 from generate_series(1, 28)`, [`template_test:user:${user.id}`]);
+    const send = (emails: string[]) => s.call('POST', `/v1/templates/${templateId}/test-send`, { token, body: { language: 'ja', emails } });
+    expect((await send(['a@example.jp', 'b@example.jp', 'c@example.jp'])).status).toBe(429);
+    expect((await send(['a@example.jp', 'b@example.jp'])).status).toBe(200);
+    const refused = await send(['a@example.jp']);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('too_many_attempts');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });
 
 describe('the API description', () => {
