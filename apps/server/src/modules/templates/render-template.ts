@@ -11,6 +11,14 @@ import { compileMessage, type TCompiledMessage } from './render/compile.ts';
 export { personalise, type TCompiledMessage, type TPersonalValues, type TPersonalisedMessage } from './render/compile.ts';
 export { personalValues, type TGuestData } from './render/personal-values.ts';
 
+/**
+ * A guest's language, as far as we know it: customers carry no language, so their country stands
+ * for it (Japan, or none recorded: Japanese; elsewhere: English).
+ */
+export function guestLanguage(country: string | null | undefined): TTemplateLanguage {
+  return !country || country.toUpperCase() === 'JP' ? 'ja' : 'en';
+}
+
 /** The version a guest of `language` receives: theirs if the template has it, else the default. */
 export function chooseLanguage(template: { contents: TTemplateContents; defaultLanguage: TTemplateLanguage }, language: TTemplateLanguage | null | undefined): TTemplateLanguage {
   return language && template.contents[language] ? language : template.defaultLanguage;
