@@ -1,7 +1,7 @@
 import { PERSONAL_TAGS, TEMPLATE_HTML_WARN_BYTES, type TPersonalTagKey, type TPreviewWarning, type TTemplateContent, type TTemplateLanguage } from '@yado/contracts';
 import { convert } from 'html-to-text';
-import mjml2html from 'mjml';
 import { documentToMjml } from './document-mjml.ts';
+import { loadSanitizer } from './sanitize-html.ts';
 import { SLOT_PATTERN, SlotTable, type TSlot } from './slots.ts';
 
 /**
@@ -38,11 +38,15 @@ export interface TPersonalisedMessage {
 
 const DEFAULT_FALLBACKS = new Map(PERSONAL_TAGS.map((t) => [t.key, t.defaultFallback]));
 
+/** MJML takes seconds to load on this machine: loaded at the first rendering, not at import. */
+let mjmlModule: Promise<typeof import('mjml')> | null = null;
+
 export async function compileMessage(
   content: TTemplateContent,
   language: TTemplateLanguage,
   imageUrl: (src: string) => string,
 ): Promise<TCompiledMessage> {
+  const [{ default: mjml2html }] = await Promise.all([(mjmlModule ??= import('mjml')), loadSanitizer()]);
   const slots = new SlotTable();
   const subject = slots.withTags(content.subject, (s) => s);
   const { mjml, warnings } = documentToMjml(content.document, slots, { language, preheader: content.preheader, imageUrl });

@@ -1,11 +1,13 @@
 import { ZBlock, ZBlockDocument, ZTemplateContent, type TBlock, type TBlockDocument } from '@yado/contracts';
 import mjml2html from 'mjml';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compileMessage, personalise } from './compile.ts';
 import { blockMjml, documentToMjml } from './document-mjml.ts';
 import { formatStayDate, personalValues } from './personal-values.ts';
-import { sanitizeHtml } from './sanitize-html.ts';
+import { loadSanitizer, sanitizeHtml } from './sanitize-html.ts';
 import { SlotTable } from './slots.ts';
+
+beforeAll(() => loadSanitizer());
 
 const IMAGE = `/files/logos/${'a'.repeat(64)}.png`;
 const imageUrl = (src: string) => (src.startsWith('/') ? `https://yado.example${src}` : src);

@@ -1,5 +1,5 @@
-import createDOMPurify, { type DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import type { DOMPurify } from 'dompurify';
+import type { JSDOM } from 'jsdom';
 
 /**
  * The code block's HTML, made safe to send: DOMPurify (kept up to date against new bypasses) over
@@ -12,18 +12,33 @@ interface TPurifier {
   window: JSDOM['window'];
 }
 let purifier: TPurifier | null = null;
+let loading: Promise<void> | null = null;
+
+/**
+ * Loads jsdom and DOMPurify (over a second of start-up on this machine, so not at import: a server
+ * that renders no mail never pays it). `compileMessage` awaits it before rendering.
+ */
+export function loadSanitizer(): Promise<void> {
+  loading ??= (async () => {
+    const [{ JSDOM: Dom }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
+    purifier = create(new Dom('').window, createDOMPurify);
+  })();
+  return loading;
+}
 
 function instance(): TPurifier {
-  if (purifier) return purifier;
-  const { window } = new JSDOM('');
+  if (!purifier) throw new Error('sanitizeHtml before loadSanitizer');
+  return purifier;
+}
+
+function create(window: JSDOM['window'], createDOMPurify: typeof import('dompurify').default): TPurifier {
   const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
   purify.addHook('afterSanitizeAttributes', (node) => {
     const style = node.getAttribute?.('style');
     // url(...) in a style loads from anywhere (and expression() ran script in old IE).
     if (style && /url\s*\(|expression\s*\(|@import|javascript:|behavior\s*:/i.test(style)) node.removeAttribute('style');
   });
-  purifier = { purify, window };
-  return purifier;
+  return { purify, window };
 }
 
 const FORBID_TAGS = [
