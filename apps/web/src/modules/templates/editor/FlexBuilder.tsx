@@ -27,14 +27,13 @@ import {
   IconSettings,
   IconTrash,
 } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { showSnackbar } from '../../ui/components/Snackbar';
-import { TemplateDetailsDialog } from '../components/TemplateDetailsDialog';
 import { BuilderContext, type TBuilder, type TIndicator } from './builderContext';
 import { Canvas } from './Canvas';
 import {
@@ -49,13 +48,20 @@ import {
 import { accepts, dropPlace, ZONE_PRIORITY, type TDragSource, type TDropZone } from './dragTargets';
 import { Inspector } from './Inspector';
 import { Palette, PALETTE_ICONS } from './Palette';
-import { PreviewDialog } from './PreviewDialog';
 import { SaveStatus } from './SaveStatus';
 import { TaggedTextInput } from './TaggedTextInput';
-import { TemplatePickerDialog } from './TemplatePickerDialog';
-import { TestSendDialog } from './TestSendDialog';
 import { useAutosave } from './useAutosave';
 import './flexBuilder.css';
+
+// The dialogs load when first opened, keeping them out of the editor's own download.
+const PreviewDialog = lazy(() => import('./PreviewDialog').then((m) => ({ default: m.PreviewDialog })));
+const TestSendDialog = lazy(() => import('./TestSendDialog').then((m) => ({ default: m.TestSendDialog })));
+const TemplatePickerDialog = lazy(() =>
+  import('./TemplatePickerDialog').then((m) => ({ default: m.TemplatePickerDialog })),
+);
+const TemplateDetailsDialog = lazy(() =>
+  import('../components/TemplateDetailsDialog').then((m) => ({ default: m.TemplateDetailsDialog })),
+);
 
 const sourceOf = (active: Active | null): TDragSource | undefined =>
   (active?.data.current as { source?: TDragSource } | undefined)?.source;
@@ -446,42 +452,52 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
         )}
       </Stack>
 
-      <PreviewDialog
-        opened={dialog === 'preview'}
-        onClose={() => setDialog(null)}
-        templateId={template.id}
-        contents={history.present}
-        initialLanguage={language}
-        canPickCustomer={canPickCustomer}
-        onSelectBlock={(id) => select(id)}
-      />
-      <TestSendDialog
-        opened={dialog === 'test_send'}
-        onClose={() => setDialog(null)}
-        templateId={template.id}
-        initialLanguage={language}
-        canPickCustomer={canPickCustomer}
-        defaultEmail={me.email}
-        beforeSend={readOnly ? async () => undefined : flush}
-      />
-      <TemplateDetailsDialog
-        opened={dialog === 'details'}
-        template={template}
-        onClose={() => setDialog(null)}
-        onSubmit={async (details) => {
-          await autosave.flush(details);
-          setDialog(null);
-        }}
-      />
-      <TemplatePickerDialog
-        opened={pickerAt !== null}
-        onClose={() => setPickerAt(null)}
-        currentId={template.id}
-        language={language}
-        onPick={(sections: TSection[]) =>
-          dispatch({ type: 'insert_sections', language, sections, index: pickerAt ?? 0 })
-        }
-      />
+      <Suspense fallback={null}>
+        {dialog === 'preview' && (
+          <PreviewDialog
+            opened
+            onClose={() => setDialog(null)}
+            templateId={template.id}
+            contents={history.present}
+            initialLanguage={language}
+            canPickCustomer={canPickCustomer}
+            onSelectBlock={(id) => select(id)}
+          />
+        )}
+        {dialog === 'test_send' && (
+          <TestSendDialog
+            opened
+            onClose={() => setDialog(null)}
+            templateId={template.id}
+            initialLanguage={language}
+            canPickCustomer={canPickCustomer}
+            defaultEmail={me.email}
+            beforeSend={readOnly ? async () => undefined : flush}
+          />
+        )}
+        {dialog === 'details' && (
+          <TemplateDetailsDialog
+            opened
+            template={template}
+            onClose={() => setDialog(null)}
+            onSubmit={async (details) => {
+              await autosave.flush(details);
+              setDialog(null);
+            }}
+          />
+        )}
+        {pickerAt !== null && (
+          <TemplatePickerDialog
+            opened
+            onClose={() => setPickerAt(null)}
+            currentId={template.id}
+            language={language}
+            onPick={(sections: TSection[]) =>
+              dispatch({ type: 'insert_sections', language, sections, index: pickerAt ?? 0 })
+            }
+          />
+        )}
+      </Suspense>
       <ConfirmDialog
         opened={dialog === 'remove_language'}
         title={t('templates.languages.remove', { language: t(`templates.languages.${language}`) })}

@@ -88,8 +88,8 @@ function LinkButton({ editor }: { editor: Editor }) {
   const apply = () => {
     if (!valid) return;
     const chain = editor.chain().focus().extendMarkRange('link');
-    if (href.trim() === '') chain.unsetLink().run();
-    else chain.setLink({ href: href.trim() }).run();
+    if (href.trim() === '') chain.unsetMark('link').run();
+    else chain.setMark('link', { href: href.trim() }).run();
     setOpened(false);
   };
   return (
@@ -172,16 +172,20 @@ function Toolbar({ editor }: { editor: Editor }) {
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
       data-testid="text-toolbar"
     >
-      <ToolButton label={t('templates.text.bold')} active={state.bold} onClick={() => run((c) => c.toggleBold())}>
+      <ToolButton label={t('templates.text.bold')} active={state.bold} onClick={() => run((c) => c.toggleMark('bold'))}>
         <IconBold size={16} />
       </ToolButton>
-      <ToolButton label={t('templates.text.italic')} active={state.italic} onClick={() => run((c) => c.toggleItalic())}>
+      <ToolButton
+        label={t('templates.text.italic')}
+        active={state.italic}
+        onClick={() => run((c) => c.toggleMark('italic'))}
+      >
         <IconItalic size={16} />
       </ToolButton>
       <ToolButton
         label={t('templates.text.underline')}
         active={state.underline}
-        onClick={() => run((c) => c.toggleUnderline())}
+        onClick={() => run((c) => c.toggleMark('underline'))}
       >
         <IconUnderline size={16} />
       </ToolButton>
@@ -189,14 +193,14 @@ function Toolbar({ editor }: { editor: Editor }) {
       <ToolButton
         label={t('templates.text.bullet_list')}
         active={state.bullet}
-        onClick={() => run((c) => c.toggleBulletList())}
+        onClick={() => run((c) => c.toggleList('bulletList', 'listItem'))}
       >
         <IconList size={16} />
       </ToolButton>
       <ToolButton
         label={t('templates.text.ordered_list')}
         active={state.ordered}
-        onClick={() => run((c) => c.toggleOrderedList())}
+        onClick={() => run((c) => c.toggleList('orderedList', 'listItem'))}
       >
         <IconListNumbers size={16} />
       </ToolButton>

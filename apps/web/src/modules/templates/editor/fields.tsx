@@ -1,4 +1,4 @@
-import { ColorInput, NumberInput, SegmentedControl, Input, TextInput } from '@mantine/core';
+import { ColorInput, Input, SegmentedControl, Slider, TextInput } from '@mantine/core';
 import { BLOCK_ALIGNS, isSafeHref } from '@yado/contracts/templates';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -102,6 +102,7 @@ export function ColorField({
   );
 }
 
+/** A whole number in a range, on a slider (the value shows beside the label). */
 export function NumberField({
   label,
   value,
@@ -109,7 +110,7 @@ export function NumberField({
   max,
   onChange,
   disabled,
-  suffix,
+  suffix = '',
 }: {
   label: string;
   value: number;
@@ -120,20 +121,19 @@ export function NumberField({
   suffix?: string;
 }) {
   return (
-    <NumberInput
-      label={label}
-      value={value}
-      min={min}
-      max={max}
-      step={1}
-      allowDecimal={false}
-      clampBehavior="strict"
-      suffix={suffix}
-      disabled={disabled}
-      onChange={(next) => {
-        if (typeof next === 'number' && Number.isInteger(next) && next >= min && next <= max) onChange(next);
-      }}
-    />
+    <Input.Wrapper label={`${label}: ${value}${suffix}`}>
+      <Slider
+        mt={6}
+        min={min}
+        max={max}
+        step={1}
+        value={value}
+        disabled={disabled}
+        label={(n) => `${n}${suffix}`}
+        thumbLabel={label}
+        onChange={(n) => onChange(Math.round(n))}
+      />
+    </Input.Wrapper>
   );
 }
 

@@ -1,6 +1,5 @@
 import { isSafeHref, type TRichText } from '@yado/contracts/templates';
-import { mergeAttributes, Node, type Extensions } from '@tiptap/react';
-import StarterKit from '@tiptap/starter-kit';
+import { Mark, mergeAttributes, Node, type Extensions } from '@tiptap/react';
 import TextAlign from '@tiptap/extension-text-align';
 import { Color, FontSize, TextStyle } from '@tiptap/extension-text-style';
 
@@ -65,27 +64,147 @@ export const PersonalTag = Node.create<{ label: (key: string) => string }>({
   },
 });
 
+// The document's rich text is small (contracts: ZRichText), so its nodes and marks are declared
+// here rather than taken from tiptap's starter kit, whose unused parts (code blocks, quotes, link
+// detection, history) would double the size of the editor's download.
+
+const Document = Node.create({ name: 'doc', topNode: true, content: 'block+' });
+const Text = Node.create({ name: 'text', group: 'inline' });
+const Paragraph = Node.create({
+  name: 'paragraph',
+  group: 'block',
+  content: 'inline*',
+  priority: 1000,
+  parseHTML: () => [{ tag: 'p' }, { tag: 'h4' }, { tag: 'h5' }, { tag: 'h6' }, { tag: 'div' }],
+  renderHTML: ({ HTMLAttributes }) => ['p', HTMLAttributes, 0],
+});
+/** Headings 1 to 3 are kept when a document or a paste holds them; the toolbar offers none. */
+const Heading = Node.create({
+  name: 'heading',
+  group: 'block',
+  content: 'inline*',
+  defining: true,
+  addAttributes: () => ({ level: { default: 2, rendered: false } }),
+  parseHTML: () => [1, 2, 3].map((level) => ({ tag: `h${level}`, attrs: { level } })),
+  renderHTML: ({ node, HTMLAttributes }) => [`h${String(node.attrs.level)}`, HTMLAttributes, 0],
+});
+const HardBreak = Node.create({
+  name: 'hardBreak',
+  group: 'inline',
+  inline: true,
+  selectable: false,
+  parseHTML: () => [{ tag: 'br' }],
+  renderHTML: () => ['br'],
+  addKeyboardShortcuts() {
+    return { 'Shift-Enter': () => this.editor.commands.insertContent({ type: this.name }) };
+  },
+});
+const ListItem = Node.create({
+  name: 'listItem',
+  content: 'paragraph (bulletList | orderedList)*',
+  defining: true,
+  parseHTML: () => [{ tag: 'li' }],
+  renderHTML: ({ HTMLAttributes }) => ['li', HTMLAttributes, 0],
+  addKeyboardShortcuts() {
+    return {
+      Enter: () => this.editor.commands.splitListItem(this.name),
+      Tab: () => this.editor.commands.sinkListItem(this.name),
+      'Shift-Tab': () => this.editor.commands.liftListItem(this.name),
+    };
+  },
+});
+const BulletList = Node.create({
+  name: 'bulletList',
+  group: 'block',
+  content: 'listItem+',
+  parseHTML: () => [{ tag: 'ul' }],
+  renderHTML: ({ HTMLAttributes }) => ['ul', HTMLAttributes, 0],
+});
+const OrderedList = Node.create({
+  name: 'orderedList',
+  group: 'block',
+  content: 'listItem+',
+  addAttributes: () => ({
+    start: {
+      default: 1,
+      parseHTML: (element) => (element.hasAttribute('start') ? Number(element.getAttribute('start')) || 1 : 1),
+    },
+  }),
+  parseHTML: () => [{ tag: 'ol' }],
+  renderHTML: ({ HTMLAttributes }) => ['ol', HTMLAttributes, 0],
+});
+
+const simpleMark = (
+  name: string,
+  tags: string[],
+  key: string,
+  style?: { name: string; test: (value: string) => boolean },
+) =>
+  Mark.create({
+    name,
+    parseHTML: () => [
+      ...tags.map((tag) => ({ tag })),
+      ...(style ? [{ style: style.name, getAttrs: (value: string) => (style.test(value) ? null : false) }] : []),
+    ],
+    renderHTML: ({ HTMLAttributes }) => [tags[0]!, HTMLAttributes, 0],
+    addKeyboardShortcuts() {
+      return { [key]: () => this.editor.commands.toggleMark(this.name) };
+    },
+  });
+const Bold = simpleMark('bold', ['strong', 'b'], 'Mod-b', {
+  name: 'font-weight',
+  test: (v) => /^(bold(er)?|[6-9]00)$/.test(v),
+});
+const Italic = simpleMark('italic', ['em', 'i'], 'Mod-i', { name: 'font-style', test: (v) => v === 'italic' });
+const Underline = simpleMark('underline', ['u'], 'Mod-u', {
+  name: 'text-decoration',
+  test: (v) => v.includes('underline'),
+});
+
+/** A link to an http(s), mailto: or tel: address only; others are dropped when pasted. */
+const Link = Mark.create({
+  name: 'link',
+  inclusive: false,
+  addAttributes: () => ({ href: { default: null } }),
+  parseHTML: () => [
+    {
+      tag: 'a[href]',
+      getAttrs: (element) => {
+        const href = element.getAttribute('href') ?? '';
+        return isSafeHref(href) ? { href } : false;
+      },
+    },
+  ],
+  renderHTML: ({ HTMLAttributes }) => [
+    'a',
+    mergeAttributes(HTMLAttributes, { rel: 'noopener noreferrer nofollow', target: '_blank' }),
+    0,
+  ],
+});
+
 /**
- * Exactly what the block document's rich text holds (contracts: ZRichText): paragraphs, headings
- * 1 to 3, lists, hard breaks, bold, italic, underline, links, colour, size, alignment, personal
- * tags. History is the builder's own (one undo for the whole template), so tiptap's is off.
+ * Exactly what the block document's rich text holds (contracts: ZRichText): paragraphs, lists,
+ * hard breaks, bold, italic, underline, links, colour, size, alignment, personal tags. History is
+ * the builder's own (one undo for the whole template), so tiptap has none.
  */
 export function richTextExtensions(tagLabel: (key: string) => string): Extensions {
   return [
-    StarterKit.configure({
-      blockquote: false,
-      code: false,
-      codeBlock: false,
-      horizontalRule: false,
-      strike: false,
-      undoRedo: false,
-      heading: { levels: [1, 2, 3] },
-      link: { openOnClick: false, autolink: false, linkOnPaste: false, isAllowedUri: (url) => isSafeHref(url) },
-    }),
+    Document,
+    Text,
+    Paragraph,
+    Heading,
+    HardBreak,
+    ListItem,
+    BulletList,
+    OrderedList,
+    Bold,
+    Italic,
+    Underline,
+    Link,
     TextStyle,
     Color,
     FontSize,
-    TextAlign.configure({ types: ['heading', 'paragraph'], alignments: ['left', 'center', 'right', 'justify'] }),
+    TextAlign.configure({ types: ['paragraph', 'heading'], alignments: ['left', 'center', 'right', 'justify'] }),
     PersonalTag.configure({ label: tagLabel }),
   ];
 }
