@@ -9,6 +9,9 @@ export default defineConfig(({ command, mode }) => {
   if (command === 'build' && mode === 'production') process.env.NODE_ENV = 'production';
   return {
     plugins: [react()],
+    // tiptap's packages arrive in three copies of @tiptap/core (the lockfile holds 3.32 and 3.34):
+    // one copy keeps the editor's chunk small and its extensions on one schema class.
+    resolve: { dedupe: ['@tiptap/core', '@tiptap/pm'] },
     server: {
       proxy: {
         '/v1': 'http://localhost:3000',

@@ -23,6 +23,7 @@ import { managementRoutes } from './modules/management/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { templateRoutes } from './modules/templates/routes.ts';
 import type { TRuntime } from './runtime.ts';
 
 /** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
@@ -61,6 +62,12 @@ export const loggerOptions = (level: string) => ({
   },
 });
 
+function imageOrigins(rt: TRuntime): string[] {
+  const store = rt.config.logoStore;
+  const urls = [rt.config.publicUrl, store.kind === 's3' ? store.publicUrl : null];
+  return [...new Set(urls.filter((u): u is string => !!u).map((u) => new URL(u).origin))];
+}
+
 export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: rt.log,
@@ -87,7 +94,10 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
         defaultSrc: ["'self'"],
         // Mantine sets style attributes at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Mail previews link images by their absolute public address (PUBLIC_URL, S3_PUBLIC_URL),
+        // which need not be the address the console is opened at.
+        // Read per response: the address may be settled after start (a free port chosen at listen).
+        imgSrc: ["'self'", 'data:', 'blob:', () => imageOrigins(rt).join(' ')],
         scriptSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
@@ -118,6 +128,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     bookingRoutes(api, rt);
     locationRoutes(api, rt);
     sendingRoutes(api, rt);
+    templateRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -102,6 +102,12 @@ export const ERROR_MESSAGES = {
   sending_host_only: 'Campaign email settings belong to a brand, hotel group or hotel. Switch to one of them.',
   import_interrupted: 'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
   import_review_interrupted: 'Reading the file was interrupted too many times. Please upload the file again.',
+  image_fetch_failed: 'Error fetching image. The content may be unavailable, or the URL could be broken.',
+  template_stale: 'This template was changed elsewhere. Reload it to see the latest version.',
+  template_in_use: 'This template is used by the scheduled campaign "{{campaign}}". Cancel or change the campaign first.',
+  template_default_language_missing: 'The default language needs its version of the template.',
+  template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
+  test_send_failed: 'The test email could not be sent. Please try again.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;
@@ -112,6 +118,8 @@ export const ZErrorBody = z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.object({ code: z.string(), message: z.string() })).optional(),
+    /** Values the message names (template_in_use: the campaign), for the console's own text. */
+    params: z.record(z.string(), z.string()).optional(),
   }),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;

@@ -536,3 +536,49 @@ export const jobClaims = pgTable(
   },
   (t) => [index('job_claims_worker_idx').on(t.workerId)],
 );
+
+/**
+ * Email templates: a block document per language (`contents`: { ja?, en? } of subject, pre-header
+ * and document), owned by the host that made it. A brand's templates are usable, read-only, by its
+ * hotel groups and hotels; the others' stay their own (the queries narrow by host, row-level
+ * security by brand). `version` rises with each saved change, so a stale autosave is refused.
+ */
+export const templates = pgTable(
+  'templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Null for the platform's own templates (granduser), seen only with scope_all. */
+    brandId: uuid('brand_id'),
+    hostId: uuid('host_id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    coverImageUrl: text('cover_image_url'),
+    defaultLanguage: text('default_language', { enum: ['ja', 'en'] }).notNull().default('ja'),
+    contents: jsonb('contents').notNull(),
+    version: integer('version').notNull().default(1),
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('templates_host_idx').on(t.hostId, t.updatedAt), index('templates_brand_idx').on(t.brandId)],
+);
+
+/**
+ * Which campaigns use which template, written by the campaigns module: a template is not deleted
+ * while a scheduled campaign uses it, and its report lists them.
+ */
+export const templateUses = pgTable(
+  'template_uses',
+  {
+    templateId: uuid('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id').notNull(),
+    brandId: uuid('brand_id'),
+    campaignName: text('campaign_name').notNull(),
+    status: text('status', { enum: ['draft', 'scheduled', 'sent', 'pending', 'failed', 'cancelled'] }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.templateId, t.campaignId] })],
+);

@@ -11,8 +11,10 @@ export class AppError extends Error {
     readonly code: TErrorCode,
     readonly fields?: TFieldErrors,
     readonly headers?: Record<string, string>,
+    /** Values the message names, filled into its `{{name}}` places (as i18next writes them) and sent as `params`. */
+    readonly params?: Record<string, string>,
   ) {
-    super(ERROR_MESSAGES[code]);
+    super(params ? ERROR_MESSAGES[code].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => params[name] ?? whole) : ERROR_MESSAGES[code]);
   }
 }
 
@@ -31,7 +33,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       return reply.status(error.status).send({
-        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.fields ? { fields: error.fields } : {}),
+          ...(error.params ? { params: error.params } : {}),
+        },
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -153,7 +153,22 @@ export const routes: RouteObject[] = [
               { path: 'customer-list/:id', lazy: customerPage('CustomerDetailPage') },
               { path: 'segmentation', lazy: area('segmentation') },
               { path: 'campaign', lazy: area('campaign') },
-              { path: 'templates', lazy: area('templates') },
+              {
+                path: 'templates',
+                lazy: guarded(
+                  'templates',
+                  ['templates'],
+                  async () => (await import('../modules/templates/pages/TemplateListPage')).TemplateListPage,
+                ),
+              },
+              {
+                path: 'templates/:id',
+                lazy: guarded(
+                  'templates',
+                  ['templates'],
+                  async () => (await import('../modules/templates/pages/TemplateEditorPage')).TemplateEditorPage,
+                ),
+              },
               {
                 path: 'setup',
                 lazy: guarded('setup', ['sending'], async () => (await import('../modules/sending/pages/SetupPage')).SetupPage),

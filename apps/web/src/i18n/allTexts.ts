@@ -19,6 +19,8 @@ import settingsEn from './areas/settings/en.json';
 import settingsJa from './areas/settings/ja.json';
 import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
+import templatesEn from './areas/templates/en.json';
+import templatesJa from './areas/templates/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
@@ -29,9 +31,10 @@ export const AREA_TEXTS = {
   settings: { ja: settingsJa, en: settingsEn },
   sending: { ja: sendingJa, en: sendingEn },
   users: { ja: usersJa, en: usersEn },
+  templates: { ja: templatesJa, en: templatesEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa, ...sendingJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn, ...sendingEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn },
 } as const;

@@ -10,13 +10,22 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, TFieldError> | undefined;
+  /** Values the error names (template_in_use: the campaign), for the console's own text. */
+  readonly params: Record<string, string> | undefined;
 
-  constructor(status: number, code: string, message: string, fields?: Record<string, TFieldError>) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields?: Record<string, TFieldError>,
+    params?: Record<string, string>,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.params = params;
   }
 
   static exception(): ApiError {

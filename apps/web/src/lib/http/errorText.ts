@@ -8,5 +8,5 @@ import { isApiError } from './ApiError';
 export function errorText(error: unknown, t: TFunction = i18next.t): string {
   const code = isApiError(error) ? error.code : 'general';
   const key = `errors.${code}`;
-  return i18next.exists(key) ? t(key) : t('errors.general');
+  return i18next.exists(key) ? t(key, isApiError(error) ? error.params : undefined) : t('errors.general');
 }

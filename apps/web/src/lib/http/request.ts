@@ -92,8 +92,8 @@ export async function sendWithRefresh<E extends TAnyEndpoint>(
 export function failureOf(response: Response, json: unknown): ApiError {
   const failure = ZErrorBody.safeParse(json);
   if (failure.success) {
-    const { code, message, fields } = failure.data.error;
-    return new ApiError(response.status, code, message, fields);
+    const { code, message, fields, params } = failure.data.error;
+    return new ApiError(response.status, code, message, fields, params);
   }
   return new ApiError(response.status, 'general', '');
 }

@@ -1,0 +1,221 @@
+import {
+  emptyDocument,
+  type TTemplate,
+  type TTemplateContents,
+  type TTemplateLanguage,
+  type TPreview,
+  templatesApi,
+} from '@yado/contracts';
+import type { z } from 'zod';
+import en from '../../i18n/en.json' with { type: 'json' };
+import ja from '../../i18n/ja.json' with { type: 'json' };
+import { AppError, badRequest, fieldError } from '../../http/errors.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
+import type { TTx } from '../../db/client.ts';
+import { assertNotThrottled, recordAttempt } from '../auth/throttle.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+import {
+  deleteTemplate,
+  findTemplate,
+  guestData,
+  insertTemplate,
+  listTemplates,
+  listUses,
+  scheduledUse,
+  toSummary,
+  updateTemplate,
+  type TTemplateFilter,
+  type TTemplateRecord,
+  type TTemplateValues,
+} from './queries.ts';
+import { compileMessage, personalise, type TPersonalValues } from './render/compile.ts';
+import { personalValues } from './render/personal-values.ts';
+import { chooseLanguage, compiledTemplate, warningsFor } from './render-template.ts';
+
+/** The template operations of the console (specification section 2, Templates). */
+
+const TEXTS = { ja: ja.templates, en: en.templates } as const;
+
+const toTemplate = (r: TTemplateRecord, ctx: TActingContext): TTemplate => ({ ...toSummary(r, ctx), contents: r.contents });
+
+async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TTemplateRecord> {
+  const found = await findTemplate(tx, ctx, id);
+  if (!found) throw new AppError(404, 'not_found');
+  return found;
+}
+
+/** A template the acting host may change: its own. A brand's seen from below is read-only. */
+async function mustOwn(tx: TTx, ctx: TActingContext, id: string): Promise<TTemplateRecord> {
+  const found = await mustFind(tx, ctx, id);
+  if (found.hostId !== ctx.host.id) throw new AppError(403, 'template_read_only');
+  return found;
+}
+
+function requireDefaultVersion(contents: TTemplateContents, defaultLanguage: TTemplateLanguage): void {
+  if (!contents[defaultLanguage]) throw badRequest({ defaultLanguage: fieldError('template_default_language_missing') });
+}
+
+export async function listTemplatesFor(rt: TRuntime, ctx: TActingContext, filter: TTemplateFilter) {
+  const { items, total } = await inTenant(rt, ctx, (tx) => listTemplates(tx, ctx, filter));
+  return { items: items.map((r) => toSummary(r, ctx)), total, page: filter.page, pageSize: filter.pageSize };
+}
+
+export async function getTemplate(rt: TRuntime, ctx: TActingContext, id: string): Promise<TTemplate> {
+  return inTenant(rt, ctx, async (tx) => toTemplate(await mustFind(tx, ctx, id), ctx));
+}
+
+export async function createTemplate(rt: TRuntime, ctx: TActingContext, input: z.infer<typeof templatesApi.ZCreateTemplate>): Promise<TTemplate> {
+  const contents: TTemplateContents = input.contents ?? { [input.defaultLanguage]: { subject: '', preheader: '', document: emptyDocument() } };
+  requireDefaultVersion(contents, input.defaultLanguage);
+  return inTenant(rt, ctx, async (tx) => {
+    const id = await insertTemplate(tx, ctx, {
+      name: input.name,
+      description: input.description,
+      defaultLanguage: input.defaultLanguage,
+      contents: { ja: contents.ja ?? null, en: contents.en ?? null },
+      coverImageUrl: input.coverImageUrl ?? null,
+    });
+    return toTemplate(await mustFind(tx, ctx, id), ctx);
+  });
+}
+
+/**
+ * Autosave: the changes apply only over the version the editor saw. A stale version is refused
+ * with the stored one, so the editor can tell the user instead of overwriting newer work.
+ */
+export async function saveTemplate(rt: TRuntime, ctx: TActingContext, id: string, input: z.infer<typeof templatesApi.ZUpdateTemplate>): Promise<TTemplate> {
+  return inTenant(rt, ctx, async (tx) => {
+    const current = await mustOwn(tx, ctx, id);
+    const values: Partial<TTemplateValues> = {};
+    if (input.name !== undefined) values.name = input.name;
+    if (input.description !== undefined) values.description = input.description;
+    if (input.defaultLanguage !== undefined) values.defaultLanguage = input.defaultLanguage;
+    if (input.contents !== undefined) values.contents = { ja: input.contents.ja ?? null, en: input.contents.en ?? null };
+    if (input.coverImageUrl !== undefined) values.coverImageUrl = input.coverImageUrl ?? null;
+    requireDefaultVersion(values.contents ?? current.contents, values.defaultLanguage ?? current.defaultLanguage);
+    const saved = await updateTemplate(tx, ctx, id, input.version, values);
+    if (saved === null) throw new AppError(409, 'template_stale', undefined, undefined, { version: String(current.version) });
+    return toTemplate(await mustFind(tx, ctx, id), ctx);
+  });
+}
+
+/** A copy owned by the acting host, whoever owned the original (a brand's becomes the hotel's). */
+export async function duplicateTemplate(rt: TRuntime, ctx: TActingContext, id: string, name: string | undefined): Promise<TTemplate> {
+  return inTenant(rt, ctx, async (tx) => {
+    const source = await mustFind(tx, ctx, id);
+    const copyName = (name ?? TEXTS[ctx.user.language].copy_name.replace('{{name}}', source.name)).slice(0, 200);
+    const newId = await insertTemplate(tx, ctx, {
+      name: copyName,
+      description: source.description,
+      defaultLanguage: source.defaultLanguage,
+      contents: source.contents,
+      coverImageUrl: source.coverImageUrl,
+    });
+    return toTemplate(await mustFind(tx, ctx, newId), ctx);
+  });
+}
+
+/** Refused while a scheduled campaign uses the template, naming that campaign. */
+export async function removeTemplate(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
+  return inTenant(rt, ctx, async (tx) => {
+    await mustOwn(tx, ctx, id);
+    const campaign = await scheduledUse(tx, id);
+    if (campaign !== null) throw new AppError(409, 'template_in_use', undefined, undefined, { campaign });
+    await deleteTemplate(tx, ctx, id);
+    return { id };
+  });
+}
+
+async function valuesFor(tx: TTx, ctx: TActingContext, customerId: string | undefined, language: TTemplateLanguage): Promise<TPersonalValues> {
+  if (!customerId) return {};
+  const guest = await guestData(tx, ctx, customerId);
+  if (!guest) throw new AppError(404, 'not_found');
+  return personalValues(guest, language);
+}
+
+/**
+ * The template as it is sent, in one language (else the default one), personalised with a
+ * customer's data or the tags' fallbacks: the same compile and personalise a campaign uses.
+ */
+export async function previewTemplate(
+  rt: TRuntime,
+  ctx: TActingContext,
+  imageUrl: (src: string) => string,
+  id: string,
+  input: z.infer<typeof templatesApi.ZPreviewRequest>,
+): Promise<TPreview> {
+  const { template, values } = await inTenant(rt, ctx, async (tx) => {
+    const found = await mustFind(tx, ctx, id);
+    const language = input.contents ? input.language : chooseLanguage(found, input.language);
+    return { template: found, values: await valuesFor(tx, ctx, input.customerId, language) };
+  });
+  const compiled = input.contents
+    ? await compileMessage(input.contents, input.language, imageUrl)
+    : await compiledTemplate(template, input.language, imageUrl);
+  const message = personalise(compiled, values);
+  return {
+    language: compiled.language,
+    subject: message.subject,
+    preheader: (input.contents ?? template.contents[compiled.language])?.preheader ?? '',
+    html: message.html,
+    text: message.text,
+    htmlBytes: Buffer.byteLength(message.html),
+    warnings: warningsFor(compiled, input.language),
+  };
+}
+
+/** Test mails a user may send per 15 minutes: enough to check a template, too few to spam with. */
+export const MAX_TEST_MAILS_PER_USER = 30;
+export const testSendKey = (userId: string) => `template_test:user:${userId}`;
+
+/** Sends the template as a guest would receive it, to up to five addresses, one mail each. */
+export async function testSendTemplate(
+  rt: TRuntime,
+  ctx: TActingContext,
+  imageUrl: (src: string) => string,
+  id: string,
+  input: z.infer<typeof templatesApi.ZTestSend>,
+): Promise<{ sent: number }> {
+  const { template, values } = await inTenant(rt, ctx, async (tx) => {
+    const found = await mustFind(tx, ctx, id);
+    return { template: found, values: await valuesFor(tx, ctx, input.customerId, chooseLanguage(found, input.language)) };
+  });
+  const compiled = await compiledTemplate(template, input.language, imageUrl);
+  const message = personalise(compiled, values);
+  const subject = `${TEXTS[compiled.language].test_subject_prefix}${message.subject || template.name}`;
+  const recipients = [...new Set(input.emails.map((e) => e.toLowerCase()))];
+  // The attempts table is the owner's (as for sign-in), outside any tenant.
+  const throttle = testSendKey(ctx.user.id);
+  await assertNotThrottled(rt.database.db, [{ key: throttle, max: MAX_TEST_MAILS_PER_USER - recipients.length + 1 }]);
+  await recordAttempt(rt.database.db, recipients.map(() => throttle));
+  for (const to of recipients) {
+    try {
+      await rt.mailer.sendMail({ from: rt.config.mailFrom, to, subject, html: message.html, text: message.text });
+    } catch (error) {
+      // The relay's answer can quote the address: only its code reaches the log.
+      rt.log.warn({ code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode }, 'template test send failed');
+      throw new AppError(502, 'test_send_failed');
+    }
+  }
+  return { sent: recipients.length };
+}
+
+/** The campaigns that used the template; statistics come with the campaigns module. */
+export async function templateReport(rt: TRuntime, ctx: TActingContext, id: string) {
+  return inTenant(rt, ctx, async (tx) => {
+    await mustFind(tx, ctx, id);
+    const uses = await listUses(tx, id);
+    return {
+      campaigns: uses.map((u) => ({
+        campaignId: u.campaignId,
+        campaignName: u.campaignName,
+        status: u.status,
+        sentAt: null,
+        recipients: null,
+        delivered: null,
+        opened: null,
+        clicked: null,
+      })),
+    };
+  });
+}

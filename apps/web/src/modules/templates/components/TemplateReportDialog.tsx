@@ -1,0 +1,68 @@
+import { Modal, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
+import { errorText } from '../../../lib/http/errorText';
+import { EmptyState } from '../../ui/components/EmptyState';
+import { templateReportQuery } from '../api/templatesCalls';
+
+const rate = (part: number | null, whole: number | null) =>
+  part !== null && whole !== null && whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-';
+
+/** "View report": the campaigns that used the template and their statistics, or "No Data Found". */
+export function TemplateReportDialog({
+  template,
+  onClose,
+}: {
+  template: { id: string; name: string } | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const report = useQuery(templateReportQuery(template?.id ?? '', template !== null));
+  const rows = report.data?.campaigns ?? [];
+  return (
+    <Modal
+      opened={template !== null}
+      onClose={onClose}
+      size="xl"
+      centered
+      title={t('templates.report.title', { name: template?.name ?? '' })}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
+      {report.isError ? (
+        <Text c="red" role="alert">
+          {errorText(report.error, t)}
+        </Text>
+      ) : report.data && rows.length === 0 ? (
+        <EmptyState readOnly description={t('templates.report.empty_hint')} />
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table data-testid="template-report">
+            <Table.Thead>
+              <Table.Tr>
+                {['campaign', 'status', 'sent_at', 'recipients', 'delivered', 'open_rate', 'click_rate'].map((key) => (
+                  <Table.Th key={key}>{t(`templates.report.columns.${key}`)}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((row) => (
+                <Table.Tr key={row.campaignId}>
+                  <Table.Td>{row.campaignName}</Table.Td>
+                  <Table.Td>{row.status}</Table.Td>
+                  <Table.Td>{row.sentAt ? formatDate(row.sentAt, language, { withTime: true }) : '-'}</Table.Td>
+                  <Table.Td>{row.recipients ?? '-'}</Table.Td>
+                  <Table.Td>{row.delivered ?? '-'}</Table.Td>
+                  <Table.Td>{rate(row.opened, row.delivered)}</Table.Td>
+                  <Table.Td>{rate(row.clicked, row.delivered)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Modal>
+  );
+}

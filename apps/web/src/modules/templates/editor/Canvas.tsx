@@ -1,0 +1,273 @@
+import { ActionIcon, Box, Center, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { useDroppable } from '@dnd-kit/core';
+import { SortableContext, useSortable, type SortingStrategy } from '@dnd-kit/sortable';
+import type { TBlockDocument, TSection } from '@yado/contracts/templates';
+import { EMAIL_WIDTH } from '@yado/contracts/templates';
+import { IconArrowDown, IconArrowUp, IconCopy, IconGripVertical, IconTrash } from '@tabler/icons-react';
+import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BlockView } from './BlockView';
+import { useBuilder } from './builderContext';
+import type { TDragSource, TDropZone } from './dragTargets';
+
+/**
+ * Nothing shifts while dragging: one insertion line shows where the drop lands, the same way
+ * within a column, across columns and between sections.
+ */
+const noShift: SortingStrategy = () => null;
+
+function Column({ section, columnIndex }: { section: TSection; columnIndex: number }) {
+  const { t } = useTranslation();
+  const { indicator, dragging } = useBuilder();
+  const column = section.columns[columnIndex]!;
+  const zone: TDropZone = { kind: 'column', sectionId: section.id, columnIndex, length: column.blocks.length };
+  const droppable = useDroppable({ id: `column:${section.id}:${columnIndex}`, data: { zone } });
+  const lit =
+    indicator?.kind === 'column' && indicator.sectionId === section.id && indicator.columnIndex === columnIndex;
+  return (
+    <Box
+      ref={droppable.setNodeRef}
+      style={{
+        flex: 1,
+        minWidth: 0,
+        minHeight: 48,
+        outline: lit ? '2px dashed var(--mantine-color-blue-5)' : undefined,
+      }}
+      data-testid="canvas-column"
+    >
+      <SortableContext items={column.blocks.map((b) => `block:${b.id}`)} strategy={noShift}>
+        {column.blocks.map((block, index) => (
+          <BlockView key={block.id} block={block} sectionId={section.id} columnIndex={columnIndex} index={index} />
+        ))}
+      </SortableContext>
+      {column.blocks.length === 0 && (
+        <Center
+          mih={64}
+          c="dimmed"
+          style={{
+            border: dragging ? '1px dashed var(--mantine-color-gray-5)' : '1px dashed var(--mantine-color-gray-3)',
+          }}
+        >
+          <Text size="xs">{t('templates.canvas.empty_column')}</Text>
+        </Center>
+      )}
+    </Box>
+  );
+}
+
+function SectionView({ section, index, count }: { section: TSection; index: number; count: number }) {
+  const { t } = useTranslation();
+  const { dispatch, language, selectedId, select, readOnly, indicator } = useBuilder();
+  const zone: TDropZone = { kind: 'section', sectionId: section.id, index };
+  const source: TDragSource = { kind: 'section', sectionId: section.id };
+  const sortable = useSortable({ id: `section:${section.id}`, data: { zone, source }, disabled: readOnly });
+  const selected = selectedId === section.id;
+  const line =
+    indicator?.kind === 'section' && indicator.sectionId === section.id ? (indicator.below ? 'bottom' : 'top') : null;
+  const label = t('templates.canvas.section', { count: section.columns.length });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (readOnly || event.target !== event.currentTarget) return;
+    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      event.preventDefault();
+      const to = event.key === 'ArrowUp' ? index - 1 : index + 2;
+      if (to >= 0 && to <= count) dispatch({ type: 'move_section', language, id: section.id, index: to });
+    } else if (event.key === 'Delete') {
+      event.preventDefault();
+      dispatch({ type: 'delete', language, id: section.id });
+      select(null);
+    }
+  };
+
+  return (
+    <Box
+      ref={sortable.setNodeRef}
+      pos="relative"
+      tabIndex={0}
+      role="group"
+      aria-label={label}
+      data-testid="canvas-section"
+      data-section-id={section.id}
+      data-selected={selected || undefined}
+      onKeyDown={onKeyDown}
+      onClick={(event) => {
+        event.stopPropagation();
+        select(section.id);
+      }}
+      style={{
+        background: section.backgroundColor ?? undefined,
+        paddingTop: section.paddingTop,
+        paddingBottom: section.paddingBottom,
+        paddingLeft: 16,
+        paddingRight: 16,
+        opacity: sortable.isDragging ? 0.35 : 1,
+        outline: selected ? '2px solid var(--mantine-color-violet-5)' : '1px dashed var(--mantine-color-gray-3)',
+        outlineOffset: -1,
+      }}
+    >
+      {line && (
+        <Box
+          pos="absolute"
+          left={0}
+          right={0}
+          h={4}
+          bg="violet.6"
+          style={{ [line]: -2, zIndex: 3 }}
+          data-testid="drop-indicator"
+        />
+      )}
+      {!readOnly && (
+        <Group
+          gap={2}
+          pos="absolute"
+          top={0}
+          left={-34}
+          style={{ flexDirection: 'column' }}
+          data-testid="section-tools"
+        >
+          <Tooltip label={t('templates.actions.drag_hint')} position="left">
+            <ActionIcon
+              ref={sortable.setActivatorNodeRef}
+              variant="subtle"
+              color="violet"
+              size="sm"
+              style={{ cursor: 'grab', touchAction: 'none' }}
+              {...sortable.attributes}
+              {...sortable.listeners}
+              aria-label={t('templates.actions.drag', { name: label })}
+              data-testid="section-handle"
+            >
+              <IconGripVertical size={14} />
+            </ActionIcon>
+          </Tooltip>
+          {selected && (
+            <>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="sm"
+                aria-label={t('templates.actions.move_up')}
+                disabled={index === 0}
+                onClick={() => dispatch({ type: 'move_section', language, id: section.id, index: index - 1 })}
+              >
+                <IconArrowUp size={14} />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="sm"
+                aria-label={t('templates.actions.move_down')}
+                disabled={index === count - 1}
+                onClick={() => dispatch({ type: 'move_section', language, id: section.id, index: index + 2 })}
+              >
+                <IconArrowDown size={14} />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="sm"
+                aria-label={t('templates.actions.duplicate')}
+                onClick={() => dispatch({ type: 'duplicate', language, id: section.id })}
+              >
+                <IconCopy size={14} />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size="sm"
+                aria-label={t('templates.actions.delete')}
+                onClick={() => {
+                  dispatch({ type: 'delete', language, id: section.id });
+                  select(null);
+                }}
+              >
+                <IconTrash size={14} />
+              </ActionIcon>
+            </>
+          )}
+        </Group>
+      )}
+      <Group gap="md" align="stretch" wrap="nowrap">
+        {section.columns.map((column, columnIndex) => (
+          <Column key={column.id} section={section} columnIndex={columnIndex} />
+        ))}
+      </Group>
+    </Box>
+  );
+}
+
+/** The space before section `index` (or at the end): a block dropped here starts a new section. */
+function Gap({ index, last }: { index: number; last: boolean }) {
+  const { t } = useTranslation();
+  const { indicator, dragging } = useBuilder();
+  const droppable = useDroppable({ id: `gap:${index}`, data: { zone: { kind: 'gap', index } satisfies TDropZone } });
+  const lit = indicator?.kind === 'gap' && indicator.index === index;
+  const tall = last || dragging;
+  return (
+    <Box
+      ref={droppable.setNodeRef}
+      h={last ? 96 : tall ? 24 : 6}
+      data-testid={last ? 'canvas-end' : 'canvas-gap'}
+      style={{
+        background: lit ? 'var(--mantine-color-blue-1)' : undefined,
+        border: lit
+          ? '2px dashed var(--mantine-color-blue-5)'
+          : last
+            ? '1px dashed var(--mantine-color-gray-4)'
+            : undefined,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+      }}
+    >
+      {last && (
+        <Text size="xs" c="dimmed">
+          {t('templates.canvas.drop_here')}
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+/** The mail's 600 px body as blocks to edit. */
+export function Canvas({ document }: { document: TBlockDocument }) {
+  const { t } = useTranslation();
+  const { select, readOnly } = useBuilder();
+  const count = document.sections.length;
+  return (
+    <Box
+      bg={document.backgroundColor}
+      py="lg"
+      px={40}
+      onClick={() => select(null)}
+      data-testid="canvas"
+      style={{ overflowX: 'auto' }}
+    >
+      <Box
+        w={EMAIL_WIDTH}
+        mx="auto"
+        style={{ background: document.contentBackgroundColor, color: document.textColor, fontSize: document.fontSize }}
+      >
+        <SortableContext items={document.sections.map((s) => `section:${s.id}`)} strategy={noShift}>
+          <Stack gap={0}>
+            {document.sections.map((section, index) => (
+              <Box key={section.id}>
+                {!readOnly && <Gap index={index} last={false} />}
+                <SectionView section={section} index={index} count={count} />
+              </Box>
+            ))}
+          </Stack>
+        </SortableContext>
+        {!readOnly ? (
+          <Gap index={count} last />
+        ) : (
+          count === 0 && (
+            <Text c="dimmed" ta="center" p="xl">
+              {t('templates.canvas.empty_read_only')}
+            </Text>
+          )
+        )}
+      </Box>
+    </Box>
+  );
+}

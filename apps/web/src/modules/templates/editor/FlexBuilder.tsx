@@ -1,0 +1,535 @@
+import { ActionIcon, Alert, Anchor, Box, Button, Group, Paper, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import {
+  closestCenter,
+  DndContext,
+  DragOverlay,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  useSensor,
+  useSensors,
+  type Active,
+  type CollisionDetection,
+  type DragEndEvent,
+  type DragMoveEvent,
+  type DragStartEvent,
+  type Over,
+} from '@dnd-kit/core';
+import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
+import type { TPaletteItem, TSection, TTemplate, TTemplateLanguage } from '@yado/contracts/templates';
+import { TEMPLATE_LANGUAGES } from '@yado/contracts/templates';
+import {
+  IconArrowBackUp,
+  IconArrowForwardUp,
+  IconChevronLeft,
+  IconEye,
+  IconMailForward,
+  IconSettings,
+  IconTrash,
+} from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { errorText } from '../../../lib/http/errorText';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
+import { showSnackbar } from '../../ui/components/Snackbar';
+import { BuilderContext, type TBuilder, type TIndicator } from './builderContext';
+import { Canvas } from './Canvas';
+import {
+  createHistoryReducer,
+  findBlock,
+  findSection,
+  initialHistory,
+  newBlock,
+  randomId,
+  type TPlace,
+} from './documentEditing';
+import { accepts, dropPlace, ZONE_PRIORITY, type TDragSource, type TDropZone } from './dragTargets';
+import { Inspector } from './Inspector';
+import { Palette, PALETTE_ICONS } from './Palette';
+import { SaveStatus } from './SaveStatus';
+import { TaggedTextInput } from './TaggedTextInput';
+import { useAutosave } from './useAutosave';
+import './flexBuilder.css';
+
+// The dialogs load when first opened, keeping them out of the editor's own download.
+const PreviewDialog = lazy(() => import('./PreviewDialog').then((m) => ({ default: m.PreviewDialog })));
+const TestSendDialog = lazy(() => import('./TestSendDialog').then((m) => ({ default: m.TestSendDialog })));
+const TemplatePickerDialog = lazy(() =>
+  import('./TemplatePickerDialog').then((m) => ({ default: m.TemplatePickerDialog })),
+);
+const TemplateDetailsDialog = lazy(() =>
+  import('../components/TemplateDetailsDialog').then((m) => ({ default: m.TemplateDetailsDialog })),
+);
+
+const sourceOf = (active: Active | null): TDragSource | undefined =>
+  (active?.data.current as { source?: TDragSource } | undefined)?.source;
+const zoneOf = (over: Over | null): TDropZone | undefined =>
+  (over?.data.current as { zone?: TDropZone } | undefined)?.zone;
+
+/** Only zones that take what is dragged; of those holding the pointer, the innermost. */
+const collisionDetection: CollisionDetection = (args) => {
+  const source = sourceOf(args.active);
+  if (!source) return [];
+  const droppableContainers = args.droppableContainers.filter((container) => {
+    const zone = (container.data.current as { zone?: TDropZone } | undefined)?.zone;
+    return container.id !== args.active.id && zone !== undefined && accepts(source, zone);
+  });
+  const filtered = { ...args, droppableContainers };
+  if (args.pointerCoordinates) {
+    const within = pointerWithin(filtered);
+    const priority = (id: string | number) => {
+      const zone = droppableContainers.find((c) => c.id === id)?.data.current as { zone?: TDropZone } | undefined;
+      return zone?.zone ? ZONE_PRIORITY[zone.zone.kind] : 9;
+    };
+    if (within.length > 0) return [...within].sort((a, b) => priority(a.id) - priority(b.id)).slice(0, 1);
+  }
+  return closestCenter(filtered);
+};
+
+/** Whether the dragged item's middle (the pointer, when a pointer drags) is past the middle of `over`. */
+function isBelow(event: DragMoveEvent | DragEndEvent): boolean {
+  const { over, active, activatorEvent, delta } = event;
+  if (!over) return false;
+  const middle = over.rect.top + over.rect.height / 2;
+  if (
+    activatorEvent instanceof MouseEvent ||
+    (typeof PointerEvent !== 'undefined' && activatorEvent instanceof PointerEvent)
+  ) {
+    return activatorEvent.clientY + delta.y > middle;
+  }
+  const rect = active.rect.current.translated;
+  return rect ? rect.top + rect.height / 2 > middle : false;
+}
+
+function indicatorFor(source: TDragSource, zone: TDropZone | undefined, below: boolean): TIndicator {
+  if (!zone || !accepts(source, zone)) return null;
+  switch (zone.kind) {
+    case 'block':
+      return { kind: 'block', blockId: zone.blockId, below };
+    case 'column':
+      return { kind: 'column', sectionId: zone.sectionId, columnIndex: zone.columnIndex };
+    case 'section':
+      return { kind: 'section', sectionId: zone.sectionId, below };
+    case 'gap':
+      return { kind: 'gap', index: zone.index };
+  }
+}
+
+const isMac = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+export interface TFlexBuilderProps {
+  template: TTemplate;
+  /** Read-only: a brand's template seen below the brand, or a role without templates.update. */
+  readOnly: boolean;
+  onSaved: (template: TTemplate) => void;
+  onReload: () => void;
+}
+
+/**
+ * The flex builder: a drag-and-drop editor of the template's block document, in Japanese and
+ * English. What it edits is data; the preview and every sent mail are the server's rendering.
+ */
+export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: TFlexBuilderProps) {
+  const { t } = useTranslation();
+  const me = useProfile();
+  const [template, setTemplate] = useState(loaded);
+  const reducer = useMemo(() => createHistoryReducer(randomId), []);
+  const [history, dispatch] = useReducer(reducer, loaded.contents, initialHistory);
+  const [language, setLanguage] = useState<TTemplateLanguage>(
+    loaded.contents[loaded.defaultLanguage]
+      ? loaded.defaultLanguage
+      : (TEMPLATE_LANGUAGES.find((l) => loaded.contents[l]) ?? 'ja'),
+  );
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [dragSource, setDragSource] = useState<TDragSource | null>(null);
+  const [indicator, setIndicator] = useState<TIndicator>(null);
+  const [dialog, setDialog] = useState<'preview' | 'test_send' | 'details' | 'remove_language' | null>(null);
+  const [pickerAt, setPickerAt] = useState<number | null>(null);
+  const saved = useCallback(
+    (next: TTemplate) => {
+      setTemplate(next);
+      onSaved(next);
+    },
+    [onSaved],
+  );
+  const autosave = useAutosave(template, history.present, history.revision, !readOnly, saved);
+  const root = useRef<HTMLDivElement>(null);
+  const content = history.present[language];
+  const document = content?.document;
+
+  const select = useCallback((id: string | null) => {
+    setSelectedId(id);
+    dispatch({ type: 'checkpoint' });
+  }, []);
+
+  // A pause in typing ends the undo step, so undo takes back the last phrase, not the whole text.
+  useEffect(() => {
+    const timer = setTimeout(() => dispatch({ type: 'checkpoint' }), 1000);
+    return () => clearTimeout(timer);
+  }, [history.revision]);
+
+  // Ctrl/Cmd+Z undoes and Ctrl/Cmd+Shift+Z (or Ctrl+Y) redoes any edit, text included, within the builder.
+  useEffect(() => {
+    if (readOnly) return;
+    const onKey = (event: KeyboardEvent) => {
+      const mod = isMac() ? event.metaKey : event.ctrlKey;
+      if (!mod || event.altKey) return;
+      const target = event.target as Node | null;
+      if (target && target !== window.document.body && !root.current?.contains(target)) return;
+      const key = event.key.toLowerCase();
+      if (key === 'z') {
+        event.preventDefault();
+        dispatch({ type: event.shiftKey ? 'redo' : 'undo' });
+      } else if (key === 'y' && !isMac()) {
+        event.preventDefault();
+        dispatch({ type: 'redo' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [readOnly]);
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  /** Where a pressed palette item goes: after the selected block, into the selected section, else at the end. */
+  const placeAtSelection = (): TPlace => {
+    if (!document) return { kind: 'new_section', index: 0 };
+    if (selectedId) {
+      const found = findBlock(document, selectedId);
+      if (found) {
+        return {
+          kind: 'column',
+          sectionId: document.sections[found.sectionIndex]!.id,
+          columnIndex: found.columnIndex,
+          index: found.index + 1,
+        };
+      }
+      const section = document.sections[findSection(document, selectedId)];
+      if (section)
+        return { kind: 'column', sectionId: section.id, columnIndex: 0, index: section.columns[0]!.blocks.length };
+    }
+    return { kind: 'new_section', index: document.sections.length };
+  };
+  const sectionIndexOf = (place: TPlace): number =>
+    place.kind === 'new_section' ? place.index : document ? findSection(document, place.sectionId) + 1 : 0;
+
+  const addItem = (item: TPaletteItem, place: TPlace = placeAtSelection()) => {
+    if (item === 'template') {
+      setPickerAt(sectionIndexOf(place));
+      return;
+    }
+    const block = newBlock(item, randomId());
+    dispatch({ type: 'insert_block', language, block, place });
+    select(block.id);
+  };
+  const addSection = (columns: 1 | 2 | 3, index?: number) => {
+    const at =
+      index ??
+      (document && selectedId && findSection(document, selectedId) >= 0
+        ? findSection(document, selectedId) + 1
+        : (document?.sections.length ?? 0));
+    dispatch({ type: 'insert_section', language, columns, index: at });
+  };
+
+  const onDragStart = ({ active }: DragStartEvent) => {
+    setDragSource(sourceOf(active) ?? null);
+  };
+  const onDragMove = (event: DragMoveEvent) => {
+    const source = sourceOf(event.active);
+    if (!source) return;
+    const next = indicatorFor(source, zoneOf(event.over), isBelow(event));
+    setIndicator((current) => (JSON.stringify(current) === JSON.stringify(next) ? current : next));
+  };
+  const onDragEnd = (event: DragEndEvent) => {
+    const source = sourceOf(event.active);
+    const zone = zoneOf(event.over);
+    setDragSource(null);
+    setIndicator(null);
+    if (!source || !zone) return;
+    const target = dropPlace(source, zone, isBelow(event));
+    if (!target) return;
+    if ('block' in target) {
+      if (source.kind === 'palette') addItem(source.item, target.block);
+      else if (source.kind === 'block') {
+        dispatch({ type: 'move_block', language, id: source.blockId, place: target.block });
+        select(source.blockId);
+      }
+    } else if (source.kind === 'new_section') {
+      addSection(source.columns, target.sectionIndex);
+    } else if (source.kind === 'section') {
+      dispatch({ type: 'move_section', language, id: source.sectionId, index: target.sectionIndex });
+    }
+  };
+
+  const builder: TBuilder = {
+    language,
+    dispatch,
+    selectedId,
+    select,
+    readOnly,
+    indicator,
+    dragging: dragSource !== null,
+  };
+  const otherLanguage: TTemplateLanguage = language === 'ja' ? 'en' : 'ja';
+  const canPickCustomer = me.entitlements['customer.read_customer_list'] === true;
+  const flush = async () => {
+    try {
+      await autosave.flush();
+    } catch (error) {
+      showSnackbar({ status: 'failed', message: errorText(error, t) });
+      throw error;
+    }
+  };
+
+  return (
+    <BuilderContext.Provider value={builder}>
+      <Stack gap="sm" ref={root} data-flex-builder>
+        <Group justify="space-between" wrap="nowrap" align="center">
+          <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Anchor component={Link} to="/templates" size="sm" aria-label={t('templates.editor.back')}>
+              <IconChevronLeft size={18} />
+            </Anchor>
+            <Title order={1} size="h3" lineClamp={1} data-testid="template-name">
+              {template.name}
+            </Title>
+            {!readOnly && (
+              <SaveStatus
+                state={autosave.state}
+                onRetry={() => void flush().catch(() => undefined)}
+                onReload={onReload}
+              />
+            )}
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            {!readOnly && (
+              <>
+                <Tooltip label={t('templates.editor.undo')}>
+                  <ActionIcon
+                    variant="default"
+                    size="lg"
+                    aria-label={t('templates.editor.undo')}
+                    disabled={history.past.length === 0}
+                    onClick={() => dispatch({ type: 'undo' })}
+                  >
+                    <IconArrowBackUp size={18} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t('templates.editor.redo')}>
+                  <ActionIcon
+                    variant="default"
+                    size="lg"
+                    aria-label={t('templates.editor.redo')}
+                    disabled={history.future.length === 0}
+                    onClick={() => dispatch({ type: 'redo' })}
+                  >
+                    <IconArrowForwardUp size={18} />
+                  </ActionIcon>
+                </Tooltip>
+                <Button variant="default" leftSection={<IconSettings size={16} />} onClick={() => setDialog('details')}>
+                  {t('templates.editor.details')}
+                </Button>
+              </>
+            )}
+            <Button variant="default" leftSection={<IconEye size={16} />} onClick={() => setDialog('preview')}>
+              {t('templates.editor.preview')}
+            </Button>
+            <Button leftSection={<IconMailForward size={16} />} onClick={() => setDialog('test_send')}>
+              {t('templates.editor.test_send')}
+            </Button>
+          </Group>
+        </Group>
+
+        {readOnly && (
+          <Alert color="gray" data-testid="read-only-notice">
+            {template.editable
+              ? t('templates.editor.read_only_role')
+              : t('templates.editor.read_only_brand', { owner: template.owner.name })}
+          </Alert>
+        )}
+
+        <Tabs value={language} onChange={(value) => value && setLanguage(value as TTemplateLanguage)}>
+          <Tabs.List>
+            {TEMPLATE_LANGUAGES.map((l) => (
+              <Tabs.Tab key={l} value={l} data-testid={`language-tab-${l}`}>
+                {t(`templates.languages.${l}`)}
+                {l === template.defaultLanguage ? ` (${t('templates.languages.default')})` : ''}
+                {!history.present[l] ? ` – ${t('templates.languages.missing')}` : ''}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+
+        {!content || !document ? (
+          <Paper withBorder p="xl" radius="md" data-testid="language-missing">
+            <Stack align="center" gap="sm">
+              <Text>{t('templates.languages.no_version', { language: t(`templates.languages.${language}`) })}</Text>
+              {!readOnly && (
+                <Group>
+                  {history.present[otherLanguage] && (
+                    <Button onClick={() => dispatch({ type: 'add_language', language, copyFrom: otherLanguage })}>
+                      {t('templates.languages.copy_from', { language: t(`templates.languages.${otherLanguage}`) })}
+                    </Button>
+                  )}
+                  <Button
+                    variant="default"
+                    onClick={() => dispatch({ type: 'add_language', language, copyFrom: null })}
+                  >
+                    {t('templates.languages.start_empty')}
+                  </Button>
+                </Group>
+              )}
+            </Stack>
+          </Paper>
+        ) : (
+          <DndContext
+            sensors={sensors}
+            collisionDetection={collisionDetection}
+            onDragStart={onDragStart}
+            onDragMove={onDragMove}
+            onDragOver={onDragMove}
+            onDragEnd={onDragEnd}
+            onDragCancel={() => {
+              setDragSource(null);
+              setIndicator(null);
+            }}
+            accessibility={{
+              screenReaderInstructions: { draggable: t('templates.dnd.instructions') },
+            }}
+          >
+            <Group align="flex-start" gap="md" wrap="nowrap">
+              {!readOnly && (
+                <Box w={190} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+                  <Palette onAddItem={(item) => addItem(item)} onAddSection={(columns) => addSection(columns)} />
+                </Box>
+              )}
+              <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+                <Paper withBorder radius="md" p="sm">
+                  <Group grow align="flex-start">
+                    <TaggedTextInput
+                      label={t('templates.fields.subject')}
+                      name="subject"
+                      value={content.subject}
+                      disabled={readOnly}
+                      onChange={(value) => dispatch({ type: 'set_field', language, field: 'subject', value })}
+                    />
+                    <TaggedTextInput
+                      label={t('templates.fields.preheader')}
+                      name="preheader"
+                      value={content.preheader}
+                      disabled={readOnly}
+                      onChange={(value) => dispatch({ type: 'set_field', language, field: 'preheader', value })}
+                    />
+                  </Group>
+                </Paper>
+                <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+                  <Canvas document={document} />
+                </Paper>
+                {!readOnly && language !== template.defaultLanguage && (
+                  <Group justify="flex-end">
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="xs"
+                      leftSection={<IconTrash size={14} />}
+                      onClick={() => setDialog('remove_language')}
+                    >
+                      {t('templates.languages.remove', { language: t(`templates.languages.${language}`) })}
+                    </Button>
+                  </Group>
+                )}
+              </Stack>
+              <Box w={290} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+                <Inspector document={document} />
+              </Box>
+            </Group>
+            <DragOverlay dropAnimation={null}>{dragSource && <DragChip source={dragSource} />}</DragOverlay>
+          </DndContext>
+        )}
+      </Stack>
+
+      <Suspense fallback={null}>
+        {dialog === 'preview' && (
+          <PreviewDialog
+            opened
+            onClose={() => setDialog(null)}
+            templateId={template.id}
+            contents={history.present}
+            initialLanguage={language}
+            canPickCustomer={canPickCustomer}
+            onSelectBlock={(id) => select(id)}
+          />
+        )}
+        {dialog === 'test_send' && (
+          <TestSendDialog
+            opened
+            onClose={() => setDialog(null)}
+            templateId={template.id}
+            initialLanguage={language}
+            canPickCustomer={canPickCustomer}
+            defaultEmail={me.email}
+            beforeSend={readOnly ? async () => undefined : flush}
+          />
+        )}
+        {dialog === 'details' && (
+          <TemplateDetailsDialog
+            opened
+            template={template}
+            onClose={() => setDialog(null)}
+            onSubmit={async (details) => {
+              await autosave.flush(details);
+              setDialog(null);
+            }}
+          />
+        )}
+        {pickerAt !== null && (
+          <TemplatePickerDialog
+            opened
+            onClose={() => setPickerAt(null)}
+            currentId={template.id}
+            language={language}
+            onPick={(sections: TSection[]) =>
+              dispatch({ type: 'insert_sections', language, sections, index: pickerAt ?? 0 })
+            }
+          />
+        )}
+      </Suspense>
+      <ConfirmDialog
+        opened={dialog === 'remove_language'}
+        title={t('templates.languages.remove', { language: t(`templates.languages.${language}`) })}
+        message={t('templates.languages.remove_message', { language: t(`templates.languages.${language}`) })}
+        danger
+        onClose={() => setDialog(null)}
+        onConfirm={() => {
+          dispatch({ type: 'remove_language', language });
+          setDialog(null);
+          setLanguage(template.defaultLanguage);
+        }}
+      />
+    </BuilderContext.Provider>
+  );
+}
+
+function DragChip({ source }: { source: TDragSource }) {
+  const { t } = useTranslation();
+  const item = source.kind === 'palette' ? source.item : source.kind === 'block' ? source.blockType : null;
+  const ChipIcon = item ? PALETTE_ICONS[item] : null;
+  const label =
+    source.kind === 'palette' || source.kind === 'block'
+      ? t(`templates.blocks.${item}`)
+      : source.kind === 'new_section'
+        ? t('templates.palette.columns', { count: source.columns })
+        : t('templates.canvas.section_short');
+  return (
+    <Paper shadow="md" p="xs" radius="md" withBorder style={{ cursor: 'grabbing', width: 160 }} data-testid="drag-chip">
+      <Group gap="xs" wrap="nowrap">
+        {ChipIcon && <ChipIcon size={18} />}
+        <Text size="sm">{label}</Text>
+      </Group>
+    </Paper>
+  );
+}
