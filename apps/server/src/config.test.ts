@@ -52,3 +52,12 @@ describe('the DNS settings of domain verification', () => {
     expect(() => loadConfig({ ...base, DOMAIN_VERIFY_COUNTDOWN_SECONDS: 'two minutes' })).toThrow(ConfigError);
   });
 });
+
+describe('job leases', () => {
+  it('last 30 s renewed every 5 s by default, and are renewed at least twice per lease', () => {
+    expect(loadConfig(base).jobs).toEqual({ leaseSeconds: 30, leaseRenewSeconds: 5 });
+    expect(loadConfig({ ...base, WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' }).jobs).toEqual({ leaseSeconds: 3, leaseRenewSeconds: 1 });
+    expect(loadConfig({ ...base, WORKER_LEASE_SECONDS: '8', WORKER_LEASE_RENEW_SECONDS: '30' }).jobs.leaseRenewSeconds).toBe(4);
+    expect(() => loadConfig({ ...base, WORKER_LEASE_SECONDS: '1' })).toThrow(ConfigError);
+  });
+});

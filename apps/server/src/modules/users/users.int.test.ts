@@ -91,6 +91,8 @@ describe('users of the acting host', () => {
     const { token } = await s.login(DEMO.hotelAdmin);
     const dup = await s.call('POST', '/v1/users/invitations', { token, body: { emails: [DEMO.harborAdmin, DEMO.harborAdmin.toUpperCase()], role: 'viewer' } });
     expect(dup.body.error.message).toBe('Duplicate input is detected. Please check data and try again.');
+    const invalid = await s.call('POST', '/v1/users/invitations', { token, body: { emails: [DEMO.harborAdmin, 'ghost@demo..test'], role: 'viewer' } });
+    expect([invalid.status, invalid.body.error.fields.emails.message]).toEqual([400, 'Please enter a valid email']);
     const unknown = await s.call('POST', '/v1/users/invitations', { token, body: { emails: [DEMO.harborAdmin, 'ghost@demo.test'], role: 'viewer' } });
     expect(unknown.body.error.message).toBe('Unregistered email(s) detected. Please only input email that is already registered.');
     const existing = await s.call('POST', '/v1/users/invitations', { token, body: { emails: [DEMO.harborAdmin, DEMO.hotelStaff], role: 'viewer' } });

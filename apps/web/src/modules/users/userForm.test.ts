@@ -23,6 +23,15 @@ describe('user form rules', () => {
     expect(userFormProblems({ ...values, phoneNumber: '03-1234 5678' }, { withEmail: false })).toEqual({});
   });
 
+  it('takes addresses at real top-level domains of any length, the demo accounts\' .test among them', () => {
+    for (const email of ['hotel.staff@demo.test', 'sales@ryokan.tokyo', 'front@kyoto.travel']) {
+      const values = { fullName: 'a', nickName: 'b', email, phoneNumber: '0312345678', role: 'staff' };
+      expect(userFormProblems(values, { withEmail: true })).toEqual({});
+    }
+    expect(invitationProblem(['hotel.staff@demo.test', 'sales@ryokan.tokyo'])).toBeNull();
+    expect(invitationProblem(['sales@ryokan.tokyo.'])).toBe('errors.email_invalid');
+  });
+
   it('reads an invitation list and refuses repeats and bad addresses', () => {
     expect(parseEmailList(' a@x.jp,\nb@x.jp  c@x.jp ')).toEqual(['a@x.jp', 'b@x.jp', 'c@x.jp']);
     expect(invitationProblem([])).toBe('errors.email_required');
