@@ -82,6 +82,16 @@ export const ERROR_MESSAGES = {
     'Use up to 32 letters, numbers, hyphens (-), underscores (_) or dots (.), starting with a letter or number.',
   download_link_invalid: 'This download link has expired or is not yours. Start the export again.',
   booking_hotel_code_taken: 'Another hotel of this brand already has this booking system code.',
+  filter_invalid: 'Oops! Please double-check the filter logic arrangement.',
+  segment_name_taken: 'A segment with this name already exists.',
+  segment_in_use: 'This segment is used by a scheduled campaign or a running scenario and cannot be deleted.',
+  segment_not_static: 'Only a static segment has a member list to change.',
+  segment_not_owner: 'Only the organisation that owns this segment can change it.',
+  segment_filter_required: 'A dynamic segment needs a filter.',
+  member_file_required: 'Choose a file of phone numbers or email addresses.',
+  member_file_too_big: "The file size is too big. Make sure it's less than 10MB.",
+  member_file_too_many_rows: 'The file has more than 100,000 rows.',
+  member_file_no_rows: 'The file has no phone numbers or email addresses.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

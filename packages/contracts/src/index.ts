@@ -21,3 +21,19 @@ export * as locationsApi from './locations.ts';
 export { ZCountry, ZPrefecture, ZCity, type TCountry, type TPrefecture, type TCity } from './locations.ts';
 export * as customerImportsApi from './customer-imports.ts';
 export { IMPORT_FIELDS, IMPORT_MAX_BYTES, EMAIL_RECEPTIONS, type TCustomerImport, type TImportField, type TEmailReception } from './customer-imports.ts';
+export * as segmentsApi from './segments.ts';
+export {
+  ZFilter,
+  checkFilter,
+  FILTER_FIELDS,
+  OPERATORS_BY_TYPE,
+  FILTER_VERSION,
+  SEGMENT_TYPES,
+  type TFilter,
+  type TFilterGroup,
+  type TFilterCondition,
+  type TFilterFault,
+  type TSegment,
+  type TFilterField,
+  type TOperator,
+} from './segments.ts';
