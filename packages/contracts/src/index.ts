@@ -36,4 +36,7 @@ export {
   type TSegment,
   type TFilterField,
   type TOperator,
+  type TExplainBooking,
+  type TExplainGroup,
+  type TExplanation,
 } from './segments.ts';
