@@ -13,6 +13,8 @@ import customersEn from './areas/customers/en.json';
 import customersJa from './areas/customers/ja.json';
 import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
+import segmentationEn from './areas/segmentation/en.json';
+import segmentationJa from './areas/segmentation/ja.json';
 import settingsEn from './areas/settings/en.json';
 import settingsJa from './areas/settings/ja.json';
 import usersEn from './areas/users/en.json';
@@ -24,11 +26,12 @@ export const AREA_TEXTS = {
   booking_sync: { ja: bookingSyncJa, en: bookingSyncEn },
   customers: { ja: customersJa, en: customersEn },
   management: { ja: managementJa, en: managementEn },
+  segmentation: { ja: segmentationJa, en: segmentationEn },
   settings: { ja: settingsJa, en: settingsEn },
   users: { ja: usersJa, en: usersEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn },
 } as const;

@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import { FILTER_FIELDS, type TChoiceSource, type TFilterField } from '@yado/contracts/segments';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../../i18n/i18n';
+import { countriesQuery, prefecturesQuery } from '../../customers/api/locationsCalls';
+import { localName, placeChoices } from '../../customers/locationNames';
+import { fieldValuesQuery } from '../api/segmentsCalls';
+import { fieldKey } from '../conditionText';
+
+export interface TChoice {
+  value: string;
+  label: string;
+}
+
+type TFieldDef = { type: string; source?: TChoiceSource; options?: readonly string[] };
+const defOf = (field: TFilterField) => FILTER_FIELDS[field] as TFieldDef;
+
+/**
+ * The choices of every choice field, each list fetched only once something needs it: the host's
+ * hotels, room types and booking sources seen in its bookings, the location lists, and the
+ * fixed options in the console's language.
+ */
+export function useChoiceOptions(sources: ReadonlySet<TChoiceSource>) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const hotels = useQuery(fieldValuesQuery('hotels', sources.has('hotels')));
+  const roomTypes = useQuery(fieldValuesQuery('room_types', sources.has('room_types')));
+  const bookingSources = useQuery(fieldValuesQuery('booking_sources', sources.has('booking_sources')));
+  const prefectures = useQuery(prefecturesQuery(sources.has('prefectures')));
+  const countries = useQuery({ ...countriesQuery(), enabled: sources.has('countries') });
+
+  return (field: TFilterField): TChoice[] => {
+    const def = defOf(field);
+    switch (def.source) {
+      case 'options':
+        return (def.options ?? []).map((value) => ({ value, label: t(`segmentation.options.${fieldKey(field)}.${value}`) }));
+      case 'hotels':
+        return hotels.data ?? [];
+      case 'room_types':
+        return roomTypes.data ?? [];
+      case 'booking_sources':
+        return bookingSources.data ?? [];
+      case 'prefectures':
+        return placeChoices(prefectures.data, '', language);
+      case 'countries':
+        return (countries.data ?? []).map((c) => ({ value: c.code, label: localName(c, language) }));
+      default:
+        return [];
+    }
+  };
+}
+
+/** The choice sources the fields of a filter read. */
+export function sourcesOf(fields: Iterable<string>): Set<TChoiceSource> {
+  const sources = new Set<TChoiceSource>();
+  for (const field of fields) {
+    const source = (FILTER_FIELDS as Record<string, TFieldDef>)[field]?.source;
+    if (source) sources.add(source);
+  }
+  return sources;
+}
