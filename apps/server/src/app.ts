@@ -15,6 +15,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { customerImportRoutes } from './modules/customer-imports/routes.ts';
 import { bookingRoutes } from './modules/booking/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
+import { segmentRoutes } from './modules/segments/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
@@ -116,6 +117,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     customerImportRoutes(api, rt);
     bookingRoutes(api, rt);
     locationRoutes(api, rt);
+    segmentRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

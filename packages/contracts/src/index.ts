@@ -25,10 +25,14 @@ export * as segmentsApi from './segments.ts';
 export {
   ZFilter,
   checkFilter,
+  FILTER_FAULTS,
   FILTER_FIELDS,
   OPERATORS_BY_TYPE,
   FILTER_VERSION,
   SEGMENT_TYPES,
+  MEMBER_FILE_MAX_BYTES,
+  MEMBER_FILE_MAX_ROWS,
+  MEMBER_FILE_REPORT_ROWS,
   type TFilter,
   type TFilterGroup,
   type TFilterCondition,
@@ -39,4 +43,6 @@ export {
   type TExplainBooking,
   type TExplainGroup,
   type TExplanation,
+  type TFilterCount,
+  type TMemberFileReport,
 } from './segments.ts';

@@ -1,3 +1,4 @@
+// Changed (additive): ZSegment.filter is ZFilterDocument (the same shape, without input checks).
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
 import { ZCustomer, ZCustomerFilter, GENDERS, EMAIL_STATUSES, CONSENT_SOURCES } from './customers.ts';
@@ -352,13 +353,16 @@ function pruneDeep(doc: unknown): unknown {
   return { ...(doc as object), groups: groups.map((g) => prune(g, 1)) };
 }
 
-/** The filter document, versioned. Parsing checks the shape; checkFilter() checks the meaning. */
-export const ZFilter = z.preprocess(pruneDeep, z
-  .strictObject({
-    version: z.literal(FILTER_VERSION),
-    join: z.enum(FILTER_JOINS),
-    groups: z.array(ZFilterGroupShape).max(FILTER_MAX_CONDITIONS),
-  })
+/** The document's shape alone: what a stored filter looks like in an answer. */
+const ZFilterShape = z.strictObject({
+  version: z.literal(FILTER_VERSION),
+  join: z.enum(FILTER_JOINS),
+  groups: z.array(ZFilterGroupShape).max(FILTER_MAX_CONDITIONS),
+});
+export const ZFilterDocument = ZFilterShape as unknown as z.ZodType<TFilter>;
+
+/** The filter document as input, versioned. Parsing checks the shape; checkFilter() checks the meaning. */
+export const ZFilter = z.preprocess(pruneDeep, ZFilterShape
   .superRefine((doc, ctx) => {
     for (const f of checkFilter(doc)) ctx.addIssue({ code: 'custom', message: f.code, path: f.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)) });
   })) as unknown as z.ZodType<TFilter>;
@@ -382,7 +386,7 @@ export const ZSegment = z.object({
   description: z.string(),
   type: z.enum(SEGMENT_TYPES),
   /** Dynamic: the filter. Static: the filter it was last frozen from, if any (for reference). */
-  filter: ZFilter.nullable(),
+  filter: ZFilterDocument.nullable(),
   /** Audience when last counted (null before the first count), and when. */
   audience: z.number().nullable(),
   audienceCountedAt: z.string().nullable(),

@@ -4,7 +4,7 @@ import { startsWith } from '../customers/queries.ts';
 
 /**
  * The filter compiler: a checked filter document (contracts' checkFilter found no fault) becomes
- * SQL over `customers c`. Values only ever travel as parameters; every identifier comes from the
+ * SQL over the `customers` table. Values only ever travel as parameters; every identifier comes from the
  * fixed maps below, so no text of a document reaches the statement's text. The meaning is the one
  * written in packages/contracts/src/segments.ts, and filter-eval.ts states it again in plain code;
  * the property test (filter.property.int.test.ts) proves the two agree.
@@ -24,7 +24,7 @@ export interface TFilterEnv {
 }
 
 /**
- * `set`: booking conditions as uncorrelated `c.id in (select customer_id ...)`, which PostgreSQL
+ * `set`: booking conditions as uncorrelated `customers.id in (select customer_id ...)`, which PostgreSQL
  * runs once as a hash for a whole count. `row`: correlated per customer, for questions about one
  * customer (explain, a customer's segments), where hashing every matching booking would waste work.
  */
@@ -34,21 +34,21 @@ const p = (value: unknown): SQL => sql`${sql.param(value)}`;
 
 /** The lower-cased text a text field is compared on (the key columns are lower() already). */
 const TEXT_COLUMNS: Partial<Record<TFilterField, SQL>> = {
-  firstName: sql.raw('c.first_name_key'),
-  lastName: sql.raw('c.last_name_key'),
-  email: sql.raw('c.email_key'),
-  phone: sql.raw('lower(c.phone)'),
-  idNumber: sql.raw('lower(c.id_number)'),
-  address: sql.raw('lower(c.address)'),
-  city: sql.raw('lower(c.city)'),
+  firstName: sql.raw('customers.first_name_key'),
+  lastName: sql.raw('customers.last_name_key'),
+  email: sql.raw('customers.email_key'),
+  phone: sql.raw('lower(customers.phone)'),
+  idNumber: sql.raw('lower(customers.id_number)'),
+  address: sql.raw('lower(customers.address)'),
+  city: sql.raw('lower(customers.city)'),
 };
 
 const CHOICE_COLUMNS: Partial<Record<TFilterField, SQL>> = {
-  gender: sql.raw('c.gender'),
-  country: sql.raw('c.country'),
-  prefecture: sql.raw('c.prefecture'),
-  emailStatus: sql.raw('c.email_status'),
-  source: sql.raw('c.consent_source'),
+  gender: sql.raw('customers.gender'),
+  country: sql.raw('customers.country'),
+  prefecture: sql.raw('customers.prefecture'),
+  emailStatus: sql.raw('customers.email_status'),
+  source: sql.raw('customers.consent_source'),
   bookingStatus: sql.raw('b.status'),
   checkInStatus: sql.raw(`(case when b.status in ('checked_in', 'checked_out') then 'checked_in' else 'not_checked_in' end)`),
   checkOutStatus: sql.raw(`(case when b.status = 'checked_out' then 'checked_out' else 'not_checked_out' end)`),
@@ -57,14 +57,14 @@ const CHOICE_COLUMNS: Partial<Record<TFilterField, SQL>> = {
 };
 
 const NUMBER_COLUMNS: Partial<Record<TFilterField, (env: TFilterEnv) => SQL>> = {
-  age: (env) => sql`extract(year from age(${p(env.today)}::date, c.date_of_birth))`,
+  age: (env) => sql`extract(year from age(${p(env.today)}::date, customers.date_of_birth))`,
   nights: () => sql.raw('b.nights'),
   amount: () => sql.raw('b.amount'),
   guests: () => sql.raw('b.guests'),
 };
 
 const DATE_COLUMNS: Partial<Record<TFilterField, (env: TFilterEnv) => SQL>> = {
-  createdDate: (env) => sql`(c.created_at at time zone ${p(env.timeZone)})::date`,
+  createdDate: (env) => sql`(customers.created_at at time zone ${p(env.timeZone)})::date`,
   bookingDate: () => sql.raw('b.booking_date'),
   checkInDate: () => sql.raw('b.check_in'),
   checkOutDate: () => sql.raw('b.check_out'),
@@ -146,11 +146,11 @@ export function bookingScopeSql(scope: TSegmentScope): SQL {
 
 /** Customers a segment sees: the brand's, or those allocated to its hotels. */
 export function customerScopeSql(scope: TSegmentScope, mode: TCompileMode = 'set'): SQL {
-  const brand = sql`c.brand_id = ${p(scope.brandId)}::uuid`;
+  const brand = sql`customers.brand_id = ${p(scope.brandId)}::uuid`;
   if (!scope.hotelIds) return brand;
   const hotels = sql`${p(scope.hotelIds)}::uuid[]`;
-  if (mode === 'row') return sql`${brand} and exists (select 1 from customer_allocations a where a.customer_id = c.id and a.hotel_id = any(${hotels}))`;
-  return sql`${brand} and c.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${hotels}))`;
+  if (mode === 'row') return sql`${brand} and exists (select 1 from customer_allocations a where a.customer_id = customers.id and a.hotel_id = any(${hotels}))`;
+  return sql`${brand} and customers.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${hotels}))`;
 }
 
 function bookingPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
@@ -161,7 +161,7 @@ function bookingPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSeg
   const none = group.bookings?.quantifier === 'none';
   const count = none ? 1 : (group.bookings?.count ?? 1);
   if (mode === 'row') {
-    const where = sql`b.customer_id = c.id and ${bookingScopeSql(scope)} and ${match}`;
+    const where = sql`b.customer_id = customers.id and ${bookingScopeSql(scope)} and ${match}`;
     if (none) return sql`not exists (select 1 from bookings b where ${where})`;
     if (count === 1) return sql`exists (select 1 from bookings b where ${where})`;
     return sql`(select count(*) from (select 1 from bookings b where ${where} limit ${p(count)}::int) n) >= ${p(count)}::int`;
@@ -171,7 +171,7 @@ function bookingPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSeg
       ? sql`select b.customer_id from bookings b where ${bookingScopeSql(scope)} and ${match}`
       : sql`select b.customer_id from bookings b where ${bookingScopeSql(scope)} and ${match} group by b.customer_id having count(*) >= ${p(count)}::int`;
   // customer_id is never null, so NOT IN has no null trap.
-  return none ? sql`c.id not in (${inner})` : sql`c.id in (${inner})`;
+  return none ? sql`customers.id not in (${inner})` : sql`customers.id in (${inner})`;
 }
 
 export function groupSql(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
@@ -202,7 +202,7 @@ export function filterSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv
 export function countSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv): SQL {
   const groups = filter.groups.map((g) => groupSql(g, scope, env, 'set'));
   if (groups.length === 1) {
-    return sql`select count(*)::int as total, count(*)::int as n0 from customers c where ${customerScopeSql(scope)} and ${groups[0]}`;
+    return sql`select count(*)::int as total, count(*)::int as n0 from customers where ${customerScopeSql(scope)} and ${groups[0]}`;
   }
   const names = groups.map((_, i) => sql.raw(`g${i}`));
   const columns = sql.join(
@@ -214,5 +214,5 @@ export function countSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv)
     names.map((n, i) => sql`count(*) filter (where ${n})::int as ${sql.raw(`n${i}`)}`),
     sql`, `,
   );
-  return sql`select count(*) filter (where ${total})::int as total, ${perGroup} from (select ${columns} from customers c where ${customerScopeSql(scope)}) s`;
+  return sql`select count(*) filter (where ${total})::int as total, ${perGroup} from (select ${columns} from customers where ${customerScopeSql(scope)}) s`;
 }

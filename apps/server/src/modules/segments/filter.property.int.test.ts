@@ -201,8 +201,8 @@ describe('compiled SQL and the evaluator agree', () => {
             const want = customers.filter((c) => evaluateFilter(filter, c, scope, ENV)).map((c) => c.id).sort();
             const wantGroups = filter.groups.map((g) => customers.filter((c) => evaluateGroup(g, c, scope, ENV)).length);
             const got = await withTenant(s.rt.database.db, { scopeAll: false, brandId }, async (tx) => {
-              const set = rowsOf<{ id: string }>(await tx.execute(sql`select c.id from customers c where ${customerScopeSql(scope, 'set')} and ${filterSql(filter, scope, ENV, 'set')}`));
-              const row = rowsOf<{ id: string }>(await tx.execute(sql`select c.id from customers c where ${customerScopeSql(scope, 'row')} and ${filterSql(filter, scope, ENV, 'row')}`));
+              const set = rowsOf<{ id: string }>(await tx.execute(sql`select customers.id from customers where ${customerScopeSql(scope, 'set')} and ${filterSql(filter, scope, ENV, 'set')}`));
+              const row = rowsOf<{ id: string }>(await tx.execute(sql`select customers.id from customers where ${customerScopeSql(scope, 'row')} and ${filterSql(filter, scope, ENV, 'row')}`));
               const counts = (await tx.execute(countSql(filter, scope, ENV))) as unknown as { rows: Record<string, number>[] };
               return { set: set.map((r) => r.id).sort(), row: row.map((r) => r.id).sort(), counts: Object.values(counts.rows[0]!).map(Number) };
             });
