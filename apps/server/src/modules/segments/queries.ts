@@ -207,3 +207,24 @@ export async function listedIn(tx: TTx, customerId: string, segmentIds: string[]
   );
   return new Set(rows.map((r) => r.id));
 }
+
+/**
+ * Import step three: the customers of an import's written rows join its chosen static segment.
+ * A segment deleted or made dynamic since the choice takes no one. Answers how many were new to it.
+ */
+export async function joinImportSegment(tx: TTx, importId: string, brandId: string, segmentId: string): Promise<number> {
+  const [row] = await selectRows<{ n: number }>(
+    tx,
+    sql`with added as (
+      insert into segment_members (segment_id, customer_id, brand_id)
+      select g.id, c.id, c.brand_id
+      from customer_import_rows s join customers c on c.brand_id = s.brand_id and c.phone = s.phone
+        join segments g on g.id = ${segmentId}::uuid and g.type = 'static' and g.brand_id = s.brand_id
+      where s.import_id = ${importId}::uuid and s.brand_id = ${brandId}::uuid and s.status = 'ok'
+      on conflict do nothing
+      returning 1
+    )
+    select count(*)::int as n from added`,
+  );
+  return row?.n ?? 0;
+}

@@ -332,7 +332,14 @@ export async function addToSegments(rt: TRuntime, ctx: TActingContext, input: TM
   });
 }
 
-/** Adds customers chosen by a statement's condition (the import's step three); no audit of its own. */
+/** Import step three's choice: a static segment the acting host owns, or a 400 at `segmentId`. */
+export async function mustBeImportSegment(tx: TTx, ctx: TActingContext, segmentId: string): Promise<void> {
+  const row = await findSegmentRow(tx, ctx, segmentId);
+  if (!row || row.host_id !== ctx.host.id) throw badRequest({ segmentId: fieldError('not_found') });
+  if (row.type !== 'static') throw badRequest({ segmentId: fieldError('segment_not_static') });
+}
+
+/** Adds customers chosen by a condition over `customers` (a member file). */
 export async function addCustomersWhere(tx: TTx, ctx: TActingContext, segmentId: string, candidates: SQL) {
   return addTo(tx, ctx, await mustOwnStatic(tx, ctx, segmentId), candidates);
 }

@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { recordSegmentUse } from './segment-uses.ts';
 import { withTenant } from '../../db/client.ts';
 
@@ -361,6 +361,40 @@ describe('static members', () => {
     // The hotel viewer may read segments but not export customers.
     const viewer = await fetch(`${s.url}/v1/segments/${staticId}/members.csv`, { headers: { authorization: `Bearer ${await token(DEMO.hotelViewer)}` } });
     expect(viewer.status).toBe(403);
+  });
+});
+
+describe('customer import step three', () => {
+  it('adds the imported customers to the chosen static segment', async () => {
+    const t = await token(DEMO.hotelAdmin);
+    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Imported', type: 'static' } })).body.data.id;
+    const dynamic = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Imported dyn', type: 'dynamic', filter: doc('and', [group('and', [cond('age', 'greater_than', 1)])]) } })).body.data.id;
+    const csv = 'last_name,first_name,phone,address\n木村,一,09050000001,東京都\n木村,二,09050000002,東京都\n山田,太郎1,09010000001,東京都\n';
+    const form = new FormData();
+    form.append('file', new Blob([csv]), 'customers.csv');
+    const up = await s.call('POST', '/v1/customer-imports', { token: t, form });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const id = up.body.data.id;
+    await eventually(async () => ((await s.call('GET', `/v1/customer-imports/${id}`, { token: t })).body.data?.status === 'reviewed' ? true : null), 30_000);
+    // Only a static segment of this host can be chosen.
+    const wrong = await s.call('POST', `/v1/customer-imports/${id}/confirm`, { token: t, body: { emailReception: 'booking', segmentId: dynamic } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.fields.segmentId.code).toBe('segment_not_static');
+    // Nor one of another host, even one the hotel could never see.
+    const brandSegment = (await s.call('POST', '/v1/segments', { token: await token(DEMO.brandAdmin), body: { name: 'Brand import', type: 'static' } })).body.data.id;
+    const foreign = await s.call('POST', `/v1/customer-imports/${id}/confirm`, { token: t, body: { emailReception: 'booking', segmentId: brandSegment } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.fields.segmentId.code).toBe('not_found');
+    const ok = await s.call('POST', `/v1/customer-imports/${id}/confirm`, { token: t, body: { emailReception: 'booking', segmentId: seg } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data.segmentId).toBe(seg);
+    const done = await eventually(async () => {
+      const res = await s.call('GET', `/v1/customer-imports/${id}`, { token: t });
+      return res.body.data?.status === 'completed' ? res.body.data : null;
+    }, 30_000);
+    expect(done.segmentAdded).toBe(3);
+    const members = await s.call('GET', `/v1/segments/${seg}/members`, { token: t });
+    expect(members.body.data.items.map((c: { phone: string }) => c.phone).sort()).toEqual(['09010000001', '09050000001', '09050000002']);
   });
 });
 
