@@ -224,6 +224,7 @@ function GroupCard({
                 variant="light"
                 color={counting ? 'gray' : 'blue'}
                 size="lg"
+                tt="none"
                 data-testid="group-count"
                 data-count={counting ? undefined : count}
               >

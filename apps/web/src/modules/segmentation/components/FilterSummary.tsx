@@ -29,7 +29,7 @@ export function FilterSummary({ filter, groupCounts }: { filter: TFilter; groupC
             {title}
           </Text>
           {count !== undefined && (
-            <Badge variant="light" data-testid="summary-group-count">
+            <Badge variant="light" tt="none" data-testid="summary-group-count">
               {t('segmentation.count.group', { audience: count.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US') })}
             </Badge>
           )}
