@@ -109,7 +109,7 @@ function FileReport({ report }: { report: TMemberFileReport }) {
       </SimpleGrid>
       {report.unmatchedRows.length > 0 && (
         <Table.ScrollContainer minWidth={420} mah={260}>
-          <Table data-testid="member-file-unmatched" withTableBorder>
+          <Table data-testid="member-file-unmatched-rows" withTableBorder>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('segmentation.file.row')}</Table.Th>
