@@ -52,10 +52,12 @@ describe('compiling one condition', () => {
     expect(one('firstName', 'starts_with', 'Ta').sql).toBe('(customers.first_name_key ~>=~ $1 and customers.first_name_key ~<~ $2)');
     expect(one('firstName', 'starts_with', 'Ta').params).toEqual(['ta', 'tb']);
     expect(one('address', 'contains', '新宿')).toEqual({ sql: 'strpos(lower(customers.address), $1) > 0', params: ['新宿'] });
-    expect(one('amount', 'between', [100, 200])).toEqual({ sql: 'b.amount between $1::numeric and $2::numeric', params: [100, 200] });
-    expect(one('nights', 'greater_than', 2).sql).toBe('b.nights > $1::numeric');
-    expect(one('guests', 'less_than', 2).sql).toBe('b.guests < $1::numeric');
-    expect(one('age', 'is', 30).sql).toBe('extract(year from age($1::date, customers.date_of_birth)) = $2::numeric');
+    expect(one('amount', 'between', [100, 200])).toEqual({ sql: 'b.amount between $1::bigint and $2::bigint', params: [100, 200] });
+    expect(one('amount', 'between', [99.5, 200.5]).params).toEqual([100, 200]);
+    expect(one('nights', 'greater_than', 2.5)).toEqual({ sql: 'b.nights > $1::bigint', params: [2] });
+    expect(one('guests', 'less_than', 2.5)).toEqual({ sql: 'b.guests < $1::bigint', params: [3] });
+    expect(one('guests', 'is', 2.5).sql).toBe('false');
+    expect(one('age', 'is', 30).sql).toBe('extract(year from age($1::date, customers.date_of_birth))::int = $2::bigint');
     expect(one('checkInDate', 'month_is', 7)).toEqual({ sql: 'extract(month from b.check_in) = $1::int', params: [7] });
     expect(one('checkOutDate', 'in_last_days', 30)).toEqual({ sql: 'b.check_out between $1::date - $2::int and $3::date', params: ['2026-07-01', 30, '2026-07-01'] });
     expect(one('bookingDate', 'in_next_days', 7).sql).toBe('b.booking_date between $1::date and $2::date + $3::int');
@@ -75,7 +77,7 @@ describe('compiling a filter', () => {
     const f = filter([{ kind: 'group', join: 'and', items: [cond('age', 'greater_than', 20), cond('hotel', 'is', [HOTEL_ID]), cond('amount', 'greater_than', 50000)] }]);
     const { sql } = render(filterSql(f, HOTEL, ENV, 'set'));
     expect(sql).toBe(
-      '(((extract(year from age($1::date, customers.date_of_birth)) > $2::numeric) and (customers.id in (select b.customer_id from bookings b where b.brand_id = $3::uuid and b.hotel_id = any($4::uuid[]) and ((b.hotel_id = any($5::uuid[])) and (b.amount > $6::numeric))))))',
+      '(((extract(year from age($1::date, customers.date_of_birth))::int > $2::bigint) and (customers.id in (select b.customer_id from bookings b where b.brand_id = $3::uuid and b.hotel_id = any($4::uuid[]) and ((b.hotel_id = any($5::uuid[])) and (b.amount > $6::bigint))))))',
     );
   });
 

@@ -57,7 +57,7 @@ const CHOICE_COLUMNS: Partial<Record<TFilterField, SQL>> = {
 };
 
 const NUMBER_COLUMNS: Partial<Record<TFilterField, (env: TFilterEnv) => SQL>> = {
-  age: (env) => sql`extract(year from age(${p(env.today)}::date, customers.date_of_birth))`,
+  age: (env) => sql`extract(year from age(${p(env.today)}::date, customers.date_of_birth))::int`,
   nights: () => sql.raw('b.nights'),
   amount: () => sql.raw('b.amount'),
   guests: () => sql.raw('b.guests'),
@@ -86,13 +86,18 @@ export function conditionSql(cond: TFilterCondition, env: TFilterEnv): SQL {
       return sql`strpos(${col}, ${p(value)}) > 0`;
     }
     case 'number': {
+      // Every number field holds whole numbers, so a bound is rounded to the whole number that
+      // means the same (age > 30.5 is age > 30) and compared as an integer: no cast of the column,
+      // so its index still serves.
       const col = (NUMBER_COLUMNS[cond.field] as (env: TFilterEnv) => SQL)(env);
+      const n = v as number;
       if (cond.operator === 'between') {
         const [lo, hi] = v as [number, number];
-        return sql`${col} between ${p(lo)}::numeric and ${p(hi)}::numeric`;
+        return sql`${col} between ${p(Math.ceil(lo))}::bigint and ${p(Math.floor(hi))}::bigint`;
       }
-      const op = cond.operator === 'greater_than' ? '>' : cond.operator === 'less_than' ? '<' : '=';
-      return sql`${col} ${sql.raw(op)} ${p(v)}::numeric`;
+      if (cond.operator === 'greater_than') return sql`${col} > ${p(Math.floor(n))}::bigint`;
+      if (cond.operator === 'less_than') return sql`${col} < ${p(Math.ceil(n))}::bigint`;
+      return Number.isInteger(n) ? sql`${col} = ${p(n)}::bigint` : sql`false`;
     }
     case 'date': {
       const col = (DATE_COLUMNS[cond.field] as (env: TFilterEnv) => SQL)(env);
@@ -214,5 +219,7 @@ export function countSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv)
     names.map((n, i) => sql`count(*) filter (where ${n})::int as ${sql.raw(`n${i}`)}`),
     sql`, `,
   );
-  return sql`select count(*) filter (where ${total})::int as total, ${perGroup} from (select ${columns} from customers where ${customerScopeSql(scope)}) s`;
+  // offset 0 keeps the inner select a subquery of its own: flattened, each group's test would be
+  // written out again at every use of its answer in the counts above.
+  return sql`select count(*) filter (where ${total})::int as total, ${perGroup} from (select ${columns} from customers where ${customerScopeSql(scope)} offset 0) s`;
 }

@@ -158,8 +158,14 @@ export async function scopeOfHost(tx: TTx, host: { id: string; level: string; br
   return { brandId, hotelIds: rows.map((r) => r.id) };
 }
 
-export async function brandTimeZone(tx: TTx, brandId: string): Promise<string> {
-  const [row] = await selectRows<{ timezone: string }>(tx, sql`select timezone from hosts where id = ${brandId}::uuid`);
+/** The brand's time zone; with `workMem`, also sets the transaction's work memory (one round trip). */
+export async function brandTimeZone(tx: TTx, brandId: string, workMem: string | null = null): Promise<string> {
+  const [row] = await selectRows<{ timezone: string }>(
+    tx,
+    workMem
+      ? sql`select timezone from hosts, set_config('work_mem', ${workMem}, true) where id = ${brandId}::uuid`
+      : sql`select timezone from hosts where id = ${brandId}::uuid`,
+  );
   return row?.timezone ?? 'Asia/Tokyo';
 }
 

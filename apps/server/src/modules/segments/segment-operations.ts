@@ -93,8 +93,12 @@ async function scopeOfRow(tx: TTx, row: TSegmentRow): Promise<TSegmentScope> {
   return scopeOfHost(tx, { id: row.host_id, level: row.host_level, brandId: row.brand_id });
 }
 
-async function envOf(tx: TTx, brandId: string): Promise<TFilterEnv> {
-  const timeZone = await brandTimeZone(tx, brandId);
+/**
+ * Today in the brand's time zone. `counting`: the statement to come hashes a set of customers, so
+ * the transaction gets COUNT_WORK_MEM in the same round trip.
+ */
+async function envOf(tx: TTx, brandId: string, counting = false): Promise<TFilterEnv> {
+  const timeZone = await brandTimeZone(tx, brandId, counting ? COUNT_WORK_MEM : null);
   return { timeZone, today: dateIn(new Date(), timeZone) };
 }
 
@@ -210,7 +214,6 @@ export async function deleteSegment(rt: TRuntime, ctx: TActingContext, id: strin
 // Counts
 
 async function countFilter(tx: TTx, filter: TFilter, scope: TSegmentScope, env: TFilterEnv): Promise<TFilterCount> {
-  await tx.execute(sql`select set_config('work_mem', ${COUNT_WORK_MEM}, true)`);
   const [row] = await selectRows<Record<string, number>>(tx, countSql(filter, scope, env));
   const total = Number(row?.total ?? 0);
   return {
@@ -225,7 +228,7 @@ export async function countLive(rt: TRuntime, ctx: TActingContext, filter: TFilt
   const host = owningHost(ctx);
   return inTenant(rt, ctx, async (tx) => {
     const scope = await scopeOfHost(tx, host);
-    return countFilter(tx, filter, scope, await envOf(tx, scope.brandId));
+    return countFilter(tx, filter, scope, await envOf(tx, scope.brandId, true));
   });
 }
 
@@ -236,7 +239,7 @@ export async function recountSegment(rt: TRuntime, ctx: TActingContext, id: stri
     const scope = await scopeOfRow(tx, row);
     let result: TFilterCount;
     if (row.type === 'dynamic' && row.filter) {
-      result = await countFilter(tx, row.filter as TFilter, scope, await envOf(tx, scope.brandId));
+      result = await countFilter(tx, row.filter as TFilter, scope, await envOf(tx, scope.brandId, true));
     } else {
       const [n] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from customers where ${customerScopeSql(scope)} and ${memberOf(row.id)}`);
       result = { total: n?.n ?? 0, groups: [], countedAt: new Date().toISOString() };
@@ -253,8 +256,7 @@ export async function recountSegment(rt: TRuntime, ctx: TActingContext, id: stri
 async function membership(tx: TTx, row: TSegmentRow): Promise<SQL> {
   const scope = await scopeOfRow(tx, row);
   if (row.type === 'static' || !row.filter) return sql`${customerScopeSql(scope)} and ${memberOf(row.id)}`;
-  await tx.execute(sql`select set_config('work_mem', ${COUNT_WORK_MEM}, true)`);
-  return sql`${customerScopeSql(scope)} and ${filterSql(row.filter as TFilter, scope, await envOf(tx, scope.brandId), 'set')}`;
+  return sql`${customerScopeSql(scope)} and ${filterSql(row.filter as TFilter, scope, await envOf(tx, scope.brandId, true), 'set')}`;
 }
 
 // The page link is the last customer's id: its created_at is read back from the row, at the
@@ -359,8 +361,7 @@ export async function freezeFilter(rt: TRuntime, ctx: TActingContext, id: string
   return inTenant(rt, ctx, async (tx) => {
     const row = await mustOwnStatic(tx, ctx, id);
     const scope = await scopeOfRow(tx, row);
-    await tx.execute(sql`select set_config('work_mem', ${COUNT_WORK_MEM}, true)`);
-    const result = await addTo(tx, ctx, row, filterSql(filter, scope, await envOf(tx, scope.brandId), 'set'));
+    const result = await addTo(tx, ctx, row, filterSql(filter, scope, await envOf(tx, scope.brandId, true), 'set'));
     await tx.execute(sql`update segments set filter = ${JSON.stringify(filter)}::jsonb where id = ${id}::uuid`);
     return result;
   });
