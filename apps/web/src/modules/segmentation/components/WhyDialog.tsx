@@ -221,7 +221,7 @@ function BookingView({ booking, matched }: { booking: TExplainBooking; matched: 
           guests: booking.guests,
           roomType: booking.roomType ?? '-',
           source: booking.source ?? '-',
-          status: t(`segmentation.options.bookingStatus.${booking.status}`, { defaultValue: booking.status }),
+          status: t(`segmentation.options.booking_status.${booking.status}`, { defaultValue: booking.status }),
         })}
       </Text>
     </Paper>
