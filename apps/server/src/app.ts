@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
@@ -102,6 +102,8 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: jsonSchemaTransform,
+    // Named (recursive) schemas, such as the segment filter's group, become components.
+    transformObject: jsonSchemaTransformObject,
   });
 
   // Every /v1 route below is registered through `route`, which records its access rule.

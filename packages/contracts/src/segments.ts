@@ -146,8 +146,10 @@ export const ZFilterCondition = z.strictObject({
   kind: z.literal('condition'),
   /** A stable key chosen by the console (for its list keys); optional. */
   id: z.string().max(64).optional(),
-  field: z.string().max(64),
-  operator: z.string().max(64),
+  // Plain strings here, so an unknown name is refused by checkFilter at its path (unknown_field),
+  // not by the parser with a generic message; the allowed names are in the description.
+  field: z.string().max(64).describe(`A field of FILTER_FIELDS: ${Object.keys(FILTER_FIELDS).join(', ')}`),
+  operator: z.string().max(64).describe(`An operator allowed for the field's type: ${OPERATORS.join(', ')}`),
   value: ZFilterValue.default(null),
 });
 export type TFilterCondition = {
@@ -188,7 +190,8 @@ const ZFilterGroupShape: z.ZodType<unknown> = z.lazy(() =>
     bookings: ZBookingMatch.optional(),
     items: z.array(z.union([ZFilterCondition, ZFilterGroupShape])).max(FILTER_MAX_CONDITIONS + 20),
   }),
-);
+  // Named, so the OpenAPI document can refer to the recursive schema as a component.
+).meta({ id: 'SegmentFilterGroup' });
 
 export interface TFilter {
   version: 1;
@@ -649,7 +652,7 @@ const ZExplainGroup: z.ZodType<TExplainGroup> = z.lazy(() =>
       .nullable(),
     items: z.array(z.union([ZExplainCondition, ZExplainGroup])),
   }),
-);
+).meta({ id: 'SegmentExplainGroup' });
 export const ZExplanation = z.object({
   segmentId: z.string(),
   customerId: z.string(),

@@ -68,6 +68,23 @@ const shinjukuSummer = () =>
     group('and', [cond('checkInDate', 'in_last_days', 365)], { quantifier: 'none', count: 1 }),
   ]);
 
+describe('the OpenAPI document', () => {
+  it('describes the segment routes, the recursive filter document included', async () => {
+    const res = await s.call('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/v1/segments', '/v1/segments/count', '/v1/segments/{id}/explain/{customerId}']));
+    // The group schema is recursive, so it is a shared component the count's body refers to.
+    expect(JSON.stringify(res.body.paths['/v1/segments/count'])).toContain('#/components/schemas/');
+    const components = JSON.stringify(res.body.components.schemas);
+    expect(components).toContain('in_last_days');
+    expect(components).toContain('at_least');
+    // Every reference in the document names a component that is there.
+    const refs = [...JSON.stringify(res.body).matchAll(/#\/components\/schemas\/([\w.-]+)/g)].map((m) => m[1] as string);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) expect(res.body.components.schemas[ref], ref).toBeDefined();
+  });
+});
+
 describe('live count', () => {
   it('counts the whole filter and each group in one answer', async () => {
     const res = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter: shinjukuSummer() } });
