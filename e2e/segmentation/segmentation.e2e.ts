@@ -185,7 +185,34 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     expect(await page.getByTestId('summary-group').count()).toBe(2);
     await page.goto('/segmentation');
     await page.getByRole('searchbox', { name: s.list.search }).fill(guests.family);
-    await page.locator(`[data-testid="segment-row"][data-name="${name}"]`).waitFor();
+    const row = page.locator(`[data-testid="segment-row"][data-name="${name}"]`);
+    await row.waitFor();
+    expect(await row.getByTestId('segment-type').textContent()).toBe(s.types.dynamic);
+    // A brand's list can be narrowed to a hotel's segments.
+    expect(await page.locator('select[name="hotelId"] option').count()).toBeGreaterThan(1);
+
+    // The customer's page lists the segment and asks the same question.
+    await row.getByRole('link', { name }).click();
+    await page.getByTestId('member-row').first().getByRole('link').click();
+    await page.waitForURL(/\/customer-list\/[0-9a-f-]{36}$/);
+    await page.getByRole('tab', { name: s.customer.tab }).click();
+    const listed = page.locator(`[data-testid="customer-segment"][data-name="${name}"]`);
+    await listed.getByTestId('customer-segment-why').click();
+    await page.getByTestId('explanation').waitFor();
+    expect(await page.getByTestId('explanation').getAttribute('data-in')).toBe('true');
+    await page.keyboard.press('Escape');
+
+    // Duplicate, then delete the copy after confirming.
+    await page.goBack();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    const original = page.url();
+    await page.getByRole('button', { name: s.actions.duplicate }).click();
+    await page.waitForURL((url) => url.href !== original && /\/segmentation\/[0-9a-f-]{36}$/.test(url.pathname));
+    expect(await toastText(page)).toContain(s.done.duplicated);
+    await page.getByRole('button', { name: s.actions.delete }).click();
+    await page.getByRole('dialog').getByRole('button', { name: s.actions.delete }).click();
+    await page.waitForURL((url) => url.pathname === '/segmentation');
+    expect(await toastText(page)).toContain(s.done.deleted);
     await page.context().close();
   });
 

@@ -1,8 +1,7 @@
-import { ActionIcon, Badge, Box, Button, Divider, Group, NativeSelect, NumberInput, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Divider, Group, NativeSelect, NumberInput, Paper, Stack, Text } from '@mantine/core';
 import { IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
 import {
   FILTER_FIELD_NAMES,
-  FILTER_JOINS,
   FILTER_MAX_CONDITIONS,
   isBookingField,
   type TFilter,
@@ -28,6 +27,7 @@ import {
 import { fieldKey } from '../conditionText';
 import { sourcesOf, useChoiceOptions, type TChoice } from '../hooks/useChoiceOptions';
 import type { TLiveCount } from '../hooks/useLiveCount';
+import { TwoOptionToggle } from '../../ui/components/TwoOptionToggle';
 import { ValueInput } from './ValueInput';
 
 export interface TFilterBuilderProps {
@@ -137,15 +137,18 @@ function JoinControl({
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <SegmentedControl
-        size="xs"
-        value={value}
-        disabled={readOnly}
-        onChange={(next) => onChange(next as TFilterJoin)}
-        data={FILTER_JOINS.map((join) => ({ value: join, label: t(`segmentation.builder.join.${join}`) }))}
-        data-testid={testId}
-        aria-label={label}
-      />
+      <div data-testid={testId}>
+        <TwoOptionToggle
+          ariaLabel={label}
+          value={value}
+          disabled={readOnly}
+          onChange={onChange}
+          options={[
+            { value: 'and', label: t('segmentation.builder.join.and') },
+            { value: 'or', label: t('segmentation.builder.join.or') },
+          ]}
+        />
+      </div>
     </Group>
   );
 }

@@ -1,5 +1,5 @@
 import { Alert, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconUsers } from '@tabler/icons-react';
+import { IconAlertTriangle, IconUsersGroup } from '@tabler/icons-react';
 import type { TFilter, TFilterFaultCode } from '@yado/contracts/segments';
 import type { Dispatch } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +48,7 @@ export function FilterEditor({
     <Stack gap="sm">
       <Paper withBorder radius="md" p="sm" bg="blue.0" data-testid="live-count">
         <Group gap="sm" wrap="nowrap">
-          <IconUsers size={20} color="var(--mantine-color-blue-7)" />
+          <IconUsersGroup size={20} color="var(--mantine-color-blue-7)" />
           <Text size="sm" c="dimmed">
             {t('segmentation.count.title')}
           </Text>

@@ -10,7 +10,7 @@ import {
   IconRefresh,
   IconTrash,
   IconUserPlus,
-  IconUsers,
+  IconUsersGroup,
 } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -217,7 +217,7 @@ function SegmentDetail({ id }: { id: string }) {
       <Paper withBorder radius="md" p="md">
         <Tabs defaultValue="members" keepMounted={false}>
           <Tabs.List mb="md">
-            <Tabs.Tab value="members" leftSection={<IconUsers size={16} />}>
+            <Tabs.Tab value="members" leftSection={<IconUsersGroup size={16} />}>
               {t('segmentation.detail.members')}
             </Tabs.Tab>
             {data.filter && (
@@ -236,7 +236,7 @@ function SegmentDetail({ id }: { id: string }) {
                     </Button>
                   </Menu.Target>
                   <Menu.Dropdown>
-                    <Menu.Item component={Link} to="/customer-list" leftSection={<IconUsers size={14} />}>
+                    <Menu.Item component={Link} to="/customer-list" leftSection={<IconUsersGroup size={14} />}>
                       {t('segmentation.actions.add_from_list')}
                     </Menu.Item>
                     <Menu.Item leftSection={<IconFileUpload size={14} />} onClick={() => setDialog('file')} data-testid="add-from-file">
