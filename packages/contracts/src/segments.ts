@@ -390,7 +390,7 @@ export const ZSegment = z.object({
   type: z.enum(SEGMENT_TYPES),
   /** Dynamic: the filter. Static: the filter it was last frozen from, if any (for reference). */
   filter: ZFilterDocument.nullable(),
-  /** Audience when last counted (null before the first count), and when. */
+  /** Audience when last counted (on save, on a member change, on POST .../count), and when. */
   audience: z.number().nullable(),
   audienceCountedAt: z.string().nullable(),
   /** The owner host: its customers and bookings are the segment's scope. */
@@ -541,6 +541,7 @@ export const ZMemberSelection = z
   })
   .refine((v) => (v.customerIds ? 1 : 0) + (v.selection ? 1 : 0) === 1, { message: 'field_required', path: ['customerIds'] });
 
+/** `total`: the segment's members now (those in its scope), also remembered as its audience. */
 export const ZMembersAdded = z.object({ added: z.number(), alreadyIn: z.number(), total: z.number() });
 
 export const addMembers = defineEndpoint({

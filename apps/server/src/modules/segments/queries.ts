@@ -232,5 +232,7 @@ export async function joinImportSegment(tx: TTx, importId: string, brandId: stri
     )
     select count(*)::int as n from added`,
   );
+  await tx.execute(sql`update segments set audience = (select count(*) from segment_members where segment_id = ${segmentId}::uuid), audience_counted_at = now()
+    where id = ${segmentId}::uuid and type = 'static'`);
   return row?.n ?? 0;
 }

@@ -140,6 +140,7 @@ export async function createSegment(rt: TRuntime, ctx: TActingContext, input: TS
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
       await insertSegment(tx, { id, brandId, hostId: host.id, name: input.name, description: input.description, type: input.type, filter: input.filter ?? null, userId: ctx.user.id });
       await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: id, brandId });
+      await refreshAudience(tx, await mustFind(tx, ctx, id));
       return toSegment(await mustFind(tx, ctx, id), ctx);
     });
   } catch (error) {
@@ -158,6 +159,8 @@ export async function updateSegment(rt: TRuntime, ctx: TActingContext, id: strin
       const filter = row.type === 'dynamic' ? input.filter : (row.filter ?? null);
       await updateSegmentRow(tx, id, { name: input.name, description: input.description, filter, userId: ctx.user.id });
       await recordAudit(tx, ctx, { action: 'update', targetType: 'segment', targetId: id, brandId: row.brand_id, changes: { name: [row.name, input.name] } });
+      const saved = await mustFind(tx, ctx, id);
+      if (JSON.stringify(saved.filter) !== JSON.stringify(row.filter)) await refreshAudience(tx, saved);
       return toSegment(await mustFind(tx, ctx, id), ctx);
     });
   } catch (error) {
@@ -180,6 +183,7 @@ export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: st
       await insertSegment(tx, { id: newId, brandId, hostId: host.id, name: copyName, description: row.description, type: row.type, filter: row.filter ?? null, userId: ctx.user.id });
       if (row.type === 'static') await copyMembers(tx, row.id, newId);
       await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: newId, brandId, changes: { duplicateOf: row.id } });
+      await refreshAudience(tx, await mustFind(tx, ctx, newId));
       return toSegment(await mustFind(tx, ctx, newId), ctx);
     });
   } catch (error) {
@@ -233,20 +237,23 @@ export async function countLive(rt: TRuntime, ctx: TActingContext, filter: TFilt
 }
 
 /** Counts a saved segment now (in its owner's scope) and remembers the audience. */
+/** Counts a segment now in its owner's scope and remembers the audience. */
+async function refreshAudience(tx: TTx, row: TSegmentRow): Promise<TFilterCount> {
+  const scope = await scopeOfRow(tx, row);
+  let result: TFilterCount;
+  if (row.type === 'dynamic' && row.filter) {
+    result = await countFilter(tx, row.filter as TFilter, scope, await envOf(tx, scope.brandId, true));
+  } else {
+    const [n] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from customers where ${customerScopeSql(scope)} and ${memberOf(row.id)}`);
+    result = { total: n?.n ?? 0, groups: [], countedAt: new Date().toISOString() };
+  }
+  await setAudience(tx, row.id, result.total);
+  return result;
+}
+
+/** Counts a saved segment now (in its owner's scope) and remembers the audience. */
 export async function recountSegment(rt: TRuntime, ctx: TActingContext, id: string): Promise<TFilterCount> {
-  return inTenant(rt, ctx, async (tx) => {
-    const row = await mustFind(tx, ctx, id);
-    const scope = await scopeOfRow(tx, row);
-    let result: TFilterCount;
-    if (row.type === 'dynamic' && row.filter) {
-      result = await countFilter(tx, row.filter as TFilter, scope, await envOf(tx, scope.brandId, true));
-    } else {
-      const [n] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from customers where ${customerScopeSql(scope)} and ${memberOf(row.id)}`);
-      result = { total: n?.n ?? 0, groups: [], countedAt: new Date().toISOString() };
-    }
-    await setAudience(tx, id, result.total);
-    return result;
-  });
+  return inTenant(rt, ctx, async (tx) => refreshAudience(tx, await mustFind(tx, ctx, id)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,9 +320,9 @@ function selectionWhere(ctx: TActingContext, input: TMemberSelection): SQL {
 async function addTo(tx: TTx, ctx: TActingContext, row: TSegmentRow, candidates: SQL) {
   const scope = await scopeOfRow(tx, row);
   const { picked, added } = await addMembersWhere(tx, row.id, row.brand_id, and(customerScopeSql(scope), candidates) as SQL);
-  const [n] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from segment_members where segment_id = ${row.id}::uuid`);
   await recordAudit(tx, ctx, { action: 'update', targetType: 'segment', targetId: row.id, brandId: row.brand_id, changes: { membersAdded: added } });
-  return { added, alreadyIn: picked - added, total: n?.n ?? 0 };
+  const { total } = await refreshAudience(tx, row);
+  return { added, alreadyIn: picked - added, total };
 }
 
 export async function addMembers(rt: TRuntime, ctx: TActingContext, id: string, input: TMemberSelection) {
@@ -350,9 +357,9 @@ export async function removeSegmentMembers(rt: TRuntime, ctx: TActingContext, id
   return inTenant(rt, ctx, async (tx) => {
     const row = await mustOwnStatic(tx, ctx, id);
     const removed = await removeMembers(tx, id, customerIds);
-    const [n] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from segment_members where segment_id = ${id}::uuid`);
     await recordAudit(tx, ctx, { action: 'update', targetType: 'segment', targetId: id, brandId: row.brand_id, changes: { membersRemoved: removed } });
-    return { removed, total: n?.n ?? 0 };
+    const { total } = await refreshAudience(tx, row);
+    return { removed, total };
   });
 }
 

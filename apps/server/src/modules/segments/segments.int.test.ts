@@ -166,7 +166,8 @@ describe('segments', () => {
 
     expect(created.status).toBe(200);
     segmentId = created.body.data.id;
-    expect(created.body.data).toMatchObject({ name: '新宿の夏', type: 'dynamic', editable: true, hostLevel: 'brand', audience: null });
+    // Counted when saved, so the list shows an audience at once.
+    expect(created.body.data).toMatchObject({ name: '新宿の夏', type: 'dynamic', editable: true, hostLevel: 'brand', audience: 5 });
     for (const name of ['B static', 'A static', 'C static']) {
       expect((await s.call('POST', '/v1/segments', { token: t, body: { name, type: 'static' } })).status).toBe(200);
     }
@@ -307,6 +308,7 @@ describe('static members', () => {
     expect(bySelection.body.data.alreadyIn).toBe(1);
     const removed = await s.call('POST', `/v1/segments/${staticId}/members/remove`, { token: t, body: { customerIds: [some[0].id] } });
     expect(removed.body.data.removed).toBe(1);
+    expect((await s.call('GET', `/v1/segments/${staticId}`, { token: t })).body.data.audience).toBe(removed.body.data.total);
     const count = await s.call('POST', `/v1/segments/${staticId}/count`, { token: t });
     expect(count.body.data.total).toBe(removed.body.data.total);
     const both = await s.call('POST', `/v1/segments/${staticId}/members`, { token: t, body: { customerIds: [some[0].id], selection: {} } });
@@ -410,6 +412,7 @@ describe('customer import step three', () => {
       return res.body.data?.status === 'completed' ? res.body.data : null;
     }, 30_000);
     expect(done.segmentAdded).toBe(3);
+    expect((await s.call('GET', `/v1/segments/${seg}`, { token: t })).body.data.audience).toBe(3);
     const members = await s.call('GET', `/v1/segments/${seg}/members`, { token: t });
     expect(members.body.data.items.map((c: { phone: string }) => c.phone).sort()).toEqual(['09010000001', '09050000001', '09050000002']);
   });
