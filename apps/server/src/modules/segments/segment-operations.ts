@@ -10,7 +10,7 @@ import { toCustomer } from '../customers/customer-operations.ts';
 import { countCustomersQuery, customerScope, filterCondition, findCustomer, selectCustomers, type TCustomerFilter } from '../customers/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { dateIn, explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
-import { countSql, customerScopeSql, filterSql, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import { countSql, customerScopeSql, filterSql, type TCompileMode, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
 import {
   addMembersWhere,
   brandTimeZone,
@@ -259,11 +259,15 @@ export async function recountSegment(rt: TRuntime, ctx: TActingContext, id: stri
 // ---------------------------------------------------------------------------------------------
 // Members
 
-/** Who is in a segment now, as a predicate over `customers` (scope included). */
-async function membership(tx: TTx, row: TSegmentRow): Promise<SQL> {
+/**
+ * Who is in a segment now, as a predicate over `customers` (scope included). `row` for the export,
+ * which reads a thousand members per transaction along the keyset: hashing every matching booking
+ * again for each batch would cost more than testing each customer on its way.
+ */
+async function membership(tx: TTx, row: TSegmentRow, mode: TCompileMode = 'set'): Promise<SQL> {
   const scope = await scopeOfRow(tx, row);
-  if (row.type === 'static' || !row.filter) return sql`${customerScopeSql(scope)} and ${memberOf(row.id)}`;
-  return sql`${customerScopeSql(scope)} and ${filterSql(row.filter as TFilter, scope, await envOf(tx, scope.brandId, true), 'set')}`;
+  if (row.type === 'static' || !row.filter) return sql`${customerScopeSql(scope, mode)} and ${memberOf(row.id)}`;
+  return sql`${customerScopeSql(scope, mode)} and ${filterSql(row.filter as TFilter, scope, await envOf(tx, scope.brandId, mode === 'set'), mode)}`;
 }
 
 // The page link is the last customer's id: its created_at is read back from the row, at the
@@ -304,7 +308,7 @@ export async function listMembers(rt: TRuntime, ctx: TActingContext, id: string,
 /** The members' predicate and the acting reach, for the CSV export (read batch by batch). */
 export async function memberExportCondition(tx: TTx, ctx: TActingContext, id: string): Promise<{ where: SQL; name: string }> {
   const row = await mustFind(tx, ctx, id);
-  return { where: and(await membership(tx, row), customerScope(ctx)) as SQL, name: row.name };
+  return { where: and(await membership(tx, row, 'row'), customerScope(ctx)) as SQL, name: row.name };
 }
 
 export interface TMemberSelection {

@@ -225,6 +225,11 @@ describe('segments', () => {
       cursor = res.body.data.nextCursor;
     } while (cursor);
     expect(new Set(seen).size).toBe(40);
+    // The member CSV holds the same customers.
+    const csv = await (await fetch(`${s.url}/v1/segments/${seg.body.data.id}/members.csv`, { headers: { authorization: `Bearer ${t}` } })).text();
+    const rows = csv.trim().split('\n').slice(1);
+    expect(rows).toHaveLength(40);
+    expect(rows.every((r) => r.startsWith('山田,'))).toBe(true);
     const bad = await s.call('GET', `/v1/segments/${seg.body.data.id}/members?cursor=forged`, { token: t });
     expect(bad.status).toBe(400);
   });
