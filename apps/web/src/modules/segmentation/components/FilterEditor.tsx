@@ -46,7 +46,16 @@ export function FilterEditor({
 
   return (
     <Stack gap="sm">
-      <Paper withBorder radius="md" p="sm" bg="blue.0" data-testid="live-count">
+      {/* The audience stays in sight while a long filter scrolls under it. */}
+      <Paper
+        withBorder
+        radius="md"
+        p="sm"
+        bg="blue.0"
+        shadow="xs"
+        style={{ position: 'sticky', top: 8, zIndex: 3 }}
+        data-testid="live-count"
+      >
         <Group gap="sm" wrap="nowrap">
           <IconUsersGroup size={20} color="var(--mantine-color-blue-7)" />
           <Text size="sm" c="dimmed">

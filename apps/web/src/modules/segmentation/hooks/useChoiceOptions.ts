@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { FILTER_FIELDS, type TChoiceSource, type TFilterField } from '@yado/contracts/segments';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
+import { hotelChoicesQuery } from '../../customers/api/customersCalls';
 import { countriesQuery, prefecturesQuery } from '../../customers/api/locationsCalls';
+import { useProfile } from '../../shell/hooks/useProfile';
 import { localName, placeChoices } from '../../customers/locationNames';
 import { fieldValuesQuery } from '../api/segmentsCalls';
 import { fieldKey } from '../conditionText';
@@ -16,6 +18,19 @@ type TFieldDef = { type: string; source?: TChoiceSource; options?: readonly stri
 const defOf = (field: TFilterField) => FILTER_FIELDS[field] as TFieldDef;
 
 /**
+ * The acting host's hotels as choices. The value pickers are for those who build filters; a
+ * reader (a viewer) names hotels from the hotel list of Management instead, when the role reads it.
+ */
+export function useHotelChoices(enabled: boolean): TChoice[] {
+  const can = useProfile().entitlements;
+  const builds = can['segmentation.create'] || can['segmentation.update'];
+  const picked = useQuery(fieldValuesQuery('hotels', enabled && builds));
+  const listed = useQuery(hotelChoicesQuery(enabled && !builds && can['manage_hotel.read_hotel_at_hotel_list']));
+  if (builds) return picked.data ?? [];
+  return (listed.data ?? []).map((hotel) => ({ value: hotel.id, label: hotel.name }));
+}
+
+/**
  * The choices of every choice field, each list fetched only once something needs it: the host's
  * hotels, room types and booking sources seen in its bookings, the location lists, and the
  * fixed options in the console's language.
@@ -23,9 +38,12 @@ const defOf = (field: TFilterField) => FILTER_FIELDS[field] as TFieldDef;
 export function useChoiceOptions(sources: ReadonlySet<TChoiceSource>) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const hotels = useQuery(fieldValuesQuery('hotels', sources.has('hotels')));
-  const roomTypes = useQuery(fieldValuesQuery('room_types', sources.has('room_types')));
-  const bookingSources = useQuery(fieldValuesQuery('booking_sources', sources.has('booking_sources')));
+  const can = useProfile().entitlements;
+  // Room types and booking sources are their own labels: a reader needs no list to read them.
+  const builds = can['segmentation.create'] || can['segmentation.update'];
+  const hotels = useHotelChoices(sources.has('hotels'));
+  const roomTypes = useQuery(fieldValuesQuery('room_types', builds && sources.has('room_types')));
+  const bookingSources = useQuery(fieldValuesQuery('booking_sources', builds && sources.has('booking_sources')));
   const prefectures = useQuery(prefecturesQuery(sources.has('prefectures')));
   const countries = useQuery({ ...countriesQuery(), enabled: sources.has('countries') });
 
@@ -35,7 +53,7 @@ export function useChoiceOptions(sources: ReadonlySet<TChoiceSource>) {
       case 'options':
         return (def.options ?? []).map((value) => ({ value, label: t(`segmentation.options.${fieldKey(field)}.${value}`) }));
       case 'hotels':
-        return hotels.data ?? [];
+        return hotels;
       case 'room_types':
         return roomTypes.data ?? [];
       case 'booking_sources':

@@ -12,9 +12,10 @@ import { useProfile } from '../../shell/hooks/useProfile';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { SearchInput } from '../../ui/components/SearchInput';
-import { fieldValuesQuery, segmentListQuery, type TSegmentFilters, type TSegmentSort } from '../api/segmentsCalls';
+import { segmentListQuery, type TSegmentFilters, type TSegmentSort } from '../api/segmentsCalls';
 import { AudienceText } from '../components/AudienceText';
 import { SegmentTypeBadge } from '../components/SegmentTypeBadge';
+import { useHotelChoices } from '../hooks/useChoiceOptions';
 
 const PAGE_SIZE = 20;
 const INITIAL: TSegmentFilters = { search: '', type: '', hotelId: '', sort: '-created_at' };
@@ -33,7 +34,7 @@ export function SegmentListPage() {
   remembered = { filters, page };
   const filterHotel = can['segmentation.filter_hotel'] && me.meta.level !== 'hotel';
   const segments = useQuery(segmentListQuery(filters, page, PAGE_SIZE));
-  const hotels = useQuery(fieldValuesQuery('hotels', filterHotel));
+  const hotels = useHotelChoices(filterHotel);
   const data = segments.data;
   const items = data?.items ?? [];
   const change = (next: Partial<TSegmentFilters>) => {
@@ -82,7 +83,7 @@ export function SegmentListPage() {
                 name="hotelId"
                 value={filters.hotelId}
                 onChange={(e) => change({ hotelId: e.currentTarget.value })}
-                data={[{ value: '', label: t('segmentation.list.all_hotels') }, ...(hotels.data ?? [])]}
+                data={[{ value: '', label: t('segmentation.list.all_hotels') }, ...hotels]}
               />
             )}
             <NativeSelect
