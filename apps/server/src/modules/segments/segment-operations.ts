@@ -41,7 +41,12 @@ import {
  */
 
 const TOTAL_CAP = 10_000;
-/** Hashing a million customer ids for a count needs more than the default 4 MB of work memory. */
+/**
+ * Work memory of a count. PostgreSQL hashes a booking subquery only when its estimate (rows × about
+ * 40 bytes) fits in work_mem × hash_mem_multiplier (2 by default); otherwise it scans the subquery's
+ * rows again for every customer. 128 MB covers a subquery of every booking at 3M bookings, with
+ * room to spare; what a hash really holds is one entry per distinct customer (about 50 MB at 1M).
+ */
 const COUNT_WORK_MEM = '128MB';
 
 function toSegment(row: TSegmentRow, ctx: TActingContext): TSegment {
