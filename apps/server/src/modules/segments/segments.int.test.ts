@@ -442,6 +442,40 @@ describe('roles and tenancy', () => {
     expect((await s.call('DELETE', `/v1/segments/${hotelSegment}`, { token: staff })).status).toBe(403);
   });
 
+  it('answers every route per role: viewers read, staff change, admins also delete', async () => {
+    const [guest] = await s.sql(`select id from customers where phone = '09010000003'`);
+    const filter = doc('and', [group('and', [cond('age', 'greater_than', 1)])]);
+    // A fresh static segment of the hotel per check that changes or deletes one.
+    const fresh = async () => (await s.call('POST', '/v1/segments', { token: await token(DEMO.hotelAdmin), body: { name: `r${Math.random()}`, type: 'static' } })).body.data.id as string;
+    const checks: [string, (t: string) => Promise<{ status: number }>, Record<string, number>][] = [
+      ['list', (t) => s.call('GET', '/v1/segments', { token: t }), { viewer: 200, staff: 200, admin: 200 }],
+      ['get', (t) => s.call('GET', `/v1/segments/${hotelSegment}`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
+      ['members', (t) => s.call('GET', `/v1/segments/${hotelSegment}/members`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
+      ['uses', (t) => s.call('GET', `/v1/segments/${hotelSegment}/uses`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
+      ['recount', (t) => s.call('POST', `/v1/segments/${hotelSegment}/count`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
+      ['explain', (t) => s.call('GET', `/v1/segments/${hotelSegment}/explain/${guest.id}`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
+      ['customer segments', (t) => s.call('GET', `/v1/customers/${guest.id}/segments`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
+      ['live count', (t) => s.call('POST', '/v1/segments/count', { token: t, body: { filter } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['field values', (t) => s.call('GET', '/v1/segments/field-values?source=hotels', { token: t }), { viewer: 403, staff: 200, admin: 200 }],
+      ['create', (t) => s.call('POST', '/v1/segments', { token: t, body: { name: `c${Math.random()}`, type: 'static' } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['duplicate', (t) => s.call('POST', `/v1/segments/${hotelSegment}/duplicate`, { token: t, body: { name: `d${Math.random()}` } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['edit', async (t) => s.call('PUT', `/v1/segments/${await fresh()}`, { token: t, body: { name: `e${Math.random()}`, description: '' } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['add members', async (t) => s.call('POST', `/v1/segments/${await fresh()}/members`, { token: t, body: { customerIds: [guest.id] } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['add to segments', async (t) => s.call('POST', '/v1/segments/add-members', { token: t, body: { segmentIds: [await fresh()], customerIds: [guest.id] } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['remove members', async (t) => s.call('POST', `/v1/segments/${await fresh()}/members/remove`, { token: t, body: { customerIds: [guest.id] } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['freeze', async (t) => s.call('POST', `/v1/segments/${await fresh()}/members/freeze`, { token: t, body: { filter } }), { viewer: 403, staff: 200, admin: 200 }],
+      ['delete', async (t) => s.call('DELETE', `/v1/segments/${await fresh()}`, { token: t }), { viewer: 403, staff: 403, admin: 200 }],
+      ['export link', (t) => s.call('POST', `/v1/segments/${hotelSegment}/export-downloads`, { token: t, body: {} }), { viewer: 403, staff: 200, admin: 200 }],
+    ];
+    const users = { viewer: DEMO.hotelViewer, staff: DEMO.hotelStaff, admin: DEMO.hotelAdmin };
+    for (const [name, call, expected] of checks) {
+      for (const [role, email] of Object.entries(users)) {
+        const res = await call(await token(email));
+        expect(res.status, `${name} as hotel ${role}`).toBe(expected[role]);
+      }
+    }
+  });
+
   it('shows a brand its hotels\' segments, read-only, filterable by hotel; a hotel sees only its own', async () => {
     const brand = await token(DEMO.brandAdmin);
     const list = await s.call('GET', `/v1/segments?hotelId=${ids['sakura-shinjuku']}&pageSize=100`, { token: brand });
