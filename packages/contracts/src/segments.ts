@@ -1,4 +1,4 @@
-// Changed (additive): ZSegment.filter is ZFilterDocument (the same shape, without input checks).
+// Changed (additive): ZSegment.filter is ZFilterDocument (same shape, no input checks); recursive groups carry OpenAPI ids; ZMembersAdded.total counts members in scope.
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
 import { ZCustomer, ZCustomerFilter, GENDERS, EMAIL_STATUSES, CONSENT_SOURCES } from './customers.ts';
