@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
@@ -15,6 +15,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { customerImportRoutes } from './modules/customer-imports/routes.ts';
 import { bookingRoutes } from './modules/booking/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
+import { segmentRoutes } from './modules/segments/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { sendingRoutes } from './modules/sending/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
@@ -112,6 +113,8 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: jsonSchemaTransform,
+    // Named (recursive) schemas, such as the segment filter's group, become components.
+    transformObject: jsonSchemaTransformObject,
   });
 
   // Every /v1 route below is registered through `route`, which records its access rule.
@@ -129,6 +132,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     locationRoutes(api, rt);
     sendingRoutes(api, rt);
     templateRoutes(api, rt);
+    segmentRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -86,6 +86,9 @@ export const ZCustomerImport = z.object({
     .object({ inserted: z.number(), updated: z.number(), unchanged: z.number(), allocated: z.number() })
     .nullable(),
   emailReception: z.enum(EMAIL_RECEPTIONS).nullable(),
+  /** The static segment chosen in step three (segmentation), and how many customers joined it once completed. */
+  segmentId: z.string().nullable().optional(),
+  segmentAdded: z.number().nullable().optional(),
   /** Why the file was rejected or the import failed: an error code, and the row when it has one. */
   error: z.object({ code: z.string(), message: z.string(), row: z.number().nullable() }).nullable(),
   createdAt: z.string(),
@@ -147,7 +150,11 @@ export const confirm = defineEndpoint({
   method: 'POST',
   path: '/v1/customer-imports/:id/confirm',
   summary: 'Run a reviewed import with the chosen email reception; all rows or none are written',
-  body: z.object({ emailReception: z.enum(EMAIL_RECEPTIONS) }),
+  body: z.object({
+    emailReception: z.enum(EMAIL_RECEPTIONS),
+    /** Step three's segment choice: a static segment of the acting host that the imported customers join. */
+    segmentId: z.uuid().optional(),
+  }),
   response: envelope(ZCustomerImport),
 });
 export const cancel = defineEndpoint({

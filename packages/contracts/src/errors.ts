@@ -108,6 +108,16 @@ export const ERROR_MESSAGES = {
   template_default_language_missing: 'The default language needs its version of the template.',
   template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
   test_send_failed: 'The test email could not be sent. Please try again.',
+  filter_invalid: 'Oops! Please double-check the filter logic arrangement.',
+  segment_name_taken: 'A segment with this name already exists.',
+  segment_in_use: 'This segment is used by a scheduled campaign or a running scenario and cannot be deleted.',
+  segment_not_static: 'Only a static segment has a member list to change.',
+  segment_not_owner: 'Only the organisation that owns this segment can change it.',
+  segment_filter_required: 'A dynamic segment needs a filter.',
+  member_file_required: 'Choose a file of phone numbers or email addresses.',
+  member_file_too_big: "The file size is too big. Make sure it's less than 10MB.",
+  member_file_too_many_rows: 'The file has more than 100,000 rows.',
+  member_file_no_rows: 'The file has no phone numbers or email addresses.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

@@ -80,3 +80,28 @@ export {
   type TTextMark,
   type TTemplateContents,
 } from './templates.ts';
+export * as segmentsApi from './segments.ts';
+export {
+  ZFilter,
+  checkFilter,
+  FILTER_FAULTS,
+  FILTER_FIELDS,
+  OPERATORS_BY_TYPE,
+  FILTER_VERSION,
+  SEGMENT_TYPES,
+  MEMBER_FILE_MAX_BYTES,
+  MEMBER_FILE_MAX_ROWS,
+  MEMBER_FILE_REPORT_ROWS,
+  type TFilter,
+  type TFilterGroup,
+  type TFilterCondition,
+  type TFilterFault,
+  type TSegment,
+  type TFilterField,
+  type TOperator,
+  type TExplainBooking,
+  type TExplainGroup,
+  type TExplanation,
+  type TFilterCount,
+  type TMemberFileReport,
+} from './segments.ts';

@@ -331,6 +331,9 @@ export const customerImports = pgTable(
     counts: jsonb('counts'),
     result: jsonb('result'),
     emailReception: text('email_reception', { enum: ['booking', 'web_form', 'in_person', 'not_given'] }),
+    /** Step three's static segment, and how many customers joined it. */
+    segmentId: uuid('segment_id'),
+    segmentAdded: integer('segment_added'),
     errorCode: text('error_code'),
     errorRow: integer('error_row'),
     createdAt: createdAt(),
@@ -581,4 +584,67 @@ export const templateUses = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.templateId, t.campaignId] })],
+);
+
+/**
+ * A segment (issue 10): owned by one host, whose customers and bookings are its scope. Dynamic
+ * segments keep a filter document (packages/contracts segments.ts); static ones a member list.
+ */
+export const segments = pgTable(
+  'segments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    hostId: uuid('host_id')
+      .notNull()
+      .references(() => hosts.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type', { enum: ['dynamic', 'static'] }).notNull(),
+    filter: jsonb('filter'),
+    audience: integer('audience'),
+    audienceCountedAt: timestamp('audience_counted_at', { withTimezone: true }),
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('segments_host_name_key').on(t.hostId, sql`lower(${t.name})`), index('segments_brand_created_idx').on(t.brandId, t.createdAt)],
+);
+
+/** The member list of a static segment. */
+export const segmentMembers = pgTable(
+  'segment_members',
+  {
+    segmentId: uuid('segment_id')
+      .notNull()
+      .references(() => segments.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    brandId: uuid('brand_id').notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.segmentId, t.customerId] }), index('segment_members_customer_idx').on(t.customerId)],
+);
+
+/**
+ * What uses a segment: campaigns and scenarios write a row here while they hold it (state and
+ * whether that state forbids deleting the segment), so segmentation needs no knowledge of them.
+ */
+export const segmentUses = pgTable(
+  'segment_uses',
+  {
+    segmentId: uuid('segment_id')
+      .notNull()
+      .references(() => segments.id, { onDelete: 'cascade' }),
+    brandId: uuid('brand_id').notNull(),
+    kind: text('kind', { enum: ['campaign', 'scenario'] }).notNull(),
+    objectId: uuid('object_id').notNull(),
+    name: text('name').notNull(),
+    state: text('state').notNull(),
+    blocksDelete: boolean('blocks_delete').notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.segmentId, t.kind, t.objectId] }), index('segment_uses_object_idx').on(t.kind, t.objectId)],
 );

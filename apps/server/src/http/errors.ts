@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, type TErrorCode } from '@yado/contracts';
+import { ERROR_MESSAGES, FILTER_FAULTS, type TErrorCode } from '@yado/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -47,6 +47,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
         const path = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
         const key = path || String((v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '') || error.validationContext || 'body';
         fields[key] ??= issueToField((v.params as { issue: never }).issue ?? { message: v.message ?? '' });
+      }
+      // A segment filter's fault is the specification's one message, with each fault's place
+      // (filter.groups.0.items.1.value) and kind, so the console can mark it.
+      const filterKeys = Object.keys(fields).filter((key) => key === 'filter' || key.startsWith('filter.'));
+      if (filterKeys.length > 0) {
+        const marked: TFieldErrors = {};
+        for (const key of filterKeys) {
+          const kind = fields[key]!.message;
+          marked[key] = { code: (FILTER_FAULTS as readonly string[]).includes(kind) ? kind : 'invalid', message: ERROR_MESSAGES.filter_invalid };
+        }
+        return reply.status(400).send({ error: { code: 'filter_invalid', message: ERROR_MESSAGES.filter_invalid, fields: marked } });
       }
       return reply.status(400).send({ error: { code: 'validation_failed', message: ERROR_MESSAGES.validation_failed, fields } });
     }

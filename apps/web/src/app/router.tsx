@@ -46,7 +46,23 @@ const hostDetail = (level: keyof typeof HOST_AREAS) =>
   });
 // The customer list and detail share one chunk: opening one almost always leads to the other.
 const customerPage = (name: 'CustomerListPage' | 'CustomerDetailPage') =>
-  guarded('customer_list', ['customers'], async () => (await import('../modules/customers/pages/customerPages'))[name]);
+  guarded(
+    'customer_list',
+    ['customers', 'segmentation'],
+    async () => (await import('../modules/customers/pages/customerPages'))[name],
+  );
+// The segment list and detail share one chunk; the filter builder is its own.
+const segmentPage = (name: 'SegmentListPage' | 'SegmentDetailPage') =>
+  guarded(
+    'segmentation',
+    ['segmentation', 'customers'],
+    async () => (await import('../modules/segmentation/pages/segmentationPages'))[name],
+  );
+const segmentEditor = guarded(
+  'segmentation',
+  ['segmentation', 'customers'],
+  async () => (await import('../modules/segmentation/pages/SegmentEditorPage')).SegmentEditorPage,
+);
 const publicPlaceholder = (titleKey: string) => async () => {
   const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
   return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
@@ -145,13 +161,16 @@ export const routes: RouteObject[] = [
                 path: 'customer-list/import',
                 lazy: guarded(
                   'customer_list',
-                  ['customer_import'],
+                  ['customer_import', 'segmentation'],
                   async () => (await import('../modules/customer-import/pages/CustomerImportPage')).CustomerImportPage,
                 ),
               },
               { path: 'customer-list', lazy: customerPage('CustomerListPage') },
               { path: 'customer-list/:id', lazy: customerPage('CustomerDetailPage') },
-              { path: 'segmentation', lazy: area('segmentation') },
+              { path: 'segmentation', lazy: segmentPage('SegmentListPage') },
+              { path: 'segmentation/new', lazy: segmentEditor },
+              { path: 'segmentation/:id', lazy: segmentPage('SegmentDetailPage') },
+              { path: 'segmentation/:id/edit', lazy: segmentEditor },
               { path: 'campaign', lazy: area('campaign') },
               {
                 path: 'templates',

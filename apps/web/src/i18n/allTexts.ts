@@ -15,6 +15,8 @@ import managementEn from './areas/management/en.json';
 import managementJa from './areas/management/ja.json';
 import sendingEn from './areas/sending/en.json';
 import sendingJa from './areas/sending/ja.json';
+import segmentationEn from './areas/segmentation/en.json';
+import segmentationJa from './areas/segmentation/ja.json';
 import settingsEn from './areas/settings/en.json';
 import settingsJa from './areas/settings/ja.json';
 import usersEn from './areas/users/en.json';
@@ -28,6 +30,7 @@ export const AREA_TEXTS = {
   booking_sync: { ja: bookingSyncJa, en: bookingSyncEn },
   customers: { ja: customersJa, en: customersEn },
   management: { ja: managementJa, en: managementEn },
+  segmentation: { ja: segmentationJa, en: segmentationEn },
   settings: { ja: settingsJa, en: settingsEn },
   sending: { ja: sendingJa, en: sendingEn },
   users: { ja: usersJa, en: usersEn },
@@ -35,6 +38,6 @@ export const AREA_TEXTS = {
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn },
 } as const;

@@ -5,6 +5,7 @@ import { rowsOf, withTenant, type TTx } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 import type { TLapseOutcome } from '../../jobs/leases.ts';
 import type { TRuntime } from '../../runtime.ts';
+import { joinImportSegment } from '../segments/queries.ts';
 import { mappedFields } from './columns.ts';
 import {
   FIELD_COLUMNS,
@@ -150,12 +151,14 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
         done = Math.min(staged.n, done + BATCH_ROWS);
         if (reportProgress) await setProgress(db, record.id, done, staged.n);
       }
+      // Step three's segment: every customer of the file's written rows joins it (if it still exists).
+      const segmentAdded = record.segmentId ? await joinImportSegment(tx, record.id, record.brandId, record.segmentId) : null;
       await moveImport(
         tx,
         record.id,
         ['importing'],
         'completed',
-        sql`, result = ${JSON.stringify(totals)}::jsonb, progress_done = ${staged.n}, progress_total = ${staged.n}, finished_at = now()`,
+        sql`, result = ${JSON.stringify(totals)}::jsonb, segment_added = ${segmentAdded}, progress_done = ${staged.n}, progress_total = ${staged.n}, finished_at = now()`,
       );
       // Counts and the consent choice, never personal data.
       await tx.insert(auditLog).values({
@@ -172,6 +175,8 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
           duplicates: record.counts?.duplicates ?? 0,
           emailReception: record.emailReception,
           hotelId: record.hotelId,
+          segmentId: record.segmentId,
+          segmentAdded,
         },
       });
       return totals;

@@ -28,6 +28,7 @@ import {
   type TImportRowRecord,
 } from './queries.ts';
 import { importFilePath } from './review-import.ts';
+import { mustBeImportSegment } from '../segments/segment-operations.ts';
 import type { TApplyImportJob } from './apply-import.ts';
 
 const message = (code: string) => ERROR_MESSAGES[code as TErrorCode] ?? ERROR_MESSAGES.general;
@@ -46,6 +47,8 @@ export function toImport(r: TImportRecord): TCustomerImport {
     counts: r.counts,
     result: r.result,
     emailReception: r.emailReception,
+    segmentId: r.segmentId,
+    segmentAdded: r.segmentAdded,
     error: r.errorCode ? { code: r.errorCode, message: message(r.errorCode), row: r.errorRow } : null,
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt?.toISOString() ?? null,
@@ -113,16 +116,19 @@ export async function confirmImport(
   ctx: TActingContext,
   id: string,
   emailReception: TEmailReception,
+  segmentId?: string,
 ): Promise<TCustomerImport> {
   const record = await inTenant(rt, ctx, async (tx) => {
     const found = await findImport(tx, id, ctx.host.id);
     if (!found) throw new AppError(404, 'not_found');
+    // The segment choice: a static segment of this host, checked now and joined when the import runs.
+    if (segmentId) await mustBeImportSegment(tx, ctx, segmentId);
     const moved = await moveImport(
       tx,
       id,
       ['reviewed', 'failed'],
       'queued',
-      sql`, email_reception = ${emailReception}, error_code = null, error_row = null, finished_at = null, resumed_at = null, progress_done = 0`,
+      sql`, email_reception = ${emailReception}, segment_id = ${segmentId ?? null}, segment_added = null, error_code = null, error_row = null, finished_at = null, resumed_at = null, progress_done = 0`,
     );
     if (!moved) throw new AppError(409, 'import_not_ready');
     return findImport(tx, id, ctx.host.id);

@@ -22,6 +22,9 @@ export interface TImportRecord {
   counts: TReviewCounts | null;
   result: { inserted: number; updated: number; unchanged: number; allocated: number } | null;
   emailReception: 'booking' | 'web_form' | 'in_person' | 'not_given' | null;
+  /** Step three's static segment, and how many customers joined it. */
+  segmentId: string | null;
+  segmentAdded: number | null;
   errorCode: string | null;
   errorRow: number | null;
   createdAt: Date;
@@ -31,7 +34,7 @@ export interface TImportRecord {
 
 const selectImport = sql`select i.id, i.brand_id as "brandId", i.host_id as "hostId", i.hotel_id as "hotelId", h.name as "hotelName",
   i.created_by as "createdBy", i.status, i.file_name as "fileName", i.file_size as "fileSize", i.encoding, i.columns,
-  i.progress_done as "progressDone", i.progress_total as "progressTotal", i.counts, i.result, i.email_reception as "emailReception",
+  i.progress_done as "progressDone", i.progress_total as "progressTotal", i.counts, i.result, i.email_reception as "emailReception", i.segment_id as "segmentId", i.segment_added as "segmentAdded",
   i.error_code as "errorCode", i.error_row as "errorRow", i.created_at as "createdAt", i.finished_at as "finishedAt",
   i.resumed_at as "resumedAt"
   from customer_imports i left join hosts h on h.id = i.hotel_id`;

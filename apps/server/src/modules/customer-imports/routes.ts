@@ -16,7 +16,7 @@ export function customerImportRoutes(app: FastifyInstance, rt: TRuntime): void {
     listImportRows(rt, ctx, uuid(params.id), query),
   );
   route(app, customerImportsApi.confirm, access, async ({ params, body, ctx }) =>
-    confirmImport(rt, ctx, uuid(params.id), body.emailReception),
+    confirmImport(rt, ctx, uuid(params.id), body.emailReception, body.segmentId),
   );
   route(app, customerImportsApi.cancel, access, async ({ params, ctx }) => cancelImport(rt, ctx, uuid(params.id)));
   rawRoute(app, customerImportsApi.failuresCsv, access, async ({ params, query, ctx, reply }) => {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { and, type SQL } from 'drizzle-orm';
 import en from '../../i18n/en.json' with { type: 'json' };
 import ja from '../../i18n/ja.json' with { type: 'json' };
+import type { TTx } from '../../db/client.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { toCustomer } from './customer-operations.ts';
@@ -16,15 +17,29 @@ const COLUMNS = ['last_name', 'first_name', 'phone', 'email', 'id_number', 'gend
  * memory stays flat at any size, and each batch is its own short transaction.
  */
 export function exportCustomers(rt: TRuntime, ctx: TActingContext, filter: TCustomerFilter, language: 'ja' | 'en'): Readable {
+  return exportCustomersWhere(rt, ctx, async () => filterCondition(ctx, filter), filter.sort, language);
+}
+
+/**
+ * The same file for the customers a condition selects (a segment's members): `whereOf` is asked
+ * in each batch's transaction.
+ */
+export function exportCustomersWhere(
+  rt: TRuntime,
+  ctx: TActingContext,
+  whereOf: (tx: TTx) => Promise<SQL>,
+  sort: TCustomerFilter['sort'],
+  language: 'ja' | 'en',
+): Readable {
   const labels = language === 'ja' ? ja : en;
-  const sort = filter.sort;
   async function* lines() {
     yield UTF8_BOM + csvRow(COLUMNS.map((c) => labels.customer_csv[c]));
     let position: SQL | undefined;
     for (;;) {
-      const rows = await inTenant(rt, ctx, (tx) =>
-        selectCustomers(tx, position ? (and(filterCondition(ctx, filter), position) as SQL) : filterCondition(ctx, filter), sort, BATCH),
-      );
+      const rows = await inTenant(rt, ctx, async (tx) => {
+        const where = await whereOf(tx);
+        return selectCustomers(tx, position ? (and(where, position) as SQL) : where, sort, BATCH);
+      });
       let chunk = '';
       for (const row of rows) {
         const c = toCustomer(row);

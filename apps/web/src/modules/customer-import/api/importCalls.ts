@@ -35,8 +35,9 @@ export function uploadImport(file: File, hotelId: string | null): Promise<TCusto
   return request(importsApi.upload, { body: form, query: { hotelId: hotelId ?? undefined } });
 }
 
-export function confirmImport(id: string, emailReception: TEmailReception): Promise<TCustomerImport> {
-  return request(importsApi.confirm, { params: { id }, body: { emailReception } });
+/** Runs the import; the customers it adds or updates join `segmentId` (a static segment) if given. */
+export function confirmImport(id: string, emailReception: TEmailReception, segmentId?: string): Promise<TCustomerImport> {
+  return request(importsApi.confirm, { params: { id }, body: { emailReception, segmentId } });
 }
 
 export function cancelImport(id: string): Promise<TCustomerImport> {

@@ -3,10 +3,13 @@ import { EMAIL_RECEPTIONS, type TCustomerImport, type TEmailReception } from '@y
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ImportSegmentChoice } from '../../segmentation/components/ImportSegmentChoice';
+import { useProfile } from '../../shell/hooks/useProfile';
 
 /**
- * Step three: how the new customers agreed to receive email, then the import with its progress
- * and result. The segment choice of this step comes with segmentation.
+ * Step three: how the new customers agreed to receive email and, for a role that may change
+ * segments, a static segment the imported customers join; then the import with its progress and
+ * result.
  */
 export function ReceptionStep({
   item,
@@ -16,11 +19,13 @@ export function ReceptionStep({
 }: {
   item: TCustomerImport;
   running: boolean;
-  onRun: (reception: TEmailReception) => void;
+  onRun: (reception: TEmailReception, segmentId?: string) => void;
   onAnother: () => void;
 }) {
   const { t } = useTranslation();
   const [reception, setReception] = useState<TEmailReception | null>(item.emailReception);
+  const [segmentId, setSegmentId] = useState(item.segmentId ?? '');
+  const joinsSegment = useProfile().entitlements['segmentation.update'];
 
   if (item.status === 'queued' || item.status === 'importing') {
     const { done, total } = item.progress;
@@ -50,6 +55,11 @@ export function ReceptionStep({
         <Alert color="teal" title={t('customer_import.result.completed')}>
           {item.resumedAt && <Text size="sm" data-testid="import-resumed">{t('customer_import.result.resumed')}</Text>}
         </Alert>
+        {item.segmentId && item.segmentAdded !== null && item.segmentAdded !== undefined && (
+          <Text size="sm" data-testid="import-result-segment">
+            {t('segmentation.import.added', { count: item.segmentAdded })}
+          </Text>
+        )}
         <SimpleGrid cols={{ base: 2, sm: item.hotelName ? 4 : 3 }}>
           {(['inserted', 'updated', 'unchanged'] as const).map((key) => (
             <Paper key={key} withBorder radius="md" p="sm" data-testid={`import-result-${key}`}>
@@ -110,12 +120,13 @@ export function ReceptionStep({
       <Text size="sm" c="dimmed">
         {t('customer_import.reception.note')}
       </Text>
+      {joinsSegment && <ImportSegmentChoice value={segmentId} onChange={setSegmentId} />}
       {changes === 0 && <Alert color="gray">{t('customer_import.reception.nothing_to_import')}</Alert>}
       <Group>
         <Button
           disabled={!reception}
           loading={running}
-          onClick={() => reception && onRun(reception)}
+          onClick={() => reception && onRun(reception, segmentId || undefined)}
           data-testid="import-run"
         >
           {item.status === 'failed' ? t('customer_import.result.try_again') : t('customer_import.reception.run')}

@@ -56,11 +56,11 @@ function ImportWizard() {
     setWantsReception(false);
     setParams({});
   };
-  const run = async (reception: TEmailReception) => {
+  const run = async (reception: TEmailReception, segmentId?: string) => {
     if (!item) return;
     setRunning(true);
     try {
-      show(await confirmImport(item.id, reception));
+      show(await confirmImport(item.id, reception, segmentId));
     } catch (error) {
       pushSnackbar({ status: 'failed', text: errorText(error, t), durationMs: 5000 });
     } finally {
@@ -124,7 +124,12 @@ function ImportWizard() {
             )}
             {step === 1 && item.status !== 'rejected' && <ReviewStep item={item} />}
             {step === 2 && (
-              <ReceptionStep item={item} running={running} onRun={(r) => void run(r)} onAnother={restart} />
+              <ReceptionStep
+                item={item}
+                running={running}
+                onRun={(r, segmentId) => void run(r, segmentId)}
+                onAnother={restart}
+              />
             )}
             <Group justify="space-between">
               <Group>

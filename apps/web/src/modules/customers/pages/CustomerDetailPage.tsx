@@ -7,6 +7,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
+import { CustomerSegments } from '../../segmentation/components/CustomerSegments';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { PageHeader } from '../../ui/components/PageHeader';
@@ -185,6 +186,7 @@ function CustomerDetail({ id }: { id: string }) {
           <Tabs.List mb="md">
             <Tabs.Tab value="personal">{t('customers.tabs.personal_information')}</Tabs.Tab>
             {me.features.booking_history && <Tabs.Tab value="bookings">{t('customers.tabs.booking_history')}</Tabs.Tab>}
+            {can['segmentation.read_segment'] && <Tabs.Tab value="segments">{t('segmentation.customer.tab')}</Tabs.Tab>}
           </Tabs.List>
           <Tabs.Panel value="personal">
             <Table variant="vertical" withTableBorder data-testid="customer-info">
@@ -201,6 +203,11 @@ function CustomerDetail({ id }: { id: string }) {
           {me.features.booking_history && (
             <Tabs.Panel value="bookings">
               <BookingHistory customer={data} />
+            </Tabs.Panel>
+          )}
+          {can['segmentation.read_segment'] && (
+            <Tabs.Panel value="segments">
+              <CustomerSegments customer={data} />
             </Tabs.Panel>
           )}
         </Tabs>

@@ -8,6 +8,7 @@ import {
   IconInfoCircle,
   IconPlus,
   IconUpload,
+  IconUsersPlus,
 } from '@tabler/icons-react';
 import { useEffect, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,7 @@ import { currentLanguage } from '../../../i18n/i18n';
 import { downloadThroughLink } from '../../../lib/browser/downloadThroughLink';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
+import { AddToSegmentsDialog } from '../../segmentation/components/AddToSegmentsDialog';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { EmptyState } from '../../ui/components/EmptyState';
@@ -61,7 +63,11 @@ export function CustomerListPage() {
   const [bulk, setBulk] = useState<TEmailStatus | null>(null);
   const [busy, setBusy] = useState(false);
   const filterHotel = me.meta.level !== 'hotel' && can['manage_hotel.read_hotel_at_hotel_list'];
-  const canSelect = can['customer.change_email_status'];
+  const canChangeStatus = can['customer.change_email_status'];
+  // "Add to segments" needs a selection too (static segments' members).
+  const canAddToSegments = can['segmentation.update'];
+  const canSelect = canChangeStatus || canAddToSegments;
+  const [addingToSegments, setAddingToSegments] = useState(false);
 
   const customers = useQuery(customerListQuery(state.filters, currentCursor(state), state.pageSize));
   const hotels = useQuery(hotelChoicesQuery(filterHotel));
@@ -193,12 +199,28 @@ export function CustomerListPage() {
               <Text size="sm" fw={600}>
                 {t('customers.list.selected', { count: state.selected.length })}
               </Text>
-              <Button size="xs" variant="light" onClick={() => setBulk('active')}>
-                {t('customers.actions.set_active')}
-              </Button>
-              <Button size="xs" variant="light" color="red" onClick={() => setBulk('unsubscribed')}>
-                {t('customers.actions.set_unsubscribed')}
-              </Button>
+              {canAddToSegments && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  color="violet"
+                  leftSection={<IconUsersPlus size={14} />}
+                  onClick={() => setAddingToSegments(true)}
+                  data-testid="add-to-segments-open"
+                >
+                  {t('segmentation.actions.add_to_segments')}
+                </Button>
+              )}
+              {canChangeStatus && (
+                <>
+                  <Button size="xs" variant="light" onClick={() => setBulk('active')}>
+                    {t('customers.actions.set_active')}
+                  </Button>
+                  <Button size="xs" variant="light" color="red" onClick={() => setBulk('unsubscribed')}>
+                    {t('customers.actions.set_unsubscribed')}
+                  </Button>
+                </>
+              )}
               <Button size="xs" variant="subtle" color="gray" onClick={() => dispatch({ type: 'clear_selection' })}>
                 {t('customers.list.clear_selection')}
               </Button>
@@ -324,6 +346,13 @@ export function CustomerListPage() {
           void navigate(`/customer-list/${customer.id}`);
         }}
       />
+      {canAddToSegments && (
+        <AddToSegmentsDialog
+          opened={addingToSegments}
+          onClose={() => setAddingToSegments(false)}
+          customerIds={state.selected}
+        />
+      )}
       <ConfirmDialog
         opened={bulk !== null}
         title={t(bulk === 'active' ? 'customers.actions.set_active' : 'customers.actions.set_unsubscribed')}

@@ -1,0 +1,106 @@
+import { FILTER_FIELDS, OPERATORS_BY_TYPE, type TFilter, type TFilterCondition, type TFilterField } from '@yado/contracts';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import { conditionSql, countSql, filterSql, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+
+const dialect = new PgDialect();
+const render = (q: Parameters<PgDialect['sqlToQuery']>[0]) => {
+  const { sql, params } = dialect.sqlToQuery(q);
+  return { sql, params };
+};
+const ENV: TFilterEnv = { today: '2026-07-01', timeZone: 'Asia/Tokyo' };
+const BRAND: TSegmentScope = { brandId: '00000000-0000-4000-8000-000000000001', hotelIds: null };
+const HOTEL: TSegmentScope = { brandId: BRAND.brandId, hotelIds: ['00000000-0000-4000-8000-000000000002'] };
+const MARK = "x'); drop table customers; --";
+const HOTEL_ID = '00000000-0000-4000-8000-0000000000aa';
+
+/** A value of the right shape for a field and operator, carrying MARK where text can go. */
+function valueFor(field: TFilterField, operator: string): unknown {
+  const def = FILTER_FIELDS[field];
+  if (def.type === 'text') return MARK;
+  if (def.type === 'number') return operator === 'between' ? [1, 9] : 7;
+  if (def.type === 'date') {
+    if (operator === 'is') return '2026-07-15';
+    if (operator === 'between') return ['2026-07-01', '2026-08-31'];
+    return operator === 'year_is' ? 2026 : 5;
+  }
+  if (operator === 'all') return null;
+  if ('options' in def) return [def.options[0]];
+  return field === 'hotel' ? [HOTEL_ID] : [MARK];
+}
+
+const every: [TFilterField, string][] = (Object.keys(FILTER_FIELDS) as TFilterField[]).flatMap((field) =>
+  OPERATORS_BY_TYPE[FILTER_FIELDS[field].type].map((op): [TFilterField, string] => [field, op]),
+);
+
+describe('compiling one condition', () => {
+  it.each(every)('%s %s: values travel only as parameters', (field, operator) => {
+    const cond = { kind: 'condition', field, operator, value: valueFor(field, operator) } as TFilterCondition;
+    const { sql, params } = render(conditionSql(cond, ENV));
+    expect(sql).not.toContain('drop table');
+    expect(sql).not.toContain('2026-07-15');
+    if (FILTER_FIELDS[field].type === 'text') expect(params).toContain(MARK.toLowerCase());
+    // Every identifier is one of the fixed map's.
+    const identifiers = sql.match(/\b(customers|b)\.[a-z_]+/g) ?? [];
+    for (const id of identifiers) expect(id).toMatch(/^(customers\.(first_name_key|last_name_key|email_key|phone|id_number|address|city|gender|country|prefecture|email_status|consent_source|date_of_birth|created_at)|b\.(booking_date|check_in|check_out|status|hotel_id|nights|amount|guests|room_type|source))$/);
+  });
+
+  it('writes each operator as its meaning', () => {
+    const one = (field: TFilterField, operator: string, value: unknown) => render(conditionSql({ kind: 'condition', field, operator, value } as TFilterCondition, ENV));
+    expect(one('lastName', 'is', 'Yamada')).toEqual({ sql: 'customers.last_name_key = $1', params: ['yamada'] });
+    expect(one('email', 'is_not', 'A@B.JP')).toEqual({ sql: 'customers.email_key is distinct from $1', params: ['a@b.jp'] });
+    expect(one('firstName', 'starts_with', 'Ta').sql).toBe('(customers.first_name_key ~>=~ $1 and customers.first_name_key ~<~ $2)');
+    expect(one('firstName', 'starts_with', 'Ta').params).toEqual(['ta', 'tb']);
+    expect(one('address', 'contains', '新宿')).toEqual({ sql: 'strpos(lower(customers.address), $1) > 0', params: ['新宿'] });
+    expect(one('amount', 'between', [100, 200])).toEqual({ sql: 'b.amount between $1::bigint and $2::bigint', params: [100, 200] });
+    expect(one('amount', 'between', [99.5, 200.5]).params).toEqual([100, 200]);
+    expect(one('nights', 'greater_than', 2.5)).toEqual({ sql: 'b.nights > $1::bigint', params: [2] });
+    expect(one('guests', 'less_than', 2.5)).toEqual({ sql: 'b.guests < $1::bigint', params: [3] });
+    expect(one('guests', 'is', 2.5).sql).toBe('false');
+    expect(one('age', 'is', 30).sql).toBe('extract(year from age($1::date, customers.date_of_birth))::int = $2::bigint');
+    expect(one('checkInDate', 'month_is', 7)).toEqual({ sql: 'extract(month from b.check_in) = $1::int', params: [7] });
+    expect(one('checkOutDate', 'in_last_days', 30)).toEqual({ sql: 'b.check_out between $1::date - $2::int and $3::date', params: ['2026-07-01', 30, '2026-07-01'] });
+    expect(one('bookingDate', 'in_next_days', 7).sql).toBe('b.booking_date between $1::date and $2::date + $3::int');
+    expect(one('createdDate', 'is', '2026-01-01')).toEqual({ sql: '(customers.created_at at time zone $1)::date = $2::date', params: ['Asia/Tokyo', '2026-01-01'] });
+    expect(one('hotel', 'is', [HOTEL_ID])).toEqual({ sql: 'b.hotel_id = any($1::uuid[])', params: [[HOTEL_ID]] });
+    expect(one('gender', 'is_not', ['male']).sql).toBe('(customers.gender is null or not (customers.gender = any($1::text[])))');
+    expect(one('roomType', 'all', null).sql).toBe('true');
+    expect(one('checkInStatus', 'is', ['checked_in']).sql).toContain("case when b.status in ('checked_in', 'checked_out')");
+  });
+});
+
+const cond = (field: string, operator: string, value: unknown = null) => ({ kind: 'condition', field, operator, value });
+const filter = (groups: unknown[], join: 'and' | 'or' = 'and') => ({ version: 1, join, groups }) as TFilter;
+
+describe('compiling a filter', () => {
+  it("tests a group's booking conditions on one booking, in the segment's hotels", () => {
+    const f = filter([{ kind: 'group', join: 'and', items: [cond('age', 'greater_than', 20), cond('hotel', 'is', [HOTEL_ID]), cond('amount', 'greater_than', 50000)] }]);
+    const { sql } = render(filterSql(f, HOTEL, ENV, 'set'));
+    expect(sql).toBe(
+      '(((extract(year from age($1::date, customers.date_of_birth))::int > $2::bigint) and (customers.id in (select b.customer_id from bookings b where b.brand_id = $3::uuid and b.hotel_id = any($4::uuid[]) and ((b.hotel_id = any($5::uuid[])) and (b.amount > $6::bigint))))))',
+    );
+  });
+
+  it('counts bookings for "at least N" and negates for "none", per row or as a set', () => {
+    const atLeast = filter([{ kind: 'group', join: 'and', bookings: { quantifier: 'at_least', count: 3 }, items: [cond('nights', 'greater_than', 1)] }]);
+    expect(render(filterSql(atLeast, BRAND, ENV, 'set')).sql).toContain('group by b.customer_id having count(*) >= $');
+    expect(render(filterSql(atLeast, BRAND, ENV, 'row')).sql).toContain('b.customer_id = customers.id');
+    const none = filter([{ kind: 'group', join: 'and', bookings: { quantifier: 'none', count: 1 }, items: [cond('nights', 'greater_than', 1)] }]);
+    expect(render(filterSql(none, BRAND, ENV, 'set')).sql).toContain('customers.id not in (select');
+    expect(render(filterSql(none, BRAND, ENV, 'row')).sql).toContain('not exists (select 1 from bookings b');
+  });
+
+  it('counts the whole filter and every group in one statement', () => {
+    const f = filter(
+      [
+        { kind: 'group', join: 'and', items: [cond('age', 'greater_than', 20)] },
+        { kind: 'group', join: 'or', items: [cond('nights', 'greater_than', 1), cond('gender', 'is', ['female'])] },
+      ],
+      'or',
+    );
+    const { sql } = render(countSql(f, BRAND, ENV));
+    expect(sql.match(/select /g)?.length).toBe(3);
+    expect(sql).toContain('count(*) filter (where g0 or g1)::int as total');
+    expect(sql).toContain('count(*) filter (where g0)::int as n0, count(*) filter (where g1)::int as n1');
+  });
+});

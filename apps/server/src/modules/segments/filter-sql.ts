@@ -1,0 +1,225 @@
+import { FILTER_FIELDS, type TFilter, type TFilterCondition, type TFilterField, type TFilterGroup } from '@yado/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { startsWith } from '../customers/queries.ts';
+
+/**
+ * The filter compiler: a checked filter document (contracts' checkFilter found no fault) becomes
+ * SQL over the `customers` table. Values only ever travel as parameters; every identifier comes from the
+ * fixed maps below, so no text of a document reaches the statement's text. The meaning is the one
+ * written in packages/contracts/src/segments.ts, and filter-eval.ts states it again in plain code;
+ * the property test (filter.property.int.test.ts) proves the two agree.
+ */
+
+/** Whose customers and bookings a segment sees: a brand, or some of its hotels. */
+export interface TSegmentScope {
+  brandId: string;
+  /** null: the whole brand. Otherwise the hotels (one for a hotel, the group's for a group). */
+  hotelIds: string[] | null;
+}
+
+/** What "today" is, and the brand's time zone for dates of timestamps. */
+export interface TFilterEnv {
+  today: string;
+  timeZone: string;
+}
+
+/**
+ * `set`: booking conditions as uncorrelated `customers.id in (select customer_id ...)`, which PostgreSQL
+ * runs once as a hash for a whole count. `row`: correlated per customer, for questions about one
+ * customer (explain, a customer's segments), where hashing every matching booking would waste work.
+ */
+export type TCompileMode = 'set' | 'row';
+
+const p = (value: unknown): SQL => sql`${sql.param(value)}`;
+
+/** The lower-cased text a text field is compared on (the key columns are lower() already). */
+const TEXT_COLUMNS: Partial<Record<TFilterField, SQL>> = {
+  firstName: sql.raw('customers.first_name_key'),
+  lastName: sql.raw('customers.last_name_key'),
+  email: sql.raw('customers.email_key'),
+  phone: sql.raw('lower(customers.phone)'),
+  idNumber: sql.raw('lower(customers.id_number)'),
+  address: sql.raw('lower(customers.address)'),
+  city: sql.raw('lower(customers.city)'),
+};
+
+const CHOICE_COLUMNS: Partial<Record<TFilterField, SQL>> = {
+  gender: sql.raw('customers.gender'),
+  country: sql.raw('customers.country'),
+  prefecture: sql.raw('customers.prefecture'),
+  emailStatus: sql.raw('customers.email_status'),
+  source: sql.raw('customers.consent_source'),
+  bookingStatus: sql.raw('b.status'),
+  checkInStatus: sql.raw(`(case when b.status in ('checked_in', 'checked_out') then 'checked_in' else 'not_checked_in' end)`),
+  checkOutStatus: sql.raw(`(case when b.status = 'checked_out' then 'checked_out' else 'not_checked_out' end)`),
+  roomType: sql.raw('b.room_type'),
+  bookingSource: sql.raw('b.source'),
+};
+
+const NUMBER_COLUMNS: Partial<Record<TFilterField, (env: TFilterEnv) => SQL>> = {
+  age: (env) => sql`extract(year from age(${p(env.today)}::date, customers.date_of_birth))::int`,
+  nights: () => sql.raw('b.nights'),
+  amount: () => sql.raw('b.amount'),
+  guests: () => sql.raw('b.guests'),
+};
+
+const DATE_COLUMNS: Partial<Record<TFilterField, (env: TFilterEnv) => SQL>> = {
+  createdDate: (env) => sql`(customers.created_at at time zone ${p(env.timeZone)})::date`,
+  bookingDate: () => sql.raw('b.booking_date'),
+  checkInDate: () => sql.raw('b.check_in'),
+  checkOutDate: () => sql.raw('b.check_out'),
+};
+
+/** Text values are lowered here, as the evaluator lowers them, so both compare the same strings. */
+const lowered = (value: unknown) => String(value).toLowerCase();
+
+export function conditionSql(cond: TFilterCondition, env: TFilterEnv): SQL {
+  const def = FILTER_FIELDS[cond.field];
+  const v = cond.value;
+  switch (def.type) {
+    case 'text': {
+      const col = TEXT_COLUMNS[cond.field] as SQL;
+      const value = lowered(v);
+      if (cond.operator === 'is') return sql`${col} = ${p(value)}`;
+      if (cond.operator === 'is_not') return sql`${col} is distinct from ${p(value)}`;
+      if (cond.operator === 'starts_with') return startsWith(col, value);
+      return sql`strpos(${col}, ${p(value)}) > 0`;
+    }
+    case 'number': {
+      // Every number field holds whole numbers, so a bound is rounded to the whole number that
+      // means the same (age > 30.5 is age > 30) and compared as an integer: no cast of the column,
+      // so its index still serves.
+      const col = (NUMBER_COLUMNS[cond.field] as (env: TFilterEnv) => SQL)(env);
+      const n = v as number;
+      if (cond.operator === 'between') {
+        const [lo, hi] = v as [number, number];
+        return sql`${col} between ${p(Math.ceil(lo))}::bigint and ${p(Math.floor(hi))}::bigint`;
+      }
+      if (cond.operator === 'greater_than') return sql`${col} > ${p(Math.floor(n))}::bigint`;
+      if (cond.operator === 'less_than') return sql`${col} < ${p(Math.ceil(n))}::bigint`;
+      return Number.isInteger(n) ? sql`${col} = ${p(n)}::bigint` : sql`false`;
+    }
+    case 'date': {
+      const col = (DATE_COLUMNS[cond.field] as (env: TFilterEnv) => SQL)(env);
+      switch (cond.operator) {
+        case 'is':
+          return sql`${col} = ${p(v)}::date`;
+        case 'between': {
+          const [from, to] = v as [string, string];
+          return sql`${col} between ${p(from)}::date and ${p(to)}::date`;
+        }
+        case 'day_is':
+          return sql`extract(day from ${col}) = ${p(v)}::int`;
+        case 'month_is':
+          return sql`extract(month from ${col}) = ${p(v)}::int`;
+        case 'year_is':
+          return sql`extract(year from ${col}) = ${p(v)}::int`;
+        case 'in_last_days':
+          return sql`${col} between ${p(env.today)}::date - ${p(v)}::int and ${p(env.today)}::date`;
+        default:
+          return sql`${col} between ${p(env.today)}::date and ${p(env.today)}::date + ${p(v)}::int`;
+      }
+    }
+    default: {
+      if (cond.operator === 'all') return sql`true`;
+      if (cond.field === 'hotel') {
+        // As uuids, so the hotel's index serves it; hotel ids are never null.
+        const hotels = sql`${p((v as string[]).map(String))}::uuid[]`;
+        return cond.operator === 'is' ? sql`b.hotel_id = any(${hotels})` : sql`not (b.hotel_id = any(${hotels}))`;
+      }
+      const col = CHOICE_COLUMNS[cond.field] as SQL;
+      const list = sql`${p((v as string[]).map(String))}::text[]`;
+      if (cond.operator === 'is') return sql`${col} = any(${list})`;
+      return sql`(${col} is null or not (${col} = any(${list})))`;
+    }
+  }
+}
+
+const joinWith = (parts: SQL[], join: 'and' | 'or'): SQL => {
+  if (parts.length === 1) return sql`(${parts[0]})`;
+  return sql`(${sql.join(
+    parts.map((part) => sql`(${part})`),
+    sql.raw(join === 'and' ? ' and ' : ' or '),
+  )})`;
+};
+
+/** Bookings a segment sees: the brand's, or its hotels'. */
+export function bookingScopeSql(scope: TSegmentScope): SQL {
+  if (!scope.hotelIds) return sql`b.brand_id = ${p(scope.brandId)}::uuid`;
+  return sql`b.brand_id = ${p(scope.brandId)}::uuid and b.hotel_id = any(${p(scope.hotelIds)}::uuid[])`;
+}
+
+/** Customers a segment sees: the brand's, or those allocated to its hotels. */
+export function customerScopeSql(scope: TSegmentScope, mode: TCompileMode = 'set'): SQL {
+  const brand = sql`customers.brand_id = ${p(scope.brandId)}::uuid`;
+  if (!scope.hotelIds) return brand;
+  const hotels = sql`${p(scope.hotelIds)}::uuid[]`;
+  if (mode === 'row') return sql`${brand} and exists (select 1 from customer_allocations a where a.customer_id = customers.id and a.hotel_id = any(${hotels}))`;
+  return sql`${brand} and customers.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${hotels}))`;
+}
+
+function bookingPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
+  const match = joinWith(
+    conds.map((c) => conditionSql(c, env)),
+    group.join,
+  );
+  const none = group.bookings?.quantifier === 'none';
+  const count = none ? 1 : (group.bookings?.count ?? 1);
+  if (mode === 'row') {
+    const where = sql`b.customer_id = customers.id and ${bookingScopeSql(scope)} and ${match}`;
+    if (none) return sql`not exists (select 1 from bookings b where ${where})`;
+    if (count === 1) return sql`exists (select 1 from bookings b where ${where})`;
+    return sql`(select count(*) from (select 1 from bookings b where ${where} limit ${p(count)}::int) n) >= ${p(count)}::int`;
+  }
+  const inner =
+    count === 1
+      ? sql`select b.customer_id from bookings b where ${bookingScopeSql(scope)} and ${match}`
+      : sql`select b.customer_id from bookings b where ${bookingScopeSql(scope)} and ${match} group by b.customer_id having count(*) >= ${p(count)}::int`;
+  // customer_id is never null, so NOT IN has no null trap.
+  return none ? sql`customers.id not in (${inner})` : sql`customers.id in (${inner})`;
+}
+
+export function groupSql(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
+  const parts: SQL[] = [];
+  const bookingConds: TFilterCondition[] = [];
+  for (const item of group.items) {
+    if (item.kind === 'group') parts.push(groupSql(item, scope, env, mode));
+    else if (FILTER_FIELDS[item.field].entity === 'booking') bookingConds.push(item);
+    else parts.push(conditionSql(item, env));
+  }
+  if (bookingConds.length > 0) parts.push(bookingPart(bookingConds, group, scope, env, mode));
+  return joinWith(parts, group.join);
+}
+
+/** The whole filter as one predicate over `c` (scope not included). */
+export function filterSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
+  return joinWith(
+    filter.groups.map((g) => groupSql(g, scope, env, mode)),
+    filter.join,
+  );
+}
+
+/**
+ * One statement counting the whole filter and each top-level group: each customer in scope is
+ * tested once per group, and the groups' answers are combined by the document's join.
+ * Answers one row: total, n0, n1, ... (one per group).
+ */
+export function countSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv): SQL {
+  const groups = filter.groups.map((g) => groupSql(g, scope, env, 'set'));
+  if (groups.length === 1) {
+    return sql`select count(*)::int as total, count(*)::int as n0 from customers where ${customerScopeSql(scope)} and ${groups[0]}`;
+  }
+  const names = groups.map((_, i) => sql.raw(`g${i}`));
+  const columns = sql.join(
+    groups.map((g, i) => sql`coalesce(${g}, false) as ${names[i]}`),
+    sql`, `,
+  );
+  const total = sql.join(names, sql.raw(filter.join === 'and' ? ' and ' : ' or '));
+  const perGroup = sql.join(
+    names.map((n, i) => sql`count(*) filter (where ${n})::int as ${sql.raw(`n${i}`)}`),
+    sql`, `,
+  );
+  // offset 0 keeps the inner select a subquery of its own: flattened, each group's test would be
+  // written out again at every use of its answer in the counts above.
+  return sql`select count(*) filter (where ${total})::int as total, ${perGroup} from (select ${columns} from customers where ${customerScopeSql(scope)} offset 0) s`;
+}

@@ -1,0 +1,90 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { TFilter } from '@yado/contracts/segments';
+import { useReducer } from 'react';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { checkDraft, filterDraftReducer } from '../filterDraft';
+import { FilterEditor } from './FilterEditor';
+
+const filter: TFilter = {
+  version: 1,
+  join: 'or',
+  groups: [
+    { kind: 'group', id: 'g1', join: 'and', items: [{ kind: 'condition', id: 'c1', field: 'lastName', operator: 'is', value: 'Sato' }] },
+    { kind: 'group', id: 'g2', join: 'and', items: [{ kind: 'condition', id: 'c2', field: 'age', operator: 'greater_than', value: 30 }] },
+  ],
+};
+
+function Harness({ start }: { start: TFilter }) {
+  const [draft, dispatch] = useReducer(filterDraftReducer, start);
+  return <FilterEditor filter={draft} dispatch={dispatch} check={checkDraft(draft)} serverError={null} attempted={false} />;
+}
+
+describe('filter editor', () => {
+  it('shows the audience of the whole filter and of each group from one count', async () => {
+    const calls = mockFetch((method, url) =>
+      method === 'POST' && url.pathname === '/v1/segments/count'
+        ? {
+            body: {
+              data: {
+                total: 1234,
+                groups: [
+                  { index: 0, id: 'g1', count: 1000 },
+                  { index: 1, id: 'g2', count: 300 },
+                ],
+                countedAt: '2026-11-24T00:00:00Z',
+              },
+            },
+          }
+        : undefined,
+    );
+    await renderWithProviders(<Harness start={filter} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    await waitFor(() => expect(screen.getByTestId('live-count-total').dataset.count).toBe('1234'));
+    const badges = screen.getAllByTestId('group-count').map((b) => b.dataset.count);
+    expect(badges).toEqual(['1000', '300']);
+    expect(calls.filter((c) => c.url.pathname === '/v1/segments/count')).toHaveLength(1);
+  });
+
+  it('counts again only once typing pauses, with the filter as it then stands', async () => {
+    const sent: TFilter[] = [];
+    mockFetch((method, url, init) => {
+      if (url.pathname !== '/v1/segments/count') return undefined;
+      sent.push((JSON.parse(String(init.body)) as { filter: TFilter }).filter);
+      return { body: { data: { total: sent.length, groups: [], countedAt: '2026-11-24T00:00:00Z' } } };
+    });
+    await renderWithProviders(<Harness start={filter} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    await waitFor(() => expect(sent).toHaveLength(1));
+    const input = screen.getAllByRole('textbox', { name: 'Value' })[0]!;
+    for (const text of ['Sa', 'Sai', 'Saito']) fireEvent.change(input, { target: { value: text } });
+    // Nothing is sent while the user is still typing...
+    expect(sent).toHaveLength(1);
+    // ...and one request follows the pause, for the last text.
+    await waitFor(() => expect(sent).toHaveLength(2), { timeout: 3000 });
+    expect(sent[1]!.groups[0]!.items[0]).toMatchObject({ value: 'Saito' });
+    await waitFor(() => expect(screen.getByTestId('live-count-total').dataset.count).toBe('2'));
+  });
+
+  it("marks the place the server's refusal names, with the specification's message", async () => {
+    mockFetch((method, url) =>
+      url.pathname === '/v1/segments/count'
+        ? {
+            status: 400,
+            body: {
+              error: {
+                code: 'filter_invalid',
+                message: 'Oops! Please double-check the filter logic arrangement.',
+                fields: { 'filter.groups.1.items.0.value': { code: 'value_out_of_range', message: 'x' } },
+              },
+            },
+          }
+        : undefined,
+    );
+    await renderWithProviders(<Harness start={filter} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    const oops = await screen.findByTestId('filter-oops');
+    expect(oops.textContent).toBe('Oops! Please double-check the filter logic arrangement.');
+    const marked = screen.getAllByTestId('filter-condition').filter((c) => c.dataset.invalid === 'true');
+    expect(marked.map((c) => c.dataset.path)).toEqual(['groups.1.items.0']);
+    expect(marked[0]!.textContent).toContain('This value is out of range.');
+  });
+});

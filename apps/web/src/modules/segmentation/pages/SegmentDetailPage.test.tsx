@@ -1,0 +1,92 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { SegmentDetailPage } from './SegmentDetailPage';
+
+const ID = '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a01';
+const segment = {
+  id: ID,
+  name: 'Summer guests',
+  description: '',
+  type: 'static',
+  filter: null,
+  audience: 12,
+  audienceCountedAt: '2026-11-24T00:00:00Z',
+  hostId: 'h1',
+  hostName: 'さくらホテルズ',
+  hostLevel: 'brand',
+  editable: true,
+  createdAt: '2026-11-01T00:00:00Z',
+  updatedAt: '2026-11-01T00:00:00Z',
+  createdBy: { id: 'u1', name: '佐藤 花子' },
+  updatedBy: null,
+};
+
+function serve() {
+  return mockFetch((method, url) => {
+    if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: segment } };
+    if (url.pathname === `/v1/segments/${ID}/members`) {
+      return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
+    }
+    if (method === 'DELETE' && url.pathname === `/v1/segments/${ID}`) {
+      return {
+        status: 409,
+        body: {
+          error: {
+            code: 'segment_in_use',
+            message: 'This segment is used by a scheduled campaign or a running scenario and cannot be deleted.',
+            fields: { 'uses.0': { code: 'campaign', message: 'Campaign “Autumn sale” (scheduled)' } },
+          },
+        },
+      };
+    }
+    if (url.pathname === `/v1/segments/${ID}/uses`) {
+      return {
+        body: {
+          data: [
+            { kind: 'campaign', id: 'c1', name: 'Autumn sale', state: 'scheduled', blocksDelete: true },
+            { kind: 'campaign', id: 'c2', name: 'Old draft', state: 'draft', blocksDelete: false },
+          ],
+        },
+      };
+    }
+    if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
+    return undefined;
+  });
+}
+
+describe('segment detail', () => {
+  it('names the campaign that stops a delete, after the confirmation', async () => {
+    serve();
+    await renderWithProviders(<SegmentDetailPage />, {
+      path: `/segmentation/${ID}`,
+      pattern: '/segmentation/:id',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    const refusal = await screen.findByTestId('segment-in-use');
+    expect(refusal.textContent).toContain(
+      'This segment is used by a scheduled campaign or a running scenario and cannot be deleted.',
+    );
+    await within(refusal).findByText('Campaign: Autumn sale (scheduled)');
+    expect(refusal.textContent).not.toContain('Old draft');
+  });
+
+  it('offers a viewer neither changes nor member changes', async () => {
+    serve();
+    await renderWithProviders(<SegmentDetailPage />, {
+      path: `/segmentation/${ID}`,
+      pattern: '/segmentation/:id',
+      queryClient: signedInClient(profileFixture('brand', 'viewer')),
+    });
+    await screen.findByRole('heading', { name: 'Summer guests' });
+    for (const name of ['Delete', 'Duplicate', 'Export CSV']) {
+      expect(screen.queryByRole('button', { name })).toBeNull();
+    }
+    expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+    expect(screen.queryByTestId('member-actions')).toBeNull();
+  });
+});

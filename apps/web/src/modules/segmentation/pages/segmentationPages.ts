@@ -1,0 +1,2 @@
+export { SegmentListPage } from './SegmentListPage';
+export { SegmentDetailPage } from './SegmentDetailPage';
