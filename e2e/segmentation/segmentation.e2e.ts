@@ -220,6 +220,13 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     const page = await signedIn(language);
     const name = `Static ${guests.family}`;
     const id = await createStatic(page, language, name);
+    // Names are unique within the host.
+    await page.goto('/segmentation/new');
+    await page.locator('input[name="name"]').fill(name);
+    await page.getByTestId('type-static').check();
+    await page.getByTestId('segment-save').click();
+    await page.getByTestId('segment-form').getByText(t.errors.segment_name_taken).waitFor();
+    await page.goto(`/segmentation/${id}`);
     await page.getByTestId('member-preview').getByTestId('empty-state').waitFor();
 
     // From the customer list: three selected guests (the newest, on the first page).
@@ -261,6 +268,13 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await screenshot(page, `segment-member-file-${language}`);
     await page.getByRole('button', { name: t.common.close }).last().click();
     await membersShow(page, language, 1, 5, 5);
+
+    // Members can be removed, after confirming.
+    await page.getByTestId('member-row').first().getByRole('checkbox').check();
+    await page.getByTestId('member-selection-bar').getByRole('button', { name: s.actions.remove_members }).click();
+    await page.getByRole('dialog').getByRole('button', { name: t.common.confirm }).click();
+    expect(await toastText(page)).toContain(s.done.removed.replace('{{count}}', '1'));
+    await membersShow(page, language, 1, 4, 4);
     await page.context().close();
   });
 
