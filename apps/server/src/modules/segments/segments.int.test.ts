@@ -320,6 +320,18 @@ describe('static members', () => {
     expect(both.status).toBe(400);
   });
 
+  it('explains a static segment: listed or not, and out of the hotel\'s scope', async () => {
+    const brand = await token(DEMO.brandAdmin);
+    const [member] = await s.sql(`select customer_id as id from segment_members where segment_id = $1 limit 1`, [staticId]);
+    const [kyoto] = await s.sql(`select id from customers where phone = '08020000001'`);
+    const yes = await s.call('GET', `/v1/segments/${staticId}/explain/${member.id}`, { token: brand });
+    expect(yes.body.data).toMatchObject({ type: 'static', in: true, inScope: true, listed: true, groups: [] });
+    const no = await s.call('GET', `/v1/segments/${staticId}/explain/${kyoto.id}`, { token: brand });
+    expect(no.body.data).toMatchObject({ in: false, inScope: false, listed: false });
+    // The hotel itself does not reach the Kyoto guest at all.
+    expect((await s.call('GET', `/v1/segments/${staticId}/explain/${kyoto.id}`, { token: await token(DEMO.hotelAdmin) })).status).toBe(404);
+  });
+
   it('freezes a filter\'s current result', async () => {
     const t = await token(DEMO.hotelAdmin);
     const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Frozen', type: 'static' } })).body.data.id;
