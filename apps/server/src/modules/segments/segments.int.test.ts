@@ -264,9 +264,10 @@ describe('segments', () => {
   it('duplicates and edits', async () => {
     const t = await token(DEMO.brandAdmin);
     const copy = await s.call('POST', `/v1/segments/${segmentId}/duplicate`, { token: t, body: {} });
-    expect(copy.body.data.name).toBe('新宿の夏 (copy)');
+    // The brand admin reads Japanese.
+    expect(copy.body.data.name).toBe('新宿の夏（コピー）');
     const copy2 = await s.call('POST', `/v1/segments/${segmentId}/duplicate`, { token: t, body: {} });
-    expect(copy2.body.data.name).toBe('新宿の夏 (copy 2)');
+    expect(copy2.body.data.name).toBe('新宿の夏（コピー 2）');
     const edited = await s.call('PUT', `/v1/segments/${copy.body.data.id}`, {
       token: t,
       body: { name: '新宿の夏 2', description: 'x', filter: doc('and', [group('and', [cond('age', 'greater_than', 20)])]) },
