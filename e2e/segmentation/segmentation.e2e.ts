@@ -202,9 +202,21 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     expect(await page.getByTestId('explanation').getAttribute('data-in')).toBe('true');
     await page.keyboard.press('Escape');
 
-    // Duplicate, then delete the copy after confirming.
+    // Edit: the saved filter opens counted; joined by AND it is the ten again.
     await page.goBack();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
+    await page.getByRole('link', { name: s.actions.edit }).click();
+    await page.waitForURL(/\/edit$/);
+    await liveTotal(page, GUESTS);
+    expect(await conditions(page).count()).toBe(2);
+    await page.getByTestId('filter-join').getByText(s.builder.join.and, { exact: true }).click();
+    await liveTotal(page, 10);
+    await page.getByTestId('segment-save').click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    expect(await toastText(page)).toContain(s.done.saved);
+    await membersShow(page, language, 1, 10, 10);
+
+    // Duplicate, then delete the copy after confirming.
     const original = page.url();
     await page.getByRole('button', { name: s.actions.duplicate }).click();
     await page.waitForURL((url) => url.href !== original && /\/segmentation\/[0-9a-f-]{36}$/.test(url.pathname));
