@@ -131,6 +131,7 @@ export function BlockView({ block, sectionId, columnIndex, index }: TBlockViewPr
   return (
     <Box
       ref={sortable.setNodeRef}
+      data-dnd-id={`block:${block.id}`}
       pos="relative"
       py={block.padding}
       px={4}

@@ -4,6 +4,7 @@ import {
   DndContext,
   DragOverlay,
   KeyboardSensor,
+  MeasuringStrategy,
   PointerSensor,
   pointerWithin,
   useSensor,
@@ -88,19 +89,26 @@ const collisionDetection: CollisionDetection = (args) => {
   return closestCenter(filtered);
 };
 
-/** Whether the dragged item's middle (the pointer, when a pointer drags) is past the middle of `over`. */
+/** Where the pointer is, in the viewport: dnd-kit's own numbers drift when the page scrolls under a drag. */
+const pointer = { y: 0 };
+if (typeof window !== 'undefined') {
+  window.addEventListener('pointermove', (event) => (pointer.y = event.clientY), { passive: true });
+}
+
+/**
+ * Whether what is dragged goes after the zone it is over: the pointer past the zone's middle, or
+ * for a keyboard drag the dragged item's middle.
+ */
 function isBelow(event: DragMoveEvent | DragEndEvent): boolean {
-  const { over, active, activatorEvent, delta } = event;
+  const { over, active, activatorEvent } = event;
   if (!over) return false;
-  const middle = over.rect.top + over.rect.height / 2;
-  if (
-    activatorEvent instanceof MouseEvent ||
-    (typeof PointerEvent !== 'undefined' && activatorEvent instanceof PointerEvent)
-  ) {
-    return activatorEvent.clientY + delta.y > middle;
+  if (!(activatorEvent instanceof KeyboardEvent)) {
+    const element = window.document.querySelector(`[data-dnd-id="${String(over.id)}"]`);
+    const rect = element?.getBoundingClientRect() ?? over.rect;
+    return pointer.y > rect.top + rect.height / 2;
   }
-  const rect = active.rect.current.translated;
-  return rect ? rect.top + rect.height / 2 > middle : false;
+  const dragged = active.rect.current.translated;
+  return dragged ? dragged.top + dragged.height / 2 > over.rect.top + over.rect.height / 2 : false;
 }
 
 function indicatorFor(source: TDragSource, zone: TDropZone | undefined, below: boolean): TIndicator {
@@ -389,6 +397,8 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
           <DndContext
             sensors={sensors}
             collisionDetection={collisionDetection}
+            // Zones are measured again as the canvas changes under a drag (a text growing, an image loading).
+            measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
             onDragStart={onDragStart}
             onDragMove={onDragMove}
             onDragOver={onDragMove}
@@ -403,7 +413,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
           >
             <Group align="flex-start" gap="md" wrap="nowrap">
               {!readOnly && (
-                <Box w={190} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+                <Box w={160} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
                   <Palette onAddItem={(item) => addItem(item)} onAddSection={(columns) => addSection(columns)} />
                 </Box>
               )}
@@ -443,7 +453,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
                   </Group>
                 )}
               </Stack>
-              <Box w={290} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+              <Box w={270} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
                 <Inspector document={document} />
               </Box>
             </Group>
