@@ -146,7 +146,15 @@ export function TemplateListPage() {
                     </Card.Section>
                     <Stack gap={6} p="md">
                       <Group justify="space-between" wrap="nowrap" align="flex-start">
-                        <Text fw={600} lineClamp={1} component={Link} to={path} title={template.name}>
+                        <Text
+                          fw={600}
+                          lineClamp={1}
+                          component={Link}
+                          to={path}
+                          title={template.name}
+                          c="inherit"
+                          td="none"
+                        >
                           {template.name}
                         </Text>
                         <Menu position="bottom-end" withinPortal>
