@@ -107,7 +107,7 @@ describe.each(LANGUAGES)('the template list (%s)', (language: TLanguage) => {
       .getByRole('button', { name: t.templates.actions.menu.replace('{{name}}', name) })
       .click();
     await page.getByRole('menuitem', { name: t.templates.actions.view_report }).click();
-    const report = page.getByRole('dialog');
+    const report = page.getByRole('dialog', { name: t.templates.report.title.replace('{{name}}', name) });
     await report.getByText(t.ui.empty.no_data, { exact: true }).waitFor();
     if (language === 'en') expect(t.ui.empty.no_data).toBe('No Data Found');
     await page.keyboard.press('Escape');
@@ -119,6 +119,8 @@ describe.each(LANGUAGES)('the template list (%s)', (language: TLanguage) => {
       .click();
     await page.getByRole('menuitem', { name: t.templates.actions.duplicate }).click();
     await toastText(page);
+    await screenshot(page, `templates-list-duplicated-${language}`);
+    await expect.poll(() => page.getByRole('menu').count(), { timeout: 5_000 }).toBe(0);
     await expect.poll(() => page.getByTestId('template-card').count(), { timeout: 10_000 }).toBe(2);
     const copyName = await page
       .getByTestId('template-card')
@@ -131,7 +133,7 @@ describe.each(LANGUAGES)('the template list (%s)', (language: TLanguage) => {
       .getByRole('button', { name: t.templates.actions.menu.replace('{{name}}', copyName!) })
       .click();
     await page.getByRole('menuitem', { name: t.templates.actions.delete }).click();
-    const confirm = page.getByRole('dialog');
+    const confirm = page.getByRole('dialog', { name: t.templates.delete.title });
     await confirm.getByText(t.templates.delete.message.replace('{{name}}', copyName!)).waitFor();
     await confirm.getByRole('button', { name: t.templates.actions.delete }).click();
     await expect.poll(() => page.getByTestId('template-card').count(), { timeout: 10_000 }).toBe(1);

@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Center, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Center, Group, Stack, Text } from '@mantine/core';
 import { useDroppable } from '@dnd-kit/core';
 import { SortableContext, useSortable, type SortingStrategy } from '@dnd-kit/sortable';
 import type { TBlockDocument, TSection } from '@yado/contracts/templates';
@@ -127,21 +127,20 @@ function SectionView({ section, index, count }: { section: TSection; index: numb
           style={{ flexDirection: 'column' }}
           data-testid="section-tools"
         >
-          <Tooltip label={t('templates.actions.drag_hint')} position="left">
-            <ActionIcon
-              ref={sortable.setActivatorNodeRef}
-              variant="subtle"
-              color="violet"
-              size="sm"
-              style={{ cursor: 'grab', touchAction: 'none' }}
-              {...sortable.attributes}
-              {...sortable.listeners}
-              aria-label={t('templates.actions.drag', { name: label })}
-              data-testid="section-handle"
-            >
-              <IconGripVertical size={14} />
-            </ActionIcon>
-          </Tooltip>
+          <ActionIcon
+            title={t('templates.actions.drag_hint')}
+            ref={sortable.setActivatorNodeRef}
+            variant="subtle"
+            color="violet"
+            size="sm"
+            style={{ cursor: 'grab', touchAction: 'none' }}
+            {...sortable.attributes}
+            {...sortable.listeners}
+            aria-label={t('templates.actions.drag', { name: label })}
+            data-testid="section-handle"
+          >
+            <IconGripVertical size={14} />
+          </ActionIcon>
           {selected && (
             <>
               <ActionIcon

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Box, Button, Group, Paper, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Box, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import {
   closestCenter,
   DndContext,
@@ -25,7 +25,7 @@ import {
   IconChevronLeft,
   IconEye,
   IconMailForward,
-  IconSettings,
+  IconAdjustmentsHorizontal,
   IconTrash,
 } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
@@ -316,29 +316,31 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
           <Group gap="xs" wrap="nowrap">
             {!readOnly && (
               <>
-                <Tooltip label={t('templates.editor.undo')}>
-                  <ActionIcon
-                    variant="default"
-                    size="lg"
-                    aria-label={t('templates.editor.undo')}
-                    disabled={history.past.length === 0}
-                    onClick={() => dispatch({ type: 'undo' })}
-                  >
-                    <IconArrowBackUp size={18} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t('templates.editor.redo')}>
-                  <ActionIcon
-                    variant="default"
-                    size="lg"
-                    aria-label={t('templates.editor.redo')}
-                    disabled={history.future.length === 0}
-                    onClick={() => dispatch({ type: 'redo' })}
-                  >
-                    <IconArrowForwardUp size={18} />
-                  </ActionIcon>
-                </Tooltip>
-                <Button variant="default" leftSection={<IconSettings size={16} />} onClick={() => setDialog('details')}>
+                <ActionIcon
+                  title={t('templates.editor.undo')}
+                  variant="default"
+                  size="lg"
+                  aria-label={t('templates.editor.undo')}
+                  disabled={history.past.length === 0}
+                  onClick={() => dispatch({ type: 'undo' })}
+                >
+                  <IconArrowBackUp size={18} />
+                </ActionIcon>
+                <ActionIcon
+                  title={t('templates.editor.redo')}
+                  variant="default"
+                  size="lg"
+                  aria-label={t('templates.editor.redo')}
+                  disabled={history.future.length === 0}
+                  onClick={() => dispatch({ type: 'redo' })}
+                >
+                  <IconArrowForwardUp size={18} />
+                </ActionIcon>
+                <Button
+                  variant="default"
+                  leftSection={<IconAdjustmentsHorizontal size={16} />}
+                  onClick={() => setDialog('details')}
+                >
                   {t('templates.editor.details')}
                 </Button>
               </>
