@@ -10,7 +10,7 @@ import {
   TEXTS,
   type TLanguage,
 } from '../support/browser';
-import { PNG_LOGO, uniqueEmail } from '../support/api';
+import { apiCall, apiToken, PNG_LOGO, uniqueEmail } from '../support/api';
 
 // The brand さくらホテルズ's admin builds a bilingual pre-arrival mail in the flex builder.
 const ADMIN = 'brand.admin@demo.test';
@@ -76,6 +76,35 @@ async function previewScrollsSideways(page: Page): Promise<boolean> {
     .evaluate(
       (html) => html.scrollWidth > html.clientWidth + 1 || html.ownerDocument.body.scrollWidth > html.clientWidth + 1,
     );
+}
+
+/** A template of three text blocks, a, b and c, in one section, made through the API. */
+async function threeTexts(): Promise<string> {
+  const text = (id: string, words: string) => ({
+    id,
+    type: 'text',
+    content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: words }] }] },
+  });
+  const created = await apiCall<{ id: string }>('POST', '/v1/templates', {
+    token: await apiToken(ADMIN),
+    body: {
+      name: `Keyboard ${Date.now().toString(36)}`,
+      contents: {
+        ja: {
+          subject: 'ご案内',
+          preheader: '',
+          document: {
+            version: 1,
+            sections: [
+              { id: 's1', columns: [{ id: 'c1', blocks: [text('a', 'AAA'), text('b', 'BBB'), text('c', 'CCC')] }] },
+            ],
+          },
+        },
+      },
+    },
+  });
+  if (created.status !== 200) throw new Error(`creating a template answered ${created.status}`);
+  return created.data.id;
 }
 
 describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
@@ -190,5 +219,37 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     expect(mail.html).toContain('https://sakura-hotels.example.jp/booking');
     expect(mail.html).toContain(language === 'ja' ? '予約を確認する' : 'View booking');
     expect(mail.text).toContain(language === 'ja' ? 'ご到着をお待ちしております' : 'We look forward to welcoming you');
+  });
+
+  it('moves a block with the keyboard alone: Space picks it up, arrows move it, Space drops it', async () => {
+    const id = await threeTexts();
+    const { page } = await openPage(browser, language);
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await signIn(page, language, ADMIN);
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(`/templates/${id}`);
+    await page.getByTestId('palette').waitFor();
+    const ids = () =>
+      page.getByTestId('canvas-block').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-block-id')));
+    await expect.poll(ids).toEqual(['a', 'b', 'c']);
+
+    // Tab from the block to its handle, as a keyboard user reaches it.
+    await page.locator('[data-block-id="c"]').focus();
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('block-grip');
+    await page.keyboard.press('Space');
+    await page.getByTestId('drag-chip').waitFor();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Space');
+    await expect.poll(ids).toEqual(['c', 'a', 'b']);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    await expect.poll(ids).toEqual(['a', 'b', 'c']);
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(ids).toEqual(['c', 'a', 'b']);
+    await waitSaved(page);
   });
 });
