@@ -78,6 +78,26 @@ async function previewScrollsSideways(page: Page): Promise<boolean> {
     );
 }
 
+/** A guest of the brand at さくらホテル 新宿, whose data a preview can show. */
+async function newGuest(language: TLanguage): Promise<{ firstName: string; lastName: string }> {
+  const token = await apiToken(ADMIN);
+  const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', { token });
+  const hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
+  const guest = { firstName: 'Emily', lastName: `Preview${Date.now().toString(36)}${language}` };
+  const created = await apiCall('POST', '/v1/customers', {
+    token,
+    body: {
+      ...guest,
+      phone: `070${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+      email: `${guest.lastName.toLowerCase()}@mail.yado.jp`,
+      address: '東京都新宿区西新宿2-2-2',
+      hotelId,
+    },
+  });
+  if (created.status !== 200) throw new Error(`adding a customer answered ${created.status}`);
+  return guest;
+}
+
 /** A template of three text blocks, a, b and c, in one section, made through the API. */
 async function threeTexts(): Promise<string> {
   const text = (id: string, words: string) => ({
@@ -111,6 +131,7 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
   const t = TEXTS[language].templates;
 
   it('builds a mail by dragging blocks, reorders and undoes, previews it on a phone and sends a test', async () => {
+    const guest = await newGuest(language);
     const { page } = await openPage(browser, language);
     // Wide enough for the palette, the 600 px mail and the settings side by side.
     await page.setViewportSize({ width: 1600, height: 1000 });
@@ -142,7 +163,21 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     await page.getByRole('menuitem', { name: t.tags.names.first_name, exact: true }).click();
     await text.locator('[data-personal-tag="first_name"]').waitFor();
 
+    // The image: a GIF and an unreachable address are refused with section 8's messages, a PNG is kept.
     await page.locator('[data-block-type="image"]').click();
+    const source = page.getByTestId('image-source');
+    await page
+      .getByTestId('image-file')
+      .setInputFiles({ name: 'room.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await source.getByText(TEXTS[language].errors.logo_wrong_type).waitFor();
+    await source.getByRole('textbox', { name: t.image.url }).fill('http://127.0.0.1:9/room.png');
+    await source.getByRole('button', { name: t.image.use_url }).click();
+    await source.getByText(TEXTS[language].errors.image_fetch_failed).waitFor();
+    if (language === 'en') {
+      expect(TEXTS.en.errors.image_fetch_failed).toBe(
+        'Error fetching image. The content may be unavailable, or the URL could be broken.',
+      );
+    }
     await page.getByTestId('image-file').setInputFiles({ name: 'room.png', mimeType: 'image/png', buffer: PNG_LOGO });
     await page.locator('[data-block-type="image"] img').waitFor();
     await page.getByLabel(t.fields.alt).fill(language === 'ja' ? '客室の写真' : 'Our twin room');
@@ -190,6 +225,10 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     await preview
       .getByTestId('preview-box')
       .screenshot({ path: `e2e/screenshots/templates-preview-375-${language}.png` });
+    // With a chosen customer's data the greeting names the guest.
+    await preview.getByTestId('preview-customer').fill(guest.lastName);
+    await page.getByRole('option', { name: new RegExp(guest.lastName) }).click();
+    await mobileFrame.getByText(guest.firstName).waitFor();
     await preview.getByText(t.preview.desktop.replace('{{width}}', '600')).click();
     await expect.poll(() => preview.getByTestId('preview-frame').getAttribute('width')).toBe('600');
     await mobileFrame.getByText(language === 'ja' ? '予約を確認する' : 'View booking').waitFor();
