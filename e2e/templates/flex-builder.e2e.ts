@@ -213,6 +213,17 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     await waitSaved(page);
     await screenshot(page, `templates-builder-${language}`);
 
+    // An English version, started from the Japanese one, with its own subject.
+    await page.getByTestId('language-tab-en').click();
+    await page.getByRole('button', { name: t.languages.copy_from.replace('{{language}}', t.languages.ja) }).click();
+    await expectBlocks(page, ['text', 'image', 'divider', 'button']);
+    await page.getByRole('textbox', { name: t.fields.subject }).fill('Your stay with us');
+    await waitSaved(page);
+    await page.getByTestId('language-tab-ja').click();
+    await expect
+      .poll(() => page.getByRole('textbox', { name: t.fields.subject }).inputValue())
+      .toBe(language === 'ja' ? 'ご到着前のご案内' : 'Before your stay');
+
     // The server's rendering at phone and desktop width, without sideways scrolling.
     await page.getByRole('button', { name: t.editor.preview }).click();
     const preview = page.getByRole('dialog');
@@ -225,6 +236,13 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     await preview
       .getByTestId('preview-box')
       .screenshot({ path: `e2e/screenshots/templates-preview-375-${language}.png` });
+    // Each language's version, as the server renders it.
+    await preview.getByTestId('preview-language').getByText(t.languages.en, { exact: true }).click();
+    await expect.poll(() => preview.getByTestId('preview-subject').textContent()).toBe('Your stay with us');
+    await preview.getByTestId('preview-language').getByText(t.languages.ja, { exact: true }).click();
+    await expect
+      .poll(() => preview.getByTestId('preview-subject').textContent())
+      .toBe(language === 'ja' ? 'ご到着前のご案内' : 'Before your stay');
     // With a chosen customer's data the greeting names the guest.
     await preview.getByTestId('preview-customer').fill(guest.lastName);
     await page.getByRole('option', { name: new RegExp(guest.lastName) }).click();
