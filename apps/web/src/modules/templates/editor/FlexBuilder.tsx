@@ -285,6 +285,8 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
   };
   const otherLanguage: TTemplateLanguage = language === 'ja' ? 'en' : 'ja';
   const canPickCustomer = me.entitlements['customer.read_customer_list'] === true;
+  // A test send is for those who write templates (the server holds the same rule).
+  const canTestSend = me.entitlements['templates.create'] === true || me.entitlements['templates.update'] === true;
   const flush = async () => {
     try {
       await autosave.flush();
@@ -348,9 +350,11 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
             <Button variant="default" leftSection={<IconEye size={16} />} onClick={() => setDialog('preview')}>
               {t('templates.editor.preview')}
             </Button>
-            <Button leftSection={<IconMailForward size={16} />} onClick={() => setDialog('test_send')}>
-              {t('templates.editor.test_send')}
-            </Button>
+            {canTestSend && (
+              <Button leftSection={<IconMailForward size={16} />} onClick={() => setDialog('test_send')}>
+                {t('templates.editor.test_send')}
+              </Button>
+            )}
           </Group>
         </Group>
 

@@ -257,6 +257,9 @@ export function RichTextEditor({ content, onChange, editable, toolbar, label }: 
     editorProps: { attributes: { 'aria-label': label, class: 'yado-rich-text' } },
     onUpdate: ({ editor: e }) => {
       const next = cleanRichText(e.getJSON());
+      // A transaction that changes nothing the document holds (a selection, a stored text that
+      // only gains its default attributes) is no edit, and no undo step.
+      if (JSON.stringify(next) === JSON.stringify(cleanRichText(emitted.current))) return;
       emitted.current = next;
       onChangeRef.current(next);
     },
