@@ -7,7 +7,7 @@ import type {
   TTemplateLanguage,
 } from '@yado/contracts/templates';
 import { TEMPLATE_IMAGE_MAX_BYTES } from '@yado/contracts/templates';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { isApiError } from '../../../lib/http/ApiError';
 import { request } from '../../../lib/http/request';
@@ -38,7 +38,9 @@ export const templateListQuery = (filters: TTemplateFilters) =>
         },
         signal,
       }),
-    placeholderData: keepPreviousData,
+    // The last page stays while the next one loads (as keepPreviousData, which would pull query
+    // internals out of the first page's download into a chunk of their own).
+    placeholderData: (previous) => previous,
   });
 
 export const templateQuery = (id: string) =>

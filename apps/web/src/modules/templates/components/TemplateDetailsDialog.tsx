@@ -1,6 +1,6 @@
 import { Button, Group, Modal, SegmentedControl, Stack, Text, Textarea, TextInput, Input } from '@mantine/core';
 import type { TTemplate, TTemplateLanguage } from '@yado/contracts/templates';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http/errorText';
 import { fieldErrorKeys } from '../../../lib/http/fieldErrors';
@@ -34,8 +34,12 @@ export function TemplateDetailsDialog({ opened, template, onClose, onSubmit }: T
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // The form starts from the template when the dialog opens; an autosave meanwhile must not reset it.
+  const initial = useRef(template);
+  initial.current = template;
   useEffect(() => {
     if (!opened) return;
+    const template = initial.current;
     setDetails({
       name: template?.name ?? '',
       description: template?.description ?? '',
@@ -44,7 +48,7 @@ export function TemplateDetailsDialog({ opened, template, onClose, onSubmit }: T
     });
     setErrors({});
     setFailure(null);
-  }, [opened, template]);
+  }, [opened]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

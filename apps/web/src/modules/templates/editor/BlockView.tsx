@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Center, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Center, Group, Text } from '@mantine/core';
 import { useSortable } from '@dnd-kit/sortable';
 import { DIVIDER_WIDTH_PX, type TBlock, type TRichText } from '@yado/contracts/templates';
 import { IconArrowDown, IconArrowUp, IconCopy, IconGripVertical, IconPhoto, IconTrash } from '@tabler/icons-react';
@@ -131,6 +131,7 @@ export function BlockView({ block, sectionId, columnIndex, index }: TBlockViewPr
   return (
     <Box
       ref={sortable.setNodeRef}
+      data-dnd-id={`block:${block.id}`}
       pos="relative"
       py={block.padding}
       px={4}
@@ -180,21 +181,20 @@ export function BlockView({ block, sectionId, columnIndex, index }: TBlockViewPr
           <Text size="xs" c="dimmed" px={4}>
             {name}
           </Text>
-          <Tooltip label={t('templates.actions.drag_hint')}>
-            <ActionIcon
-              ref={sortable.setActivatorNodeRef}
-              variant="subtle"
-              color="gray"
-              size="sm"
-              style={{ cursor: 'grab', touchAction: 'none' }}
-              {...sortable.attributes}
-              {...sortable.listeners}
-              aria-label={t('templates.actions.drag', { name })}
-              data-testid="block-handle"
-            >
-              <IconGripVertical size={14} />
-            </ActionIcon>
-          </Tooltip>
+          <ActionIcon
+            title={t('templates.actions.drag_hint')}
+            ref={sortable.setActivatorNodeRef}
+            variant="subtle"
+            color="gray"
+            size="sm"
+            style={{ cursor: 'grab', touchAction: 'none' }}
+            {...sortable.attributes}
+            {...sortable.listeners}
+            aria-label={t('templates.actions.drag', { name })}
+            data-testid="block-handle"
+          >
+            <IconGripVertical size={14} />
+          </ActionIcon>
           <ActionIcon
             variant="subtle"
             color="gray"

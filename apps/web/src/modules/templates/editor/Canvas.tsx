@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Center, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Center, Group, Stack, Text } from '@mantine/core';
 import { useDroppable } from '@dnd-kit/core';
 import { SortableContext, useSortable, type SortingStrategy } from '@dnd-kit/sortable';
 import type { TBlockDocument, TSection } from '@yado/contracts/templates';
@@ -27,6 +27,7 @@ function Column({ section, columnIndex }: { section: TSection; columnIndex: numb
   return (
     <Box
       ref={droppable.setNodeRef}
+      data-dnd-id={`column:${section.id}:${columnIndex}`}
       style={{
         flex: 1,
         minWidth: 0,
@@ -82,6 +83,7 @@ function SectionView({ section, index, count }: { section: TSection; index: numb
   return (
     <Box
       ref={sortable.setNodeRef}
+      data-dnd-id={`section:${section.id}`}
       pos="relative"
       tabIndex={0}
       role="group"
@@ -125,21 +127,20 @@ function SectionView({ section, index, count }: { section: TSection; index: numb
           style={{ flexDirection: 'column' }}
           data-testid="section-tools"
         >
-          <Tooltip label={t('templates.actions.drag_hint')} position="left">
-            <ActionIcon
-              ref={sortable.setActivatorNodeRef}
-              variant="subtle"
-              color="violet"
-              size="sm"
-              style={{ cursor: 'grab', touchAction: 'none' }}
-              {...sortable.attributes}
-              {...sortable.listeners}
-              aria-label={t('templates.actions.drag', { name: label })}
-              data-testid="section-handle"
-            >
-              <IconGripVertical size={14} />
-            </ActionIcon>
-          </Tooltip>
+          <ActionIcon
+            title={t('templates.actions.drag_hint')}
+            ref={sortable.setActivatorNodeRef}
+            variant="subtle"
+            color="violet"
+            size="sm"
+            style={{ cursor: 'grab', touchAction: 'none' }}
+            {...sortable.attributes}
+            {...sortable.listeners}
+            aria-label={t('templates.actions.drag', { name: label })}
+            data-testid="section-handle"
+          >
+            <IconGripVertical size={14} />
+          </ActionIcon>
           {selected && (
             <>
               <ActionIcon
@@ -199,14 +200,15 @@ function SectionView({ section, index, count }: { section: TSection; index: numb
 /** The space before section `index` (or at the end): a block dropped here starts a new section. */
 function Gap({ index, last }: { index: number; last: boolean }) {
   const { t } = useTranslation();
-  const { indicator, dragging } = useBuilder();
+  const { indicator } = useBuilder();
   const droppable = useDroppable({ id: `gap:${index}`, data: { zone: { kind: 'gap', index } satisfies TDropZone } });
   const lit = indicator?.kind === 'gap' && indicator.index === index;
-  const tall = last || dragging;
+  // One height whether dragging or not: dnd-kit measures the zones when a drag begins.
   return (
     <Box
       ref={droppable.setNodeRef}
-      h={last ? 96 : tall ? 24 : 6}
+      data-dnd-id={`gap:${index}`}
+      h={last ? 96 : 14}
       data-testid={last ? 'canvas-end' : 'canvas-gap'}
       style={{
         background: lit ? 'var(--mantine-color-blue-1)' : undefined,

@@ -1,9 +1,10 @@
-import { ActionIcon, Alert, Anchor, Box, Button, Group, Paper, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Box, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import {
   closestCenter,
   DndContext,
   DragOverlay,
   KeyboardSensor,
+  MeasuringStrategy,
   PointerSensor,
   pointerWithin,
   useSensor,
@@ -24,7 +25,7 @@ import {
   IconChevronLeft,
   IconEye,
   IconMailForward,
-  IconSettings,
+  IconAdjustmentsHorizontal,
   IconTrash,
 } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
@@ -88,19 +89,26 @@ const collisionDetection: CollisionDetection = (args) => {
   return closestCenter(filtered);
 };
 
-/** Whether the dragged item's middle (the pointer, when a pointer drags) is past the middle of `over`. */
+/** Where the pointer is, in the viewport: dnd-kit's own numbers drift when the page scrolls under a drag. */
+const pointer = { y: 0 };
+if (typeof window !== 'undefined') {
+  window.addEventListener('pointermove', (event) => (pointer.y = event.clientY), { passive: true });
+}
+
+/**
+ * Whether what is dragged goes after the zone it is over: the pointer past the zone's middle, or
+ * for a keyboard drag the dragged item's middle.
+ */
 function isBelow(event: DragMoveEvent | DragEndEvent): boolean {
-  const { over, active, activatorEvent, delta } = event;
+  const { over, active, activatorEvent } = event;
   if (!over) return false;
-  const middle = over.rect.top + over.rect.height / 2;
-  if (
-    activatorEvent instanceof MouseEvent ||
-    (typeof PointerEvent !== 'undefined' && activatorEvent instanceof PointerEvent)
-  ) {
-    return activatorEvent.clientY + delta.y > middle;
+  if (!(activatorEvent instanceof KeyboardEvent)) {
+    const element = window.document.querySelector(`[data-dnd-id="${String(over.id)}"]`);
+    const rect = element?.getBoundingClientRect() ?? over.rect;
+    return pointer.y > rect.top + rect.height / 2;
   }
-  const rect = active.rect.current.translated;
-  return rect ? rect.top + rect.height / 2 > middle : false;
+  const dragged = active.rect.current.translated;
+  return dragged ? dragged.top + dragged.height / 2 > over.rect.top + over.rect.height / 2 : false;
 }
 
 function indicatorFor(source: TDragSource, zone: TDropZone | undefined, below: boolean): TIndicator {
@@ -277,6 +285,8 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
   };
   const otherLanguage: TTemplateLanguage = language === 'ja' ? 'en' : 'ja';
   const canPickCustomer = me.entitlements['customer.read_customer_list'] === true;
+  // A test send is for those who write templates (the server holds the same rule).
+  const canTestSend = me.entitlements['templates.create'] === true || me.entitlements['templates.update'] === true;
   const flush = async () => {
     try {
       await autosave.flush();
@@ -308,29 +318,31 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
           <Group gap="xs" wrap="nowrap">
             {!readOnly && (
               <>
-                <Tooltip label={t('templates.editor.undo')}>
-                  <ActionIcon
-                    variant="default"
-                    size="lg"
-                    aria-label={t('templates.editor.undo')}
-                    disabled={history.past.length === 0}
-                    onClick={() => dispatch({ type: 'undo' })}
-                  >
-                    <IconArrowBackUp size={18} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t('templates.editor.redo')}>
-                  <ActionIcon
-                    variant="default"
-                    size="lg"
-                    aria-label={t('templates.editor.redo')}
-                    disabled={history.future.length === 0}
-                    onClick={() => dispatch({ type: 'redo' })}
-                  >
-                    <IconArrowForwardUp size={18} />
-                  </ActionIcon>
-                </Tooltip>
-                <Button variant="default" leftSection={<IconSettings size={16} />} onClick={() => setDialog('details')}>
+                <ActionIcon
+                  title={t('templates.editor.undo')}
+                  variant="default"
+                  size="lg"
+                  aria-label={t('templates.editor.undo')}
+                  disabled={history.past.length === 0}
+                  onClick={() => dispatch({ type: 'undo' })}
+                >
+                  <IconArrowBackUp size={18} />
+                </ActionIcon>
+                <ActionIcon
+                  title={t('templates.editor.redo')}
+                  variant="default"
+                  size="lg"
+                  aria-label={t('templates.editor.redo')}
+                  disabled={history.future.length === 0}
+                  onClick={() => dispatch({ type: 'redo' })}
+                >
+                  <IconArrowForwardUp size={18} />
+                </ActionIcon>
+                <Button
+                  variant="default"
+                  leftSection={<IconAdjustmentsHorizontal size={16} />}
+                  onClick={() => setDialog('details')}
+                >
                   {t('templates.editor.details')}
                 </Button>
               </>
@@ -338,9 +350,11 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
             <Button variant="default" leftSection={<IconEye size={16} />} onClick={() => setDialog('preview')}>
               {t('templates.editor.preview')}
             </Button>
-            <Button leftSection={<IconMailForward size={16} />} onClick={() => setDialog('test_send')}>
-              {t('templates.editor.test_send')}
-            </Button>
+            {canTestSend && (
+              <Button leftSection={<IconMailForward size={16} />} onClick={() => setDialog('test_send')}>
+                {t('templates.editor.test_send')}
+              </Button>
+            )}
           </Group>
         </Group>
 
@@ -389,6 +403,8 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
           <DndContext
             sensors={sensors}
             collisionDetection={collisionDetection}
+            // Zones are measured again as the canvas changes under a drag (a text growing, an image loading).
+            measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
             onDragStart={onDragStart}
             onDragMove={onDragMove}
             onDragOver={onDragMove}
@@ -403,7 +419,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
           >
             <Group align="flex-start" gap="md" wrap="nowrap">
               {!readOnly && (
-                <Box w={190} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+                <Box w={160} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
                   <Palette onAddItem={(item) => addItem(item)} onAddSection={(columns) => addSection(columns)} />
                 </Box>
               )}
@@ -443,7 +459,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
                   </Group>
                 )}
               </Stack>
-              <Box w={290} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+              <Box w={270} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
                 <Inspector document={document} />
               </Box>
             </Group>

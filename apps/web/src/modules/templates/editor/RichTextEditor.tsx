@@ -1,14 +1,4 @@
-import {
-  ActionIcon,
-  ColorPicker,
-  Group,
-  NativeSelect,
-  Popover,
-  Stack,
-  TextInput,
-  Button,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, ColorPicker, Group, NativeSelect, Popover, Stack, TextInput, Button } from '@mantine/core';
 import { FONT_SIZES, isSafeHref, type TRichText } from '@yado/contracts/templates';
 import {
   IconAlignCenter,
@@ -65,18 +55,17 @@ function ToolButton({
   children: ReactNode;
 }) {
   return (
-    <Tooltip label={label}>
-      <ActionIcon
-        variant={active ? 'filled' : 'subtle'}
-        color={active ? 'blue' : 'gray'}
-        aria-label={label}
-        aria-pressed={active}
-        onMouseDown={(event) => event.preventDefault()}
-        onClick={onClick}
-      >
-        {children}
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      title={label}
+      variant={active ? 'filled' : 'subtle'}
+      color={active ? 'blue' : 'gray'}
+      aria-label={label}
+      aria-pressed={active}
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={onClick}
+    >
+      {children}
+    </ActionIcon>
   );
 }
 
@@ -95,20 +84,19 @@ function LinkButton({ editor }: { editor: Editor }) {
   return (
     <Popover opened={opened} onChange={setOpened} withinPortal trapFocus position="bottom">
       <Popover.Target>
-        <Tooltip label={t('templates.text.link')}>
-          <ActionIcon
-            variant={editor.isActive('link') ? 'filled' : 'subtle'}
-            color={editor.isActive('link') ? 'blue' : 'gray'}
-            aria-label={t('templates.text.link')}
-            onMouseDown={(event) => event.preventDefault()}
-            onClick={() => {
-              setHref(String(editor.getAttributes('link').href ?? ''));
-              setOpened((o) => !o);
-            }}
-          >
-            <IconLink size={16} />
-          </ActionIcon>
-        </Tooltip>
+        <ActionIcon
+          title={t('templates.text.link')}
+          variant={editor.isActive('link') ? 'filled' : 'subtle'}
+          color={editor.isActive('link') ? 'blue' : 'gray'}
+          aria-label={t('templates.text.link')}
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={() => {
+            setHref(String(editor.getAttributes('link').href ?? ''));
+            setOpened((o) => !o);
+          }}
+        >
+          <IconLink size={16} />
+        </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap="xs" w={280}>
@@ -216,16 +204,15 @@ function Toolbar({ editor }: { editor: Editor }) {
       ))}
       <Popover withinPortal position="bottom">
         <Popover.Target>
-          <Tooltip label={t('templates.text.color')}>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              aria-label={t('templates.text.color')}
-              onMouseDown={(event) => event.preventDefault()}
-            >
-              <IconPalette size={16} color={state.color || undefined} />
-            </ActionIcon>
-          </Tooltip>
+          <ActionIcon
+            title={t('templates.text.color')}
+            variant="subtle"
+            color="gray"
+            aria-label={t('templates.text.color')}
+            onMouseDown={(event) => event.preventDefault()}
+          >
+            <IconPalette size={16} color={state.color || undefined} />
+          </ActionIcon>
         </Popover.Target>
         <Popover.Dropdown>
           <ColorPicker
@@ -270,6 +257,9 @@ export function RichTextEditor({ content, onChange, editable, toolbar, label }: 
     editorProps: { attributes: { 'aria-label': label, class: 'yado-rich-text' } },
     onUpdate: ({ editor: e }) => {
       const next = cleanRichText(e.getJSON());
+      // A transaction that changes nothing the document holds (a selection, a stored text that
+      // only gains its default attributes) is no edit, and no undo step.
+      if (JSON.stringify(next) === JSON.stringify(cleanRichText(emitted.current))) return;
       emitted.current = next;
       onChangeRef.current(next);
     },

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Menu, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Menu, TextInput } from '@mantine/core';
 import { PERSONAL_TAG_KEYS, type TPersonalTagKey } from '@yado/contracts/templates';
 import { IconUserScan } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -20,11 +20,16 @@ export function TagMenu({ onInsert, compact = false, disabled = false }: TTagMen
     <Menu position="bottom-start" withinPortal closeOnItemClick shadow="md" width={260} disabled={disabled}>
       <Menu.Target>
         {compact ? (
-          <Tooltip label={label}>
-            <ActionIcon variant="subtle" color="gray" aria-label={label} disabled={disabled} data-testid="tag-menu">
-              <IconUserScan size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <ActionIcon
+            title={label}
+            variant="subtle"
+            color="gray"
+            aria-label={label}
+            disabled={disabled}
+            data-testid="tag-menu"
+          >
+            <IconUserScan size={18} />
+          </ActionIcon>
         ) : (
           <Button
             variant="subtle"

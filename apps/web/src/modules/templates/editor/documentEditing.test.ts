@@ -111,18 +111,43 @@ describe('the flex builder document editing', () => {
     expect(layout(state)).toEqual([[['c']], [['a'], ['b']]]);
   });
 
-  it('moves by keyboard one step at a time, across columns and sections', () => {
+  it('moves by keyboard one step at a time, trading places across columns and sections', () => {
     const start = run([...abc(), insert('d', { kind: 'new_section', index: 1 })]);
     expect(layout(start)).toEqual([[['a', 'b', 'c']], [['d']]]);
     const reducer = createHistoryReducer(counterIds());
     let state = reducer(start, { type: 'move_block_by', language: ja, id: 'c', delta: 1 });
+    expect(layout(state)).toEqual([[['a', 'b']], [['d', 'c']]]);
+    state = reducer(state, { type: 'move_block_by', language: ja, id: 'c', delta: -1 });
     expect(layout(state)).toEqual([[['a', 'b']], [['c', 'd']]]);
     state = reducer(state, { type: 'move_block_by', language: ja, id: 'c', delta: -1 });
-    expect(layout(state)).toEqual([[['a', 'b', 'c']], [['d']]]);
-    state = reducer(state, { type: 'move_block_by', language: ja, id: 'a', delta: -1 });
-    expect(layout(state)).toEqual([[['a', 'b', 'c']], [['d']]]);
+    expect(layout(state)).toEqual([[['a', 'c', 'b']], [['d']]]);
+    expect(reducer(state, { type: 'move_block_by', language: ja, id: 'a', delta: -1 })).toBe(state);
     state = reducer(state, { type: 'move_block_by', language: ja, id: 'a', delta: 1 });
-    expect(layout(state)).toEqual([[['b', 'a', 'c']], [['d']]]);
+    expect(layout(state)).toEqual([[['c', 'a', 'b']], [['d']]]);
+  });
+
+  it('removes a one-column section its only block leaves, but keeps emptied columns of wider sections', () => {
+    const reducer = createHistoryReducer(counterIds());
+    const start = run([...abc(), insert('d', { kind: 'new_section', index: 1 })]);
+    const moved = reducer(start, { type: 'move_block_by', language: ja, id: 'd', delta: -1 });
+    expect(layout(moved)).toEqual([[['a', 'b', 'd', 'c']]]);
+    const wide = run([
+      ...abc(),
+      { type: 'update_section', language: ja, id: 'id1', patch: { columnCount: 2 } },
+      {
+        type: 'move_block',
+        language: ja,
+        id: 'a',
+        place: { kind: 'column', sectionId: 'id1', columnIndex: 1, index: 0 },
+      },
+      {
+        type: 'move_block',
+        language: ja,
+        id: 'a',
+        place: { kind: 'column', sectionId: 'id1', columnIndex: 0, index: 0 },
+      },
+    ]);
+    expect(layout(wide)).toEqual([[['a', 'b', 'c'], []]]);
   });
 
   it('moves sections', () => {

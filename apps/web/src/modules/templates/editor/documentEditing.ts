@@ -205,7 +205,18 @@ function moveBlock(document: TBlockDocument, id: string, place: TPlace, newId: T
       if (target.index > found.index) target = { ...target, index: target.index - 1 };
     }
   }
-  return placeBlock(removeBlock(document, id), found.block, target, newId);
+  const moved = placeBlock(removeBlock(document, id), found.block, target, newId);
+  // A one-column section left empty by a move goes too: moving the only block of a section out
+  // of it means moving the section's content, not leaving a hole behind.
+  const sectionId = document.sections[found.sectionIndex]!.id;
+  const left = moved.sections.find((s) => s.id === sectionId);
+  if (left && left.columns.length === 1 && left.columns[0]!.blocks.length === 0) {
+    return withSections(
+      moved,
+      moved.sections.filter((s) => s.id !== sectionId),
+    );
+  }
+  return moved;
 }
 
 /** The columns in reading order: sections top to bottom, columns left to right. */
@@ -233,14 +244,17 @@ function moveBlockBy(document: TBlockDocument, id: string, delta: -1 | 1, newId:
       newId,
     );
   }
+  // Past the edge of its column the block trades places with its neighbour in reading order: after
+  // the first block of the next column, or before the last block of the previous one.
   const slots = columnSlots(document);
   const here = slots.findIndex((s) => s.sectionId === section.id && s.columnIndex === found.columnIndex);
   const next = slots[here + delta];
   if (!next) return document;
+  const index = delta > 0 ? Math.min(1, next.length) : Math.max(0, next.length - 1);
   return moveBlock(
     document,
     id,
-    { kind: 'column', sectionId: next.sectionId, columnIndex: next.columnIndex, index: delta > 0 ? 0 : next.length },
+    { kind: 'column', sectionId: next.sectionId, columnIndex: next.columnIndex, index },
     newId,
   );
 }

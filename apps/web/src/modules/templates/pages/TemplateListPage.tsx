@@ -14,7 +14,15 @@ import {
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { TEMPLATE_SORTS, type TTemplateSummary } from '@yado/contracts/templates';
-import { IconChartBar, IconCopy, IconDots, IconEye, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import {
+  IconChartBar,
+  IconCopy,
+  IconDotsVertical,
+  IconEye,
+  IconPencil,
+  IconPlus,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -146,7 +154,15 @@ export function TemplateListPage() {
                     </Card.Section>
                     <Stack gap={6} p="md">
                       <Group justify="space-between" wrap="nowrap" align="flex-start">
-                        <Text fw={600} lineClamp={1} component={Link} to={path} title={template.name}>
+                        <Text
+                          fw={600}
+                          lineClamp={1}
+                          component={Link}
+                          to={path}
+                          title={template.name}
+                          c="inherit"
+                          td="none"
+                        >
                           {template.name}
                         </Text>
                         <Menu position="bottom-end" withinPortal>
@@ -156,7 +172,7 @@ export function TemplateListPage() {
                               color="gray"
                               aria-label={t('templates.actions.menu', { name: template.name })}
                             >
-                              <IconDots size={18} />
+                              <IconDotsVertical size={18} />
                             </ActionIcon>
                           </Menu.Target>
                           <Menu.Dropdown>

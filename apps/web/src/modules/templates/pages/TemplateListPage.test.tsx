@@ -1,0 +1,121 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { TemplateListPage } from './TemplateListPage';
+
+const summary = (id: string, name: string, editable: boolean) => ({
+  id,
+  name,
+  description: '',
+  coverImageUrl: '/files/logos/' + 'a'.repeat(64) + '.png',
+  defaultLanguage: 'ja',
+  languages: ['ja'],
+  owner: { hostId: 'brand', level: 'brand', name: 'さくらホテルズ' },
+  editable,
+  version: 1,
+  createdAt: '2026-11-20T00:00:00Z',
+  updatedAt: '2026-11-20T00:00:00Z',
+  updatedByName: null,
+});
+
+function serve(items: ReturnType<typeof summary>[]) {
+  return mockFetch((method, url) => {
+    if (method === 'GET' && url.pathname === '/v1/templates') {
+      return { body: { data: { items, total: items.length, page: 1, pageSize: 12 } } };
+    }
+    if (method === 'DELETE' && url.pathname === '/v1/templates/t1') {
+      return {
+        status: 409,
+        body: {
+          error: {
+            code: 'template_in_use',
+            message:
+              'This template is used by the scheduled campaign "Winter sale". Cancel or change the campaign first.',
+            params: { campaign: 'Winter sale' },
+          },
+        },
+      };
+    }
+    if (method === 'GET' && url.pathname === '/v1/templates/t1/report') return { body: { data: { campaigns: [] } } };
+    return undefined;
+  });
+}
+
+async function openMenu(name: string) {
+  fireEvent.click(await screen.findByRole('button', { name: `Actions for ${name}` }));
+}
+
+describe('the template list', () => {
+  it('shows the refusal to delete a template a scheduled campaign uses, naming the campaign', async () => {
+    serve([summary('t1', 'Pre-arrival', true)]);
+    await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    await openMenu('Pre-arrival');
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect((await within(dialog).findByTestId('delete-refusal')).textContent).toBe(
+      'This template is used by the scheduled campaign "Winter sale". Cancel or change the campaign first.',
+    );
+  });
+
+  it('says No Data Found in the report of a template no campaign has used', async () => {
+    serve([summary('t1', 'Pre-arrival', true)]);
+    await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    await openMenu('Pre-arrival');
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'View report' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('No Data Found')).toBeTruthy();
+  });
+
+  /** The actions a card's menu offers. */
+  async function menuItems(name: string): Promise<string[]> {
+    await openMenu(name);
+    return (await screen.findAllByRole('menuitem')).map((item) => item.textContent ?? '');
+  }
+
+  it('offers a viewer the report only, a staff member no delete, an admin everything', async () => {
+    serve([summary('t1', 'Pre-arrival', true)]);
+    const viewer = await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'viewer')),
+    });
+    expect(await menuItems('Pre-arrival')).toEqual(['View', 'View report']);
+    expect(screen.queryByRole('button', { name: 'Create template' })).toBeNull();
+    viewer.unmount();
+
+    serve([summary('t1', 'Pre-arrival', true)]);
+    const staff = await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'staff')),
+    });
+    expect(await menuItems('Pre-arrival')).toEqual(['Edit', 'Duplicate', 'View report']);
+    staff.unmount();
+
+    serve([summary('t1', 'Pre-arrival', true)]);
+    await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    expect(await menuItems('Pre-arrival')).toEqual(['Edit', 'Duplicate', 'View report', 'Delete']);
+    expect(screen.getByRole('button', { name: 'Create template' })).toBeTruthy();
+  });
+
+  it('marks a brand template read-only below the brand and offers no edit or delete for it', async () => {
+    serve([summary('t2', 'Brand welcome', false)]);
+    await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('template-read-only').textContent).toBe('Read-only · さくらホテルズ'),
+    );
+    expect(await menuItems('Brand welcome')).toEqual(['View', 'Duplicate', 'View report']);
+  });
+});
