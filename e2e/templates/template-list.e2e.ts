@@ -151,5 +151,11 @@ describe.each(LANGUAGES)('the template list (%s)', (language: TLanguage) => {
     await hotel.getByTestId('read-only-notice').waitFor();
     expect(await hotel.getByTestId('palette').count()).toBe(0);
     expect(await hotel.getByTestId('save-status').count()).toBe(0);
+    // A copy of its own is the hotel's to change.
+    const brandUrl = hotel.url();
+    await hotel.getByTestId('read-only-notice').getByRole('button', { name: t.templates.actions.duplicate }).click();
+    await hotel.waitForURL((url) => url.href !== brandUrl && /\/templates\/[0-9a-f-]+$/.test(url.pathname));
+    await hotel.getByTestId('palette').waitFor();
+    expect(await hotel.getByTestId('read-only-notice').count()).toBe(0);
   });
 });

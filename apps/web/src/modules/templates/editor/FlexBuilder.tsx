@@ -23,6 +23,7 @@ import {
   IconArrowBackUp,
   IconArrowForwardUp,
   IconChevronLeft,
+  IconCopy,
   IconEye,
   IconMailForward,
   IconAdjustmentsHorizontal,
@@ -30,7 +31,7 @@ import {
 } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
@@ -51,6 +52,7 @@ import { Inspector } from './Inspector';
 import { Palette, PALETTE_ICONS } from './Palette';
 import { SaveStatus } from './SaveStatus';
 import { TaggedTextInput } from './TaggedTextInput';
+import { duplicateTemplate } from '../api/templatesCalls';
 import { useAutosave } from './useAutosave';
 import './flexBuilder.css';
 
@@ -284,7 +286,19 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
     dragging: dragSource !== null,
   };
   const otherLanguage: TTemplateLanguage = language === 'ja' ? 'en' : 'ja';
+  const navigate = useNavigate();
   const canPickCustomer = me.entitlements['customer.read_customer_list'] === true;
+  // A brand's template below the brand: a copy of one's own is the way to change it.
+  const offerCopy = !template.editable && me.entitlements['templates.create'] === true;
+  const copy = async () => {
+    try {
+      const created = await duplicateTemplate(template.id);
+      showSnackbar({ status: 'success', message: t('templates.done.duplicated', { name: created.name }) });
+      await navigate(`/templates/${created.id}`);
+    } catch (error) {
+      showSnackbar({ status: 'failed', message: errorText(error, t) });
+    }
+  };
   // A test send is for those who write templates (the server holds the same rule).
   const canTestSend = me.entitlements['templates.create'] === true || me.entitlements['templates.update'] === true;
   const flush = async () => {
@@ -360,6 +374,17 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
 
         {readOnly && (
           <Alert color="gray" data-testid="read-only-notice">
+            {offerCopy && (
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconCopy size={14} />}
+                onClick={() => void copy()}
+                style={{ float: 'right' }}
+              >
+                {t('templates.actions.duplicate')}
+              </Button>
+            )}
             {template.editable
               ? t('templates.editor.read_only_role')
               : t('templates.editor.read_only_brand', { owner: template.owner.name })}
