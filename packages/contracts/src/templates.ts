@@ -186,14 +186,15 @@ export type TListItem = { type: 'listItem'; content: (TParagraph | TList)[] };
 export type TList = { type: 'bulletList' | 'orderedList'; attrs?: { start?: number | null } | undefined; content: TListItem[] };
 export const ZListItem: z.ZodType<TListItem> = z.lazy(() =>
   z.object({ type: z.literal('listItem'), content: z.array(z.union([ZParagraph, ZList])).min(1).max(100) }),
-);
+  // Named, so the OpenAPI document can refer to the recursive schema as a component.
+).meta({ id: 'TemplateRichTextListItem' });
 export const ZList: z.ZodType<TList> = z.lazy(() =>
   z.object({
     type: z.enum(['bulletList', 'orderedList']),
     attrs: z.object({ start: z.number().int().min(0).max(10_000).nullish() }).optional(),
     content: z.array(ZListItem).min(1).max(200),
   }),
-);
+).meta({ id: 'TemplateRichTextList' });
 
 export const ZRichTextNode = z.union([ZParagraph, ZHeading, ZList]);
 export type TRichTextNode = TParagraph | THeading | TList;
