@@ -105,3 +105,20 @@ export {
   type TFilterCount,
   type TMemberFileReport,
 } from './segments.ts';
+export * as campaignsApi from './campaigns.ts';
+export {
+  CAMPAIGN_STATUSES,
+  DELIVERY_STATUSES,
+  SKIP_REASONS,
+  EDITABLE_STATUSES,
+  CAMPAIGN_TEST_SEND_MAX,
+  type TCampaign,
+  type TCampaignStatus,
+  type TDeliveryStatus,
+  type TSkipReason,
+  type TSchedule,
+  type TAudiencePreview,
+  type TQuietHoursCheck,
+  type TCampaignStatistics,
+  type TDelivery,
+} from './campaigns.ts';

@@ -220,6 +220,8 @@ export const customers = pgTable(
     emailStatus: text('email_status', { enum: ['active', 'unsubscribed'] }).notNull().default('active'),
     emailStatusChangedAt: timestamp('email_status_changed_at', { withTimezone: true }),
     unsubscribeReason: text('unsubscribe_reason'),
+    /** Set when a campaign mail to this address hard-bounced (5xx): no further campaign mail (issue 13). */
+    emailBouncedAt: timestamp('email_bounced_at', { withTimezone: true }),
     consentSource: text('consent_source', { enum: ['import', 'booking_system', 'manual'] }).notNull().default('manual'),
     consentAt: timestamp('consent_at', { withTimezone: true }).notNull().defaultNow(),
     externalGuestId: text('external_guest_id'),
@@ -647,4 +649,96 @@ export const segmentUses = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.segmentId, t.kind, t.objectId] }), index('segment_uses_object_idx').on(t.kind, t.objectId)],
+);
+
+/**
+ * Campaigns (issue 13): owned by one host, whose reach is the audience's scope. The send counts
+ * live on the deliveries; `audience` is fixed when the audience is snapshotted at the start.
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    hostId: uuid('host_id')
+      .notNull()
+      .references(() => hosts.id),
+    name: text('name').notNull(),
+    subject: text('subject').notNull().default(''),
+    preHeader: text('pre_header').notNull().default(''),
+    senderEmail: text('sender_email'),
+    /** No foreign key: a deleted template is reported on scheduling (campaign_template_deleted). */
+    templateId: uuid('template_id'),
+    status: text('status', { enum: ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] }).notNull().default('draft'),
+    scheduleKind: text('schedule_kind', { enum: ['now', 'at'] }),
+    scheduleLocalTime: text('schedule_local_time'),
+    scheduleTimeZone: text('schedule_time_zone'),
+    sendAt: timestamp('send_at', { withTimezone: true }),
+    audience: integer('audience'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** An error code: why a due campaign waits (sender domain lost verification) or why it failed. */
+    problem: text('problem'),
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('campaigns_brand_created_idx').on(t.brandId, t.createdAt),
+    index('campaigns_host_idx').on(t.hostId),
+    index('campaigns_due_idx').on(t.sendAt).where(sql`status in ('scheduled', 'pending')`),
+  ],
+);
+
+/** The segments a campaign sends to (`exclude` false) or leaves out (`exclude` true). */
+export const campaignSegments = pgTable(
+  'campaign_segments',
+  {
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    /** No foreign key: a deleted segment is reported on scheduling (campaign_segment_deleted). */
+    segmentId: uuid('segment_id').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    exclude: boolean('exclude').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.segmentId] })],
+);
+
+/**
+ * One customer of one campaign (unique), snapshotted when the send starts. `sending` marks a
+ * delivery claimed by a worker whose SMTP answer is not recorded yet: after a crash these are the
+ * only ones that may be sent twice. `hotel_id` attributes the delivery to a hotel for statistics.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    brandId: uuid('brand_id').notNull(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    hotelId: uuid('hotel_id'),
+    email: text('email'),
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'deferred', 'skipped', 'failed'] }).notNull().default('queued'),
+    skipReason: text('skip_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Times the delivery was claimed and its worker died before recording an answer. */
+    inFlightRepeats: integer('in_flight_repeats').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    messageId: text('message_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('deliveries_campaign_customer_key').on(t.campaignId, t.customerId),
+    index('deliveries_campaign_status_idx').on(t.campaignId, t.status),
+    index('deliveries_customer_sent_idx').on(t.customerId, t.sentAt).where(sql`status = 'sent'`),
+  ],
 );
