@@ -122,3 +122,5 @@ export {
   type TCampaignStatistics,
   type TDelivery,
 } from './campaigns.ts';
+export * as trackingApi from './tracking.ts';
+export { TRACKING_EVENT_KINDS, UNSUBSCRIBE_SOURCES, STAT_COUNTERS, ratesOf, type TStatCounters, type TStatRates, type TCampaignReport, type TUnsubscribePage } from './tracking.ts';

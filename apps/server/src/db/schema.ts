@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   date,
   boolean,
@@ -742,3 +743,169 @@ export const deliveries = pgTable(
     index('deliveries_customer_sent_idx').on(t.customerId, t.sentAt).where(sql`status = 'sent'`),
   ],
 );
+
+/*
+ * Tracking (issue 13, modules/tracking): the append-only event log, what each delivery has seen,
+ * conversions, and the rollups that statistics and the dashboard read (never the raw events).
+ */
+
+/** The counters every rollup keeps (packages/contracts tracking.ts, ZStatCounters). */
+const statCounters = () => ({
+  sent: integer('sent').notNull().default(0),
+  delivered: integer('delivered').notNull().default(0),
+  failed: integer('failed').notNull().default(0),
+  skipped: integer('skipped').notNull().default(0),
+  bounced: integer('bounced').notNull().default(0),
+  opens: integer('opens').notNull().default(0),
+  uniqueOpens: integer('unique_opens').notNull().default(0),
+  machineOpens: integer('machine_opens').notNull().default(0),
+  clicks: integer('clicks').notNull().default(0),
+  uniqueClicks: integer('unique_clicks').notNull().default(0),
+  unsubscribes: integer('unsubscribes').notNull().default(0),
+  conversions: integer('conversions').notNull().default(0),
+  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * Every open, machine open, click, unsubscribe, conversion and bounce, appended in batches and
+ * never updated. The key and indexes lead with `occurred_at` or are local to one delivery, so the
+ * table can be range-partitioned by month (each index then per partition) without a change to
+ * what reads it: the recipient list reads one delivery's events; statistics read rollups only.
+ */
+export const trackingEvents = pgTable(
+  'tracking_events',
+  {
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    deliveryId: uuid('delivery_id').notNull(),
+    kind: text('kind', { enum: ['open', 'machine_open', 'click', 'unsubscribe', 'resubscribe', 'conversion', 'bounce'] }).notNull(),
+    linkIndex: integer('link_index'),
+    url: text('url'),
+    amount: integer('amount'),
+    bookingId: uuid('booking_id'),
+    /** An unsubscribe's source (one_click, page) or why an open was taken for a machine's. */
+    source: text('source'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.occurredAt, t.id] }),
+    index('tracking_events_delivery_idx').on(t.deliveryId, t.occurredAt),
+    index('tracking_events_brand_at_idx').on(t.brandId, t.occurredAt),
+  ],
+);
+
+/** What one delivery has seen so far: first opens and clicks decide the unique counts. */
+export const deliveryEngagement = pgTable(
+  'delivery_engagement',
+  {
+    deliveryId: uuid('delivery_id').primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    opens: integer('opens').notNull().default(0),
+    machineOpens: integer('machine_opens').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    clickedAt: timestamp('clicked_at', { withTimezone: true }),
+    lastClickedAt: timestamp('last_clicked_at', { withTimezone: true }),
+  },
+  // Conversions look up a customer's latest clicks.
+  (t) => [index('delivery_engagement_customer_click_idx').on(t.brandId, t.customerId, t.lastClickedAt)],
+);
+
+/** One row per delivery and link clicked: the unique clicks per link. */
+export const deliveryLinkClicks = pgTable(
+  'delivery_link_clicks',
+  {
+    deliveryId: uuid('delivery_id').notNull(),
+    linkIndex: integer('link_index').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    clicks: integer('clicks').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.linkIndex] })],
+);
+
+/** A booking attributed to a campaign click (once per booking, so a re-synced booking counts once). */
+export const campaignConversions = pgTable(
+  'campaign_conversions',
+  {
+    bookingId: uuid('booking_id').primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    deliveryId: uuid('delivery_id').notNull(),
+    amount: integer('amount').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('campaign_conversions_campaign_idx').on(t.campaignId)],
+);
+
+/** Per campaign totals. */
+export const campaignStats = pgTable('campaign_stats', {
+  campaignId: uuid('campaign_id').primaryKey(),
+  brandId: uuid('brand_id').notNull(),
+  ...statCounters(),
+  updatedAt: updatedAt(),
+});
+
+/** Per campaign and hour (UTC hour start): the series, summed into days when read. */
+export const campaignStatsHourly = pgTable(
+  'campaign_stats_hourly',
+  {
+    campaignId: uuid('campaign_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    ...statCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.hour] })],
+);
+
+/** Per campaign and hotel (the brand itself for a delivery without a hotel). */
+export const campaignHostStats = pgTable(
+  'campaign_host_stats',
+  {
+    campaignId: uuid('campaign_id').notNull(),
+    hostId: uuid('host_id').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    ...statCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.hostId] })],
+);
+
+/** Per campaign and link (its position in the mail). */
+export const campaignLinkStats = pgTable(
+  'campaign_link_stats',
+  {
+    campaignId: uuid('campaign_id').notNull(),
+    linkIndex: integer('link_index').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    url: text('url').notNull(),
+    clicks: integer('clicks').notNull().default(0),
+    uniqueClicks: integer('unique_clicks').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.linkIndex] })],
+);
+
+/**
+ * Per hotel (or brand, for deliveries without a hotel) and local day (the host's time zone), over
+ * all campaigns: what the dashboard reads. A hotel group sums its hotels.
+ */
+export const hostDailyStats = pgTable(
+  'host_daily_stats',
+  {
+    hostId: uuid('host_id').notNull(),
+    day: date('day').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    ...statCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.hostId, t.day] }), index('host_daily_stats_brand_day_idx').on(t.brandId, t.day)],
+);
+
+/** Per brand tracking settings: the conversion window after a click (days). */
+export const trackingSettings = pgTable('tracking_settings', {
+  brandId: uuid('brand_id')
+    .primaryKey()
+    .references(() => hosts.id),
+  conversionWindowDays: integer('conversion_window_days').notNull().default(7),
+  updatedAt: updatedAt(),
+});
