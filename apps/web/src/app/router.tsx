@@ -63,6 +63,14 @@ const segmentEditor = guarded(
   ['segmentation', 'customers'],
   async () => (await import('../modules/segmentation/pages/SegmentEditorPage')).SegmentEditorPage,
 );
+// Each campaign page is its own chunk; the statistics page loads its chart later still.
+const CAMPAIGN_PAGES = {
+  CampaignListPage: async () => (await import('../modules/campaigns/pages/CampaignListPage')).CampaignListPage,
+  CampaignEditorPage: async () => (await import('../modules/campaigns/pages/CampaignEditorPage')).CampaignEditorPage,
+  CampaignStatisticsPage: async () =>
+    (await import('../modules/campaigns/pages/CampaignStatisticsPage')).CampaignStatisticsPage,
+};
+const campaignPage = (name: keyof typeof CAMPAIGN_PAGES) => guarded('campaign', ['campaign'], CAMPAIGN_PAGES[name]);
 const publicPlaceholder = (titleKey: string) => async () => {
   const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
   return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
@@ -171,7 +179,10 @@ export const routes: RouteObject[] = [
               { path: 'segmentation/new', lazy: segmentEditor },
               { path: 'segmentation/:id', lazy: segmentPage('SegmentDetailPage') },
               { path: 'segmentation/:id/edit', lazy: segmentEditor },
-              { path: 'campaign', lazy: area('campaign') },
+              { path: 'campaign', lazy: campaignPage('CampaignListPage') },
+              { path: 'campaign/new', lazy: campaignPage('CampaignEditorPage') },
+              { path: 'campaign/:id', lazy: campaignPage('CampaignStatisticsPage') },
+              { path: 'campaign/:id/edit', lazy: campaignPage('CampaignEditorPage') },
               {
                 path: 'templates',
                 lazy: guarded(
