@@ -25,6 +25,7 @@ import { settingsRoutes } from './modules/settings/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { templateRoutes } from './modules/templates/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import type { TRuntime } from './runtime.ts';
 
 /** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
@@ -133,6 +134,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     sendingRoutes(api, rt);
     templateRoutes(api, rt);
     segmentRoutes(api, rt);
+    dashboardRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

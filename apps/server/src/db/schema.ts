@@ -909,3 +909,25 @@ export const trackingSettings = pgTable('tracking_settings', {
   conversionWindowDays: integer('conversion_window_days').notNull().default(7),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The dashboard's daily customer counts (issue 15): per host (brand, hotel group, hotel) and local
+ * day, how many customers its scope held, active and unsubscribed. Today's row is recounted when
+ * the dashboard is read and the row is older than a few minutes; the day's last count stays as
+ * that day's figure, so "the week before" is read, never rebuilt from history that is not kept.
+ */
+export const customerCountDays = pgTable(
+  'customer_count_days',
+  {
+    hostId: uuid('host_id')
+      .notNull()
+      .references(() => hosts.id),
+    day: date('day').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    customers: integer('customers').notNull(),
+    active: integer('active').notNull(),
+    unsubscribed: integer('unsubscribed').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.hostId, t.day] })],
+);

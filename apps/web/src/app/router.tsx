@@ -141,9 +141,10 @@ export const routes: RouteObject[] = [
             children: [
               {
                 index: true,
-                lazy: async () => ({
-                  Component: (await import('../modules/dashboard/pages/DashboardPage')).DashboardPage,
-                }),
+                lazy: async () => {
+                  const [{ DashboardPage }] = await Promise.all([import('../modules/dashboard/pages/DashboardPage'), loadAreaTexts('dashboard')]);
+                  return { Component: DashboardPage };
+                },
               },
               {
                 path: 'management',

@@ -23,6 +23,8 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 import templatesEn from './areas/templates/en.json';
 import templatesJa from './areas/templates/ja.json';
+import dashboardEn from './areas/dashboard/en.json';
+import dashboardJa from './areas/dashboard/ja.json';
 import campaignEn from './areas/campaign/en.json';
 import campaignJa from './areas/campaign/ja.json';
 
@@ -37,6 +39,7 @@ export const AREA_TEXTS = {
   sending: { ja: sendingJa, en: sendingEn },
   users: { ja: usersJa, en: usersEn },
   templates: { ja: templatesJa, en: templatesEn },
+  dashboard: { ja: dashboardJa, en: dashboardEn },
   campaign: { ja: campaignJa, en: campaignEn },
 } as const;
 
