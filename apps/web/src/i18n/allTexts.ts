@@ -23,10 +23,10 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 import templatesEn from './areas/templates/en.json';
 import templatesJa from './areas/templates/ja.json';
-import dashboardEn from './areas/dashboard/en.json';
-import dashboardJa from './areas/dashboard/ja.json';
 import campaignEn from './areas/campaign/en.json';
 import campaignJa from './areas/campaign/ja.json';
+import dashboardEn from './areas/dashboard/en.json';
+import dashboardJa from './areas/dashboard/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
@@ -39,11 +39,11 @@ export const AREA_TEXTS = {
   sending: { ja: sendingJa, en: sendingEn },
   users: { ja: usersJa, en: usersEn },
   templates: { ja: templatesJa, en: templatesEn },
-  dashboard: { ja: dashboardJa, en: dashboardEn },
   campaign: { ja: campaignJa, en: campaignEn },
+  dashboard: { ja: dashboardJa, en: dashboardEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn },
 } as const;
