@@ -25,6 +25,7 @@ import { settingsRoutes } from './modules/settings/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { templateRoutes } from './modules/templates/routes.ts';
+import { campaignRoutes } from './modules/campaigns/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import type { TRuntime } from './runtime.ts';
 
@@ -134,6 +135,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     sendingRoutes(api, rt);
     templateRoutes(api, rt);
     segmentRoutes(api, rt);
+    campaignRoutes(api, rt);
     dashboardRoutes(api, rt);
   });
 

@@ -174,7 +174,16 @@ export const ZCampaignInput = z.object({
 export type TCampaignInput = z.input<typeof ZCampaignInput>;
 export type TCampaignValues = z.output<typeof ZCampaignInput>;
 
-export const ZCampaignUpdate = ZCampaignInput.partial();
+/** Update: only the fields given change (no defaults, unlike create). */
+export const ZCampaignUpdate = z.object({
+  name: z.string().trim().min(1).max(CAMPAIGN_NAME_MAX).optional(),
+  subject: z.string().trim().max(CAMPAIGN_SUBJECT_MAX).optional(),
+  preHeader: z.string().trim().max(CAMPAIGN_PRE_HEADER_MAX).optional(),
+  senderEmail: z.string().trim().max(254).nullable().optional(),
+  recipients: z.object({ segmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS), excludeSegmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS).default([]) }).optional(),
+  templateId: z.uuid().nullable().optional(),
+  schedule: ZSchedule.nullable().optional(),
+});
 export type TCampaignUpdate = z.output<typeof ZCampaignUpdate>;
 
 /** The de-duplicated audience of a set of recipients, as counts (before the send). */

@@ -121,6 +121,9 @@ export {
   type TQuietHoursCheck,
   type TCampaignStatistics,
   type TDelivery,
+  type TCampaignListQuery,
+  type TCampaignValues,
+  type TCampaignUpdate,
 } from './campaigns.ts';
 export * as trackingApi from './tracking.ts';
 export { TRACKING_EVENT_KINDS, UNSUBSCRIBE_SOURCES, STAT_COUNTERS, ratesOf, type TStatCounters, type TStatRates, type TCampaignReport, type TUnsubscribePage } from './tracking.ts';
