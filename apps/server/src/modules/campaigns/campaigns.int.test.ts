@@ -275,6 +275,9 @@ describe('the send', () => {
     expect(done.status).toBe('sent');
     expect(done.statistics).toMatchObject({ audience: 5, sent: 3, skipped: 1, failed: 1, queued: 0, sending: 0, deferred: 0 });
     expect(done.statistics.sent + done.statistics.skipped + done.statistics.failed).toBe(done.statistics.audience);
+    // The tracking rollups got the same exact counts, in the same transactions.
+    const [rollup] = await s.sql(`select sent, delivered, failed, skipped, bounced from campaign_stats where campaign_id = $1`, [c.id]);
+    expect(rollup).toEqual({ sent: 3, delivered: 3, failed: 1, skipped: 1, bounced: 1 });
     // Sent: the segments may be deleted again.
     expect((await s.call('DELETE', `/v1/segments/${b}`, { token: t })).status).toBe(200);
     const list = await s.call('GET', `/v1/campaigns/${c.id}/deliveries?status=failed`, { token: t });

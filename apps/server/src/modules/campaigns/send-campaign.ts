@@ -6,6 +6,7 @@ import { dkimOptionsForSender, resolveSendingIdentity, type TSendingIdentity } f
 import type { TDkimOptions } from '../sending/dkim.ts';
 import { compiledTemplate, guestLanguage, imageUrlResolver, personalise, personalValues, chooseLanguage, type TCompiledMessage } from '../templates/render-template.ts';
 import { trackingFor } from '../tracking/links.ts';
+import { recordDeliveryOutcomes, type TDeliveryOutcome } from '../tracking/rollups.ts';
 import { createLogoStore } from '../uploads/logo-store.ts';
 import { audienceSql, snapshotAudience } from './audience.ts';
 import { releaseUses } from './campaign-uses.ts';
@@ -24,6 +25,7 @@ import {
   recordOutcomes,
   requeueStale,
   setProblem,
+  skippedAtStart,
   templateForSend,
   type TClaimed,
   type TOutcome,
@@ -96,10 +98,20 @@ export async function startCampaign(rt: TRuntime, job: TCampaignJob): Promise<vo
     }
     const size = await snapshotAudience(tx, campaign.id, audience, resolution.identity.frequencyCap);
     await markStarted(tx, campaign.id, size);
+    const capped = await skippedAtStart(tx, campaign.id);
+    await recordDeliveryOutcomes(tx, capped.map((d) => outcomeOf(campaign, d.id, d.hotel_id, 'skipped')));
     return true;
   });
   if (started) await rt.queue.send(QUEUES.campaignSend, job, { singletonKey: job.campaignId });
 }
+
+const outcomeOf = (campaign: TCampaignRow, deliveryId: string, hotelId: string | null, outcome: TDeliveryOutcome['outcome']): TDeliveryOutcome => ({
+  deliveryId,
+  campaignId: campaign.id,
+  brandId: campaign.brand_id,
+  hotelId,
+  outcome,
+});
 
 interface TSendContext {
   campaign: TCampaignRow;
@@ -130,11 +142,21 @@ export async function sendCampaign(rt: TRuntime, job: TCampaignJob): Promise<voi
   await asBrand(rt, job.brandId, (tx) => requeueStale(tx, campaign.id, rt.config.jobs.leaseSeconds));
   for (;;) {
     if (inQuietHours(prepared.identity)) return;
-    const batch = await asBrand(rt, job.brandId, (tx) => claimBatch(tx, campaign.id, rt.config.campaigns.batchSize));
+    // The claim and the statistics of what it skipped commit together, as do the answers and theirs.
+    const batch = await asBrand(rt, job.brandId, async (tx) => {
+      const claimed = await claimBatch(tx, campaign.id, rt.config.campaigns.batchSize);
+      await recordDeliveryOutcomes(tx, claimed.filter((d) => d.status === 'skipped').map((d) => outcomeOf(campaign, d.id, d.hotel_id, 'skipped')));
+      return claimed;
+    });
     if (batch.length === 0) break;
     const toSend = batch.filter((d) => d.status === 'sending');
     const outcomes = await Promise.all(toSend.map((d) => sendOne(rt, prepared, d)));
-    await asBrand(rt, job.brandId, (tx) => recordOutcomes(tx, outcomes));
+    await asBrand(rt, job.brandId, async (tx) => {
+      const recorded = await recordOutcomes(tx, outcomes);
+      const bounced = new Set(outcomes.filter((o) => o.hardBounce).map((o) => o.id));
+      const final = recorded.filter((r) => r.status === 'sent' || r.status === 'failed');
+      await recordDeliveryOutcomes(tx, final.map((r) => ({ ...outcomeOf(campaign, r.id, r.hotel_id, r.status as 'sent' | 'failed'), bounce: bounced.has(r.id) })));
+    });
   }
   await asBrand(rt, job.brandId, async (tx) => {
     if (await finishIfDone(tx, campaign.id)) await releaseUses(tx, campaign.id, 'sent');

@@ -57,18 +57,25 @@ export interface TOutcome {
 }
 
 /** Records a batch's SMTP answers in one statement; hard bounces mark the customer's address. */
-export async function recordOutcomes(tx: TTx, outcomes: TOutcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
-  await tx.execute(sql`update deliveries d set status = v.status,
+export async function recordOutcomes(tx: TTx, outcomes: TOutcome[]): Promise<{ id: string; status: string; hotel_id: string | null }[]> {
+  if (outcomes.length === 0) return [];
+  const updated = await selectRows<{ id: string; status: string; hotel_id: string | null }>(tx, sql`update deliveries d set status = v.status,
       sent_at = case when v.status = 'sent' then now() else d.sent_at end,
       message_id = coalesce(v.message_id, d.message_id), error = v.error, next_attempt_at = v.next_at
     from unnest(${sql.param(outcomes.map((o) => o.id))}::uuid[], ${sql.param(outcomes.map((o) => o.status))}::text[],
       ${sql.param(outcomes.map((o) => o.messageId))}::text[], ${sql.param(outcomes.map((o) => o.error))}::text[],
       ${sql.param(outcomes.map((o) => o.nextAttemptAt?.toISOString() ?? null))}::timestamptz[]) as v(id, status, message_id, error, next_at)
-    where d.id = v.id and d.status = 'sending'`);
+    where d.id = v.id and d.status = 'sending'
+    returning d.id, d.status, d.hotel_id`);
   const bounced = outcomes.filter((o) => o.hardBounce).map((o) => o.customerId);
   if (bounced.length)
     await tx.execute(sql`update customers set email_bounced_at = now() where id = any(${sql.param(bounced)}::uuid[]) and email_bounced_at is null`);
+  return updated;
+}
+
+/** Deliveries recorded as skipped when the audience was snapshotted (the frequency cap). */
+export async function skippedAtStart(tx: TTx, campaignId: string) {
+  return selectRows<{ id: string; hotel_id: string | null }>(tx, sql`select id, hotel_id from deliveries where campaign_id = ${campaignId}::uuid and status = 'skipped'`);
 }
 
 /**
