@@ -126,6 +126,6 @@ export {
   type TCampaignUpdate,
 } from './campaigns.ts';
 export * as trackingApi from './tracking.ts';
-export { TRACKING_EVENT_KINDS, UNSUBSCRIBE_SOURCES, STAT_COUNTERS, ratesOf, type TStatCounters, type TStatRates, type TCampaignReport, type TUnsubscribePage } from './tracking.ts';
+export { TRACKING_EVENT_KINDS, UNSUBSCRIBE_SOURCES, STAT_COUNTERS, ratesOf, type TStatCounters, type TStatRates, type TCampaignReport, type TUnsubscribePage, type TUnsubscribeSource } from './tracking.ts';
 export * as dashboardApi from './dashboard.ts';
 export { DASHBOARD_WINDOW_DAYS, type TDashboardWindow, type TFigure, type TLevelInfo, type TCustomerStatistics, type TCampaignPerformance, type TDailyPerformance, type THotelPerformance } from './dashboard.ts';

@@ -1,0 +1,28 @@
+/**
+ * Requests per client address in a fixed one-minute window, kept in memory per process (memory
+ * holds one minute of addresses). Tracking must never wait on the database to decide, and a limit
+ * per process is enough to keep one address from flooding it.
+ */
+export class RateWindow {
+  private current = new Map<string, number>();
+  private windowStart: number;
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.windowStart = now();
+  }
+
+  /** Counts a request; false once the address has used its minute's allowance. */
+  take(address: string): boolean {
+    const t = this.now();
+    if (t - this.windowStart >= 60_000) {
+      this.current = new Map();
+      this.windowStart = t;
+    }
+    const used = (this.current.get(address) ?? 0) + 1;
+    this.current.set(address, used);
+    return used <= this.perMinute;
+  }
+}

@@ -1,0 +1,85 @@
+import { trackingApi } from '@yado/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import type { TRuntime } from '../../runtime.ts';
+import { readCampaignHotels, readCampaignLinks, readCampaignReport, readCampaignSeries, readRecipients } from './campaign-statistics.ts';
+import { keysOf, openClickToken, openDeliveryToken } from './links.ts';
+import { machineOpenReason } from './machine-opens.ts';
+import { RateWindow } from './rate-window.ts';
+import { recorderOf } from './record-events.ts';
+import { undoUnsubscribe, unsubscribeGuest, unsubscribePage } from './unsubscribe.ts';
+
+/** A transparent 1x1 GIF. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/**
+ * Per client address and minute. Opens and clicks over the limit still get their pixel and their
+ * redirect (a guest behind a busy proxy must reach the hotel's page) but are not recorded, so one
+ * address cannot flood the event log. Unsubscribe requests over it get 429.
+ */
+export const TRACK_PER_MINUTE = 6000;
+export const UNSUBSCRIBE_PER_MINUTE = 60;
+
+export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
+  const recorder = recorderOf(rt);
+  const keys = keysOf(rt);
+  const tracked = new RateWindow(TRACK_PER_MINUTE);
+  const unsubscribes = new RateWindow(UNSUBSCRIBE_PER_MINUTE);
+  app.addHook('onClose', async () => recorder.flush());
+
+  const pixel = (reply: FastifyReply) =>
+    reply
+      .header('content-type', 'image/gif')
+      .header('cache-control', 'no-store, no-cache, must-revalidate, private')
+      // Webmail shows the image from its own origin.
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .send(PIXEL);
+
+  // The pixel never answers an error: a mail client shows a broken image for nothing.
+  app.get(
+    trackingApi.openPixel.path,
+    { schema: { summary: trackingApi.openPixel.summary, tags: ['tracking'] } },
+    async (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+      const deliveryId = openDeliveryToken(keys, 'open', request.params.token);
+      if (deliveryId && request.method === 'GET' && tracked.take(request.ip)) {
+        recorder.add({ kind: 'open', deliveryId, at: new Date(), machine: machineOpenReason(request.headers['user-agent'], request.ip) });
+      }
+      return pixel(reply);
+    },
+  );
+
+  app.get(
+    trackingApi.clickRedirect.path,
+    { schema: { summary: trackingApi.clickRedirect.summary, tags: ['tracking'] } },
+    async (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+      const click = openClickToken(keys, request.params.token);
+      if (!click) throw new AppError(404, 'not_found');
+      // A HEAD is a link checker's, not a guest's click.
+      if (request.method === 'GET' && tracked.take(request.ip)) {
+        recorder.add({ kind: 'click', deliveryId: click.deliveryId, at: new Date(), linkIndex: click.linkIndex, url: click.url });
+      }
+      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(click.url, 302);
+    },
+  );
+
+  void app.register(async (scope) => {
+    // RFC 8058: the mail client POSTs "List-Unsubscribe=One-Click" as a form; its content is not
+    // needed (the token in the address says everything), so any body is read and set aside.
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
+    scope.addHook('onRequest', async (request) => {
+      if (!unsubscribes.take(request.ip)) throw new AppError(429, 'too_many_attempts', undefined, { 'retry-after': '60' });
+    });
+    route(scope, trackingApi.publicUnsubscribe, 'public', async ({ query }) => unsubscribeGuest(rt, query.token, query.source ?? 'one_click'));
+    route(scope, trackingApi.publicUnsubscribePage, 'public', async ({ query }) => unsubscribePage(rt, query.token));
+    route(scope, trackingApi.publicUnsubscribeUndo, 'public', async ({ query }) => undoUnsubscribe(rt, query.token));
+  });
+
+  const report = { entitlement: 'campaign.view_campaign_report' } as const;
+  route(app, trackingApi.statistics, report, async ({ params, ctx }) => readCampaignReport(rt, ctx, params.id as string));
+  route(app, trackingApi.series, report, async ({ params, query, ctx }) => readCampaignSeries(rt, ctx, params.id as string, query));
+  route(app, trackingApi.links, report, async ({ params, ctx }) => readCampaignLinks(rt, ctx, params.id as string));
+  route(app, trackingApi.hotels, report, async ({ params, ctx }) => readCampaignHotels(rt, ctx, params.id as string));
+  route(app, trackingApi.recipients, report, async ({ params, query, ctx }) => readRecipients(rt, ctx, params.id as string, query));
+}
