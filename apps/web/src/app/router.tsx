@@ -71,10 +71,6 @@ const CAMPAIGN_PAGES = {
     (await import('../modules/campaigns/pages/CampaignStatisticsPage')).CampaignStatisticsPage,
 };
 const campaignPage = (name: keyof typeof CAMPAIGN_PAGES) => guarded('campaign', ['campaign'], CAMPAIGN_PAGES[name]);
-const publicPlaceholder = (titleKey: string) => async () => {
-  const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
-  return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
-};
 
 export const routes: RouteObject[] = [
   {
@@ -108,7 +104,16 @@ export const routes: RouteObject[] = [
               Component: (await import('../modules/auth/pages/ResetPasswordPage')).ResetPasswordPage,
             }),
           },
-          { path: 'unsubscribe', lazy: publicPlaceholder('public.unsubscribe') },
+          {
+            path: 'unsubscribe',
+            lazy: async () => {
+              const [{ UnsubscribePage }] = await Promise.all([
+                import('../modules/unsubscribe/pages/UnsubscribePage'),
+                loadAreaTexts('unsubscribe'),
+              ]);
+              return { Component: UnsubscribePage };
+            },
+          },
           {
             path: 'yoyaku-verification',
             lazy: async () => {

@@ -27,6 +27,8 @@ import campaignEn from './areas/campaign/en.json';
 import campaignJa from './areas/campaign/ja.json';
 import dashboardEn from './areas/dashboard/en.json';
 import dashboardJa from './areas/dashboard/ja.json';
+import unsubscribeEn from './areas/unsubscribe/en.json';
+import unsubscribeJa from './areas/unsubscribe/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
@@ -41,9 +43,10 @@ export const AREA_TEXTS = {
   templates: { ja: templatesJa, en: templatesEn },
   campaign: { ja: campaignJa, en: campaignEn },
   dashboard: { ja: dashboardJa, en: dashboardEn },
+  unsubscribe: { ja: unsubscribeJa, en: unsubscribeEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa, ...unsubscribeJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn, ...unsubscribeEn },
 } as const;

@@ -133,6 +133,12 @@ function CustomerDetail({ id }: { id: string }) {
           ReactNode,
         ][])
       : []),
+    // Who unsubscribed: the guest (one-click or the page), staff, the booking system or an import.
+    ...(data.emailStatus === 'unsubscribed' && data.unsubscribeReason
+      ? ([
+          ['unsubscribe_reason', t(`customers.unsubscribe_reasons.${data.unsubscribeReason}`, { defaultValue: data.unsubscribeReason })],
+        ] as [string, ReactNode][])
+      : []),
   ];
 
   return (
