@@ -102,7 +102,11 @@ export const ZScheduledCampaign = z.object({ id: z.string(), name: z.string(), s
 
 export const ZCampaignPerformance = z.object({
   window: ZDashboardWindow,
-  /** Rates are fractions (0.25 = 25 %): unique opens or clicks per mail delivered; null when none was delivered. */
+  /**
+   * Rates are fractions (0.25 = 25 %): unique opens or clicks per mail delivered, over the mails of
+   * the campaigns whose send started in the week (so never above 100 % from an older mail); null
+   * when no mail was delivered.
+   */
   openRate: ZFigure,
   clickRate: ZFigure,
   /** Campaigns of the scope whose send finished in the window: sent, and failed. */
@@ -111,7 +115,11 @@ export const ZCampaignPerformance = z.object({
   sent: ZFigure,
   bookings: ZFigure,
   revenue: ZFigure,
-  /** One entry per local day of the window, oldest first (days without mail hold zeros). */
+  /**
+   * One entry per local day of the window, oldest first (days without mail hold zeros): what
+   * happened that day, sends by the day sent, opens and clicks by the day of a mail's first one,
+   * bookings and their revenue by the day the booking was attributed.
+   */
   daily: z.array(ZDailyPerformance),
   /** A brand or group: each of its hotels over the window (a hotel: null). */
   hotels: z.array(ZHotelPerformance).nullable(),

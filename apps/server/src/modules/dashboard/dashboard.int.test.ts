@@ -31,11 +31,17 @@ async function stats(host: string, day: string, v: { sent: number; delivered: nu
   );
 }
 
-async function campaign(host: string, name: string, status: string, at: { sendAt?: string; finishedAt?: string }) {
-  await s.sql(
-    `insert into campaigns (brand_id, host_id, name, status, send_at, finished_at) select h.brand_id, h.id, $2, $3, $4, $5 from hosts h where h.id = $1`,
+/** A campaign; a sent or failed one with its mails per hotel (delivered, opened, clicked) in the per campaign rollup. */
+async function campaign(host: string, name: string, status: string, at: { sendAt?: string; finishedAt?: string }, mails: Record<string, number[]> = {}) {
+  const [row] = await s.sql(
+    `insert into campaigns (brand_id, host_id, name, status, send_at, started_at, finished_at) select h.brand_id, h.id, $2, $3, $4, $5, $5 from hosts h where h.id = $1 returning id, brand_id`,
     [id[host], name, status, at.sendAt ?? null, at.finishedAt ?? null],
   );
+  for (const [hotel, [delivered, opened, clicked]] of Object.entries(mails))
+    await s.sql(
+      `insert into campaign_host_stats (campaign_id, host_id, brand_id, sent, delivered, unique_opens, opens, unique_clicks, clicks) values ($1, $2, $3, $4, $4, $5, $5, $6, $6)`,
+      [row.id, id[hotel], row.brand_id, delivered, opened, clicked],
+    );
 }
 
 beforeAll(async () => {
@@ -65,9 +71,10 @@ beforeAll(async () => {
   const soon = new Date(Date.now() + 86_400_000).toISOString();
   await campaign('sakura-shinjuku', '新宿の冬プラン', 'scheduled', { sendAt: soon });
   await campaign('sakura-kyoto', '京都の紅葉', 'scheduled', { sendAt: new Date(Date.now() + 3_600_000).toISOString() });
-  await campaign('sakura-kyoto', '京都の秋', 'sent', { finishedAt: new Date().toISOString() });
-  await campaign('sakura-shinjuku', '新宿の秋', 'sent', { finishedAt: new Date().toISOString() });
-  await campaign('sakura-shinjuku', '新宿の夏', 'failed', { finishedAt: new Date(Date.now() - 9 * 86_400_000).toISOString() });
+  // Rates are over the mails of the campaigns sent in each week.
+  await campaign('sakura-kyoto', '京都の秋', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-kyoto': [1000, 100, 30] });
+  await campaign('sakura-shinjuku', '新宿の秋', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-shinjuku': [200, 60, 20], 'sakura-yokohama': [200, 50, 20] });
+  await campaign('sakura-shinjuku', '新宿の夏', 'failed', { finishedAt: new Date(Date.now() - 9 * 86_400_000).toISOString() }, { 'sakura-shinjuku': [50, 10, 5] });
   await campaign('harbor-kobe', 'Kobe autumn', 'scheduled', { sendAt: soon });
 });
 afterAll(async () => {
@@ -108,9 +115,9 @@ describe('the dashboard of a brand', () => {
     expect(res.status).toBe(200);
     const d = res.body.data;
     expect(d.sent).toEqual({ current: 1410, previous: 50 });
-    expect(d.openRate.current).toBeCloseTo(210 / 1410);
+    expect(d.openRate.current).toBeCloseTo(210 / 1400);
     expect(d.openRate.previous).toBeCloseTo(10 / 50);
-    expect(d.clickRate.current).toBeCloseTo(70 / 1410);
+    expect(d.clickRate.current).toBeCloseTo(70 / 1400);
     expect(d.bookings).toEqual({ current: 9, previous: 0 });
     expect(d.revenue).toEqual({ current: 200_000, previous: 0 });
     expect(d.daily).toHaveLength(7);
@@ -143,6 +150,7 @@ describe('the dashboard of a hotel group', () => {
     const perf = (await get(DEMO.groupAdmin, 'campaign-performance')).body.data;
     expect(perf.sent.current).toBe(400);
     expect(perf.revenue.current).toBe(100_000);
+    expect(perf.openRate.current).toBeCloseTo(110 / 400);
     expect(perf.hotels.map((h: any) => h.name).sort()).toEqual(['さくらホテル 新宿', 'さくらホテル 横浜'].sort());
     expect(perf.campaignsSent.current).toBe(1);
     expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['新宿の冬プラン']);
@@ -159,6 +167,7 @@ describe('the dashboard of a hotel', () => {
       const perf = (await get(email, 'campaign-performance')).body.data;
       expect(perf.sent).toEqual({ current: 200, previous: 50 });
       expect(perf.openRate.current).toBeCloseTo(0.3);
+      expect(perf.clickRate).toEqual({ current: 0.1, previous: 0.1 });
       expect(perf.hotels).toBeNull();
       expect(perf.campaignsFailed).toEqual({ current: 0, previous: 1 });
       expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['新宿の冬プラン']);

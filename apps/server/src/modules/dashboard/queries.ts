@@ -167,7 +167,6 @@ export interface TPerformanceRow {
   /** A hotel, or the brand itself for guests allocated to no hotel. */
   hotel_id: string | null;
   sent: number;
-  delivered: number;
   opened: number;
   clicked: number;
   bookings: number;
@@ -183,9 +182,37 @@ export function performanceRows(tx: TTx, host: TScopeHost, hotelIds: string[], f
   const hosts = host.level === 'brand' ? sql`true` : sql`s.host_id = any(${sql.param([host.id, ...hotelIds])}::uuid[])`;
   return selectRows<TPerformanceRow>(
     tx,
-    sql`select to_char(s.day, 'YYYY-MM-DD') as day, s.host_id as hotel_id, s.sent::int as sent, s.delivered::int as delivered,
+    sql`select to_char(s.day, 'YYYY-MM-DD') as day, s.host_id as hotel_id, s.sent::int as sent,
       s.unique_opens::int as opened, s.unique_clicks::int as clicked, s.conversions::int as bookings, s.revenue::bigint::float8 as revenue
       from host_daily_stats s
       where s.brand_id = ${host.brandId} and ${hosts} and s.day >= ${from}::date and s.day <= ${to}::date`,
   );
+}
+
+/**
+ * Delivered, uniquely opened and uniquely clicked mails of the campaigns whose send started in
+ * each window, for the scope's hosts (TRACK's per campaign and host rollup). Rates are taken over
+ * these, so a week's rate is its own mails' and never passes 100 % from opens of an older mail.
+ */
+export async function campaignEngagement(
+  tx: TTx,
+  host: TScopeHost,
+  hotelIds: string[],
+  timezone: string,
+  windows: { from: string; to: string }[],
+): Promise<{ delivered: number; opened: number; clicked: number }[]> {
+  const hosts = host.level === 'brand' ? sql`true` : sql`s.host_id = any(${sql.param([host.id, ...hotelIds])}::uuid[])`;
+  const out: { delivered: number; opened: number; clicked: number }[] = [];
+  for (const w of windows) {
+    const [row] = await selectRows<{ delivered: number; opened: number; clicked: number }>(
+      tx,
+      sql`select coalesce(sum(s.delivered), 0)::int as delivered, coalesce(sum(s.unique_opens), 0)::int as opened, coalesce(sum(s.unique_clicks), 0)::int as clicked
+        from campaign_host_stats s join campaigns c on c.id = s.campaign_id
+        where s.brand_id = ${host.brandId} and ${hosts}
+          and c.started_at >= (${w.from}::date)::timestamp at time zone ${timezone}
+          and c.started_at < (${w.to}::date + 1)::timestamp at time zone ${timezone}`,
+    );
+    out.push(row ?? { delivered: 0, opened: 0, clicked: 0 });
+  }
+  return out;
 }
