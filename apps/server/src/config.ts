@@ -50,6 +50,11 @@ const ZEnv = z.object({
   CAMPAIGN_DOMAIN_RATE: z.coerce.number().min(0).max(100_000).default(0),
   /** How often the worker looks for campaigns that are due (and sends that need taking up again), in seconds. */
   CAMPAIGN_DISPATCH_SECONDS: z.coerce.number().min(0.5).max(60).default(15),
+  /**
+   * Opens and clicks recorded per client address and minute (modules/tracking); beyond it the pixel
+   * and the redirect still answer but nothing is recorded, so one address cannot flood the event log.
+   */
+  TRACKING_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
   /** Cheaper argon2 settings for tests only. */
   YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
   /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
@@ -131,6 +136,10 @@ export interface TConfig {
     /** Messages per second per recipient domain; 0: unlimited. */
     domainRate: number;
     dispatchSeconds: number;
+  };
+  tracking: {
+    /** Opens and clicks recorded per client address and minute. */
+    eventsPerMinute: number;
   };
   /** True when mail goes to the embedded SMTP sink (never in production). */
   embedded: boolean;
@@ -228,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       domainRate: e.CAMPAIGN_DOMAIN_RATE,
       dispatchSeconds: e.CAMPAIGN_DISPATCH_SECONDS,
     },
+    tracking: { eventsPerMinute: e.TRACKING_EVENTS_PER_MINUTE },
     embedded,
     logoStore,
     dns: {

@@ -111,7 +111,7 @@ describe('rewriteLinks', () => {
     '<a href="mailto:info@sakura.example.jp">mail</a><a href="tel:0312345678">tel</a>',
     `<a href="${t.unsubscribePageUrl}">配信停止</a>`,
     '<img src="https://sakura.example.jp/logo.png">',
-    '<a href="https://sakura.example.jp/a?x=1&amp;y=2">A again</a></p>',
+    '<a href="https://sakura.example.jp/a?x=1&#38;y=2">A again</a></p>',
   ].join('');
 
   it('turns each http(s) link into its signed click URL and leaves the rest alone', () => {

@@ -194,20 +194,15 @@ export interface TLinkPlan {
 
 const HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])([^"']*)\2/gi;
 
+const NAMED: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
+
+/** An attribute's value as the browser reads it: named and numeric character references decoded. */
 function decodeEntities(value: string): string {
-  return value.replace(/&(amp|quot|#39|apos|lt|gt|#x27);/gi, (_m, name: string) => {
-    switch (name.toLowerCase()) {
-      case 'amp':
-        return '&';
-      case 'quot':
-        return '"';
-      case 'lt':
-        return '<';
-      case 'gt':
-        return '>';
-      default:
-        return "'";
-    }
+  return value.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|amp|quot|apos|lt|gt);/gi, (whole, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(Number.parseInt(lower.slice(1), 10));
+    return NAMED[lower] ?? whole;
   });
 }
 

@@ -14,17 +14,16 @@ import { undoUnsubscribe, unsubscribeGuest, unsubscribePage } from './unsubscrib
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /**
- * Per client address and minute. Opens and clicks over the limit still get their pixel and their
+ * Per client address and minute (TRACKING_EVENTS_PER_MINUTE). Opens and clicks over the limit still get their pixel and their
  * redirect (a guest behind a busy proxy must reach the hotel's page) but are not recorded, so one
  * address cannot flood the event log. Unsubscribe requests over it get 429.
  */
-export const TRACK_PER_MINUTE = 6000;
 export const UNSUBSCRIBE_PER_MINUTE = 60;
 
 export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
   const recorder = recorderOf(rt);
   const keys = keysOf(rt);
-  const tracked = new RateWindow(TRACK_PER_MINUTE);
+  const tracked = new RateWindow(rt.config.tracking.eventsPerMinute);
   const unsubscribes = new RateWindow(UNSUBSCRIBE_PER_MINUTE);
   app.addHook('onClose', async () => recorder.flush());
 
