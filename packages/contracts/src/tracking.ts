@@ -19,6 +19,8 @@ import { defineEndpoint, envelope } from './http.ts';
  *   Each delivery is reported once per final outcome; a retried (4xx, deferred) attempt is not
  *   reported. SEND keeps its own audience count on `campaigns`; the campaign is sent when
  *   sent + skipped + failed equals it.
+ * - Tracking totals of campaigns for a list (opened, clicked, conversions per campaign):
+ *   `campaignTotalsOf(tx, campaignIds)` in modules/tracking/queries.ts, read from the rollups.
  * - TRACK writes opens, clicks, unsubscribes, conversions and bounces as events (append-only
  *   `tracking_events`) in batches and updates the same rollups as they arrive; statistics below
  *   read only the rollups (never raw events). The dashboard reads `host_daily_stats`.

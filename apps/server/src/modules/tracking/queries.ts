@@ -136,6 +136,17 @@ export async function campaignTotalsOf(tx: TTx, campaignIds: string[]): Promise<
   return new Map(rows.map(({ campaignId, ...counters }) => [campaignId, counters]));
 }
 
+/** What a template's report shows of each campaign that used it: audience, when sent, and the tracking totals. */
+export async function campaignSummaries(tx: TTx, campaignIds: string[]) {
+  if (campaignIds.length === 0) return new Map<string, { audience: number | null; sentAt: Date | string | null; delivered: number; uniqueOpens: number; uniqueClicks: number }>();
+  const rows = await selectRows<{ id: string; audience: number | null; sentAt: Date | string | null; delivered: number | null; uniqueOpens: number | null; uniqueClicks: number | null }>(
+    tx,
+    sql`select c.id, c.audience, coalesce(c.finished_at, c.started_at) as "sentAt", s.delivered, s.unique_opens as "uniqueOpens", s.unique_clicks as "uniqueClicks"
+      from campaigns c left join campaign_stats s on s.campaign_id = c.id where c.id = any(${sql.param(campaignIds)}::uuid[])`,
+  );
+  return new Map(rows.map((r) => [r.id, { audience: r.audience, sentAt: r.sentAt, delivered: r.delivered ?? 0, uniqueOpens: r.uniqueOpens ?? 0, uniqueClicks: r.uniqueClicks ?? 0 }]));
+}
+
 /** Hourly rollup rows, or days cut in `timeZone`, oldest first. */
 export async function campaignSeries(tx: TTx, campaignId: string, interval: 'day' | 'hour', timeZone: string): Promise<(TStatCounters & { at: string })[]> {
   if (interval === 'hour') {

@@ -355,6 +355,28 @@ describe('the report', () => {
     expect((await s.call('GET', `/v1/campaigns/${campaignId}/statistics/series?timeZone=Mars/Olympus`, { token })).status).toBe(400);
   });
 
+  it('fills the statistics of the template report of the template the campaign used', async () => {
+    const [template] = await s.sql(`insert into templates (brand_id, host_id, name, contents) values ($1, $1, 'Summer template', '{}'::jsonb) returning id`, [brandId]);
+    await s.sql(`insert into template_uses (template_id, campaign_id, brand_id, campaign_name, status) values ($1, $2, $3, 'Summer', 'sent')`, [template.id, campaignId, brandId]);
+    await s.sql(`update campaigns set template_id = $1 where id = $2`, [template.id, campaignId]);
+    const { token } = await s.login(DEMO.brandAdmin);
+    const totals = (await statistics(token)).body.data.totals;
+    const report = await s.call('GET', `/v1/templates/${template.id}/report`, { token });
+    expect(report.status).toBe(200);
+    expect(report.body.data.campaigns).toEqual([
+      {
+        campaignId,
+        campaignName: 'Summer',
+        status: 'sent',
+        sentAt: expect.any(String),
+        recipients: deliveries.length,
+        delivered: totals.delivered,
+        opened: totals.uniqueOpens,
+        clicked: totals.uniqueClicks,
+      },
+    ]);
+  });
+
   it('keeps tokens and guests out of the log', () => {
     const log = s.logs.join('\n');
     const d = sent()[1]!;
