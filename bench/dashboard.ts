@@ -6,10 +6,11 @@
  * 10,000,000: opens, clicks and attributed bookings). Baseline, in the same run: the same figures
  * computed by hand from the raw rows (deliveries and tracking events, customers) in SQL over `pg`
  * as the owner, the three parts side by side too.
- *   npm run bench -- dashboard [--size N] [--rounds 30] [--baseline-rounds 10]
+ *   npm run bench -- dashboard [--size N] [--rounds 3] [--opens 30] [--baseline-opens 10]
  * Before timing, the API's campaign figures (per day, per hotel, both weeks) must equal the ones
  * computed by hand, or the run stops.
- * value = our p95 in ms; ratio = baseline p95 ÷ ours.
+ * Rounds alternate ours and the baseline (bench/_support.ts alternateRounds).
+ * value = our p95 in ms (median round); ratio = baseline p95 ÷ ours.
  *
  * The rollups the dashboard reads are kept by the tracking module as events arrive; here they are
  * filled once from the seeded rows with the same definitions, since replaying 10M events through
@@ -20,12 +21,14 @@
  * (`campaign_host_stats`, for the rates) the mails delivered, opened and clicked.
  */
 import pg from 'pg';
-import { admin, arg, dbUrl, percentile, startServer } from './_support.ts';
+import { admin, alternateRounds, arg, dbUrl, percentile, startServer, withSpread, type TLoadResult } from './_support.ts';
 
 const size = arg('size', 1_000_000);
-const rounds = arg('rounds', 30);
-// Computing from 10M raw events takes seconds a time: the baseline gets fewer rounds.
-const baselineRounds = arg('baseline-rounds', 10);
+/** Alternated rounds per side (docs/benchmarks.md, "Method"), and dashboard opens in each. */
+const rounds = arg('rounds', 3);
+const opens = arg('opens', 30);
+// Computing from 10M raw events takes seconds a time: the baseline opens fewer per round.
+const baselineOpens = arg('baseline-opens', 10);
 const port = arg('port', 3915);
 const DB = 'yado_bench_dashboard';
 const TZ = 'Asia/Tokyo';
@@ -250,30 +253,30 @@ async function main(): Promise<void> {
         `${(a.campaigns.bookings.current as number).toLocaleString()} bookings, ¥${(a.campaigns.revenue.current as number).toLocaleString()}; ${b.customers[0]!.toLocaleString()} customers\n`,
     );
 
-    const time = async (run: () => Promise<unknown>, times = rounds) => {
+    // One round: a run of dashboard opens one after another (a person opens it, reads, opens again).
+    const round = async (run: () => Promise<unknown>, times: number): Promise<TLoadResult> => {
       const latencies: number[] = [];
+      const start = performance.now();
       for (let r = 0; r < times; r++) {
         const t0 = performance.now();
         await run();
         latencies.push(performance.now() - t0);
       }
-      return latencies.sort((x, y) => x - y);
+      return { latencies: latencies.sort((x, y) => x - y), errors: 0, sent: times, seconds: (performance.now() - start) / 1000 };
     };
-    process.stdout.write(`warming up...\n`);
-    await time(ours, 3);
-    await time(hand, 3);
-    process.stdout.write(`ours: ${rounds} dashboard opens through the API (three blocks side by side)\n`);
-    const o = await time(ours);
-    process.stdout.write(`baseline: ${baselineRounds} times the same figures by hand from the raw rows over pg (three parts side by side)\n`);
-    const h = await time(hand, baselineRounds);
+    process.stdout.write(`ours: ${opens} dashboard opens a round through the API (three blocks side by side); baseline: ${baselineOpens} a round, the same figures by hand from the raw rows over pg\n`);
+    const { ours: o, baseline: h } = await alternateRounds({
+      rounds,
+      warmUp: { ours: () => round(ours, 3), baseline: () => round(hand, 2) },
+      ours: () => round(ours, opens),
+      baseline: () => round(hand, baselineOpens),
+      measure: (r) => percentile(r.latencies, 95),
+      label: (r) => `p50=${percentile(r.latencies, 50).toFixed(1)} ms p95=${percentile(r.latencies, 95).toFixed(1)} ms max=${percentile(r.latencies, 100).toFixed(1)} ms`,
+    });
     await pool.end();
-
-    const p = (r: number[], q: number) => percentile(r, q).toFixed(1);
-    process.stdout.write(`ours     p50=${p(o, 50)} ms p95=${p(o, 95)} ms max=${p(o, 100)} ms\n`);
-    process.stdout.write(`baseline p50=${p(h, 50)} ms p95=${p(h, 95)} ms max=${p(h, 100)} ms\n`);
-    const ourP95 = percentile(o, 95);
-    const baseP95 = percentile(h, 95);
-    process.stdout.write(`BENCH dashboard value=${ourP95.toFixed(1)} unit=ms baseline=${baseP95.toFixed(1)} ratio=${(baseP95 / ourP95).toFixed(2)}\n`);
+    process.stdout.write(`ours     p95 ${withSpread(o, 'ms')}\n`);
+    process.stdout.write(`baseline p95 ${withSpread(h, 'ms')}\n`);
+    process.stdout.write(`BENCH dashboard value=${o.median.toFixed(1)} unit=ms baseline=${h.median.toFixed(1)} ratio=${(h.median / o.median).toFixed(2)}\n`);
   } finally {
     server.kill('SIGTERM');
   }

@@ -1,4 +1,4 @@
-import { Alert, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Box, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { TCampaignPerformance } from '@yado/contracts/dashboard';
 import { lazy, Suspense } from 'react';
@@ -19,7 +19,7 @@ export function CampaignPerformanceBlock({ readOnly }: { readOnly: boolean }) {
   const language = currentLanguage();
   const perf = useQuery(campaignPerformanceQuery);
   const data = perf.data;
-  const rateText = (value: number | null) => (value === null ? t('dashboard.campaigns.no_rate') : formatRate(value, language));
+  const rateText = (value: number | null) => (value === null ? null : formatRate(value, language));
   const mailed = data ? data.daily.some((d) => d.sent + d.opened + d.clicked + d.bookings > 0) : false;
   return (
     <Stack gap="sm" data-testid="campaign-performance">
@@ -31,8 +31,20 @@ export function CampaignPerformanceBlock({ readOnly }: { readOnly: boolean }) {
       {data && (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="md">
-            <FigureCard testId="figure-open-rate" label={t('dashboard.campaigns.open_rate')} value={rateText(data.openRate.current)} change={changeOf(data.openRate, 'rate', language)} />
-            <FigureCard testId="figure-click-rate" label={t('dashboard.campaigns.click_rate')} value={rateText(data.clickRate.current)} change={changeOf(data.clickRate, 'rate', language)} />
+            <FigureCard
+              testId="figure-open-rate"
+              label={t('dashboard.campaigns.open_rate')}
+              value={rateText(data.openRate.current)}
+              note={t('dashboard.campaigns.no_rate')}
+              change={changeOf(data.openRate, 'rate', language)}
+            />
+            <FigureCard
+              testId="figure-click-rate"
+              label={t('dashboard.campaigns.click_rate')}
+              value={rateText(data.clickRate.current)}
+              note={t('dashboard.campaigns.no_rate')}
+              change={changeOf(data.clickRate, 'rate', language)}
+            />
             <FigureCard
               testId="figure-campaigns-sent"
               label={t('dashboard.campaigns.campaigns_sent')}
@@ -81,8 +93,8 @@ function HotelBreakdown({ hotels }: { hotels: NonNullable<TCampaignPerformance['
       <Text fw={600} size="sm" mb="sm">
         {t('dashboard.campaigns.hotels_title')}
       </Text>
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped>
+      <Box style={{ overflowX: 'auto' }}>
+        <Table striped miw={560}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('dashboard.campaigns.hotel')}</Table.Th>
@@ -106,7 +118,7 @@ function HotelBreakdown({ hotels }: { hotels: NonNullable<TCampaignPerformance['
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </Box>
     </Paper>
   );
 }
