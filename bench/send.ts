@@ -10,6 +10,7 @@
  * value = our messages per second (from the campaign's start to "sent"); ratio = ours ÷ baseline.
  * The sink stores every message (parse + insert), in this process for both sides.
  */
+import { ZTemplateContent } from '@yado/contracts';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -28,7 +29,7 @@ const text = (id: string, ...content: unknown[]) => ({ id, type: 'text', content
 const tag = (key: string) => ({ type: 'personalTag', attrs: { key } });
 const words = 'ご滞在をより快適にお過ごしいただくため、チェックインの前にご確認いただきたいことをお知らせいたします。';
 const contents = {
-  ja: {
+  ja: ZTemplateContent.parse({
     subject: '{{full_name}}、冬のご案内',
     preheader: '特別プランのお知らせ',
     document: {
@@ -41,7 +42,7 @@ const contents = {
               id: 'c',
               blocks: [
                 text('greeting', tag('full_name'), { type: 'text', text: '、いつもご利用ありがとうございます。' }),
-                ...Array.from({ length: 34 }, (_, n) => text(`p${n}`, { type: 'text', text: words, marks: n % 2 ? [{ type: 'bold' }] : [] })),
+                ...Array.from({ length: 14 }, (_, n) => text(`p${n}`, { type: 'text', text: words, marks: n % 2 ? [{ type: 'bold' }] : [] })),
                 { id: 'btn', type: 'button', label: 'プランを見る', href: 'https://sakura-hotels.example.jp/winter' },
                 { id: 'btn2', type: 'button', label: '予約する', href: 'https://sakura-hotels.example.jp/book' },
               ],
@@ -50,7 +51,7 @@ const contents = {
         },
       ],
     },
-  },
+  }),
 };
 
 async function main(): Promise<void> {

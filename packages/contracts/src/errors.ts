@@ -131,6 +131,7 @@ export const ERROR_MESSAGES = {
   campaign_sender_not_allowed: 'This sender email is not one of the campaign email settings.',
   campaign_not_sent_inactive: 'campaign not sent (recipient not active)',
   invalid_time_zone: 'Choose a valid time zone.',
+  campaign_render_failed: 'The template could not be rendered for sending. Open it in the template editor and save it again.',
   unsubscribe_link_invalid: 'This unsubscribe link is not valid. Please use the link in the latest email.',
 } as const;
 

@@ -1,3 +1,4 @@
+import { ZTemplateContent } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows, withTenant } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
@@ -31,8 +32,9 @@ export async function seedDemoCampaign(rt: TRuntime): Promise<void> {
       sql`insert into segments (brand_id, host_id, name, description, type, filter)
         values (${found.brand}::uuid, ${found.brand}::uuid, '箱根にご宿泊のお客様', 'デモ: さくら旅館 箱根に予約のあるお客様', 'dynamic', ${JSON.stringify(filter)}::jsonb) returning id`,
     );
+    // Parsed as the API would, so the stored document has every default the renderer expects.
     const contents = {
-      ja: {
+      ja: ZTemplateContent.parse({
         subject: '箱根の冬のご案内',
         preheader: '露天風呂付き客室の特別プラン',
         document: {
@@ -52,7 +54,7 @@ export async function seedDemoCampaign(rt: TRuntime): Promise<void> {
             },
           ],
         },
-      },
+      }),
     };
     const [template] = await selectRows<{ id: string }>(
       tx,

@@ -5,11 +5,13 @@ import {
   type TCampaignListQuery,
   type TCampaignUpdate,
   type TCampaignValues,
+  type TDeliveryStatus,
   type TQuietHoursCheck,
   type TSchedule,
   type TTemplateContents,
 } from '@yado/contracts';
-import type { TTx } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { selectRows, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
@@ -69,12 +71,12 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
       deferred: n('deferred'),
       skipped: n('skipped'),
       failed: n('failed'),
-      // Filled from the tracking module's rollups once they exist.
-      opened: null,
-      clicked: null,
-      conversions: null,
-      openRate: null,
-      clickRate: null,
+      // The tracking module's rollup (unique opens and clicks; rates of the delivered).
+      opened: row.unique_opens,
+      clicked: row.unique_clicks,
+      conversions: row.conversions,
+      openRate: row.delivered ? (row.unique_opens ?? 0) / row.delivered : null,
+      clickRate: row.delivered ? (row.unique_clicks ?? 0) / row.delivered : null,
     },
     hostId: row.host_id,
     hostName: row.host_name,
@@ -275,9 +277,8 @@ export async function checkQuietHours(rt: TRuntime, ctx: TActingContext, schedul
 }
 
 async function hostTimeZone(tx: TTx, hostId: string): Promise<string | null> {
-  const { sql } = await import('drizzle-orm');
-  const rows = (await tx.execute(sql`select timezone from hosts where id = ${hostId}::uuid`)) as unknown as { rows: { timezone: string }[] };
-  return rows.rows[0]?.timezone ?? null;
+  const [row] = await selectRows<{ timezone: string }>(tx, sql`select timezone from hosts where id = ${hostId}::uuid`);
+  return row?.timezone ?? null;
 }
 
 const TEST_PREFIX = { ja: '[テスト] ', en: '[TEST] ' } as const;
@@ -325,7 +326,7 @@ export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: st
   return { sent: recipients.length };
 }
 
-export async function listDeliveries(rt: TRuntime, ctx: TActingContext, id: string, q: { status?: TCampaign['statistics'] extends never ? never : 'queued' | 'sending' | 'sent' | 'deferred' | 'skipped' | 'failed'; page: number; pageSize: number }) {
+export async function listDeliveries(rt: TRuntime, ctx: TActingContext, id: string, q: { status?: TDeliveryStatus; page: number; pageSize: number }) {
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     const { rows, total } = await listDeliveryRows(tx, id, q);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
+import { seedDemoCampaign } from '../../seed/demo-campaign.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
 
 /**
@@ -275,6 +276,8 @@ describe('the send', () => {
     expect(done.status).toBe('sent');
     expect(done.statistics).toMatchObject({ audience: 5, sent: 3, skipped: 1, failed: 1, queued: 0, sending: 0, deferred: 0 });
     expect(done.statistics.sent + done.statistics.skipped + done.statistics.failed).toBe(done.statistics.audience);
+    // Opens and clicks come from the tracking rollup: none yet, and the rates say so.
+    expect(done.statistics).toMatchObject({ opened: 0, clicked: 0, openRate: 0, clickRate: 0 });
     // The tracking rollups got the same exact counts, in the same transactions.
     const [rollup] = await s.sql(`select sent, delivered, failed, skipped, bounced from campaign_stats where campaign_id = $1`, [c.id]);
     expect(rollup).toEqual({ sent: 3, delivered: 3, failed: 1, skipped: 1, bounced: 1 });
@@ -326,5 +329,47 @@ describe('the send', () => {
     } finally {
       await s.sql(`update campaign_email_settings set frequency_cap_count = null where host_id = $1`, [brand.id]);
     }
+  });
+
+  it("sends the demo's campaign to the guests synced for さくら旅館 箱根 through the same path", async () => {
+    const [hakone] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+    const guest = await customer(hakone.id, '箱根', mail('demo-guest'));
+    await s.sql(
+      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+       values ($1, $2, $3, $4, current_date, current_date + 10, current_date + 11, 1, 2, 30000, 'confirmed')`,
+      [brand.id, guest, hakone.id, `DEMO-${tag}`],
+    );
+    await seedDemoCampaign(s.rt);
+    const [demo] = await s.sql(`select id, status, send_at > now() as later from campaigns where name = '箱根の冬のご案内'`);
+    // Scheduled a little ahead (the first sync brings the guests in meanwhile); brought forward here.
+    expect(demo).toMatchObject({ status: 'scheduled', later: true });
+    await s.sql(`update campaigns set send_at = now() where id = $1`, [demo.id]);
+    await runSend(demo.id);
+    const [sent] = await s.sql(`select status, audience from campaigns where id = $1`, [demo.id]);
+    expect(sent).toEqual({ status: 'sent', audience: 1 });
+    const [received] = await sinkTo(mail('demo-guest'));
+    expect(received.subject).toBe('箱根の冬のご案内');
+  });
+
+  it('holds a start due in the quiet hours until they end', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const [{ timezone }] = await s.sql(`select timezone from hosts where id = $1`, [brand.id]);
+    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: timezone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+    const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '夜', [await customer(shinjuku.id, '夜', mail('night'))]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `夜 ${tag}`, subject: '夜', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    await s.sql(`update campaign_email_settings set quiet_hours_start = $2, quiet_hours_end = $3 where host_id = $1`, [brand.id, hh(hour - 1), hh(hour + 1)]);
+    try {
+      expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+      await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+      expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('scheduled');
+    } finally {
+      await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+    }
+    // Morning comes (here: the quiet hours are lifted): the next look starts it.
+    await runSend(c.id);
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('sent');
+    expect(await sinkTo(mail('night'))).toHaveLength(1);
   });
 });

@@ -37,6 +37,11 @@ export interface TCampaignRow {
   exclude_segment_ids: string[] | null;
   /** Deliveries by status. */
   counts: Partial<Record<TDeliveryStatus, number>> | null;
+  /** From the tracking module's per-campaign rollup (null before it has a row). */
+  delivered: number | null;
+  unique_opens: number | null;
+  unique_clicks: number | null;
+  conversions: number | null;
 }
 
 /** Campaigns an acting context may read: its own host's and those of the hosts below it. */
@@ -59,8 +64,10 @@ const SELECT = sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and not cs.exclude) as segment_ids,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and cs.exclude) as exclude_segment_ids,
-  (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d where d.campaign_id = c.id group by d.status) n) as counts
+  (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d where d.campaign_id = c.id group by d.status) n) as counts,
+  st.delivered, st.unique_opens, st.unique_clicks, st.conversions
   from campaigns c join hosts h on h.id = c.host_id
+  left join campaign_stats st on st.campaign_id = c.id
   left join templates t on t.id = c.template_id
   left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by`;
 

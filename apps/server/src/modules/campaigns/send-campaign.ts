@@ -191,7 +191,7 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
   }
   if (campaign.problem) await asBrand(rt, job.brandId, (tx) => setProblem(tx, campaign.id, null));
   const t = found.template;
-  return {
+  const context: TSendContext = {
     campaign,
     identity,
     from: { name: identity.from.name, address },
@@ -201,6 +201,19 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
     compiled: new Map(),
     imageUrl: imageUrlResolver(rt.config, createLogoStore(rt.config)),
   };
+  // Rendered once before any claim: a template that cannot be rendered fails the campaign with a
+  // reason instead of leaving every claimed delivery in flight.
+  try {
+    await compiledFor(context, context.template.defaultLanguage);
+  } catch (error) {
+    rt.log.error({ err: error, campaignId: campaign.id }, 'campaign template did not render');
+    await asBrand(rt, job.brandId, async (tx) => {
+      await markFailed(tx, campaign.id, 'campaign_render_failed');
+      await releaseUses(tx, campaign.id, 'failed');
+    });
+    return null;
+  }
+  return context;
 }
 
 function compiledFor(s: TSendContext, language: 'ja' | 'en'): Promise<TCompiledMessage> {
