@@ -133,6 +133,7 @@ export const ERROR_MESSAGES = {
   invalid_time_zone: 'Choose a valid time zone.',
   campaign_render_failed: 'The template could not be rendered for sending. Open it in the template editor and save it again.',
   unsubscribe_link_invalid: 'This unsubscribe link is not valid. Please use the link in the latest email.',
+  tracking_brand_only: 'The conversion window is set by the brand.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

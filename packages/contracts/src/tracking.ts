@@ -98,6 +98,33 @@ export const clickRedirect = defineEndpoint({
   response: z.unknown(),
 });
 
+// ---- the brand's tracking settings ----
+
+export const ZTrackingSettings = z.object({
+  /** Days after a click in which a synced booking is the campaign's conversion. */
+  conversionWindowDays: z.number().int(),
+  /** True while the brand has not chosen: the product's default applies. */
+  isDefault: z.boolean(),
+});
+export type TTrackingSettings = z.infer<typeof ZTrackingSettings>;
+export const ZTrackingSettingsInput = z.object({
+  conversionWindowDays: z.number().int().min(1).max(MAX_CONVERSION_WINDOW_DAYS),
+});
+
+export const getSettings = defineEndpoint({
+  method: 'GET',
+  path: '/v1/tracking/settings',
+  summary: "The brand's conversion window (days after a click in which a synced booking counts)",
+  response: envelope(ZTrackingSettings),
+});
+export const updateSettings = defineEndpoint({
+  method: 'PUT',
+  path: '/v1/tracking/settings',
+  summary: "Set the brand's conversion window, 1 to 90 days (brand context only: 403 tracking_brand_only)",
+  body: ZTrackingSettingsInput,
+  response: envelope(ZTrackingSettings),
+});
+
 // ---- statistics (campaign.view_campaign_report) ----
 
 const count = z.number().int().nonnegative();

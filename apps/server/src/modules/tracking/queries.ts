@@ -222,8 +222,13 @@ export async function eventsOfDeliveries(tx: TTx, deliveryIds: string[], perDeli
   );
 }
 
-/** The brand's conversion window in days (its tracking setting, else the default). */
-export async function conversionWindowDays(tx: TTx, brandId: string, fallback: number): Promise<number> {
+/** The brand's own conversion window in days; null while it has not chosen one. */
+export async function conversionWindowOf(tx: TTx, brandId: string): Promise<number | null> {
   const [row] = await selectRows<{ days: number }>(tx, sql`select conversion_window_days as days from tracking_settings where brand_id = ${brandId}`);
-  return row?.days ?? fallback;
+  return row?.days ?? null;
+}
+
+export async function saveConversionWindow(tx: TTx, brandId: string, days: number): Promise<void> {
+  await tx.execute(sql`insert into tracking_settings (brand_id, conversion_window_days) values (${brandId}, ${days})
+    on conflict (brand_id) do update set conversion_window_days = excluded.conversion_window_days, updated_at = now()`);
 }

@@ -8,6 +8,7 @@ import { keysOf, openClickToken, openDeliveryToken } from './links.ts';
 import { machineOpenReason } from './machine-opens.ts';
 import { RateWindow } from './rate-window.ts';
 import { recorderOf } from './record-events.ts';
+import { getTrackingSettings, updateTrackingSettings } from './tracking-settings.ts';
 import { undoUnsubscribe, unsubscribeGuest, unsubscribePage } from './unsubscribe.ts';
 
 /** A transparent 1x1 GIF. */
@@ -74,6 +75,9 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
     route(scope, trackingApi.publicUnsubscribePage, 'public', async ({ query }) => unsubscribePage(rt, query.token));
     route(scope, trackingApi.publicUnsubscribeUndo, 'public', async ({ query }) => undoUnsubscribe(rt, query.token));
   });
+
+  route(app, trackingApi.getSettings, { anyOf: ['settings.manage_campaign_email', 'campaign.view_campaign_report'] }, async ({ ctx }) => getTrackingSettings(rt, ctx));
+  route(app, trackingApi.updateSettings, { entitlement: 'settings.manage_campaign_email' }, async ({ body, ctx }) => updateTrackingSettings(rt, ctx, body));
 
   const report = { entitlement: 'campaign.view_campaign_report' } as const;
   route(app, trackingApi.statistics, report, async ({ params, ctx }) => readCampaignReport(rt, ctx, params.id as string));

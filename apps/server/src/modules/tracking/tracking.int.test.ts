@@ -317,20 +317,21 @@ describe('the rollups', () => {
 describe('the report', () => {
   it('lists recipients in keyset pages with their status and events', async () => {
     const { token } = await s.login(DEMO.hotelViewer);
-    const seen: string[] = [];
+    const seen: { deliveryId: string; status: string; openedAt: string | null; events: { kind: string }[] }[] = [];
     let cursor: string | null = null;
     do {
       const res: { status: number; body: any } = await s.call('GET', `/v1/campaigns/${campaignId}/recipients?limit=40${cursor ? `&cursor=${cursor}` : ''}`, { token });
       expect(res.status).toBe(200);
-      for (const item of res.body.data.items) seen.push(item.deliveryId);
+      seen.push(...res.body.data.items);
       cursor = res.body.data.nextCursor;
     } while (cursor);
-    expect(new Set(seen).size).toBe(deliveries.length);
-    const first = (await s.call('GET', `/v1/campaigns/${campaignId}/recipients?limit=200&status=sent`, { token })).body.data.items;
-    const opened = first.find((r: { deliveryId: string }) => r.deliveryId === sent()[0]!.id);
-    expect(opened.events.map((e: { kind: string }) => e.kind)).toEqual(expect.arrayContaining(['open', 'click']));
+    expect(new Set(seen.map((r) => r.deliveryId)).size).toBe(deliveries.length);
+    const opened = seen.find((r) => r.deliveryId === sent()[0]!.id)!;
+    expect(opened.events.map((e) => e.kind)).toEqual(expect.arrayContaining(['open', 'click']));
     expect(opened.openedAt).toBeTruthy();
-    expect(first.every((r: { status: string }) => r.status === 'sent')).toBe(true);
+    const failed = (await s.call('GET', `/v1/campaigns/${campaignId}/recipients?limit=200&status=failed`, { token })).body.data.items;
+    expect(failed.length).toBe(deliveries.length - sent().length);
+    expect(failed.every((r: { status: string; events: { kind: string }[] }) => r.status === 'failed' && r.events.some((e) => e.kind === 'bounce'))).toBe(true);
     expect((await s.call('GET', `/v1/campaigns/${campaignId}/recipients?cursor=nope`, { token })).status).toBe(400);
   });
 
@@ -377,6 +378,24 @@ describe('the report', () => {
     ]);
   });
 
+  it('documents the public and report routes in the API description', async () => {
+    const doc = (await (await fetch(`${s.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/t/o/{token}',
+        '/t/c/{token}',
+        '/v1/public/unsubscribe',
+        '/v1/public/unsubscribe/undo',
+        '/v1/campaigns/{id}/statistics',
+        '/v1/campaigns/{id}/statistics/series',
+        '/v1/campaigns/{id}/statistics/links',
+        '/v1/campaigns/{id}/statistics/hotels',
+        '/v1/campaigns/{id}/recipients',
+      ]),
+    );
+    expect(Object.keys(doc.paths['/v1/public/unsubscribe'] ?? {})).toEqual(expect.arrayContaining(['get', 'post']));
+  });
+
   it('keeps tokens and guests out of the log', () => {
     const log = s.logs.join('\n');
     const d = sent()[1]!;
@@ -384,3 +403,31 @@ describe('the report', () => {
     expect(log).not.toContain('sakura-hotels.example.jp/rooms');
   });
 });
+
+describe('the conversion window', () => {
+  it('is the brand’s to set (1 to 90 days), read by its hotels, audited, and no other brand’s business', async () => {
+    const brand = await s.login(DEMO.brandAdmin);
+    expect((await s.call('GET', '/v1/tracking/settings', { token: brand.token })).body.data).toEqual({ conversionWindowDays: 7, isDefault: true });
+    const set = await s.call('PUT', '/v1/tracking/settings', { token: brand.token, body: { conversionWindowDays: 14 } });
+    expect(set.status).toBe(200);
+    expect(set.body.data).toEqual({ conversionWindowDays: 14, isDefault: false });
+    for (const bad of [0, 91, 2.5, '7']) {
+      const refused = await s.call('PUT', '/v1/tracking/settings', { token: brand.token, body: { conversionWindowDays: bad } });
+      expect(refused.status, String(bad)).toBe(400);
+      expect(refused.body.error.code).toBe('validation_failed');
+    }
+    const hotel = await s.login(DEMO.hotelAdmin);
+    expect((await s.call('GET', '/v1/tracking/settings', { token: hotel.token })).body.data.conversionWindowDays).toBe(14);
+    const fromHotel = await s.call('PUT', '/v1/tracking/settings', { token: hotel.token, body: { conversionWindowDays: 3 } });
+    expect(fromHotel.status).toBe(403);
+    expect(fromHotel.body.error.code).toBe('tracking_brand_only');
+    const viewer = await s.login(DEMO.hotelViewer);
+    expect((await s.call('PUT', '/v1/tracking/settings', { token: viewer.token, body: { conversionWindowDays: 3 } })).status).toBe(403);
+    const harbor = await s.login(DEMO.harborAdmin);
+    expect((await s.call('GET', '/v1/tracking/settings', { token: harbor.token })).body.data).toEqual({ conversionWindowDays: 7, isDefault: true });
+    const [audit] = await s.sql(`select action, changes from audit_log where target_type = 'tracking_settings' and target_id = $1`, [brandId]);
+    expect(audit).toEqual({ action: 'update', changes: { conversionWindowDays: [7, 14] } });
+    await s.call('PUT', '/v1/tracking/settings', { token: brand.token, body: { conversionWindowDays: 7 } });
+  });
+});
+
