@@ -5,7 +5,7 @@ import { withTenant } from '../../db/client.ts';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { syncBookings } from '../booking/sync-bookings.ts';
 import { trackingFor } from './links.ts';
-import { recorderOf } from './record-events.ts';
+import { recorderOf, writeEvents } from './record-events.ts';
 import { recordDeliveryOutcomes } from './rollups.ts';
 
 /**
@@ -428,6 +428,31 @@ describe('the conversion window', () => {
     const [audit] = await s.sql(`select action, changes from audit_log where target_type = 'tracking_settings' and target_id = $1`, [brandId]);
     expect(audit).toEqual({ action: 'update', changes: { conversionWindowDays: [7, 14] } });
     await s.call('PUT', '/v1/tracking/settings', { token: brand.token, body: { conversionWindowDays: 7 } });
+  });
+});
+
+describe('concurrent batches', () => {
+  it('count a delivery’s first open and first click once, however many processes write at the same time', async () => {
+    const [second] = await s.sql(`insert into campaigns (brand_id, host_id, name, status) values ($1, $2, 'Concurrent', 'sent') returning id`, [brandId, shinjuku]);
+    const [d] = await s.sql(
+      `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, status, sent_at)
+       select $1, $2, customer_id, hotel_id, 'sent', now() - interval '1 hour' from deliveries where id = $3 returning id`,
+      [second.id, brandId, sent()[0]!.id],
+    );
+    const at = new Date();
+    // Five writers (as five API processes would), each with its own batch for the same delivery.
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        writeEvents(s.rt, [
+          { kind: 'open', deliveryId: d.id, at: new Date(at.getTime() + i) },
+          { kind: 'click', deliveryId: d.id, at: new Date(at.getTime() + i), linkIndex: 0, url: 'https://sakura-hotels.example.jp/' },
+        ]),
+      ),
+    );
+    const [stats] = await s.sql(`select opens, unique_opens, clicks, unique_clicks from campaign_stats where campaign_id = $1`, [second.id]);
+    expect(stats).toEqual({ opens: 5, unique_opens: 1, clicks: 5, unique_clicks: 1 });
+    const [link] = await s.sql(`select clicks, unique_clicks from campaign_link_stats where campaign_id = $1`, [second.id]);
+    expect(link).toEqual({ clicks: 5, unique_clicks: 1 });
   });
 });
 
