@@ -55,7 +55,8 @@ export type TLevelInfo = z.infer<typeof ZLevelInfo>;
  * Customers in the host's scope at the end of the window and at the end of the week before
  * (brand: all of the brand's; hotel group: those allocated to its hotels, each once; hotel: those
  * allocated to it). The earlier week's figures come from the daily customer counts (one row per
- * host and local day, taken when the dashboard is read); before a count was kept they are null.
+ * host and local day, taken after the day's end by an hourly job); before a count was kept they
+ * are null. Today's figure is at most five minutes old.
  */
 export const ZCustomerStatistics = z.object({
   window: ZDashboardWindow,

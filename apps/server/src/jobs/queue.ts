@@ -23,6 +23,8 @@ export const QUEUES = {
   campaignStart: 'campaigns.start',
   /** Send a campaign's due deliveries batch by batch (one waiting job per campaign). */
   campaignSend: 'campaigns.send',
+  /** Hourly: each host's customer count at the end of its local yesterday, for the dashboard's week before. */
+  dashboardCountCustomers: 'dashboard.count-customers',
 } as const;
 
 /** Queue options that differ from the default (retry five times with back-off). */

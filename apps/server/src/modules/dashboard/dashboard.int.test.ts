@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { addDays, dashboardWindow } from './dashboard-window.ts';
+import { keepDailyCustomerCounts } from './keep-daily-customer-counts.ts';
 
 /**
  * The dashboard's three blocks per role and level, against another brand: a hotel group's figures
@@ -189,6 +190,29 @@ describe('the dashboard of a hotel', () => {
     expect(d.unsubscribedCustomers).toEqual({ current: 1, previous: 0 });
     const [row] = await s.sql(`select customers from customer_count_days where host_id = $1 and day = $2`, [id['sakura-shinjuku'], window.to]);
     expect(row.customers).toBe(3);
+  });
+});
+
+describe('the daily customer counts', () => {
+  it('keep each host’s count at the end of its yesterday, once, and the dashboard compares with it', async () => {
+    await s.sql(`delete from customer_count_days where day = $1`, [window.previousTo]);
+    // Six days ago, "yesterday" was the last day of the week before today's window.
+    const then = new Date(Date.now() - 6 * 86_400_000);
+    const [{ n }] = await s.sql(`select count(*)::int as n from hosts where level <> 'grand_user' and deleted_at is null`);
+    expect(await keepDailyCustomerCounts(s.rt, then)).toBe(n);
+    expect(await keepDailyCustomerCounts(s.rt, then)).toBe(0);
+    const rows = await s.sql(`select host_id, customers from customer_count_days where day = $1`, [window.previousTo]);
+    expect(rows).toHaveLength(n);
+    expect(rows.find((r) => r.host_id === id['harbor-view'])?.customers).toBe(2);
+
+    // Today's counts were taken earlier in this file, before a customer was added: let them age out.
+    await s.sql(`update customer_count_days set counted_at = now() - interval '1 hour' where day = $1`, [window.to]);
+    for (const email of [DEMO.brandAdmin, DEMO.groupAdmin, DEMO.hotelViewer, DEMO.harborAdmin]) {
+      const d = (await get(email, 'customer-statistics')).body.data;
+      // Nothing changed since the count: the week before equals now, known for every scope.
+      expect(d.customers.previous, email).toBe(d.customers.current);
+      expect(d.unsubscribedCustomers.previous, email).toBe(d.unsubscribedCustomers.current);
+    }
   });
 });
 
