@@ -372,4 +372,35 @@ describe('the send', () => {
     expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('sent');
     expect(await sinkTo(mail('night'))).toHaveLength(1);
   });
+
+  it('waits and says why when the sender domain lost its verification, then sends once it is back', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '検証', [await customer(shinjuku.id, '検証', mail('verify'))]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `検証 ${tag}`, subject: '検証', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    await s.sql(`update sending_domains set state = 'in_verification' where brand_id = $1`, [brand.id]);
+    try {
+      await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+      const waiting = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data;
+      expect(waiting).toMatchObject({ status: 'scheduled', problem: 'sending_settings_missing' });
+    } finally {
+      await s.sql(`update sending_domains set state = 'verified' where brand_id = $1`, [brand.id]);
+    }
+    await runSend(c.id);
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data).toMatchObject({ status: 'sent', problem: null });
+    expect(await sinkTo(mail('verify'))).toHaveLength(1);
+  });
+
+  it('lists the campaign and its delivery counts on the template report', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '報告', [await customer(shinjuku.id, '報告', mail('report'))]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `報告 ${tag}`, subject: '報告', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} });
+    await runSend(c.id);
+    const report = await s.call('GET', `/v1/templates/${templateId}/report`, { token: t });
+    expect(report.body.data.campaigns).toEqual([expect.objectContaining({ campaignId: c.id, status: 'sent', recipients: 1, delivered: 1, opened: 0 })]);
+    expect(report.body.data.campaigns[0].sentAt).not.toBeNull();
+  });
 });
