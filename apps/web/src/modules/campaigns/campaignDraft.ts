@@ -111,6 +111,11 @@ export function firstIncompleteStep(draft: TCampaignDraft, now: number): TCampai
   return CAMPAIGN_STEPS.slice(0, -1).find((step) => !isStepComplete(draft, step, now)) ?? null;
 }
 
+/** What the editor saves: every field, for create and update alike. */
+export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'recipients'>> {
+  recipients: { segmentIds: string[]; excludeSegmentIds: string[] };
+}
+
 /** The schedule the draft asks for. */
 export function scheduleOf(draft: TCampaignDraft): TSchedule {
   return draft.scheduleKind === 'now'
@@ -122,7 +127,7 @@ export function scheduleOf(draft: TCampaignDraft): TSchedule {
  * What is saved (create or update). The schedule is set by its own call (schedule, send now), so
  * saving keeps the campaign a draft until the user says when.
  */
-export function inputOf(draft: TCampaignDraft): TCampaignInput {
+export function inputOf(draft: TCampaignDraft): TCampaignSave {
   return {
     name: draft.name.trim(),
     subject: draft.subject.trim(),

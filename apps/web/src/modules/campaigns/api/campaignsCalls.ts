@@ -1,6 +1,7 @@
 import * as campaignsApi from '@yado/contracts/campaigns';
 import type { CAMPAIGN_SORTS, TCampaign, TCampaignInput, TCampaignStatus, TRecipients, TSchedule } from '@yado/contracts/campaigns';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
 import * as templatesApi from '@yado/contracts/templates';
 import { request } from '../../../lib/http/request';
 import { TEMPLATES_QUERY_KEY } from '../../templates/api/templatesCalls';
@@ -24,9 +25,15 @@ export const campaignListQuery = (filters: TCampaignFilters, page: number, pageS
         signal,
       }),
     placeholderData: keepPreviousData,
-    // A campaign being sent moves on its own: follow it while the list is open.
-    refetchInterval: (query) => (query.state.data?.items.some((c) => c.status === 'pending') ? 5_000 : false),
+    // A campaign due or being sent moves on its own: follow it while the list is open.
+    refetchInterval: (query) => (query.state.data?.items.some(isMoving) ? 5_000 : false),
   });
+
+/** Sending, or due within a minute: its status changes without the user doing anything. */
+export function isMoving(campaign: Pick<TCampaign, 'status' | 'sendAt'>, now = Date.now()): boolean {
+  if (campaign.status === 'pending') return true;
+  return campaign.status === 'scheduled' && campaign.sendAt !== null && Date.parse(campaign.sendAt) - now < 60_000;
+}
 
 export const campaignQuery = (id: string) =>
   queryOptions({
@@ -75,7 +82,7 @@ export function createCampaign(input: TCampaignInput): Promise<TCampaign> {
   return request(campaignsApi.create, { body: input });
 }
 
-export function updateCampaign(id: string, input: Partial<TCampaignInput>): Promise<TCampaign> {
+export function updateCampaign(id: string, input: z.input<typeof campaignsApi.ZCampaignUpdate>): Promise<TCampaign> {
   return request(campaignsApi.update, { params: { id }, body: input });
 }
 

@@ -29,7 +29,7 @@ import { errorText } from '../../../lib/http/errorText';
 import type { TLanguage } from '../../../lib/session/storage';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { EmptyState } from '../../ui/components/EmptyState';
-import { campaignQuery } from '../api/campaignsCalls';
+import { campaignQuery, isMoving } from '../api/campaignsCalls';
 import { hotelsQuery, linksQuery, recipientsQuery, reportQuery, seriesQuery } from '../api/statisticsCalls';
 import { actionsFor } from '../campaignActions';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
@@ -50,7 +50,7 @@ export function CampaignStatisticsPage() {
   const can = useProfile().entitlements;
   const campaign = useQuery({
     ...campaignQuery(id),
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 5_000 : false),
+    refetchInterval: (query) => (query.state.data && isMoving(query.state.data) ? 3_000 : false),
   });
   const { run, dialog } = useCampaignActions(() => void navigate('/campaign'));
 
