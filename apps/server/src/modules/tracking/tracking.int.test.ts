@@ -208,6 +208,24 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect((await statistics(token)).body.data.totals.unsubscribes).toBe(2);
   });
 
+  it('takes the one-click POST however the mail client encodes its body', async () => {
+    const d = sent()[4]!;
+    const url = trackingFor(s.rt, d.id).unsubscribeUrl;
+    const form = new FormData();
+    form.append('List-Unsubscribe', 'One-Click');
+    for (const init of [
+      { body: form },
+      { body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'text/plain' } },
+      { body: undefined },
+    ] as RequestInit[]) {
+      const res = await fetch(url, { method: 'POST', ...init });
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.emailStatus).toBe('unsubscribed');
+    }
+    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(url, 'token=')}`, { body: {} });
+    expect(undo.body.data.emailStatus).toBe('active');
+  });
+
   it('does not lift an unsubscribe the hotel set, through a guest’s old link', async () => {
     const d = sent()[2]!;
     const { token } = await s.login(DEMO.brandAdmin);
