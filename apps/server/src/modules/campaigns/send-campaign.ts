@@ -150,7 +150,16 @@ export async function sendCampaign(rt: TRuntime, job: TCampaignJob): Promise<voi
     });
     if (batch.length === 0) break;
     const toSend = batch.filter((d) => d.status === 'sending');
-    const outcomes = await Promise.all(toSend.map((d) => sendOne(rt, prepared, d)));
+    const outcomes = await Promise.all(
+      toSend.map((d) =>
+        // A mail that cannot even be built (not an SMTP answer) fails alone, rather than holding its batch in flight.
+        sendOne(rt, prepared, d).catch((error: unknown): TOutcome => {
+          // Only the error's kind: its message could quote the recipient.
+          rt.log.error({ error: (error as Error).name, campaignId: campaign.id, deliveryId: d.id }, 'campaign mail could not be built');
+          return { id: d.id, customerId: d.customer_id, status: 'failed', messageId: null, error: 'the mail could not be built', nextAttemptAt: null, hardBounce: false };
+        }),
+      ),
+    );
     await asBrand(rt, job.brandId, async (tx) => {
       const recorded = await recordOutcomes(tx, outcomes);
       const bounced = new Set(outcomes.filter((o) => o.hardBounce).map((o) => o.id));
