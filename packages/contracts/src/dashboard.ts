@@ -63,6 +63,8 @@ export const ZCustomerStatistics = z.object({
   customers: ZFigure,
   activeCustomers: ZFigure,
   unsubscribedCustomers: ZFigure,
+  /** When today's figures were counted (at most five minutes before the answer). */
+  countedAt: z.string(),
   /** When customer data last synced from the booking system (the brand's last finished run). */
   lastSync: z
     .object({

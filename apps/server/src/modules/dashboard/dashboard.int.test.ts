@@ -188,8 +188,10 @@ describe('the dashboard of a hotel', () => {
     expect(d.customers).toEqual({ current: 3, previous: 1 });
     expect(d.activeCustomers).toEqual({ current: 2, previous: 1 });
     expect(d.unsubscribedCustomers).toEqual({ current: 1, previous: 0 });
-    const [row] = await s.sql(`select customers from customer_count_days where host_id = $1 and day = $2`, [id['sakura-shinjuku'], window.to]);
+    const [row] = await s.sql(`select customers, counted_at from customer_count_days where host_id = $1 and day = $2`, [id['sakura-shinjuku'], window.to]);
     expect(row.customers).toBe(3);
+    expect(new Date(d.countedAt).getTime()).toBe(new Date(row.counted_at).getTime());
+    expect(Date.now() - new Date(d.countedAt).getTime()).toBeLessThan(60_000);
   });
 });
 

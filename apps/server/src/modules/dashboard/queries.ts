@@ -94,11 +94,17 @@ export function countDays(tx: TTx, hostId: string, days: string[]): Promise<TCou
   );
 }
 
-export async function saveCountDay(tx: TTx, host: TScopeHost, day: string, counts: TCustomerCounts): Promise<void> {
-  await tx.execute(sql`insert into customer_count_days (host_id, day, brand_id, customers, active, unsubscribed, counted_at)
+/** Stores a host's count of a day; gives when it was counted. */
+export async function saveCountDay(tx: TTx, host: TScopeHost, day: string, counts: TCustomerCounts): Promise<Date> {
+  const [row] = await selectRows<{ counted_at: TTimestamp }>(
+    tx,
+    sql`insert into customer_count_days (host_id, day, brand_id, customers, active, unsubscribed, counted_at)
     values (${host.id}, ${day}, ${host.brandId}, ${counts.customers}, ${counts.active}, ${counts.unsubscribed}, now())
     on conflict (host_id, day) do update set customers = excluded.customers, active = excluded.active,
-      unsubscribed = excluded.unsubscribed, counted_at = excluded.counted_at`);
+      unsubscribed = excluded.unsubscribed, counted_at = excluded.counted_at
+    returning counted_at`,
+  );
+  return row ? new Date(row.counted_at) : new Date();
 }
 
 /** The brand's last finished booking-system sync, and whether it is connected at all. */

@@ -25,11 +25,16 @@ export async function readCustomerStatistics(rt: TRuntime, ctx: TActingContext, 
     if (!host) throw new AppError(404, 'not_found');
     const window = dashboardWindow(now, host.timezone);
     const rows = await countDays(tx, scope.id, [window.to, window.previousTo]);
-    let today: TCustomerCounts | undefined = rows.find((r) => r.day === window.to && now.getTime() - new Date(r.counted_at).getTime() < COUNT_MAX_AGE_MS);
-    if (!today) {
+    const stored = rows.find((r) => r.day === window.to && now.getTime() - new Date(r.counted_at).getTime() < COUNT_MAX_AGE_MS);
+    let today: TCustomerCounts;
+    let countedAt: Date;
+    if (stored) {
+      today = stored;
+      countedAt = new Date(stored.counted_at);
+    } else {
       const hotels = scope.level === 'brand' ? [] : (await scopeHotels(tx, scope)).map((h) => h.id);
       today = await countCustomers(tx, scope, hotels);
-      await saveCountDay(tx, scope, window.to, today);
+      countedAt = await saveCountDay(tx, scope, window.to, today);
     }
     const before = rows.find((r) => r.day === window.previousTo);
     const figure = (key: keyof TCustomerCounts): TFigure => ({ current: today[key], previous: before ? before[key] : null });
@@ -39,6 +44,7 @@ export async function readCustomerStatistics(rt: TRuntime, ctx: TActingContext, 
       customers: figure('customers'),
       activeCustomers: figure('active'),
       unsubscribedCustomers: figure('unsubscribed'),
+      countedAt: countedAt.toISOString(),
       lastSync: sync.run ? { status: sync.run.status, finishedAt: new Date(sync.run.finished_at).toISOString() } : null,
       bookingConnected: sync.connected,
     };

@@ -1,4 +1,4 @@
-import { Alert, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
@@ -15,9 +15,16 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
   const stats = useQuery(customerStatisticsQuery);
   return (
     <Stack gap="sm" data-testid="customer-statistics">
-      <Title order={2} size="h4">
-        {t('dashboard.customers.title')}
-      </Title>
+      <Group justify="space-between" align="baseline">
+        <Title order={2} size="h4">
+          {t('dashboard.customers.title')}
+        </Title>
+        {stats.data && (
+          <Text size="xs" c="dimmed" data-testid="customers-counted-at">
+            {t('dashboard.customers.counted_at', { at: formatDate(stats.data.countedAt, language, { withTime: true }) })}
+          </Text>
+        )}
+      </Group>
       {stats.isPending && <Skeleton h={96} radius="md" />}
       {stats.isError && <Alert color="red">{t('dashboard.load_failed')}</Alert>}
       {stats.data &&

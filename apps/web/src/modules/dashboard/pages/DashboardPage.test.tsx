@@ -18,6 +18,7 @@ const customers = (current: number, previous: number | null) => ({
   customers: { current, previous },
   activeCustomers: { current, previous },
   unsubscribedCustomers: { current: 0, previous: previous === null ? null : 0 },
+  countedAt: '2026-11-24T05:00:00Z',
   lastSync: { status: 'succeeded', finishedAt: '2026-11-23T16:02:00Z' },
   bookingConnected: true,
 });
@@ -52,6 +53,7 @@ describe('dashboard page', () => {
     await renderWithProviders(<DashboardPage />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
     expect((await screen.findByTestId('figure-customers-value')).textContent).toBe('1,234');
     expect(screen.getByTestId('figure-customers-change').textContent).toBe('+34 against the 7 days before');
+    expect(screen.getByTestId('customers-counted-at').textContent).toMatch(/^As of \d{2} Nov 2026, /);
     expect((await screen.findByTestId('figure-open-rate-value')).textContent).toBe('25.0%');
     expect(screen.getByTestId('figure-open-rate-change').textContent).toBe('+5 pt against the 7 days before');
     expect(screen.getByTestId('figure-click-rate-change').textContent).toBe('No figure for the 7 days before yet');
