@@ -256,7 +256,7 @@ async function sendOne(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<TOut
     publicUrl: rt.config.publicUrl,
     identity: { from: s.from, replyTo: s.identity.replyTo, footer: s.identity.footer },
     dkim: s.dkim,
-    tracking: trackingFor(rt, d.id, { mailto: s.identity.replyTo ?? s.from.address, language }),
+    tracking: trackingFor(rt, d.id, { mailto: s.identity.replyTo ?? s.from.address, language, customerId: d.customer_id }),
   });
   await rateOf(rt).acquire(to.slice(to.lastIndexOf('@') + 1).toLowerCase());
   try {

@@ -4,6 +4,7 @@ import {
   deliveryTracking,
   openClickToken,
   openDeliveryToken,
+  openUnsubscribeToken,
   planLinks,
   signClick,
   signDelivery,
@@ -56,6 +57,28 @@ describe('delivery tokens (open pixel, unsubscribe)', () => {
     const [, macOfFirst] = signDelivery(keys, 'open', delivery).split('.');
     const [idOfOther] = signDelivery(keys, 'open', other).split('.');
     expect(openDeliveryToken(keys, 'open', `${idOfOther}.${macOfFirst}`)).toBeNull();
+  });
+});
+
+describe('unsubscribe tokens with the guest', () => {
+  const customer = '7d1f0e2a-3b4c-4d5e-8f60-718293a4b5c6';
+
+  it('name the delivery and the guest, and refuse every alteration', () => {
+    const t = deliveryTracking(keys, base, delivery, { customerId: customer });
+    const token = tokenOf(t.unsubscribeUrl, 'token=');
+    expect(openUnsubscribeToken(keys, token)).toEqual({ deliveryId: delivery, customerId: customer });
+    for (const altered of alterations(token)) expect(openUnsubscribeToken(keys, altered)).toBeNull();
+    for (let cut = 1; cut < token.length; cut++) expect(openUnsubscribeToken(keys, token.slice(0, cut))).toBeNull();
+    const [d, , m] = token.split('.');
+    const [other] = signDelivery(keys, 'open', '11111111-2222-4333-8444-555555555555').split('.');
+    expect(openUnsubscribeToken(keys, `${d}.${other}.${m}`)).toBeNull();
+    expect(openUnsubscribeToken(otherKeys, token)).toBeNull();
+    // The open pixel's token is no unsubscribe token in either form.
+    expect(openUnsubscribeToken(keys, tokenOf(t.openPixelUrl, '/t/o/'))).toBeNull();
+  });
+
+  it('still open in the older form without the guest', () => {
+    expect(openUnsubscribeToken(keys, signDelivery(keys, 'unsubscribe', delivery))).toEqual({ deliveryId: delivery, customerId: null });
   });
 });
 

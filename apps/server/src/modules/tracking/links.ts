@@ -89,6 +89,35 @@ export function openDeliveryToken(keys: TTrackingKeys, purpose: 'open' | 'unsubs
   return macMatches(mac(keys[purpose], [purpose, id]), macText) ? idOf(id) : null;
 }
 
+export interface TUnsubscribeToken {
+  deliveryId: string;
+  /** The guest, so the link still works after its campaign (and delivery) was deleted; null in older links. */
+  customerId: string | null;
+}
+
+/** `<delivery>.<customer>.<mac>`: an unsubscribe that outlives its campaign. */
+export function signUnsubscribe(keys: TTrackingKeys, deliveryId: string, customerId: string): string {
+  const d = idBytes(deliveryId);
+  const c = idBytes(customerId);
+  return `${d.toString('base64url')}.${c.toString('base64url')}.${mac(keys.unsubscribe, ['unsubscribe', d, c]).toString('base64url')}`;
+}
+
+/** The delivery and guest an unsubscribe token names (both forms), or null when it is not one we signed. */
+export function openUnsubscribeToken(keys: TTrackingKeys, token: string): TUnsubscribeToken | null {
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
+  const parts = token.split('.');
+  if (parts.length === 2) {
+    const deliveryId = openDeliveryToken(keys, 'unsubscribe', token);
+    return deliveryId ? { deliveryId, customerId: null } : null;
+  }
+  if (parts.length !== 3) return null;
+  const [dText, cText, macText] = parts as [string, string, string];
+  const d = idFrom(dText);
+  const c = idFrom(cText);
+  if (!d || !c) return null;
+  return macMatches(mac(keys.unsubscribe, ['unsubscribe', d, c]), macText) ? { deliveryId: idOf(d), customerId: idOf(c) } : null;
+}
+
 function idFrom(text: string): Buffer | null {
   if (text.length !== 22 || !B64URL.test(text)) return null;
   const id = Buffer.from(text, 'base64url');
@@ -156,12 +185,17 @@ export interface TTrackingOptions {
   mailto?: string | null;
   /** The guest's language, put on the page link so the page opens in it. */
   language?: 'ja' | 'en';
+  /**
+   * The guest (customer id): signed into the unsubscribe links so they keep working after the
+   * campaign is deleted. Without it the links name the delivery only.
+   */
+  customerId?: string;
 }
 
 /** Tracking addresses of one delivery from a base URL and keys (pure; `trackingFor` is what SEND calls). */
 export function deliveryTracking(keys: TTrackingKeys, baseUrl: string, deliveryId: string, options: TTrackingOptions = {}): TDeliveryTracking {
   const base = baseUrl.replace(/\/$/, '');
-  const unsubscribeToken = signDelivery(keys, 'unsubscribe', deliveryId);
+  const unsubscribeToken = options.customerId ? signUnsubscribe(keys, deliveryId, options.customerId) : signDelivery(keys, 'unsubscribe', deliveryId);
   const unsubscribeUrl = `${base}/v1/public/unsubscribe?token=${unsubscribeToken}`;
   const lang = options.language ? `&lang=${options.language}` : '';
   const mailto = options.mailto ? `, <mailto:${encodeURI(options.mailto)}?subject=unsubscribe%20${unsubscribeToken}>` : '';

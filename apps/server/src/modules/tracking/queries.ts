@@ -9,8 +9,10 @@ import type { TActingContext } from '../tenancy/acting-context.ts';
  */
 
 export interface TUnsubscribeTarget {
-  deliveryId: string;
-  campaignId: string;
+  /** Null when the delivery is gone (its campaign deleted): the guest is found by the signed customer id. */
+  deliveryId: string | null;
+  campaignId: string | null;
+  /** The host whose unsubscribed message applies: the campaign's, else the brand. */
   campaignHostId: string;
   brandId: string;
   brandName: string;
@@ -44,6 +46,21 @@ export async function findUnsubscribeTarget(tx: TTx, deliveryId: string, options
   return row ?? null;
 }
 
+/** The guest alone, when the delivery is gone: the brand speaks for the deleted campaign. */
+export async function findGuestTarget(tx: TTx, customerId: string, options: { lock: boolean }): Promise<TUnsubscribeTarget | null> {
+  const [row] = await selectRows<TUnsubscribeTarget>(
+    tx,
+    sql`select null as "deliveryId", null as "campaignId", cu.brand_id as "campaignHostId", cu.brand_id as "brandId", b.name as "brandName",
+        null as "hotelId", cu.id as "customerId", cu.email_status as "emailStatus", cu.unsubscribe_reason as "unsubscribeReason", cu.country,
+        sb.default_language as "defaultLanguage"
+      from customers cu join hosts b on b.id = cu.brand_id
+      left join campaign_email_settings sb on sb.host_id = cu.brand_id
+      where cu.id = ${customerId}
+      ${options.lock ? sql`for update of cu` : sql``}`,
+  );
+  return row ?? null;
+}
+
 /** The unsubscribed message in force for the campaign's host: its own, its hotel group's, its brand's. */
 export async function unsubscribedMessageFor(tx: TTx, hostId: string): Promise<string | null> {
   const [row] = await selectRows<{ message: string | null }>(
@@ -69,8 +86,11 @@ export async function setGuestEmailStatus(tx: TTx, target: TUnsubscribeTarget, s
  * guest is no user) that names the source and the time; no address or name enters either.
  */
 export async function recordGuestConsent(tx: TTx, target: TUnsubscribeTarget, kind: 'unsubscribe' | 'resubscribe', source: TUnsubscribeSource, at: Date): Promise<void> {
-  await tx.execute(sql`insert into tracking_events (occurred_at, brand_id, campaign_id, delivery_id, kind, source)
-    values (${at.toISOString()}::timestamptz, ${target.brandId}, ${target.campaignId}, ${target.deliveryId}, ${kind}, ${source})`);
+  // Events belong to a delivery; a deleted campaign's guest leaves the audit entry only.
+  if (target.deliveryId && target.campaignId) {
+    await tx.execute(sql`insert into tracking_events (occurred_at, brand_id, campaign_id, delivery_id, kind, source)
+      values (${at.toISOString()}::timestamptz, ${target.brandId}, ${target.campaignId}, ${target.deliveryId}, ${kind}, ${source})`);
+  }
   const changes = {
     emailStatus: kind === 'unsubscribe' ? ['active', 'unsubscribed'] : ['unsubscribed', 'active'],
     source,

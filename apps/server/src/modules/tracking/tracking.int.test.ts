@@ -237,6 +237,28 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: [d.customer_id], emailStatus: 'active' } });
   });
 
+  it('keeps working after the campaign is deleted: the link names the guest too', async () => {
+    const d = sent()[6]!;
+    const [gone] = await s.sql(`insert into campaigns (brand_id, host_id, name, status) values ($1, $2, 'Deleted later', 'sent') returning id`, [brandId, shinjuku]);
+    const [delivery] = await s.sql(
+      `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, status, sent_at) values ($1, $2, $3, $4, 'sent', now()) returning id`,
+      [gone.id, brandId, d.customer_id, d.hotel_id],
+    );
+    const t = trackingFor(s.rt, delivery.id, { customerId: d.customer_id });
+    await s.sql(`delete from campaigns where id = $1`, [gone.id]);
+    const res = await fetch(t.unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toMatchObject({ brandName: 'さくらホテルズ', emailStatus: 'unsubscribed', canUndo: true });
+    expect((await s.sql(`select email_status, unsubscribe_reason from customers where id = $1`, [d.customer_id]))[0]).toEqual({ email_status: 'unsubscribed', unsubscribe_reason: 'one_click' });
+    const [audit] = await s.sql(`select changes from audit_log where target_id = $1 and action = 'guest_unsubscribe' order by id desc limit 1`, [d.customer_id]);
+    expect(audit.changes).toMatchObject({ source: 'one_click', campaignId: null });
+    // A link without the guest, whose delivery is gone, is refused like a forged one.
+    const older = trackingFor(s.rt, delivery.id);
+    expect((await s.call('POST', `/v1/public/unsubscribe?token=${tokenOf(older.unsubscribeUrl, 'token=')}`, { body: {} })).status).toBe(404);
+    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(t.unsubscribeUrl, 'token=')}`, { body: {} });
+    expect(undo.body.data.emailStatus).toBe('active');
+  });
+
   it('refuses forged, altered, truncated and other-purpose tokens with 404 and changes nothing', async () => {
     const d = sent()[3]!;
     const t = trackingFor(s.rt, d.id);

@@ -3,8 +3,9 @@ import { withTenant } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { guestLanguage } from '../templates/render-template.ts';
-import { keysOf, openDeliveryToken } from './links.ts';
-import { findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus, unsubscribedMessageFor, type TUnsubscribeTarget } from './queries.ts';
+import { keysOf, openUnsubscribeToken, type TUnsubscribeToken } from './links.ts';
+import { findGuestTarget, findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus, unsubscribedMessageFor, type TUnsubscribeTarget } from './queries.ts';
+import type { TTx } from '../../db/client.ts';
 import { applyRollups } from './rollups.ts';
 
 /**
@@ -21,10 +22,17 @@ const GUEST_SOURCES: readonly string[] = ['one_click', 'page'];
 /** Every refusal looks the same: a forged, altered or stale link learns nothing. */
 const invalid = () => new AppError(404, 'unsubscribe_link_invalid');
 
-function deliveryOf(rt: TRuntime, token: string): string {
-  const deliveryId = openDeliveryToken(keysOf(rt), 'unsubscribe', token);
-  if (!deliveryId) throw invalid();
-  return deliveryId;
+function tokenOf(rt: TRuntime, token: string): TUnsubscribeToken {
+  const opened = openUnsubscribeToken(keysOf(rt), token);
+  if (!opened) throw invalid();
+  return opened;
+}
+
+/** The delivery's guest; when the delivery is gone (campaign deleted), the guest the token names. */
+async function targetOf(tx: TTx, token: TUnsubscribeToken, lock: boolean): Promise<TUnsubscribeTarget> {
+  const target = (await findUnsubscribeTarget(tx, token.deliveryId, { lock })) ?? (token.customerId ? await findGuestTarget(tx, token.customerId, { lock }) : null);
+  if (!target) throw invalid();
+  return target;
 }
 
 function pageOf(target: TUnsubscribeTarget, message: string | null): TUnsubscribePage {
@@ -38,15 +46,16 @@ function pageOf(target: TUnsubscribeTarget, message: string | null): TUnsubscrib
 }
 
 export async function unsubscribeGuest(rt: TRuntime, token: string, source: TUnsubscribeSource): Promise<TUnsubscribePage> {
-  const deliveryId = deliveryOf(rt, token);
+  const opened = tokenOf(rt, token);
   return withTenant(rt.database.db, SYSTEM, async (tx) => {
-    const target = await findUnsubscribeTarget(tx, deliveryId, { lock: true });
-    if (!target) throw invalid();
+    const target = await targetOf(tx, opened, true);
     if (target.emailStatus === 'active') {
       const at = new Date();
       await setGuestEmailStatus(tx, target, 'unsubscribed', source, at);
       await recordGuestConsent(tx, target, 'unsubscribe', source, at);
-      await applyRollups(tx, [{ campaignId: target.campaignId, brandId: target.brandId, hostId: target.hotelId ?? target.brandId, at, counters: { unsubscribes: 1 } }]);
+      if (target.campaignId) {
+        await applyRollups(tx, [{ campaignId: target.campaignId, brandId: target.brandId, hostId: target.hotelId ?? target.brandId, at, counters: { unsubscribes: 1 } }]);
+      }
       target.emailStatus = 'unsubscribed';
       target.unsubscribeReason = source;
     }
@@ -55,19 +64,17 @@ export async function unsubscribeGuest(rt: TRuntime, token: string, source: TUns
 }
 
 export async function unsubscribePage(rt: TRuntime, token: string): Promise<TUnsubscribePage> {
-  const deliveryId = deliveryOf(rt, token);
+  const opened = tokenOf(rt, token);
   return withTenant(rt.database.db, SYSTEM, async (tx) => {
-    const target = await findUnsubscribeTarget(tx, deliveryId, { lock: false });
-    if (!target) throw invalid();
+    const target = await targetOf(tx, opened, false);
     return pageOf(target, await unsubscribedMessageFor(tx, target.campaignHostId));
   });
 }
 
 export async function undoUnsubscribe(rt: TRuntime, token: string): Promise<TUnsubscribePage> {
-  const deliveryId = deliveryOf(rt, token);
+  const opened = tokenOf(rt, token);
   return withTenant(rt.database.db, SYSTEM, async (tx) => {
-    const target = await findUnsubscribeTarget(tx, deliveryId, { lock: true });
-    if (!target) throw invalid();
+    const target = await targetOf(tx, opened, true);
     if (target.emailStatus === 'unsubscribed' && GUEST_SOURCES.includes(target.unsubscribeReason ?? '')) {
       const at = new Date();
       await setGuestEmailStatus(tx, target, 'active', 'page', at);
