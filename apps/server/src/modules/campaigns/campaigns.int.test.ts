@@ -93,6 +93,14 @@ afterAll(async () => {
 });
 
 describe('campaign routes', () => {
+  it('are described in the OpenAPI document, from the contracts', async () => {
+    const res = await s.call('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/campaigns', '/v1/campaigns/{id}', '/v1/campaigns/{id}/schedule', '/v1/campaigns/{id}/send-now', '/v1/campaigns/audience', '/v1/campaigns/quiet-hours', '/v1/campaigns/{id}/test-send']),
+    );
+  });
+
   it('create, read, update, list with a status filter and headline, duplicate, delete', async () => {
     const t = await token(DEMO.brandAdmin);
     const templateId = await template(t);
