@@ -1,5 +1,6 @@
-import { STAT_COUNTERS, ratesOf, type TCampaignReport, type TStatCounters, trackingApi } from '@yado/contracts';
+import { STAT_COUNTERS, fullName, ratesOf, type TCampaignReport, type TStatCounters, trackingApi } from '@yado/contracts';
 import type { z } from 'zod';
+import type { TTx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -24,7 +25,7 @@ import {
 const ZERO = Object.fromEntries(STAT_COUNTERS.map((k) => [k, 0])) as TStatCounters;
 const EVENTS_PER_RECIPIENT = 20;
 
-async function inReach<T>(rt: TRuntime, ctx: TActingContext, id: string, fn: (campaign: TCampaignRef, tx: Parameters<Parameters<typeof inTenant>[2]>[0]) => Promise<T>): Promise<T> {
+async function inReach<T>(rt: TRuntime, ctx: TActingContext, id: string, fn: (campaign: TCampaignRef, tx: TTx) => Promise<T>): Promise<T> {
   return inTenant(rt, ctx, async (tx) => {
     const campaign = await findCampaignInReach(tx, ctx, id);
     if (!campaign) throw new AppError(404, 'not_found');
@@ -86,7 +87,7 @@ export function readRecipients(rt: TRuntime, ctx: TActingContext, id: string, qu
       items: page.map((r) => ({
         deliveryId: r.deliveryId,
         customerId: r.customerId,
-        name: `${r.lastName} ${r.firstName}`.trim(),
+        name: fullName(r.firstName, r.lastName),
         email: r.email,
         status: r.status as z.infer<typeof trackingApi.ZRecipient>['status'],
         sentAt: iso(r.sentAt),
