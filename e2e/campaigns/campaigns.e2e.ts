@@ -304,11 +304,13 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     const footer = html.match(/href="([^"]*\/unsubscribe\?[^"]*)"/)?.[1]?.replace(/&amp;/g, '&');
     expect(footer).toBeTruthy();
     await reader.goto(footer!);
-    await reader.getByTestId('unsubscribe-done').waitFor({ timeout: 20_000 });
+    await reader.locator('[data-testid="unsubscribe-page"][data-state="unsubscribed"]').waitFor({ timeout: 20_000 });
+    // In the guest's language (no country: the brand's default, Japanese), with the brand's message.
+    expect(await reader.getByTestId('unsubscribe-message').textContent()).toContain('メール配信を停止しました');
     await guest.close();
 
     await page.goto(`/customer-list/${arranged.leaving.id}`);
-    await page.getByTestId('customer-info').getByText(t.customers.email_status.unsubscribed).waitFor();
+    await page.getByTestId('customer-info').getByTestId('email-status').getByText(t.customers.email_status.unsubscribed, { exact: true }).waitFor();
     await page.context().close();
   }, 180_000);
 

@@ -26,7 +26,7 @@ export const campaignListQuery = (filters: TCampaignFilters, page: number, pageS
       }),
     placeholderData: keepPreviousData,
     // A campaign due or being sent moves on its own: follow it while the list is open.
-    refetchInterval: (query) => (query.state.data?.items.some(isMoving) ? 5_000 : false),
+    refetchInterval: (query) => (query.state.data?.items.some((campaign) => isMoving(campaign)) ? 5_000 : false),
   });
 
 /** Sending, or due within a minute: its status changes without the user doing anything. */
