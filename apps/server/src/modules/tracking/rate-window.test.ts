@@ -10,4 +10,13 @@ describe('RateWindow', () => {
     now = 60_000;
     expect(window.take('198.51.100.1')).toBe(true);
   });
+
+  it('tells a spent allowance without counting', () => {
+    const window = new RateWindow(2, () => 0);
+    expect(window.spent('198.51.100.1')).toBe(false);
+    window.take('198.51.100.1');
+    expect(window.spent('198.51.100.1')).toBe(false);
+    window.take('198.51.100.1');
+    expect(window.spent('198.51.100.1')).toBe(true);
+  });
 });

@@ -16,13 +16,23 @@ export class RateWindow {
 
   /** Counts a request; false once the address has used its minute's allowance. */
   take(address: string): boolean {
+    this.roll();
+    const used = (this.current.get(address) ?? 0) + 1;
+    this.current.set(address, used);
+    return used <= this.perMinute;
+  }
+
+  /** Whether the address has used up its minute's allowance already (counts nothing). */
+  spent(address: string): boolean {
+    this.roll();
+    return (this.current.get(address) ?? 0) >= this.perMinute;
+  }
+
+  private roll(): void {
     const t = this.now();
     if (t - this.windowStart >= 60_000) {
       this.current = new Map();
       this.windowStart = t;
     }
-    const used = (this.current.get(address) ?? 0) + 1;
-    this.current.set(address, used);
-    return used <= this.perMinute;
   }
 }

@@ -15,17 +15,20 @@ import { undoUnsubscribe, unsubscribeGuest, unsubscribePage } from './unsubscrib
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /**
- * Per client address and minute (TRACKING_EVENTS_PER_MINUTE). Opens and clicks over the limit still get their pixel and their
- * redirect (a guest behind a busy proxy must reach the hotel's page) but are not recorded, so one
- * address cannot flood the event log. Unsubscribe requests over it get 429.
+ * Per client address and minute (TRACKING_EVENTS_PER_MINUTE). Opens and clicks over the limit
+ * still get their pixel and their redirect (a guest behind a busy proxy must reach the hotel's
+ * page) but are not recorded, so one address cannot flood the event log. Unsubscribes are never
+ * limited while their links are genuine (Gmail sends its users' one-click POSTs from a few
+ * addresses, and each must be honoured); an address that presents more than
+ * REFUSED_UNSUBSCRIBES_PER_MINUTE forged links in a minute gets 429 until the minute ends.
  */
-export const UNSUBSCRIBE_PER_MINUTE = 60;
+export const REFUSED_UNSUBSCRIBES_PER_MINUTE = 30;
 
 export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
   const recorder = recorderOf(rt);
   const keys = keysOf(rt);
   const tracked = new RateWindow(rt.config.tracking.eventsPerMinute);
-  const unsubscribes = new RateWindow(UNSUBSCRIBE_PER_MINUTE);
+  const refusals = new RateWindow(REFUSED_UNSUBSCRIBES_PER_MINUTE);
   app.addHook('onClose', async () => recorder.flush());
 
   const pixel = (reply: FastifyReply) =>
@@ -69,11 +72,20 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
     scope.addHook('onRequest', async (request) => {
-      if (!unsubscribes.take(request.ip)) throw new AppError(429, 'too_many_attempts', undefined, { 'retry-after': '60' });
+      if (refusals.spent(request.ip)) throw new AppError(429, 'too_many_attempts', undefined, { 'retry-after': '60' });
     });
-    route(scope, trackingApi.publicUnsubscribe, 'public', async ({ query }) => unsubscribeGuest(rt, query.token, query.source ?? 'one_click'));
-    route(scope, trackingApi.publicUnsubscribePage, 'public', async ({ query }) => unsubscribePage(rt, query.token));
-    route(scope, trackingApi.publicUnsubscribeUndo, 'public', async ({ query }) => undoUnsubscribe(rt, query.token));
+    /** Counts a refused link against its address. */
+    const counted = async <T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'unsubscribe_link_invalid') refusals.take(request.ip);
+        throw error;
+      }
+    };
+    route(scope, trackingApi.publicUnsubscribe, 'public', async ({ query, request }) => counted(request, () => unsubscribeGuest(rt, query.token, query.source ?? 'one_click')));
+    route(scope, trackingApi.publicUnsubscribePage, 'public', async ({ query, request }) => counted(request, () => unsubscribePage(rt, query.token)));
+    route(scope, trackingApi.publicUnsubscribeUndo, 'public', async ({ query, request }) => counted(request, () => undoUnsubscribe(rt, query.token)));
   });
 
   route(app, trackingApi.getSettings, { anyOf: ['settings.manage_campaign_email', 'campaign.view_campaign_report'] }, async ({ ctx }) => getTrackingSettings(rt, ctx));

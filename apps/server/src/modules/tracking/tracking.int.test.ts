@@ -496,3 +496,23 @@ describe('concurrent batches', () => {
   });
 });
 
+
+describe('an address that tries forged unsubscribe links', () => {
+  // Last in this file: from here on this test's address is refused for the rest of the minute.
+  it('gets 429 after 30 refusals in a minute, while genuine links are never counted', async () => {
+    const genuine = tokenOf(trackingFor(s.rt, sent()[7]!.id).unsubscribeUrl, 'token=');
+    for (let i = 0; i < 40; i++) expect((await s.call('GET', `/v1/public/unsubscribe?token=${genuine}`)).status).toBe(200);
+    let refused = 0;
+    let status = 404;
+    while (status === 404 && refused < 100) {
+      status = (await s.call('POST', `/v1/public/unsubscribe?token=AAAAAAAAAAAAAAAAAAAAAA.${String(refused).padStart(22, 'A')}`, { body: {} })).status;
+      if (status === 404) refused++;
+    }
+    expect(status).toBe(429);
+    expect(refused).toBeLessThanOrEqual(30);
+    const blocked = await s.call('POST', `/v1/public/unsubscribe?token=${genuine}`, { body: {} });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBe('60');
+    expect(blocked.body.error.code).toBe('too_many_attempts');
+  });
+});
