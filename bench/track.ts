@@ -29,7 +29,7 @@ const DB = 'yado_bench_track';
 const DATA_DIR = '/tmp/yado-bench-track';
 const LINKS = ['https://sakura-hotels.example.jp/summer?utm_source=yado&utm_campaign=summer', 'https://sakura-hotels.example.jp/rooms/deluxe', 'https://sakura-hotels.example.jp/access'];
 
-/** The real server, as its own process; every click recorded (no per-address cap for one load generator). */
+/** The real server, as its own process; every click recorded (no per-delivery cap for a bench that repeats links). */
 async function startOurs(url: string): Promise<ReturnType<typeof spawn>> {
   const child = spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
     env: {

@@ -51,10 +51,10 @@ const ZEnv = z.object({
   /** How often the worker looks for campaigns that are due (and sends that need taking up again), in seconds. */
   CAMPAIGN_DISPATCH_SECONDS: z.coerce.number().min(0.5).max(60).default(15),
   /**
-   * Opens and clicks recorded per client address and minute (modules/tracking); beyond it the pixel
-   * and the redirect still answer but nothing is recorded, so one address cannot flood the event log.
+   * Opens and clicks recorded per delivery and minute (modules/tracking); beyond it the pixel and
+   * the redirect still answer but nothing is recorded, so a replayed link cannot flood the event log.
    */
-  TRACKING_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
+  TRACKING_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(30),
   /** Cheaper argon2 settings for tests only. */
   YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
   /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
@@ -138,7 +138,7 @@ export interface TConfig {
     dispatchSeconds: number;
   };
   tracking: {
-    /** Opens and clicks recorded per client address and minute. */
+    /** Opens and clicks recorded per delivery and minute. */
     eventsPerMinute: number;
   };
   /** True when mail goes to the embedded SMTP sink (never in production). */

@@ -15,9 +15,10 @@ import { undoUnsubscribe, unsubscribeGuest, unsubscribePage } from './unsubscrib
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /**
- * Per client address and minute (TRACKING_EVENTS_PER_MINUTE). Opens and clicks over the limit
- * still get their pixel and their redirect (a guest behind a busy proxy must reach the hotel's
- * page) but are not recorded, so one address cannot flood the event log. Unsubscribes are never
+ * Per delivery and minute (TRACKING_EVENTS_PER_MINUTE): opens and clicks over the limit still get
+ * their pixel and their redirect but are not recorded, so a replayed link cannot flood the event
+ * log. Not per client address: Gmail's image proxy fetches for all its users from a few addresses,
+ * and every one of those opens is real. Unsubscribes are never
  * limited while their links are genuine (Gmail sends its users' one-click POSTs from a few
  * addresses, and each must be honoured); an address that presents more than
  * REFUSED_UNSUBSCRIBES_PER_MINUTE forged links in a minute gets 429 until the minute ends.
@@ -27,7 +28,9 @@ export const REFUSED_UNSUBSCRIBES_PER_MINUTE = 30;
 export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
   const recorder = recorderOf(rt);
   const keys = keysOf(rt);
-  const tracked = new RateWindow(rt.config.tracking.eventsPerMinute);
+  // Apart, so a pixel fetched over and over does not hide the guest's click.
+  const opens = new RateWindow(rt.config.tracking.eventsPerMinute);
+  const clicks = new RateWindow(rt.config.tracking.eventsPerMinute);
   const refusals = new RateWindow(REFUSED_UNSUBSCRIBES_PER_MINUTE);
   app.addHook('onClose', async () => recorder.flush());
 
@@ -45,7 +48,7 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
     { schema: { summary: trackingApi.openPixel.summary, tags: ['tracking'] } },
     async (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
       const deliveryId = openDeliveryToken(keys, 'open', request.params.token);
-      if (deliveryId && request.method === 'GET' && tracked.take(request.ip)) {
+      if (deliveryId && request.method === 'GET' && opens.take(deliveryId)) {
         recorder.add({ kind: 'open', deliveryId, at: new Date(), machine: machineOpenReason(request.headers['user-agent'], request.ip) });
       }
       return pixel(reply);
@@ -59,7 +62,7 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
       const click = openClickToken(keys, request.params.token);
       if (!click) throw new AppError(404, 'not_found');
       // A HEAD is a link checker's, not a guest's click.
-      if (request.method === 'GET' && tracked.take(request.ip)) {
+      if (request.method === 'GET' && clicks.take(click.deliveryId)) {
         recorder.add({ kind: 'click', deliveryId: click.deliveryId, at: new Date(), linkIndex: click.linkIndex, url: click.url });
       }
       return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(click.url, 302);

@@ -110,6 +110,19 @@ describe('the open pixel', () => {
   });
 });
 
+describe('a replayed pixel', () => {
+  it('still answers, but records at most 30 events of one delivery a minute', async () => {
+    const d = sent()[8]!;
+    const { token } = await s.login(DEMO.brandAdmin);
+    await recorderOf(s.rt).flush();
+    const before = (await statistics(token)).body.data.totals.opens;
+    const url = trackingFor(s.rt, d.id).openPixelUrl;
+    for (let i = 0; i < 40; i++) expect((await get(url)).status).toBe(200);
+    await recorderOf(s.rt).flush();
+    expect((await statistics(token)).body.data.totals.opens - before).toBe(30);
+  });
+});
+
 describe('the click redirect', () => {
   it('sends a signed click to its link and refuses forged, altered and truncated ones with 404, never a redirect', async () => {
     const [a] = sent();
