@@ -272,6 +272,9 @@ describe('the send', () => {
     expect(byCustomer.get(defer)).toMatchObject({ status: 'deferred', attempts: 1 });
     const [bounced] = await s.sql(`select email_bounced_at from customers where id = $1`, [bounce]);
     expect(bounced.email_bounced_at).not.toBeNull();
+    // Shown on the customer.
+    const shown = await s.call('GET', `/v1/customers/${bounce}`, { token: t });
+    expect(shown.body.data.emailBouncedAt).toEqual(expect.any(String));
     expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('pending');
     // The 451s: retried after the doubling back-off (1 s, then 2 s) until the sink accepts (its third try).
     for (const wait of [1100, 2100]) {
