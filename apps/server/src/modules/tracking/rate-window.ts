@@ -1,7 +1,7 @@
 /**
- * Requests per client address in a fixed one-minute window, kept in memory per process (memory
- * holds one minute of addresses). Tracking must never wait on the database to decide, and a limit
- * per process is enough to keep one address from flooding it.
+ * Requests per key (a delivery, a client address) in a fixed one-minute window, kept in memory per
+ * process (memory holds one minute of keys). Tracking must never wait on the database to decide,
+ * and a limit per process is enough to keep one key from flooding it.
  */
 export class RateWindow {
   private current = new Map<string, number>();

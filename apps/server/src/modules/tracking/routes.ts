@@ -18,10 +18,10 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
  * Per delivery and minute (TRACKING_EVENTS_PER_MINUTE): opens and clicks over the limit still get
  * their pixel and their redirect but are not recorded, so a replayed link cannot flood the event
  * log. Not per client address: Gmail's image proxy fetches for all its users from a few addresses,
- * and every one of those opens is real. Unsubscribes are never
- * limited while their links are genuine (Gmail sends its users' one-click POSTs from a few
- * addresses, and each must be honoured); an address that presents more than
- * REFUSED_UNSUBSCRIBES_PER_MINUTE forged links in a minute gets 429 until the minute ends.
+ * and every one of those opens is real. Unsubscribes are never limited while their links are
+ * genuine (Gmail sends its users' one-click POSTs from a few addresses, and each must be honoured);
+ * an address that presents more than REFUSED_UNSUBSCRIBES_PER_MINUTE forged links in a minute gets
+ * 429 until the minute ends.
  */
 export const REFUSED_UNSUBSCRIBES_PER_MINUTE = 30;
 
