@@ -63,14 +63,9 @@ const segmentEditor = guarded(
   ['segmentation', 'customers'],
   async () => (await import('../modules/segmentation/pages/SegmentEditorPage')).SegmentEditorPage,
 );
-// Each campaign page is its own chunk; the statistics page loads its chart later still.
-const CAMPAIGN_PAGES = {
-  CampaignListPage: async () => (await import('../modules/campaigns/pages/CampaignListPage')).CampaignListPage,
-  CampaignEditorPage: async () => (await import('../modules/campaigns/pages/CampaignEditorPage')).CampaignEditorPage,
-  CampaignStatisticsPage: async () =>
-    (await import('../modules/campaigns/pages/CampaignStatisticsPage')).CampaignStatisticsPage,
-};
-const campaignPage = (name: keyof typeof CAMPAIGN_PAGES) => guarded('campaign', ['campaign'], CAMPAIGN_PAGES[name]);
+// The campaign pages share one chunk; the statistics page loads its chart later still.
+const campaignPage = (name: 'CampaignListPage' | 'CampaignEditorPage' | 'CampaignStatisticsPage') =>
+  guarded('campaign', ['campaign'], async () => (await import('../modules/campaigns/pages/campaignPages'))[name]);
 
 export const routes: RouteObject[] = [
   {
