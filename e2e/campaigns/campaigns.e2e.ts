@@ -334,16 +334,32 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
   }, 240_000);
 
   it('gives a viewer the report only: no create, no change, statistics at most', async () => {
+    // A draft of the viewer's hotel, made by its admin.
+    const hotelAdmin = await apiToken('hotel.admin@demo.test');
+    const draftName = `ホテルの下書き ${arranged.run}`;
+    const draft = await apiCall<{ id: string }>('POST', '/v1/campaigns', { token: hotelAdmin, body: { name: draftName } });
+    expect(draft.status).toBe(200);
+
     const page = await signedIn(language, VIEWER);
     await page.goto('/campaign');
-    await page.getByTestId('campaign-table').or(page.getByTestId('empty-state')).first().waitFor();
+    const row = page.locator(`[data-testid="campaign-row"][data-name="${draftName}"]`);
+    await row.waitFor();
     expect(await page.getByRole('link', { name: c.actions.create }).count()).toBe(0);
+    // A draft offers a viewer nothing: no menu, and its name opens no editor.
+    expect(await row.getByTestId('campaign-menu').count()).toBe(0);
+    expect(await row.getByRole('link').count()).toBe(0);
     for (const menu of await page.getByTestId('campaign-menu').all()) {
       await menu.click();
       const offered = await page.locator('[data-testid^="campaign-action-"]').evaluateAll((items) => items.map((i) => i.getAttribute('data-testid')));
       expect(offered).toEqual(['campaign-action-statistics']);
       await page.keyboard.press('Escape');
     }
+    // Its report page says so, and offers no action.
+    await page.goto(`/campaign/${draft.data.id}`);
+    await page.getByTestId('campaign-report-only').waitFor();
+    await page.getByTestId('campaign-not-sent').waitFor();
+    expect(await page.getByRole('button', { name: c.actions.delete }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: c.actions.send_now }).count()).toBe(0);
     await page.context().close();
   });
 });
