@@ -333,6 +333,51 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.context().close();
   }, 240_000);
 
+  it('schedules a copy for tomorrow, takes it back to draft and deletes it, each after a confirmation', async () => {
+    const page = await signedIn(language);
+    await page.goto('/campaign');
+    const original = page.locator(`[data-testid="campaign-row"][data-name="${campaignName}"]`);
+    await original.getByTestId('campaign-menu').click();
+    await page.getByTestId('campaign-action-duplicate').click();
+    await page.getByTestId('snackbar').getByText(c.done.duplicated.split('“')[0]!.split('「')[0]!).first().waitFor();
+    const copy = page.locator(`[data-testid="campaign-row"][data-status="draft"]:not([data-name="${campaignName}"])`, { hasText: campaignName }).first();
+    const copyName = (await copy.getAttribute('data-name'))!;
+    const row = page.locator(`[data-testid="campaign-row"][data-id="${await copy.getAttribute('data-id')}"]`);
+    await row.getByTestId('campaign-menu').click();
+    await page.getByTestId('campaign-action-edit').click();
+    await page.waitForURL(/\/campaign\/[0-9a-f-]{36}\/edit$/);
+
+    // Every step is filled in the copy: straight to the schedule.
+    await page.getByTestId('campaign-step-schedule').click();
+    await page.getByTestId('campaign-schedule-kind').getByText(c.schedule.later, { exact: true }).click();
+    const tomorrow = new Date(Date.now() + 33 * 3600_000).toISOString().slice(0, 10);
+    await page.locator('input[name="date"]').fill(tomorrow);
+    await page.locator('input[name="time"]').fill(`${tokyoHour(1).slice(0, 2)}:15`);
+    await page.getByTestId('campaign-next').click();
+    await page.getByTestId('campaign-schedule').click();
+    await page.getByTestId('snackbar').getByText(c.done.scheduled).waitFor();
+    await page.waitForURL('**/campaign');
+    await row.and(page.locator('[data-status="scheduled"]')).waitFor();
+
+    // Scheduled: edit schedule, save as draft and cancel are offered; save as draft asks first.
+    await row.getByTestId('campaign-menu').click();
+    for (const action of ['edit_schedule', 'save_as_draft', 'cancel', 'send_now', 'delete']) {
+      await page.getByTestId(`campaign-action-${action}`).waitFor();
+    }
+    await page.getByTestId('campaign-action-save_as_draft').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(c.confirm.save_as_draft.replace('{{name}}', copyName)).waitFor();
+    await dialog.getByRole('button', { name: c.actions.save_as_draft }).click();
+    await row.and(page.locator('[data-status="draft"]')).waitFor();
+
+    await row.getByTestId('campaign-menu').click();
+    expect(await page.getByTestId('campaign-action-cancel').count()).toBe(0);
+    await page.getByTestId('campaign-action-delete').click();
+    await dialog.getByRole('button', { name: c.actions.delete }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.context().close();
+  }, 120_000);
+
   it('gives a viewer the report only: no create, no change, statistics at most', async () => {
     // A draft of the viewer's hotel, made by its admin.
     const hotelAdmin = await apiToken('hotel.admin@demo.test');

@@ -154,6 +154,7 @@ export function CampaignListPage() {
                       <Table.Tr
                         key={campaign.id}
                         data-testid="campaign-row"
+                        data-id={campaign.id}
                         data-name={campaign.name}
                         data-status={campaign.status}
                       >
