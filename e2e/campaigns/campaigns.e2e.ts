@@ -222,6 +222,9 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.locator('input[name="date"]').fill(tomorrow);
     await page.locator('input[name="time"]').fill(`${tokyoHour(5).slice(0, 2)}:30`);
     await page.getByTestId('campaign-quiet-hours').waitFor({ timeout: 15_000 });
+    // Said in the zone chosen (the browser here runs in UTC), not the browser's.
+    expect(await page.getByTestId('campaign-send-at').textContent()).toContain(`${tomorrow.slice(8, 10).replace(/^0/, '')}`);
+    expect(await page.getByTestId('campaign-send-at').textContent()).toContain('(Asia/Tokyo)');
     await screenshot(page, `campaign-quiet-hours-${language}`);
     await page.getByTestId('campaign-schedule-kind').getByText(c.schedule.now, { exact: true }).click();
     await page.getByTestId('campaign-quiet-hours').waitFor({ state: 'detached', timeout: 15_000 });

@@ -56,7 +56,7 @@ export function ReviewStep({
     [
       t('campaign.schedule.when'),
       instant
-        ? `${formatDate(instant, language, { withTime: true })} (${draft.timeZone})`
+        ? `${formatDate(instant, language, { withTime: true, timeZone: draft.timeZone })} (${draft.timeZone})`
         : t('campaign.schedule.now_summary'),
     ],
   ];

@@ -77,7 +77,9 @@ export function ScheduleStep({ draft, change, problems, readOnly, hostTimeZone }
           </Group>
           {instant && (
             <Text size="sm" c="dimmed" data-testid="campaign-send-at">
-              {t('campaign.schedule.at', { date: formatDate(instant, language, { withTime: true }) })}
+              {t('campaign.schedule.at', {
+                date: `${formatDate(instant, language, { withTime: true, timeZone: draft.timeZone })} (${draft.timeZone})`,
+              })}
             </Text>
           )}
         </>
@@ -96,7 +98,7 @@ export function ScheduleStep({ draft, change, problems, readOnly, hostTimeZone }
           {check.deferredTo && (
             <Text size="sm" mt={4}>
               {t('campaign.schedule.deferred_to', {
-                date: formatDate(check.deferredTo, language, { withTime: true }),
+                date: `${formatDate(check.deferredTo, language, { withTime: true, timeZone: check.quietHours.timeZone })} (${check.quietHours.timeZone})`,
               })}
             </Text>
           )}
