@@ -57,7 +57,7 @@ describe.each(LANGUAGES)('console shell (%s)', (language) => {
     await page.getByRole('link', { name: t.nav.hotel_list }).and(page.locator('[aria-current="page"]')).waitFor();
     await page.getByTestId('host-table').waitFor();
     expect(await page.getByRole('link', { name: t.nav.dashboard }).getAttribute('aria-current')).toBeNull();
-    await page.goto('/campaign');
+    await page.goto('/automations/scenario');
     expect(await page.getByTestId('area-not-available').textContent()).toContain(t.areas.not_available.message);
     await context.close();
   });

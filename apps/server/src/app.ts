@@ -25,6 +25,9 @@ import { settingsRoutes } from './modules/settings/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { templateRoutes } from './modules/templates/routes.ts';
+import { campaignRoutes } from './modules/campaigns/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { trackingRoutes } from './modules/tracking/routes.ts';
 import type { TRuntime } from './runtime.ts';
 
 /** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
@@ -74,6 +77,8 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     loggerInstance: rt.log,
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
+    // A click token carries its link's address (modules/tracking/links.ts).
+    routerOptions: { maxParamLength: 4096 },
   });
   app.decorate('registeredRoutes', []);
   app.decorate('allRoutes', []);
@@ -133,6 +138,9 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     sendingRoutes(api, rt);
     templateRoutes(api, rt);
     segmentRoutes(api, rt);
+    campaignRoutes(api, rt);
+    trackingRoutes(api, rt);
+    dashboardRoutes(api, rt);
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

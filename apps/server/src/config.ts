@@ -41,6 +41,20 @@ const ZEnv = z.object({
    */
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** Campaign sends (modules/campaigns): deliveries claimed per batch. */
+  CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Attempts of a delivery the relay answers with 4xx, and the first back-off (doubling), in seconds. */
+  CAMPAIGN_RETRY_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
+  CAMPAIGN_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
+  /** Most messages per second to one recipient domain (per worker process); 0: no limit. */
+  CAMPAIGN_DOMAIN_RATE: z.coerce.number().min(0).max(100_000).default(0),
+  /** How often the worker looks for campaigns that are due (and sends that need taking up again), in seconds. */
+  CAMPAIGN_DISPATCH_SECONDS: z.coerce.number().min(0.5).max(60).default(15),
+  /**
+   * Opens and clicks recorded per delivery and minute (modules/tracking); beyond it the pixel and
+   * the redirect still answer but nothing is recorded, so a replayed link cannot flood the event log.
+   */
+  TRACKING_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(30),
   /** Cheaper argon2 settings for tests only. */
   YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
   /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
@@ -114,6 +128,18 @@ export interface TConfig {
     /** Seconds a worker's lease lasts without renewal, and how often it is renewed. */
     leaseSeconds: number;
     leaseRenewSeconds: number;
+  };
+  campaigns: {
+    batchSize: number;
+    retryLimit: number;
+    retryBaseSeconds: number;
+    /** Messages per second per recipient domain; 0: unlimited. */
+    domainRate: number;
+    dispatchSeconds: number;
+  };
+  tracking: {
+    /** Opens and clicks recorded per delivery and minute. */
+    eventsPerMinute: number;
   };
   /** True when mail goes to the embedded SMTP sink (never in production). */
   embedded: boolean;
@@ -204,6 +230,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       // Renewed at least twice per lease, so one slow renewal does not lose it.
       leaseRenewSeconds: Math.min(e.WORKER_LEASE_RENEW_SECONDS, Math.floor(e.WORKER_LEASE_SECONDS / 2)),
     },
+    campaigns: {
+      batchSize: e.CAMPAIGN_BATCH_SIZE,
+      retryLimit: e.CAMPAIGN_RETRY_LIMIT,
+      retryBaseSeconds: e.CAMPAIGN_RETRY_BASE_SECONDS,
+      domainRate: e.CAMPAIGN_DOMAIN_RATE,
+      dispatchSeconds: e.CAMPAIGN_DISPATCH_SECONDS,
+    },
+    tracking: { eventsPerMinute: e.TRACKING_EVENTS_PER_MINUTE },
     embedded,
     logoStore,
     dns: {

@@ -12,6 +12,7 @@ import { seedDemo } from './seed/demo.ts';
 import { connectDemoBrands } from './modules/booking/connect-demo-brands.ts';
 import { startEmbeddedDns, type TEmbeddedDns } from './dns/embedded-dns.ts';
 import { seedDemoSending } from './seed/demo-sending.ts';
+import { seedDemoCampaign } from './seed/demo-campaign.ts';
 
 export interface TStarted extends TRuntime {
   sink: TSmtpSink | null;
@@ -84,5 +85,7 @@ export async function startRuntime(
   if (seeded && ownSim) await connectDemoBrands(runtime);
   // First start of the embedded product: さくらホテルズ can send from a verified domain at once.
   if (seeded && dns) await seedDemoSending(runtime);
+  // ...and has one campaign on its way to its synced guests (sent by the worker a little later).
+  if (seeded && dns && ownSim) await seedDemoCampaign(runtime);
   return runtime;
 }

@@ -8,6 +8,8 @@ import { applyImport, applyImportLapsed, type TApplyImportJob } from './modules/
 import { pruneImports } from './modules/customer-imports/prune-imports.ts';
 import { reviewImport, reviewImportLapsed, type TReviewImportJob } from './modules/customer-imports/review-import.ts';
 import { recheckDomains } from './modules/sending/recheck-domains.ts';
+import { dispatchCampaigns, sendCampaign, startCampaign, type TCampaignJob } from './modules/campaigns/send-campaign.ts';
+import { keepDailyCustomerCounts } from './modules/dashboard/keep-daily-customer-counts.ts';
 import type { TStarted } from './start.ts';
 
 const POLL_SECONDS = 0.5;
@@ -48,5 +50,15 @@ export async function startWorker(rt: TStarted): Promise<void> {
   await scheduleDailySyncDispatch(rt);
   await leases.work(QUEUES.recheckDomains, { run: () => recheckDomains(rt) });
   await rt.queue.schedule(QUEUES.recheckDomains, '41 4 * * *');
+  await leases.work(QUEUES.dashboardCountCustomers, { run: () => keepDailyCustomerCounts(rt) });
+  await rt.queue.schedule(QUEUES.dashboardCountCustomers, '7 * * * *');
+  await leases.work<TCampaignJob>(QUEUES.campaignStart, { pollingIntervalSeconds: POLL_SECONDS, run: (data) => startCampaign(rt, data) });
+  await leases.work<TCampaignJob>(QUEUES.campaignSend, { pollingIntervalSeconds: POLL_SECONDS, run: (data) => sendCampaign(rt, data) });
   await leases.watch();
+  // Due campaigns are found at once on start (after downtime too) and then every few seconds.
+  const dispatch = () => dispatchCampaigns(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'campaign dispatch failed'));
+  await dispatch();
+  const timer = setInterval(() => void dispatch(), rt.config.campaigns.dispatchSeconds * 1000);
+  timer.unref();
+  rt.stopAfterQueue.unshift(async () => clearInterval(timer));
 }

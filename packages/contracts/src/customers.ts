@@ -42,6 +42,8 @@ export const ZCustomer = z.object({
   address: z.string().nullable(),
   emailStatus: z.enum(EMAIL_STATUSES),
   emailStatusChangedAt: z.string().nullable(),
+  /** When a campaign mail to this address hard-bounced (5xx): no campaign mails it any more. */
+  emailBouncedAt: z.string().nullable().optional(),
   unsubscribeReason: z.string().nullable(),
   consentSource: z.enum(CONSENT_SOURCES),
   consentAt: z.string(),

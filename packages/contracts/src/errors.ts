@@ -118,6 +118,22 @@ export const ERROR_MESSAGES = {
   member_file_too_big: "The file size is too big. Make sure it's less than 10MB.",
   member_file_too_many_rows: 'The file has more than 100,000 rows.',
   member_file_no_rows: 'The file has no phone numbers or email addresses.',
+  campaign_not_editable: 'This campaign can no longer be changed: only a draft or scheduled campaign can.',
+  campaign_sending: 'This campaign is being sent and cannot be deleted now.',
+  campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
+  campaign_audience_empty: 'This campaign has no recipients: the chosen segments have no active customers with an email.',
+  campaign_segments_required: 'Choose at least one segment.',
+  campaign_segment_deleted: 'A chosen segment has been deleted. Choose the recipients again.',
+  campaign_template_required: 'Choose a template.',
+  campaign_template_deleted: 'The chosen template has been deleted. Choose another.',
+  campaign_subject_required: 'Please fill out the subject.',
+  campaign_sender_required: 'Choose a sender email.',
+  campaign_sender_not_allowed: 'This sender email is not one of the campaign email settings.',
+  campaign_not_sent_inactive: 'campaign not sent (recipient not active)',
+  invalid_time_zone: 'Choose a valid time zone.',
+  campaign_render_failed: 'The template could not be rendered for sending. Open it in the template editor and save it again.',
+  unsubscribe_link_invalid: 'This unsubscribe link is not valid. Please use the link in the latest email.',
+  tracking_brand_only: 'The conversion window is set by the brand.',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;

@@ -105,3 +105,27 @@ export {
   type TFilterCount,
   type TMemberFileReport,
 } from './segments.ts';
+export * as campaignsApi from './campaigns.ts';
+export {
+  CAMPAIGN_STATUSES,
+  DELIVERY_STATUSES,
+  SKIP_REASONS,
+  EDITABLE_STATUSES,
+  CAMPAIGN_TEST_SEND_MAX,
+  type TCampaign,
+  type TCampaignStatus,
+  type TDeliveryStatus,
+  type TSkipReason,
+  type TSchedule,
+  type TAudiencePreview,
+  type TQuietHoursCheck,
+  type TCampaignStatistics,
+  type TDelivery,
+  type TCampaignListQuery,
+  type TCampaignValues,
+  type TCampaignUpdate,
+} from './campaigns.ts';
+export * as trackingApi from './tracking.ts';
+export { TRACKING_EVENT_KINDS, UNSUBSCRIBE_SOURCES, STAT_COUNTERS, ratesOf, type TStatCounters, type TStatRates, type TCampaignReport, type TUnsubscribePage, type TUnsubscribeSource } from './tracking.ts';
+export * as dashboardApi from './dashboard.ts';
+export { DASHBOARD_WINDOW_DAYS, type TDashboardWindow, type TFigure, type TLevelInfo, type TCustomerStatistics, type TCampaignPerformance, type TDailyPerformance, type THotelPerformance } from './dashboard.ts';

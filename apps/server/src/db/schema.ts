@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   date,
   boolean,
@@ -220,6 +221,8 @@ export const customers = pgTable(
     emailStatus: text('email_status', { enum: ['active', 'unsubscribed'] }).notNull().default('active'),
     emailStatusChangedAt: timestamp('email_status_changed_at', { withTimezone: true }),
     unsubscribeReason: text('unsubscribe_reason'),
+    /** Set when a campaign mail to this address hard-bounced (5xx): no further campaign mail (issue 13). */
+    emailBouncedAt: timestamp('email_bounced_at', { withTimezone: true }),
     consentSource: text('consent_source', { enum: ['import', 'booking_system', 'manual'] }).notNull().default('manual'),
     consentAt: timestamp('consent_at', { withTimezone: true }).notNull().defaultNow(),
     externalGuestId: text('external_guest_id'),
@@ -647,4 +650,284 @@ export const segmentUses = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.segmentId, t.kind, t.objectId] }), index('segment_uses_object_idx').on(t.kind, t.objectId)],
+);
+
+/**
+ * Campaigns (issue 13): owned by one host, whose reach is the audience's scope. The send counts
+ * live on the deliveries; `audience` is fixed when the audience is snapshotted at the start.
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    hostId: uuid('host_id')
+      .notNull()
+      .references(() => hosts.id),
+    name: text('name').notNull(),
+    subject: text('subject').notNull().default(''),
+    preHeader: text('pre_header').notNull().default(''),
+    senderEmail: text('sender_email'),
+    /** No foreign key: a deleted template is reported on scheduling (campaign_template_deleted). */
+    templateId: uuid('template_id'),
+    status: text('status', { enum: ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] }).notNull().default('draft'),
+    scheduleKind: text('schedule_kind', { enum: ['now', 'at'] }),
+    scheduleLocalTime: text('schedule_local_time'),
+    scheduleTimeZone: text('schedule_time_zone'),
+    sendAt: timestamp('send_at', { withTimezone: true }),
+    audience: integer('audience'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** An error code: why a due campaign waits (sender domain lost verification) or why it failed. */
+    problem: text('problem'),
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('campaigns_brand_created_idx').on(t.brandId, t.createdAt),
+    index('campaigns_host_idx').on(t.hostId),
+    index('campaigns_due_idx').on(t.sendAt).where(sql`status in ('scheduled', 'pending')`),
+  ],
+);
+
+/** The segments a campaign sends to (`exclude` false) or leaves out (`exclude` true). */
+export const campaignSegments = pgTable(
+  'campaign_segments',
+  {
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    /** No foreign key: a deleted segment is reported on scheduling (campaign_segment_deleted). */
+    segmentId: uuid('segment_id').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    exclude: boolean('exclude').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.segmentId] })],
+);
+
+/**
+ * One customer of one campaign (unique), snapshotted when the send starts. `sending` marks a
+ * delivery claimed by a worker whose SMTP answer is not recorded yet: after a crash these are the
+ * only ones that may be sent twice. `hotel_id` attributes the delivery to a hotel for statistics.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    brandId: uuid('brand_id').notNull(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    hotelId: uuid('hotel_id'),
+    email: text('email'),
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'deferred', 'skipped', 'failed'] }).notNull().default('queued'),
+    skipReason: text('skip_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Times the delivery was claimed and its worker died before recording an answer. */
+    inFlightRepeats: integer('in_flight_repeats').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    messageId: text('message_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('deliveries_campaign_customer_key').on(t.campaignId, t.customerId),
+    index('deliveries_campaign_status_idx').on(t.campaignId, t.status),
+    index('deliveries_customer_sent_idx').on(t.customerId, t.sentAt).where(sql`status = 'sent'`),
+  ],
+);
+
+/*
+ * Tracking (issue 13, modules/tracking): the append-only event log, what each delivery has seen,
+ * conversions, and the rollups that statistics and the dashboard read (never the raw events).
+ */
+
+/** The counters every rollup keeps (packages/contracts tracking.ts, ZStatCounters). */
+const statCounters = () => ({
+  sent: integer('sent').notNull().default(0),
+  delivered: integer('delivered').notNull().default(0),
+  failed: integer('failed').notNull().default(0),
+  skipped: integer('skipped').notNull().default(0),
+  bounced: integer('bounced').notNull().default(0),
+  opens: integer('opens').notNull().default(0),
+  uniqueOpens: integer('unique_opens').notNull().default(0),
+  machineOpens: integer('machine_opens').notNull().default(0),
+  clicks: integer('clicks').notNull().default(0),
+  uniqueClicks: integer('unique_clicks').notNull().default(0),
+  unsubscribes: integer('unsubscribes').notNull().default(0),
+  conversions: integer('conversions').notNull().default(0),
+  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * Every open, machine open, click, unsubscribe, conversion and bounce, appended in batches and
+ * never updated. The key and indexes lead with `occurred_at` or are local to one delivery, so the
+ * table can be range-partitioned by month (each index then per partition) without a change to
+ * what reads it: the recipient list reads one delivery's events; statistics read rollups only.
+ */
+export const trackingEvents = pgTable(
+  'tracking_events',
+  {
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    deliveryId: uuid('delivery_id').notNull(),
+    kind: text('kind', { enum: ['open', 'machine_open', 'click', 'unsubscribe', 'resubscribe', 'conversion', 'bounce'] }).notNull(),
+    linkIndex: integer('link_index'),
+    url: text('url'),
+    amount: integer('amount'),
+    bookingId: uuid('booking_id'),
+    /** An unsubscribe's source (one_click, page) or why an open was taken for a machine's. */
+    source: text('source'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.occurredAt, t.id] }),
+    index('tracking_events_delivery_idx').on(t.deliveryId, t.occurredAt),
+    index('tracking_events_brand_at_idx').on(t.brandId, t.occurredAt),
+  ],
+);
+
+/** What one delivery has seen so far: first opens and clicks decide the unique counts. */
+export const deliveryEngagement = pgTable(
+  'delivery_engagement',
+  {
+    deliveryId: uuid('delivery_id').primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    opens: integer('opens').notNull().default(0),
+    machineOpens: integer('machine_opens').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    clickedAt: timestamp('clicked_at', { withTimezone: true }),
+    lastClickedAt: timestamp('last_clicked_at', { withTimezone: true }),
+  },
+  // Conversions look up a customer's latest clicks.
+  (t) => [index('delivery_engagement_customer_click_idx').on(t.brandId, t.customerId, t.lastClickedAt)],
+);
+
+/** One row per delivery and link clicked: the unique clicks per link. */
+export const deliveryLinkClicks = pgTable(
+  'delivery_link_clicks',
+  {
+    deliveryId: uuid('delivery_id').notNull(),
+    linkIndex: integer('link_index').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    clicks: integer('clicks').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.linkIndex] })],
+);
+
+/** A booking attributed to a campaign click (once per booking, so a re-synced booking counts once). */
+export const campaignConversions = pgTable(
+  'campaign_conversions',
+  {
+    bookingId: uuid('booking_id').primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    deliveryId: uuid('delivery_id').notNull(),
+    amount: integer('amount').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('campaign_conversions_campaign_idx').on(t.campaignId)],
+);
+
+/** Per campaign totals. */
+export const campaignStats = pgTable('campaign_stats', {
+  campaignId: uuid('campaign_id').primaryKey(),
+  brandId: uuid('brand_id').notNull(),
+  ...statCounters(),
+  updatedAt: updatedAt(),
+});
+
+/** Per campaign and hour (UTC hour start): the series, summed into days when read. */
+export const campaignStatsHourly = pgTable(
+  'campaign_stats_hourly',
+  {
+    campaignId: uuid('campaign_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    brandId: uuid('brand_id').notNull(),
+    ...statCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.hour] })],
+);
+
+/** Per campaign and hotel (the brand itself for a delivery without a hotel). */
+export const campaignHostStats = pgTable(
+  'campaign_host_stats',
+  {
+    campaignId: uuid('campaign_id').notNull(),
+    hostId: uuid('host_id').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    ...statCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.hostId] })],
+);
+
+/** Per campaign and link (its position in the mail). */
+export const campaignLinkStats = pgTable(
+  'campaign_link_stats',
+  {
+    campaignId: uuid('campaign_id').notNull(),
+    linkIndex: integer('link_index').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    url: text('url').notNull(),
+    clicks: integer('clicks').notNull().default(0),
+    uniqueClicks: integer('unique_clicks').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.linkIndex] })],
+);
+
+/**
+ * Per hotel (or brand, for deliveries without a hotel) and local day (the host's time zone), over
+ * all campaigns: what the dashboard reads. A hotel group sums its hotels.
+ */
+export const hostDailyStats = pgTable(
+  'host_daily_stats',
+  {
+    hostId: uuid('host_id').notNull(),
+    day: date('day').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    ...statCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.hostId, t.day] }), index('host_daily_stats_brand_day_idx').on(t.brandId, t.day)],
+);
+
+/** Per brand tracking settings: the conversion window after a click (days). */
+export const trackingSettings = pgTable('tracking_settings', {
+  brandId: uuid('brand_id')
+    .primaryKey()
+    .references(() => hosts.id),
+  conversionWindowDays: integer('conversion_window_days').notNull().default(7),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * The dashboard's daily customer counts (issue 15): per host (brand, hotel group, hotel) and local
+ * day, how many customers its scope held, active and unsubscribed. Today's row is recounted when
+ * the dashboard is read and the row is older than a few minutes; the day's last count stays as
+ * that day's figure, so "the week before" is read, never rebuilt from history that is not kept.
+ */
+export const customerCountDays = pgTable(
+  'customer_count_days',
+  {
+    hostId: uuid('host_id')
+      .notNull()
+      .references(() => hosts.id),
+    day: date('day').notNull(),
+    brandId: uuid('brand_id').notNull(),
+    customers: integer('customers').notNull(),
+    active: integer('active').notNull(),
+    unsubscribed: integer('unsubscribed').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.hostId, t.day] })],
 );

@@ -19,6 +19,12 @@ export const QUEUES = {
   bookingSyncDispatch: 'booking.sync-dispatch',
   /** Daily: look every sending domain's DNS records up again; mark those that fell out of verification. */
   recheckDomains: 'sending.recheck-domains',
+  /** Snapshot a due campaign's audience into deliveries and start sending (one waiting job per campaign). */
+  campaignStart: 'campaigns.start',
+  /** Send a campaign's due deliveries batch by batch (one waiting job per campaign). */
+  campaignSend: 'campaigns.send',
+  /** Hourly: each host's customer count at the end of its local yesterday, for the dashboard's week before. */
+  dashboardCountCustomers: 'dashboard.count-customers',
 } as const;
 
 /** Queue options that differ from the default (retry five times with back-off). */
@@ -26,6 +32,10 @@ const QUEUE_OPTIONS: Partial<Record<(typeof QUEUES)[keyof typeof QUEUES], Partia
   // One active run per brand (singleton key) and at most one waiting; a failed run is recorded in
   // the sync log and redone by the next one, so a retry here would only repeat it.
   [QUEUES.bookingSync]: { policy: 'stately', retryLimit: 1, retryDelay: 60 },
+  // The dispatcher queues these again every few seconds while there is work, so one waiting job per
+  // campaign is enough, and a failed one is simply taken up by the next.
+  [QUEUES.campaignStart]: { policy: 'stately', retryLimit: 3, retryDelay: 5 },
+  [QUEUES.campaignSend]: { policy: 'stately', retryLimit: 3, retryDelay: 5 },
 };
 
 /** Six hours: longer than any job should run (pg-boss 10 allows up to 24). */

@@ -14,17 +14,47 @@ const unfold = (value: string) => value.replace(/\r?\n[ \t]+/g, ' ').trim();
 
 const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
+/** How many times the sink answers 451 to a `defer...` address before it accepts it. */
+export const SINK_DEFERRALS = 2;
+
+/**
+ * The sink refuses some addresses by rule, so the demo and the tests show a relay's refusals: a
+ * local part starting with `bounce` is unknown (550, a hard bounce); one starting with `defer` is
+ * refused for now (451) the first SINK_DEFERRALS times, then accepted.
+ */
+export function sinkRefusal(address: string, deferrals: Map<string, number>): { code: number; message: string } | null {
+  const local = address.slice(0, address.lastIndexOf('@')).toLowerCase();
+  if (local.startsWith('bounce')) return { code: 550, message: '5.1.1 No such user here (embedded sink rule: bounce*)' };
+  if (local.startsWith('defer')) {
+    const key = address.toLowerCase();
+    const seen = deferrals.get(key) ?? 0;
+    if (seen < SINK_DEFERRALS) {
+      deferrals.set(key, seen + 1);
+      return { code: 451, message: '4.3.0 Try again later (embedded sink rule: defer*)' };
+    }
+  }
+  return null;
+}
+
 /**
  * The embedded SMTP sink: a real SMTP server on loopback that keeps what it receives in the
  * dev_outbox table, so mail can be read in the console's outbox without any relay.
  */
 export async function startSmtpSink(db: TDb, onError: (error: Error) => void, port = 0): Promise<TSmtpSink> {
+  const deferrals = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     size: MAX_MESSAGE_BYTES,
     logger: false,
     banner: 'Yado embedded SMTP sink',
+    onRcptTo(address, _session, callback) {
+      const refusal = sinkRefusal(address.address, deferrals);
+      if (!refusal) return callback();
+      const error = new Error(refusal.message) as Error & { responseCode: number };
+      error.responseCode = refusal.code;
+      callback(error);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -63,10 +63,9 @@ const segmentEditor = guarded(
   ['segmentation', 'customers'],
   async () => (await import('../modules/segmentation/pages/SegmentEditorPage')).SegmentEditorPage,
 );
-const publicPlaceholder = (titleKey: string) => async () => {
-  const { PublicPlaceholderPage } = await import('../modules/areas/pages/PublicPlaceholderPage');
-  return { Component: () => <PublicPlaceholderPage titleKey={titleKey} /> };
-};
+// The campaign pages share one chunk; the statistics page loads its chart later still.
+const campaignPage = (name: 'CampaignListPage' | 'CampaignEditorPage' | 'CampaignStatisticsPage') =>
+  guarded('campaign', ['campaign'], async () => (await import('../modules/campaigns/pages/campaignPages'))[name]);
 
 export const routes: RouteObject[] = [
   {
@@ -100,7 +99,16 @@ export const routes: RouteObject[] = [
               Component: (await import('../modules/auth/pages/ResetPasswordPage')).ResetPasswordPage,
             }),
           },
-          { path: 'unsubscribe', lazy: publicPlaceholder('public.unsubscribe') },
+          {
+            path: 'unsubscribe',
+            lazy: async () => {
+              const [{ UnsubscribePage }] = await Promise.all([
+                import('../modules/unsubscribe/pages/UnsubscribePage'),
+                loadAreaTexts('unsubscribe'),
+              ]);
+              return { Component: UnsubscribePage };
+            },
+          },
           {
             path: 'yoyaku-verification',
             lazy: async () => {
@@ -133,9 +141,10 @@ export const routes: RouteObject[] = [
             children: [
               {
                 index: true,
-                lazy: async () => ({
-                  Component: (await import('../modules/dashboard/pages/DashboardPage')).DashboardPage,
-                }),
+                lazy: async () => {
+                  const [{ DashboardPage }] = await Promise.all([import('../modules/dashboard/pages/DashboardPage'), loadAreaTexts('dashboard')]);
+                  return { Component: DashboardPage };
+                },
               },
               {
                 path: 'management',
@@ -171,7 +180,10 @@ export const routes: RouteObject[] = [
               { path: 'segmentation/new', lazy: segmentEditor },
               { path: 'segmentation/:id', lazy: segmentPage('SegmentDetailPage') },
               { path: 'segmentation/:id/edit', lazy: segmentEditor },
-              { path: 'campaign', lazy: area('campaign') },
+              { path: 'campaign', lazy: campaignPage('CampaignListPage') },
+              { path: 'campaign/new', lazy: campaignPage('CampaignEditorPage') },
+              { path: 'campaign/:id', lazy: campaignPage('CampaignStatisticsPage') },
+              { path: 'campaign/:id/edit', lazy: campaignPage('CampaignEditorPage') },
               {
                 path: 'templates',
                 lazy: guarded(

@@ -23,6 +23,12 @@ import usersEn from './areas/users/en.json';
 import usersJa from './areas/users/ja.json';
 import templatesEn from './areas/templates/en.json';
 import templatesJa from './areas/templates/ja.json';
+import campaignEn from './areas/campaign/en.json';
+import campaignJa from './areas/campaign/ja.json';
+import dashboardEn from './areas/dashboard/en.json';
+import dashboardJa from './areas/dashboard/ja.json';
+import unsubscribeEn from './areas/unsubscribe/en.json';
+import unsubscribeJa from './areas/unsubscribe/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
@@ -35,9 +41,12 @@ export const AREA_TEXTS = {
   sending: { ja: sendingJa, en: sendingEn },
   users: { ja: usersJa, en: usersEn },
   templates: { ja: templatesJa, en: templatesEn },
+  campaign: { ja: campaignJa, en: campaignEn },
+  dashboard: { ja: dashboardJa, en: dashboardEn },
+  unsubscribe: { ja: unsubscribeJa, en: unsubscribeEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa, ...unsubscribeJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn, ...unsubscribeEn },
 } as const;

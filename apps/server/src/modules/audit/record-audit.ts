@@ -4,7 +4,7 @@ import type { TActingContext } from '../tenancy/acting-context.ts';
 
 export interface TAuditEvent {
   action: 'create' | 'update' | 'delete' | 'status_change' | 'invite' | 'remove_role' | 'add_to_group' | 'remove_from_group' | 'email_status_change' | 'connect' | 'disconnect' | 'verify';
-  targetType: 'brand' | 'hotel_group' | 'hotel' | 'user' | 'customer' | 'booking_connection' | 'sending_domain' | 'campaign_email_settings' | 'segment';
+  targetType: 'brand' | 'hotel_group' | 'hotel' | 'user' | 'customer' | 'booking_connection' | 'sending_domain' | 'campaign_email_settings' | 'segment' | 'tracking_settings';
   targetId: string;
   /** The brand the target belongs to; the audit log is readable per brand. */
   brandId: string | null;

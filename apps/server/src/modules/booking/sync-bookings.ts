@@ -15,6 +15,7 @@ import {
   type TSyncedBooking,
   type TSyncedCustomer,
 } from '../customers/sync-queries.ts';
+import { attributeConversions } from '../tracking/attribute-conversions.ts';
 import { createDbkClient, DbkError, type TDbkClient, type TDbkGuest, type TDbkReservation } from './booking-client.ts';
 import {
   applyGuest,
@@ -337,6 +338,8 @@ class SyncPass {
         writes.push(row);
       }
       await upsertSyncedBookings(tx, this.brandId, writes);
+      // Campaign conversions of this page, in its transaction (modules/tracking).
+      await attributeConversions(tx, this.brandId, writes.map((w) => w.externalId));
     });
   }
 }

@@ -53,6 +53,7 @@ export function toCustomer(row: TCustomerRow): TCustomer {
     address: row.address,
     emailStatus: row.emailStatus,
     emailStatusChangedAt: row.emailStatusChangedAt?.toISOString() ?? null,
+    emailBouncedAt: row.emailBouncedAt?.toISOString() ?? null,
     unsubscribeReason: row.unsubscribeReason,
     consentSource: row.consentSource,
     consentAt: row.consentAt.toISOString(),

@@ -88,6 +88,7 @@ export const customerColumns = {
   address: customers.address,
   emailStatus: customers.emailStatus,
   emailStatusChangedAt: customers.emailStatusChangedAt,
+  emailBouncedAt: customers.emailBouncedAt,
   unsubscribeReason: customers.unsubscribeReason,
   consentSource: customers.consentSource,
   consentAt: customers.consentAt,

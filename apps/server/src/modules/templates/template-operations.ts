@@ -31,6 +31,7 @@ import {
 import { compileMessage, personalise, type TPersonalValues } from './render/compile.ts';
 import { personalValues } from './render/personal-values.ts';
 import { chooseLanguage, compiledTemplate, warningsFor } from './render-template.ts';
+import { campaignSummaries } from '../tracking/queries.ts';
 
 /** The template operations of the console (specification section 2, Templates). */
 
@@ -200,22 +201,30 @@ export async function testSendTemplate(
   return { sent: recipients.length };
 }
 
-/** The campaigns that used the template; statistics come with the campaigns module. */
+/**
+ * The campaigns that used the template, with their statistics from the tracking rollups (null for
+ * a campaign not sent yet). Opened and clicked are unique counts.
+ */
 export async function templateReport(rt: TRuntime, ctx: TActingContext, id: string) {
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     const uses = await listUses(tx, id);
+    const summaries = await campaignSummaries(tx, uses.map((u) => u.campaignId));
     return {
-      campaigns: uses.map((u) => ({
-        campaignId: u.campaignId,
-        campaignName: u.campaignName,
-        status: u.status,
-        sentAt: null,
-        recipients: null,
-        delivered: null,
-        opened: null,
-        clicked: null,
-      })),
+      campaigns: uses.map((u) => {
+        const s = summaries.get(u.campaignId);
+        const sent = s?.sentAt ? new Date(s.sentAt).toISOString() : null;
+        return {
+          campaignId: u.campaignId,
+          campaignName: u.campaignName,
+          status: u.status,
+          sentAt: sent,
+          recipients: s?.audience ?? null,
+          delivered: sent ? (s?.delivered ?? 0) : null,
+          opened: sent ? (s?.uniqueOpens ?? 0) : null,
+          clicked: sent ? (s?.uniqueClicks ?? 0) : null,
+        };
+      }),
     };
   });
 }

@@ -143,3 +143,28 @@ describe('the audit log in plain words', () => {
     });
   });
 });
+
+describe('a guest’s own unsubscribe (tracking)', () => {
+  it('reads as the guest’s act, with how, in both languages', async () => {
+    const unsubscribe = entry({
+      actorEmail: null,
+      actingHostName: null,
+      actingHostLevel: null,
+      actingRole: null,
+      action: 'guest_unsubscribe',
+      targetType: 'customer',
+      targetId: 'c1',
+      targetName: null,
+      changes: { emailStatus: ['active', 'unsubscribed'], source: 'one_click' },
+    });
+    expect(await inBoth(() => describeAction(unsubscribe, i18next.t))).toEqual({
+      en: 'The guest (customer) unsubscribed from all of the brand’s email',
+      ja: 'ゲスト（顧客）がブランドのすべてのメール配信を停止しました',
+    });
+    expect(await inBoth(() => describeChanges(unsubscribe, i18next.t))).toEqual({
+      en: ['Email status: Active → Unsubscribed', 'How: One-click unsubscribe in the mail client'],
+      ja: ['メールステータス：有効 → 配信停止', '方法：メールアプリのワンクリック配信停止'],
+    });
+    expect(describeActing(unsubscribe, i18next.t)).toBe('-');
+  });
+});

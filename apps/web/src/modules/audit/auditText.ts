@@ -19,6 +19,8 @@ const KNOWN_ACTIONS = [
   'verify',
   'connect',
   'disconnect',
+  'guest_unsubscribe',
+  'guest_resubscribe',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
@@ -45,7 +47,7 @@ function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction
     const level = entry.actingHostLevel ?? 'hotel';
     return t(`roles.${level}.${value}`, { defaultValue: value });
   }
-  if ((key === 'status' || key === 'emailStatus' || key === 'state') && typeof value === 'string') {
+  if ((key === 'status' || key === 'emailStatus' || key === 'state' || key === 'source') && typeof value === 'string') {
     return t(`audit.values.${value}`, { defaultValue: value });
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);

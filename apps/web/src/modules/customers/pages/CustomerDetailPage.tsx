@@ -133,6 +133,16 @@ function CustomerDetail({ id }: { id: string }) {
           ReactNode,
         ][])
       : []),
+    // A hard bounce (issue 13): campaigns no longer mail this address.
+    ...(data.emailBouncedAt
+      ? ([['email_bounced_at', formatDate(data.emailBouncedAt, language, { withTime: true })]] as [string, ReactNode][])
+      : []),
+    // Who unsubscribed: the guest (one-click or the page), staff, the booking system or an import.
+    ...(data.emailStatus === 'unsubscribed' && data.unsubscribeReason
+      ? ([
+          ['unsubscribe_reason', t(`customers.unsubscribe_reasons.${data.unsubscribeReason}`, { defaultValue: data.unsubscribeReason })],
+        ] as [string, ReactNode][])
+      : []),
   ];
 
   return (

@@ -1,67 +1,65 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconFileImport, IconSpeakerphone } from '@tabler/icons-react';
+import { SimpleGrid, Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { AREAS, canSeeArea, startAddressFor } from '../../shell/navigation';
-import { roleBadgeColor } from '../../switch-role/switchRole';
-import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
+import { customerStatisticsQuery } from '../api/dashboardCalls';
+import { CampaignPerformanceBlock } from '../components/CampaignPerformanceBlock';
+import { CustomerStatisticsBlock } from '../components/CustomerStatisticsBlock';
+import { HostChildrenPanel, LevelInfoPanel } from '../components/LevelInfoPanel';
+import { QuickActions } from '../components/QuickActions';
 
 /**
- * The dashboard until its issue lands: who and where the user is acting (real profile data) and
- * "not available yet" for the statistics. The granduser has no dashboard and is sent on.
+ * The last 7 days of the acting brand, hotel group or hotel (specification sections 2, 6, 9).
+ * Each block shows only with its entitlement and loads on its own; the granduser has no
+ * dashboard and is sent on. A viewer (no quick actions) reads the read-only empty texts.
  */
 export function DashboardPage() {
-  const { t } = useTranslation();
   const me = useProfile();
   if (!canSeeArea(AREAS.dashboard, me.entitlements)) {
     return <Navigate to={startAddressFor(me.entitlements, me.features)} replace />;
   }
+  const can = me.entitlements;
+  const readOnly = !can['dashboard.read_quick_actions'];
   return (
     <>
-      <PageHeader title={t('nav.dashboard')} description={t('dashboard.window')} />
-      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-        {me.entitlements['dashboard.read_level_info'] && (
-          <Paper withBorder radius="md" p="lg" data-testid="level-info">
-            <Stack gap={6}>
-              <Text size="xs" c="dimmed">
-                {t(`dashboard.level_info.${me.meta.level}`)}
-              </Text>
-              <Text fw={700} size="lg">
-                {me.meta.hostName}
-              </Text>
-              <Group gap={6}>
-                <Badge color={roleBadgeColor(me.meta.role)} variant="light">
-                  {t(`roles.${me.meta.level}.${me.meta.role}`)}
-                </Badge>
-              </Group>
-            </Stack>
-          </Paper>
-        )}
-        {me.entitlements['dashboard.read_quick_actions'] && (
-          <Paper withBorder radius="md" p="lg" data-testid="quick-actions">
-            <Stack gap="sm">
-              <Text size="xs" c="dimmed">
-                {t('dashboard.quick_actions.title')}
-              </Text>
-              {me.entitlements['campaign.create'] && (
-                <Button component={Link} to="/campaign" variant="light" leftSection={<IconSpeakerphone size={16} />}>
-                  {t('dashboard.quick_actions.create_campaign')}
-                </Button>
-              )}
-              {me.entitlements['customer.create'] && (
-                <Button component={Link} to="/customer-list" variant="light" leftSection={<IconFileImport size={16} />}>
-                  {t('dashboard.quick_actions.import_customers')}
-                </Button>
-              )}
-            </Stack>
-          </Paper>
-        )}
-        <Paper withBorder radius="md" p="lg" style={{ gridColumn: '1 / -1' }}>
-          <EmptyState title={t('areas.not_available.title')} description={t('dashboard.not_available')} />
-        </Paper>
-      </SimpleGrid>
+      <DashboardHeader showRange={can['dashboard.read_customer_statistics']} />
+      <Stack gap="xl">
+        <SimpleGrid cols={{ base: 1, md: can['dashboard.read_quick_actions'] ? 3 : 1 }} spacing="md">
+          {can['dashboard.read_level_info'] && (
+            <div style={{ gridColumn: can['dashboard.read_quick_actions'] ? 'span 2' : undefined }}>
+              <LevelInfoPanel me={me} />
+            </div>
+          )}
+          {can['dashboard.read_quick_actions'] && <QuickActions can={can} />}
+        </SimpleGrid>
+        {can['dashboard.read_customer_statistics'] && <CustomerStatisticsBlock readOnly={readOnly} />}
+        {can['dashboard.read_campaign_performance'] && <CampaignPerformanceBlock readOnly={readOnly} />}
+        {can['dashboard.read_level_info'] && <HostChildrenPanel />}
+      </Stack>
     </>
+  );
+}
+
+/** "Last 7 days", and once known, which days in which time zone. */
+function DashboardHeader({ showRange }: { showRange: boolean }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const stats = useQuery({ ...customerStatisticsQuery, enabled: showRange });
+  const window = stats.data?.window;
+  const day = (d: string) => formatDate(`${d}T12:00:00Z`, language, { noOffset: true });
+  return (
+    <PageHeader
+      title={t('nav.dashboard')}
+      description={
+        window
+          ? `${t('dashboard.window')}: ${t('dashboard.window_range', { from: day(window.from), to: day(window.to), timezone: window.timezone })}`
+          : t('dashboard.window')
+      }
+    />
   );
 }

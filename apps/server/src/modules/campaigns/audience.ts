@@ -1,0 +1,107 @@
+import type { TAudiencePreview, TFilter } from '@yado/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { selectRows, type TTx } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import { dateIn } from '../segments/filter-eval.ts';
+import { customerScopeSql, filterSql, type TSegmentScope } from '../segments/filter-sql.ts';
+import { brandTimeZone, memberOf, scopeOfHost } from '../segments/queries.ts';
+
+/**
+ * A campaign's audience as SQL over `customers`: within the campaign host's reach (a hotel: its
+ * customers; a group: its hotels'; a brand: all), in any chosen segment (each within its own
+ * scope), in none of the excluded ones. One predicate, so the preview counts it and the send
+ * snapshots it with one statement each, and a customer in two segments is one row.
+ */
+
+export interface TAudienceOwner {
+  brandId: string;
+  hostId: string;
+  hostLevel: 'brand' | 'hotel_group' | 'hotel';
+}
+
+interface TSegmentForAudience {
+  id: string;
+  host_id: string;
+  host_level: 'brand' | 'hotel_group' | 'hotel';
+  type: 'dynamic' | 'static';
+  filter: unknown;
+}
+
+const p = (value: unknown): SQL => sql`${sql.param(value)}`;
+
+async function segmentPredicate(tx: TTx, brandId: string, segment: TSegmentForAudience, today: string, timeZone: string): Promise<SQL> {
+  const scope = await scopeOfHost(tx, { id: segment.host_id, level: segment.host_level, brandId });
+  if (segment.type === 'static' || !segment.filter) return sql`(${customerScopeSql(scope)} and ${memberOf(segment.id)})`;
+  return sql`(${customerScopeSql(scope)} and ${filterSql(segment.filter as TFilter, scope, { today, timeZone }, 'set')})`;
+}
+
+export interface TAudienceSql {
+  /** Predicate over `customers`. */
+  where: SQL;
+  scope: TSegmentScope;
+}
+
+/** The audience predicate; 409 campaign_segment_deleted when a chosen segment no longer exists. */
+export async function audienceSql(tx: TTx, owner: TAudienceOwner, include: string[], exclude: string[]): Promise<TAudienceSql> {
+  const ids = [...new Set([...include, ...exclude])];
+  const segments = ids.length
+    ? await selectRows<TSegmentForAudience>(
+        tx,
+        sql`select s.id, s.host_id, h.level as host_level, s.type, s.filter from segments s join hosts h on h.id = s.host_id
+          where s.id = any(${p(ids)}::uuid[]) and s.brand_id = ${owner.brandId}::uuid`,
+      )
+    : [];
+  if (segments.length !== ids.length) throw new AppError(409, 'campaign_segment_deleted');
+  const timeZone = await brandTimeZone(tx, owner.brandId);
+  const today = dateIn(new Date(), timeZone);
+  const byId = new Map(segments.map((s) => [s.id, s]));
+  const predicate = async (list: string[]) =>
+    Promise.all(list.map((id) => segmentPredicate(tx, owner.brandId, byId.get(id) as TSegmentForAudience, today, timeZone)));
+  const scope = await scopeOfHost(tx, { id: owner.hostId, level: owner.hostLevel, brandId: owner.brandId });
+  const included = await predicate(include);
+  const excluded = await predicate(exclude.filter((id) => !include.includes(id)));
+  const parts = [customerScopeSql(scope), included.length ? sql`(${sql.join(included, sql` or `)})` : sql`false`];
+  if (excluded.length) parts.push(sql`not coalesce(${sql.join(excluded, sql` or `)}, false)`);
+  return { where: sql.join(parts, sql` and `), scope };
+}
+
+/** Mailable now: active, with an email, not hard-bounced. */
+export const MAILABLE = sql`customers.email_status = 'active' and nullif(customers.email, '') is not null and customers.email_bounced_at is null`;
+
+/** At the frequency cap: `count` marketing mails sent in the last `days` days. */
+export const atCap = (cap: { count: number; days: number }): SQL =>
+  sql`(select count(*) from deliveries fd where fd.customer_id = customers.id and fd.status = 'sent'
+    and fd.sent_at > now() - make_interval(days => ${cap.days}::int)) >= ${cap.count}::int`;
+
+export async function previewCounts(tx: TTx, audience: TAudienceSql, cap: { count: number; days: number }): Promise<TAudiencePreview> {
+  const [row] = await selectRows<Omit<TAudiencePreview, 'recipients'>>(
+    tx,
+    sql`select count(*)::int as "matched",
+      count(*) filter (where customers.email_status <> 'active')::int as "unsubscribed",
+      count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is null)::int as "noEmail",
+      count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is not null and customers.email_bounced_at is not null)::int as "bounced",
+      count(*) filter (where ${MAILABLE} and ${atCap(cap)})::int as "frequencyCapped"
+      from customers where ${audience.where}`,
+  );
+  const r = row as Omit<TAudiencePreview, 'recipients'>;
+  return { ...r, recipients: r.matched - r.unsubscribed - r.noEmail - r.bounced - r.frequencyCapped };
+}
+
+/**
+ * The send's snapshot: one INSERT ... SELECT of the mailable audience into deliveries (unique per
+ * campaign and customer, so running it again adds nothing). Customers at the frequency cap are
+ * recorded as skipped with the reason. Each delivery is attributed to one hotel of the reach (the
+ * one with the customer's most bookings) for per-hotel statistics. Answers the audience size.
+ */
+export async function snapshotAudience(tx: TTx, campaignId: string, audience: TAudienceSql, cap: { count: number; days: number }): Promise<number> {
+  const hotels = audience.scope.hotelIds;
+  const hotel = sql`(select a.hotel_id from customer_allocations a where a.customer_id = customers.id
+    ${hotels ? sql`and a.hotel_id = any(${p(hotels)}::uuid[])` : sql``} order by a.booking_count desc, a.hotel_id limit 1)`;
+  await tx.execute(sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason)
+    select ${campaignId}::uuid, customers.brand_id, customers.id, ${hotel}, customers.email,
+      case when capped then 'skipped' else 'queued' end, case when capped then 'frequency_cap' end
+    from (select customers.*, ${atCap(cap)} as capped from customers where ${audience.where} and ${MAILABLE}) customers
+    on conflict (campaign_id, customer_id) do nothing`);
+  const [row] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from deliveries where campaign_id = ${campaignId}::uuid`);
+  return row?.n ?? 0;
+}

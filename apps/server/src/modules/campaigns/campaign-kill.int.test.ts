@@ -1,0 +1,189 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { seedDemoSending } from '../../seed/demo-sending.ts';
+
+/**
+ * THE KILL TEST: a 20,000-recipient campaign sent by a real worker process
+ * (`node --import tsx worker-main.ts`, so SIGKILL ends the process that sends) into this server's
+ * embedded SMTP sink, the worker killed at random moments at least 20 times and started again each
+ * time. Afterwards the sink must hold every recipient exactly once, apart from repeats of messages
+ * that were in flight at a kill (each counted on its delivery), and nothing for the unsubscribed:
+ * neither those unsubscribed before the send nor those who unsubscribed in the middle of it.
+ * Leases are short here (3 s) so a dead worker's job comes back quickly.
+ */
+
+const RECIPIENTS = 20_000;
+const UNSUBSCRIBED_BEFORE = 150;
+const UNSUBSCRIBED_DURING = 300;
+const KILLS = 20;
+const LEASE = { WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' };
+const ROOT = resolve(import.meta.dirname, '../../../../..');
+
+let s: TTestServer;
+const workers: ChildProcess[] = [];
+
+async function startWorkerProcess(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker-main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: s.rt.config.databaseUrl as string,
+      DATA_DIR: s.rt.config.dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
+      LOG_LEVEL: 'info',
+      CAMPAIGN_DISPATCH_SECONDS: '1',
+      CAMPAIGN_BATCH_SIZE: '100',
+      // Paced (all recipients share one domain), so twenty kills surely land before the send ends.
+      CAMPAIGN_DOMAIN_RATE: '250',
+      ...LEASE,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  workers.push(child);
+  let output = '';
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`worker did not start: ${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += String(chunk);
+      if (process.env.KILL_DEBUG) process.stderr.write(`[worker ${child.pid}] ${String(chunk)}`);
+      if (output.includes('Yado worker is running')) {
+        clearTimeout(timer);
+        done();
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal !== 'SIGKILL') fail(new Error(`worker exited (${code}): ${output}`));
+    });
+  });
+  return child;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ worker: false, env: LEASE });
+  if (!s.rt.config.databaseUrl) throw new Error('the kill test needs PostgreSQL: a worker process cannot share PGlite');
+  await seedDemoSending(s.rt);
+  const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const w of workers) await kill(w);
+  await s?.close();
+});
+
+describe('a campaign send whose worker is killed again and again', () => {
+  it('mails every recipient exactly once apart from counted in-flight repeats, and none of the unsubscribed', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+    const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+    // 20,000 guests of the hotel, the first 150 unsubscribed already.
+    await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email, email_status)
+       select $1, 'ゲスト' || g, '箱根', '0709' || lpad(g::text, 7, '0'), 'kill' || g || '@guest.example.jp',
+         case when g <= ${UNSUBSCRIBED_BEFORE} then 'unsubscribed' else 'active' end
+       from generate_series(1, ${RECIPIENTS}) g`,
+      [brand.id],
+    );
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source)
+       select id, $2, $1, 'manual' from customers where brand_id = $1 and email like 'kill%@guest.example.jp'`,
+      [brand.id, hotel.id],
+    );
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: '箱根の全員', type: 'static' } })).body.data.id as string;
+    await s.sql(
+      `insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where brand_id = $1 and email like 'kill%@guest.example.jp'`,
+      [brand.id, segment],
+    );
+    const template = await s.call('POST', '/v1/templates', {
+      token,
+      body: {
+        name: '箱根の冬',
+        defaultLanguage: 'ja',
+        contents: { ja: { subject: '冬', preheader: '', document: { version: 1, sections: [{ id: 's', columns: [{ id: 'c', blocks: [{ id: 'b', type: 'button', label: '予約', href: 'https://sakura.example.jp/hakone' }] }] }] } } },
+      },
+    });
+    const campaign = await s.call('POST', '/v1/campaigns', { token, body: { name: '箱根の冬', subject: '箱根の冬のご案内', recipients: { segmentIds: [segment] }, templateId: template.body.data.id } });
+    const id = campaign.body.data.id as string;
+    expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+
+    const sentCount = async () => (await s.sql(`select count(*)::int as n from deliveries where campaign_id = $1 and status = 'sent'`, [id]))[0].n as number;
+    let kills = 0;
+    let unsubscribedDuring: string[] = [];
+    let worker = await startWorkerProcess();
+    while (kills < KILLS) {
+      await new Promise((r) => setTimeout(r, 400 + Math.random() * 1600));
+      await kill(worker);
+      kills += 1;
+      const [c] = await s.sql(`select status from campaigns where id = $1`, [id]);
+      expect(c.status, `killed ${kills} times, yet the campaign already finished: the kills must land during the send`).not.toBe('sent');
+      // Half-way through the kills, some guests whose mail is not sent yet unsubscribe. The
+      // deliveries are locked while their customers change, so no claim sees the old consent.
+      if (kills === KILLS / 2) {
+        const rows = await s.sql(
+          `with picked as (select customer_id from deliveries where campaign_id = $1 and status = 'queued' order by id desc limit ${UNSUBSCRIBED_DURING} for update)
+           update customers set email_status = 'unsubscribed', email_status_changed_at = now() where id in (select customer_id from picked) returning id`,
+          [id],
+        );
+        unsubscribedDuring = rows.map((r) => r.id as string);
+        expect(unsubscribedDuring).toHaveLength(UNSUBSCRIBED_DURING);
+      }
+      worker = await startWorkerProcess();
+    }
+    expect(await sentCount()).toBeLessThan(RECIPIENTS - UNSUBSCRIBED_BEFORE - UNSUBSCRIBED_DURING);
+
+    // Left alone now, the restarted worker finishes the send.
+    const done = await eventually(async () => {
+      const [c] = await s.sql(`select status, audience from campaigns where id = $1`, [id]);
+      return c.status === 'sent' ? c : null;
+    }, 600_000);
+    expect(done.audience).toBe(RECIPIENTS - UNSUBSCRIBED_BEFORE);
+    const [counts] = await s.sql(
+      `select count(*) filter (where status = 'sent')::int as sent, count(*) filter (where status = 'skipped')::int as skipped,
+         count(*) filter (where status = 'failed')::int as failed, coalesce(sum(in_flight_repeats), 0)::int as repeats
+       from deliveries where campaign_id = $1`,
+      [id],
+    );
+    expect(counts.sent + counts.skipped + counts.failed).toBe(done.audience);
+    expect(counts).toMatchObject({ skipped: UNSUBSCRIBED_DURING, failed: 0 });
+
+    // The sink: one mail per recipient, repeats only where a delivery counts an in-flight repeat.
+    const received = await s.sql(
+      `select r.address, count(*)::int as n from dev_outbox o, unnest(o.rcpt_to) r(address)
+       where r.address like 'kill%@guest.example.jp' group by r.address`,
+    );
+    const byAddress = new Map(received.map((r) => [r.address as string, r.n as number]));
+    const deliveries = await s.sql(
+      `select c.email, c.id as customer_id, d.status, d.in_flight_repeats from deliveries d join customers c on c.id = d.customer_id where d.campaign_id = $1`,
+      [id],
+    );
+    const during = new Set(unsubscribedDuring);
+    let repeats = 0;
+    for (const d of deliveries) {
+      const n = byAddress.get(d.email) ?? 0;
+      if (during.has(d.customer_id)) {
+        expect(n, `${d.email} unsubscribed during the send`).toBe(0);
+        continue;
+      }
+      expect(n, d.email).toBeGreaterThanOrEqual(1);
+      expect(n - 1, `${d.email}: repeats beyond its in-flight count`).toBeLessThanOrEqual(d.in_flight_repeats);
+      repeats += n - 1;
+    }
+    expect(repeats).toBeLessThanOrEqual(counts.repeats);
+    // Nothing to anyone unsubscribed before the send, nor to anyone outside the campaign.
+    for (let g = 1; g <= UNSUBSCRIBED_BEFORE; g++) expect(byAddress.has(`kill${g}@guest.example.jp`)).toBe(false);
+    expect(received.length).toBe(RECIPIENTS - UNSUBSCRIBED_BEFORE - UNSUBSCRIBED_DURING);
+    process.stdout.write(`kill test: ${kills} kills, ${counts.sent} sent, ${repeats} in-flight repeats in the sink (${counts.repeats} counted)\n`);
+  }, 900_000);
+});

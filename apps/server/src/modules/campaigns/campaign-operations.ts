@@ -1,0 +1,351 @@
+import {
+  EDITABLE_STATUSES,
+  type TAudiencePreview,
+  type TCampaign,
+  type TCampaignListQuery,
+  type TCampaignUpdate,
+  type TCampaignValues,
+  type TDeliveryStatus,
+  type TQuietHoursCheck,
+  type TSchedule,
+  type TTemplateContents,
+} from '@yado/contracts';
+import { sql } from 'drizzle-orm';
+import { selectRows, type TTx } from '../../db/client.ts';
+import { QUEUES } from '../../jobs/queue.ts';
+import { AppError, badRequest, fieldError } from '../../http/errors.ts';
+import { inTenant, type TRuntime } from '../../runtime.ts';
+import { findSegmentRow } from '../segments/queries.ts';
+import { dkimOptionsForSender, resolveSendingIdentity, type TSendingIdentity } from '../sending/email-settings.ts';
+import { compiledTemplate, personalise, personalValues, chooseLanguage } from '../templates/render-template.ts';
+import { findTemplate } from '../templates/queries.ts';
+import { trackingFor } from '../tracking/links.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+import { audienceSql, previewCounts, type TAudienceOwner } from './audience.ts';
+import { holdUses, releaseUses } from './campaign-uses.ts';
+import { composeMessage } from './compose-message.ts';
+import {
+  deleteCampaignRow,
+  findCampaignRow,
+  headlineOf,
+  insertCampaign,
+  listCampaignRows,
+  listDeliveryRows,
+  setCampaignSegments,
+  setScheduled,
+  setStatusFromEditable,
+  updateCampaignFields,
+  type TCampaignRow,
+} from './queries.ts';
+import { instantOf, isRealLocalTime, quietHoursRelease } from './schedule-time.ts';
+import type { TCampaignJob } from './send-campaign.ts';
+
+/** A minute of grace: "now" chosen in a form a moment ago is not in the past. */
+const PAST_GRACE_MS = 60_000;
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
+  const c = row.counts ?? {};
+  const n = (k: keyof typeof c) => c[k] ?? 0;
+  return {
+    id: row.id,
+    name: row.name,
+    subject: row.subject,
+    preHeader: row.pre_header,
+    senderEmail: row.sender_email,
+    recipients: { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] },
+    templateId: row.template_id,
+    templateName: row.template_name,
+    status: row.status,
+    schedule: row.schedule_kind ? { kind: row.schedule_kind, localTime: row.schedule_local_time, timeZone: row.schedule_time_zone } : null,
+    sendAt: iso(row.send_at),
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+    problem: row.problem,
+    statistics: {
+      audience: row.audience,
+      queued: n('queued'),
+      sending: n('sending'),
+      sent: n('sent'),
+      deferred: n('deferred'),
+      skipped: n('skipped'),
+      failed: n('failed'),
+      // The tracking module's rollup (unique opens and clicks; rates of the delivered).
+      opened: row.unique_opens,
+      clicked: row.unique_clicks,
+      conversions: row.conversions,
+      openRate: row.delivered ? (row.unique_opens ?? 0) / row.delivered : null,
+      clickRate: row.delivered ? (row.unique_clicks ?? 0) / row.delivered : null,
+    },
+    hostId: row.host_id,
+    hostName: row.host_name,
+    hostLevel: row.host_level,
+    editable: row.host_id === ctx.host.id,
+    createdAt: iso(row.created_at) as string,
+    updatedAt: iso(row.updated_at) as string,
+    createdBy: row.created_by ? { id: row.created_by, name: row.created_by_name ?? '' } : null,
+    updatedBy: row.updated_by ? { id: row.updated_by, name: row.updated_by_name ?? '' } : null,
+  };
+}
+
+/** A campaign belongs to a brand, hotel group or hotel: the platform itself has no customers. */
+function owningHost(ctx: TActingContext): TAudienceOwner {
+  if (ctx.host.level === 'grand_user') throw new AppError(403, 'forbidden');
+  const brandId = ctx.host.level === 'brand' ? ctx.host.id : (ctx.host.brandId as string);
+  return { brandId, hostId: ctx.host.id, hostLevel: ctx.host.level };
+}
+
+async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TCampaignRow> {
+  const row = await findCampaignRow(tx, ctx, id);
+  if (!row) throw new AppError(404, 'not_found');
+  return row;
+}
+
+/** Only the owner host changes a campaign; the hosts above it read it. */
+async function mustOwn(tx: TTx, ctx: TActingContext, id: string): Promise<TCampaignRow> {
+  const row = await mustFind(tx, ctx, id);
+  if (row.host_id !== ctx.host.id) throw new AppError(403, 'forbidden');
+  return row;
+}
+
+const isEditable = (status: string) => (EDITABLE_STATUSES as readonly string[]).includes(status);
+
+/** The chosen segments and template must be ones the acting context can use (else 404, as for another brand's). */
+async function checkReferences(tx: TTx, ctx: TActingContext, segmentIds: string[], templateId: string | null): Promise<void> {
+  for (const id of segmentIds) if (!(await findSegmentRow(tx, ctx, id))) throw badRequest({ recipients: fieldError('campaign_segment_deleted') });
+  if (templateId && !(await findTemplate(tx, ctx, templateId))) throw badRequest({ templateId: fieldError('campaign_template_deleted') });
+}
+
+export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampaignListQuery) {
+  return inTenant(rt, ctx, async (tx) => {
+    const { rows, total } = await listCampaignRows(tx, ctx, q);
+    const headline = await headlineOf(tx, ctx);
+    const byStatus = { draft: 0, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 };
+    for (const r of headline.byStatus) byStatus[r.status] = r.n;
+    return { items: rows.map((r) => toCampaign(r, ctx)), total, page: q.page, pageSize: q.pageSize, headline: { byStatus, ...headline.sums } };
+  });
+}
+
+export async function getCampaign(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCampaign> {
+  return inTenant(rt, ctx, async (tx) => toCampaign(await mustFind(tx, ctx, id), ctx));
+}
+
+export async function createCampaign(rt: TRuntime, ctx: TActingContext, input: TCampaignValues): Promise<TCampaign> {
+  const owner = owningHost(ctx);
+  const created = await inTenant(rt, ctx, async (tx) => {
+    await checkReferences(tx, ctx, [...input.recipients.segmentIds, ...input.recipients.excludeSegmentIds], input.templateId);
+    const id = await insertCampaign(tx, ctx, owner.brandId, input);
+    await setCampaignSegments(tx, id, owner.brandId, input.recipients.segmentIds, input.recipients.excludeSegmentIds);
+    return id;
+  });
+  // A schedule given with the draft is applied through the same checks as the schedule action.
+  if (input.schedule) return scheduleCampaign(rt, ctx, created, input.schedule);
+  return getCampaign(rt, ctx, created);
+}
+
+export async function updateCampaign(rt: TRuntime, ctx: TActingContext, id: string, input: TCampaignUpdate): Promise<TCampaign> {
+  const wasScheduled = await inTenant(rt, ctx, async (tx) => {
+    const row = await mustOwn(tx, ctx, id);
+    if (!isEditable(row.status)) throw new AppError(409, 'campaign_not_editable');
+    const recipients = input.recipients ?? { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] };
+    const templateId = input.templateId === undefined ? row.template_id : input.templateId;
+    await checkReferences(tx, ctx, input.recipients ? [...recipients.segmentIds, ...recipients.excludeSegmentIds] : [], input.templateId ? input.templateId : null);
+    await updateCampaignFields(tx, id, ctx.user.id, {
+      name: input.name ?? row.name,
+      subject: input.subject ?? row.subject,
+      preHeader: input.preHeader ?? row.pre_header,
+      senderEmail: input.senderEmail === undefined ? row.sender_email : input.senderEmail,
+      templateId,
+    });
+    if (input.recipients) await setCampaignSegments(tx, id, row.brand_id, recipients.segmentIds, recipients.excludeSegmentIds);
+    return row.status === 'scheduled';
+  });
+  // A scheduled campaign stays scheduled only if it still passes the checks (with its new schedule, if one came).
+  const schedule = input.schedule ?? null;
+  if (schedule) return scheduleCampaign(rt, ctx, id, schedule);
+  if (wasScheduled) {
+    const row = await inTenant(rt, ctx, (tx) => mustOwn(tx, ctx, id));
+    return scheduleCampaign(rt, ctx, id, row.schedule_kind === 'at' ? { kind: 'at', localTime: row.schedule_local_time as string, timeZone: row.schedule_time_zone as string } : { kind: 'now' });
+  }
+  return getCampaign(rt, ctx, id);
+}
+
+function sendAtOf(schedule: TSchedule, now = new Date()): Date {
+  if (schedule.kind === 'now') return now;
+  if (!isRealLocalTime(schedule.localTime)) throw badRequest({ schedule: fieldError('invalid_date') });
+  const at = instantOf(schedule.localTime, schedule.timeZone);
+  if (at.getTime() < now.getTime() - PAST_GRACE_MS) throw new AppError(400, 'campaign_schedule_past', { schedule: fieldError('campaign_schedule_past') });
+  return at;
+}
+
+async function sendingIdentityOrRefuse(rt: TRuntime, hostId: string): Promise<TSendingIdentity> {
+  const resolution = await resolveSendingIdentity(rt, hostId);
+  if (!resolution.ok) {
+    const first = resolution.problems[0];
+    // The specification's message for missing settings; the other reasons by their own codes.
+    const code = first === 'domain_not_verified' || first === 'footer_missing' ? first : 'sending_settings_missing';
+    throw new AppError(422, code);
+  }
+  return resolution.identity;
+}
+
+/**
+ * Schedule, reschedule or send now: everything a send needs is checked here, so a scheduled
+ * campaign fails later only if something changes meanwhile (and then it says why).
+ */
+export async function scheduleCampaign(rt: TRuntime, ctx: TActingContext, id: string, schedule: TSchedule): Promise<TCampaign> {
+  const owner = owningHost(ctx);
+  const sendAt = sendAtOf(schedule);
+  const row = await inTenant(rt, ctx, (tx) => mustOwn(tx, ctx, id));
+  if (!isEditable(row.status)) throw new AppError(409, 'campaign_not_editable');
+  if (!row.subject.trim()) throw badRequest({ subject: fieldError('campaign_subject_required') });
+  if (!row.template_id) throw badRequest({ templateId: fieldError('campaign_template_required') });
+  if (!(row.segment_ids ?? []).length) throw badRequest({ recipients: fieldError('campaign_segments_required') });
+  const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
+  if (row.sender_email && row.sender_email.toLowerCase() !== identity.from.address.toLowerCase() && !(await dkimOptionsForSender(rt, owner.brandId, row.sender_email)))
+    throw new AppError(422, 'sender_domain_not_verified', { senderEmail: fieldError('sender_domain_not_verified') });
+  await inTenant(rt, ctx, async (tx) => {
+    if (!(await findTemplate(tx, ctx, row.template_id as string))) throw new AppError(409, 'campaign_template_deleted');
+    const audience = await audienceSql(tx, owner, row.segment_ids ?? [], row.exclude_segment_ids ?? []);
+    const counts = await previewCounts(tx, audience, identity.frequencyCap);
+    if (counts.recipients + counts.frequencyCapped === 0) throw new AppError(422, 'campaign_audience_empty');
+    await setScheduled(tx, id, ctx.user.id, {
+      kind: schedule.kind,
+      localTime: schedule.kind === 'at' ? schedule.localTime : null,
+      timeZone: schedule.kind === 'at' ? schedule.timeZone : null,
+      sendAt,
+    });
+    await holdUses(tx, id, 'scheduled');
+  });
+  // Due now: started at once rather than at the dispatcher's next look.
+  if (sendAt.getTime() <= Date.now()) await rt.queue.send(QUEUES.campaignStart, { campaignId: id, brandId: owner.brandId } satisfies TCampaignJob, { singletonKey: id });
+  return getCampaign(rt, ctx, id);
+}
+
+export async function moveCampaign(rt: TRuntime, ctx: TActingContext, id: string, to: 'draft' | 'cancelled'): Promise<TCampaign> {
+  await inTenant(rt, ctx, async (tx) => {
+    const row = await mustOwn(tx, ctx, id);
+    if (!(await setStatusFromEditable(tx, id, ctx.user.id, to))) throw new AppError(409, 'campaign_not_editable');
+    await releaseUses(tx, row.id, to);
+  });
+  return getCampaign(rt, ctx, id);
+}
+
+export async function deleteCampaign(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
+  return inTenant(rt, ctx, async (tx) => {
+    await mustOwn(tx, ctx, id);
+    if (!(await deleteCampaignRow(tx, id))) throw new AppError(409, 'campaign_sending');
+    await releaseUses(tx, id, 'deleted');
+    return { id };
+  });
+}
+
+export async function duplicateCampaign(rt: TRuntime, ctx: TActingContext, id: string, name: string | undefined): Promise<TCampaign> {
+  const row = await inTenant(rt, ctx, (tx) => mustFind(tx, ctx, id));
+  return createCampaign(rt, ctx, {
+    name: (name ?? `${row.name} (copy)`).slice(0, 100),
+    subject: row.subject,
+    preHeader: row.pre_header,
+    senderEmail: row.sender_email,
+    recipients: { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] },
+    templateId: row.template_id,
+    schedule: null,
+  });
+}
+
+export async function previewAudience(rt: TRuntime, ctx: TActingContext, recipients: { segmentIds: string[]; excludeSegmentIds: string[] }): Promise<TAudiencePreview> {
+  const owner = owningHost(ctx);
+  const resolution = await resolveSendingIdentity(rt, owner.hostId);
+  const cap = resolution.ok ? resolution.identity.frequencyCap : { count: 3, days: 7 };
+  return inTenant(rt, ctx, async (tx) => {
+    await checkReferences(tx, ctx, [...recipients.segmentIds, ...recipients.excludeSegmentIds], null);
+    return previewCounts(tx, await audienceSql(tx, owner, recipients.segmentIds, recipients.excludeSegmentIds), cap);
+  });
+}
+
+export async function checkQuietHours(rt: TRuntime, ctx: TActingContext, schedule: TSchedule): Promise<TQuietHoursCheck> {
+  const owner = owningHost(ctx);
+  const sendAt = schedule.kind === 'now' ? new Date() : isRealLocalTime(schedule.localTime) ? instantOf(schedule.localTime, schedule.timeZone) : null;
+  if (!sendAt) throw badRequest({ schedule: fieldError('invalid_date') });
+  const resolution = await resolveSendingIdentity(rt, owner.hostId);
+  const quiet = resolution.ok
+    ? resolution.identity.quietHours
+    : { start: '21:00', end: '08:00', timeZone: (await inTenant(rt, ctx, (tx) => hostTimeZone(tx, owner.hostId))) ?? 'Asia/Tokyo' };
+  const release = quietHoursRelease(sendAt, quiet);
+  return { sendAt: sendAt.toISOString(), inQuietHours: release !== null, quietHours: quiet, deferredTo: iso(release) };
+}
+
+async function hostTimeZone(tx: TTx, hostId: string): Promise<string | null> {
+  const [row] = await selectRows<{ timezone: string }>(tx, sql`select timezone from hosts where id = ${hostId}::uuid`);
+  return row?.timezone ?? null;
+}
+
+const TEST_PREFIX = { ja: '[テスト] ', en: '[TEST] ' } as const;
+
+/**
+ * The campaign as a recipient would get it (its sender, DKIM, footer, unsubscribe headers), to up to
+ * five addresses, the subject marked as a test; no delivery is recorded and its links lead nowhere
+ * (their delivery does not exist).
+ */
+export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: string, input: { emails: string[]; language?: 'ja' | 'en' }, imageUrl: (src: string) => string) {
+  const owner = owningHost(ctx);
+  const { row, template } = await inTenant(rt, ctx, async (tx) => {
+    const found = await mustOwn(tx, ctx, id);
+    const t = found.template_id ? await findTemplate(tx, ctx, found.template_id) : null;
+    return { row: found, template: t };
+  });
+  if (!template) throw badRequest({ templateId: fieldError('campaign_template_required') });
+  const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
+  const versioned = { id: template.id, version: template.version, defaultLanguage: template.defaultLanguage, contents: template.contents as TTemplateContents };
+  const language = chooseLanguage(versioned, input.language ?? identity.defaultLanguage);
+  const compiled = await compiledTemplate(versioned, language, imageUrl);
+  const message = personalise(compiled, personalValues({ firstName: ctx.user.firstName, lastName: ctx.user.lastName }, compiled.language));
+  const recipients = [...new Set(input.emails.map((e) => e.toLowerCase()))];
+  for (const to of recipients) {
+    const deliveryId = crypto.randomUUID();
+    const mail = composeMessage({
+      campaignId: row.id,
+      deliveryId,
+      to,
+      language: compiled.language,
+      subject: `${TEST_PREFIX[compiled.language]}${row.subject || message.subject}`,
+      message,
+      publicUrl: rt.config.publicUrl,
+      identity,
+      dkim: identity.dkim,
+      tracking: trackingFor(rt, deliveryId, { mailto: identity.replyTo ?? identity.from.address, language: compiled.language }),
+    });
+    try {
+      await rt.mailer.sendMail(mail);
+    } catch (error) {
+      rt.log.warn({ code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode }, 'campaign test send failed');
+      throw new AppError(502, 'test_send_failed');
+    }
+  }
+  return { sent: recipients.length };
+}
+
+export async function listDeliveries(rt: TRuntime, ctx: TActingContext, id: string, q: { status?: TDeliveryStatus; page: number; pageSize: number }) {
+  return inTenant(rt, ctx, async (tx) => {
+    await mustFind(tx, ctx, id);
+    const { rows, total } = await listDeliveryRows(tx, id, q);
+    return {
+      items: rows.map((r) => ({
+        id: r.id,
+        customerId: r.customer_id,
+        customerName: r.customer_name,
+        email: r.email,
+        hotelId: r.hotel_id,
+        status: r.status,
+        skipReason: r.skip_reason,
+        attempts: r.attempts,
+        sentAt: iso(r.sent_at),
+        error: r.error,
+      })),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+    };
+  });
+}

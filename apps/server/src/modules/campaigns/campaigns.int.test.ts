@@ -1,0 +1,417 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { seedDemoSending } from '../../seed/demo-sending.ts';
+import { seedDemoCampaign } from '../../seed/demo-campaign.ts';
+import { sendCampaign, startCampaign } from './send-campaign.ts';
+
+/**
+ * Campaign routes over HTTP, and the send's rules driven step by step (start, then send) on a
+ * server without a worker of its own, so each step's effect can be checked before the next:
+ * mail goes over real SMTP into the embedded sink.
+ */
+
+let s: TTestServer;
+let brand: { id: string };
+let shinjuku: { id: string };
+let kyoto: { id: string };
+const HARBOR = { 'x-user-role': 'admin', 'x-host-slug': 'harbor-view', 'x-host-level': 'brand' };
+const tag = randomBytes(3).toString('hex');
+const mail = (local: string) => `${local}.${tag}@guest.example.jp`;
+
+const contents = (subject: string) => ({
+  subject,
+  preheader: '',
+  document: {
+    version: 1,
+    sections: [
+      {
+        id: 's1',
+        columns: [
+          {
+            id: 'c1',
+            blocks: [
+              { id: 't', type: 'text', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'personalTag', attrs: { key: 'full_name' } }, { type: 'text', text: ' 夏のご案内です。' }] }] } },
+              { id: 'b', type: 'button', label: '予約する', href: 'https://sakura.example.jp/summer' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+});
+
+async function token(email: string) {
+  return (await s.login(email)).token;
+}
+
+async function customer(hotelId: string, first: string, email: string | null, status: 'active' | 'unsubscribed' = 'active'): Promise<string> {
+  const [row] = await s.sql(
+    `insert into customers (brand_id, first_name, last_name, phone, email, email_status) values ($1, $2, '山田', $3, $4, $5) returning id`,
+    [brand.id, first, `090${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, email, status],
+  );
+  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [row.id, hotelId, brand.id]);
+  return row.id as string;
+}
+
+async function staticSegment(t: string, name: string, customerIds: string[], headers?: Record<string, string>): Promise<string> {
+  const created = await s.call('POST', '/v1/segments', { token: t, body: { name: `${name} ${tag}`, type: 'static' }, ...(headers ? { headers } : {}) });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.data.id as string;
+  const added = await s.call('POST', `/v1/segments/${id}/members`, { token: t, body: { customerIds }, ...(headers ? { headers } : {}) });
+  expect(added.status, JSON.stringify(added.body)).toBe(200);
+  return id;
+}
+
+async function template(t: string): Promise<string> {
+  const res = await s.call('POST', '/v1/templates', { token: t, body: { name: `夏 ${tag} ${Math.random()}`, defaultLanguage: 'ja', contents: { ja: contents('夏のご案内') } } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.id as string;
+}
+
+async function sinkTo(address: string) {
+  return s.sql(`select id, subject, rcpt_to from dev_outbox where $1 = any(rcpt_to)`, [address]);
+}
+
+/** Runs the send the way the worker does: the start, then the send until nothing is due. */
+async function runSend(campaignId: string) {
+  await startCampaign(s.rt, { campaignId, brandId: brand.id });
+  await sendCampaign(s.rt, { campaignId, brandId: brand.id });
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ worker: false, env: { CAMPAIGN_RETRY_BASE_SECONDS: '1', CAMPAIGN_RETRY_LIMIT: '3' } });
+  await seedDemoSending(s.rt);
+  [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+  [shinjuku] = await s.sql(`select id from hosts where slug = 'sakura-shinjuku'`);
+  [kyoto] = await s.sql(`select id from hosts where slug = 'sakura-kyoto'`);
+  // The tests send at any hour: no quiet hours for the demo brand here (they have tests of their own).
+  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('campaign routes', () => {
+  it('are described in the OpenAPI document, from the contracts', async () => {
+    const res = await s.call('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/campaigns', '/v1/campaigns/{id}', '/v1/campaigns/{id}/schedule', '/v1/campaigns/{id}/send-now', '/v1/campaigns/audience', '/v1/campaigns/quiet-hours', '/v1/campaigns/{id}/test-send']),
+    );
+  });
+
+  it('create, read, update, list with a status filter and headline, duplicate, delete', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, 'ルート', [await customer(shinjuku.id, '一', mail('route1'))]);
+    const created = await s.call('POST', '/v1/campaigns', { token: t, body: { name: `夏の特典 ${tag}`, subject: '夏の特典', recipients: { segmentIds: [seg] }, templateId } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const c = created.body.data;
+    expect(c).toMatchObject({ status: 'draft', templateId, recipients: { segmentIds: [seg], excludeSegmentIds: [] }, editable: true });
+    const updated = await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { preHeader: 'お得なご案内' } });
+    expect(updated.body.data.preHeader).toBe('お得なご案内');
+    const list = await s.call('GET', `/v1/campaigns?status=draft&search=${encodeURIComponent(tag)}`, { token: t });
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.map((i: { id: string }) => i.id)).toContain(c.id);
+    expect(list.body.data.headline.byStatus.draft).toBeGreaterThanOrEqual(1);
+    const copy = await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: {} });
+    expect(copy.body.data.name).toBe(`夏の特典 ${tag} (copy)`);
+    expect((await s.call('DELETE', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(200);
+    expect((await s.call('GET', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(404);
+  });
+
+  it('refuses scheduling in the past, without a template or segment, and an empty audience, with clear codes', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const empty = await staticSegment(t, '空', [await customer(shinjuku.id, '解除', mail('gone'), 'unsubscribed')]);
+    const noTemplate = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: 'x', subject: 'x', recipients: { segmentIds: [empty] } } })).body.data;
+    const r1 = await s.call('POST', `/v1/campaigns/${noTemplate.id}/send-now`, { token: t, body: {} });
+    expect([r1.status, Object.keys(r1.body.error.fields ?? {})]).toEqual([400, ['templateId']]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: 'y', subject: 'y', recipients: { segmentIds: [empty] }, templateId } })).body.data;
+    const past = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token: t, body: { schedule: { kind: 'at', localTime: '2020-01-01T10:00', timeZone: 'Asia/Tokyo' } } });
+    expect([past.status, past.body.error.code]).toEqual([400, 'campaign_schedule_past']);
+    const badDate = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token: t, body: { schedule: { kind: 'at', localTime: '2099-02-30T10:00', timeZone: 'Asia/Tokyo' } } });
+    expect(badDate.status).toBe(400);
+    const badZone = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token: t, body: { schedule: { kind: 'at', localTime: '2099-02-20T10:00', timeZone: 'Mars/Olympus' } } });
+    expect(badZone.status).toBe(400);
+    const emptyAudience = await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} });
+    expect([emptyAudience.status, emptyAudience.body.error.code]).toEqual([422, 'campaign_audience_empty']);
+    // A segment deleted after it was chosen.
+    await s.sql(`delete from segments where id = $1`, [empty]);
+    const deleted = await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} });
+    expect([deleted.status, deleted.body.error.code]).toEqual([409, 'campaign_segment_deleted']);
+    const notJson = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token: t, body: { schedule: { kind: 'soon' } } });
+    expect(notJson.status).toBe(400);
+  });
+
+  it('says the campaign email settings are missing (422) for a brand that cannot send', async () => {
+    const t = await token(DEMO.harborAdmin);
+    const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-kobe'`);
+    const [harborBrand] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    const [row] = await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, 'Ann', 'Lee', '07099990000', $2) returning id`,
+      [harborBrand.id, mail('harbor')],
+    );
+    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [row.id, harbor.id, harborBrand.id]);
+    const seg = await staticSegment(t, 'Harbor', [row.id], HARBOR);
+    const templateId = (await s.call('POST', '/v1/templates', { token: t, headers: HARBOR, body: { name: 'h', defaultLanguage: 'ja', contents: { ja: contents('Summer') } } })).body.data.id;
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, headers: HARBOR, body: { name: 'Summer', subject: 'Summer', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    const res = await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, headers: HARBOR, body: {} });
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toBe('campaign email settings missing (sender email and verified domains)');
+  });
+
+  it('holds its segments and template while scheduled and lets them go when cancelled', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '保持', [await customer(shinjuku.id, '保', mail('hold'))]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `保持 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    const scheduled = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token: t, body: { schedule: { kind: 'at', localTime: '2099-07-01T10:00', timeZone: 'Asia/Tokyo' } } });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
+    expect(scheduled.body.data).toMatchObject({ status: 'scheduled', sendAt: '2099-07-01T01:00:00.000Z' });
+    expect((await s.call('DELETE', `/v1/segments/${seg}`, { token: t })).body.error.code).toBe('segment_in_use');
+    expect((await s.call('DELETE', `/v1/templates/${templateId}`, { token: t })).body.error.code).toBe('template_in_use');
+    const renamed = await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { name: `保持2 ${tag}` } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.data.status).toBe('scheduled');
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/cancel`, { token: t, body: {} })).body.data.status).toBe('cancelled');
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { name: 'z' } })).body.error.code).toBe('campaign_not_editable');
+    expect((await s.call('DELETE', `/v1/segments/${seg}`, { token: t })).status).toBe(200);
+  });
+
+  it('previews the audience and warns of quiet hours', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const a = await customer(shinjuku.id, '甲', mail('pa'));
+    const b = await customer(shinjuku.id, '乙', mail('pb'));
+    const u = await customer(shinjuku.id, '丙', mail('pu'), 'unsubscribed');
+    const n = await customer(shinjuku.id, '丁', null);
+    const x = await customer(shinjuku.id, '戊', mail('px'));
+    const one = await staticSegment(t, 'P1', [a, b, u, n]);
+    const two = await staticSegment(t, 'P2', [b, x]);
+    const out = await staticSegment(t, 'P3', [x]);
+    const res = await s.call('POST', '/v1/campaigns/audience', { token: t, body: { segmentIds: [one, two], excludeSegmentIds: [out] } });
+    expect(res.body.data).toEqual({ matched: 4, unsubscribed: 1, noEmail: 1, bounced: 0, frequencyCapped: 0, recipients: 2 });
+    await s.sql(`update campaign_email_settings set quiet_hours_start = '21:00', quiet_hours_end = '08:00' where host_id = $1`, [brand.id]);
+    const night = await s.call('POST', '/v1/campaigns/quiet-hours', { token: t, body: { schedule: { kind: 'at', localTime: '2099-07-01T23:30', timeZone: 'Asia/Tokyo' } } });
+    const day = await s.call('POST', '/v1/campaigns/quiet-hours', { token: t, body: { schedule: { kind: 'at', localTime: '2099-07-01T12:00', timeZone: 'Asia/Tokyo' } } });
+    await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+    expect(night.body.data).toMatchObject({ inQuietHours: true, deferredTo: '2099-07-01T23:00:00.000Z' });
+    expect(day.body.data.inQuietHours).toBe(false);
+  });
+
+  it('answers each role as its entitlements say, and 404 for another brand', async () => {
+    const admin = await token(DEMO.hotelAdmin);
+    const templateId = await template(admin);
+    const seg = await staticSegment(admin, '役割', [await customer(shinjuku.id, '役', mail('role'))]);
+    const body = { name: `役割 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId };
+    const c = (await s.call('POST', '/v1/campaigns', { token: admin, body })).body.data;
+    const viewer = await token(DEMO.hotelViewer);
+    const staff = await token(DEMO.hotelStaff);
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: viewer })).status).toBe(200);
+    expect((await s.call('POST', '/v1/campaigns', { token: viewer, body })).status).toBe(403);
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: viewer, body: { name: 'v' } })).status).toBe(403);
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: viewer, body: {} })).status).toBe(403);
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: staff, body: { name: `スタッフ ${tag}` } })).status).toBe(200);
+    expect((await s.call('DELETE', `/v1/campaigns/${c.id}`, { token: staff })).status).toBe(403);
+    // Another brand's campaign does not exist for Harbor View.
+    const harbor = await token(DEMO.harborAdmin);
+    for (const [method, path] of [
+      ['GET', `/v1/campaigns/${c.id}`],
+      ['PUT', `/v1/campaigns/${c.id}`],
+      ['DELETE', `/v1/campaigns/${c.id}`],
+      ['POST', `/v1/campaigns/${c.id}/send-now`],
+      ['POST', `/v1/campaigns/${c.id}/cancel`],
+      ['POST', `/v1/campaigns/${c.id}/duplicate`],
+      ['GET', `/v1/campaigns/${c.id}/deliveries`],
+    ] as const)
+      expect((await s.call(method, path, { token: harbor, headers: HARBOR, body: method === 'GET' || method === 'DELETE' ? undefined : {} })).status, `${method} ${path}`).toBe(404);
+    // Another brand's segment cannot be chosen.
+    const foreign = await s.call('POST', '/v1/campaigns', { token: harbor, headers: HARBOR, body: { name: 'f', recipients: { segmentIds: [seg] } } });
+    expect(foreign.status).toBe(400);
+    // The brand reads the hotel's campaign; only the hotel changes it.
+    const brandAdmin = await token(DEMO.brandAdmin);
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: brandAdmin })).body.data.editable).toBe(false);
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: brandAdmin, body: { name: 'b' } })).status).toBe(403);
+    expect((await s.call('DELETE', `/v1/campaigns/${c.id}`, { token: admin })).status).toBe(200);
+  });
+});
+
+describe('the send', () => {
+  it('mails each active recipient once, skips the rest, and counts exactly', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const both = await customer(shinjuku.id, '両方', mail('both'));
+    const only = await customer(kyoto.id, '京都', mail('kyoto'));
+    const unsub = await customer(shinjuku.id, '解除', mail('unsub'), 'unsubscribed');
+    const noEmail = await customer(shinjuku.id, '無し', null);
+    const excluded = await customer(shinjuku.id, '除外', mail('excluded'));
+    const late = await customer(shinjuku.id, '途中', mail('late'));
+    const bounce = await customer(shinjuku.id, '跳ね', mail('bounce'));
+    const defer = await customer(shinjuku.id, '保留', mail('defer'));
+    const a = await staticSegment(t, 'A', [both, only, unsub, noEmail, excluded, late, bounce, defer]);
+    const b = await staticSegment(t, 'B', [both]);
+    const x = await staticSegment(t, 'X', [excluded]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `送信 ${tag}`, subject: '夏のご案内', recipients: { segmentIds: [a, b], excludeSegmentIds: [x] }, templateId } })).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    const started = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data;
+    expect(started.status).toBe('pending');
+    // both, kyoto, late, bounce, defer: the unsubscribed, the one without email and the excluded are not in it.
+    expect(started.statistics.audience).toBe(5);
+    // An unsubscribe that arrives after the start holds for the mail not yet sent.
+    await s.sql(`update customers set email_status = 'unsubscribed' where id = $1`, [late]);
+    await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    expect(await sinkTo(mail('both'))).toHaveLength(1);
+    expect(await sinkTo(mail('kyoto'))).toHaveLength(1);
+    for (const none of ['unsub', 'excluded', 'late', 'bounce', 'defer']) expect(await sinkTo(mail(none)), none).toHaveLength(0);
+    const deliveries = await s.sql(`select customer_id, status, skip_reason, attempts from deliveries where campaign_id = $1`, [c.id]);
+    const byCustomer = new Map(deliveries.map((d) => [d.customer_id, d]));
+    expect(byCustomer.get(late)).toMatchObject({ status: 'skipped', skip_reason: 'unsubscribed' });
+    expect(byCustomer.get(bounce)).toMatchObject({ status: 'failed' });
+    expect(byCustomer.get(defer)).toMatchObject({ status: 'deferred', attempts: 1 });
+    const [bounced] = await s.sql(`select email_bounced_at from customers where id = $1`, [bounce]);
+    expect(bounced.email_bounced_at).not.toBeNull();
+    // Shown on the customer.
+    const shown = await s.call('GET', `/v1/customers/${bounce}`, { token: t });
+    expect(shown.body.data.emailBouncedAt).toEqual(expect.any(String));
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('pending');
+    // The 451s: retried after the doubling back-off (1 s, then 2 s) until the sink accepts (its third try).
+    for (const wait of [1100, 2100]) {
+      await new Promise((r) => setTimeout(r, wait));
+      await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    }
+    expect((await s.sql(`select attempts from deliveries where campaign_id = $1 and customer_id = $2`, [c.id, defer]))[0].attempts).toBe(3);
+    expect(await sinkTo(mail('defer'))).toHaveLength(1);
+    const done = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data;
+    expect(done.status).toBe('sent');
+    expect(done.statistics).toMatchObject({ audience: 5, sent: 3, skipped: 1, failed: 1, queued: 0, sending: 0, deferred: 0 });
+    expect(done.statistics.sent + done.statistics.skipped + done.statistics.failed).toBe(done.statistics.audience);
+    // Opens and clicks come from the tracking rollup: none yet, and the rates say so.
+    expect(done.statistics).toMatchObject({ opened: 0, clicked: 0, openRate: 0, clickRate: 0 });
+    // The tracking rollups got the same exact counts, in the same transactions.
+    const [rollup] = await s.sql(`select sent, delivered, failed, skipped, bounced from campaign_stats where campaign_id = $1`, [c.id]);
+    expect(rollup).toEqual({ sent: 3, delivered: 3, failed: 1, skipped: 1, bounced: 1 });
+    // Sent: the segments may be deleted again.
+    expect((await s.call('DELETE', `/v1/segments/${b}`, { token: t })).status).toBe(200);
+    const list = await s.call('GET', `/v1/campaigns/${c.id}/deliveries?status=failed`, { token: t });
+    expect(list.body.data.items).toHaveLength(1);
+    // The hard bounce keeps the address out of the next campaign's audience.
+    const again = await s.call('POST', '/v1/campaigns/audience', { token: t, body: { segmentIds: [a], excludeSegmentIds: [] } });
+    expect(again.body.data.bounced).toBe(1);
+  });
+
+  it("reaches only the hotel's customers from a hotel's campaign", async () => {
+    const t = await token(DEMO.hotelAdmin);
+    const templateId = await template(t);
+    await customer(shinjuku.id, '新宿', mail('scope-shinjuku'));
+    await customer(kyoto.id, '京都', mail('scope-kyoto'));
+    const everyone = await s.call('POST', '/v1/segments', {
+      token: t,
+      body: { name: `全員 ${tag}`, type: 'dynamic', filter: { version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'email', operator: 'contains', value: `scope-` }] }] } },
+    });
+    expect(everyone.status, JSON.stringify(everyone.body)).toBe(200);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `新宿 ${tag}`, subject: '新宿から', recipients: { segmentIds: [everyone.body.data.id] }, templateId } })).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    await runSend(c.id);
+    expect(await sinkTo(mail('scope-shinjuku'))).toHaveLength(1);
+    expect(await sinkTo(mail('scope-kyoto'))).toHaveLength(0);
+    const [d] = await s.sql(`select hotel_id from deliveries where campaign_id = $1`, [c.id]);
+    expect(d.hotel_id).toBe(shinjuku.id);
+  });
+
+  it('holds customers at the frequency cap as skipped with the reason', async () => {
+    const t = await token(DEMO.brandAdmin);
+    await s.sql(`update campaign_email_settings set frequency_cap_count = 1 where host_id = $1`, [brand.id]);
+    try {
+      const templateId = await template(t);
+      const seg = await staticSegment(t, '上限', [await customer(shinjuku.id, '上限', mail('cap'))]);
+      const first = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `上限1 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+      await s.call('POST', `/v1/campaigns/${first.id}/send-now`, { token: t, body: {} });
+      await runSend(first.id);
+      const second = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `上限2 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+      expect((await s.call('POST', '/v1/campaigns/audience', { token: t, body: { segmentIds: [seg] } })).body.data).toMatchObject({ frequencyCapped: 1, recipients: 0 });
+      expect((await s.call('POST', `/v1/campaigns/${second.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+      await runSend(second.id);
+      const [d] = await s.sql(`select status, skip_reason from deliveries where campaign_id = $1`, [second.id]);
+      expect(d).toEqual({ status: 'skipped', skip_reason: 'frequency_cap' });
+      expect((await s.call('GET', `/v1/campaigns/${second.id}`, { token: t })).body.data.status).toBe('sent');
+      expect(await sinkTo(mail('cap'))).toHaveLength(1);
+    } finally {
+      await s.sql(`update campaign_email_settings set frequency_cap_count = null where host_id = $1`, [brand.id]);
+    }
+  });
+
+  it("sends the demo's campaign to the guests synced for さくら旅館 箱根 through the same path", async () => {
+    const [hakone] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+    const guest = await customer(hakone.id, '箱根', mail('demo-guest'));
+    await s.sql(
+      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+       values ($1, $2, $3, $4, current_date, current_date + 10, current_date + 11, 1, 2, 30000, 'confirmed')`,
+      [brand.id, guest, hakone.id, `DEMO-${tag}`],
+    );
+    await seedDemoCampaign(s.rt);
+    const [demo] = await s.sql(`select id, status, send_at > now() as later from campaigns where name = '箱根の冬のご案内'`);
+    // Scheduled a little ahead (the first sync brings the guests in meanwhile); brought forward here.
+    expect(demo).toMatchObject({ status: 'scheduled', later: true });
+    await s.sql(`update campaigns set send_at = now() where id = $1`, [demo.id]);
+    await runSend(demo.id);
+    const [sent] = await s.sql(`select status, audience from campaigns where id = $1`, [demo.id]);
+    expect(sent).toEqual({ status: 'sent', audience: 1 });
+    const [received] = await sinkTo(mail('demo-guest'));
+    expect(received.subject).toBe('箱根の冬のご案内');
+  });
+
+  it('holds a start due in the quiet hours until they end', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const [{ timezone }] = await s.sql(`select timezone from hosts where id = $1`, [brand.id]);
+    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: timezone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+    const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '夜', [await customer(shinjuku.id, '夜', mail('night'))]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `夜 ${tag}`, subject: '夜', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    await s.sql(`update campaign_email_settings set quiet_hours_start = $2, quiet_hours_end = $3 where host_id = $1`, [brand.id, hh(hour - 1), hh(hour + 1)]);
+    try {
+      expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+      await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+      expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('scheduled');
+    } finally {
+      await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+    }
+    // Morning comes (here: the quiet hours are lifted): the next look starts it.
+    await runSend(c.id);
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('sent');
+    expect(await sinkTo(mail('night'))).toHaveLength(1);
+  });
+
+  it('waits and says why when the sender domain lost its verification, then sends once it is back', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '検証', [await customer(shinjuku.id, '検証', mail('verify'))]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `検証 ${tag}`, subject: '検証', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    await s.sql(`update sending_domains set state = 'in_verification' where brand_id = $1`, [brand.id]);
+    try {
+      await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+      const waiting = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data;
+      expect(waiting).toMatchObject({ status: 'scheduled', problem: 'sending_settings_missing' });
+    } finally {
+      await s.sql(`update sending_domains set state = 'verified' where brand_id = $1`, [brand.id]);
+    }
+    await runSend(c.id);
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data).toMatchObject({ status: 'sent', problem: null });
+    expect(await sinkTo(mail('verify'))).toHaveLength(1);
+  });
+
+  it('lists the campaign and its delivery counts on the template report', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '報告', [await customer(shinjuku.id, '報告', mail('report'))]);
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `報告 ${tag}`, subject: '報告', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} });
+    await runSend(c.id);
+    const report = await s.call('GET', `/v1/templates/${templateId}/report`, { token: t });
+    expect(report.body.data.campaigns).toEqual([expect.objectContaining({ campaignId: c.id, status: 'sent', recipients: 1, delivered: 1, opened: 0 })]);
+    expect(report.body.data.campaigns[0].sentAt).not.toBeNull();
+  });
+});

@@ -1,0 +1,216 @@
+import type { TCampaignListQuery, TCampaignStatus, TDeliveryStatus } from '@yado/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { selectRows, type TTx } from '../../db/client.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+
+/** The only place that touches campaigns, campaign_segments and deliveries (the send's claims are in send-queries.ts). */
+
+export interface TCampaignRow {
+  id: string;
+  brand_id: string;
+  host_id: string;
+  name: string;
+  subject: string;
+  pre_header: string;
+  sender_email: string | null;
+  template_id: string | null;
+  template_name: string | null;
+  status: TCampaignStatus;
+  schedule_kind: 'now' | 'at' | null;
+  schedule_local_time: string | null;
+  schedule_time_zone: string | null;
+  send_at: Date | null;
+  audience: number | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  problem: string | null;
+  created_at: Date;
+  updated_at: Date;
+  created_by: string | null;
+  updated_by: string | null;
+  host_name: string;
+  host_level: 'brand' | 'hotel_group' | 'hotel';
+  host_group_id: string | null;
+  created_by_name: string | null;
+  updated_by_name: string | null;
+  segment_ids: string[] | null;
+  exclude_segment_ids: string[] | null;
+  /** Deliveries by status. */
+  counts: Partial<Record<TDeliveryStatus, number>> | null;
+  /** From the tracking module's per-campaign rollup (null before it has a row). */
+  delivered: number | null;
+  unique_opens: number | null;
+  unique_clicks: number | null;
+  conversions: number | null;
+}
+
+/** Campaigns an acting context may read: its own host's and those of the hosts below it. */
+export function campaignReach(ctx: TActingContext): SQL {
+  switch (ctx.host.level) {
+    case 'grand_user':
+      return sql`true`;
+    case 'brand':
+      return sql`c.brand_id = ${ctx.host.id}::uuid`;
+    case 'hotel_group':
+      return sql`(c.host_id = ${ctx.host.id}::uuid or h.hotel_group_id = ${ctx.host.id}::uuid)`;
+    default:
+      return sql`c.host_id = ${ctx.host.id}::uuid`;
+  }
+}
+
+const SELECT = sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_header, c.sender_email, c.template_id, t.name as template_name,
+  c.status, c.schedule_kind, c.schedule_local_time, c.schedule_time_zone, c.send_at, c.audience, c.started_at, c.finished_at, c.problem,
+  c.created_at, c.updated_at, c.created_by, c.updated_by, h.name as host_name, h.level as host_level, h.hotel_group_id as host_group_id,
+  nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
+  (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and not cs.exclude) as segment_ids,
+  (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and cs.exclude) as exclude_segment_ids,
+  (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d where d.campaign_id = c.id group by d.status) n) as counts,
+  st.delivered, st.unique_opens, st.unique_clicks, st.conversions
+  from campaigns c join hosts h on h.id = c.host_id
+  left join campaign_stats st on st.campaign_id = c.id
+  left join templates t on t.id = c.template_id
+  left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by`;
+
+const ORDER: Record<TCampaignListQuery['sort'], SQL> = {
+  name: sql`lower(c.name) asc, c.id asc`,
+  '-name': sql`lower(c.name) desc, c.id desc`,
+  created_at: sql`c.created_at asc, c.id asc`,
+  '-created_at': sql`c.created_at desc, c.id desc`,
+  send_at: sql`c.send_at asc nulls last, c.id asc`,
+  '-send_at': sql`c.send_at desc nulls last, c.id desc`,
+  status: sql`c.status asc, c.id asc`,
+  '-status': sql`c.status desc, c.id desc`,
+};
+
+function listWhere(ctx: TActingContext, q: Pick<TCampaignListQuery, 'search' | 'status'>): SQL {
+  const parts = [campaignReach(ctx)];
+  if (q.status) parts.push(sql`c.status = ${q.status}`);
+  if (q.search) parts.push(sql`(strpos(lower(c.name), lower(${q.search})) > 0 or strpos(lower(c.subject), lower(${q.search})) > 0)`);
+  return sql.join(parts, sql` and `);
+}
+
+export async function listCampaignRows(tx: TTx, ctx: TActingContext, q: TCampaignListQuery): Promise<{ rows: TCampaignRow[]; total: number }> {
+  const where = listWhere(ctx, q);
+  const rows = await selectRows<TCampaignRow>(tx, sql`${SELECT} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`);
+  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from campaigns c join hosts h on h.id = c.host_id where ${where}`);
+  return { rows, total: count?.n ?? 0 };
+}
+
+/** Campaigns by status, and the sums of the sends, over everything the context reaches. */
+export async function headlineOf(tx: TTx, ctx: TActingContext) {
+  const reach = campaignReach(ctx);
+  const byStatus = await selectRows<{ status: TCampaignStatus; n: number }>(
+    tx,
+    sql`select c.status, count(*)::int as n from campaigns c join hosts h on h.id = c.host_id where ${reach} group by c.status`,
+  );
+  const [sums] = await selectRows<{ sent: number; failed: number; skipped: number }>(
+    tx,
+    sql`select count(*) filter (where d.status = 'sent')::int as sent, count(*) filter (where d.status = 'failed')::int as failed,
+      count(*) filter (where d.status = 'skipped')::int as skipped
+      from deliveries d join campaigns c on c.id = d.campaign_id join hosts h on h.id = c.host_id where ${reach}`,
+  );
+  return { byStatus, sums: sums ?? { sent: 0, failed: 0, skipped: 0 } };
+}
+
+export async function findCampaignRow(tx: TTx, ctx: TActingContext, id: string): Promise<TCampaignRow | null> {
+  const [row] = await selectRows<TCampaignRow>(tx, sql`${SELECT} where c.id = ${id}::uuid and ${campaignReach(ctx)}`);
+  return row ?? null;
+}
+
+/** For the worker (no acting context; runs under the campaign's brand). */
+export async function campaignRowById(tx: TTx, id: string): Promise<TCampaignRow | null> {
+  const [row] = await selectRows<TCampaignRow>(tx, sql`${SELECT} where c.id = ${id}::uuid`);
+  return row ?? null;
+}
+
+export interface TCampaignFields {
+  name: string;
+  subject: string;
+  preHeader: string;
+  senderEmail: string | null;
+  templateId: string | null;
+}
+
+export async function insertCampaign(tx: TTx, ctx: TActingContext, brandId: string, v: TCampaignFields): Promise<string> {
+  const [row] = await selectRows<{ id: string }>(
+    tx,
+    sql`insert into campaigns (brand_id, host_id, name, subject, pre_header, sender_email, template_id, created_by, updated_by)
+      values (${brandId}::uuid, ${ctx.host.id}::uuid, ${v.name}, ${v.subject}, ${v.preHeader}, ${v.senderEmail}, ${v.templateId}::uuid, ${ctx.user.id}::uuid, ${ctx.user.id}::uuid)
+      returning id`,
+  );
+  return (row as { id: string }).id;
+}
+
+export async function updateCampaignFields(tx: TTx, id: string, userId: string, v: TCampaignFields): Promise<void> {
+  await tx.execute(sql`update campaigns set name = ${v.name}, subject = ${v.subject}, pre_header = ${v.preHeader}, sender_email = ${v.senderEmail},
+    template_id = ${v.templateId}::uuid, updated_by = ${userId}::uuid, updated_at = now() where id = ${id}::uuid`);
+}
+
+export async function setCampaignSegments(tx: TTx, campaignId: string, brandId: string, include: string[], exclude: string[]): Promise<void> {
+  await tx.execute(sql`delete from campaign_segments where campaign_id = ${campaignId}::uuid`);
+  const all = [...include.map((id) => ({ id, exclude: false })), ...exclude.filter((id) => !include.includes(id)).map((id) => ({ id, exclude: true }))];
+  if (all.length === 0) return;
+  await tx.execute(sql`insert into campaign_segments (campaign_id, segment_id, brand_id, exclude)
+    select ${campaignId}::uuid, s.id, ${brandId}::uuid, s.exclude from unnest(${sql.param(all.map((a) => a.id))}::uuid[], ${sql.param(all.map((a) => a.exclude))}::boolean[]) as s(id, exclude)`);
+}
+
+export interface TScheduleFields {
+  kind: 'now' | 'at';
+  localTime: string | null;
+  timeZone: string | null;
+  sendAt: Date;
+}
+
+export async function setScheduled(tx: TTx, id: string, userId: string, s: TScheduleFields): Promise<void> {
+  await tx.execute(sql`update campaigns set status = 'scheduled', schedule_kind = ${s.kind}, schedule_local_time = ${s.localTime}, schedule_time_zone = ${s.timeZone},
+    send_at = ${s.sendAt.toISOString()}::timestamptz, problem = null, updated_by = ${userId}::uuid, updated_at = now() where id = ${id}::uuid`);
+}
+
+/** Draft or cancelled; only from draft or scheduled (a send that started meanwhile keeps going). */
+export async function setStatusFromEditable(tx: TTx, id: string, userId: string, status: 'draft' | 'cancelled'): Promise<boolean> {
+  const rows = await selectRows<{ id: string }>(
+    tx,
+    sql`update campaigns set status = ${status}, problem = null, updated_by = ${userId}::uuid, updated_at = now()
+      where id = ${id}::uuid and status in ('draft', 'scheduled') returning id`,
+  );
+  return rows.length > 0;
+}
+
+export async function deleteCampaignRow(tx: TTx, id: string): Promise<boolean> {
+  const rows = await selectRows<{ id: string }>(tx, sql`delete from campaigns where id = ${id}::uuid and status <> 'pending' returning id`);
+  return rows.length > 0;
+}
+
+/** Campaigns of the acting brand that use a template (for the template report's statistics). */
+export async function deliveryCounts(tx: TTx, campaignIds: string[]) {
+  return selectRows<{ campaign_id: string; sent: number; total: number; sent_at: Date | null }>(
+    tx,
+    sql`select d.campaign_id, count(*) filter (where d.status = 'sent')::int as sent, count(*)::int as total, max(d.sent_at) as sent_at
+      from deliveries d where d.campaign_id = any(${sql.param(campaignIds)}::uuid[]) group by d.campaign_id`,
+  );
+}
+
+export interface TDeliveryRow {
+  id: string;
+  customer_id: string;
+  customer_name: string;
+  email: string | null;
+  hotel_id: string | null;
+  status: TDeliveryStatus;
+  skip_reason: string | null;
+  attempts: number;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+export async function listDeliveryRows(tx: TTx, campaignId: string, q: { status?: TDeliveryStatus; page: number; pageSize: number }) {
+  const where = q.status ? sql`d.campaign_id = ${campaignId}::uuid and d.status = ${q.status}` : sql`d.campaign_id = ${campaignId}::uuid`;
+  const rows = await selectRows<TDeliveryRow>(
+    tx,
+    sql`select d.id, d.customer_id, trim(cu.last_name || ' ' || cu.first_name) as customer_name, d.email, d.hotel_id, d.status, d.skip_reason,
+      d.attempts, d.sent_at, d.error from deliveries d join customers cu on cu.id = d.customer_id
+      where ${where} order by d.created_at, d.id limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
+  );
+  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from deliveries d where ${where}`);
+  return { rows, total: count?.n ?? 0 };
+}

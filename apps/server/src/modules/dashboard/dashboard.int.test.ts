@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { addDays, dashboardWindow } from './dashboard-window.ts';
+import { keepDailyCustomerCounts } from './keep-daily-customer-counts.ts';
+
+/**
+ * The dashboard's three blocks per role and level, against another brand: a hotel group's figures
+ * hold only its hotels, a hotel's only itself, and the platform has no dashboard at all.
+ * Customers and allocations are arranged in the database; campaign figures are arranged in the
+ * tracking rollup the dashboard reads (dashboard-rollups.int.test.ts drives real sends and events).
+ */
+
+let s: TTestServer;
+const id: Record<string, string> = {};
+const window = dashboardWindow(new Date(), 'Asia/Tokyo');
+const lastWeek = addDays(window.to, -8);
+
+async function customer(brand: string, phone: string, status: 'active' | 'unsubscribed', hotels: string[]): Promise<void> {
+  const [row] = await s.sql(
+    `insert into customers (brand_id, first_name, last_name, phone, email, email_status) values ($1, '太郎', '山田', $2, $3, $4) returning id`,
+    [id[brand], phone, `${phone}@guest.test`, status],
+  );
+  for (const hotel of hotels)
+    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'import')`, [row.id, id[hotel], id[brand]]);
+}
+
+async function stats(host: string, day: string, v: { sent: number; delivered: number; opens: number; clicks: number; conversions: number; revenue: number }) {
+  await s.sql(
+    `insert into host_daily_stats (host_id, day, brand_id, sent, delivered, unique_opens, opens, unique_clicks, clicks, conversions, revenue)
+     select h.id, $2, h.brand_id, $3, $4, $5, $5, $6, $6, $7, $8 from hosts h where h.id = $1`,
+    [id[host], day, v.sent, v.delivered, v.opens, v.clicks, v.conversions, v.revenue],
+  );
+}
+
+/** A campaign; a sent or failed one with its mails per hotel (delivered, opened, clicked) in the per campaign rollup. */
+async function campaign(host: string, name: string, status: string, at: { sendAt?: string; finishedAt?: string }, mails: Record<string, number[]> = {}) {
+  const [row] = await s.sql(
+    `insert into campaigns (brand_id, host_id, name, status, send_at, started_at, finished_at) select h.brand_id, h.id, $2, $3, $4, $5, $5 from hosts h where h.id = $1 returning id, brand_id`,
+    [id[host], name, status, at.sendAt ?? null, at.finishedAt ?? null],
+  );
+  for (const [hotel, [delivered, opened, clicked]] of Object.entries(mails))
+    await s.sql(
+      `insert into campaign_host_stats (campaign_id, host_id, brand_id, sent, delivered, unique_opens, opens, unique_clicks, clicks) values ($1, $2, $3, $4, $4, $5, $5, $6, $6)`,
+      [row.id, id[hotel], row.brand_id, delivered, opened, clicked],
+    );
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ worker: false });
+  for (const row of await s.sql(`select id, slug from hosts`)) id[row.slug] = row.id;
+  // さくら: c1 at 新宿, c2 at 新宿 and 横浜 (one customer of 関東 however many hotels), c3 at 横浜
+  // (unsubscribed), c4 at 京都 (関西), c5 at no hotel. Harbor View: two of its own.
+  await customer('sakura-hotels', '09000000001', 'active', ['sakura-shinjuku']);
+  await customer('sakura-hotels', '09000000002', 'active', ['sakura-shinjuku', 'sakura-yokohama']);
+  await customer('sakura-hotels', '09000000003', 'unsubscribed', ['sakura-yokohama']);
+  await customer('sakura-hotels', '09000000004', 'active', ['sakura-kyoto']);
+  await customer('sakura-hotels', '09000000005', 'active', []);
+  await customer('harbor-view', '09000000006', 'active', ['harbor-kobe']);
+  await customer('harbor-view', '09000000007', 'unsubscribed', ['harbor-okinawa']);
+
+  await stats('sakura-shinjuku', window.to, { sent: 100, delivered: 100, opens: 40, clicks: 10, conversions: 2, revenue: 50_000 });
+  await stats('sakura-shinjuku', window.from, { sent: 100, delivered: 100, opens: 20, clicks: 10, conversions: 1, revenue: 30_000 });
+  await stats('sakura-shinjuku', lastWeek, { sent: 50, delivered: 50, opens: 10, clicks: 5, conversions: 0, revenue: 0 });
+  await stats('sakura-yokohama', window.to, { sent: 200, delivered: 200, opens: 50, clicks: 20, conversions: 1, revenue: 20_000 });
+  await stats('sakura-kyoto', window.to, { sent: 1000, delivered: 1000, opens: 100, clicks: 30, conversions: 5, revenue: 100_000 });
+  // The brand's own row: guests allocated to no hotel.
+  await stats('sakura-hotels', window.to, { sent: 10, delivered: 10, opens: 0, clicks: 0, conversions: 0, revenue: 0 });
+  // Older than both windows: never counted.
+  await stats('sakura-shinjuku', addDays(window.to, -20), { sent: 999, delivered: 999, opens: 999, clicks: 999, conversions: 9, revenue: 9 });
+  await stats('harbor-kobe', window.to, { sent: 7, delivered: 7, opens: 7, clicks: 7, conversions: 7, revenue: 7 });
+
+  const soon = new Date(Date.now() + 86_400_000).toISOString();
+  await campaign('sakura-shinjuku', '新宿の冬プラン', 'scheduled', { sendAt: soon });
+  await campaign('sakura-kyoto', '京都の紅葉', 'scheduled', { sendAt: new Date(Date.now() + 3_600_000).toISOString() });
+  // Rates are over the mails of the campaigns sent in each week.
+  await campaign('sakura-kyoto', '京都の秋', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-kyoto': [1000, 100, 30] });
+  await campaign('sakura-shinjuku', '新宿の秋', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-shinjuku': [200, 60, 20], 'sakura-yokohama': [200, 50, 20] });
+  await campaign('sakura-shinjuku', '新宿の夏', 'failed', { finishedAt: new Date(Date.now() - 9 * 86_400_000).toISOString() }, { 'sakura-shinjuku': [50, 10, 5] });
+  await campaign('harbor-kobe', 'Kobe autumn', 'scheduled', { sendAt: soon });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const get = async (email: string, block: string, headers?: Record<string, string>) => {
+  const { token } = await s.login(email);
+  const res = await s.call('GET', `/v1/dashboard/${block}`, { token, headers });
+  return res;
+};
+
+describe('the dashboard of a brand', () => {
+  it('shows the brand, its hotel groups and hotels', async () => {
+    const res = await get(DEMO.brandAdmin, 'level-info');
+    expect(res.status).toBe(200);
+    expect(res.body.data.host).toMatchObject({ name: 'さくらホテルズ', level: 'brand', address: '東京都千代田区丸の内1-1-1', phone: '0312345678' });
+    expect(res.body.data.hotelGroups.map((g: any) => [g.name, g.hotelCount])).toEqual([
+      ['関東エリア', 2],
+      ['関西エリア', 1],
+    ]);
+    expect(res.body.data.hotels.map((h: any) => h.name).sort()).toEqual(['さくらホテル 京都', 'さくらホテル 新宿', 'さくらホテル 横浜', 'さくら旅館 箱根'].sort());
+  });
+
+  it('counts all of the brand’s customers, and has no figure for a week it did not count', async () => {
+    const res = await get(DEMO.brandAdmin, 'customer-statistics');
+    expect(res.status).toBe(200);
+    expect(res.body.data.window).toEqual(window);
+    expect(res.body.data.customers).toEqual({ current: 5, previous: null });
+    expect(res.body.data.activeCustomers).toEqual({ current: 4, previous: null });
+    expect(res.body.data.unsubscribedCustomers).toEqual({ current: 1, previous: null });
+    expect(res.body.data.bookingConnected).toBe(false);
+    expect(res.body.data.lastSync).toBeNull();
+  });
+
+  it('sums every hotel and the brand’s own row, day by day and per hotel', async () => {
+    const res = await get(DEMO.brandAdmin, 'campaign-performance');
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d.sent).toEqual({ current: 1410, previous: 50 });
+    expect(d.openRate.current).toBeCloseTo(210 / 1400);
+    expect(d.openRate.previous).toBeCloseTo(10 / 50);
+    expect(d.clickRate.current).toBeCloseTo(70 / 1400);
+    expect(d.bookings).toEqual({ current: 9, previous: 0 });
+    expect(d.revenue).toEqual({ current: 200_000, previous: 0 });
+    expect(d.daily).toHaveLength(7);
+    expect(d.daily[0]).toMatchObject({ day: window.from, sent: 100, opened: 20, bookings: 1, revenue: 30_000 });
+    expect(d.daily[6]).toMatchObject({ day: window.to, sent: 1310, opened: 190, clicked: 60, bookings: 8, revenue: 170_000 });
+    expect(d.daily.slice(1, 6).every((x: any) => x.sent === 0)).toBe(true);
+    const byName = Object.fromEntries(d.hotels.map((h: any) => [h.name, h]));
+    expect(Object.keys(byName).sort()).toEqual(['さくらホテル 京都', 'さくらホテル 新宿', 'さくらホテル 横浜', 'さくら旅館 箱根'].sort());
+    expect(byName['さくらホテル 新宿']).toMatchObject({ sent: 200, opened: 60, clicked: 20, bookings: 3, revenue: 80_000 });
+    expect(byName['さくら旅館 箱根']).toMatchObject({ sent: 0, opened: 0, revenue: 0 });
+    expect(d.campaignsSent).toEqual({ current: 2, previous: 0 });
+    expect(d.campaignsFailed).toEqual({ current: 0, previous: 1 });
+    expect(d.nextScheduled.map((c: any) => c.name)).toEqual(['京都の紅葉', '新宿の冬プラン']);
+    expect(d.scenarios).toEqual({ available: false });
+  });
+});
+
+describe('the dashboard of a hotel group', () => {
+  it('holds only the group’s hotels', async () => {
+    const info = await get(DEMO.groupAdmin, 'level-info');
+    expect(info.body.data.host.name).toBe('関東エリア');
+    expect(info.body.data.hotelGroups).toEqual([]);
+    expect(info.body.data.hotels.map((h: any) => h.name).sort()).toEqual(['さくらホテル 新宿', 'さくらホテル 横浜'].sort());
+
+    const customers = await get(DEMO.groupAdmin, 'customer-statistics');
+    // c1, c2 (at two of its hotels, counted once) and c3; not 京都's c4 nor the brand's c5.
+    expect(customers.body.data.customers.current).toBe(3);
+    expect(customers.body.data.unsubscribedCustomers.current).toBe(1);
+
+    const perf = (await get(DEMO.groupAdmin, 'campaign-performance')).body.data;
+    expect(perf.sent.current).toBe(400);
+    expect(perf.revenue.current).toBe(100_000);
+    expect(perf.openRate.current).toBeCloseTo(110 / 400);
+    expect(perf.hotels.map((h: any) => h.name).sort()).toEqual(['さくらホテル 新宿', 'さくらホテル 横浜'].sort());
+    expect(perf.campaignsSent.current).toBe(1);
+    expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['新宿の冬プラン']);
+  });
+});
+
+describe('the dashboard of a hotel', () => {
+  it('holds only the hotel, for its admin and its viewer alike', async () => {
+    for (const email of [DEMO.hotelAdmin, DEMO.hotelViewer]) {
+      const info = await get(email, 'level-info');
+      expect(info.body.data).toMatchObject({ host: { name: 'さくらホテル 新宿', hotelGroupName: '関東エリア' }, hotelGroups: [], hotels: [] });
+      const customers = (await get(email, 'customer-statistics')).body.data;
+      expect(customers.customers.current).toBe(2);
+      const perf = (await get(email, 'campaign-performance')).body.data;
+      expect(perf.sent).toEqual({ current: 200, previous: 50 });
+      expect(perf.openRate.current).toBeCloseTo(0.3);
+      expect(perf.clickRate).toEqual({ current: 0.1, previous: 0.1 });
+      expect(perf.hotels).toBeNull();
+      expect(perf.campaignsFailed).toEqual({ current: 0, previous: 1 });
+      expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['新宿の冬プラン']);
+    }
+  });
+
+  it('compares with the count kept on the last day of the week before, and recounts a stale count of today', async () => {
+    await s.sql(
+      `insert into customer_count_days (host_id, day, brand_id, customers, active, unsubscribed) values ($1, $2, $3, 1, 1, 0)
+       on conflict (host_id, day) do update set customers = 1, active = 1, unsubscribed = 0`,
+      [id['sakura-shinjuku'], window.previousTo, id['sakura-hotels']],
+    );
+    // A count of today taken long ago is not trusted: a new customer shows.
+    await s.sql(`update customer_count_days set counted_at = now() - interval '1 hour' where host_id = $1 and day = $2`, [id['sakura-shinjuku'], window.to]);
+    await customer('sakura-hotels', '09000000008', 'unsubscribed', ['sakura-shinjuku']);
+    const d = (await get(DEMO.hotelAdmin, 'customer-statistics')).body.data;
+    expect(d.customers).toEqual({ current: 3, previous: 1 });
+    expect(d.activeCustomers).toEqual({ current: 2, previous: 1 });
+    expect(d.unsubscribedCustomers).toEqual({ current: 1, previous: 0 });
+    const [row] = await s.sql(`select customers, counted_at from customer_count_days where host_id = $1 and day = $2`, [id['sakura-shinjuku'], window.to]);
+    expect(row.customers).toBe(3);
+    expect(new Date(d.countedAt).getTime()).toBe(new Date(row.counted_at).getTime());
+    expect(Date.now() - new Date(d.countedAt).getTime()).toBeLessThan(60_000);
+  });
+});
+
+describe('the daily customer counts', () => {
+  it('keep each host’s count at the end of its yesterday, once, and the dashboard compares with it', async () => {
+    await s.sql(`delete from customer_count_days where day = $1`, [window.previousTo]);
+    // Six days ago, "yesterday" was the last day of the week before today's window.
+    const then = new Date(Date.now() - 6 * 86_400_000);
+    const [{ n }] = await s.sql(`select count(*)::int as n from hosts where level <> 'grand_user' and deleted_at is null`);
+    expect(await keepDailyCustomerCounts(s.rt, then)).toBe(n);
+    expect(await keepDailyCustomerCounts(s.rt, then)).toBe(0);
+    const rows = await s.sql(`select host_id, customers from customer_count_days where day = $1`, [window.previousTo]);
+    expect(rows).toHaveLength(n);
+    expect(rows.find((r) => r.host_id === id['harbor-view'])?.customers).toBe(2);
+
+    // Today's counts were taken earlier in this file, before a customer was added: let them age out.
+    await s.sql(`update customer_count_days set counted_at = now() - interval '1 hour' where day = $1`, [window.to]);
+    for (const email of [DEMO.brandAdmin, DEMO.groupAdmin, DEMO.hotelViewer, DEMO.harborAdmin]) {
+      const d = (await get(email, 'customer-statistics')).body.data;
+      // Nothing changed since the count: the week before equals now, known for every scope.
+      expect(d.customers.previous, email).toBe(d.customers.current);
+      expect(d.unsubscribedCustomers.previous, email).toBe(d.unsubscribedCustomers.current);
+    }
+  });
+});
+
+describe('another brand and the platform', () => {
+  it('gives another brand only its own figures', async () => {
+    const info = (await get(DEMO.harborAdmin, 'level-info')).body.data;
+    expect(info.host.name).toBe('Harbor View Hotels');
+    expect(info.hotels.map((h: any) => h.name).sort()).toEqual(['Harbor View Kobe', 'Harbor View Okinawa']);
+    const customers = (await get(DEMO.harborAdmin, 'customer-statistics')).body.data;
+    expect(customers.customers.current).toBe(2);
+    const perf = (await get(DEMO.harborAdmin, 'campaign-performance')).body.data;
+    expect(perf.sent.current).toBe(7);
+    expect(perf.hotels.map((h: any) => h.name).sort()).toEqual(['Harbor View Kobe', 'Harbor View Okinawa']);
+    expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['Kobe autumn']);
+  });
+
+  it('refuses another brand’s host as the acting context', async () => {
+    const res = await get(DEMO.harborAdmin, 'campaign-performance', { 'x-user-role': 'admin', 'x-host-slug': 'sakura-shinjuku', 'x-host-level': 'hotel' });
+    expect(res.status).toBe(403);
+  });
+
+  it('has no dashboard for the granduser, and none without signing in', async () => {
+    for (const block of ['level-info', 'customer-statistics', 'campaign-performance']) {
+      expect((await get(DEMO.grand, block)).status).toBe(403);
+      expect((await s.call('GET', `/v1/dashboard/${block}`)).status).toBe(401);
+    }
+  });
+});

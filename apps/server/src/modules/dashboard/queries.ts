@@ -1,0 +1,224 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { selectRows, type TTx } from '../../db/client.ts';
+
+/**
+ * The dashboard's reads. It owns only `customer_count_days`; everything else here is read, never
+ * written: hosts, customers and allocations (counted once per host and few minutes into the
+ * daily counts), the booking sync log, campaigns.
+ */
+
+/** The acting host, as far as the dashboard needs it. */
+export interface TScopeHost {
+  id: string;
+  level: 'brand' | 'hotel_group' | 'hotel';
+  brandId: string;
+}
+
+export interface TPanelHostRow {
+  id: string;
+  level: 'brand' | 'hotel_group' | 'hotel';
+  name: string;
+  address: string | null;
+  email: string | null;
+  phone: string | null;
+  logo_url: string | null;
+  timezone: string;
+  hotel_group_id: string | null;
+  brand_name: string | null;
+  hotel_group_name: string | null;
+  hotel_count: number;
+}
+
+const PANEL = sql`select h.id, h.level, h.name, h.address, h.email, h.phone, h.logo_url, h.timezone, h.hotel_group_id,
+  b.name as brand_name, g.name as hotel_group_name,
+  (select count(*)::int from hosts x where x.hotel_group_id = h.id and x.level = 'hotel' and x.deleted_at is null) as hotel_count
+  from hosts h left join hosts b on b.id = h.brand_id and h.level <> 'brand' left join hosts g on g.id = h.hotel_group_id`;
+
+export async function panelHost(tx: TTx, hostId: string): Promise<TPanelHostRow | null> {
+  const [row] = await selectRows<TPanelHostRow>(tx, sql`${PANEL} where h.id = ${hostId} and h.deleted_at is null`);
+  return row ?? null;
+}
+
+/** A brand's hotel groups and hotels, or a group's hotels, by name. */
+export function panelChildren(tx: TTx, host: TScopeHost): Promise<TPanelHostRow[]> {
+  const below =
+    host.level === 'brand' ? sql`h.brand_id = ${host.id} and h.level in ('hotel_group', 'hotel')` : sql`h.hotel_group_id = ${host.id} and h.level = 'hotel'`;
+  return selectRows<TPanelHostRow>(tx, sql`${PANEL} where ${below} and h.deleted_at is null order by h.name, h.id`);
+}
+
+/** The live hotels of a scope: a brand's, a group's, or the hotel itself. */
+export async function scopeHotels(tx: TTx, host: TScopeHost): Promise<{ id: string; name: string }[]> {
+  const where =
+    host.level === 'brand' ? sql`brand_id = ${host.id}` : host.level === 'hotel_group' ? sql`hotel_group_id = ${host.id}` : sql`id = ${host.id}`;
+  return selectRows(tx, sql`select id, name from hosts where level = 'hotel' and deleted_at is null and ${where} order by name, id`);
+}
+
+export interface TCustomerCounts {
+  customers: number;
+  active: number;
+  unsubscribed: number;
+}
+
+/**
+ * Counts the customers of a scope now: a brand's all; a group's or hotel's those allocated to its
+ * hotels, each customer once however many of them it is allocated to.
+ */
+export async function countCustomers(tx: TTx, host: TScopeHost, hotelIds: string[]): Promise<TCustomerCounts> {
+  const inScope: SQL =
+    host.level === 'brand'
+      ? sql`c.brand_id = ${host.id}`
+      : sql`c.brand_id = ${host.brandId} and c.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${sql.param(hotelIds)}::uuid[]))`;
+  const [row] = await selectRows<TCustomerCounts>(
+    tx,
+    sql`select count(*)::int as customers,
+      count(*) filter (where c.email_status = 'active')::int as active,
+      count(*) filter (where c.email_status = 'unsubscribed')::int as unsubscribed
+      from customers c where ${inScope}`,
+  );
+  return row ?? { customers: 0, active: 0, unsubscribed: 0 };
+}
+
+/** Raw statements give timestamps as the driver parses them: a Date on pg, a string on some paths. */
+export type TTimestamp = Date | string;
+
+export interface TCountDayRow extends TCustomerCounts {
+  day: string;
+  counted_at: TTimestamp;
+}
+
+export function countDays(tx: TTx, hostId: string, days: string[]): Promise<TCountDayRow[]> {
+  return selectRows<TCountDayRow>(
+    tx,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, customers, active, unsubscribed, counted_at
+      from customer_count_days where host_id = ${hostId} and day = any(${sql.param(days)}::date[])`,
+  );
+}
+
+/** Stores a host's count of a day; gives when it was counted. */
+export async function saveCountDay(tx: TTx, host: TScopeHost, day: string, counts: TCustomerCounts): Promise<Date> {
+  const [row] = await selectRows<{ counted_at: TTimestamp }>(
+    tx,
+    sql`insert into customer_count_days (host_id, day, brand_id, customers, active, unsubscribed, counted_at)
+    values (${host.id}, ${day}, ${host.brandId}, ${counts.customers}, ${counts.active}, ${counts.unsubscribed}, now())
+    on conflict (host_id, day) do update set customers = excluded.customers, active = excluded.active,
+      unsubscribed = excluded.unsubscribed, counted_at = excluded.counted_at
+    returning counted_at`,
+  );
+  return row ? new Date(row.counted_at) : new Date();
+}
+
+/** The brand's last finished booking-system sync, and whether it is connected at all. */
+export async function lastSync(
+  tx: TTx,
+  brandId: string,
+): Promise<{ connected: boolean; run: { status: 'succeeded' | 'failed'; finished_at: TTimestamp } | null }> {
+  const [row] = await selectRows<{ connected: boolean; status: 'succeeded' | 'failed' | null; finished_at: TTimestamp | null }>(
+    tx,
+    sql`select exists (select 1 from booking_connections where brand_id = ${brandId}) as connected, r.status, r.finished_at
+      from (select 1) one left join lateral (
+        select status, finished_at from booking_sync_runs
+        where brand_id = ${brandId} and status in ('succeeded', 'failed') and finished_at is not null
+        order by started_at desc limit 1) r on true`,
+  );
+  return {
+    connected: row?.connected ?? false,
+    run: row?.status && row.finished_at ? { status: row.status, finished_at: row.finished_at } : null,
+  };
+}
+
+/** Campaigns owned by a host of the scope: the brand's and all below it, a group and its hotels, a hotel. */
+function campaignOwners(host: TScopeHost): SQL {
+  if (host.level === 'brand') return sql`c.brand_id = ${host.id}`;
+  if (host.level === 'hotel_group')
+    return sql`c.brand_id = ${host.brandId} and (c.host_id = ${host.id} or c.host_id in (select id from hosts where hotel_group_id = ${host.id}))`;
+  return sql`c.brand_id = ${host.brandId} and c.host_id = ${host.id}`;
+}
+
+/**
+ * Campaigns of the scope whose send finished as sent or failed in each window, by its local days
+ * (`from` to `to` inclusive, in `timezone`).
+ */
+export async function finishedCampaigns(
+  tx: TTx,
+  host: TScopeHost,
+  timezone: string,
+  windows: { from: string; to: string }[],
+): Promise<{ sent: number; failed: number }[]> {
+  const counts: { sent: number; failed: number }[] = [];
+  for (const w of windows) {
+    const [row] = await selectRows<{ sent: number; failed: number }>(
+      tx,
+      sql`select count(*) filter (where c.status = 'sent')::int as sent, count(*) filter (where c.status = 'failed')::int as failed
+        from campaigns c where ${campaignOwners(host)} and c.status in ('sent', 'failed')
+        and c.finished_at >= (${w.from}::date)::timestamp at time zone ${timezone}
+        and c.finished_at < (${w.to}::date + 1)::timestamp at time zone ${timezone}`,
+    );
+    counts.push(row ?? { sent: 0, failed: 0 });
+  }
+  return counts;
+}
+
+export function nextScheduled(tx: TTx, host: TScopeHost, limit: number): Promise<{ id: string; name: string; send_at: TTimestamp; host_name: string }[]> {
+  return selectRows(
+    tx,
+    sql`select c.id, c.name, c.send_at, h.name as host_name from campaigns c join hosts h on h.id = c.host_id
+      where ${campaignOwners(host)} and c.status = 'scheduled' and c.send_at is not null
+      order by c.send_at, c.id limit ${limit}`,
+  );
+}
+
+/** One host's tracked figures of one local day (TRACK's `host_daily_stats`, kept as events arrive). */
+export interface TPerformanceRow {
+  day: string;
+  /** A hotel, or the brand itself for guests allocated to no hotel. */
+  hotel_id: string | null;
+  sent: number;
+  opened: number;
+  clicked: number;
+  bookings: number;
+  revenue: number;
+}
+
+/**
+ * The scope's rows of the tracking rollup per host and day: a brand's all (its own row included),
+ * a group's or hotel's only those of its hotels. Unique opens and clicks: a guest who opens twice
+ * is one open.
+ */
+export function performanceRows(tx: TTx, host: TScopeHost, hotelIds: string[], from: string, to: string): Promise<TPerformanceRow[]> {
+  const hosts = host.level === 'brand' ? sql`true` : sql`s.host_id = any(${sql.param([host.id, ...hotelIds])}::uuid[])`;
+  return selectRows<TPerformanceRow>(
+    tx,
+    sql`select to_char(s.day, 'YYYY-MM-DD') as day, s.host_id as hotel_id, s.sent::int as sent,
+      s.unique_opens::int as opened, s.unique_clicks::int as clicked, s.conversions::int as bookings, s.revenue::bigint::float8 as revenue
+      from host_daily_stats s
+      where s.brand_id = ${host.brandId} and ${hosts} and s.day >= ${from}::date and s.day <= ${to}::date`,
+  );
+}
+
+/**
+ * Delivered, uniquely opened and uniquely clicked mails of the campaigns whose send started in
+ * each window, for the scope's hosts (TRACK's per campaign and host rollup). Rates are taken over
+ * these, so a week's rate is its own mails' and never passes 100 % from opens of an older mail.
+ */
+export async function campaignEngagement(
+  tx: TTx,
+  host: TScopeHost,
+  hotelIds: string[],
+  timezone: string,
+  windows: { from: string; to: string }[],
+): Promise<{ delivered: number; opened: number; clicked: number }[]> {
+  const hosts = host.level === 'brand' ? sql`true` : sql`s.host_id = any(${sql.param([host.id, ...hotelIds])}::uuid[])`;
+  const out: { delivered: number; opened: number; clicked: number }[] = [];
+  for (const w of windows) {
+    const [row] = await selectRows<{ delivered: number; opened: number; clicked: number }>(
+      tx,
+      sql`select coalesce(sum(s.delivered), 0)::int as delivered, coalesce(sum(s.unique_opens), 0)::int as opened, coalesce(sum(s.unique_clicks), 0)::int as clicked
+        from campaign_host_stats s join campaigns c on c.id = s.campaign_id
+        where s.brand_id = ${host.brandId} and ${hosts}
+          and c.started_at >= (${w.from}::date)::timestamp at time zone ${timezone}
+          and c.started_at < (${w.to}::date + 1)::timestamp at time zone ${timezone}`,
+    );
+    out.push(row ?? { delivered: 0, opened: 0, clicked: 0 });
+  }
+  return out;
+}

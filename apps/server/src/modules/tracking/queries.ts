@@ -1,0 +1,254 @@
+import { STAT_COUNTERS, type TStatCounters, type TUnsubscribeSource } from '@yado/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { selectRows, type TTx } from '../../db/client.ts';
+import type { TActingContext } from '../tenancy/acting-context.ts';
+
+/**
+ * The tracking module's SQL: its own tables (events, engagement, conversions, rollups, settings)
+ * and the reads of deliveries, customers and campaign email settings that unsubscribes need.
+ */
+
+export interface TUnsubscribeTarget {
+  /** Null when the delivery is gone (its campaign deleted): the guest is found by the signed customer id. */
+  deliveryId: string | null;
+  campaignId: string | null;
+  /** The host whose unsubscribed message applies: the campaign's, else the brand. */
+  campaignHostId: string;
+  brandId: string;
+  brandName: string;
+  hotelId: string | null;
+  customerId: string;
+  emailStatus: 'active' | 'unsubscribed';
+  unsubscribeReason: string | null;
+  country: string | null;
+  defaultLanguage: 'ja' | 'en' | null;
+}
+
+/** The delivery's guest, campaign and brand; the customer's row locked when the status may change. */
+export async function findUnsubscribeTarget(tx: TTx, deliveryId: string, options: { lock: boolean }): Promise<TUnsubscribeTarget | null> {
+  const [row] = await selectRows<TUnsubscribeTarget>(
+    tx,
+    sql`select d.id as "deliveryId", d.campaign_id as "campaignId", c.host_id as "campaignHostId", d.brand_id as "brandId",
+        b.name as "brandName", d.hotel_id as "hotelId", d.customer_id as "customerId", cu.email_status as "emailStatus",
+        cu.unsubscribe_reason as "unsubscribeReason", cu.country,
+        coalesce(sh.default_language, sg.default_language, sb.default_language) as "defaultLanguage"
+      from deliveries d
+      join campaigns c on c.id = d.campaign_id
+      join customers cu on cu.id = d.customer_id
+      join hosts b on b.id = d.brand_id
+      join hosts h on h.id = c.host_id
+      left join campaign_email_settings sh on sh.host_id = h.id
+      left join campaign_email_settings sg on sg.host_id = h.hotel_group_id
+      left join campaign_email_settings sb on sb.host_id = h.brand_id
+      where d.id = ${deliveryId}
+      ${options.lock ? sql`for update of cu` : sql``}`,
+  );
+  return row ?? null;
+}
+
+/** The guest alone, when the delivery is gone: the brand speaks for the deleted campaign. */
+export async function findGuestTarget(tx: TTx, customerId: string, options: { lock: boolean }): Promise<TUnsubscribeTarget | null> {
+  const [row] = await selectRows<TUnsubscribeTarget>(
+    tx,
+    sql`select null as "deliveryId", null as "campaignId", cu.brand_id as "campaignHostId", cu.brand_id as "brandId", b.name as "brandName",
+        null as "hotelId", cu.id as "customerId", cu.email_status as "emailStatus", cu.unsubscribe_reason as "unsubscribeReason", cu.country,
+        sb.default_language as "defaultLanguage"
+      from customers cu join hosts b on b.id = cu.brand_id
+      left join campaign_email_settings sb on sb.host_id = cu.brand_id
+      where cu.id = ${customerId}
+      ${options.lock ? sql`for update of cu` : sql``}`,
+  );
+  return row ?? null;
+}
+
+/** The unsubscribed message in force for the campaign's host: its own, its hotel group's, its brand's. */
+export async function unsubscribedMessageFor(tx: TTx, hostId: string): Promise<string | null> {
+  const [row] = await selectRows<{ message: string | null }>(
+    tx,
+    sql`select coalesce(sh.unsubscribed_message, sg.unsubscribed_message, sb.unsubscribed_message) as message
+      from hosts h
+      left join campaign_email_settings sh on sh.host_id = h.id
+      left join campaign_email_settings sg on sg.host_id = h.hotel_group_id
+      left join campaign_email_settings sb on sb.host_id = h.brand_id
+      where h.id = ${hostId}`,
+  );
+  return row?.message ?? null;
+}
+
+export async function setGuestEmailStatus(tx: TTx, target: TUnsubscribeTarget, status: 'active' | 'unsubscribed', source: TUnsubscribeSource, at: Date): Promise<void> {
+  await tx.execute(sql`update customers set email_status = ${status}, email_status_changed_at = ${at.toISOString()}::timestamptz,
+      unsubscribe_reason = ${status === 'unsubscribed' ? source : null}, updated_at = now()
+    where id = ${target.customerId}`);
+}
+
+/**
+ * The guest's own consent change: an event of the delivery, and an audit entry with no actor (the
+ * guest is no user) that names the source and the time; no address or name enters either.
+ */
+export async function recordGuestConsent(tx: TTx, target: TUnsubscribeTarget, kind: 'unsubscribe' | 'resubscribe', source: TUnsubscribeSource, at: Date): Promise<void> {
+  // Events belong to a delivery; a deleted campaign's guest leaves the audit entry only.
+  if (target.deliveryId && target.campaignId) {
+    await tx.execute(sql`insert into tracking_events (occurred_at, brand_id, campaign_id, delivery_id, kind, source)
+      values (${at.toISOString()}::timestamptz, ${target.brandId}, ${target.campaignId}, ${target.deliveryId}, ${kind}, ${source})`);
+  }
+  const changes = {
+    emailStatus: kind === 'unsubscribe' ? ['active', 'unsubscribed'] : ['unsubscribed', 'active'],
+    source,
+    campaignId: target.campaignId,
+  };
+  await tx.execute(sql`insert into audit_log (at, brand_id, action, target_type, target_id, changes)
+    values (${at.toISOString()}::timestamptz, ${target.brandId}, ${kind === 'unsubscribe' ? 'guest_unsubscribe' : 'guest_resubscribe'}, 'customer',
+      ${target.customerId}, ${JSON.stringify(changes)}::jsonb)`);
+}
+
+// ---- statistics: rollups only ----
+
+const COLUMNS = STAT_COUNTERS.map((k) => `${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}::int as "${k}"`).join(', ');
+const SUMS = STAT_COUNTERS.map((k) => `coalesce(sum(${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}), 0)::int as "${k}"`).join(', ');
+
+/** Campaigns an acting context may read: its own host's and those of the hosts below it (as segments). */
+export function campaignReach(ctx: TActingContext): SQL {
+  switch (ctx.host.level) {
+    case 'grand_user':
+      return sql`true`;
+    case 'brand':
+      return sql`c.brand_id = ${ctx.host.id}`;
+    case 'hotel_group':
+      return sql`(c.host_id = ${ctx.host.id} or h.hotel_group_id = ${ctx.host.id})`;
+    default:
+      return sql`c.host_id = ${ctx.host.id}`;
+  }
+}
+
+export interface TCampaignRef {
+  id: string;
+  brandId: string;
+  hostId: string;
+  timezone: string;
+}
+
+/** The campaign if the context reaches it (row-level security narrows to the brand as well). */
+export async function findCampaignInReach(tx: TTx, ctx: TActingContext, id: string): Promise<TCampaignRef | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [row] = await selectRows<TCampaignRef>(
+    tx,
+    sql`select c.id, c.brand_id as "brandId", c.host_id as "hostId", h.timezone from campaigns c join hosts h on h.id = c.host_id
+      where c.id = ${id} and ${campaignReach(ctx)}`,
+  );
+  return row ?? null;
+}
+
+export async function campaignTotals(tx: TTx, campaignId: string): Promise<(TStatCounters & { updatedAt: Date | null }) | null> {
+  const [row] = await selectRows<TStatCounters & { updatedAt: Date | null }>(
+    tx,
+    sql`select ${sql.raw(COLUMNS)}, updated_at as "updatedAt" from campaign_stats where campaign_id = ${campaignId}`,
+  );
+  return row ?? null;
+}
+
+/** Tracking totals of many campaigns at once (for the campaign list and the template report). */
+export async function campaignTotalsOf(tx: TTx, campaignIds: string[]): Promise<Map<string, TStatCounters>> {
+  if (campaignIds.length === 0) return new Map();
+  const rows = await selectRows<TStatCounters & { campaignId: string }>(
+    tx,
+    sql`select campaign_id as "campaignId", ${sql.raw(COLUMNS)} from campaign_stats where campaign_id = any(${sql.param(campaignIds)}::uuid[])`,
+  );
+  return new Map(rows.map(({ campaignId, ...counters }) => [campaignId, counters]));
+}
+
+/** What a template's report shows of each campaign that used it: audience, when sent, and the tracking totals. */
+export async function campaignSummaries(tx: TTx, campaignIds: string[]) {
+  if (campaignIds.length === 0) return new Map<string, { audience: number | null; sentAt: Date | string | null; delivered: number; uniqueOpens: number; uniqueClicks: number }>();
+  const rows = await selectRows<{ id: string; audience: number | null; sentAt: Date | string | null; delivered: number | null; uniqueOpens: number | null; uniqueClicks: number | null }>(
+    tx,
+    sql`select c.id, c.audience, coalesce(c.finished_at, c.started_at) as "sentAt", s.delivered, s.unique_opens as "uniqueOpens", s.unique_clicks as "uniqueClicks"
+      from campaigns c left join campaign_stats s on s.campaign_id = c.id where c.id = any(${sql.param(campaignIds)}::uuid[])`,
+  );
+  return new Map(rows.map((r) => [r.id, { audience: r.audience, sentAt: r.sentAt, delivered: r.delivered ?? 0, uniqueOpens: r.uniqueOpens ?? 0, uniqueClicks: r.uniqueClicks ?? 0 }]));
+}
+
+/** Hourly rollup rows, or days cut in `timeZone`, oldest first. */
+export async function campaignSeries(tx: TTx, campaignId: string, interval: 'day' | 'hour', timeZone: string): Promise<(TStatCounters & { at: string })[]> {
+  if (interval === 'hour') {
+    return selectRows(
+      tx,
+      sql`select to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as at, ${sql.raw(COLUMNS)}
+        from campaign_stats_hourly where campaign_id = ${campaignId} order by hour`,
+    );
+  }
+  return selectRows(
+    tx,
+    sql`select to_char((hour at time zone ${timeZone})::date, 'YYYY-MM-DD') as at, ${sql.raw(SUMS)}
+      from campaign_stats_hourly where campaign_id = ${campaignId} group by 1 order by 1`,
+  );
+}
+
+export async function campaignLinks(tx: TTx, campaignId: string) {
+  return selectRows<{ index: number; url: string; clicks: number; uniqueClicks: number }>(
+    tx,
+    sql`select link_index as index, url, clicks, unique_clicks as "uniqueClicks" from campaign_link_stats
+      where campaign_id = ${campaignId} order by link_index`,
+  );
+}
+
+export async function campaignHosts(tx: TTx, campaignId: string) {
+  return selectRows<TStatCounters & { hostId: string; hostName: string; level: 'brand' | 'hotel_group' | 'hotel' }>(
+    tx,
+    sql`select s.host_id as "hostId", h.name as "hostName", h.level, ${sql.raw(STAT_COUNTERS.map((k) => `s.${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}::int as "${k}"`).join(', '))}
+      from campaign_host_stats s join hosts h on h.id = s.host_id where s.campaign_id = ${campaignId} order by h.name, s.host_id`,
+  );
+}
+
+export interface TRecipientRow {
+  deliveryId: string;
+  customerId: string;
+  lastName: string;
+  firstName: string;
+  email: string | null;
+  status: string;
+  sentAt: Date | null;
+  error: string | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+}
+
+/** A keyset page of a campaign's deliveries (by delivery id), with what each has seen. */
+export async function recipientPage(tx: TTx, campaignId: string, options: { after: string | null; limit: number; status?: string }): Promise<TRecipientRow[]> {
+  return selectRows<TRecipientRow>(
+    tx,
+    sql`select d.id as "deliveryId", d.customer_id as "customerId", cu.last_name as "lastName", cu.first_name as "firstName",
+        coalesce(d.email, cu.email) as email, case when d.status = 'sending' then 'queued' else d.status end as status, d.sent_at as "sentAt", d.error,
+        e.opened_at as "openedAt", e.clicked_at as "clickedAt"
+      from deliveries d join customers cu on cu.id = d.customer_id
+      left join delivery_engagement e on e.delivery_id = d.id
+      where d.campaign_id = ${campaignId}
+        ${options.after ? sql`and d.id > ${options.after}` : sql``}
+        ${options.status ? sql`and d.status = ${options.status}` : sql``}
+      order by d.id limit ${options.limit}`,
+  );
+}
+
+/** The latest events of some deliveries (each delivery's own index: no scan of the log). */
+export async function eventsOfDeliveries(tx: TTx, deliveryIds: string[], perDelivery: number) {
+  if (deliveryIds.length === 0) return [];
+  return selectRows<{ deliveryId: string; kind: string; at: Date; url: string | null; amount: number | null; source: string | null }>(
+    tx,
+    sql`select ids.id as "deliveryId", ev.kind, ev.occurred_at as at, ev.url, ev.amount, ev.source
+      from unnest(${sql.param(deliveryIds)}::uuid[]) as ids(id)
+      cross join lateral (
+        select kind, occurred_at, url, amount, source from tracking_events t
+        where t.delivery_id = ids.id order by t.occurred_at desc limit ${perDelivery}
+      ) ev`,
+  );
+}
+
+/** The brand's own conversion window in days; null while it has not chosen one. */
+export async function conversionWindowOf(tx: TTx, brandId: string): Promise<number | null> {
+  const [row] = await selectRows<{ days: number }>(tx, sql`select conversion_window_days as days from tracking_settings where brand_id = ${brandId}`);
+  return row?.days ?? null;
+}
+
+export async function saveConversionWindow(tx: TTx, brandId: string, days: number): Promise<void> {
+  await tx.execute(sql`insert into tracking_settings (brand_id, conversion_window_days) values (${brandId}, ${days})
+    on conflict (brand_id) do update set conversion_window_days = excluded.conversion_window_days, updated_at = now()`);
+}

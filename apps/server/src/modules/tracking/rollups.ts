@@ -1,0 +1,158 @@
+import { STAT_COUNTERS, type TStatCounters } from '@yado/contracts/tracking';
+import { sql } from 'drizzle-orm';
+import type { TTx } from '../../db/client.ts';
+
+/**
+ * The rollups every statistic reads (never the raw events): per campaign, per campaign and hour,
+ * per campaign and hotel, per campaign and link, and per host and local day for the dashboard.
+ * Deltas are summed in memory first, then each rollup takes one set-based upsert, its rows in key
+ * order so that two writers meeting on the same rows queue rather than deadlock.
+ */
+
+export type TCounterDelta = Partial<TStatCounters>;
+
+export interface TRollupDelta {
+  campaignId: string;
+  brandId: string;
+  /** The delivery's hotel, or the brand itself for a delivery without one. */
+  hostId: string;
+  at: Date;
+  counters: TCounterDelta;
+}
+
+const COLUMN: Record<keyof TStatCounters, string> = Object.fromEntries(STAT_COUNTERS.map((k) => [k, k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)])) as Record<
+  keyof TStatCounters,
+  string
+>;
+const COLUMNS = STAT_COUNTERS.map((k) => COLUMN[k]);
+const TYPED = COLUMNS.map((c) => `${c} bigint`).join(', ');
+const LIST = COLUMNS.join(', ');
+const SUMS = COLUMNS.map((c) => `sum(v.${c})`).join(', ');
+const adds = (table: string) => COLUMNS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
+
+function addInto(target: Record<string, number>, counters: TCounterDelta): void {
+  for (const key of STAT_COUNTERS) {
+    const n = counters[key];
+    if (n) target[COLUMN[key]] = (target[COLUMN[key]] ?? 0) + n;
+  }
+}
+
+function group<K>(deltas: TRollupDelta[], keyOf: (d: TRollupDelta) => string, keys: (d: TRollupDelta) => K): (K & Record<string, number>)[] {
+  const rows = new Map<string, K & Record<string, number>>();
+  for (const d of deltas) {
+    const key = keyOf(d);
+    let row = rows.get(key);
+    if (!row) {
+      row = { ...keys(d), ...Object.fromEntries(COLUMNS.map((c) => [c, 0])) } as K & Record<string, number>;
+      rows.set(key, row);
+    }
+    addInto(row, d.counters);
+  }
+  return [...rows.values()];
+}
+
+const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000).toISOString();
+// A quarter hour is fine enough to cut days in any time zone (offsets are whole quarter hours).
+const quarterOf = (at: Date) => new Date(Math.floor(at.getTime() / 900_000) * 900_000).toISOString();
+
+/** Adds deltas to every rollup, in the caller's transaction. */
+export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<void> {
+  const useful = deltas.filter((d) => STAT_COUNTERS.some((k) => d.counters[k]));
+  if (useful.length === 0) return;
+
+  const campaigns = group(useful, (d) => d.campaignId, (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId }));
+  await tx.execute(
+    sql`insert into campaign_stats (campaign_id, brand_id, ${sql.raw(LIST)})
+      select v.campaign_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(campaigns)}::jsonb) as v(campaign_id uuid, brand_id uuid, ${sql.raw(TYPED)})
+      order by v.campaign_id
+      on conflict (campaign_id) do update set ${sql.raw(adds('campaign_stats'))}, updated_at = now()`,
+  );
+
+  const hours = group(useful, (d) => `${d.campaignId}|${hourOf(d.at)}`, (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId, hour: hourOf(d.at) }));
+  await tx.execute(
+    sql`insert into campaign_stats_hourly (campaign_id, hour, brand_id, ${sql.raw(LIST)})
+      select v.campaign_id, v.hour, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) as v(campaign_id uuid, hour timestamptz, brand_id uuid, ${sql.raw(TYPED)})
+      order by v.campaign_id, v.hour
+      on conflict (campaign_id, hour) do update set ${sql.raw(adds('campaign_stats_hourly'))}`,
+  );
+
+  const hosts = group(useful, (d) => `${d.campaignId}|${d.hostId}`, (d) => ({ campaign_id: d.campaignId, host_id: d.hostId, brand_id: d.brandId }));
+  await tx.execute(
+    sql`insert into campaign_host_stats (campaign_id, host_id, brand_id, ${sql.raw(LIST)})
+      select v.campaign_id, v.host_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hosts)}::jsonb) as v(campaign_id uuid, host_id uuid, brand_id uuid, ${sql.raw(TYPED)})
+      order by v.campaign_id, v.host_id
+      on conflict (campaign_id, host_id) do update set ${sql.raw(adds('campaign_host_stats'))}`,
+  );
+
+  // The day is the host's local day (its time zone), cut here where the zone is known.
+  const quarters = group(useful, (d) => `${d.hostId}|${quarterOf(d.at)}`, (d) => ({ host_id: d.hostId, brand_id: d.brandId, at: quarterOf(d.at) }));
+  await tx.execute(
+    sql`insert into host_daily_stats (host_id, day, brand_id, ${sql.raw(LIST)})
+      select v.host_id, (v.at at time zone coalesce(h.timezone, 'Asia/Tokyo'))::date as day, v.brand_id, ${sql.raw(SUMS)}
+      from jsonb_to_recordset(${JSON.stringify(quarters)}::jsonb) as v(host_id uuid, brand_id uuid, at timestamptz, ${sql.raw(TYPED)})
+      left join hosts h on h.id = v.host_id
+      group by 1, 2, 3 order by 1, 2
+      on conflict (host_id, day) do update set ${sql.raw(adds('host_daily_stats'))}`,
+  );
+}
+
+/** Clicks per link: total, and unique (the first click of a delivery on that link). */
+export async function applyLinkRollups(tx: TTx, links: { campaignId: string; brandId: string; linkIndex: number; url: string; clicks: number; uniqueClicks: number }[]): Promise<void> {
+  if (links.length === 0) return;
+  const rows = new Map<string, { campaign_id: string; brand_id: string; link_index: number; url: string; clicks: number; unique_clicks: number }>();
+  for (const l of links) {
+    const key = `${l.campaignId}|${l.linkIndex}`;
+    const row = rows.get(key) ?? { campaign_id: l.campaignId, brand_id: l.brandId, link_index: l.linkIndex, url: l.url, clicks: 0, unique_clicks: 0 };
+    row.clicks += l.clicks;
+    row.unique_clicks += l.uniqueClicks;
+    rows.set(key, row);
+  }
+  await tx.execute(
+    sql`insert into campaign_link_stats (campaign_id, link_index, brand_id, url, clicks, unique_clicks)
+      select v.campaign_id, v.link_index, v.brand_id, v.url, v.clicks, v.unique_clicks
+      from jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) as v(campaign_id uuid, link_index int, brand_id uuid, url text, clicks int, unique_clicks int)
+      order by v.campaign_id, v.link_index
+      on conflict (campaign_id, link_index) do update set clicks = campaign_link_stats.clicks + excluded.clicks,
+        unique_clicks = campaign_link_stats.unique_clicks + excluded.unique_clicks`,
+  );
+}
+
+export interface TDeliveryOutcome {
+  deliveryId: string;
+  campaignId: string;
+  brandId: string;
+  hotelId: string | null;
+  /** sent: a 2xx reply (sent and delivered); failed: 5xx or retries used up; skipped: not sent (consent, cap). */
+  outcome: 'sent' | 'failed' | 'skipped';
+  /** A hard bounce (5xx): also counted as a bounce and logged as a bounce event. */
+  bounce?: boolean;
+  at?: Date;
+}
+
+/**
+ * What SEND calls, in the same transaction as its delivery status change, once per delivery's
+ * final outcome (packages/contracts tracking.ts explains the contract).
+ */
+export async function recordDeliveryOutcomes(tx: TTx, outcomes: TDeliveryOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const now = new Date();
+  await applyRollups(
+    tx,
+    outcomes.map((o) => ({
+      campaignId: o.campaignId,
+      brandId: o.brandId,
+      hostId: o.hotelId ?? o.brandId,
+      at: o.at ?? now,
+      counters:
+        o.outcome === 'sent' ? { sent: 1, delivered: 1 } : o.outcome === 'skipped' ? { skipped: 1 } : { failed: 1, bounced: o.bounce ? 1 : 0 },
+    })),
+  );
+  const bounces = outcomes.filter((o) => o.outcome === 'failed' && o.bounce);
+  if (bounces.length > 0) {
+    const rows = bounces.map((o) => ({ at: (o.at ?? now).toISOString(), brand_id: o.brandId, campaign_id: o.campaignId, delivery_id: o.deliveryId }));
+    await tx.execute(
+      sql`insert into tracking_events (occurred_at, brand_id, campaign_id, delivery_id, kind)
+        select v.at, v.brand_id, v.campaign_id, v.delivery_id, 'bounce' from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(at timestamptz, brand_id uuid, campaign_id uuid, delivery_id uuid)`,
+    );
+  }
+}

@@ -1,0 +1,50 @@
+import * as trackingApi from '@yado/contracts/tracking';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { request } from '../../../lib/http/request';
+import { CAMPAIGNS_QUERY_KEY } from './campaignsCalls';
+
+type TRecipientStatus = (typeof trackingApi.DELIVERY_STATUSES)[number];
+
+// Opens and clicks arrive while the page is open: follow them without a reload.
+const LIVE = { refetchInterval: 10_000 } as const;
+
+export const reportQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id],
+    queryFn: ({ signal }) => request(trackingApi.statistics, { params: { id }, signal }),
+    ...LIVE,
+  });
+
+export const seriesQuery = (id: string, interval: 'day' | 'hour') =>
+  queryOptions({
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'series', interval],
+    queryFn: ({ signal }) => request(trackingApi.series, { params: { id }, query: { interval }, signal }),
+    ...LIVE,
+  });
+
+export const linksQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'links'],
+    queryFn: ({ signal }) => request(trackingApi.links, { params: { id }, signal }),
+    ...LIVE,
+  });
+
+export const hotelsQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'hotels'],
+    queryFn: ({ signal }) => request(trackingApi.hotels, { params: { id }, signal }),
+    ...LIVE,
+  });
+
+export const recipientsQuery = (id: string, status: TRecipientStatus | '') =>
+  infiniteQueryOptions({
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'recipients', status],
+    queryFn: ({ signal, pageParam }) =>
+      request(trackingApi.recipients, {
+        params: { id },
+        query: { cursor: pageParam ?? undefined, limit: 50, status: status || undefined },
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });

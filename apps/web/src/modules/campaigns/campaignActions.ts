@@ -1,0 +1,67 @@
+import type { TCampaignStatus } from '@yado/contracts/campaigns';
+import type { TEntitlement } from '@yado/contracts/entitlements';
+
+/** What a user may do to a campaign from the list (spec sections 2 and 4). */
+export const CAMPAIGN_ACTIONS = [
+  'statistics',
+  'edit',
+  'edit_schedule',
+  'send_now',
+  'save_as_draft',
+  'cancel',
+  'duplicate',
+  'delete',
+] as const;
+export type TCampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
+
+/** The states each action applies to; the server refuses the same transitions (409). */
+const BY_STATE: Record<TCampaignAction, readonly TCampaignStatus[]> = {
+  // Counts exist from the moment the send starts.
+  statistics: ['pending', 'sent', 'failed'],
+  edit: ['draft', 'scheduled'],
+  edit_schedule: ['scheduled'],
+  send_now: ['draft', 'scheduled'],
+  save_as_draft: ['scheduled'],
+  cancel: ['scheduled'],
+  duplicate: ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'],
+  // A send in progress finishes or fails first: its deliveries are being written.
+  delete: ['draft', 'scheduled', 'sent', 'failed', 'cancelled'],
+};
+
+/** The entitlement each action needs (section 6: campaign create, edit, delete, view report). */
+const NEEDS: Record<TCampaignAction, TEntitlement> = {
+  statistics: 'campaign.view_campaign_report',
+  edit: 'campaign.update',
+  edit_schedule: 'campaign.update',
+  send_now: 'campaign.update',
+  save_as_draft: 'campaign.update',
+  cancel: 'campaign.update',
+  duplicate: 'campaign.create',
+  delete: 'campaign.delete',
+};
+
+/** Actions that change the campaign itself, refused for another host's campaign. */
+const OWNER_ONLY: ReadonlySet<TCampaignAction> = new Set(['edit', 'edit_schedule', 'send_now', 'save_as_draft', 'cancel', 'delete']);
+
+/** Actions that ask for a confirmation first. */
+export const CONFIRMED_ACTIONS = ['send_now', 'save_as_draft', 'cancel', 'delete'] as const satisfies readonly TCampaignAction[];
+export type TConfirmedAction = (typeof CONFIRMED_ACTIONS)[number];
+
+export function isConfirmed(action: TCampaignAction): action is TConfirmedAction {
+  return (CONFIRMED_ACTIONS as readonly string[]).includes(action);
+}
+
+/**
+ * The actions offered for a campaign in `status` to a user holding `entitlements`; `editable` is
+ * false for a campaign of a host above the acting one, which it may read and copy only.
+ */
+export function actionsFor(
+  status: TCampaignStatus,
+  editable: boolean,
+  entitlements: Partial<Record<TEntitlement, boolean>>,
+): TCampaignAction[] {
+  return CAMPAIGN_ACTIONS.filter(
+    (action) =>
+      BY_STATE[action].includes(status) && entitlements[NEEDS[action]] === true && (editable || !OWNER_ONLY.has(action)),
+  );
+}

@@ -1,0 +1,139 @@
+import {
+  CAMPAIGN_NAME_MAX,
+  CAMPAIGN_PRE_HEADER_MAX,
+  CAMPAIGN_SUBJECT_MAX,
+  type TCampaign,
+  type TCampaignInput,
+  type TSchedule,
+} from '@yado/contracts/campaigns';
+import { wallClockToInstant } from './zonedTime';
+
+/** The steps of the campaign editor, in order (issue 13). */
+export const CAMPAIGN_STEPS = ['details', 'recipients', 'content', 'schedule', 'review'] as const;
+export type TCampaignStep = (typeof CAMPAIGN_STEPS)[number];
+
+/** The editor's working copy: what the user has typed, not yet what the server holds. */
+export interface TCampaignDraft {
+  name: string;
+  subject: string;
+  preHeader: string;
+  senderEmail: string | null;
+  segmentIds: string[];
+  excludeSegmentIds: string[];
+  templateId: string | null;
+  scheduleKind: 'now' | 'at';
+  date: string;
+  time: string;
+  timeZone: string;
+}
+
+/** A field's problem: a catalogue key and its values. */
+export interface TProblem {
+  key: string;
+  values?: Record<string, unknown>;
+}
+export type TProblems = Partial<Record<keyof TCampaignDraft, TProblem>>;
+
+export function emptyDraft(timeZone: string, senderEmail: string | null): TCampaignDraft {
+  return {
+    name: '',
+    subject: '',
+    preHeader: '',
+    senderEmail,
+    segmentIds: [],
+    excludeSegmentIds: [],
+    templateId: null,
+    scheduleKind: 'now',
+    date: '',
+    time: '',
+    timeZone,
+  };
+}
+
+/** The draft of a stored campaign; a campaign never scheduled offers the host's zone. */
+export function draftFromCampaign(campaign: TCampaign, timeZone: string, senderEmail: string | null): TCampaignDraft {
+  const at = campaign.schedule?.kind === 'at' && campaign.schedule.localTime ? campaign.schedule.localTime : null;
+  return {
+    name: campaign.name,
+    subject: campaign.subject,
+    preHeader: campaign.preHeader,
+    senderEmail: campaign.senderEmail ?? senderEmail,
+    segmentIds: campaign.recipients.segmentIds,
+    excludeSegmentIds: campaign.recipients.excludeSegmentIds,
+    templateId: campaign.templateId,
+    scheduleKind: at ? 'at' : 'now',
+    date: at ? at.slice(0, 10) : '',
+    time: at ? at.slice(11, 16) : '',
+    timeZone: campaign.schedule?.timeZone ?? timeZone,
+  };
+}
+
+const tooLong = (max: number): TProblem => ({ key: 'campaign.details.too_long', values: { max } });
+
+/**
+ * What keeps a step from being complete. `now` is when the check runs (the schedule must lie
+ * after it). Saving a draft needs only a name; sending needs every step.
+ */
+export function stepProblems(draft: TCampaignDraft, step: TCampaignStep, now: number): TProblems {
+  const problems: TProblems = {};
+  if (step === 'details') {
+    if (!draft.name.trim()) problems.name = { key: 'validation.required' };
+    else if (draft.name.trim().length > CAMPAIGN_NAME_MAX) problems.name = tooLong(CAMPAIGN_NAME_MAX);
+    if (!draft.subject.trim()) problems.subject = { key: 'validation.required' };
+    else if (draft.subject.trim().length > CAMPAIGN_SUBJECT_MAX) problems.subject = tooLong(CAMPAIGN_SUBJECT_MAX);
+    if (draft.preHeader.trim().length > CAMPAIGN_PRE_HEADER_MAX) problems.preHeader = tooLong(CAMPAIGN_PRE_HEADER_MAX);
+    if (!draft.senderEmail) problems.senderEmail = { key: 'campaign.details.settings_missing' };
+  }
+  if (step === 'recipients') {
+    if (draft.segmentIds.length === 0) problems.segmentIds = { key: 'campaign.recipients.none_chosen' };
+    if (draft.excludeSegmentIds.some((id) => draft.segmentIds.includes(id))) {
+      problems.excludeSegmentIds = { key: 'campaign.recipients.both' };
+    }
+  }
+  if (step === 'content' && !draft.templateId) problems.templateId = { key: 'campaign.content.none_chosen' };
+  if (step === 'schedule' && draft.scheduleKind === 'at') {
+    const instant = wallClockToInstant({ date: draft.date, time: draft.time }, draft.timeZone);
+    if (!instant) problems.date = { key: 'campaign.schedule.invalid' };
+    else if (Date.parse(instant) <= now) problems.date = { key: 'campaign.schedule.in_past' };
+  }
+  if (step === 'review') {
+    for (const earlier of CAMPAIGN_STEPS.slice(0, -1)) Object.assign(problems, stepProblems(draft, earlier, now));
+  }
+  return problems;
+}
+
+export function isStepComplete(draft: TCampaignDraft, step: TCampaignStep, now: number): boolean {
+  return Object.keys(stepProblems(draft, step, now)).length === 0;
+}
+
+/** The first step that still needs something, or null when the campaign can be sent. */
+export function firstIncompleteStep(draft: TCampaignDraft, now: number): TCampaignStep | null {
+  return CAMPAIGN_STEPS.slice(0, -1).find((step) => !isStepComplete(draft, step, now)) ?? null;
+}
+
+/** What the editor saves: every field, for create and update alike. */
+export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'recipients'>> {
+  recipients: { segmentIds: string[]; excludeSegmentIds: string[] };
+}
+
+/** The schedule the draft asks for. */
+export function scheduleOf(draft: TCampaignDraft): TSchedule {
+  return draft.scheduleKind === 'now'
+    ? { kind: 'now' }
+    : { kind: 'at', localTime: `${draft.date}T${draft.time}`, timeZone: draft.timeZone };
+}
+
+/**
+ * What is saved (create or update). The schedule is set by its own call (schedule, send now), so
+ * saving keeps the campaign a draft until the user says when.
+ */
+export function inputOf(draft: TCampaignDraft): TCampaignSave {
+  return {
+    name: draft.name.trim(),
+    subject: draft.subject.trim(),
+    preHeader: draft.preHeader.trim(),
+    senderEmail: draft.senderEmail,
+    recipients: { segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds },
+    templateId: draft.templateId,
+  };
+}

@@ -1,0 +1,170 @@
+import type { TCampaign } from '@yado/contracts/campaigns';
+import { describe, expect, it } from 'vitest';
+import { actionsFor } from './campaignActions';
+import {
+  draftFromCampaign,
+  emptyDraft,
+  firstIncompleteStep,
+  inputOf,
+  scheduleOf,
+  stepProblems,
+  type TCampaignDraft,
+} from './campaignDraft';
+import { instantToWallClock, wallClockToInstant } from './zonedTime';
+
+const NOW = Date.parse('2026-11-24T05:00:00Z');
+const ALL = {
+  'campaign.view_campaign_report': true,
+  'campaign.create': true,
+  'campaign.update': true,
+  'campaign.delete': true,
+} as const;
+const VIEWER = { 'campaign.view_campaign_report': true } as const;
+
+const complete = (): TCampaignDraft => ({
+  ...emptyDraft('Asia/Tokyo', 'news@sakura.example'),
+  name: 'Summer',
+  subject: 'Summer stays',
+  segmentIds: ['s1'],
+  templateId: 't1',
+});
+
+describe('campaign actions by state', () => {
+  it('offer editing, sending and deleting a draft, but not cancelling or statistics', () => {
+    expect(actionsFor('draft', true, ALL)).toEqual(['edit', 'send_now', 'duplicate', 'delete']);
+  });
+
+  it('offer edit schedule, save as draft and cancel for a scheduled campaign', () => {
+    expect(actionsFor('scheduled', true, ALL)).toEqual([
+      'edit',
+      'edit_schedule',
+      'send_now',
+      'save_as_draft',
+      'cancel',
+      'duplicate',
+      'delete',
+    ]);
+  });
+
+  it('keep a campaign being sent from deletion and change', () => {
+    expect(actionsFor('pending', true, ALL)).toEqual(['statistics', 'duplicate']);
+  });
+
+  it('show statistics of sent and failed campaigns, none of a cancelled one', () => {
+    expect(actionsFor('sent', true, ALL)).toEqual(['statistics', 'duplicate', 'delete']);
+    expect(actionsFor('failed', true, ALL)).toEqual(['statistics', 'duplicate', 'delete']);
+    expect(actionsFor('cancelled', true, ALL)).toEqual(['duplicate', 'delete']);
+  });
+
+  it('give viewers the report only', () => {
+    expect(actionsFor('scheduled', true, VIEWER)).toEqual([]);
+    expect(actionsFor('sent', true, VIEWER)).toEqual(['statistics']);
+  });
+
+  it('hide delete from staff and changes of another host’s campaign', () => {
+    const staff = { ...ALL, 'campaign.delete': false };
+    expect(actionsFor('draft', true, staff)).not.toContain('delete');
+    expect(actionsFor('scheduled', false, ALL)).toEqual(['duplicate']);
+  });
+});
+
+describe('campaign steps', () => {
+  it('ask for a name, a subject and a sender in the details', () => {
+    const problems = stepProblems(emptyDraft('Asia/Tokyo', null), 'details', NOW);
+    expect(problems.name?.key).toBe('validation.required');
+    expect(problems.subject?.key).toBe('validation.required');
+    expect(problems.senderEmail?.key).toBe('campaign.details.settings_missing');
+    expect(stepProblems(complete(), 'details', NOW)).toEqual({});
+  });
+
+  it('refuse an over-long subject with its limit', () => {
+    const problems = stepProblems({ ...complete(), subject: 'x'.repeat(201) }, 'details', NOW);
+    expect(problems.subject).toEqual({ key: 'campaign.details.too_long', values: { max: 200 } });
+  });
+
+  it('need a segment, and refuse one both included and excluded', () => {
+    expect(stepProblems({ ...complete(), segmentIds: [] }, 'recipients', NOW).segmentIds?.key).toBe(
+      'campaign.recipients.none_chosen',
+    );
+    expect(stepProblems({ ...complete(), excludeSegmentIds: ['s1'] }, 'recipients', NOW).excludeSegmentIds?.key).toBe(
+      'campaign.recipients.both',
+    );
+  });
+
+  it('need a template', () => {
+    expect(stepProblems({ ...complete(), templateId: null }, 'content', NOW).templateId?.key).toBe(
+      'campaign.content.none_chosen',
+    );
+  });
+
+  it('refuse a schedule in the past or not a date, in the chosen zone', () => {
+    const at = { ...complete(), scheduleKind: 'at' as const };
+    // 13:59 in Tokyo is 04:59 UTC, a minute before "now".
+    expect(stepProblems({ ...at, date: '2026-11-24', time: '13:59' }, 'schedule', NOW).date?.key).toBe(
+      'campaign.schedule.in_past',
+    );
+    expect(stepProblems({ ...at, date: '2026-11-24', time: '14:01' }, 'schedule', NOW)).toEqual({});
+    // The same clock reading in New York is hours later, so still to come.
+    expect(stepProblems({ ...at, date: '2026-11-24', time: '13:59', timeZone: 'America/New_York' }, 'schedule', NOW)).toEqual(
+      {},
+    );
+    expect(stepProblems({ ...at, date: '2026-02-30', time: '10:00' }, 'schedule', NOW).date?.key).toBe(
+      'campaign.schedule.invalid',
+    );
+    expect(stepProblems({ ...complete(), scheduleKind: 'now' }, 'schedule', NOW)).toEqual({});
+  });
+
+  it('name the first incomplete step, and none when all are done', () => {
+    expect(firstIncompleteStep(emptyDraft('Asia/Tokyo', 'a@b.jp'), NOW)).toBe('details');
+    expect(firstIncompleteStep({ ...complete(), templateId: null }, NOW)).toBe('content');
+    expect(firstIncompleteStep(complete(), NOW)).toBeNull();
+    expect(Object.keys(stepProblems({ ...complete(), segmentIds: [] }, 'review', NOW))).toEqual(['segmentIds']);
+  });
+
+  it('send a wall-clock schedule with its zone, and save without one', () => {
+    const draft = { ...complete(), scheduleKind: 'at' as const, date: '2026-12-01', time: '09:30' };
+    expect(scheduleOf(draft)).toEqual({ kind: 'at', localTime: '2026-12-01T09:30', timeZone: 'Asia/Tokyo' });
+    expect(scheduleOf(complete())).toEqual({ kind: 'now' });
+    expect(inputOf({ ...draft, name: '  Summer  ' })).toEqual({
+      name: 'Summer',
+      subject: 'Summer stays',
+      preHeader: '',
+      senderEmail: 'news@sakura.example',
+      recipients: { segmentIds: ['s1'], excludeSegmentIds: [] },
+      templateId: 't1',
+    });
+  });
+
+  it('reopen a scheduled campaign at its date, time and zone', () => {
+    const campaign = {
+      name: 'Autumn',
+      subject: 'S',
+      preHeader: '',
+      senderEmail: null,
+      recipients: { segmentIds: ['a'], excludeSegmentIds: ['b'] },
+      templateId: 't',
+      schedule: { kind: 'at', localTime: '2026-12-24T18:00', timeZone: 'Europe/London' },
+    } as unknown as TCampaign;
+    const draft = draftFromCampaign(campaign, 'Asia/Tokyo', 'news@x.jp');
+    expect(draft).toMatchObject({ scheduleKind: 'at', date: '2026-12-24', time: '18:00', timeZone: 'Europe/London' });
+    expect(draft.senderEmail).toBe('news@x.jp');
+  });
+});
+
+describe('wall-clock time in a zone', () => {
+  it('turns a Tokyo reading into UTC and back', () => {
+    expect(wallClockToInstant({ date: '2026-11-24', time: '09:00' }, 'Asia/Tokyo')).toBe('2026-11-24T00:00:00.000Z');
+    expect(instantToWallClock('2026-11-24T00:00:00.000Z', 'Asia/Tokyo')).toEqual({ date: '2026-11-24', time: '09:00' });
+  });
+
+  it('follows daylight saving time', () => {
+    expect(wallClockToInstant({ date: '2026-07-01', time: '12:00' }, 'America/New_York')).toBe('2026-07-01T16:00:00.000Z');
+    expect(wallClockToInstant({ date: '2026-12-01', time: '12:00' }, 'America/New_York')).toBe('2026-12-01T17:00:00.000Z');
+  });
+
+  it('refuses what is not a date, a time or a zone', () => {
+    expect(wallClockToInstant({ date: '2026-13-01', time: '10:00' }, 'UTC')).toBeNull();
+    expect(wallClockToInstant({ date: '2026-01-01', time: '24:00' }, 'UTC')).toBeNull();
+    expect(wallClockToInstant({ date: '2026-01-01', time: '10:00' }, 'Mars/Olympus')).toBeNull();
+  });
+});

@@ -1,0 +1,330 @@
+import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stepper } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { EDITABLE_STATUSES, type TCampaign } from '@yado/contracts/campaigns';
+import type { TCampaignEmailSettings } from '@yado/contracts/sending';
+import { IconCalendarTime, IconChevronLeft, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { errorText } from '../../../lib/http/errorText';
+import { segmentChoicesQuery } from '../../segmentation/api/segmentsCalls';
+import { setupQuery } from '../../sending/api/sendingCalls';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
+import { EmptyState } from '../../ui/components/EmptyState';
+import { PageHeader } from '../../ui/components/PageHeader';
+import { showSnackbar } from '../../ui/components/Snackbar';
+import {
+  audienceQuery,
+  campaignQuery,
+  CAMPAIGNS_QUERY_KEY,
+  chosenTemplateQuery,
+  createCampaign,
+  saveCampaignAsDraft,
+  scheduleCampaign,
+  sendCampaignNow,
+  updateCampaign,
+} from '../api/campaignsCalls';
+import {
+  CAMPAIGN_STEPS,
+  draftFromCampaign,
+  emptyDraft,
+  firstIncompleteStep,
+  inputOf,
+  scheduleOf,
+  stepProblems,
+  type TCampaignDraft,
+  type TCampaignStep,
+} from '../campaignDraft';
+import { ContentStep } from '../steps/ContentStep';
+import { DetailsStep } from '../steps/DetailsStep';
+import { RecipientsStep } from '../steps/RecipientsStep';
+import { ReviewStep } from '../steps/ReviewStep';
+import { ScheduleStep } from '../steps/ScheduleStep';
+
+const loading = (
+  <Center py="xl">
+    <Loader />
+  </Center>
+);
+
+/** /campaign/new and /campaign/:id/edit: the campaign in five steps. */
+export function CampaignEditorPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const [search] = useSearchParams();
+  const setup = useQuery(setupQuery);
+  const campaign = useQuery(campaignQuery(id));
+  if (campaign.isError || setup.isError) {
+    return (
+      <Paper withBorder radius="md" p="xl">
+        <EmptyState readOnly title={t('errors.not_found')} description={errorText(campaign.error ?? setup.error, t)} />
+      </Paper>
+    );
+  }
+  if (!setup.data || (id && !campaign.data)) return loading;
+  const step = CAMPAIGN_STEPS.indexOf(search.get('step') as TCampaignStep);
+  return (
+    <CampaignEditor
+      key={id || 'new'}
+      campaign={id ? (campaign.data ?? null) : null}
+      settings={setup.data.settings}
+      startStep={Math.max(0, step)}
+    />
+  );
+}
+
+interface TCampaignEditorProps {
+  campaign: TCampaign | null;
+  settings: TCampaignEmailSettings | null;
+  startStep: number;
+}
+
+function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps) {
+  const { t } = useTranslation();
+  const me = useProfile();
+  const can = me.entitlements;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const hostTimeZone = settings?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // The sender is the campaign email settings' own; it is not chosen per campaign.
+  const sender = settings?.canSend ? (settings.effective.senderEmail ?? null) : null;
+  const [draft, setDraft] = useState<TCampaignDraft>(() => ({
+    ...(campaign ? draftFromCampaign(campaign, hostTimeZone, sender) : emptyDraft(hostTimeZone, sender)),
+    senderEmail: sender,
+  }));
+  const [active, setActive] = useState(startStep);
+  // Problems show for a step once the user tried to leave it.
+  const [tried, setTried] = useState<ReadonlySet<TCampaignStep>>(new Set());
+  const [savedId, setSavedId] = useState<string | null>(campaign?.id ?? null);
+  const [busy, setBusy] = useState<'save' | 'schedule' | 'send' | null>(null);
+  const [confirmingSend, setConfirmingSend] = useState(false);
+  const segments = useQuery(segmentChoicesQuery(''));
+  const audience = useQuery(audienceQuery({ segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds }));
+  const template = useQuery(chosenTemplateQuery(draft.templateId));
+
+  const status = campaign?.status ?? 'draft';
+  const statusAllows = (EDITABLE_STATUSES as readonly string[]).includes(status);
+  const mayChange = campaign ? can['campaign.update'] && campaign.editable : can['campaign.create'];
+  const readOnly = !mayChange || !statusAllows;
+  const now = Date.now();
+  const stepAt = (index: number) => CAMPAIGN_STEPS[index] as TCampaignStep;
+  const problemsOf = (step: TCampaignStep) => (tried.has(step) ? stepProblems(draft, step, now) : {});
+  const change = (next: Partial<TCampaignDraft>) => setDraft((d) => ({ ...d, ...next }));
+
+  /** Creates or updates the campaign; its id, or null when the server refused (said in a snackbar). */
+  const save = async (): Promise<string | null> => {
+    if (readOnly) return savedId;
+    if (!draft.name.trim()) {
+      setTried((s) => new Set(s).add('details'));
+      setActive(0);
+      return null;
+    }
+    try {
+      const saved = savedId ? await updateCampaign(savedId, inputOf(draft)) : await createCampaign(inputOf(draft));
+      queryClient.setQueryData(campaignQuery(saved.id).queryKey, saved);
+      void queryClient.invalidateQueries({ queryKey: [...CAMPAIGNS_QUERY_KEY, 'list'] });
+      if (!savedId) {
+        setSavedId(saved.id);
+        // The address names the campaign from now on, so a reload edits it instead of a copy.
+        window.history.replaceState(window.history.state, '', `/campaign/${saved.id}/edit`);
+      }
+      return saved.id;
+    } catch (error) {
+      showSnackbar({ status: 'failed', message: errorText(error, t) });
+      return null;
+    }
+  };
+
+  const goTo = async (index: number) => {
+    const current = stepAt(active);
+    if (index > active && !readOnly) {
+      setTried((s) => new Set(s).add(current));
+      if (Object.keys(stepProblems(draft, current, Date.now())).length > 0) return;
+      if (!(await save())) return;
+    }
+    setActive(index);
+  };
+
+  const finish = async (how: 'save' | 'schedule' | 'send') => {
+    if (how !== 'save') {
+      setTried(new Set(CAMPAIGN_STEPS));
+      const missing = firstIncompleteStep(draft, Date.now());
+      if (missing) {
+        setActive(CAMPAIGN_STEPS.indexOf(missing));
+        return;
+      }
+    }
+    setBusy(how);
+    try {
+      const id = await save();
+      if (!id) return;
+      if (how === 'save') {
+        if (status === 'scheduled') await saveCampaignAsDraft(id);
+        showSnackbar({ status: 'success', message: t(status === 'scheduled' ? 'campaign.done.drafted' : 'campaign.done.saved') });
+        await navigate('/campaign');
+      } else if (how === 'schedule') {
+        await scheduleCampaign(id, scheduleOf(draft));
+        showSnackbar({ status: 'success', message: t('campaign.done.scheduled') });
+        await navigate('/campaign');
+      } else {
+        await sendCampaignNow(id);
+        showSnackbar({ status: 'success', message: t('campaign.done.sending') });
+        await navigate(`/campaign/${id}`);
+      }
+      await queryClient.invalidateQueries({ queryKey: CAMPAIGNS_QUERY_KEY });
+    } catch (error) {
+      showSnackbar({ status: 'failed', message: errorText(error, t) });
+    } finally {
+      setBusy(null);
+      setConfirmingSend(false);
+    }
+  };
+
+  const segmentNames = (ids: string[]) =>
+    ids.map((sid) => segments.data?.find((s) => s.id === sid)?.name ?? sid).join(t('campaign.list_separator'));
+  const templateName = template.data?.name ?? campaign?.templateName ?? null;
+  const stepProps = { draft, change, readOnly };
+  const hasProblems = (step: TCampaignStep) => Object.keys(problemsOf(step)).length > 0;
+  const last = CAMPAIGN_STEPS.length - 1;
+
+  return (
+    <>
+      <PageHeader
+        title={t(campaign ? 'campaign.editor.edit_title' : 'campaign.editor.new_title')}
+        actions={
+          <Anchor component={Link} to="/campaign" size="sm">
+            <Group gap={4}>
+              <IconChevronLeft size={16} />
+              {t('campaign.actions.back_to_list')}
+            </Group>
+          </Anchor>
+        }
+      />
+      {readOnly && (
+        <Alert color="gray" mb="md" data-testid="campaign-read-only">
+          {mayChange ? t('campaign.editor.not_editable', { status: t(`campaign.status.${status}`) }) : t('campaign.editor.read_only')}
+        </Alert>
+      )}
+      <Paper withBorder radius="md" p="lg">
+        <Stepper active={active} onStepClick={(index) => void goTo(index)} size="sm" mb="xl">
+          {CAMPAIGN_STEPS.map((step) => (
+            <Stepper.Step
+              key={step}
+              label={t(`campaign.editor.steps.${step}`)}
+              description={t(`campaign.editor.step_descriptions.${step}`)}
+              color={hasProblems(step) ? 'red' : undefined}
+              data-testid={`campaign-step-${step}`}
+            />
+          ))}
+        </Stepper>
+        {stepAt(active) === 'details' && (
+          <DetailsStep
+            {...stepProps}
+            problems={problemsOf('details')}
+            settings={settings}
+            canManageSettings={can['settings.manage_campaign_email']}
+          />
+        )}
+        {stepAt(active) === 'recipients' && (
+          <RecipientsStep
+            {...stepProps}
+            problems={problemsOf('recipients')}
+            frequencyCap={
+              settings?.effective.frequencyCapCount && settings.effective.frequencyCapDays
+                ? { count: settings.effective.frequencyCapCount, days: settings.effective.frequencyCapDays }
+                : null
+            }
+          />
+        )}
+        {stepAt(active) === 'content' && (
+          <ContentStep
+            {...stepProps}
+            problems={problemsOf('content')}
+            canBuild={me.features.flex_builder && can['templates.create']}
+            canEditTemplates={can['templates.update']}
+          />
+        )}
+        {stepAt(active) === 'schedule' && (
+          <ScheduleStep {...stepProps} problems={problemsOf('schedule')} hostTimeZone={hostTimeZone} />
+        )}
+        {stepAt(active) === 'review' && (
+          <ReviewStep
+            draft={draft}
+            sender={draft.senderEmail}
+            segmentNames={segmentNames}
+            templateName={templateName}
+            recipients={audience.data?.recipients ?? null}
+            incomplete={firstIncompleteStep(draft, now) !== null}
+            save={save}
+            canTest={!readOnly}
+            defaultEmail={me.email}
+          />
+        )}
+        <Group justify="space-between" mt="xl">
+          <Button
+            variant="default"
+            disabled={active === 0}
+            onClick={() => setActive(active - 1)}
+            data-testid="campaign-back"
+          >
+            {t('campaign.editor.back')}
+          </Button>
+          <Group gap="sm">
+            {!readOnly && (
+              <Button
+                variant="default"
+                leftSection={<IconDeviceFloppy size={16} />}
+                loading={busy === 'save'}
+                onClick={() => void finish('save')}
+                data-testid="campaign-save-draft"
+              >
+                {t('campaign.editor.save_draft')}
+              </Button>
+            )}
+            {active < last ? (
+              <Button onClick={() => void goTo(active + 1)} data-testid="campaign-next">
+                {t('campaign.editor.next')}
+              </Button>
+            ) : (
+              !readOnly &&
+              (draft.scheduleKind === 'at' ? (
+                <Button
+                  leftSection={<IconCalendarTime size={16} />}
+                  loading={busy === 'schedule'}
+                  onClick={() => void finish('schedule')}
+                  data-testid="campaign-schedule"
+                >
+                  {t('campaign.editor.schedule')}
+                </Button>
+              ) : (
+                <Button
+                  leftSection={<IconSend size={16} />}
+                  onClick={() => {
+                    setTried(new Set(CAMPAIGN_STEPS));
+                    const missing = firstIncompleteStep(draft, Date.now());
+                    if (missing) setActive(CAMPAIGN_STEPS.indexOf(missing));
+                    else setConfirmingSend(true);
+                  }}
+                  data-testid="campaign-send-now"
+                >
+                  {t('campaign.editor.send_now')}
+                </Button>
+              ))
+            )}
+          </Group>
+        </Group>
+      </Paper>
+      <ConfirmDialog
+        opened={confirmingSend}
+        title={t('campaign.confirm.send_now_title')}
+        message={t('campaign.confirm.send_now', { name: draft.name })}
+        confirmLabel={t('campaign.actions.send_now')}
+        cancelLabel={t('campaign.confirm.keep')}
+        loading={busy === 'send'}
+        onClose={() => setConfirmingSend(false)}
+        onConfirm={() => void finish('send')}
+      />
+    </>
+  );
+}

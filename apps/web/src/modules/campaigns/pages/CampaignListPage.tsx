@@ -1,0 +1,284 @@
+import { ActionIcon, Anchor, Button, Group, Menu, NativeSelect, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { CAMPAIGN_SORTS, CAMPAIGN_STATUSES, type TCampaign, type TCampaignStatus } from '@yado/contracts/campaigns';
+import {
+  IconCalendarTime,
+  IconChartBar,
+  IconChevronLeft,
+  IconChevronRight,
+  IconCopy,
+  IconDots,
+  IconFilePencil,
+  IconPencil,
+  IconPlus,
+  IconSend,
+  IconTrash,
+  IconX,
+} from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
+import { errorText } from '../../../lib/http/errorText';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { EmptyState } from '../../ui/components/EmptyState';
+import { PageHeader } from '../../ui/components/PageHeader';
+import { SearchInput } from '../../ui/components/SearchInput';
+import { campaignListQuery, type TCampaignFilters, type TCampaignSort } from '../api/campaignsCalls';
+import { actionsFor, type TCampaignAction } from '../campaignActions';
+import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
+import { codeText, formatCount, formatRate } from '../components/numbers';
+import { useCampaignActions } from '../hooks/useCampaignActions';
+
+const PAGE_SIZE = 20;
+const INITIAL: TCampaignFilters = { search: '', status: '', sort: '-created_at' };
+// The list as last left, so coming back from a campaign finds the same search, filter and page.
+let remembered: { filters: TCampaignFilters; page: number } = { filters: INITIAL, page: 1 };
+
+const ICONS: Record<TCampaignAction, ReactNode> = {
+  statistics: <IconChartBar size={16} />,
+  edit: <IconPencil size={16} />,
+  edit_schedule: <IconCalendarTime size={16} />,
+  send_now: <IconSend size={16} />,
+  save_as_draft: <IconFilePencil size={16} />,
+  cancel: <IconX size={16} />,
+  duplicate: <IconCopy size={16} />,
+  delete: <IconTrash size={16} />,
+};
+
+/** When a campaign goes (or went) out, as its status says. */
+function sendTime(campaign: TCampaign): string | null {
+  return campaign.startedAt ?? campaign.sendAt;
+}
+
+/** Spec section 2, "Campaigns": the list with its statistics and the actions each state allows. */
+export function CampaignListPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const can = useProfile().entitlements;
+  const [filters, setFilters] = useState(remembered.filters);
+  const [page, setPage] = useState(remembered.page);
+  remembered = { filters, page };
+  const campaigns = useQuery(campaignListQuery(filters, page, PAGE_SIZE));
+  const { run, dialog } = useCampaignActions();
+  const data = campaigns.data;
+  const items = data?.items ?? [];
+  const change = (next: Partial<TCampaignFilters>) => {
+    setFilters({ ...filters, ...next });
+    setPage(1);
+  };
+  const from = (page - 1) * PAGE_SIZE + 1;
+  const lastPage = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+
+  return (
+    <>
+      <PageHeader
+        title={t('nav.campaign')}
+        description={t('campaign.description')}
+        actions={
+          can['campaign.create'] && (
+            <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
+              {t('campaign.actions.create')}
+            </Button>
+          )
+        }
+      />
+      <Paper withBorder radius="md" p="md">
+        <Stack gap="md">
+          <Group gap="sm" align="flex-end">
+            <div style={{ flex: 1, minWidth: 240 }}>
+              <SearchInput
+                initialText={filters.search}
+                onSearch={(search) => change({ search })}
+                placeholder={t('campaign.list.search')}
+              />
+            </div>
+            <NativeSelect
+              label={t('campaign.list.status')}
+              name="status"
+              value={filters.status}
+              onChange={(e) => change({ status: e.currentTarget.value as TCampaignStatus | '' })}
+              data={[
+                {
+                  value: '',
+                  label: t('campaign.list.all_statuses'),
+                },
+                ...CAMPAIGN_STATUSES.map((status) => ({
+                  value: status,
+                  label: `${t(`campaign.status.${status}`)}${data ? ` (${data.headline.byStatus[status] ?? 0})` : ''}`,
+                })),
+              ]}
+            />
+            <NativeSelect
+              label={t('campaign.list.sort')}
+              name="sort"
+              value={filters.sort}
+              onChange={(e) => change({ sort: e.currentTarget.value as TCampaignSort })}
+              data={CAMPAIGN_SORTS.filter((sort) => !sort.endsWith('status')).map((sort) => ({
+                value: sort,
+                label: t(`campaign.list.sorts.${sort.replace('-', 'desc_')}`),
+              }))}
+            />
+          </Group>
+          {campaigns.isError ? (
+            <Text c="red" role="alert">
+              {errorText(campaigns.error, t)}
+            </Text>
+          ) : data && items.length === 0 ? (
+            <EmptyState readOnly={!can['campaign.create']} />
+          ) : (
+            <Table.ScrollContainer minWidth={900}>
+              <Table highlightOnHover data-testid="campaign-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    {(['name', 'status', 'recipients', 'send_time', 'statistics'] as const).map((key) => (
+                      <Table.Th key={key}>{t(`campaign.list.columns.${key}`)}</Table.Th>
+                    ))}
+                    <Table.Th>
+                      <VisuallyHidden>{t('campaign.list.columns.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {items.map((campaign) => {
+                    const actions = actionsFor(campaign.status, campaign.editable, can);
+                    const main: TCampaignAction | undefined = actions.includes('statistics')
+                      ? 'statistics'
+                      : actions.includes('edit')
+                        ? 'edit'
+                        : undefined;
+                    const stats = campaign.statistics;
+                    const when = sendTime(campaign);
+                    return (
+                      <Table.Tr
+                        key={campaign.id}
+                        data-testid="campaign-row"
+                        data-id={campaign.id}
+                        data-name={campaign.name}
+                        data-status={campaign.status}
+                      >
+                        <Table.Td>
+                          {main ? (
+                            <Anchor
+                              component={Link}
+                              to={main === 'statistics' ? `/campaign/${campaign.id}` : `/campaign/${campaign.id}/edit`}
+                              fw={600}
+                            >
+                              {campaign.name}
+                            </Anchor>
+                          ) : (
+                            <Text fw={600} size="sm">
+                              {campaign.name}
+                            </Text>
+                          )}
+                          {campaign.subject && (
+                            <Text size="xs" c="dimmed" lineClamp={1} maw={360}>
+                              {campaign.subject}
+                            </Text>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <CampaignStatusBadge status={campaign.status} />
+                          {campaign.problem && (
+                            <Text size="xs" c="red" maw={260} data-testid="campaign-problem">
+                              {codeText(campaign.problem, t)}
+                            </Text>
+                          )}
+                        </Table.Td>
+                        <Table.Td data-testid="campaign-recipients">
+                          {stats.audience === null ? t('campaign.list.no_statistics') : formatCount(stats.audience, language)}
+                        </Table.Td>
+                        <Table.Td>
+                          {when ? formatDate(when, language, { withTime: true }) : t('campaign.list.not_scheduled')}
+                        </Table.Td>
+                        <Table.Td data-testid="campaign-headline">
+                          {stats.audience === null ? (
+                            t('campaign.list.no_statistics')
+                          ) : (
+                            <Stack gap={0}>
+                              <Text size="sm">
+                                {t('campaign.statistics.sent')} {formatCount(stats.sent, language)}
+                                {stats.failed > 0 && ` · ${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`}
+                              </Text>
+                              <Text size="xs" c="dimmed">
+                                {t('campaign.list.headline', {
+                                  open: formatRate(stats.openRate, language),
+                                  click: formatRate(stats.clickRate, language),
+                                })}
+                              </Text>
+                            </Stack>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          {actions.length > 0 && (
+                            <Menu position="bottom-end" withinPortal>
+                              <Menu.Target>
+                                <ActionIcon
+                                  variant="subtle"
+                                  color="gray"
+                                  aria-label={t('campaign.list.menu', { name: campaign.name })}
+                                  data-testid="campaign-menu"
+                                >
+                                  <IconDots size={18} />
+                                </ActionIcon>
+                              </Menu.Target>
+                              <Menu.Dropdown>
+                                {actions.map((action) => (
+                                  <Menu.Item
+                                    key={action}
+                                    leftSection={ICONS[action]}
+                                    color={action === 'delete' || action === 'cancel' ? 'red' : undefined}
+                                    onClick={() => run(action, campaign)}
+                                    data-testid={`campaign-action-${action}`}
+                                  >
+                                    {t(`campaign.actions.${action}`)}
+                                  </Menu.Item>
+                                ))}
+                              </Menu.Dropdown>
+                            </Menu>
+                          )}
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" data-testid="campaign-range">
+              {data && items.length > 0
+                ? t('campaign.list.range', {
+                    from,
+                    to: from + items.length - 1,
+                    total: formatCount(data.total, language),
+                  })
+                : ''}
+            </Text>
+            <Group gap="sm">
+              <Button
+                variant="default"
+                leftSection={<IconChevronLeft size={16} />}
+                disabled={page === 1}
+                onClick={() => setPage(page - 1)}
+              >
+                {t('campaign.list.previous')}
+              </Button>
+              <Text size="sm">{t('campaign.list.page', { page })}</Text>
+              <Button
+                variant="default"
+                rightSection={<IconChevronRight size={16} />}
+                disabled={page >= lastPage || campaigns.isPlaceholderData}
+                onClick={() => setPage(page + 1)}
+              >
+                {t('campaign.list.next')}
+              </Button>
+            </Group>
+          </Group>
+        </Stack>
+      </Paper>
+      {dialog}
+    </>
+  );
+}

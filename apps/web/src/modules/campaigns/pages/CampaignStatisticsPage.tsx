@@ -1,0 +1,450 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { TCampaign } from '@yado/contracts/campaigns';
+import { DELIVERY_STATUSES, type TCampaignReport, type TRecipient } from '@yado/contracts/tracking';
+import { IconChevronLeft, IconInfoCircle } from '@tabler/icons-react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
+import { errorText } from '../../../lib/http/errorText';
+import type { TLanguage } from '../../../lib/session/storage';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { EmptyState } from '../../ui/components/EmptyState';
+import { campaignQuery, isMoving } from '../api/campaignsCalls';
+import { hotelsQuery, linksQuery, recipientsQuery, reportQuery, seriesQuery } from '../api/statisticsCalls';
+import { actionsFor } from '../campaignActions';
+import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
+import { codeText, formatCount, formatMoney, formatRate } from '../components/numbers';
+import { useCampaignActions } from '../hooks/useCampaignActions';
+
+// recharts is large: it downloads after the figures, only on this page.
+const CampaignChart = lazy(() => import('../statistics/CampaignChart').then((m) => ({ default: m.CampaignChart })));
+
+const SENT_STATES = new Set(['pending', 'sent', 'failed']);
+type TRecipientStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** /campaign/:id: what happened to a campaign (spec section 3, Campaign statistics). */
+export function CampaignStatisticsPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const can = useProfile().entitlements;
+  const campaign = useQuery({
+    ...campaignQuery(id),
+    refetchInterval: (query) => (query.state.data && isMoving(query.state.data) ? 3_000 : false),
+  });
+  const { run, dialog } = useCampaignActions(() => void navigate('/campaign'));
+
+  if (campaign.isError) {
+    return (
+      <Paper withBorder radius="md" p="xl">
+        <EmptyState readOnly title={t('errors.not_found')} description={errorText(campaign.error, t)} />
+      </Paper>
+    );
+  }
+  if (!campaign.data) {
+    return (
+      <Center py="xl">
+        <Loader />
+      </Center>
+    );
+  }
+  const data = campaign.data;
+  const actions = actionsFor(data.status, data.editable, can).filter((a) => a !== 'statistics');
+  const reportOnly = !can['campaign.update'] && !can['campaign.create'];
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Anchor component={Link} to="/campaign" size="sm">
+            <Group gap={4}>
+              <IconChevronLeft size={16} />
+              {t('campaign.actions.back_to_list')}
+            </Group>
+          </Anchor>
+          <Group gap="sm">
+            <Title order={1} size="h2" data-testid="campaign-title">
+              {t('campaign.statistics.title', { name: data.name })}
+            </Title>
+            <CampaignStatusBadge status={data.status} />
+            {reportOnly && (
+              <Badge variant="outline" color="gray" data-testid="campaign-report-only">
+                {t('campaign.statistics.report_only')}
+              </Badge>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {data.subject}
+          </Text>
+          {data.problem && (
+            <Text size="sm" c="red" role="alert">
+              {codeText(data.problem, t)}
+            </Text>
+          )}
+        </Stack>
+        <Group gap="xs">
+          {actions.map((action) => (
+            <Button
+              key={action}
+              size="xs"
+              variant={action === 'send_now' ? 'filled' : 'default'}
+              color={action === 'delete' || action === 'cancel' ? 'red' : undefined}
+              onClick={() => run(action, data)}
+            >
+              {t(`campaign.actions.${action}`)}
+            </Button>
+          ))}
+        </Group>
+      </Group>
+      {SENT_STATES.has(data.status) ? (
+        <Statistics campaign={data} />
+      ) : (
+        <Alert color="gray" data-testid="campaign-not-sent">
+          {t('campaign.statistics.not_sent_yet')}
+        </Alert>
+      )}
+      {dialog}
+    </Stack>
+  );
+}
+
+function Figure({ label, value, detail, testId, hint }: { label: string; value: string; detail?: ReactNode; testId: string; hint?: string }) {
+  return (
+    <Paper withBorder radius="md" p="md" data-testid={`stat-${testId}`}>
+      <Group gap={4}>
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+          {label}
+        </Text>
+        {hint && (
+          <Tooltip label={hint} multiline w={280}>
+            <IconInfoCircle size={14} aria-label={hint} />
+          </Tooltip>
+        )}
+      </Group>
+      <Text fz={26} fw={700} data-testid={`stat-${testId}-value`}>
+        {value}
+      </Text>
+      {detail && (
+        <Text size="xs" c="dimmed">
+          {detail}
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+function Figures({ report, language, campaign }: { report: TCampaignReport; language: TLanguage; campaign: TCampaign }) {
+  const { t } = useTranslation();
+  const { totals, rates } = report;
+  const n = (value: number) => formatCount(value, language);
+  const pair = (unique: number | null, total: number | null) =>
+    `${t('campaign.statistics.unique', { value: formatRate(unique, language) })} · ${t('campaign.statistics.total', {
+      value: formatRate(total, language),
+    })}`;
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
+      <Figure
+        label={t('campaign.statistics.sent')}
+        value={n(totals.sent)}
+        testId="sent"
+        detail={
+          campaign.statistics.audience !== null ? t('campaign.statistics.audience', { count: n(campaign.statistics.audience) }) : undefined
+        }
+      />
+      <Figure label={t('campaign.statistics.delivered')} value={n(totals.delivered)} testId="delivered" />
+      <Figure
+        label={t('campaign.statistics.opens')}
+        value={n(totals.uniqueOpens)}
+        testId="opens"
+        detail={t('campaign.statistics.total', { value: n(totals.opens) })}
+      />
+      <Figure label={t('campaign.statistics.unopened')} value={n(report.unopened)} testId="unopened" />
+      <Figure
+        label={t('campaign.statistics.clicks')}
+        value={n(totals.uniqueClicks)}
+        testId="clicks"
+        detail={t('campaign.statistics.total', { value: n(totals.clicks) })}
+      />
+      <Figure
+        label={t('campaign.statistics.conversions')}
+        value={n(totals.conversions)}
+        testId="conversions"
+        detail={`${t('campaign.statistics.revenue')} ${formatMoney(totals.revenue, 'JPY', language)}`}
+      />
+      <Figure
+        label={t('campaign.statistics.failed')}
+        value={n(totals.failed)}
+        testId="failed"
+        detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
+      />
+      <Figure label={t('campaign.statistics.skipped')} value={n(totals.skipped)} testId="skipped" />
+      <Figure
+        label={t('campaign.statistics.open_rate')}
+        value={formatRate(rates.uniqueOpenRate, language)}
+        testId="open-rate"
+        detail={pair(rates.uniqueOpenRate, rates.totalOpenRate)}
+      />
+      <Figure
+        label={t('campaign.statistics.click_rate')}
+        value={formatRate(rates.uniqueClickRate, language)}
+        testId="click-rate"
+        detail={pair(rates.uniqueClickRate, rates.totalClickRate)}
+      />
+      <Figure
+        label={t('campaign.statistics.machine_opens')}
+        value={n(totals.machineOpens)}
+        testId="machine-opens"
+        hint={t('campaign.statistics.machine_opens_hint')}
+      />
+      <Figure label={t('campaign.statistics.unsubscribes')} value={n(totals.unsubscribes)} testId="unsubscribes" />
+    </SimpleGrid>
+  );
+}
+
+function Statistics({ campaign }: { campaign: TCampaign }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const [interval, setInterval] = useState<'day' | 'hour'>('hour');
+  const report = useQuery(reportQuery(campaign.id));
+  const series = useQuery(seriesQuery(campaign.id, interval));
+  const links = useQuery(linksQuery(campaign.id));
+  const hotels = useQuery(hotelsQuery(campaign.id));
+  const failure = report.error ?? series.error ?? links.error ?? hotels.error;
+
+  return (
+    <Stack gap="lg">
+      {failure && (
+        <Text c="red" role="alert">
+          {errorText(failure, t)}
+        </Text>
+      )}
+      {report.data ? (
+        <Figures report={report.data} language={language} campaign={campaign} />
+      ) : (
+        !failure && <Loader size="sm" />
+      )}
+      <Paper withBorder radius="md" p="md">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} size="h4">
+            {t('campaign.statistics.over_time')}
+          </Title>
+          <SegmentedControl
+            size="xs"
+            value={interval}
+            onChange={(value) => setInterval(value as 'day' | 'hour')}
+            data={[
+              { value: 'hour', label: t('campaign.statistics.per_hour') },
+              { value: 'day', label: t('campaign.statistics.per_day') },
+            ]}
+          />
+        </Group>
+        {series.data && series.data.points.length > 0 ? (
+          <Suspense
+            fallback={
+              <Text size="sm" c="dimmed">
+                {t('campaign.statistics.chart_loading')}
+              </Text>
+            }
+          >
+            <CampaignChart series={series.data} />
+          </Suspense>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('campaign.statistics.no_events')}
+          </Text>
+        )}
+      </Paper>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+        <Paper withBorder radius="md" p="md">
+          <Title order={2} size="h4" mb="sm">
+            {t('campaign.statistics.per_link')}
+          </Title>
+          <Table data-testid="campaign-links">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('campaign.statistics.link')}</Table.Th>
+                <Table.Th ta="right">{t('campaign.statistics.unique_clicks')}</Table.Th>
+                <Table.Th ta="right">{t('campaign.statistics.clicks')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {(links.data?.links ?? []).map((link) => (
+                <Table.Tr key={link.index} data-testid="campaign-link" data-url={link.url}>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{link.url}</Table.Td>
+                  <Table.Td ta="right">{formatCount(link.uniqueClicks, language)}</Table.Td>
+                  <Table.Td ta="right" data-testid="campaign-link-clicks">
+                    {formatCount(link.clicks, language)}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {links.data?.links.length === 0 && (
+            <Text size="sm" c="dimmed" mt="xs">
+              {t('campaign.statistics.no_events')}
+            </Text>
+          )}
+        </Paper>
+        <Paper withBorder radius="md" p="md">
+          <Title order={2} size="h4" mb="sm">
+            {t('campaign.statistics.per_hotel')}
+          </Title>
+          <Table.ScrollContainer minWidth={420}>
+            <Table data-testid="campaign-hotels">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('campaign.statistics.hotel')}</Table.Th>
+                  <Table.Th ta="right">{t('campaign.statistics.sent')}</Table.Th>
+                  <Table.Th ta="right">{t('campaign.statistics.open_rate')}</Table.Th>
+                  <Table.Th ta="right">{t('campaign.statistics.click_rate')}</Table.Th>
+                  <Table.Th ta="right">{t('campaign.statistics.conversions')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {(hotels.data?.hotels ?? []).map((hotel) => (
+                  <Table.Tr key={hotel.hostId} data-testid="campaign-hotel" data-name={hotel.hostName}>
+                    <Table.Td>{hotel.hostName}</Table.Td>
+                    <Table.Td ta="right">{formatCount(hotel.sent, language)}</Table.Td>
+                    <Table.Td ta="right">
+                      {formatRate(hotel.delivered > 0 ? hotel.uniqueOpens / hotel.delivered : null, language)}
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {formatRate(hotel.delivered > 0 ? hotel.uniqueClicks / hotel.delivered : null, language)}
+                    </Table.Td>
+                    <Table.Td ta="right">{formatCount(hotel.conversions, language)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      </SimpleGrid>
+      <Recipients campaignId={campaign.id} />
+    </Stack>
+  );
+}
+
+function Recipients({ campaignId }: { campaignId: string }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const [status, setStatus] = useState<TRecipientStatus | ''>('');
+  const pages = useInfiniteQuery(recipientsQuery(campaignId, status));
+  const items: TRecipient[] = pages.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Group justify="space-between" mb="sm" align="flex-end">
+        <Title order={2} size="h4">
+          {t('campaign.statistics.recipients')}
+        </Title>
+        <NativeSelect
+          label={t('campaign.statistics.delivery_status')}
+          value={status}
+          onChange={(e) => setStatus(e.currentTarget.value as TRecipientStatus | '')}
+          data={[
+            { value: '', label: t('campaign.list.all_statuses') },
+            ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`campaign.delivery_status.${s}`) })),
+          ]}
+        />
+      </Group>
+      {pages.isError ? (
+        <Text c="red" role="alert">
+          {errorText(pages.error, t)}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={760}>
+          <Table data-testid="campaign-recipients">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('campaign.statistics.recipient')}</Table.Th>
+                <Table.Th>{t('campaign.statistics.delivery_status')}</Table.Th>
+                <Table.Th>{t('campaign.statistics.sent_at')}</Table.Th>
+                <Table.Th>{t('campaign.statistics.events')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((recipient) => (
+                <Table.Tr
+                  key={recipient.deliveryId}
+                  data-testid="campaign-recipient"
+                  data-email={recipient.email ?? ''}
+                  data-status={recipient.status}
+                >
+                  <Table.Td>
+                    <Anchor component={Link} to={`/customer-list/${recipient.customerId}`} size="sm">
+                      {recipient.name}
+                    </Anchor>
+                    <Text size="xs" c="dimmed">
+                      {recipient.email ?? '-'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={recipient.status === 'failed' ? 'red' : recipient.status === 'sent' ? 'green' : 'gray'}>
+                      {t(`campaign.delivery_status.${recipient.status}`)}
+                    </Badge>
+                    {recipient.error && (
+                      <Text size="xs" c="red">
+                        {codeText(recipient.error, t)}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{recipient.sentAt ? formatDate(recipient.sentAt, language, { withTime: true }) : '-'}</Table.Td>
+                  <Table.Td>
+                    {recipient.events.length === 0 ? (
+                      <Text size="xs" c="dimmed">
+                        -
+                      </Text>
+                    ) : (
+                      <Group gap={4} data-testid="campaign-recipient-events">
+                        {recipient.events.map((event, index) => (
+                          <Tooltip
+                            key={`${event.kind}-${event.at}-${index}`}
+                            label={[formatDate(event.at, language, { withTime: true }), event.url].filter(Boolean).join(' · ')}
+                          >
+                            <Badge size="sm" variant="outline" data-kind={event.kind}>
+                              {t(`campaign.event.${event.kind}`)}
+                            </Badge>
+                          </Tooltip>
+                        ))}
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {pages.data && items.length === 0 && (
+        <Text size="sm" c="dimmed" mt="xs">
+          {t('campaign.statistics.no_recipients')}
+        </Text>
+      )}
+      {pages.hasNextPage && (
+        <Center mt="sm">
+          <Button variant="default" loading={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+            {t('campaign.statistics.more')}
+          </Button>
+        </Center>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,163 @@
+import { Alert, Box, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { TCampaignPerformance } from '@yado/contracts/dashboard';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
+import { EmptyState } from '../../ui/components/EmptyState';
+import { campaignPerformanceQuery } from '../api/dashboardCalls';
+import { changeOf, formatCount, formatRate, formatYen } from '../utils/figures';
+import { FigureCard } from './FigureCard';
+
+// The chart library is its own chunk, downloaded only when there is something to draw.
+const PerformanceChart = lazy(async () => ({ default: (await import('./PerformanceChart')).PerformanceChart }));
+
+/** Open and click rates, campaigns sent and failed, the daily chart and the per-hotel figures. */
+export function CampaignPerformanceBlock({ readOnly }: { readOnly: boolean }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const perf = useQuery(campaignPerformanceQuery);
+  const data = perf.data;
+  const rateText = (value: number | null) => (value === null ? null : formatRate(value, language));
+  const mailed = data ? data.daily.some((d) => d.sent + d.opened + d.clicked + d.bookings > 0) : false;
+  return (
+    <Stack gap="sm" data-testid="campaign-performance">
+      <Title order={2} size="h4">
+        {t('dashboard.campaigns.title')}
+      </Title>
+      {perf.isPending && <Skeleton h={96} radius="md" />}
+      {perf.isError && <Alert color="red">{t('dashboard.load_failed')}</Alert>}
+      {data && (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="md">
+            <FigureCard
+              testId="figure-open-rate"
+              label={t('dashboard.campaigns.open_rate')}
+              value={rateText(data.openRate.current)}
+              note={t('dashboard.campaigns.no_rate')}
+              change={changeOf(data.openRate, 'rate', language)}
+            />
+            <FigureCard
+              testId="figure-click-rate"
+              label={t('dashboard.campaigns.click_rate')}
+              value={rateText(data.clickRate.current)}
+              note={t('dashboard.campaigns.no_rate')}
+              change={changeOf(data.clickRate, 'rate', language)}
+            />
+            <FigureCard
+              testId="figure-campaigns-sent"
+              label={t('dashboard.campaigns.campaigns_sent')}
+              value={formatCount(data.campaignsSent.current ?? 0, language)}
+              change={changeOf(data.campaignsSent, 'count', language)}
+            />
+            <FigureCard
+              testId="figure-campaigns-failed"
+              label={t('dashboard.campaigns.campaigns_failed')}
+              value={formatCount(data.campaignsFailed.current ?? 0, language)}
+              change={changeOf(data.campaignsFailed, 'count', language)}
+            />
+          </SimpleGrid>
+          {mailed ? (
+            <>
+              <Text size="sm" data-testid="revenue-total">
+                {t('dashboard.campaigns.revenue_title')}:{' '}
+                {t('dashboard.campaigns.revenue_total', { amount: formatYen(data.revenue.current ?? 0, language), count: data.bookings.current ?? 0 })}
+              </Text>
+              <Suspense fallback={<Skeleton h={280} radius="md" aria-label={t('dashboard.campaigns.chart_loading')} />}>
+                <PerformanceChart daily={data.daily} />
+              </Suspense>
+              {data.hotels && <HotelBreakdown hotels={data.hotels} />}
+            </>
+          ) : (
+            <Paper withBorder radius="md" p="md" data-testid="campaign-empty">
+              <EmptyState
+                title={t('dashboard.campaigns.empty_title')}
+                description={t(readOnly ? 'dashboard.campaigns.empty_viewer' : 'dashboard.campaigns.empty')}
+                readOnly={readOnly}
+              />
+            </Paper>
+          )}
+          <Upcoming data={data} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function HotelBreakdown({ hotels }: { hotels: NonNullable<TCampaignPerformance['hotels']> }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="hotel-breakdown">
+      <Text fw={600} size="sm" mb="sm">
+        {t('dashboard.campaigns.hotels_title')}
+      </Text>
+      <Box style={{ overflowX: 'auto' }}>
+        <Table striped miw={560}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('dashboard.campaigns.hotel')}</Table.Th>
+              <Table.Th ta="right">{t('dashboard.campaigns.series.sent')}</Table.Th>
+              <Table.Th ta="right">{t('dashboard.campaigns.series.opened')}</Table.Th>
+              <Table.Th ta="right">{t('dashboard.campaigns.series.clicked')}</Table.Th>
+              <Table.Th ta="right">{t('dashboard.campaigns.series.bookings')}</Table.Th>
+              <Table.Th ta="right">{t('dashboard.campaigns.series.revenue')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {hotels.map((h) => (
+              <Table.Tr key={h.hotelId} data-testid="hotel-breakdown-row" data-name={h.name}>
+                <Table.Td>{h.name}</Table.Td>
+                <Table.Td ta="right">{formatCount(h.sent, language)}</Table.Td>
+                <Table.Td ta="right">{formatCount(h.opened, language)}</Table.Td>
+                <Table.Td ta="right">{formatCount(h.clicked, language)}</Table.Td>
+                <Table.Td ta="right">{formatCount(h.bookings, language)}</Table.Td>
+                <Table.Td ta="right">{formatYen(h.revenue, language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Box>
+    </Paper>
+  );
+}
+
+/** The next scheduled campaigns, and the running scenarios, which are plainly not built yet. */
+function Upcoming({ data }: { data: TCampaignPerformance }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+      <Paper withBorder radius="md" p="md" data-testid="next-scheduled">
+        <Text fw={600} size="sm" mb="xs">
+          {t('dashboard.upcoming.scheduled_title')}
+        </Text>
+        {data.nextScheduled.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('dashboard.upcoming.no_scheduled')}
+          </Text>
+        ) : (
+          <Stack gap={6}>
+            {data.nextScheduled.map((c) => (
+              <div key={c.id} data-testid="next-scheduled-row">
+                <Text size="sm">{c.name}</Text>
+                <Text size="xs" c="dimmed">
+                  {formatDate(c.sendAt, language, { withTime: true })} · {t('dashboard.upcoming.scheduled_by', { host: c.hostName })}
+                </Text>
+              </div>
+            ))}
+          </Stack>
+        )}
+      </Paper>
+      <Paper withBorder radius="md" p="md" data-testid="running-scenarios">
+        <Text fw={600} size="sm" mb="xs">
+          {t('dashboard.upcoming.scenarios_title')}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {t('dashboard.upcoming.scenarios_unavailable')}
+        </Text>
+      </Paper>
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,132 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, apiToken } from '../support/api';
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+
+/**
+ * The dashboard in both languages, as a brand admin and as a hotel viewer, against the running
+ * product: every figure on the page is the one the server answers for that role (the demo brand's
+ * customers come from its first booking-system sync), and a block without data says so.
+ */
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface TStats {
+  customers: { current: number | null };
+  activeCustomers: { current: number | null };
+  unsubscribedCustomers: { current: number | null };
+  lastSync: { status: string; finishedAt: string } | null;
+}
+interface TPerf {
+  daily: { sent: number; opened: number; clicked: number; bookings: number }[];
+  nextScheduled: { name: string }[];
+}
+
+/** The demo brand's first sync is queued at start: wait for it, so the figures are settled. */
+async function settledStatistics(email: string): Promise<TStats> {
+  const token = await apiToken(email);
+  for (let i = 0; i < 240; i++) {
+    const { status, data } = await apiCall<TStats>('GET', '/v1/dashboard/customer-statistics', { token });
+    expect(status).toBe(200);
+    if (data.lastSync) return data;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the demo brand never synced');
+}
+
+const number = (value: number, language: TLanguage) => new Intl.NumberFormat(language === 'ja' ? 'ja-JP' : 'en-GB').format(value);
+
+async function openDashboard(language: TLanguage, email: string): Promise<Page & { close: () => Promise<void> }> {
+  const { context, page } = await openPage(browser, language);
+  await signIn(page, language, email);
+  await page.waitForURL((url) => url.pathname === '/');
+  return Object.assign(page, { close: () => context.close() });
+}
+
+describe.each(LANGUAGES)('dashboard (%s)', (language) => {
+  const t = TEXTS[language];
+
+  it('shows a brand admin the brand, its groups and hotels, the counted customers, quick actions and the campaign block', async () => {
+    const stats = await settledStatistics('brand.admin@demo.test');
+    const token = await apiToken('brand.admin@demo.test');
+    const perf = (await apiCall<TPerf>('GET', '/v1/dashboard/campaign-performance', { token })).data;
+    const page = await openDashboard(language, 'brand.admin@demo.test');
+
+    const info = page.getByTestId('level-info');
+    await info.getByText('さくらホテルズ').waitFor();
+    expect(await info.textContent()).toContain(t.roles.brand.admin);
+    await info.getByTestId('level-info-contact').getByText('東京都千代田区丸の内1-1-1').waitFor();
+    const children = page.getByTestId('level-children');
+    await children.getByTestId('level-child-group').filter({ hasText: '関東エリア' }).waitFor();
+    expect(await children.getByTestId('level-child-group').count()).toBe(2);
+    expect(await children.getByTestId('level-child-hotel').count()).toBe(4);
+
+    const actions = page.getByTestId('quick-actions');
+    expect(await actions.getByRole('link', { name: t.dashboard.quick_actions.create_campaign }).getAttribute('href')).toBe('/campaign/new');
+    expect(await actions.getByRole('link', { name: t.dashboard.quick_actions.import_customers }).getAttribute('href')).toBe('/customer-list/import');
+
+    // The customers the server counted, as the server counted them.
+    expect(stats.customers.current).toBeGreaterThan(0);
+    await page.getByTestId('figure-customers-value').getByText(number(stats.customers.current!, language), { exact: true }).waitFor();
+    expect(await page.getByTestId('figure-active-value').textContent()).toBe(number(stats.activeCustomers.current!, language));
+    expect(await page.getByTestId('figure-unsubscribed-value').textContent()).toBe(number(stats.unsubscribedCustomers.current!, language));
+    expect(await page.getByTestId('figure-customers').textContent()).toContain(t.dashboard.customers.customers);
+    // No count was kept a week ago on a fresh product: said so, not guessed.
+    expect(await page.getByTestId('figure-customers-change').textContent()).toBe(t.dashboard.change.unknown);
+    expect(await page.getByTestId('last-sync').textContent()).toContain(t.dashboard.customers.sync_schedule);
+
+    const block = page.getByTestId('campaign-performance');
+    await block.getByTestId('figure-open-rate').waitFor();
+    const mailed = perf.daily.some((d) => d.sent + d.opened + d.clicked + d.bookings > 0);
+    if (mailed) {
+      // Another spec sent a campaign on this product: the chart and the hotels show.
+      await block.getByTestId('chart-daily').waitFor();
+      expect(await block.getByTestId('hotel-breakdown-row').count()).toBe(4);
+    } else {
+      expect(await block.getByTestId('campaign-empty').textContent()).toContain(t.dashboard.campaigns.empty);
+      expect(await block.getByTestId('figure-open-rate-value').textContent()).toBe('-');
+      expect(await block.getByTestId('figure-open-rate-note').textContent()).toBe(t.dashboard.campaigns.no_rate);
+    }
+    expect(await block.getByTestId('running-scenarios').textContent()).toContain(t.dashboard.upcoming.scenarios_unavailable);
+    expect(await block.getByTestId('next-scheduled-row').count()).toBe(perf.nextScheduled.length);
+    await screenshot(page, `dashboard-brand-${language}`);
+    await page.close();
+  });
+
+  it('shows a hotel viewer only the hotel, no quick actions, and the read-only texts', async () => {
+    const stats = await settledStatistics('hotel.viewer@demo.test');
+    const token = await apiToken('hotel.viewer@demo.test');
+    const perf = (await apiCall<TPerf>('GET', '/v1/dashboard/campaign-performance', { token })).data;
+    const page = await openDashboard(language, 'hotel.viewer@demo.test');
+
+    const info = page.getByTestId('level-info');
+    await info.getByText('さくらホテル 新宿').waitFor();
+    expect(await info.textContent()).toContain(t.roles.hotel.viewer);
+    await info.getByTestId('level-info-contact').getByText('0333334444').waitFor();
+    await page.getByTestId('customer-statistics').waitFor();
+    expect(await page.getByTestId('quick-actions').count()).toBe(0);
+    expect(await page.getByTestId('level-children').count()).toBe(0);
+
+    if (stats.customers.current === 0) {
+      expect(await page.getByTestId('customer-statistics').getByTestId('empty-state').textContent()).toContain(t.dashboard.customers.empty_viewer);
+    } else {
+      await page.getByTestId('figure-customers-value').getByText(number(stats.customers.current!, language), { exact: true }).waitFor();
+    }
+    const block = page.getByTestId('campaign-performance');
+    await block.getByTestId('running-scenarios').waitFor();
+    expect(await block.getByTestId('hotel-breakdown').count()).toBe(0);
+    if (!perf.daily.some((d) => d.sent + d.opened + d.clicked + d.bookings > 0)) {
+      const empty = await block.getByTestId('campaign-empty').textContent();
+      expect(empty).toContain(t.dashboard.campaigns.empty_viewer);
+      expect(empty).not.toContain(t.dashboard.campaigns.empty);
+    }
+    await screenshot(page, `dashboard-hotel-viewer-${language}`);
+    await page.close();
+  });
+});

@@ -1,0 +1,294 @@
+import { z } from 'zod';
+import { defineEndpoint, envelope } from './http.ts';
+import { isAccountEmail } from './validation.ts';
+
+/**
+ * Campaigns, the sending side (specification sections 1, 3, 4, 6 and 8; issue 13; DESIGN section 7).
+ *
+ * A campaign belongs to the host that made it (brand, hotel group or hotel); its audience is the
+ * customers of its chosen segments within that host's reach (a hotel: its own customers; a group:
+ * its hotels'; a brand: all), de-duplicated, minus the customers of the excluded segments. Only
+ * active customers with an email that has not hard-bounced receive it; customers at the frequency
+ * cap are recorded as skipped.
+ *
+ * States (section 4): draft -> scheduled -> pending (sending) -> sent | failed; draft or
+ * scheduled -> cancelled. "Send now" schedules for the present moment. A campaign is sent when
+ * sent + skipped + failed equals its audience.
+ */
+
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] as const;
+export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** States in which the campaign's fields may still be edited. */
+export const EDITABLE_STATUSES = ['draft', 'scheduled'] as const satisfies readonly TCampaignStatus[];
+
+/** A delivery: one customer of one campaign. `sending` is in flight (claimed, SMTP not answered). */
+export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'deferred', 'skipped', 'failed'] as const;
+export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Why a delivery was skipped (counted apart in the statistics). */
+export const SKIP_REASONS = ['frequency_cap', 'unsubscribed', 'no_email', 'bounced', 'inactive'] as const;
+export type TSkipReason = (typeof SKIP_REASONS)[number];
+
+export const CAMPAIGN_NAME_MAX = 100;
+export const CAMPAIGN_SUBJECT_MAX = 200;
+export const CAMPAIGN_PRE_HEADER_MAX = 200;
+export const CAMPAIGN_MAX_SEGMENTS = 20;
+export const CAMPAIGN_TEST_SEND_MAX = 5;
+
+export const SCHEDULE_KINDS = ['now', 'at'] as const;
+
+/** An IANA time zone name the runtime knows (Asia/Tokyo, UTC, ...). */
+const ZTimeZone = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(
+    (zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'invalid_time_zone' },
+  );
+
+/**
+ * When to send: now, or a wall-clock date-time (`YYYY-MM-DDTHH:mm`, no offset) in `timeZone`.
+ * The server turns it into an instant; the answer carries both.
+ */
+export const ZSchedule = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('now') }),
+  z.object({
+    kind: z.literal('at'),
+    localTime: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, { message: 'invalid_date' }),
+    timeZone: ZTimeZone,
+  }),
+]);
+export type TSchedule = z.infer<typeof ZSchedule>;
+
+export const ZRecipients = z.object({
+  segmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS).default([]),
+  excludeSegmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS).default([]),
+});
+export type TRecipients = z.infer<typeof ZRecipients>;
+
+const ZPerson = z.object({ id: z.string(), name: z.string() }).nullable();
+
+/** Exact counts of the send (from the deliveries), and the tracking statistics when TRACK fills them. */
+export const ZCampaignStatistics = z.object({
+  /** Recipients snapshotted when the send started; null before. */
+  audience: z.number().nullable(),
+  queued: z.number(),
+  sending: z.number(),
+  sent: z.number(),
+  deferred: z.number(),
+  skipped: z.number(),
+  failed: z.number(),
+  /** Opens, clicks, conversions: written by the tracking module's rollups; null until it does. */
+  opened: z.number().nullable(),
+  clicked: z.number().nullable(),
+  conversions: z.number().nullable(),
+  openRate: z.number().nullable(),
+  clickRate: z.number().nullable(),
+});
+export type TCampaignStatistics = z.infer<typeof ZCampaignStatistics>;
+
+export const ZCampaign = z.object({
+  id: z.string(),
+  name: z.string(),
+  subject: z.string(),
+  preHeader: z.string(),
+  /** The sender address, one of the campaign email settings' (null in a draft without one). */
+  senderEmail: z.string().nullable(),
+  recipients: z.object({ segmentIds: z.array(z.string()), excludeSegmentIds: z.array(z.string()) }),
+  templateId: z.string().nullable(),
+  templateName: z.string().nullable(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  schedule: z
+    .object({
+      kind: z.enum(SCHEDULE_KINDS),
+      localTime: z.string().nullable(),
+      timeZone: z.string().nullable(),
+    })
+    .nullable(),
+  /** The instant the send is due (ISO), when scheduled. */
+  sendAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** Why a scheduled campaign waits or a send failed (an error code of the catalogue). */
+  problem: z.string().nullable(),
+  statistics: ZCampaignStatistics,
+  hostId: z.string(),
+  hostName: z.string(),
+  hostLevel: z.enum(['brand', 'hotel_group', 'hotel']),
+  /** True when the acting context owns the campaign and may change it. */
+  editable: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: ZPerson,
+  updatedBy: ZPerson,
+});
+export type TCampaign = z.infer<typeof ZCampaign>;
+
+export const CAMPAIGN_SORTS = ['name', '-name', 'created_at', '-created_at', 'send_at', '-send_at', 'status', '-status'] as const;
+
+export const ZCampaignListQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(CAMPAIGN_STATUSES).optional(),
+  sort: z.enum(CAMPAIGN_SORTS).default('-created_at'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type TCampaignListQuery = z.infer<typeof ZCampaignListQuery>;
+
+/** Headline statistics of the list: campaigns by status and sums of the sends in reach. */
+export const ZCampaignHeadline = z.object({
+  byStatus: z.record(z.enum(CAMPAIGN_STATUSES), z.number()),
+  sent: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+});
+
+export const ZCampaignPage = z.object({
+  items: z.array(ZCampaign),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  headline: ZCampaignHeadline,
+});
+
+/** Create: everything but the name may stay empty in a draft; scheduling checks the rest. */
+export const ZCampaignInput = z.object({
+  name: z.string().trim().min(1).max(CAMPAIGN_NAME_MAX),
+  subject: z.string().trim().max(CAMPAIGN_SUBJECT_MAX).default(''),
+  preHeader: z.string().trim().max(CAMPAIGN_PRE_HEADER_MAX).default(''),
+  senderEmail: z.string().trim().max(254).nullable().default(null),
+  recipients: ZRecipients.default({ segmentIds: [], excludeSegmentIds: [] }),
+  templateId: z.uuid().nullable().default(null),
+  schedule: ZSchedule.nullable().default(null),
+});
+export type TCampaignInput = z.input<typeof ZCampaignInput>;
+export type TCampaignValues = z.output<typeof ZCampaignInput>;
+
+/** Update: only the fields given change (no defaults, unlike create). */
+export const ZCampaignUpdate = z.object({
+  name: z.string().trim().min(1).max(CAMPAIGN_NAME_MAX).optional(),
+  subject: z.string().trim().max(CAMPAIGN_SUBJECT_MAX).optional(),
+  preHeader: z.string().trim().max(CAMPAIGN_PRE_HEADER_MAX).optional(),
+  senderEmail: z.string().trim().max(254).nullable().optional(),
+  recipients: z.object({ segmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS), excludeSegmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS).default([]) }).optional(),
+  templateId: z.uuid().nullable().optional(),
+  schedule: ZSchedule.nullable().optional(),
+});
+export type TCampaignUpdate = z.output<typeof ZCampaignUpdate>;
+
+/** The de-duplicated audience of a set of recipients, as counts (before the send). */
+export const ZAudiencePreview = z.object({
+  /** Distinct customers of the chosen segments, minus the excluded, in the campaign's reach. */
+  matched: z.number(),
+  unsubscribed: z.number(),
+  noEmail: z.number(),
+  /** Hard-bounced addresses (suppressed). */
+  bounced: z.number(),
+  /** Held by the frequency cap (at the cap now). */
+  frequencyCapped: z.number(),
+  /** matched minus all of the above: who would receive it now. */
+  recipients: z.number(),
+});
+export type TAudiencePreview = z.infer<typeof ZAudiencePreview>;
+
+export const ZQuietHoursCheck = z.object({
+  /** The instant the campaign would be sent. */
+  sendAt: z.string(),
+  inQuietHours: z.boolean(),
+  quietHours: z.object({ start: z.string(), end: z.string(), timeZone: z.string() }),
+  /** When sends due in quiet hours go out (the end of the quiet hours), ISO; null when not in them. */
+  deferredTo: z.string().nullable(),
+});
+export type TQuietHoursCheck = z.infer<typeof ZQuietHoursCheck>;
+
+export const ZCampaignTestSend = z.object({
+  emails: z
+    .array(z.string().trim().max(254).refine(isAccountEmail, { message: 'Oops! Invalid email address.' }))
+    .min(1)
+    .max(CAMPAIGN_TEST_SEND_MAX),
+  language: z.enum(['ja', 'en']).optional(),
+});
+
+/** A delivery row for the recipient list. */
+export const ZDelivery = z.object({
+  id: z.string(),
+  customerId: z.string(),
+  customerName: z.string(),
+  email: z.string().nullable(),
+  hotelId: z.string().nullable(),
+  status: z.enum(DELIVERY_STATUSES),
+  skipReason: z.string().nullable(),
+  attempts: z.number(),
+  sentAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type TDelivery = z.infer<typeof ZDelivery>;
+export const ZDeliveryQuery = z.object({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+const byId = '/v1/campaigns/:id';
+const one = envelope(ZCampaign);
+
+export const list = defineEndpoint({ method: 'GET', path: '/v1/campaigns', summary: 'Campaigns in reach, filtered by status, searched, sorted, paged, with headline statistics', query: ZCampaignListQuery, response: envelope(ZCampaignPage) });
+export const create = defineEndpoint({ method: 'POST', path: '/v1/campaigns', summary: 'Create a draft campaign owned by the acting host', body: ZCampaignInput, response: one });
+export const get = defineEndpoint({ method: 'GET', path: byId, summary: 'One campaign with its exact send counts', response: one });
+export const update = defineEndpoint({ method: 'PUT', path: byId, summary: 'Change a draft or scheduled campaign (409 campaign_not_editable otherwise)', body: ZCampaignUpdate, response: one });
+export const remove = defineEndpoint({ method: 'DELETE', path: byId, summary: 'Delete a campaign that is not sending (409 campaign_sending while pending)', response: envelope(z.object({ id: z.string() })) });
+export const schedule = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/schedule`,
+  summary: 'Schedule or reschedule (checks sender settings 422, time in the past 400, empty audience 422, deleted segment or template 409)',
+  body: z.object({ schedule: ZSchedule }),
+  response: one,
+});
+export const sendNow = defineEndpoint({ method: 'POST', path: `${byId}/send-now`, summary: 'Schedule for now (same checks as schedule)', body: z.object({}).optional(), response: one });
+export const saveDraft = defineEndpoint({ method: 'POST', path: `${byId}/draft`, summary: 'Take a scheduled campaign back to draft', body: z.object({}).optional(), response: one });
+export const cancel = defineEndpoint({ method: 'POST', path: `${byId}/cancel`, summary: 'Cancel a draft or scheduled campaign', body: z.object({}).optional(), response: one });
+export const duplicate = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/duplicate`,
+  summary: 'Copy a campaign into a new draft of the acting host; the name defaults to "<name> (copy)"',
+  body: z.object({ name: z.string().trim().min(1).max(CAMPAIGN_NAME_MAX).optional() }),
+  response: one,
+});
+export const audience = defineEndpoint({
+  method: 'POST',
+  path: '/v1/campaigns/audience',
+  summary: 'Audience preview of a recipients choice: de-duplicated, minus unsubscribed, without email, bounced and frequency-capped',
+  body: ZRecipients,
+  response: envelope(ZAudiencePreview),
+});
+export const quietHours = defineEndpoint({
+  method: 'POST',
+  path: '/v1/campaigns/quiet-hours',
+  summary: "Whether a schedule falls in the acting host's quiet hours",
+  body: z.object({ schedule: ZSchedule }),
+  response: envelope(ZQuietHoursCheck),
+});
+export const testSend = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/test-send`,
+  summary: 'Send the campaign to up to 5 addresses (subject marked as a test; no delivery is recorded)',
+  body: ZCampaignTestSend,
+  response: envelope(z.object({ sent: z.number() })),
+});
+export const deliveries = defineEndpoint({
+  method: 'GET',
+  path: `${byId}/deliveries`,
+  summary: "The campaign's recipients, each delivery's status",
+  query: ZDeliveryQuery,
+  response: envelope(z.object({ items: z.array(ZDelivery), total: z.number(), page: z.number(), pageSize: z.number() })),
+});
