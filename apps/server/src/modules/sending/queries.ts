@@ -88,15 +88,8 @@ export async function inheritanceChain(tx: TTx, hostId: string): Promise<TChainH
   return chain;
 }
 
-/** Whether the brand has at least one row in a table another area owns, if that table exists yet. */
-export async function brandHasRows(tx: TTx, table: 'segments' | 'templates'): Promise<boolean | null> {
-  const qualifiedName = `public.${table}`;
-  const [exists] = await selectRows<{ present: boolean }>(
-    tx,
-    sql`select to_regclass(${qualifiedName}) is not null and has_table_privilege(${qualifiedName}, 'select') as present`,
-  );
-  if (!exists?.present) return null;
-  // Row-level security of that table scopes it to the acting brand.
+/** Whether the acting brand has any segment or template yet (row-level security scopes the table to it). */
+export async function brandHasRows(tx: TTx, table: 'segments' | 'templates'): Promise<boolean> {
   const [row] = await selectRows<{ found: boolean }>(tx, sql`select exists (select 1 from ${sql.identifier(table)}) as found`);
   return row?.found ?? false;
 }

@@ -14,7 +14,7 @@ export async function setupOverview(rt: TRuntime, ctx: TActingContext): Promise<
   const settings = await emailSettingsOrNull(rt, ctx);
   const { domains } = await listDomains(rt, ctx);
   const [segments, templates] = await inTenant(rt, ctx, async (tx) => [await brandHasRows(tx, 'segments'), await brandHasRows(tx, 'templates')]);
-  const status = (found: boolean | null) => (found === null ? 'unavailable' : found ? 'done' : 'todo') as 'done' | 'todo' | 'unavailable';
+  const status = (found: boolean) => (found ? 'done' : 'todo') as 'done' | 'todo';
   const sender = settings?.effective;
   return {
     settings,
