@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
-import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
 
 // The acting host: the brand さくらホテルズ, run by brand.admin, who reaches every customer of it.
 const ADMIN = 'brand.admin@demo.test';
@@ -60,6 +60,9 @@ async function signedIn(language: TLanguage, email = ADMIN): Promise<Page> {
   return page;
 }
 
+/** Waits for a snackbar saying `text` (an earlier one may still be showing). */
+const toast = (page: Page, text: string) => page.getByTestId('snackbar').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+
 const conditions = (page: Page) => page.getByTestId('filter-condition');
 
 /** Fills one condition of the builder: field, operator, then a text or number value. */
@@ -97,7 +100,7 @@ async function createStatic(page: Page, language: TLanguage, name: string): Prom
   await page.getByTestId('type-static').check();
   await page.getByTestId('segment-save').click();
   await page.getByRole('heading', { name, level: 1 }).waitFor();
-  expect(await toastText(page)).toContain(t.done.created);
+  await toast(page, t.done.created);
   return page.url().split('/').pop()!;
 }
 
@@ -155,7 +158,7 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
 
     await page.getByTestId('segment-save').click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
-    expect(await toastText(page)).toContain(s.done.created);
+    await toast(page, s.done.created);
 
     // Members now, in keyset pages of 20.
     await membersShow(page, language, 1, 20, GUESTS);
@@ -202,17 +205,29 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     expect(await page.getByTestId('explanation').getAttribute('data-in')).toBe('true');
     await page.keyboard.press('Escape');
 
-    // Duplicate, then delete the copy after confirming.
+    // Edit: the saved filter opens counted; joined by AND it is the ten again.
     await page.goBack();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
+    await page.getByRole('link', { name: s.actions.edit }).click();
+    await page.waitForURL(/\/edit$/);
+    await liveTotal(page, GUESTS);
+    expect(await conditions(page).count()).toBe(2);
+    await page.getByTestId('filter-join').getByText(s.builder.join.and, { exact: true }).click();
+    await liveTotal(page, 10);
+    await page.getByTestId('segment-save').click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    await toast(page, s.done.saved);
+    await membersShow(page, language, 1, 10, 10);
+
+    // Duplicate, then delete the copy after confirming.
     const original = page.url();
     await page.getByRole('button', { name: s.actions.duplicate }).click();
     await page.waitForURL((url) => url.href !== original && /\/segmentation\/[0-9a-f-]{36}$/.test(url.pathname));
-    expect(await toastText(page)).toContain(s.done.duplicated);
+    await toast(page, s.done.duplicated);
     await page.getByRole('button', { name: s.actions.delete }).click();
     await page.getByRole('dialog').getByRole('button', { name: s.actions.delete }).click();
     await page.waitForURL((url) => url.pathname === '/segmentation');
-    expect(await toastText(page)).toContain(s.done.deleted);
+    await toast(page, s.done.deleted);
     await page.context().close();
   });
 
@@ -220,6 +235,13 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     const page = await signedIn(language);
     const name = `Static ${guests.family}`;
     const id = await createStatic(page, language, name);
+    // Names are unique within the host.
+    await page.goto('/segmentation/new');
+    await page.locator('input[name="name"]').fill(name);
+    await page.getByTestId('type-static').check();
+    await page.getByTestId('segment-save').click();
+    await page.getByTestId('segment-form').getByText(t.errors.segment_name_taken).waitFor();
+    await page.goto(`/segmentation/${id}`);
     await page.getByTestId('member-preview').getByTestId('empty-state').waitFor();
 
     // From the customer list: three selected guests (the newest, on the first page).
@@ -261,6 +283,24 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await screenshot(page, `segment-member-file-${language}`);
     await page.getByRole('button', { name: t.common.close }).last().click();
     await membersShow(page, language, 1, 5, 5);
+
+    // Members can be removed, after confirming.
+    await page.getByTestId('member-row').first().getByRole('checkbox').check();
+    await page.getByTestId('member-selection-bar').getByRole('button', { name: s.actions.remove_members }).click();
+    await page.getByRole('dialog').getByRole('button', { name: t.common.confirm }).click();
+    await toast(page, s.done.removed.replace('{{count}}', '1'));
+    await membersShow(page, language, 1, 4, 4);
+
+    // From existing customers: the nine guests 01 to 09 as a filter has them now (04 and 05 are in).
+    await page.getByTestId('add-members').click();
+    await page.getByTestId('add-from-filter').click();
+    const freeze = page.getByTestId('freeze-dialog');
+    await setCondition(freeze.getByTestId('filter-condition').first(), language, 'firstName', 'starts_with', `${guests.stem}0`);
+    await freeze.locator('[data-testid="live-count-total"][data-count="9"]').waitFor({ timeout: 15_000 });
+    await screenshot(page, `segment-freeze-${language}`);
+    await freeze.getByTestId('freeze-submit').click();
+    await toast(page, s.done.added.replace('{{count}}', '7'));
+    await membersShow(page, language, 1, 11, 11);
     await page.context().close();
   });
 

@@ -441,7 +441,7 @@ export const update = defineEndpoint({ method: 'PUT', path: '/v1/segments/:id', 
 export const duplicate = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/duplicate',
-  summary: 'Copy a segment (filter, or member list of a static one) into a new one of the acting host; the name defaults to "<name> (copy)"',
+  summary: 'Copy a segment (filter, or member list of a static one) into a new one of the acting host; the name defaults to "<name> (copy)" ("<name>（コピー）" for a Japanese user), numbered when taken',
   body: z.object({ name: z.string().trim().min(1).max(SEGMENT_NAME_MAX).optional() }),
   response: envelope(ZSegment),
 });

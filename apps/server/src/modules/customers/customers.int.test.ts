@@ -100,6 +100,23 @@ describe('customer list', () => {
     expect((await s.call('GET', `/v1/customers/${kyotoGuest.id}`, { token: hotel.token })).status).toBe(404);
   });
 
+  it('pages past customers made in one statement (one timestamp to the microsecond)', async () => {
+    const { token } = await s.login(DEMO.harborAdmin);
+    await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, address) select $1, 'Batch' || g, 'Lee', '0704000' || lpad(g::text, 4, '0'), 'Kobe' from generate_series(1, 60) g`,
+      [ids['harbor-view']],
+    );
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const res: { body: { data: { items: { id: string }[]; nextCursor: string | null } } } = await s.call('GET', `/v1/customers?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { token });
+      for (const c of res.body.data.items) seen.add(c.id);
+      cursor = res.body.data.nextCursor;
+    } while (cursor);
+    expect(seen.size).toBe(65);
+    await s.sql(`delete from customers where phone like '0704000%'`);
+  });
+
   it('refuses an edited cursor with a clear message', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const res = await s.call('GET', '/v1/customers?cursor=not-ours', { token });

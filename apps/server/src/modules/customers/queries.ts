@@ -121,7 +121,10 @@ export type TCursor = [string, string, string?];
 export function afterCursor(sort: TCustomerFilter['sort'], cursor: TCursor): SQL {
   if (sort === 'name') return sql`(${customers.lastName}, ${customers.firstName}, ${qualified(customers.id)}) > (${cursor[0]}, ${cursor[1]}, ${cursor[2] ?? ''}::uuid)`;
   const op = sort === 'created_at' ? sql`>` : sql`<`;
-  return sql`(${customers.createdAt}, ${qualified(customers.id)}) ${op} (${cursor[0]}::timestamptz, ${cursor[1]}::uuid)`;
+  // The cursor's time has milliseconds, the column microseconds: the last row's own created_at is
+  // read back by its id, or customers made in one statement (an import, a sync) would end the list
+  // after the first page. The cursor's time stands in if that customer is gone.
+  return sql`(${customers.createdAt}, ${qualified(customers.id)}) ${op} (coalesce((select k.created_at from customers k where k.id = ${cursor[1]}::uuid), ${cursor[0]}::timestamptz), ${cursor[1]}::uuid)`;
 }
 
 export function cursorOf(sort: TCustomerFilter['sort'], row: TCustomerRow): TCursor {

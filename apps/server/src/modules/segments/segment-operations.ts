@@ -181,8 +181,10 @@ export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: st
   try {
     return await inTenant(rt, ctx, async (tx) => {
       const row = await mustFind(tx, ctx, id);
-      let copyName = name ?? `${row.name} (copy)`.slice(0, 100);
-      if (!name) for (let n = 2; (await nameTaken(tx, host.id, copyName)) && n < 100; n++) copyName = `${row.name} (copy ${n})`.slice(0, 100);
+      // In the user's language, numbered past the copies already made.
+      const copyOf = (n: number) => (ctx.user.language === 'ja' ? `${row.name}（コピー${n > 1 ? ` ${n}` : ''}）` : `${row.name} (copy${n > 1 ? ` ${n}` : ''})`).slice(0, 100);
+      let copyName = name ?? copyOf(1);
+      if (!name) for (let n = 2; (await nameTaken(tx, host.id, copyName)) && n < 100; n++) copyName = copyOf(n);
       if (await nameTaken(tx, host.id, copyName)) throw nameConflict();
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
       await insertSegment(tx, { id: newId, brandId, hostId: host.id, name: copyName, description: row.description, type: row.type, filter: row.filter ?? null, userId: ctx.user.id });

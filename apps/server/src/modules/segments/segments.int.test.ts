@@ -264,9 +264,10 @@ describe('segments', () => {
   it('duplicates and edits', async () => {
     const t = await token(DEMO.brandAdmin);
     const copy = await s.call('POST', `/v1/segments/${segmentId}/duplicate`, { token: t, body: {} });
-    expect(copy.body.data.name).toBe('新宿の夏 (copy)');
+    // The brand admin reads Japanese.
+    expect(copy.body.data.name).toBe('新宿の夏（コピー）');
     const copy2 = await s.call('POST', `/v1/segments/${segmentId}/duplicate`, { token: t, body: {} });
-    expect(copy2.body.data.name).toBe('新宿の夏 (copy 2)');
+    expect(copy2.body.data.name).toBe('新宿の夏（コピー 2）');
     const edited = await s.call('PUT', `/v1/segments/${copy.body.data.id}`, {
       token: t,
       body: { name: '新宿の夏 2', description: 'x', filter: doc('and', [group('and', [cond('age', 'greater_than', 20)])]) },
@@ -318,6 +319,18 @@ describe('static members', () => {
     expect(count.body.data.total).toBe(removed.body.data.total);
     const both = await s.call('POST', `/v1/segments/${staticId}/members`, { token: t, body: { customerIds: [some[0].id], selection: {} } });
     expect(both.status).toBe(400);
+  });
+
+  it('explains a static segment: listed or not, and out of the hotel\'s scope', async () => {
+    const brand = await token(DEMO.brandAdmin);
+    const [member] = await s.sql(`select customer_id as id from segment_members where segment_id = $1 limit 1`, [staticId]);
+    const [kyoto] = await s.sql(`select id from customers where phone = '08020000001'`);
+    const yes = await s.call('GET', `/v1/segments/${staticId}/explain/${member.id}`, { token: brand });
+    expect(yes.body.data).toMatchObject({ type: 'static', in: true, inScope: true, listed: true, groups: [] });
+    const no = await s.call('GET', `/v1/segments/${staticId}/explain/${kyoto.id}`, { token: brand });
+    expect(no.body.data).toMatchObject({ in: false, inScope: false, listed: false });
+    // The hotel itself does not reach the Kyoto guest at all.
+    expect((await s.call('GET', `/v1/segments/${staticId}/explain/${kyoto.id}`, { token: await token(DEMO.hotelAdmin) })).status).toBe(404);
   });
 
   it('freezes a filter\'s current result', async () => {

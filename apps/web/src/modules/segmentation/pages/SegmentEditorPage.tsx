@@ -4,6 +4,7 @@ import { SEGMENT_DESCRIPTION_MAX, SEGMENT_NAME_MAX, type TSegment, type TSegment
 import { useReducer, useState, type Dispatch } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { fieldErrorKeys } from '../../../lib/http/fieldErrors';
 import { useProfile } from '../../shell/hooks/useProfile';
@@ -85,7 +86,8 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
         setServerError(error);
       } else {
         const keys = fieldErrorKeys(error);
-        if (keys.name) setNameError(t(keys.name));
+        if (isApiError(error) && error.code === 'segment_name_taken') setNameError(t('errors.segment_name_taken'));
+        else if (keys.name) setNameError(t(keys.name));
         else showSnackbar({ status: 'failed', message: errorText(error, t) });
       }
     } finally {
