@@ -22,7 +22,7 @@ const STATE_COLOR = { success: 'green', running: 'blue', error: 'red' } as const
 
 function stepName(scenario: TScenario, nodeId: string | null, t: ReturnType<typeof useTranslation>['t']): string {
   const node = scenario.graph.nodes.find((n) => n.id === nodeId);
-  return node ? `${t(`automations.kind.${node.type}`)}: ${node.label ?? nodeText(node, t)}` : (nodeId ?? '-');
+  return node ? `${t(`automations.kind.${node.type}`)}: ${nodeText(node, t)}` : (nodeId ?? '-');
 }
 
 function CustomerPath({ scenario }: { scenario: TScenario }) {
