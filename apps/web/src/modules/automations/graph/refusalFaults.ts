@@ -5,12 +5,14 @@ const isFaultCode = (code: string): code is TGraphFaultCode => (GRAPH_FAULTS as 
 
 /**
  * The faults a refused run names, to mark on the nodes: the server answers scenario_invalid with
- * one field per faulty node (keyed by node id) and the whole-workflow faults under other keys.
+ * one field per faulty node (`nodes.<id>`) and the whole workflow's fault under `workflow`.
  */
 export function refusalFaults(error: unknown, nodeIds: readonly string[]): { nodeId: string | null; code: TGraphFaultCode }[] {
   if (!isApiError(error) || !error.fields) return [];
   const ids = new Set(nodeIds);
-  return Object.entries(error.fields).flatMap(([key, field]) =>
-    isFaultCode(field.code) ? [{ nodeId: ids.has(key) ? key : null, code: field.code }] : [],
-  );
+  return Object.entries(error.fields).flatMap(([key, field]) => {
+    if (!isFaultCode(field.code)) return [];
+    const nodeId = key.startsWith('nodes.') ? key.slice('nodes.'.length) : null;
+    return [{ nodeId: nodeId !== null && ids.has(nodeId) ? nodeId : null, code: field.code }];
+  });
 }
