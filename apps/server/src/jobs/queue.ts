@@ -23,6 +23,8 @@ export const QUEUES = {
   campaignStart: 'campaigns.start',
   /** Send a campaign's due deliveries batch by batch (one waiting job per campaign). */
   campaignSend: 'campaigns.send',
+  /** One scenario engine tick: enter customers and advance due journey steps in sets (one waiting job at most). */
+  scenarioTick: 'scenarios.tick',
 } as const;
 
 /** Queue options that differ from the default (retry five times with back-off). */
@@ -34,6 +36,8 @@ const QUEUE_OPTIONS: Partial<Record<(typeof QUEUES)[keyof typeof QUEUES], Partia
   // campaign is enough, and a failed one is simply taken up by the next.
   [QUEUES.campaignStart]: { policy: 'stately', retryLimit: 3, retryDelay: 5 },
   [QUEUES.campaignSend]: { policy: 'stately', retryLimit: 3, retryDelay: 5 },
+  // Queued every SCENARIO_TICK_SECONDS; a failed tick is simply the next one's work.
+  [QUEUES.scenarioTick]: { policy: 'stately', retryLimit: 0 },
 };
 
 /** Six hours: longer than any job should run (pg-boss 10 allows up to 24). */
