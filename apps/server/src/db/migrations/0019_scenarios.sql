@@ -149,5 +149,4 @@ ALTER TABLE scenario_segment_seen ENABLE ROW LEVEL SECURITY;--> statement-breakp
 ALTER TABLE scenario_segment_seen FORCE ROW LEVEL SECURITY;--> statement-breakpoint
 CREATE POLICY tenant ON scenario_segment_seen USING ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()))
   WITH CHECK ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()));--> statement-breakpoint
-GRANT USAGE ON SEQUENCE journey_steps_id_seq TO yado_app;--> statement-breakpoint
-GRANT SELECT, INSERT, UPDATE ON scenario_clock TO yado_app;
+GRANT USAGE ON SEQUENCE journey_steps_id_seq TO yado_app;

@@ -62,6 +62,7 @@ export async function wakeEmailWaits(rt: TRuntime, at: Date): Promise<void> {
 /** One claimed set: answers how many journey steps it took (0 when nothing is due). */
 export async function advanceBatch(rt: TRuntime, at: Date, limit: number): Promise<number> {
   const toSend = new Map<string, TCampaignJob>();
+  const identities: TIdentities = new Map();
   const steps = await withTenant(rt.database.db, ALL, async (tx) => {
     const claimed = await selectRows<TClaimed>(
       tx,
@@ -93,7 +94,7 @@ export async function advanceBatch(rt: TRuntime, at: Date, limit: number): Promi
         await finish(tx, ids, first.node_id, 'failed', 'node_missing', at);
         continue;
       }
-      await step(rt, tx, scenario, node, first.phase, ids, at, toSend);
+      await step(rt, tx, scenario, node, first.phase, ids, at, { toSend, identities });
     }
     return count;
   });
@@ -106,7 +107,12 @@ function edgeFrom(graph: TScenarioGraph, nodeId: string, handle: TEdgeHandle): s
   return graph.edges.find((e) => e.source === nodeId && e.handle === handle)?.target ?? null;
 }
 
-async function step(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: TScenarioNode, phase: 'arrive' | 'wait', ids: string[], at: Date, toSend: Map<string, TCampaignJob>): Promise<void> {
+interface TSetContext {
+  toSend: Map<string, TCampaignJob>;
+  identities: TIdentities;
+}
+
+async function step(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: TScenarioNode, phase: 'arrive' | 'wait', ids: string[], at: Date, set: TSetContext): Promise<void> {
   const next = (handle: TEdgeHandle = 'next') => edgeFrom(scenario.graph, node.id, handle);
   switch (node.type) {
     case 'trigger':
@@ -130,7 +136,7 @@ async function step(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: T
       return;
     }
     case 'email':
-      if (phase === 'arrive') await queueEmails(rt, tx, scenario, node, ids, at, toSend);
+      if (phase === 'arrive') await queueEmails(rt, tx, scenario, node, ids, at, set);
       else await emailOutcomes(tx, ids, node.id, next(), next('error'), at);
       return;
   }
@@ -149,19 +155,15 @@ function branchHolds(condition: 'opened_previous' | 'clicked_previous' | 'booked
   }
 }
 
-const identities = new WeakMap<TRuntime, Map<string, { at: number; resolution: TSendingResolution }>>();
-/** The sending identity of a host, kept for a few seconds (one lookup per tick, not per set). */
-async function identityOf(rt: TRuntime, hostId: string): Promise<TSendingResolution> {
-  let cache = identities.get(rt);
-  if (!cache) {
-    cache = new Map();
-    identities.set(rt, cache);
+/** Sending identities looked up in this set (one lookup per host and set, read fresh each set). */
+type TIdentities = Map<string, Promise<TSendingResolution>>;
+function identityOf(rt: TRuntime, identities: TIdentities, hostId: string): Promise<TSendingResolution> {
+  let found = identities.get(hostId);
+  if (!found) {
+    found = resolveSendingIdentity(rt, hostId);
+    identities.set(hostId, found);
   }
-  const hit = cache.get(hostId);
-  if (hit && Date.now() - hit.at < 5000) return hit.resolution;
-  const resolution = await resolveSendingIdentity(rt, hostId);
-  cache.set(hostId, { at: Date.now(), resolution });
-  return resolution;
+  return found;
 }
 
 /**
@@ -170,11 +172,11 @@ async function identityOf(rt: TRuntime, hostId: string): Promise<TSendingResolut
  * the reason); the send path checks consent again right before sending. A node that cannot send
  * (no sending identity, deleted template) fails its customers with the reason, and they go on.
  */
-async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: Extract<TScenarioNode, { type: 'email' }>, ids: string[], at: Date, toSend: Map<string, TCampaignJob>): Promise<void> {
+async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: Extract<TScenarioNode, { type: 'email' }>, ids: string[], at: Date, set: TSetContext): Promise<void> {
   const fail = (reason: string) => failAndGoOn(tx, scenario, node.id, ids, reason, at);
   const { templateId, subject, senderEmail } = node.data;
   if (!templateId || !subject) return fail('email_incomplete');
-  const resolution = await identityOf(rt, scenario.host_id);
+  const resolution = await identityOf(rt, set.identities, scenario.host_id);
   if (!resolution.ok) return fail(resolution.problems[0] ?? 'sending_settings_missing');
   if (!(await templateForSend(tx, templateId))) return fail('campaign_template_deleted');
   const atIso = at.toISOString();
@@ -202,7 +204,7 @@ async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, 
     tx,
     inserted.filter((d) => d.status === 'skipped').map((d) => ({ deliveryId: d.id, campaignId: d.campaign_id, brandId: scenario.brand_id, hotelId: d.hotel_id, outcome: 'skipped' as const })),
   );
-  for (const d of inserted) if (d.status === 'queued') toSend.set(d.campaign_id, { campaignId: d.campaign_id, brandId: scenario.brand_id });
+  for (const d of inserted) if (d.status === 'queued') set.toSend.set(d.campaign_id, { campaignId: d.campaign_id, brandId: scenario.brand_id });
   await tx.execute(sql`update journeys j set delivery_id = d.id, phase = 'wait', due_at = case when d.status in ('sent', 'skipped', 'failed') then ${atIso}::timestamptz end,
       updated_at = ${atIso}::timestamptz
     from campaigns c join deliveries d on d.campaign_id = c.id
