@@ -57,7 +57,7 @@ const ZEnv = z.object({
   SCENARIO_CLOCK: z.enum(['real', 'manual']).default('real'),
   /** How often the worker takes up due journey steps, in seconds, and how many it claims per set. */
   SCENARIO_TICK_SECONDS: z.coerce.number().min(0.5).max(60).default(5),
-  SCENARIO_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(2000),
+  SCENARIO_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(10_000),
   /**
    * Opens and clicks recorded per client address and minute (modules/tracking); beyond it the pixel
    * and the redirect still answer but nothing is recorded, so one address cannot flood the event log.
