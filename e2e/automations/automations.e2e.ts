@@ -29,7 +29,9 @@ async function connect(page: Page, source: string, handle: string, target: strin
 /** Picks an option of a Mantine select by its visible name, or the first one. */
 async function choose(page: Page, testId: string, name?: string): Promise<void> {
   await page.getByTestId(testId).click();
-  const option = name ? page.getByRole('option', { name, exact: true }) : page.getByRole('option').first();
+  // Only the open list: other selects keep their options in the page, hidden.
+  const options = page.locator('[role="option"]:visible');
+  const option = name ? options.filter({ hasText: name }).first() : options.first();
   await option.click();
 }
 
@@ -48,6 +50,7 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       await page.waitForURL((url) => url.pathname === '/');
 
       // The sidebar's Automations group leads to the presets.
+      await page.getByRole('button', { name: t.nav.automations, exact: true }).click();
       await page.getByRole('link', { name: t.nav.preset }).click();
       await page.waitForURL('**/automations/preset');
       const card = page.locator('[data-testid="preset-card"][data-preset="pre_arrival"]');

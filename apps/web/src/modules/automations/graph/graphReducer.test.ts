@@ -129,6 +129,12 @@ describe('graphReducer', () => {
     expect(state.dirty).toBe(true);
   });
 
+  it('lets go of a node only when that node is the one unselected', () => {
+    const state = graphReducer(journey(), { type: 'select', id: 'a' });
+    expect(graphReducer(state, { type: 'deselect', id: 'e' })).toBe(state);
+    expect(graphReducer(state, { type: 'deselect', id: 'a' }).selectedId).toBeNull();
+  });
+
   it('loads a graph clean, without marks or selection', () => {
     const dirty = graphReducer(journey(), { type: 'select', id: 'a' });
     const state = graphReducer(dirty, { type: 'load', nodes: dirty.nodes, edges: dirty.edges });

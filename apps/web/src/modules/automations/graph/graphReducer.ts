@@ -32,6 +32,8 @@ export type TGraphAction =
   | { type: 'remove'; nodeIds: string[]; edgeIds: string[] }
   | { type: 'configure'; node: TScenarioNode }
   | { type: 'select'; id: string | null }
+  /** The canvas unselected a node (an edge or the pane was clicked): only that node lets go. */
+  | { type: 'deselect'; id: string }
   | { type: 'layout' }
   | { type: 'mark'; faults: { nodeId: string | null; code: TGraphFaultCode }[] }
   | { type: 'saved' };
@@ -186,6 +188,8 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
     }
     case 'select':
       return { ...state, selectedId: action.id };
+    case 'deselect':
+      return state.selectedId === action.id ? { ...state, selectedId: null } : state;
     case 'layout': {
       const positions = layeredPositions(state.nodes, state.edges);
       return { ...state, nodes: state.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })), dirty: true };

@@ -182,7 +182,7 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
   const onNodesChange = (changes: NodeChange<TStepFlowNode>[]) => {
     for (const change of changes) {
       if (change.type === 'position' && change.position && !readOnly) dispatch({ type: 'move', id: change.id, position: change.position });
-      if (change.type === 'select' && change.selected) dispatch({ type: 'select', id: change.id });
+      if (change.type === 'select') dispatch(change.selected ? { type: 'select', id: change.id } : { type: 'deselect', id: change.id });
     }
   };
   const onEdgesChange = (changes: EdgeChange[]) => {
