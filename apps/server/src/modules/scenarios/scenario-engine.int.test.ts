@@ -201,3 +201,44 @@ describe('consent and the frequency cap apply to scenario mails', () => {
     await s.sql(`update campaign_email_settings set frequency_cap_count = null, frequency_cap_days = null where host_id = $1`, [brand.id]);
   }, 120_000);
 });
+
+describe('a send that cannot happen', () => {
+  it('fails the node with its reason and sends the customer down the error path; birthdays enter once a day', async () => {
+    const guest = await customer('birthday');
+    const now = await clockNow();
+    const today = tokyoDate(now, 0);
+    await s.sql(`update customers set date_of_birth = $2::date - interval '30 years' where id = $1`, [guest.id, today]);
+    const doomed = (await s.call('POST', '/v1/templates', { token, body: { name: `消える ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } } })).body.data.id;
+    const id = await runScenario(
+      {
+        nodes: [
+          { id: 'born', type: 'trigger', data: { kind: 'birthday' } },
+          { id: 'greet', type: 'email', data: { templateId: doomed, subject: `おめでとう ${tag}`, senderEmail: sender } },
+          { id: 'fallback', type: 'email', data: { templateId, subject: `代わり ${tag}`, senderEmail: sender } },
+        ],
+        edges: [
+          { id: 'a', source: 'born', target: 'greet' },
+          { id: 'b', source: 'greet', target: 'fallback', handle: 'error' },
+        ],
+      },
+      `誕生日 ${tag}`,
+    );
+    // The template goes away under the running scenario.
+    await s.sql(`delete from templates where id = $1`, [doomed]);
+    // Today's birthdays enter (the greeting is due at the send time, 09:00 in Tokyo, or at once when past).
+    await advance(1);
+    expect((await journeysOf(id)).filter((j) => j.customerId === guest.id)).toHaveLength(1);
+    await advance(DAY);
+    await eventually(async () => ((await mails(guest.email)).length ? true : null), 30_000).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}: ${JSON.stringify(await journeysOf(id))}`);
+    });
+    expect(await mails(guest.email)).toEqual([{ subject: `代わり ${tag}` }]);
+    const [journey] = (await journeysOf(id)).filter((j) => j.customerId === guest.id);
+    expect(journey?.path.find((p) => p.nodeId === 'greet' && p.event === 'failed')?.detail).toBe('campaign_template_deleted');
+    const summary = (await s.call('GET', `/v1/scenarios/${id}/summary`, { token })).body.data;
+    expect(summary.nodes.find((n: { nodeId: string }) => n.nodeId === 'greet')).toMatchObject({ state: 'error', message: 'campaign_template_deleted', counts: { failed: 1 } });
+    // The next day's tick enters nobody again for this birthday.
+    await advance(DAY);
+    expect((await journeysOf(id)).filter((j) => j.customerId === guest.id)).toHaveLength(1);
+  }, 120_000);
+});
