@@ -180,11 +180,15 @@ async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, 
   if (!resolution.ok) return fail(resolution.problems[0] ?? 'sending_settings_missing');
   if (!(await templateForSend(tx, templateId))) return fail('campaign_template_deleted');
   const atIso = at.toISOString();
+  // A run after a restart reopens the node's hidden campaigns (a stop cancelled them) with the node as it is now.
   await tx.execute(sql`insert into campaigns (brand_id, host_id, name, subject, sender_email, template_id, status, started_at, scenario_id, scenario_node_id, scenario_round)
     select distinct ${scenario.brand_id}::uuid, ${scenario.host_id}::uuid, ${`${scenario.name} · ${node.label ?? node.id}`}, ${subject}, ${senderEmail}, ${templateId}::uuid,
       'pending', now(), ${scenario.id}::uuid, ${node.id}, j.round
     from journeys j where j.id = any(${p(ids)}::uuid[])
-    on conflict (scenario_id, scenario_node_id, scenario_round) where scenario_id is not null do nothing`);
+    on conflict (scenario_id, scenario_node_id, scenario_round) where scenario_id is not null
+    do update set status = 'pending', template_id = excluded.template_id, subject = excluded.subject, sender_email = excluded.sender_email, name = excluded.name
+      where campaigns.status <> 'pending' or campaigns.template_id is distinct from excluded.template_id or campaigns.subject <> excluded.subject
+        or campaigns.sender_email is distinct from excluded.sender_email`);
   const hotel = sql`coalesce((select b.hotel_id from bookings b where b.id = j.booking_id),
     (select a.hotel_id from customer_allocations a where a.customer_id = customers.id order by a.booking_count desc, a.hotel_id limit 1))`;
   const inserted = await selectRows<{ id: string; campaign_id: string; hotel_id: string | null; status: string }>(

@@ -131,6 +131,8 @@ export async function haltJourneys(tx: TTx, scenarioId: string, reason: string, 
   await tx.execute(sql`insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
     select brand_id, scenario_id, id, coalesce(node_id, ''), 'left', ${reason}, ${at.toISOString()}::timestamptz from journeys where scenario_id = ${scenarioId}::uuid and state = 'waiting'`);
   await tx.execute(sql`update journeys set state = 'left', due_at = null, updated_at = ${at.toISOString()}::timestamptz where scenario_id = ${scenarioId}::uuid and state = 'waiting'`);
+  // Mails queued but not yet sent are halted too: the send path sends only pending campaigns.
+  await tx.execute(sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where scenario_id = ${scenarioId}::uuid and status = 'pending'`);
 }
 
 /** Per node: journeys entered, done (passed on), failed, left, and waiting now; the last failure's reason. */

@@ -155,6 +155,8 @@ describe('a pre-arrival scenario on the manual clock', () => {
     const stop = await s.call('POST', `/v1/scenarios/${draft.id}/actions`, { token, body: { action: 'stop', confirmation: STOP_SENTENCE } });
     expect(stop.status).toBe(200);
     expect(stop.body.data.status).toBe('stopped');
+    // Stopping halts mails not yet sent too: the node's hidden campaign no longer sends.
+    expect(await s.sql(`select status from campaigns where scenario_id = $1`, [draft.id])).toEqual([{ status: 'cancelled' }]);
   }, 180_000);
 });
 
