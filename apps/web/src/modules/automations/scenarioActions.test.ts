@@ -9,11 +9,11 @@ const viewer = entitlementsFor('hotel', 'viewer', false);
 describe('scenarioActionsFor', () => {
   it('offers each status its actions of section 4', () => {
     expect(scenarioActionsFor('draft', true, admin)).toEqual(['edit', 'run', 'copy', 'delete']);
-    expect(scenarioActionsFor('scheduled', true, admin)).toEqual(['cancel', 'stop', 'copy']);
-    expect(scenarioActionsFor('running', true, admin)).toEqual(['summary', 'stop', 'copy']);
-    expect(scenarioActionsFor('completed', true, admin)).toEqual(['summary', 'restart', 'resume', 'copy', 'delete']);
-    expect(scenarioActionsFor('stopped', true, admin)).toEqual(['summary', 'restart', 'copy', 'delete']);
-    expect(scenarioActionsFor('archived', true, admin)).toEqual(['summary', 'restore', 'copy', 'delete']);
+    expect(scenarioActionsFor('scheduled', false, admin)).toEqual(['cancel', 'stop', 'copy']);
+    expect(scenarioActionsFor('running', false, admin)).toEqual(['summary', 'stop', 'copy']);
+    expect(scenarioActionsFor('completed', false, admin)).toEqual(['summary', 'restart', 'resume', 'copy', 'delete']);
+    expect(scenarioActionsFor('stopped', false, admin)).toEqual(['summary', 'restart', 'copy', 'delete']);
+    expect(scenarioActionsFor('archived', false, admin)).toEqual(['summary', 'restore', 'copy', 'delete']);
   });
 
   it('hides what the role lacks: staff cannot delete, a viewer only reads', () => {
@@ -22,8 +22,8 @@ describe('scenarioActionsFor', () => {
     expect(scenarioActionsFor('draft', true, viewer)).toEqual([]);
   });
 
-  it("offers only summary and copy on another host's scenario", () => {
-    expect(scenarioActionsFor('running', false, admin)).toEqual(['summary', 'copy']);
+  it("offers only copy on another host's draft; past draft the server judges the owner", () => {
     expect(scenarioActionsFor('draft', false, admin)).toEqual(['copy']);
+    expect(scenarioActionsFor('running', false, admin)).toEqual(['summary', 'stop', 'copy']);
   });
 });

@@ -22,8 +22,8 @@ const HAS_RUN: readonly TScenarioStatus[] = ['running', 'completed', 'stopped', 
 
 /**
  * The actions offered for a scenario in `status` to a user holding `entitlements`, in menu order;
- * `editable` is false for a scenario of a host above the acting one, which it may read and copy
- * only. The transitions are the contract's, which the server enforces (409 otherwise).
+ * `editable` is the server's "an own draft". The transitions are the contract's, which the server
+ * enforces (409 otherwise).
  */
 export function scenarioActionsFor(
   status: TScenarioStatus,
@@ -36,9 +36,13 @@ export function scenarioActionsFor(
   for (const action of SCENARIO_ACTIONS) if (ACTION_FROM[action].includes(status)) all.push(action);
   all.push('copy');
   if ((DELETABLE_STATUSES as readonly TScenarioStatus[]).includes(status)) all.push('delete');
+  // The server's `editable` is "an own draft": a draft that is not is another host's, read and
+  // copied only. Past draft it says nothing about the owner, so the status actions stay offered
+  // and the server refuses another host's scenario with its own message.
+  const owned = editable || status !== 'draft';
   return all.filter((action) => {
     if (entitlements[NEEDS[action]] !== true) return false;
-    return editable || action === 'summary' || action === 'copy';
+    return owned || action === 'summary' || action === 'copy';
   });
 }
 
