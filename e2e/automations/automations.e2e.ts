@@ -119,9 +119,7 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
 
       // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey.
       const grand = await apiToken('grand@demo.test');
-      console.log(`[automations e2e] ${language}: running; moving the clock`);
       const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 10 * 24 * 60 } });
-      console.log(`[automations e2e] ${language}: clock moved, ${JSON.stringify(moved.data)}`);
       expect(moved.status).toBe(200);
       expect(moved.data.steps).toBeGreaterThan(0);
 
