@@ -81,6 +81,8 @@ export default async function setup(project: TestProject) {
       BOOKING_SIM_GUESTS: '400',
       // "Verify DNS setup" unlocks after 5 seconds instead of 2 minutes.
       DOMAIN_VERIFY_COUNTDOWN_SECONDS: '5',
+      // The scenario engine's clock moves only when a spec moves it (POST /v1/dev/scenario-clock).
+      SCENARIO_CLOCK: 'manual',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

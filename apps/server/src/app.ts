@@ -26,6 +26,7 @@ import { uploadRoutes } from './modules/uploads/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { templateRoutes } from './modules/templates/routes.ts';
 import { campaignRoutes } from './modules/campaigns/routes.ts';
+import { scenarioRoutes } from './modules/scenarios/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { trackingRoutes } from './modules/tracking/routes.ts';
 import type { TRuntime } from './runtime.ts';
@@ -139,6 +140,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     templateRoutes(api, rt);
     segmentRoutes(api, rt);
     campaignRoutes(api, rt);
+    scenarioRoutes(api, rt);
     trackingRoutes(api, rt);
     dashboardRoutes(api, rt);
   });

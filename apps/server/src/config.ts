@@ -51,6 +51,14 @@ const ZEnv = z.object({
   /** How often the worker looks for campaigns that are due (and sends that need taking up again), in seconds. */
   CAMPAIGN_DISPATCH_SECONDS: z.coerce.number().min(0.5).max(60).default(15),
   /**
+   * The scenario engine's clock (modules/scenarios): real, or manual (dev and test only: it moves
+   * only through POST /v1/dev/scenario-clock, so tests advance days in a moment).
+   */
+  SCENARIO_CLOCK: z.enum(['real', 'manual']).default('real'),
+  /** How often the worker takes up due journey steps, in seconds, and how many it claims per set. */
+  SCENARIO_TICK_SECONDS: z.coerce.number().min(0.5).max(60).default(5),
+  SCENARIO_BATCH_SIZE: z.coerce.number().int().min(1).max(50_000).default(10_000),
+  /**
    * Opens and clicks recorded per delivery and minute (modules/tracking); beyond it the pixel and
    * the redirect still answer but nothing is recorded, so a replayed link cannot flood the event log.
    */
@@ -136,6 +144,11 @@ export interface TConfig {
     /** Messages per second per recipient domain; 0: unlimited. */
     domainRate: number;
     dispatchSeconds: number;
+  };
+  scenarios: {
+    clock: 'real' | 'manual';
+    tickSeconds: number;
+    batchSize: number;
   };
   tracking: {
     /** Opens and clicks recorded per delivery and minute. */
@@ -237,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       domainRate: e.CAMPAIGN_DOMAIN_RATE,
       dispatchSeconds: e.CAMPAIGN_DISPATCH_SECONDS,
     },
+    scenarios: { clock: e.SCENARIO_CLOCK, tickSeconds: e.SCENARIO_TICK_SECONDS, batchSize: e.SCENARIO_BATCH_SIZE },
     tracking: { eventsPerMinute: e.TRACKING_EVENTS_PER_MINUTE },
     embedded,
     logoStore,

@@ -10,6 +10,7 @@ import { reviewImport, reviewImportLapsed, type TReviewImportJob } from './modul
 import { recheckDomains } from './modules/sending/recheck-domains.ts';
 import { dispatchCampaigns, sendCampaign, startCampaign, type TCampaignJob } from './modules/campaigns/send-campaign.ts';
 import { keepDailyCustomerCounts } from './modules/dashboard/keep-daily-customer-counts.ts';
+import { runScenarioTick } from './modules/scenarios/run-tick.ts';
 import type { TStarted } from './start.ts';
 
 const POLL_SECONDS = 0.5;
@@ -54,6 +55,12 @@ export async function startWorker(rt: TStarted): Promise<void> {
   await rt.queue.schedule(QUEUES.dashboardCountCustomers, '7 * * * *');
   await leases.work<TCampaignJob>(QUEUES.campaignStart, { pollingIntervalSeconds: POLL_SECONDS, run: (data) => startCampaign(rt, data) });
   await leases.work<TCampaignJob>(QUEUES.campaignSend, { pollingIntervalSeconds: POLL_SECONDS, run: (data) => sendCampaign(rt, data) });
+  await leases.work(QUEUES.scenarioTick, {
+    pollingIntervalSeconds: POLL_SECONDS,
+    run: async () => {
+      await runScenarioTick(rt);
+    },
+  });
   await leases.watch();
   // Due campaigns are found at once on start (after downtime too) and then every few seconds.
   const dispatch = () => dispatchCampaigns(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'campaign dispatch failed'));
@@ -61,4 +68,10 @@ export async function startWorker(rt: TStarted): Promise<void> {
   const timer = setInterval(() => void dispatch(), rt.config.campaigns.dispatchSeconds * 1000);
   timer.unref();
   rt.stopAfterQueue.unshift(async () => clearInterval(timer));
+  // The scenario engine: one tick job at a time (stately, under a lease), never a timer per customer.
+  const tick = () => rt.queue.send(QUEUES.scenarioTick, {}, { singletonKey: 'tick' }).catch((error: unknown) => rt.log.warn({ err: error }, 'scenario tick not queued'));
+  await tick();
+  const ticker = setInterval(() => void tick(), rt.config.scenarios.tickSeconds * 1000);
+  ticker.unref();
+  rt.stopAfterQueue.unshift(async () => clearInterval(ticker));
 }

@@ -681,6 +681,14 @@ export const campaigns = pgTable(
     /** An error code: why a due campaign waits (sender domain lost verification) or why it failed. */
     problem: text('problem'),
     createdBy: uuid('created_by'),
+    /**
+     * Set on the hidden campaign that carries one email node of a scenario (issue 14): its
+     * deliveries go through the same send path. `scenario_round` is the customer's n-th journey of
+     * the scenario, so a guest with two bookings gets the mail twice (one delivery per campaign and customer).
+     */
+    scenarioId: uuid('scenario_id'),
+    scenarioNodeId: text('scenario_node_id'),
+    scenarioRound: integer('scenario_round'),
     updatedBy: uuid('updated_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -689,6 +697,7 @@ export const campaigns = pgTable(
     index('campaigns_brand_created_idx').on(t.brandId, t.createdAt),
     index('campaigns_host_idx').on(t.hostId),
     index('campaigns_due_idx').on(t.sendAt).where(sql`status in ('scheduled', 'pending')`),
+    uniqueIndex('campaigns_scenario_node_key').on(t.scenarioId, t.scenarioNodeId, t.scenarioRound).where(sql`scenario_id is not null`),
   ],
 );
 
@@ -931,3 +940,144 @@ export const customerCountDays = pgTable(
   },
   (t) => [primaryKey({ columns: [t.hostId, t.day] })],
 );
+
+/**
+ * Automations (issue 14). A scenario is owned by one host; its graph and run period are the
+ * contract's documents (packages/contracts scenarios.ts), kept as JSON.
+ */
+export const scenarios = pgTable(
+  'scenarios',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    hostId: uuid('host_id')
+      .notNull()
+      .references(() => hosts.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    status: text('status', { enum: ['draft', 'scheduled', 'running', 'completed', 'stopped', 'archived'] }).notNull().default('draft'),
+    graph: jsonb('graph').notNull(),
+    run: jsonb('run').notNull(),
+    presetId: text('preset_id'),
+    /** Counts the runs (restart begins a new one); entry keys of segment entries carry it. */
+    runNumber: integer('run_number').notNull().default(0),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** When segment members enter next (start, then each recurrence); null when no more. */
+    nextEntryAt: timestamp('next_entry_at', { withTimezone: true }),
+    entryCount: integer('entry_count').notNull().default(0),
+    /** Bookings changed after this instant are scanned next (booking triggers follow the sync). */
+    bookingsSeenAt: timestamp('bookings_seen_at', { withTimezone: true }),
+    /** Last local date birthdays were entered, and last dynamic-segment scan. */
+    birthdaysOn: date('birthdays_on'),
+    segmentScannedAt: timestamp('segment_scanned_at', { withTimezone: true }),
+    /** The status before archiving, for restore. */
+    archivedFrom: text('archived_from'),
+    /** Node errors that are not a customer's: { nodeId: errorCode } (a deleted segment under a trigger). */
+    nodeErrors: jsonb('node_errors').notNull().default({}),
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('scenarios_brand_updated_idx').on(t.brandId, t.updatedAt), index('scenarios_host_idx').on(t.hostId), index('scenarios_active_idx').on(t.status).where(sql`status in ('scheduled', 'running')`)],
+);
+
+/** A host's own presets (the built-in ones live in code). */
+export const scenarioPresets = pgTable(
+  'scenario_presets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    hostId: uuid('host_id')
+      .notNull()
+      .references(() => hosts.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    emoji: text('emoji').notNull(),
+    colour: text('colour').notNull(),
+    graph: jsonb('graph').notNull(),
+    run: jsonb('run').notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('scenario_presets_host_idx').on(t.hostId)],
+);
+
+/**
+ * One customer's place in a scenario. Due steps are claimed in sets by `due_at` (partial index of
+ * the waiting ones); `phase` says whether the customer has just arrived at `node_id` or waits there.
+ * `entry_key` makes entering idempotent: one journey per booking, per run of a segment entry, per birthday year.
+ */
+export const journeys = pgTable(
+  'journeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    scenarioId: uuid('scenario_id')
+      .notNull()
+      .references(() => scenarios.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    bookingId: uuid('booking_id'),
+    entryKey: text('entry_key').notNull(),
+    round: integer('round').notNull().default(0),
+    nodeId: text('node_id'),
+    phase: text('phase', { enum: ['arrive', 'wait'] }).notNull().default('arrive'),
+    state: text('state', { enum: ['waiting', 'done', 'left', 'failed'] }).notNull().default('waiting'),
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    /** The delivery of the last email node passed (the branches read its opens and clicks). */
+    deliveryId: uuid('delivery_id'),
+    enteredAt: timestamp('entered_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('journeys_entry_key').on(t.scenarioId, t.customerId, t.entryKey),
+    index('journeys_due_idx').on(t.dueAt).where(sql`state = 'waiting'`),
+    index('journeys_scenario_node_idx').on(t.scenarioId, t.nodeId, t.state),
+    index('journeys_booking_idx').on(t.bookingId).where(sql`booking_id is not null`),
+    // Customers waiting for their email's outcome (no due time until the send answers).
+    index('journeys_email_wait_idx').on(t.deliveryId).where(sql`state = 'waiting' and due_at is null`),
+  ],
+);
+
+/** A journey's path: what happened at which node when (the summary's execution log counts these). */
+export const journeySteps = pgTable(
+  'journey_steps',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    scenarioId: uuid('scenario_id').notNull(),
+    journeyId: uuid('journey_id')
+      .notNull()
+      .references(() => journeys.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id').notNull(),
+    event: text('event').notNull(),
+    detail: text('detail'),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('journey_steps_journey_idx').on(t.journeyId, t.id), index('journey_steps_scenario_node_idx').on(t.scenarioId, t.nodeId, t.event)],
+);
+
+/** Members of a dynamic segment already seen by a scenario (so only new members enter). */
+export const scenarioSegmentSeen = pgTable(
+  'scenario_segment_seen',
+  {
+    scenarioId: uuid('scenario_id')
+      .notNull()
+      .references(() => scenarios.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id').notNull(),
+    brandId: uuid('brand_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scenarioId, t.customerId] })],
+);
+
+/** The manual scenario clock (SCENARIO_CLOCK=manual), shared by the API and worker processes. */
+export const scenarioClock = pgTable('scenario_clock', {
+  id: integer('id').primaryKey(),
+  now: timestamp('now', { withTimezone: true }).notNull(),
+});

@@ -25,6 +25,8 @@ export const QUEUES = {
   campaignSend: 'campaigns.send',
   /** Hourly: each host's customer count at the end of its local yesterday, for the dashboard's week before. */
   dashboardCountCustomers: 'dashboard.count-customers',
+  /** One scenario engine tick: enter customers and advance due journey steps in sets (one waiting job at most). */
+  scenarioTick: 'scenarios.tick',
 } as const;
 
 /** Queue options that differ from the default (retry five times with back-off). */
@@ -36,6 +38,8 @@ const QUEUE_OPTIONS: Partial<Record<(typeof QUEUES)[keyof typeof QUEUES], Partia
   // campaign is enough, and a failed one is simply taken up by the next.
   [QUEUES.campaignStart]: { policy: 'stately', retryLimit: 3, retryDelay: 5 },
   [QUEUES.campaignSend]: { policy: 'stately', retryLimit: 3, retryDelay: 5 },
+  // Queued every SCENARIO_TICK_SECONDS; a failed tick is simply the next one's work.
+  [QUEUES.scenarioTick]: { policy: 'stately', retryLimit: 0 },
 };
 
 /** Six hours: longer than any job should run (pg-boss 10 allows up to 24). */

@@ -7,10 +7,6 @@ import { loadAreaTexts } from '../i18n/i18n';
 import { requireSession } from './authLoader';
 
 // Every page is its own chunk: /login downloads neither the shell nor any area.
-const area = (areaId: TAreaId) => async () => {
-  const { AreaPage } = await import('../modules/areas/pages/AreaPage');
-  return { Component: () => <AreaPage areaId={areaId} /> };
-};
 const section = (areaIds: TAreaId[]) => async () => {
   const { SectionIndexPage } = await import('../modules/areas/pages/SectionIndexPage');
   return { Component: () => <SectionIndexPage areaIds={areaIds} /> };
@@ -66,6 +62,15 @@ const segmentEditor = guarded(
 // The campaign pages share one chunk; the statistics page loads its chart later still.
 const campaignPage = (name: 'CampaignListPage' | 'CampaignEditorPage' | 'CampaignStatisticsPage') =>
   guarded('campaign', ['campaign'], async () => (await import('../modules/campaigns/pages/campaignPages'))[name]);
+// Each automations page is its own chunk; the editor (with the graph library) only loads on its path.
+const AUTOMATIONS_PAGES = {
+  ScenarioListPage: async () => (await import('../modules/automations/pages/ScenarioListPage')).ScenarioListPage,
+  ScenarioSummaryPage: async () => (await import('../modules/automations/pages/ScenarioSummaryPage')).ScenarioSummaryPage,
+  PresetListPage: async () => (await import('../modules/automations/pages/PresetListPage')).PresetListPage,
+  ScenarioEditorPage: async () => (await import('../modules/automations/pages/ScenarioEditorPage')).ScenarioEditorPage,
+};
+const automationsPage = (areaId: TAreaId, name: keyof typeof AUTOMATIONS_PAGES) =>
+  guarded(areaId, ['automations'], AUTOMATIONS_PAGES[name]);
 
 export const routes: RouteObject[] = [
   {
@@ -208,8 +213,9 @@ export const routes: RouteObject[] = [
                 path: 'automations',
                 children: [
                   { index: true, lazy: section(['scenario', 'preset']) },
-                  { path: 'scenario', lazy: area('scenario') },
-                  { path: 'preset', lazy: area('preset') },
+                  { path: 'scenario', lazy: automationsPage('scenario', 'ScenarioListPage') },
+                  { path: 'scenario/:id', lazy: automationsPage('scenario', 'ScenarioSummaryPage') },
+                  { path: 'preset', lazy: automationsPage('preset', 'PresetListPage') },
                 ],
               },
               {
@@ -232,10 +238,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'automations/editor',
-            lazy: async () => {
-              const { StandalonePage } = await import('../modules/areas/pages/StandalonePage');
-              return { Component: () => <StandalonePage areaId="scenario_editor" /> };
-            },
+            lazy: automationsPage('scenario_editor', 'ScenarioEditorPage'),
           },
         ],
       },

@@ -29,6 +29,8 @@ import dashboardEn from './areas/dashboard/en.json';
 import dashboardJa from './areas/dashboard/ja.json';
 import unsubscribeEn from './areas/unsubscribe/en.json';
 import unsubscribeJa from './areas/unsubscribe/ja.json';
+import automationsEn from './areas/automations/en.json';
+import automationsJa from './areas/automations/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
@@ -44,9 +46,10 @@ export const AREA_TEXTS = {
   campaign: { ja: campaignJa, en: campaignEn },
   dashboard: { ja: dashboardJa, en: dashboardEn },
   unsubscribe: { ja: unsubscribeJa, en: unsubscribeEn },
+  automations: { ja: automationsJa, en: automationsEn },
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa, ...unsubscribeJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn, ...unsubscribeEn },
+  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa, ...unsubscribeJa, ...automationsJa },
+  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn, ...unsubscribeEn, ...automationsEn },
 } as const;

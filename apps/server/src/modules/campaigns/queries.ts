@@ -44,8 +44,15 @@ export interface TCampaignRow {
   conversions: number | null;
 }
 
-/** Campaigns an acting context may read: its own host's and those of the hosts below it. */
+/**
+ * Campaigns an acting context may read: its own host's and those of the hosts below it. The hidden
+ * campaigns that carry a scenario's email nodes (scenario_id set) are the scenario's, not listed here.
+ */
 export function campaignReach(ctx: TActingContext): SQL {
+  return sql`c.scenario_id is null and ${hostReach(ctx)}`;
+}
+
+function hostReach(ctx: TActingContext): SQL {
   switch (ctx.host.level) {
     case 'grand_user':
       return sql`true`;

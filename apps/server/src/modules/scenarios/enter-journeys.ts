@@ -1,0 +1,284 @@
+import { STAY_TRIGGERS, zonedToInstant, type TScenarioNode, type TTrigger } from '@yado/contracts/scenarios';
+import { sql, type SQL } from 'drizzle-orm';
+import { selectRows, withTenant, type TTx } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import type { TRuntime } from '../../runtime.ts';
+import { audienceSql, type TAudienceOwner } from '../campaigns/audience.ts';
+import { customerScopeSql, type TSegmentScope } from '../segments/filter-sql.ts';
+import { scopeOfHost } from '../segments/queries.ts';
+import { leave, scenariosById, type TScenarioForEngine } from './advance-journeys.ts';
+import { localDate } from './delay-time.ts';
+
+/**
+ * Who enters a running scenario, each tick, set-based per scenario and trigger:
+ * - segment members: at the start, and again at each recurrence (entry key: run and entry number);
+ * - new members of a dynamic segment: members not seen before (the first scan only records who is in);
+ * - booking triggers: bookings of the scenario's reach changed since the last scan (the daily sync
+ *   writes them), one journey per booking, waiting at the trigger until the stay's moment in the
+ *   scenario's time zone; a moved stay moves the wait, a cancelled one takes the guest out;
+ * - birthdays: once a local day, customers whose birthday it is (29 February: the 28th in other years).
+ * Entering is idempotent: the journey's entry key is unique per scenario and customer.
+ */
+
+const ALL = { scopeAll: true, brandId: null } as const;
+const p = (value: unknown): SQL => sql`${sql.param(value)}`;
+
+interface TScenarioTimes {
+  id: string;
+  status: string;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  next_entry_at: Date | null;
+  entry_count: number;
+  run_number: number;
+  bookings_seen_at: Date | null;
+  birthdays_on: string | null;
+  segment_scanned_at: Date | null;
+  started_at: Date | null;
+}
+
+/** Scheduled scenarios whose start has come begin; running ones past their end with nobody inside complete. */
+export async function moveScenarioStatuses(rt: TRuntime, at: Date): Promise<void> {
+  const atIso = at.toISOString();
+  await withTenant(rt.database.db, ALL, async (tx) => {
+    await tx.execute(sql`update scenarios set status = 'running', started_at = ${atIso}::timestamptz, updated_at = now()
+      where status = 'scheduled' and starts_at <= ${atIso}::timestamptz`);
+    // Completed: no more entries to come (one time after its entry, or past the end) and nobody inside.
+    await tx.execute(sql`update scenarios s set status = 'completed', completed_at = ${atIso}::timestamptz, updated_at = now()
+      where s.status = 'running'
+        and ((s.ends_at is not null and s.ends_at <= ${atIso}::timestamptz)
+          or (s.run->'period'->>'kind' = 'one_time' and s.next_entry_at is null and s.entry_count > 0
+            and not exists (select 1 from jsonb_array_elements(s.graph->'nodes') n where n->>'type' = 'trigger' and n->'data'->>'kind' <> 'segment_members')))
+        and not exists (select 1 from journeys j where j.scenario_id = s.id and j.state = 'waiting')`);
+  });
+}
+
+export async function enterCustomers(rt: TRuntime, at: Date): Promise<number> {
+  const running = await withTenant(rt.database.db, ALL, (tx) =>
+    selectRows<TScenarioTimes>(
+      tx,
+      sql`select id, status, starts_at, ends_at, next_entry_at, entry_count, run_number, bookings_seen_at, birthdays_on::text, segment_scanned_at, started_at
+        from scenarios where status = 'running' and (ends_at is null or ends_at > ${at.toISOString()}::timestamptz)`,
+    ),
+  );
+  let entered = 0;
+  for (const times of running) {
+    entered += await withTenant(rt.database.db, ALL, async (tx) => {
+      const scenario = (await scenariosById(tx, [times.id])).get(times.id);
+      if (!scenario) return 0;
+      const host = await hostOf(tx, scenario.host_id);
+      const scope = await scopeOfHost(tx, host);
+      const owner = { brandId: scenario.brand_id, hostId: scenario.host_id, hostLevel: host.level as 'brand' | 'hotel_group' | 'hotel' };
+      let n = 0;
+      const errors: Record<string, string> = {};
+      for (const node of scenario.graph.nodes) {
+        if (node.type !== 'trigger') continue;
+        try {
+          n += await enterAtTrigger(tx, scenario, times, node, node.data, scope, owner, at);
+        } catch (error) {
+          // A deleted segment under a running scenario: the trigger shows the error; the rest goes on.
+          if (error instanceof AppError) errors[node.id] = error.code;
+          else throw error;
+        }
+      }
+      await afterEntries(tx, scenario, times, at, errors);
+      return n;
+    });
+  }
+  return entered;
+}
+
+async function hostOf(tx: TTx, hostId: string) {
+  const [row] = await selectRows<{ id: string; level: string; brand_id: string | null }>(tx, sql`select id, level, brand_id from hosts where id = ${hostId}::uuid`);
+  return { id: hostId, level: row?.level ?? 'brand', brandId: row?.brand_id ?? null };
+}
+
+/** Inserts journeys from a source of (customer_id, booking_id, entry_key, due_at); answers how many entered. */
+async function insertJourneys(tx: TTx, scenario: TScenarioForEngine, nodeId: string, source: SQL, at: Date): Promise<number> {
+  const atIso = at.toISOString();
+  const rows = await selectRows<{ n: number }>(
+    tx,
+    sql`with src as (${source}), ins as (
+        insert into journeys (brand_id, scenario_id, customer_id, booking_id, entry_key, round, node_id, phase, state, due_at, entered_at, updated_at)
+        select ${scenario.brand_id}::uuid, ${scenario.id}::uuid, src.customer_id, src.booking_id, src.entry_key,
+          coalesce((select max(j2.round) + 1 from journeys j2 where j2.scenario_id = ${scenario.id}::uuid and j2.customer_id = src.customer_id), 0)
+            + (row_number() over (partition by src.customer_id order by src.entry_key))::int - 1,
+          ${nodeId}, 'wait', 'waiting', src.due_at, ${atIso}::timestamptz, ${atIso}::timestamptz
+        from src
+        on conflict (scenario_id, customer_id, entry_key) do nothing
+        returning id, brand_id, scenario_id
+      ), logged as (
+        insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, at)
+        select brand_id, scenario_id, id, ${nodeId}, 'entered', ${atIso}::timestamptz from ins returning 1
+      )
+      select count(*)::int as n from logged`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The stay's moment: a local date (SQL) at the scenario's send time, in its time zone. */
+const localMoment = (date: SQL, sendTime: string, timeZone: string) => sql`((${date})::timestamp + ${sendTime}::time) at time zone ${timeZone}`;
+
+function stayMoment(trigger: TTrigger, sendTime: string, timeZone: string): SQL | null {
+  switch (trigger.kind) {
+    case 'before_check_in':
+      return localMoment(sql`b.check_in - ${trigger.days}::int`, sendTime, timeZone);
+    case 'check_in_day':
+      return localMoment(sql`b.check_in`, sendTime, timeZone);
+    case 'after_check_out':
+      return localMoment(sql`b.check_out + ${trigger.days}::int`, sendTime, timeZone);
+    default:
+      return null;
+  }
+}
+
+const bookingScope = (scope: TSegmentScope) =>
+  scope.hotelIds ? sql`b.brand_id = ${scope.brandId}::uuid and b.hotel_id = any(${p(scope.hotelIds)}::uuid[])` : sql`b.brand_id = ${scope.brandId}::uuid`;
+
+async function enterAtTrigger(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  times: TScenarioTimes,
+  node: TScenarioNode,
+  trigger: TTrigger,
+  scope: TSegmentScope,
+  owner: TAudienceOwner,
+  at: Date,
+): Promise<number> {
+  const atIso = at.toISOString();
+  const { timeZone, sendTime } = scenario.run;
+  switch (trigger.kind) {
+    case 'segment_members': {
+      if (!trigger.segmentId || !times.next_entry_at || times.next_entry_at > at) return 0;
+      const audience = await audienceSql(tx, owner, [trigger.segmentId], []);
+      const key = `run:${times.run_number}:${times.entry_count}`;
+      return insertJourneys(tx, scenario, node.id, sql`select customers.id as customer_id, null::uuid as booking_id, ${key}::text as entry_key, ${atIso}::timestamptz as due_at from customers where ${audience.where}`, at);
+    }
+    case 'segment_entered': {
+      if (!trigger.segmentId) return 0;
+      // A dynamic segment is evaluated at most once a minute per scenario.
+      if (times.segment_scanned_at && at.getTime() - new Date(times.segment_scanned_at).getTime() < 60_000) return 0;
+      const audience = await audienceSql(tx, owner, [trigger.segmentId], []);
+      const first = times.segment_scanned_at === null;
+      await tx.execute(sql`update scenarios set segment_scanned_at = ${atIso}::timestamptz where id = ${scenario.id}::uuid`);
+      const seen = sql`insert into scenario_segment_seen (scenario_id, customer_id, brand_id)
+        select ${scenario.id}::uuid, customers.id, customers.brand_id from customers where ${audience.where}
+        on conflict do nothing returning customer_id`;
+      if (first) {
+        await tx.execute(seen);
+        return 0;
+      }
+      return insertJourneys(tx, scenario, node.id, sql`select n.customer_id, null::uuid as booking_id, ${`segment:${times.run_number}`}::text as entry_key, ${atIso}::timestamptz as due_at from (${seen}) n`, at);
+    }
+    case 'birthday': {
+      const today = localDate(at, timeZone).date;
+      if (times.birthdays_on === today) return 0;
+      const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+      const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+      const feb29 = !leap && m === 2 && d === 28 ? sql`or (extract(month from customers.date_of_birth) = 2 and extract(day from customers.date_of_birth) = 29)` : sql``;
+      const due = new Date(Math.max(zonedToInstant(today, sendTime, timeZone), at.getTime())).toISOString();
+      await tx.execute(sql`update scenarios set birthdays_on = ${today}::date where id = ${scenario.id}::uuid`);
+      return insertJourneys(
+        tx,
+        scenario,
+        node.id,
+        sql`select customers.id as customer_id, null::uuid as booking_id, ${`birthday:${y}`}::text as entry_key, ${due}::timestamptz as due_at
+          from customers where ${customerScopeSql(scope)} and customers.date_of_birth is not null
+            and ((extract(month from customers.date_of_birth) = ${m} and extract(day from customers.date_of_birth) = ${d}) ${feb29})`,
+        at,
+      );
+    }
+    default:
+      return enterFromBookings(tx, scenario, times, node, trigger, scope, at);
+  }
+}
+
+/** Booking triggers over the bookings changed since the last scan (the first scan reads them all). */
+async function enterFromBookings(tx: TTx, scenario: TScenarioForEngine, times: TScenarioTimes, node: TScenarioNode, trigger: TTrigger, scope: TSegmentScope, at: Date): Promise<number> {
+  const atIso = at.toISOString();
+  const { timeZone, sendTime } = scenario.run;
+  const today = localDate(at, timeZone).date;
+  const changed = times.bookings_seen_at ? sql`b.updated_at > ${new Date(times.bookings_seen_at).toISOString()}::timestamptz` : sql`true`;
+  const base = sql`${bookingScope(scope)} and ${changed}`;
+  const moment = stayMoment(trigger, sendTime, timeZone);
+  const key = sql`'booking:' || b.id::text`;
+  if (moment) {
+    // The stay moves: the wait at the trigger moves with it. Cancelled: the guest leaves the journey.
+    await tx.execute(sql`update journeys j set due_at = greatest(${moment}, ${atIso}::timestamptz), updated_at = ${atIso}::timestamptz
+      from bookings b where j.booking_id = b.id and j.scenario_id = ${scenario.id}::uuid and j.state = 'waiting' and j.node_id = ${node.id}
+        and j.phase = 'wait' and ${base} and b.status not in ('cancelled', 'no_show') and j.due_at is distinct from greatest(${moment}, ${atIso}::timestamptz)`);
+    const cancelled = await selectRows<{ id: string }>(
+      tx,
+      sql`select j.id from journeys j join bookings b on b.id = j.booking_id
+        where j.scenario_id = ${scenario.id}::uuid and j.state = 'waiting' and ${base} and b.status in ('cancelled', 'no_show')`,
+    );
+    if (cancelled.length) await leave(tx, cancelled.map((r) => r.id), node.id, 'booking_cancelled', at);
+    const dateOf = trigger.kind === 'after_check_out' ? sql`b.check_out + ${trigger.days}::int` : trigger.kind === 'before_check_in' ? sql`b.check_in - ${trigger.days}::int` : sql`b.check_in`;
+    // A stay whose moment is today or later enters; one synced late (after its moment, before the
+    // stay itself) still gets the mail at once rather than never.
+    const stillAhead = trigger.kind === 'after_check_out' ? sql`${dateOf} >= ${today}::date` : sql`b.check_in >= ${today}::date`;
+    return insertJourneys(
+      tx,
+      scenario,
+      node.id,
+      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, greatest(${moment}, ${atIso}::timestamptz) as due_at
+        from bookings b where ${base} and b.status not in ('cancelled', 'no_show') and ${stillAhead}`,
+      at,
+    );
+  }
+  if (trigger.kind === 'booking_made') {
+    const startDay = localDate(times.started_at ? new Date(times.started_at) : at, timeZone).date;
+    return insertJourneys(
+      tx,
+      scenario,
+      node.id,
+      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at
+        from bookings b where ${base} and b.status <> 'cancelled' and b.booking_date >= ${startDay}::date`,
+      at,
+    );
+  }
+  if (trigger.kind === 'booking_cancelled') {
+    // Only cancellations seen while running: the first scan records where the bookings stand.
+    if (!times.bookings_seen_at) return 0;
+    return insertJourneys(tx, scenario, node.id, sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at from bookings b where ${base} and b.status = 'cancelled'`, at);
+  }
+  return 0;
+}
+
+/** Moves the scenario's marks on: next segment entry, booking watermark, node errors. */
+async function afterEntries(tx: TTx, scenario: TScenarioForEngine, times: TScenarioTimes, at: Date, errors: Record<string, string>): Promise<void> {
+  const hasSegmentEntry = scenario.graph.nodes.some((n) => n.type === 'trigger' && n.data.kind === 'segment_members');
+  const hasBookings = scenario.graph.nodes.some((n) => n.type === 'trigger' && (STAY_TRIGGERS as readonly string[]).includes(n.data.kind));
+  let next: Date | null = times.next_entry_at ? new Date(times.next_entry_at) : null;
+  let count = times.entry_count;
+  if (hasSegmentEntry && next && next <= at) {
+    count += 1;
+    const period = scenario.run.period;
+    next = period.kind === 'recurring' ? nextRecurrence(next, period.every, period.unit, at) : null;
+    if (next && times.ends_at && next >= new Date(times.ends_at)) next = null;
+  }
+  const scope = await scopeOfHost(tx, await hostOf(tx, scenario.host_id));
+  // Five minutes back from the newest change: a sync transaction that committed late is still read
+  // (reading a booking twice changes nothing: entries are keyed, moves and leaves compare first).
+  const [mark] = hasBookings ? await selectRows<{ at: Date | null }>(tx, sql`select max(b.updated_at) - interval '5 minutes' as at from bookings b where ${bookingScope(scope)}`) : [];
+  await tx.execute(sql`update scenarios set next_entry_at = ${next?.toISOString() ?? null}::timestamptz, entry_count = ${count},
+      bookings_seen_at = greatest(bookings_seen_at, coalesce(${mark?.at ? new Date(mark.at).toISOString() : null}::timestamptz, ${hasBookings ? '1970-01-01T00:00:00Z' : null}::timestamptz)),
+      node_errors = ${JSON.stringify(errors)}::jsonb
+    where id = ${scenario.id}::uuid`);
+}
+
+/** The first recurrence after `at` (catching up after downtime enters once, not once per missed period). */
+export function nextRecurrence(from: Date, every: number, unit: 'minutes' | 'days' | 'weeks' | 'months' | 'years', at: Date): Date {
+  let next = new Date(from);
+  const stepOnce = (d: Date) => {
+    const n = new Date(d);
+    if (unit === 'minutes') n.setTime(n.getTime() + every * 60_000);
+    else if (unit === 'days') n.setUTCDate(n.getUTCDate() + every);
+    else if (unit === 'weeks') n.setUTCDate(n.getUTCDate() + 7 * every);
+    else if (unit === 'months') n.setUTCMonth(n.getUTCMonth() + every);
+    else n.setUTCFullYear(n.getUTCFullYear() + every);
+    return n;
+  };
+  for (let i = 0; i < 100_000 && next <= at; i++) next = stepOnce(next);
+  return next;
+}

@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import { STOP_SENTENCE } from '@yado/contracts/scenarios';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { seedDemoSending } from '../../seed/demo-sending.ts';
+
+/**
+ * The engine through the whole product, on the manual clock: a real server and worker over
+ * PostgreSQL, scenario mails over SMTP into the embedded sink. The clock moves through the dev
+ * route; the send path (consent, cap, DKIM) is the campaigns', in real time.
+ */
+
+let s: TTestServer;
+let token: string;
+let grand: string;
+let brand: { id: string };
+let hotel: { id: string };
+let templateId: string;
+let sender: string;
+const tag = randomBytes(3).toString('hex');
+const DAY = 24 * 60;
+
+async function clockNow(): Promise<Date> {
+  const r = await s.call('GET', '/v1/dev/scenario-clock', { token: grand });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return new Date(r.body.data.now);
+}
+async function advance(minutes: number) {
+  const r = await s.call('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes } });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data as { now: string; steps: number };
+}
+/** Local date in Tokyo, `days` after the clock's now. */
+const tokyoDate = (base: Date, days: number) => new Date(base.getTime() + 9 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
+
+let phoneSeq = 0;
+async function customer(name: string): Promise<{ id: string; email: string }> {
+  const email = `${name}.${tag}@guest.example.jp`;
+  phoneSeq += 1;
+  const phone = `090${String(parseInt(tag, 16) % 10000).padStart(4, '0')}${String(phoneSeq).padStart(4, '0')}`;
+  const [row] = await s.sql(`insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, 'テスト', $3, $4) returning id`, [brand.id, name, phone, email]);
+  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [row.id, hotel.id, brand.id]);
+  return { id: row.id, email };
+}
+async function booking(customerId: string, checkIn: string, nights = 2): Promise<string> {
+  const [row] = await s.sql(
+    `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+     values ($1, $2, $3, $4, $5::date - 30, $5::date, $5::date + $6::int, $6, 2, 40000, 'confirmed') returning id`,
+    [brand.id, customerId, hotel.id, `R-${tag}-${randomBytes(3).toString('hex')}`, checkIn, nights],
+  );
+  return row.id;
+}
+const mails = async (to: string) => s.sql(`select subject from dev_outbox where $1 = any(rcpt_to)`, [to]);
+
+async function runScenario(graph: unknown, name: string): Promise<string> {
+  const created = await s.call('POST', '/v1/scenarios', { token, body: { name, graph } });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const run = await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, { token, body: { action: 'run' } });
+  expect(run.status, JSON.stringify(run.body)).toBe(200);
+  expect(run.body.data.status).toBe('running');
+  return created.body.data.id;
+}
+
+const journeysOf = async (scenarioId: string) => (await s.call('GET', `/v1/scenarios/${scenarioId}/journeys?pageSize=100`, { token })).body.data.items as { customerId: string; state: string; path: { nodeId: string; event: string; detail: string | null }[] }[];
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { SCENARIO_CLOCK: 'manual', SCENARIO_TICK_SECONDS: '1', CAMPAIGN_DISPATCH_SECONDS: '1' } });
+  await seedDemoSending(s.rt);
+  [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+  [hotel] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
+  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+  const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
+  sender = settings.sender_email;
+  token = (await s.login(DEMO.brandAdmin)).token;
+  grand = (await s.login(DEMO.grand)).token;
+  const template = await s.call('POST', '/v1/templates', {
+    token,
+    body: { name: `旅程 ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } },
+  });
+  templateId = template.body.data.id;
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('a pre-arrival scenario on the manual clock', () => {
+  it('mails each guest once, 3 days before check-in; a moved stay moves the wait; a cancelled stay leaves', async () => {
+    const start = await clockNow();
+    const kept = await customer('kept');
+    const moved = await customer('moved');
+    const cancelled = await customer('cancelled');
+    await booking(kept.id, tokyoDate(start, 10));
+    const movedBooking = await booking(moved.id, tokyoDate(start, 10));
+    const cancelledBooking = await booking(cancelled.id, tokyoDate(start, 10));
+
+    const fromPreset = await s.call('POST', '/v1/presets/builtin:pre_arrival/scenarios', { token, body: { name: `到着前 ${tag}` } });
+    expect(fromPreset.status, JSON.stringify(fromPreset.body)).toBe(200);
+    const draft = fromPreset.body.data;
+    expect(draft.status).toBe('draft');
+    // The preset's email still needs its template, subject and sender: the run says so at the node.
+    const refused = await s.call('POST', `/v1/scenarios/${draft.id}/actions`, { token, body: { action: 'run' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('scenario_invalid');
+    expect(refused.body.error.fields['nodes.email'].code).toBe('email_incomplete');
+
+    const graph = structuredClone(draft.graph);
+    graph.nodes.find((n: { id: string }) => n.id === 'email').data = { templateId, subject: `またのお越しを ${tag}`, senderEmail: sender };
+    expect((await s.call('PUT', `/v1/scenarios/${draft.id}`, { token, body: { graph } })).status).toBe(200);
+    const run = await s.call('POST', `/v1/scenarios/${draft.id}/actions`, { token, body: { action: 'run' } });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body.data.status).toBe('running');
+    // A running scenario cannot be changed.
+    const change = await s.call('PUT', `/v1/scenarios/${draft.id}`, { token, body: { name: 'x' } });
+    expect(change.status).toBe(409);
+    expect(change.body.error.code).toBe('scenario_not_editable');
+
+    await advance(1);
+    const entered = await journeysOf(draft.id);
+    const mine = entered.filter((j) => [kept.id, moved.id, cancelled.id].includes(j.customerId));
+    expect(mine).toHaveLength(3);
+    expect(mine.every((j) => j.state === 'waiting')).toBe(true);
+
+    // The daily sync brings a moved stay and a cancellation.
+    await s.sql(`update bookings set check_in = check_in + 10, check_out = check_out + 10, updated_at = now() where id = $1`, [movedBooking]);
+    await s.sql(`update bookings set status = 'cancelled', updated_at = now() where id = $1`, [cancelledBooking]);
+
+    await advance(8 * DAY);
+    await eventually(async () => ((await mails(kept.email)).length ? true : null), 30_000);
+    await advance(1);
+    const afterFirst = await journeysOf(draft.id);
+    const byCustomer = (id: string) => afterFirst.find((j) => j.customerId === id);
+    expect(byCustomer(kept.id)?.state).toBe('done');
+    expect(byCustomer(kept.id)?.path.map((p) => p.event)).toEqual(['entered', 'done', 'entered', 'queued', 'sent']);
+    expect(byCustomer(cancelled.id)?.state).toBe('left');
+    expect(byCustomer(cancelled.id)?.path.at(-1)).toMatchObject({ event: 'left', detail: 'booking_cancelled' });
+    expect(byCustomer(moved.id)?.state).toBe('waiting');
+    expect(await mails(moved.email)).toHaveLength(0);
+
+    await advance(10 * DAY);
+    await eventually(async () => ((await mails(moved.email)).length ? true : null), 30_000);
+    await advance(1);
+    expect(await mails(kept.email)).toEqual([{ subject: `またのお越しを ${tag}` }]);
+    expect(await mails(moved.email)).toHaveLength(1);
+    expect(await mails(cancelled.email)).toHaveLength(0);
+
+    const summary = await s.call('GET', `/v1/scenarios/${draft.id}/summary`, { token });
+    const emailNode = summary.body.data.nodes.find((n: { nodeId: string }) => n.nodeId === 'email');
+    expect(emailNode.counts).toMatchObject({ entered: 2, done: 2, failed: 0 });
+    const details = await s.call('GET', `/v1/scenarios/${draft.id}/emails`, { token });
+    expect(details.body.data.items[0]).toMatchObject({ nodeId: 'email', sent: 2, failed: 0 });
+    // The hidden campaign is the scenario's: not in the campaign list.
+    const campaigns = await s.call('GET', '/v1/campaigns?pageSize=100', { token });
+    expect(campaigns.body.data.items.some((c: { id: string }) => c.id === details.body.data.items[0].campaignId)).toBe(false);
+
+    const stop = await s.call('POST', `/v1/scenarios/${draft.id}/actions`, { token, body: { action: 'stop', confirmation: STOP_SENTENCE } });
+    expect(stop.status).toBe(200);
+    expect(stop.body.data.status).toBe('stopped');
+    // Stopping halts mails not yet sent too: the node's hidden campaign no longer sends.
+    expect(await s.sql(`select status from campaigns where scenario_id = $1`, [draft.id])).toEqual([{ status: 'cancelled' }]);
+  }, 180_000);
+});
+
+describe('consent and the frequency cap apply to scenario mails', () => {
+  it('skips the second mail of a guest who unsubscribed mid-journey and of one at the cap, and they go on', async () => {
+    await s.sql(`update campaign_email_settings set frequency_cap_count = 1, frequency_cap_days = 30 where host_id = $1`, [brand.id]);
+    const leaving = await customer('leaving');
+    const capped = await customer('capped');
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `旅程 ${tag}`, type: 'static' } })).body.data.id;
+    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [leaving.id, capped.id] } });
+    const email = (subject: string) => ({ templateId, subject, senderEmail: sender });
+    const id = await runScenario(
+      {
+        nodes: [
+          { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: segment } },
+          { id: 'first', type: 'email', data: email(`一通目 ${tag}`) },
+          { id: 'wait', type: 'delay', data: { kind: 'duration', amount: 1, unit: 'days' } },
+          { id: 'second', type: 'email', data: email(`二通目 ${tag}`) },
+        ],
+        edges: [
+          { id: 'a', source: 'start', target: 'first' },
+          { id: 'b', source: 'first', target: 'wait' },
+          { id: 'c', source: 'wait', target: 'second' },
+        ],
+      },
+      `同意 ${tag}`,
+    );
+    await advance(1);
+    await eventually(async () => ((await mails(leaving.email)).length && (await mails(capped.email)).length ? true : null), 30_000);
+    // The send answered and the worker's tick moved both on to the delay.
+    await eventually(async () => {
+      const js = await journeysOf(id);
+      return js.length === 2 && js.every((j) => j.path.at(-1)?.event === 'waiting') ? true : null;
+    }, 30_000);
+    await s.sql(`update customers set email_status = 'unsubscribed' where id = $1`, [leaving.id]);
+    // Consent and the cap are checked when the mail is queued (and consent again right before sending).
+    await advance(DAY + 1);
+    const js = await journeysOf(id);
+    const last = (cid: string) => js.find((j) => j.customerId === cid)?.path.at(-1);
+    expect(last(leaving.id)).toMatchObject({ nodeId: 'second', event: 'skipped', detail: 'unsubscribed' });
+    expect(last(capped.id)).toMatchObject({ nodeId: 'second', event: 'skipped', detail: 'frequency_cap' });
+    expect(await mails(leaving.email)).toHaveLength(1);
+    expect(await mails(capped.email)).toHaveLength(1);
+    await s.sql(`update campaign_email_settings set frequency_cap_count = null, frequency_cap_days = null where host_id = $1`, [brand.id]);
+  }, 120_000);
+});
+
+describe('a send that cannot happen', () => {
+  it('fails the node with its reason and sends the customer down the error path; birthdays enter once a day', async () => {
+    const guest = await customer('birthday');
+    const now = await clockNow();
+    const today = tokyoDate(now, 0);
+    await s.sql(`update customers set date_of_birth = $2::date - interval '30 years' where id = $1`, [guest.id, today]);
+    const doomed = (await s.call('POST', '/v1/templates', { token, body: { name: `消える ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } } })).body.data.id;
+    const id = await runScenario(
+      {
+        nodes: [
+          { id: 'born', type: 'trigger', data: { kind: 'birthday' } },
+          { id: 'greet', type: 'email', data: { templateId: doomed, subject: `おめでとう ${tag}`, senderEmail: sender } },
+          { id: 'fallback', type: 'email', data: { templateId, subject: `代わり ${tag}`, senderEmail: sender } },
+        ],
+        edges: [
+          { id: 'a', source: 'born', target: 'greet' },
+          { id: 'b', source: 'greet', target: 'fallback', handle: 'error' },
+        ],
+      },
+      `誕生日 ${tag}`,
+    );
+    // The template goes away under the running scenario.
+    await s.sql(`delete from templates where id = $1`, [doomed]);
+    // Today's birthdays enter (the greeting is due at the send time, 09:00 in Tokyo, or at once when past).
+    await advance(1);
+    expect((await journeysOf(id)).filter((j) => j.customerId === guest.id)).toHaveLength(1);
+    await advance(DAY);
+    await eventually(async () => ((await mails(guest.email)).length ? true : null), 30_000).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}: ${JSON.stringify(await journeysOf(id))}`);
+    });
+    expect(await mails(guest.email)).toEqual([{ subject: `代わり ${tag}` }]);
+    const [journey] = (await journeysOf(id)).filter((j) => j.customerId === guest.id);
+    expect(journey?.path.find((p) => p.nodeId === 'greet' && p.event === 'failed')?.detail).toBe('campaign_template_deleted');
+    const summary = (await s.call('GET', `/v1/scenarios/${id}/summary`, { token })).body.data;
+    expect(summary.nodes.find((n: { nodeId: string }) => n.nodeId === 'greet')).toMatchObject({ state: 'error', message: 'campaign_template_deleted', counts: { failed: 1 } });
+    // The next day's tick enters nobody again for this birthday.
+    await advance(DAY);
+    expect((await journeysOf(id)).filter((j) => j.customerId === guest.id)).toHaveLength(1);
+  }, 120_000);
+});

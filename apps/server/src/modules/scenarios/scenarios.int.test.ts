@@ -1,0 +1,205 @@
+import { STOP_SENTENCE } from '@yado/contracts/scenarios';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+
+/** The scenario and preset routes per role and against another brand, and bad graphs: 400 with per-node marks, never 500. */
+
+let s: TTestServer;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { SCENARIO_CLOCK: 'manual' } });
+  for (const [key, email] of Object.entries({ brand: DEMO.brandAdmin, hotelAdmin: DEMO.hotelAdmin, staff: DEMO.hotelStaff, viewer: DEMO.hotelViewer, harbor: DEMO.harborAdmin }))
+    tokens[key] = (await s.login(email)).token;
+}, 60_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+const graph = (nodes: unknown[], edges: unknown[]) => ({ nodes, edges });
+const delayGraph = (amount: number, unit = 'days') =>
+  graph(
+    [
+      { id: 't', type: 'trigger', data: { kind: 'birthday' } },
+      { id: 'd', type: 'delay', data: { kind: 'duration', amount, unit } },
+    ],
+    [{ id: 'e1', source: 't', target: 'd' }],
+  );
+
+describe('scenario routes per role', () => {
+  it('lets a hotel admin and staff create and edit their own; a viewer reads; staff cannot delete', async () => {
+    const made = await s.call('POST', '/v1/scenarios', { token: tokens.hotelAdmin, body: { name: 'ホテルの誕生日', graph: delayGraph(1) } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.data.id;
+    expect(made.body.data).toMatchObject({ status: 'draft', editable: true, faults: [] });
+
+    const byStaff = await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.staff, body: { description: 'スタッフが編集' } });
+    expect(byStaff.status, JSON.stringify(byStaff.body)).toBe(200);
+    expect((await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.staff })).status).toBe(403);
+
+    const viewerList = await s.call('GET', '/v1/scenarios', { token: tokens.viewer });
+    expect(viewerList.status).toBe(200);
+    expect(viewerList.body.data.items.some((x: { id: string }) => x.id === id)).toBe(true);
+    expect((await s.call('GET', `/v1/scenarios/${id}`, { token: tokens.viewer })).status).toBe(200);
+    expect((await s.call('POST', '/v1/scenarios', { token: tokens.viewer, body: { name: 'x' } })).status).toBe(403);
+    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.viewer, body: { name: 'x' } })).status).toBe(403);
+    expect((await s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.viewer, body: { action: 'run' } })).status).toBe(403);
+
+    // The brand above reads the hotel's scenario but does not change it.
+    const brandRead = await s.call('GET', `/v1/scenarios/${id}`, { token: tokens.brand });
+    expect(brandRead.status).toBe(200);
+    expect(brandRead.body.data.editable).toBe(false);
+    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.brand, body: { name: 'x' } })).status).toBe(403);
+
+    // Another brand: not found, and not in its list.
+    for (const [method, path] of [
+      ['GET', `/v1/scenarios/${id}`],
+      ['PUT', `/v1/scenarios/${id}`],
+      ['DELETE', `/v1/scenarios/${id}`],
+      ['POST', `/v1/scenarios/${id}/copy`],
+      ['GET', `/v1/scenarios/${id}/summary`],
+      ['GET', `/v1/scenarios/${id}/journeys`],
+      ['GET', `/v1/scenarios/${id}/emails`],
+    ] as const) {
+      const res = await s.call(method, path, { token: tokens.harbor, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    const harborList = await s.call('GET', '/v1/scenarios', { token: tokens.harbor });
+    expect(harborList.body.data.items.some((x: { id: string }) => x.id === id)).toBe(false);
+
+    // Delete archives; restore brings a draft back; a second delete of an archived one removes it.
+    const archived = await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin });
+    expect(archived.body.data).toEqual({ id, status: 'archived' });
+    expect((await s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.hotelAdmin, body: { action: 'restore' } })).body.data.status).toBe('draft');
+    await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin });
+    expect((await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin })).body.data).toEqual({ id, status: null });
+    expect((await s.call('GET', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin })).status).toBe(404);
+  });
+
+  it('copies into a draft, runs, refuses changes while running, and stops only with the typed sentence', async () => {
+    const made = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '誕生日', graph: delayGraph(2) } })).body.data;
+    // A hotel does not reach its brand's scenarios (reach runs downwards, as for campaigns).
+    expect((await s.call('POST', `/v1/scenarios/${made.id}/copy`, { token: tokens.hotelAdmin, body: {} })).status).toBe(404);
+    const copy = await s.call('POST', `/v1/scenarios/${made.id}/copy`, { token: tokens.brand, body: {} });
+    expect(copy.status).toBe(200);
+    expect(copy.body.data).toMatchObject({ name: '誕生日 (copy)', status: 'draft', editable: true });
+
+    const run = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body.data.status).toBe('running');
+    expect((await s.call('PUT', `/v1/scenarios/${made.id}`, { token: tokens.brand, body: { name: '変更' } })).body.error.code).toBe('scenario_not_editable');
+    expect((await s.call('DELETE', `/v1/scenarios/${made.id}`, { token: tokens.brand })).body.error.code).toBe('scenario_running');
+    expect((await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } })).body.error.code).toBe('scenario_action_not_allowed');
+
+    const wrong = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'stop', confirmation: 'i acknowledge' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.fields.confirmation.code).toBe('scenario_stop_confirmation');
+    const stop = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'stop', confirmation: STOP_SENTENCE } });
+    expect(stop.body.data.status).toBe('stopped');
+    const restart = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'restart' } });
+    expect(restart.body.data.status).toBe('draft');
+  });
+});
+
+describe('bad graphs', () => {
+  const runOf = async (g: unknown) => {
+    const made = await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '不正', graph: g } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    return s.call('POST', `/v1/scenarios/${made.body.data.id}/actions`, { token: tokens.brand, body: { action: 'run' } });
+  };
+
+  it('refuses a run with the reason marked on each node', async () => {
+    const cases: [unknown, string, string][] = [
+      [graph([], []), 'workflow', 'workflow_not_configured'],
+      [delayGraph(0), 'nodes.d', 'delay_zero'],
+      [delayGraph(3650), 'nodes.d', 'delay_too_long'],
+      [
+        graph(
+          [
+            { id: 't', type: 'trigger', data: { kind: 'birthday' } },
+            { id: 'a', type: 'delay', data: { kind: 'duration', amount: 1, unit: 'days' } },
+            { id: 'b', type: 'delay', data: { kind: 'duration', amount: 1, unit: 'days' } },
+          ],
+          [
+            { id: '1', source: 't', target: 'a' },
+            { id: '2', source: 'a', target: 'b' },
+            { id: '3', source: 'b', target: 'a' },
+          ],
+        ),
+        'nodes.a',
+        'cycle',
+      ],
+      [
+        graph(
+          [
+            { id: 't', type: 'trigger', data: { kind: 'birthday' } },
+            { id: 'u', type: 'trigger', data: { kind: 'check_in_day' } },
+            { id: 'lost', type: 'email', data: { templateId: null, subject: '', senderEmail: null } },
+          ],
+          [],
+        ),
+        'nodes.t',
+        'trigger_leads_nowhere',
+      ],
+      [
+        graph(
+          [
+            { id: 't', type: 'trigger', data: { kind: 'birthday' } },
+            { id: 'd', type: 'delay', data: { kind: 'date', date: '2020-01-01' } },
+          ],
+          [{ id: '1', source: 't', target: 'd' }],
+        ),
+        'nodes.d',
+        'delay_passed',
+      ],
+    ];
+    for (const [g, field, code] of cases) {
+      const res = await runOf(g);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error.code).toBe('scenario_invalid');
+      expect(res.body.error.fields[field], `${field} ${JSON.stringify(res.body.error.fields)}`).toMatchObject({ code });
+      expect(res.body.error.fields[field].message.length).toBeGreaterThan(5);
+    }
+  });
+
+  it('answers malformed graphs with 400, never 500', async () => {
+    const bodies = [
+      { name: 'x', graph: { nodes: [{ id: 't', type: 'teleport', data: {} }], edges: [] } },
+      { name: 'x', graph: { nodes: [{ id: 'd', type: 'delay', data: { kind: 'duration', amount: 'soon', unit: 'days' } }], edges: [] } },
+      { name: 'x', graph: { nodes: [{ id: 'bad id!', type: 'trigger', data: { kind: 'birthday' } }], edges: [] } },
+      { name: 'x', graph: { nodes: 'many', edges: [] } },
+      { name: 'x', run: { period: { kind: 'recurring', every: 0, unit: 'days' } } },
+      { name: 'x', run: { timeZone: 'Mars/Olympus' } },
+      { name: '' },
+    ];
+    for (const body of bodies) {
+      const res = await s.call('POST', '/v1/scenarios', { token: tokens.brand, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBeTruthy();
+    }
+  });
+});
+
+describe('presets', () => {
+  it('lists the built-in ones, creates and deletes a host preset, and refuses to delete a built-in one', async () => {
+    const list = await s.call('GET', '/v1/presets', { token: tokens.viewer });
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.filter((p: { builtIn: string | null }) => p.builtIn).map((p: { builtIn: string }) => p.builtIn)).toEqual([
+      'pre_arrival',
+      'check_in_welcome',
+      'post_stay_thanks',
+      'birthday',
+      'win_back',
+    ]);
+    expect((await s.call('POST', '/v1/presets', { token: tokens.viewer, body: { name: 'x' } })).status).toBe(403);
+    const made = await s.call('POST', '/v1/presets', { token: tokens.hotelAdmin, body: { name: '雨の日', emoji: '☔', colour: 'cyan' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect((await s.call('DELETE', `/v1/presets/${made.body.data.id}`, { token: tokens.harbor })).status).toBe(404);
+    expect((await s.call('DELETE', '/v1/presets/builtin:birthday', { token: tokens.brand })).body.error.code).toBe('preset_built_in');
+    expect((await s.call('DELETE', `/v1/presets/${made.body.data.id}`, { token: tokens.hotelAdmin })).status).toBe(200);
+    const fromPreset = await s.call('POST', '/v1/presets/builtin:check_in_welcome/scenarios', { token: tokens.staff, body: {} });
+    expect(fromPreset.status).toBe(200);
+    expect(fromPreset.body.data).toMatchObject({ status: 'draft', presetId: 'builtin:check_in_welcome' });
+    expect((await s.call('POST', '/v1/presets/builtin:nothing/scenarios', { token: tokens.staff, body: {} })).status).toBe(404);
+  });
+});

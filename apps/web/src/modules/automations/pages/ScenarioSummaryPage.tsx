@@ -1,0 +1,259 @@
+import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { TScenario } from '@yado/contracts/scenarios';
+import { IconPencil, IconPlayerPause, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
+import { errorText } from '../../../lib/http/errorText';
+import { formatCount, formatRate } from '../../campaigns/components/numbers';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { PageHeader } from '../../ui/components/PageHeader';
+import { emailDetailsQuery, executionLogQuery, journeysQuery, scenarioQuery } from '../api/scenariosCalls';
+import { runPeriodText } from '../components/runPeriodText';
+import { ScenarioStatusBadge } from '../components/ScenarioStatusBadge';
+import { nodeText } from '../graph/nodeText';
+import { editorPath, useScenarioActions } from '../hooks/useScenarioActions';
+import { scenarioActionsFor } from '../scenarioActions';
+
+const STATE_COLOR = { success: 'green', running: 'blue', error: 'red' } as const;
+
+function stepName(scenario: TScenario, nodeId: string | null, t: ReturnType<typeof useTranslation>['t']): string {
+  const node = scenario.graph.nodes.find((n) => n.id === nodeId);
+  return node ? `${t(`automations.kind.${node.type}`)}: ${nodeText(node, t)}` : (nodeId ?? '-');
+}
+
+function CustomerPath({ scenario }: { scenario: TScenario }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState('');
+  const journeys = useQuery(journeysQuery(scenario.id, search));
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {t('automations.summary.path')}
+        </Title>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSearch(text.trim());
+          }}
+        >
+          <Group align="flex-end" gap="sm">
+            <TextInput
+              label={t('automations.summary.path_search')}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+              leftSection={<IconSearch size={16} />}
+              style={{ flex: 1 }}
+              data-testid="path-search"
+            />
+            <Button type="submit" variant="default" disabled={text.trim() === ''}>
+              {t('automations.summary.path_find')}
+            </Button>
+          </Group>
+        </form>
+        {journeys.isError && (
+          <Text c="red" role="alert">
+            {errorText(journeys.error, t)}
+          </Text>
+        )}
+        {journeys.data && journeys.data.items.length === 0 && <Text size="sm">{t('automations.summary.path_none')}</Text>}
+        {journeys.data?.items.map((journey) => (
+          <Stack key={journey.id} gap="xs" data-testid="journey">
+            <Group gap="xs">
+              <Text fw={600}>{journey.customerName}</Text>
+              <Badge variant="light">{t(`automations.journey_state.${journey.state}`)}</Badge>
+            </Group>
+            <Timeline bulletSize={14} lineWidth={2}>
+              {journey.path.map((step, index) => (
+                <Timeline.Item key={`${step.nodeId}-${index}`} title={stepName(scenario, step.nodeId, t)} data-testid="journey-step">
+                  <Text size="xs" c="dimmed">
+                    {formatDate(step.at, language, { withTime: true, timeZone: scenario.run.timeZone })} · {t(`automations.journey_event.${step.event}`, { defaultValue: step.event })}
+                    {step.detail ? ` · ${step.detail}` : ''}
+                  </Text>
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          </Stack>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** /automations/scenario/:id: the execution log, a customer's path, and the email details per email step. */
+export function ScenarioSummaryPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const navigate = useNavigate();
+  const can = useProfile().entitlements;
+  const id = useParams().id ?? '';
+  const scenario = useQuery(scenarioQuery(id));
+  const running = scenario.data?.status === 'running';
+  const log = useQuery({ ...executionLogQuery(id, running), enabled: Boolean(scenario.data) });
+  const emails = useQuery({ ...emailDetailsQuery(id, running), enabled: Boolean(scenario.data) });
+  const actions = useScenarioActions({ onDone: (action) => action === 'delete' && void navigate('/automations/scenario') });
+
+  if (scenario.isError) {
+    return (
+      <Alert color="red" role="alert" data-testid="summary-error">
+        {errorText(scenario.error, t)}
+      </Alert>
+    );
+  }
+  const data = scenario.data;
+  if (!data) return null;
+  const allowed = scenarioActionsFor(data.status, data.editable, can);
+  const nodes = log.data?.nodes ?? data.nodes;
+  const runs = log.data?.runs ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title={data.name}
+        description={runPeriodText(data.run, t)}
+        actions={
+          <Group gap="sm">
+            <ScenarioStatusBadge status={data.status} />
+            <Button component={Link} to={editorPath(data.id)} variant="default" leftSection={<IconPencil size={16} />}>
+              {t('automations.summary.edit')}
+            </Button>
+            {allowed.includes('stop') && (
+              <Button color="red" leftSection={<IconPlayerPause size={16} />} onClick={() => actions.run('stop', data)} data-testid="summary-stop">
+                {t('automations.actions.stop')}
+              </Button>
+            )}
+          </Group>
+        }
+      />
+      <Stack gap="md" data-testid="scenario-summary" data-status={data.status}>
+        {running && (
+          <Text size="xs" c="dimmed">
+            {t('automations.summary.refreshing')}
+          </Text>
+        )}
+        <Paper withBorder radius="md" p="md">
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              {t('automations.summary.log')}
+            </Title>
+            {runs.length === 0 ? (
+              <Text size="sm">{t('automations.summary.no_runs')}</Text>
+            ) : (
+              <Table data-testid="summary-runs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('automations.summary.runs')}</Table.Th>
+                    <Table.Th>{t('automations.summary.run_started')}</Table.Th>
+                    <Table.Th>{t('automations.summary.run_finished')}</Table.Th>
+                    <Table.Th>{t('automations.counts.entered')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {runs.map((run) => (
+                    <Table.Tr key={run.run}>
+                      <Table.Td>{run.run}</Table.Td>
+                      <Table.Td>{formatDate(run.startedAt, language, { withTime: true })}</Table.Td>
+                      <Table.Td>{run.endedAt ? formatDate(run.endedAt, language, { withTime: true }) : '-'}</Table.Td>
+                      <Table.Td>{formatCount(run.entered, language)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+            <Title order={3} size="h5">
+              {t('automations.summary.nodes')}
+            </Title>
+            <Table.ScrollContainer minWidth={700}>
+              <Table data-testid="summary-nodes">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('automations.summary.node')}</Table.Th>
+                    <Table.Th>{t('automations.summary.path_state')}</Table.Th>
+                    {(['entered', 'waiting', 'done', 'failed', 'left'] as const).map((key) => (
+                      <Table.Th key={key}>{t(`automations.counts.${key}`)}</Table.Th>
+                    ))}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.graph.nodes.map((node) => {
+                    const status = nodes.find((n) => n.nodeId === node.id);
+                    return (
+                      <Table.Tr key={node.id} data-testid="summary-node" data-node-id={node.id} data-node-type={node.type}>
+                        <Table.Td>{stepName(data, node.id, t)}</Table.Td>
+                        <Table.Td>
+                          {status?.state && (
+                            <Badge color={STATE_COLOR[status.state]} variant="dot">
+                              {t(`automations.node_state.${status.state}`)}
+                            </Badge>
+                          )}
+                          {status?.state === 'error' && status.message && (
+                            <Text size="xs" c="red">
+                              {t(`errors.${status.message}`, { defaultValue: t('errors.general') })}
+                            </Text>
+                          )}
+                        </Table.Td>
+                        {(['entered', 'waiting', 'done', 'failed', 'left'] as const).map((key) => (
+                          <Table.Td key={key} data-count={key}>
+                            {formatCount(status?.counts[key] ?? 0, language)}
+                          </Table.Td>
+                        ))}
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Stack>
+        </Paper>
+        <Paper withBorder radius="md" p="md">
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              {t('automations.summary.emails')}
+            </Title>
+            {emails.isError && (
+              <Text c="red" role="alert">
+                {errorText(emails.error, t)}
+              </Text>
+            )}
+            <SimpleGrid cols={{ base: 1, md: 2 }}>
+              {(emails.data?.items ?? []).map((email) => (
+                <Paper key={email.nodeId} withBorder p="sm" radius="sm" data-testid="summary-email" data-node-id={email.nodeId}>
+                  <Stack gap={4}>
+                    <Text fw={600}>{email.subject || stepName(data, email.nodeId, t)}</Text>
+                    <Text size="sm" data-testid="summary-email-counts" data-sent={email.sent}>
+                      {t('automations.summary.email_stats', {
+                        sent: formatCount(email.sent, language),
+                        opened: email.opened === null ? '-' : formatCount(email.opened, language),
+                        clicked: email.clicked === null ? '-' : formatCount(email.clicked, language),
+                        failed: formatCount(email.failed, language),
+                      })}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {t('automations.summary.email_rates', {
+                        open: formatRate(email.openRate, language),
+                        click: formatRate(email.clickRate, language),
+                        queued: formatCount(email.queued, language),
+                        skipped: formatCount(email.skipped, language),
+                      })}
+                    </Text>
+                  </Stack>
+                </Paper>
+              ))}
+            </SimpleGrid>
+          </Stack>
+        </Paper>
+        <CustomerPath scenario={data} />
+        <Anchor component={Link} to="/automations/scenario" size="sm">
+          {t('automations.editor.back')}
+        </Anchor>
+      </Stack>
+      {actions.dialog}
+    </>
+  );
+}

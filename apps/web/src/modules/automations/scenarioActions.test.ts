@@ -1,0 +1,29 @@
+import { entitlementsFor } from '@yado/contracts/entitlements';
+import { describe, expect, it } from 'vitest';
+import { scenarioActionsFor } from './scenarioActions';
+
+const admin = entitlementsFor('hotel', 'admin', false);
+const staff = entitlementsFor('hotel', 'staff', false);
+const viewer = entitlementsFor('hotel', 'viewer', false);
+
+describe('scenarioActionsFor', () => {
+  it('offers each status its actions of section 4', () => {
+    expect(scenarioActionsFor('draft', true, admin)).toEqual(['edit', 'run', 'copy', 'delete']);
+    expect(scenarioActionsFor('scheduled', false, admin)).toEqual(['cancel', 'stop', 'copy']);
+    expect(scenarioActionsFor('running', false, admin)).toEqual(['summary', 'stop', 'copy']);
+    expect(scenarioActionsFor('completed', false, admin)).toEqual(['summary', 'restart', 'resume', 'copy', 'delete']);
+    expect(scenarioActionsFor('stopped', false, admin)).toEqual(['summary', 'restart', 'copy', 'delete']);
+    expect(scenarioActionsFor('archived', false, admin)).toEqual(['summary', 'restore', 'copy', 'delete']);
+  });
+
+  it('hides what the role lacks: staff cannot delete, a viewer only reads', () => {
+    expect(scenarioActionsFor('draft', true, staff)).toEqual(['edit', 'run', 'copy']);
+    expect(scenarioActionsFor('running', true, viewer)).toEqual(['summary']);
+    expect(scenarioActionsFor('draft', true, viewer)).toEqual([]);
+  });
+
+  it("offers only copy on another host's draft; past draft the server judges the owner", () => {
+    expect(scenarioActionsFor('draft', false, admin)).toEqual(['copy']);
+    expect(scenarioActionsFor('running', false, admin)).toEqual(['summary', 'stop', 'copy']);
+  });
+});

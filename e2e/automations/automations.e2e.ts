@@ -1,0 +1,161 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, apiToken } from '../support/api';
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
+
+// The brand's admin: the demo's synced bookings belong to the brand's hotels.
+const BRAND_ADMIN = 'brand.admin@demo.test';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Drags a connection from an exit of one step to the entry of another, as a user does. */
+async function connect(page: Page, source: string, handle: string, target: string): Promise<void> {
+  const from = page.locator(`.react-flow__handle.source[data-nodeid="${source}"][data-handleid="${handle}"]`);
+  const to = page.locator(`.react-flow__handle.target[data-nodeid="${target}"]`);
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Picks an option of a Mantine select by its visible name, or the first one. */
+async function choose(page: Page, testId: string, name?: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  // Only the open list: other selects keep their options in the page, hidden.
+  const options = page.locator('[role="option"]:visible');
+  const option = name ? options.filter({ hasText: name }).first() : options.first();
+  await option.click();
+}
+
+const nodeIds = (page: Page) =>
+  page.getByTestId('scenario-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-node-id') ?? ''));
+
+describe.each(LANGUAGES)('automations (%s)', (language) => {
+  const t = TEXTS[language];
+  const a = t.automations;
+  const subject = `e2e ${language} ${Date.now().toString(36)}: see you soon`;
+
+  it('creates a pre-arrival scenario from the preset, edits it in the graph, runs it, moves the clock, sees the counts and the summary, and stops it with the typed sentence', async () => {
+    const { context, page } = await openPage(browser, language);
+    try {
+      await signIn(page, language, BRAND_ADMIN);
+      await page.waitForURL((url) => url.pathname === '/');
+
+      // The sidebar's Automations group leads to the presets.
+      await page.getByRole('button', { name: t.nav.automations, exact: true }).click();
+      await page.getByRole('link', { name: t.nav.preset }).click();
+      await page.waitForURL('**/automations/preset');
+      const card = page.locator('[data-testid="preset-card"][data-preset="pre_arrival"]');
+      await card.getByText(a.preset.built_ins.pre_arrival.name).waitFor();
+      await card.getByTestId('preset-use').click();
+      await page.waitForURL('**/automations/editor?id=*');
+      const scenarioId = new URL(page.url()).searchParams.get('id')!;
+      await page.getByTestId('scenario-editor').waitFor();
+      expect(await page.getByTestId('scenario-editor').getAttribute('data-status')).toBe('draft');
+
+      // The preset's email still needs its template and subject: the contract's check says so on the node.
+      const email = page.locator('[data-testid="scenario-node"][data-node-type="email"]');
+      await expect.poll(() => email.getAttribute('data-faults')).toContain('email_incomplete');
+      await email.getByText(t.errors.email_incomplete).waitFor();
+
+      // The booking trigger's panel shows the daily sync notice.
+      await page.locator('[data-testid="scenario-node"][data-node-type="trigger"]').click();
+      await page.getByTestId('sync-notice').getByText(a.trigger.sync_notice).waitFor();
+      expect(await page.getByTestId('trigger-days').inputValue()).toBe('3');
+
+      // Edit the graph: a one-hour delay goes between the trigger and the email.
+      const before = await nodeIds(page);
+      await page.getByTestId('palette-delay').click();
+      await expect.poll(async () => (await nodeIds(page)).length).toBe(before.length + 1);
+      const delayId = (await nodeIds(page)).find((id) => !before.includes(id))!;
+      await page.getByTestId('delay-amount').fill('1');
+      await page.getByTestId('delay-unit').selectOption('hours');
+      await page.getByTestId('arrange').click();
+      const delay = page.locator(`[data-testid="scenario-node"][data-node-id="${delayId}"]`);
+      // Nothing leads to the new step yet.
+      await delay.getByText(t.errors.orphan_node).waitFor();
+      // The trigger's exit is taken: the editor says so instead of drawing a second edge.
+      await connect(page, 'trigger', 'next', delayId);
+      await page.getByTestId('graph-faults').getByText(a.editor.refusal.outlet_taken).waitFor();
+      // Delete the trigger's connection, then connect trigger → delay → email.
+      await page.locator('[data-testid="rf__edge-trigger-email"] .react-flow__edge-interaction').click({ force: true });
+      await page.keyboard.press('Delete');
+      await expect.poll(() => page.locator('[data-testid="rf__edge-trigger-email"]').count()).toBe(0);
+      await connect(page, 'trigger', 'next', delayId);
+      await connect(page, delayId, 'next', 'email');
+      await page.getByTestId('arrange').click();
+      await expect.poll(() => delay.getAttribute('data-faults')).toBe('');
+
+      // The email's template, subject and sender.
+      await email.click();
+      await choose(page, 'email-template');
+      await page.getByTestId('email-subject').fill(subject);
+      // The preset leaves the sender open: the campaign email settings' sender is offered.
+      await page.getByTestId('email-sender').selectOption({ index: 1 });
+      expect(await page.getByTestId('email-sender').inputValue()).toContain('@');
+      await expect.poll(() => email.getAttribute('data-faults')).toBe('');
+      await page.getByTestId('graph-ok').waitFor();
+
+      // Finish and run: saved, then run after the confirmation.
+      await page.getByTestId('run').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText(a.confirm.run_title).waitFor();
+      await dialog.getByRole('button', { name: a.actions.run, exact: true }).click();
+      await page.getByTestId('snackbar').getByText(a.done.run.replace('{{name}}', a.preset.built_ins.pre_arrival.name)).waitFor();
+      await expect.poll(() => page.getByTestId('scenario-editor').getAttribute('data-status')).toBe('running');
+      // A running scenario cannot be changed.
+      await page.getByTestId('editor-read-only').waitFor();
+      expect(await page.getByTestId('palette').count()).toBe(0);
+      await screenshot(page, `automations-editor-running-${language}`);
+
+      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey.
+      const grand = await apiToken('grand@demo.test');
+      const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 10 * 24 * 60 } });
+      expect(moved.status).toBe(200);
+      expect(moved.data.steps).toBeGreaterThan(0);
+
+      // The trigger shows its live counts on the canvas (from the summary endpoint).
+      await page.reload();
+      const entered = page.locator('[data-testid="scenario-node"][data-node-type="trigger"] [data-count="entered"]');
+      await expect.poll(async () => Number(await entered.getAttribute('data-value')), { timeout: 15_000 }).toBeGreaterThan(0);
+      const guests = Number(await entered.getAttribute('data-value'));
+
+      // The summary: the run, the counts per step, the email step's details, a guest's path.
+      await page.goto(`/automations/scenario/${scenarioId}`);
+      await page.getByTestId('scenario-summary').waitFor();
+      await page.getByTestId('summary-runs').waitFor();
+      const triggerRow = page.locator('[data-testid="summary-node"][data-node-type="trigger"] [data-count="entered"]');
+      expect(Number((await triggerRow.textContent())?.replace(/\D/g, ''))).toBe(guests);
+      await page.locator('[data-testid="summary-email"][data-node-id="email"]').waitFor();
+      const admin = await apiToken(BRAND_ADMIN);
+      const journeys = await apiCall<{ items: { customerName: string }[] }>('GET', `/v1/scenarios/${scenarioId}/journeys?pageSize=1`, { token: admin });
+      const someone = journeys.data.items[0]!.customerName.split(/[\s\u3000]/)[0]!;
+      await page.getByTestId('path-search').fill(someone);
+      await page.getByRole('button', { name: a.summary.path_find }).click();
+      await page.getByTestId('journey').first().waitFor();
+      expect(await page.getByTestId('journey-step').count()).toBeGreaterThanOrEqual(1);
+      await screenshot(page, `automations-summary-${language}`);
+
+      // Stop, which needs the typed sentence.
+      await page.getByTestId('summary-stop').click();
+      const stop = page.getByRole('dialog');
+      const confirm = stop.getByRole('button', { name: a.actions.stop, exact: true });
+      await stop.getByText(a.confirm.stop_title).waitFor();
+      expect(await confirm.isDisabled()).toBe(true);
+      await stop.getByRole('textbox').fill(a.confirm.stop_sentence);
+      await confirm.click();
+      await expect.poll(() => page.getByTestId('scenario-summary').getAttribute('data-status')).toBe('stopped');
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+});
