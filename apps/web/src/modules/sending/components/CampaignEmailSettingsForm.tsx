@@ -117,8 +117,8 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
           </Text>
         )}
         {foreignDomain && (
+          // The field itself says why; this only leads to where the domain is authenticated.
           <Alert color="orange" icon={<IconAlertTriangle size={18} />} data-testid="sender-domain-refused">
-            <Text size="sm">{t('errors.sender_domain_not_verified')}</Text>
             <Anchor component={Link} to="/settings#domain" size="sm">
               {t('sending.settings.go_to_domains')}
             </Anchor>
