@@ -3,7 +3,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../modules/ui/components/FullPageSpinner';
 import { RouteErrorPage } from '../modules/areas/pages/RouteErrorPage';
 import type { TAreaId } from '../modules/shell/navigation';
-import { loadAreaTexts } from '../i18n/i18n';
+import { loadAreaTexts, loadConsoleTexts } from '../i18n/i18n';
 import { requireSession } from './authLoader';
 
 // Every page is its own chunk: /login downloads neither the shell nor any area.
@@ -142,7 +142,10 @@ export const routes: RouteObject[] = [
         HydrateFallback: FullPageSpinner,
         children: [
           {
-            lazy: async () => ({ Component: (await import('../modules/shell/components/Shell')).Shell }),
+            lazy: async () => {
+              const [{ Shell }] = await Promise.all([import('../modules/shell/components/Shell'), loadConsoleTexts()]);
+              return { Component: Shell };
+            },
             children: [
               {
                 index: true,

@@ -1,8 +1,11 @@
-// Every text of the console in one object per language: the core catalogue plus every area's.
+// Every text of the console in one object per language: the core catalogue (with the signed-in
+// console's error texts, console/) plus every area's.
 // For tests and e2e specs only; the console itself downloads area texts lazily (i18n.ts).
 // A new area's catalogue is added here as well as under areas/.
 import en from './en.json';
 import ja from './ja.json';
+import consoleEn from './console/en.json';
+import consoleJa from './console/ja.json';
 import customerImportEn from './areas/customer_import/en.json';
 import customerImportJa from './areas/customer_import/ja.json';
 import auditEn from './areas/audit/en.json';
@@ -50,6 +53,6 @@ export const AREA_TEXTS = {
 } as const;
 
 export const ALL_TEXTS = {
-  ja: { ...ja, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa, ...unsubscribeJa, ...automationsJa },
-  en: { ...en, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn, ...unsubscribeEn, ...automationsEn },
+  ja: { ...ja, errors: { ...ja.errors, ...consoleJa.errors }, ...auditJa, ...bookingSyncJa, ...customersJa, ...customerImportJa, ...managementJa, ...segmentationJa, ...settingsJa, ...usersJa, ...sendingJa, ...templatesJa, ...campaignJa, ...dashboardJa, ...unsubscribeJa, ...automationsJa },
+  en: { ...en, errors: { ...en.errors, ...consoleEn.errors }, ...auditEn, ...bookingSyncEn, ...customersEn, ...customerImportEn, ...managementEn, ...segmentationEn, ...settingsEn, ...usersEn, ...sendingEn, ...templatesEn, ...campaignEn, ...dashboardEn, ...unsubscribeEn, ...automationsEn },
 } as const;

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { ALL_TEXTS, AREA_TEXTS } from './allTexts';
 import coreEn from './en.json';
 import coreJa from './ja.json';
+import consoleEn from './console/en.json';
+import consoleJa from './console/ja.json';
 
 const { en, ja } = ALL_TEXTS;
 
@@ -51,6 +53,14 @@ describe('language catalogues', () => {
       const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
       expect(placeholders(ja), key).toEqual(placeholders(value as string));
     }
+  });
+
+  it('keep the signed-in console error texts apart from the first page, each error in one place', () => {
+    for (const [core, console] of [[coreEn, consoleEn], [coreJa, consoleJa]] as const) {
+      expect(Object.keys(console)).toEqual(['errors']);
+      for (const code of Object.keys(console.errors)) expect(Object.keys(core.errors), code).not.toContain(code);
+    }
+    expect(Object.keys(consoleJa.errors).sort()).toEqual(Object.keys(consoleEn.errors).sort());
   });
 
   it('use snake_case keys nested by area', () => {

@@ -11,6 +11,28 @@ const catalogues: Record<TLanguage, () => Promise<{ default: TCatalogue }>> = {
 };
 
 /**
+ * The console's error texts of the email-marketing areas (console/<language>.json, under `errors`):
+ * needed only once signed in, so the shell downloads them and the first page does not.
+ */
+const consoleCatalogues: Record<TLanguage, () => Promise<{ default: TCatalogue }>> = {
+  ja: () => import('./console/ja.json'),
+  en: () => import('./console/en.json'),
+};
+let consoleLoaded = false;
+
+async function addConsole(language: TLanguage): Promise<void> {
+  const catalogue = await consoleCatalogues[language]();
+  i18next.addResourceBundle(language, 'translation', catalogue.default, true, false);
+}
+
+/** Makes the signed-in console's texts available in the current language (and any later one). */
+export async function loadConsoleTexts(): Promise<void> {
+  if (consoleLoaded) return;
+  await addConsole(currentLanguage());
+  consoleLoaded = true;
+}
+
+/**
  * The texts of each area (areas/<area>/<language>.json, one top-level key named after the area)
  * are separate chunks, downloaded when a page of the area is first opened: the first page loads
  * only the core catalogue.
@@ -38,7 +60,7 @@ export async function loadLanguage(language: TLanguage): Promise<void> {
     const catalogue = await catalogues[language]();
     i18next.addResourceBundle(language, 'translation', catalogue.default, true, false);
   }
-  await Promise.all([...loadedAreas].map((area) => addArea(language, area)));
+  await Promise.all([...(consoleLoaded ? [addConsole(language)] : []), ...[...loadedAreas].map((area) => addArea(language, area))]);
 }
 
 /**
