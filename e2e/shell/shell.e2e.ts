@@ -49,7 +49,7 @@ describe.each(LANGUAGES)('console shell (%s)', (language) => {
     await context.close();
   });
 
-  it('opens an area from the sidebar and marks it active; areas not built yet say so', async () => {
+  it('opens an area from the sidebar and marks it active; every area of the sidebar is built', async () => {
     const { context, page } = await signedIn(language, 'brand.admin@demo.test');
     await page.getByRole('button', { name: t.nav.management, exact: true }).click();
     await page.getByRole('link', { name: t.nav.hotel_list }).click();
@@ -57,8 +57,10 @@ describe.each(LANGUAGES)('console shell (%s)', (language) => {
     await page.getByRole('link', { name: t.nav.hotel_list }).and(page.locator('[aria-current="page"]')).waitFor();
     await page.getByTestId('host-table').waitFor();
     expect(await page.getByRole('link', { name: t.nav.dashboard }).getAttribute('aria-current')).toBeNull();
+    // The last area to be built: its page, not the placeholder that said "not available yet".
     await page.goto('/automations/scenario');
-    expect(await page.getByTestId('area-not-available').textContent()).toContain(t.areas.not_available.message);
+    await page.getByRole('button', { name: t.automations.scenario.create }).waitFor();
+    expect(await page.getByTestId('area-not-available').count()).toBe(0);
     await context.close();
   });
 
