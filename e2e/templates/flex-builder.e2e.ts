@@ -158,8 +158,16 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     // Fill them in: a greeting with the guest's name, a photo, a button to the hotel's page.
     const text = page.locator('[data-block-type="text"] .yado-rich-text');
     // The first click selects the block and shows its toolbar above the text; the second places the cursor.
-    await text.click();
-    await page.getByTestId('text-toolbar').waitFor();
+    // A click that lands while the last drop is still settling selects nothing: click again until it shows.
+    await expect
+      .poll(
+        async () => {
+          await text.click();
+          return page.getByTestId('text-toolbar').isVisible();
+        },
+        { timeout: 20_000, intervals: [250, 500, 1000] },
+      )
+      .toBe(true);
     await text.click();
     await page.keyboard.type(language === 'ja' ? 'ご到着をお待ちしております、' : 'We look forward to welcoming you, ');
     await page.getByTestId('text-toolbar').getByTestId('tag-menu').click();
