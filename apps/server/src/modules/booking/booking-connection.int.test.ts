@@ -111,7 +111,11 @@ describe('connecting a brand to the booking system', () => {
     expect(row.api_key_encrypted).not.toContain(key('DBK-100234'));
     const status = await eventually(async () => {
       const r = await s.call('GET', '/v1/booking/connection', { token });
-      return r.body.data.runs[0]?.status === 'succeeded' && !r.body.data.syncPending ? r.body.data : null;
+      // The watermark is waited for too: once, in a clean-clone CI run, it read null just after the run
+      // showed succeeded (they commit together, so this is not understood yet; see the session note of
+      // 2026-11-24). If it never comes, the assertion below still fails.
+      const done = r.body.data.runs[0]?.status === 'succeeded' && !r.body.data.syncPending;
+      return done && r.body.data.connection?.syncedUpTo ? r.body.data : null;
     }, 30_000);
     expect(status.runs[0]).toMatchObject({ trigger: 'connect', status: 'succeeded' });
     expect(status.runs[0].customersCreated).toBeGreaterThan(0);
