@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { resolve } from 'node:path';
 import { createBookingSim, type TBookingSim } from '@yado/booking-sim';
 import iconv from 'iconv-lite';
 import { normalizePhone } from '@yado/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../test/harness.ts';
+import { killWorkerProcess, startWorkerProcess as startWorker } from '../test/worker-process.ts';
 
 /**
  * Job leases against a real worker process: `tsx src/worker-main.ts` on the test's database,
@@ -14,7 +14,6 @@ import { DEMO, eventually, startTestServer, type TTestServer } from '../test/har
  * quick; the product's default is 30 s.
  */
 const LEASE = { WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' };
-const ROOT = resolve(import.meta.dirname, '../../../..');
 const SAKURA = 'DBK-100234';
 const SAKURA_KEY = 'dbk_demo_sakura_7f3c9a1e5b2d4068';
 
@@ -27,47 +26,22 @@ let slowUrl: string;
 let delayMs = 0;
 const workers: ChildProcess[] = [];
 
-/**
- * A worker process, resolved once it serves its queues. Node with tsx's loader, in one process:
- * the `tsx` command runs the program in a child of its own, which would outlive a SIGKILL.
- */
+/** A worker process of this test's settings (test/worker-process.ts), stopped after the file. */
 async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker-main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
+  const child = await startWorker(
+    {
       DATABASE_URL: s.rt.config.databaseUrl as string,
       DATA_DIR: s.rt.config.dataDir,
       BOOKING_API_URL: slowUrl,
-      LOG_LEVEL: 'info',
       ...LEASE,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    { startTimeoutMs: 30_000, debugVariable: 'LEASES_DEBUG' },
+  );
   workers.push(child);
-  let output = '';
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`worker did not start: ${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += String(chunk);
-      if (process.env.LEASES_DEBUG) process.stderr.write(`[worker ${child.pid}] ${String(chunk)}`);
-      if (output.includes('Yado worker is running')) {
-        clearTimeout(timer);
-        done();
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => fail(new Error(`worker exited (${code}): ${output}`)));
-  });
   return child;
 }
 
-async function kill(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+const kill = killWorkerProcess;
 
 beforeAll(async () => {
   sim = createBookingSim({ seed: 11, guestsPerAccount: 12_000, rateLimit: false });
@@ -107,7 +81,10 @@ describe('a worker killed in the middle of a job', () => {
     const id = uploaded.body.data.id as string;
     const get = async () => (await s.call('GET', `/v1/customer-imports/${id}`, { token })).body.data;
     await eventually(async () => (await get()).status === 'reviewed', 60_000);
-    const confirmed = await s.call('POST', `/v1/customer-imports/${id}/confirm`, { token, body: { emailReception: 'booking' } });
+    const confirmed = await s.call('POST', `/v1/customer-imports/${id}/confirm`, {
+      token,
+      body: { emailReception: 'booking' },
+    });
     expect(confirmed.status).toBe(200);
 
     // Killed once the first 50,000 rows are written, inside the import's one transaction.
@@ -159,7 +136,10 @@ describe('a worker killed in the middle of a job', () => {
     const id = uploaded.body.data.id as string;
     const get = async () => (await s.call('GET', `/v1/customer-imports/${id}`, { token })).body.data;
     await eventually(async () => {
-      const [job] = await s.sql(`select state from pgboss.job where name = 'customer-imports.review' and data->>'importId' = $1`, [id]);
+      const [job] = await s.sql(
+        `select state from pgboss.job where name = 'customer-imports.review' and data->>'importId' = $1`,
+        [id],
+      );
       return job?.state === 'active';
     }, 60_000);
     await new Promise((r) => setTimeout(r, 300));
@@ -171,7 +151,11 @@ describe('a worker killed in the middle of a job', () => {
       const i = await get();
       return i.status === 'reviewed' || i.status === 'rejected' ? i : null;
     }, 60_000);
-    expect(done).toMatchObject({ status: 'reviewed', encoding: 'cp932', counts: { total: 300_001, new: 300_001, failed: 0 } });
+    expect(done).toMatchObject({
+      status: 'reviewed',
+      encoding: 'cp932',
+      counts: { total: 300_001, new: 300_001, failed: 0 },
+    });
     expect(done.resumedAt).not.toBeNull();
     const [{ n }] = await s.sql(`select count(*)::int as n from customer_import_rows where import_id = $1`, [id]);
     expect(n).toBe(300_001);
@@ -183,7 +167,10 @@ describe('a worker killed in the middle of a job', () => {
     const [{ id: sakura }] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
     const { token } = await s.login(DEMO.brandAdmin);
     let worker = await startWorkerProcess();
-    const connected = await s.call('POST', '/v1/booking/connection', { token, body: { accountId: SAKURA, apiKey: SAKURA_KEY } });
+    const connected = await s.call('POST', '/v1/booking/connection', {
+      token,
+      body: { accountId: SAKURA, apiKey: SAKURA_KEY },
+    });
     expect(connected.status).toBe(200);
     // Killed once some pages are committed and the run is still going.
     await eventually(async () => {
@@ -195,7 +182,9 @@ describe('a worker killed in the middle of a job', () => {
       return r.links > 0 && r.running === 1;
     }, 60_000);
     await kill(worker);
-    const [{ links }] = await s.sql(`select count(*)::int as links from booking_guest_links where brand_id = $1`, [sakura]);
+    const [{ links }] = await s.sql(`select count(*)::int as links from booking_guest_links where brand_id = $1`, [
+      sakura,
+    ]);
     const world = sim.inspect(SAKURA);
     expect(links).toBeLessThan(world.guests.length);
 
@@ -237,7 +226,9 @@ describe('a worker killed in the middle of a job', () => {
     delayMs = 150;
     try {
       const running = async () =>
-        (await s.sql(`select id, resumed from booking_sync_runs where brand_id = $1 and status = 'running'`, [sakura]))[0];
+        (
+          await s.sql(`select id, resumed from booking_sync_runs where brand_id = $1 and status = 'running'`, [sakura])
+        )[0];
       let worker = await startWorkerProcess();
       expect((await s.call('POST', '/v1/booking/sync', { token })).status).toBe(200);
       const first = await eventually(running, 30_000);
@@ -252,7 +243,9 @@ describe('a worker killed in the middle of a job', () => {
       await kill(worker);
       worker = await startWorkerProcess();
       const [job] = await eventually(async () => {
-        const rows = await s.sql(`select state, output from pgboss.job where name = 'booking.sync' and state = 'failed'`);
+        const rows = await s.sql(
+          `select state, output from pgboss.job where name = 'booking.sync' and state = 'failed'`,
+        );
         return rows.length > 0 ? rows : null;
       }, 60_000);
       expect(job.output.message).toContain('the worker running this job stopped');

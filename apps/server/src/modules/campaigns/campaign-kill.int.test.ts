@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { killWorkerProcess, startWorkerProcess as startWorker } from '../../test/worker-process.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
 /**
@@ -19,63 +19,40 @@ const UNSUBSCRIBED_BEFORE = 150;
 const UNSUBSCRIBED_DURING = 300;
 const KILLS = 20;
 const LEASE = { WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' };
-const ROOT = resolve(import.meta.dirname, '../../../../..');
 
 let s: TTestServer;
 const workers: ChildProcess[] = [];
 
+/** A worker process of this test's settings (test/worker-process.ts), stopped after the file. */
 async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker-main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
+  const child = await startWorker(
+    {
       DATABASE_URL: s.rt.config.databaseUrl as string,
       DATA_DIR: s.rt.config.dataDir,
       SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
-      LOG_LEVEL: 'info',
       CAMPAIGN_DISPATCH_SECONDS: '1',
       CAMPAIGN_BATCH_SIZE: '100',
       // Paced (all recipients share one domain), so twenty kills surely land before the send ends.
       CAMPAIGN_DOMAIN_RATE: '250',
       ...LEASE,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    { debugVariable: 'KILL_DEBUG' },
+  );
   workers.push(child);
-  let output = '';
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`worker did not start: ${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += String(chunk);
-      if (process.env.KILL_DEBUG) process.stderr.write(`[worker ${child.pid}] ${String(chunk)}`);
-      if (output.includes('Yado worker is running')) {
-        clearTimeout(timer);
-        done();
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal !== 'SIGKILL') fail(new Error(`worker exited (${code}): ${output}`));
-    });
-  });
   return child;
 }
 
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+const kill = killWorkerProcess;
 
 beforeAll(async () => {
   s = await startTestServer({ worker: false, env: LEASE });
   if (!s.rt.config.databaseUrl) throw new Error('the kill test needs PostgreSQL: a worker process cannot share PGlite');
   await seedDemoSending(s.rt);
   const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
+    [brand.id],
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -101,7 +78,8 @@ describe('a campaign send whose worker is killed again and again', () => {
        select id, $2, $1, 'manual' from customers where brand_id = $1 and email like 'kill%@guest.example.jp'`,
       [brand.id, hotel.id],
     );
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: '箱根の全員', type: 'static' } })).body.data.id as string;
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: '箱根の全員', type: 'static' } })).body
+      .data.id as string;
     await s.sql(
       `insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where brand_id = $1 and email like 'kill%@guest.example.jp'`,
       [brand.id, segment],
@@ -111,14 +89,43 @@ describe('a campaign send whose worker is killed again and again', () => {
       body: {
         name: '箱根の冬',
         defaultLanguage: 'ja',
-        contents: { ja: { subject: '冬', preheader: '', document: { version: 1, sections: [{ id: 's', columns: [{ id: 'c', blocks: [{ id: 'b', type: 'button', label: '予約', href: 'https://sakura.example.jp/hakone' }] }] }] } } },
+        contents: {
+          ja: {
+            subject: '冬',
+            preheader: '',
+            document: {
+              version: 1,
+              sections: [
+                {
+                  id: 's',
+                  columns: [
+                    {
+                      id: 'c',
+                      blocks: [{ id: 'b', type: 'button', label: '予約', href: 'https://sakura.example.jp/hakone' }],
+                    },
+                  ],
+                },
+              ],
+            },
+          },
+        },
       },
     });
-    const campaign = await s.call('POST', '/v1/campaigns', { token, body: { name: '箱根の冬', subject: '箱根の冬のご案内', recipients: { segmentIds: [segment] }, templateId: template.body.data.id } });
+    const campaign = await s.call('POST', '/v1/campaigns', {
+      token,
+      body: {
+        name: '箱根の冬',
+        subject: '箱根の冬のご案内',
+        recipients: { segmentIds: [segment] },
+        templateId: template.body.data.id,
+      },
+    });
     const id = campaign.body.data.id as string;
     expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
 
-    const sentCount = async () => (await s.sql(`select count(*)::int as n from deliveries where campaign_id = $1 and status = 'sent'`, [id]))[0].n as number;
+    const sentCount = async () =>
+      (await s.sql(`select count(*)::int as n from deliveries where campaign_id = $1 and status = 'sent'`, [id]))[0]
+        .n as number;
     let kills = 0;
     let unsubscribedDuring: string[] = [];
     let worker = await startWorkerProcess();
@@ -127,7 +134,10 @@ describe('a campaign send whose worker is killed again and again', () => {
       await kill(worker);
       kills += 1;
       const [c] = await s.sql(`select status from campaigns where id = $1`, [id]);
-      expect(c.status, `killed ${kills} times, yet the campaign already finished: the kills must land during the send`).not.toBe('sent');
+      expect(
+        c.status,
+        `killed ${kills} times, yet the campaign already finished: the kills must land during the send`,
+      ).not.toBe('sent');
       // Half-way through the kills, some guests whose mail is not sent yet unsubscribe. The
       // deliveries are locked while their customers change, so no claim sees the old consent.
       if (kills === KILLS / 2) {
@@ -184,6 +194,8 @@ describe('a campaign send whose worker is killed again and again', () => {
     // Nothing to anyone unsubscribed before the send, nor to anyone outside the campaign.
     for (let g = 1; g <= UNSUBSCRIBED_BEFORE; g++) expect(byAddress.has(`kill${g}@guest.example.jp`)).toBe(false);
     expect(received.length).toBe(RECIPIENTS - UNSUBSCRIBED_BEFORE - UNSUBSCRIBED_DURING);
-    process.stdout.write(`kill test: ${kills} kills, ${counts.sent} sent, ${repeats} in-flight repeats in the sink (${counts.repeats} counted)\n`);
+    process.stdout.write(
+      `kill test: ${kills} kills, ${counts.sent} sent, ${repeats} in-flight repeats in the sink (${counts.repeats} counted)\n`,
+    );
   }, 900_000);
 });

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { killWorkerProcess, startWorkerProcess as startWorker } from '../../test/worker-process.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
 /**
@@ -15,65 +15,40 @@ import { seedDemoSending } from '../../seed/demo-sending.ts';
 const GUESTS = Number(process.env.KILL_GUESTS ?? 1_000);
 const KILLS = Number(process.env.KILL_COUNT ?? 8);
 const LEASE = { WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' };
-const ROOT = resolve(import.meta.dirname, '../../../../..');
 
 let s: TTestServer;
 const workers: ChildProcess[] = [];
 
+/** A worker process of this test's settings (test/worker-process.ts), stopped after the file. */
 async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker-main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: s.rt.config.databaseUrl as string,
-      DATA_DIR: s.rt.config.dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
-      LOG_LEVEL: 'info',
-      SCENARIO_CLOCK: 'manual',
-      SCENARIO_TICK_SECONDS: '0.5',
-      // Small sets, so a tick is many transactions and the kills land between and inside them.
-      SCENARIO_BATCH_SIZE: '40',
-      CAMPAIGN_DISPATCH_SECONDS: '1',
-      CAMPAIGN_BATCH_SIZE: '50',
-      CAMPAIGN_DOMAIN_RATE: '400',
-      ...LEASE,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = await startWorker({
+    DATABASE_URL: s.rt.config.databaseUrl as string,
+    DATA_DIR: s.rt.config.dataDir,
+    SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
+    SCENARIO_CLOCK: 'manual',
+    SCENARIO_TICK_SECONDS: '0.5',
+    // Small sets, so a tick is many transactions and the kills land between and inside them.
+    SCENARIO_BATCH_SIZE: '40',
+    CAMPAIGN_DISPATCH_SECONDS: '1',
+    CAMPAIGN_BATCH_SIZE: '50',
+    CAMPAIGN_DOMAIN_RATE: '400',
+    ...LEASE,
   });
   workers.push(child);
-  let output = '';
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`worker did not start: ${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += String(chunk);
-      if (output.includes('Yado worker is running')) {
-        clearTimeout(timer);
-        done();
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal !== 'SIGKILL') fail(new Error(`worker exited (${code}): ${output}`));
-    });
-  });
   return child;
 }
 
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+const kill = killWorkerProcess;
 
 beforeAll(async () => {
   s = await startTestServer({ worker: false, env: { ...LEASE, SCENARIO_CLOCK: 'manual' } });
   if (!s.rt.config.databaseUrl) throw new Error('the kill test needs PostgreSQL: a worker process cannot share PGlite');
   await seedDemoSending(s.rt);
   const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00', frequency_cap_count = 100 where host_id = $1`, [brand.id]);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00', frequency_cap_count = 100 where host_id = $1`,
+    [brand.id],
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -91,16 +66,36 @@ describe('a scenario whose worker is killed again and again', () => {
        select $1, 'ゲスト' || g, '旅程', '0708' || lpad(g::text, 7, '0'), 'journey' || g || '@guest.example.jp' from generate_series(1, ${GUESTS}) g`,
       [brand.id],
     );
-    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where email like 'journey%@guest.example.jp'`, [brand.id, hotel.id]);
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: '旅程の全員', type: 'static' } })).body.data.id as string;
-    await s.sql(`insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where email like 'journey%@guest.example.jp'`, [brand.id, segment]);
-    const templateId = (await s.call('POST', '/v1/templates', { token, body: { name: '旅程', defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } } })).body.data.id;
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where email like 'journey%@guest.example.jp'`,
+      [brand.id, hotel.id],
+    );
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: '旅程の全員', type: 'static' } })).body
+      .data.id as string;
+    await s.sql(
+      `insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where email like 'journey%@guest.example.jp'`,
+      [brand.id, segment],
+    );
+    const templateId = (
+      await s.call('POST', '/v1/templates', {
+        token,
+        body: {
+          name: '旅程',
+          defaultLanguage: 'ja',
+          contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
+        },
+      })
+    ).body.data.id;
     const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
     const graph = {
       nodes: [
         { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: segment } },
         { id: 'wait', type: 'delay', data: { kind: 'duration', amount: 1, unit: 'days' } },
-        { id: 'mail', type: 'email', data: { templateId, subject: '旅程のご案内', senderEmail: settings.sender_email } },
+        {
+          id: 'mail',
+          type: 'email',
+          data: { templateId, subject: '旅程のご案内', senderEmail: settings.sender_email },
+        },
       ],
       edges: [
         { id: 'a', source: 'start', target: 'wait' },
@@ -123,18 +118,35 @@ describe('a scenario whose worker is killed again and again', () => {
     await s.sql(`update scenario_clock set now = now + interval '1 day 1 minute' where id = 1`);
     for (let i = 0; i < KILLS / 2; i++) await killAndRestart();
 
-    await eventually(async () => {
-      const [row] = await s.sql(`select count(*) filter (where state = 'done')::int as done from journeys where scenario_id = $1`, [id]);
-      return row.done === GUESTS ? true : null;
-    }, Number(process.env.KILL_WAIT_MS ?? 600_000)).catch(async (error: unknown) => {
-      const states = await s.sql(`select node_id, phase, state, (due_at is null) as no_due, count(*)::int as n from journeys where scenario_id = $1 group by 1, 2, 3, 4`, [id]);
-      const sends = await s.sql(`select d.status, count(*)::int as n from deliveries d join campaigns k on k.id = d.campaign_id where k.scenario_id = $1 group by 1`, [id]);
+    await eventually(
+      async () => {
+        const [row] = await s.sql(
+          `select count(*) filter (where state = 'done')::int as done from journeys where scenario_id = $1`,
+          [id],
+        );
+        return row.done === GUESTS ? true : null;
+      },
+      Number(process.env.KILL_WAIT_MS ?? 600_000),
+    ).catch(async (error: unknown) => {
+      const states = await s.sql(
+        `select node_id, phase, state, (due_at is null) as no_due, count(*)::int as n from journeys where scenario_id = $1 group by 1, 2, 3, 4`,
+        [id],
+      );
+      const sends = await s.sql(
+        `select d.status, count(*)::int as n from deliveries d join campaigns k on k.id = d.campaign_id where k.scenario_id = $1 group by 1`,
+        [id],
+      );
       const clock = await s.sql(`select now from scenario_clock`);
-      const jobs = await s.sql(`select name, state, count(*)::int as n from pgboss.job where name like 'scenarios%' group by 1, 2`);
+      const jobs = await s.sql(
+        `select name, state, count(*)::int as n from pgboss.job where name like 'scenarios%' group by 1, 2`,
+      );
       throw new Error(`${String(error)}: ${JSON.stringify({ states, sends, clock, jobs })}`);
     });
 
-    const [journeys] = await s.sql(`select count(*)::int as n, count(distinct customer_id)::int as customers from journeys where scenario_id = $1`, [id]);
+    const [journeys] = await s.sql(
+      `select count(*)::int as n, count(distinct customer_id)::int as customers from journeys where scenario_id = $1`,
+      [id],
+    );
     expect(journeys).toEqual({ n: GUESTS, customers: GUESTS });
     // Every journey's log is exactly the path, each step once.
     const paths = await s.sql(
@@ -142,13 +154,17 @@ describe('a scenario whose worker is killed again and again', () => {
       [id],
     );
     const distinct = new Set(paths.map((p) => p.path));
-    expect([...distinct]).toEqual(['start:entered start:done wait:entered wait:waiting wait:done mail:entered mail:queued mail:sent']);
+    expect([...distinct]).toEqual([
+      'start:entered start:done wait:entered wait:waiting wait:done mail:entered mail:queued mail:sent',
+    ]);
     const deliveries = await s.sql(
       `select c.email, d.status, d.in_flight_repeats from deliveries d join campaigns k on k.id = d.campaign_id join customers c on c.id = d.customer_id where k.scenario_id = $1`,
       [id],
     );
     expect(deliveries).toHaveLength(GUESTS);
-    const received = await s.sql(`select r.address, count(*)::int as n from dev_outbox o, unnest(o.rcpt_to) r(address) where r.address like 'journey%@guest.example.jp' group by r.address`);
+    const received = await s.sql(
+      `select r.address, count(*)::int as n from dev_outbox o, unnest(o.rcpt_to) r(address) where r.address like 'journey%@guest.example.jp' group by r.address`,
+    );
     const byAddress = new Map(received.map((r) => [r.address as string, r.n as number]));
     let repeats = 0;
     for (const d of deliveries) {
@@ -158,6 +174,8 @@ describe('a scenario whose worker is killed again and again', () => {
       expect(n - 1, `${d.email}: repeats beyond its in-flight count`).toBeLessThanOrEqual(d.in_flight_repeats);
       repeats += n - 1;
     }
-    process.stdout.write(`scenario kill test: ${kills} kills, ${GUESTS} journeys, ${repeats} in-flight repeats in the sink\n`);
+    process.stdout.write(
+      `scenario kill test: ${kills} kills, ${GUESTS} journeys, ${repeats} in-flight repeats in the sink\n`,
+    );
   }, 900_000);
 });
