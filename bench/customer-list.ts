@@ -6,7 +6,20 @@
  *   npm run bench -- customer-list [--size N] [--rate 1000] [--seconds 10] [--rounds 3]
  * value = the median round's p99 of ours in ms; baseline = the baseline's median round p99;
  * ratio = baseline ÷ ours (1.0: as fast as hand-written SQL).
+ *
+ * --first-minute [--restart-postgres] [--reps 2]: what a user meets in the first minute after a
+ * start instead (docs/benchmarks.md, "A warm start"). The server is started afresh, with its
+ * background warm-up off and on in alternation (--reps times each), the same request mix is sent
+ * at --rate for six 10-second windows from the moment /healthz answers, and each window's p99 is
+ * printed. --restart-postgres restarts the local PostgreSQL cluster before every start, so its
+ * buffers are cold too (it drops every other connection: only on a machine nobody else is using).
+ * value = the first window's median p99 with the warm-up; baseline = the last window's (steady
+ * state); ratio = baseline ÷ value (1.0: the first ten seconds are as fast as the sixth).
  */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { admin, alternateRounds, arg, dbUrl, getJson, openLoop, percentile, startServer, withSpread, type TLoadResult } from './_support.ts';
 
@@ -16,6 +29,9 @@ const seconds = arg('seconds', 10);
 const rounds = arg('rounds', 3);
 const port = arg('port', 3907);
 const DB = 'yado_bench_customer_list';
+const firstMinuteMode = process.argv.includes('--first-minute');
+const restartPostgres = process.argv.includes('--restart-postgres');
+const reps = arg('reps', 2);
 
 async function seed(url: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
@@ -69,18 +85,21 @@ async function main(): Promise<void> {
   );
   if (!exists) await admin(`create database ${DB}`);
   const url = dbUrl(DB);
-  const server = await startServer(url, port);
+  let server = await startServer(url, port);
   try {
     await seed(url);
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const brand = (await pool.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
     const marks = (await pool.query(`select created_at, id from customers tablesample system (0.1) limit 200`)).rows as { created_at: Date; id: string }[];
-    const login = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
-    }).then((r) => r.json() as Promise<{ data: { accessToken: string } }>);
-    const token = login.data.accessToken;
+    const signIn = async () =>
+      (
+        await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
+        }).then((r) => r.json() as Promise<{ data: { accessToken: string } }>)
+      ).data.accessToken;
+    let token = await signIn();
     const base = `http://127.0.0.1:${port}/v1/customers?limit=50`;
 
     // The mix a console user makes: the first page, a later page, a phone search, a name search.
@@ -114,6 +133,44 @@ async function main(): Promise<void> {
     };
 
     const apiSide = async (i: number) => (await getJson(apiRequest(i), token)).status === 200;
+
+    if (firstMinuteMode) {
+      await pool.end();
+      const restart = async (warm: boolean) => {
+        server.kill('SIGTERM');
+        await once(server, 'exit');
+        if (restartPostgres) await restartLocalPostgres(url);
+        process.env.WARM_ON_START = String(warm);
+        const t0 = performance.now();
+        server = await startServer(url, port);
+        return performance.now() - t0;
+      };
+      const windows: Record<'off' | 'on', number[][]> = { off: [], on: [] };
+      for (let rep = 0; rep < reps; rep++) {
+        // Alternated in flipping pairs, as alternateRounds does, so a drift lands on both.
+        for (const warm of rep % 2 === 0 ? [false, true] : [true, false]) {
+          const healthzMs = await restart(warm);
+          const s0 = performance.now();
+          token = await signIn();
+          const signInMs = performance.now() - s0;
+          const p99s: number[] = [];
+          for (let w = 0; w < 6; w++) p99s.push(percentile((await openLoop(rate, 10, apiSide)).latencies, 99));
+          windows[warm ? 'on' : 'off'].push(p99s);
+          process.stdout.write(
+            `warm-up ${warm ? 'on ' : 'off'}: /healthz after ${healthzMs.toFixed(0)} ms, sign-in ${signInMs.toFixed(0)} ms, p99 per 10 s window: ${p99s.map((v) => v.toFixed(1)).join(' / ')} ms\n`,
+          );
+        }
+      }
+      const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
+      const column = (side: 'off' | 'on', w: number) => medianOf(windows[side].map((p) => p[w] as number));
+      for (const side of ['off', 'on'] as const) {
+        process.stdout.write(`warm-up ${side}: median p99 per window ${[0, 1, 2, 3, 4, 5].map((w) => column(side, w).toFixed(1)).join(' / ')} ms\n`);
+      }
+      const first = column('on', 0);
+      const steady = column('on', 5);
+      process.stdout.write(`BENCH customer-list-first-minute value=${first.toFixed(1)} unit=ms baseline=${steady.toFixed(1)} ratio=${(steady / first).toFixed(2)}\n`);
+      return;
+    }
     const p = (r: TLoadResult, q: number) => percentile(r.latencies, q).toFixed(1);
     const { ours, baseline } = await alternateRounds({
       rounds,
@@ -135,6 +192,23 @@ async function main(): Promise<void> {
   } finally {
     server.kill('SIGTERM');
   }
+}
+
+/** Restarts the local cluster (Debian's pg_ctlcluster) and waits until it answers again. */
+async function restartLocalPostgres(url: string): Promise<void> {
+  const version = readdirSync('/etc/postgresql')[0] as string;
+  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'restart'], { stdio: 'ignore' });
+  for (let i = 0; i < 60; i++) {
+    const c = new pg.Client({ connectionString: url });
+    const up = await c.connect().then(
+      () => true,
+      () => false,
+    );
+    await c.end().catch(() => undefined);
+    if (up) return;
+    await sleep(500);
+  }
+  throw new Error('PostgreSQL did not come back after the restart');
 }
 
 main().then(

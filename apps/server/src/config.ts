@@ -23,6 +23,11 @@ const ZEnv = z.object({
   JWT_SECRET: z.string().min(32).optional(),
   /** Run the job worker inside the API process (true for `npm start`). */
   WORKER_IN_PROCESS: z.enum(['true', 'false']).optional(),
+  /**
+   * Warm the customer list's statements and index pages in the background after the server
+   * listens (modules/customers/warm-customer-list.ts). Off only to measure what it saves.
+   */
+  WARM_ON_START: z.enum(['true', 'false']).default('true'),
   /** Seed the demo organisation on first start (default: on in embedded mode). */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -117,6 +122,7 @@ export interface TConfig {
   mailFrom: string;
   jwtSecret: string;
   workerInProcess: boolean;
+  warmOnStart: boolean;
   seedDemo: boolean;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   webDist: string;
@@ -226,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: e.MAIL_FROM,
     jwtSecret: e.JWT_SECRET ?? overrides.jwtSecret ?? embeddedSecret(dataDir, 'jwt'),
     workerInProcess: e.WORKER_IN_PROCESS ? e.WORKER_IN_PROCESS === 'true' : true,
+    warmOnStart: e.WARM_ON_START === 'true',
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : !production,
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),

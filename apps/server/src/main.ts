@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   if (config.workerInProcess) await startWorker(rt);
   await app.listen({ port: config.port, host: config.host });
   // In the background: /healthz answers at once, the first users find the list's path warm.
-  warmCustomerList(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'customer list warm-up failed'));
+  if (config.warmOnStart) warmCustomerList(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'customer list warm-up failed'));
   const database = rt.database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL';
   const embedded = config.embedded ? `, embedded SMTP sink${rt.dns ? `, embedded DNS at ${rt.dns.address}` : ''}` : '';
   rt.log.info(`Yado is running on ${config.publicUrl} (${database}${embedded})`);
