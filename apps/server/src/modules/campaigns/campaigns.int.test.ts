@@ -121,6 +121,44 @@ describe('campaign routes', () => {
     expect((await s.call('GET', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(404);
   });
 
+  it('records who created, edited, scheduled, sent now, took back, cancelled, duplicated and deleted a campaign in the audit log', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '監査', [await customer(shinjuku.id, '監', mail('audit'))]);
+    const name = `監査 ${tag}`;
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name, subject: 's', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { name: `${name} 改`, subject: 's2' } })).status).toBe(200);
+    // Saved as it was: nothing changed, nothing recorded.
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { subject: 's2' } })).status).toBe(200);
+    const at = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token: t, body: { schedule: { kind: 'at', localTime: '2099-07-01T10:00', timeZone: 'Asia/Tokyo' } } });
+    expect(at.status, JSON.stringify(at.body)).toBe(200);
+    // An edit of a scheduled campaign checks its schedule again: an edit, not a second scheduling.
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { preHeader: 'ご案内' } })).body.data.status).toBe('scheduled');
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/draft`, { token: t, body: {} })).body.data.status).toBe('draft');
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/cancel`, { token: t, body: {} })).body.data.status).toBe('cancelled');
+    const copy = (await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: { name: `${name} コピー` } })).body.data;
+    expect((await s.call('DELETE', `/v1/campaigns/${copy.id}`, { token: t })).status).toBe(200);
+
+    const grand = await token(DEMO.grand);
+    const log = await s.call('GET', `/v1/audit?hostId=${brand.id}&limit=200`, { token: grand });
+    expect(log.status).toBe(200);
+    const ours = log.body.data.filter((e: { targetId: string }) => e.targetId === c.id || e.targetId === copy.id);
+    expect(ours.map((e: { action: string }) => e.action)).toEqual(['delete', 'duplicate', 'cancel', 'send_now', 'unschedule', 'update', 'schedule', 'update', 'create']);
+    for (const e of ours) expect(e).toMatchObject({ actorEmail: DEMO.brandAdmin, actingRole: 'admin', targetType: 'campaign' });
+    const [deleted, duplicated, , , , preHeader, scheduled, renamed, created] = ours;
+    expect(created.changes).toEqual({ name });
+    expect(renamed.changes).toEqual({ name: [name, `${name} 改`], fields: ['subject'] });
+    expect(scheduled.changes).toEqual({ name: `${name} 改`, sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' });
+    expect(preHeader.changes).toEqual({ name: `${name} 改`, fields: ['preHeader'] });
+    expect(duplicated).toMatchObject({ targetId: copy.id, changes: { name: `${name} コピー`, copyOf: `${name} 改` } });
+    expect(deleted).toMatchObject({ targetId: copy.id, changes: { name: `${name} コピー` } });
+    // Another brand's log does not show them.
+    const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    const harborLog = await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: grand });
+    expect(harborLog.body.data.filter((e: { targetId: string }) => e.targetId === c.id)).toEqual([]);
+  });
+
   it('refuses scheduling in the past, without a template or segment, and an empty audience, with clear codes', async () => {
     const t = await token(DEMO.brandAdmin);
     const templateId = await template(t);

@@ -47,6 +47,34 @@ describe('the audit log in plain words', () => {
     });
   });
 
+  it('names campaigns and templates by the name they had, and says what was done to them, in both languages', async () => {
+    const campaign = (action: string, changes: Record<string, unknown>) => entry({ action, targetType: 'campaign', targetId: 'c1', targetName: null, changes });
+    const said = async (e: TAuditEntry) => inBoth(() => describeAction(e, i18next.t));
+    expect(await said(campaign('create', { name: '夏の特典' }))).toEqual({ en: 'Created campaign “夏の特典”', ja: 'キャンペーン「夏の特典」を作成しました' });
+    expect(await said(campaign('schedule', { name: '夏の特典', sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' }))).toEqual({
+      en: 'Scheduled campaign “夏の特典”',
+      ja: 'キャンペーン「夏の特典」の配信を予約しました',
+    });
+    expect(await inBoth(() => describeChanges(campaign('schedule', { name: '夏の特典', sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' }), i18next.t))).toEqual({
+      en: ['Send at: 2099-07-01 10:00', 'Time zone: Asia/Tokyo'],
+      ja: ['配信日時：2099-07-01 10:00', 'タイムゾーン：Asia/Tokyo'],
+    });
+    expect(await said(campaign('send_now', { name: '夏の特典' }))).toEqual({ en: 'Started sending campaign “夏の特典” now', ja: 'キャンペーン「夏の特典」を今すぐ配信しました' });
+    expect(await said(campaign('unschedule', { name: '夏の特典' }))).toEqual({ en: 'Put campaign “夏の特典” back to draft', ja: 'キャンペーン「夏の特典」を下書きに戻しました' });
+    expect(await said(campaign('cancel', { name: '夏の特典' }))).toEqual({ en: 'Cancelled campaign “夏の特典”', ja: 'キャンペーン「夏の特典」をキャンセルしました' });
+    expect(await said(campaign('delete', { name: '夏の特典' }))).toEqual({ en: 'Deleted campaign “夏の特典”', ja: 'キャンペーン「夏の特典」を削除しました' });
+    // Renamed: named by its new name, the change on its own line.
+    const renamed = campaign('update', { name: ['夏の特典', '夏の特典 2026'], fields: ['subject', 'recipients'] });
+    expect(await said(renamed)).toEqual({ en: 'Updated campaign “夏の特典 2026”', ja: 'キャンペーン「夏の特典 2026」を更新しました' });
+    expect(await inBoth(() => describeChanges(renamed, i18next.t))).toEqual({
+      en: ['Name: 夏の特典 → 夏の特典 2026', 'Changed: Subject, Recipients'],
+      ja: ['名称：夏の特典 → 夏の特典 2026', '変更した項目：件名、配信対象'],
+    });
+    const copied = entry({ action: 'duplicate', targetType: 'template', targetId: 't2', targetName: null, changes: { name: 'ご案内 (copy)', copyOf: 'ご案内' } });
+    expect(await said(copied)).toEqual({ en: 'Created template “ご案内 (copy)” as a copy', ja: 'テンプレート「ご案内 (copy)」を複製して作成しました' });
+    expect(await inBoth(() => describeChanges(copied, i18next.t))).toEqual({ en: ['Copy of: ご案内'], ja: ['複製元：ご案内'] });
+  });
+
   it('tells connecting and disconnecting the booking system, and the hotel codes given by name', async () => {
     const connection = { targetType: 'booking_connection', targetId: 'DBK-100234', targetName: null };
     expect(await inBoth(() => describeAction(entry({ ...connection, action: 'connect' }), i18next.t))).toEqual({
