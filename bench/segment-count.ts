@@ -16,7 +16,8 @@ import { admin, arg, dbUrl, percentile, startServer } from './_support.ts';
 const size = arg('size', 1_000_000);
 const rounds = arg('rounds', 20);
 const port = arg('port', 3908);
-const DB = 'yado_bench_segment_count';
+// One database per size, so a small run never truncates the full-size seed another run reuses.
+const DB = size === 1_000_000 ? 'yado_bench_segment_count' : `yado_bench_segment_count_${size}`;
 
 async function seed(url: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
