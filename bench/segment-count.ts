@@ -186,16 +186,16 @@ async function main(): Promise<void> {
       const client = await pool.connect();
       try {
         if (asOwner) {
-          await client.query(`set work_mem = '128MB'`);
+          await client.query(`set work_mem = '128MB'; set jit = off`);
           return ((await client.query({ text: c.sql, values: c.params, rowMode: 'array' })).rows[0] as unknown[]).map(Number);
         }
         // Under the same rules as the API's count: the tenant role and settings, so row-level
         // security applies (its policies keep a statement serial: as the owner, PostgreSQL would
         // also run the hand-written counts in parallel, which the product never may), and the same
-        // memory for hashing.
+        // memory for hashing, without JIT compilation.
         await client.query('begin');
         await client.query(
-          `select set_config('work_mem', '128MB', true), set_config('yado.scope_all', 'off', true), set_config('yado.brand_id', $1, true), set_config('role', 'yado_app', true)`,
+          `select set_config('work_mem', '128MB', true), set_config('jit', 'off', true), set_config('yado.scope_all', 'off', true), set_config('yado.brand_id', $1, true), set_config('role', 'yado_app', true)`,
           [brand],
         );
         const row = (await client.query({ text: c.sql, values: c.params, rowMode: 'array' })).rows[0] as unknown[];
