@@ -126,8 +126,8 @@ describe('compiling a filter', () => {
     // A group's answer is its own column joined with its subgroups' (groups.1 has none of its own).
     for (const own of ['o0', 'o1', 'o2', 'o4']) expect(sql).toContain(`, false) as ${own}`);
     expect(sql).not.toContain('as o3');
-    expect(sql).toContain('count(*) filter (where (((((((o2)) and (o1))) or (o0))) and (((o4)))))::int as total');
-    expect(sql).toContain('count(*) filter (where (((o2)) and (o1)))::int as n1');
+    expect(sql).toContain('count(*) filter (where ((((o0) or (((o1) and ((o2)))))) and (((o4)))))::int as total');
+    expect(sql).toContain('count(*) filter (where ((o1) and ((o2))))::int as n1');
     expect(sql).toContain('count(*) filter (where (o4))::int as n4');
   });
 

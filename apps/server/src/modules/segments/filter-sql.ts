@@ -192,16 +192,10 @@ function ownParts(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mo
   return parts;
 }
 
+const subgroupsOf = (group: TFilterGroup): TFilterGroup[] => group.items.filter((item): item is TFilterGroup => item.kind === 'group');
+
 export function groupSql(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
-  const parts: SQL[] = [];
-  const bookingConds: TFilterCondition[] = [];
-  for (const item of group.items) {
-    if (item.kind === 'group') parts.push(groupSql(item, scope, env, mode));
-    else if (FILTER_FIELDS[item.field].entity === 'booking') bookingConds.push(item);
-    else parts.push(conditionSql(item, env));
-  }
-  if (bookingConds.length > 0) parts.push(bookingPart(bookingConds, group, scope, env, mode));
-  return joinWith(parts, group.join);
+  return joinWith([...ownParts(group, scope, env, mode), ...subgroupsOf(group).map((g) => groupSql(g, scope, env, mode))], group.join);
 }
 
 /** The whole filter as one predicate over `c` (scope not included). */
@@ -254,13 +248,14 @@ export function countSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv)
   // Children first, so a parent finds its subgroups' answers.
   for (let k = places.length - 1; k >= 0; k--) {
     const { group } = places[k] as TGroupPlace;
-    const parts: SQL[] = group.items.filter((item): item is TFilterGroup => item.kind === 'group').map((g) => answerOf.get(g) as SQL);
+    const parts: SQL[] = [];
     const own = ownParts(group, scope, env, 'set');
     if (own.length > 0) {
       const name = sql.raw(`o${k}`);
       columns.unshift(sql`coalesce(${joinWith(own, group.join)}, false) as ${name}`);
       parts.push(name);
     }
+    for (const g of subgroupsOf(group)) parts.push(answerOf.get(g) as SQL);
     answerOf.set(group, joinWith(parts, group.join));
   }
   const total = joinWith(
