@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
+import { FEATURE_FLAGS, featureFlagsFor, type TFeatureFlags } from '@yado/contracts';
 
 /**
  * The one place that reads the environment. Every setting has an embedded default so that
@@ -10,6 +11,12 @@ import { z } from 'zod';
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   YADO_ENV: z.enum(['dev', 'staging', 'production']).default('dev'),
+  // Feature flags to turn off, comma-separated (e.g. dynamic_segmentation).
+  FEATURES_OFF: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(FEATURE_FLAGS))),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
@@ -112,6 +119,8 @@ export type TLogoStoreConfig =
 
 export interface TConfig {
   environment: 'dev' | 'staging' | 'production';
+  /** The feature flags of this deployment (spec section 6): the environment's, less FEATURES_OFF. */
+  features: TFeatureFlags;
   production: boolean;
   port: number;
   host: string;
@@ -222,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const embedded = !e.SMTP_URL && !production;
   const config: TConfig = {
     environment: e.YADO_ENV,
+    features: featureFlagsFor(e.YADO_ENV, e.FEATURES_OFF),
     production,
     port: e.PORT,
     host: e.HOST,

@@ -306,6 +306,9 @@ export const bookings = pgTable(
     uniqueIndex('bookings_brand_external_key').on(t.brandId, t.externalId),
     index('bookings_customer_idx').on(t.customerId, t.checkIn),
     index('bookings_hotel_check_in_idx').on(t.hotelId, t.checkIn),
+    // A segment count's booking sets by stay date, brand-wide or for some hotels, with or without
+    // an amount: read from the index alone (docs/benchmarks.md, segment-count).
+    index('bookings_brand_check_in_idx').on(t.brandId, t.checkIn, t.customerId, t.hotelId, t.amount),
   ],
 );
 

@@ -38,7 +38,8 @@ export function segmentRoutes(app: FastifyInstance, rt: TRuntime): void {
   const building: TRule = { anyOf: ['segmentation.create', 'segmentation.update'] };
 
   route(app, segmentsApi.list, { entitlement: 'segmentation.read_segment' }, async ({ query, ctx }) => listSegments(rt, ctx, query));
-  route(app, segmentsApi.fieldValues, building, async ({ query, ctx }) => fieldValues(rt, ctx, query.source));
+  // Readers too: a viewer's filter summary names the hotels of its conditions.
+  route(app, segmentsApi.fieldValues, read, async ({ query, ctx }) => fieldValues(rt, ctx, query.source));
   route(app, segmentsApi.count, building, async ({ body, ctx }) => countLive(rt, ctx, body.filter));
   route(app, segmentsApi.addToSegments, edit, async ({ body, ctx }) => addToSegments(rt, ctx, body));
   route(app, segmentsApi.create, { entitlement: 'segmentation.create' }, async ({ body, ctx }) => createSegment(rt, ctx, body));
