@@ -126,12 +126,25 @@ export async function lastSync(
   };
 }
 
-/** Campaigns owned by a host of the scope: the brand's and all below it, a group and its hotels, a hotel. */
-function campaignOwners(host: TScopeHost): SQL {
-  if (host.level === 'brand') return sql`c.brand_id = ${host.id}`;
+/**
+ * Rows owned by a host of the scope (`alias.brand_id`, `alias.host_id`): the brand's and all below
+ * it, a group and its hotels, a hotel. Campaigns and scenarios are scoped alike.
+ */
+function ownedBy(host: TScopeHost, alias: 'c' | 's'): SQL {
+  const brand = sql.raw(`${alias}.brand_id`);
+  const owner = sql.raw(`${alias}.host_id`);
+  if (host.level === 'brand') return sql`${brand} = ${host.id}`;
   if (host.level === 'hotel_group')
-    return sql`c.brand_id = ${host.brandId} and (c.host_id = ${host.id} or c.host_id in (select id from hosts where hotel_group_id = ${host.id}))`;
-  return sql`c.brand_id = ${host.brandId} and c.host_id = ${host.id}`;
+    return sql`${brand} = ${host.brandId} and (${owner} = ${host.id} or ${owner} in (select id from hosts where hotel_group_id = ${host.id}))`;
+  return sql`${brand} = ${host.brandId} and ${owner} = ${host.id}`;
+}
+
+/**
+ * Campaigns owned by a host of the scope, campaigns only: the hidden campaigns that carry a
+ * scenario's mails (`scenario_id` set) are not campaigns a user made or counts.
+ */
+function campaignOwners(host: TScopeHost): SQL {
+  return sql`${ownedBy(host, 'c')} and c.scenario_id is null`;
 }
 
 /**
@@ -214,11 +227,39 @@ export async function campaignEngagement(
       tx,
       sql`select coalesce(sum(s.delivered), 0)::int as delivered, coalesce(sum(s.unique_opens), 0)::int as opened, coalesce(sum(s.unique_clicks), 0)::int as clicked
         from campaign_host_stats s join campaigns c on c.id = s.campaign_id
-        where s.brand_id = ${host.brandId} and ${hosts}
+        where s.brand_id = ${host.brandId} and ${hosts} and c.scenario_id is null
           and c.started_at >= (${w.from}::date)::timestamp at time zone ${timezone}
           and c.started_at < (${w.to}::date + 1)::timestamp at time zone ${timezone}`,
     );
     out.push(row ?? { delivered: 0, opened: 0, clicked: 0 });
   }
   return out;
+}
+
+export interface TRunningScenarioRow {
+  id: string;
+  name: string;
+  host_name: string;
+  started_at: TTimestamp | null;
+  entered: number;
+}
+
+/**
+ * The scope's running scenarios, most recently started first, with how many customers entered
+ * each (its journeys, counted on the journeys' scenario index for the few shown only), and how
+ * many run in all. Read from the scenarios module's tables, never written.
+ */
+export async function runningScenarios(tx: TTx, host: TScopeHost, limit: number): Promise<{ rows: TRunningScenarioRow[]; total: number }> {
+  const rows = await selectRows<TRunningScenarioRow>(
+    tx,
+    sql`select s.id, s.name, h.name as host_name, s.started_at,
+        (select count(*)::int from journeys j where j.scenario_id = s.id) as entered
+      from (select s.id, s.name, s.host_id, s.started_at from scenarios s
+        where ${ownedBy(host, 's')} and s.status = 'running'
+        order by s.started_at desc nulls last, s.id limit ${limit}) s
+      join hosts h on h.id = s.host_id
+      order by s.started_at desc nulls last, s.id`,
+  );
+  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from scenarios s where ${ownedBy(host, 's')} and s.status = 'running'`);
+  return { rows, total: count?.n ?? 0 };
 }
