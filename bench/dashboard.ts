@@ -6,7 +6,8 @@
  * 10,000,000: opens, clicks and attributed bookings). Baseline, in the same run: the same figures
  * computed by hand from the raw rows (deliveries and tracking events, customers) in SQL over `pg`
  * as the owner, the three parts side by side too.
- *   npm run bench -- dashboard [--size N] [--rounds 3] [--opens 30] [--baseline-opens 10]
+ *   npm run bench -- dashboard [--size N] [--rounds 3] [--opens 30] [--baseline-opens 10] [--port 3915]
+ *   (BENCH_DASHBOARD_DB=<name> for a database other than yado_bench_dashboard)
  * Before timing, the API's campaign figures (per day, per hotel, both weeks) must equal the ones
  * computed by hand, or the run stops.
  * Rounds alternate ours and the baseline (bench/_support.ts alternateRounds).
@@ -30,7 +31,8 @@ const opens = arg('opens', 30);
 // Computing from 10M raw events takes seconds a time: the baseline opens fewer per round.
 const baselineOpens = arg('baseline-opens', 10);
 const port = arg('port', 3915);
-const DB = 'yado_bench_dashboard';
+// Another database (and --port) lets a second run go beside one under way without touching its data.
+const DB = process.env.BENCH_DASHBOARD_DB ?? 'yado_bench_dashboard';
 const TZ = 'Asia/Tokyo';
 const EVENTS_PER_CUSTOMER = 10;
 
