@@ -1,12 +1,13 @@
 /**
- * dashboard: opening the dashboard of a brand, through the real API (the three blocks a brand
+ * dashboard: opening the dashboard of a brand, through the real API (the four blocks a brand
  * admin sees, asked side by side as the console does: level info, customer statistics, campaign
- * performance), on N customers (default 1,000,000) allocated to four hotels, 20 campaigns sent
+ * performance, running scenarios), on N customers (default 1,000,000) allocated to four hotels, 20 campaigns sent
  * over three weeks, 3 deliveries per customer and 10 delivery events per customer (default
  * 10,000,000: opens, clicks and attributed bookings). Baseline, in the same run: the same figures
  * computed by hand from the raw rows (deliveries and tracking events, customers) in SQL over `pg`
  * as the owner, the three parts side by side too.
- *   npm run bench -- dashboard [--size N] [--rounds 3] [--opens 30] [--baseline-opens 10]
+ *   npm run bench -- dashboard [--size N] [--rounds 3] [--opens 30] [--baseline-opens 10] [--port 3915]
+ *   (BENCH_DASHBOARD_DB=<name> for a database other than yado_bench_dashboard)
  * Before timing, the API's campaign figures (per day, per hotel, both weeks) must equal the ones
  * computed by hand, or the run stops.
  * Rounds alternate ours and the baseline (bench/_support.ts alternateRounds).
@@ -30,7 +31,8 @@ const opens = arg('opens', 30);
 // Computing from 10M raw events takes seconds a time: the baseline opens fewer per round.
 const baselineOpens = arg('baseline-opens', 10);
 const port = arg('port', 3915);
-const DB = 'yado_bench_dashboard';
+// Another database (and --port) lets a second run go beside one under way without touching its data.
+const DB = process.env.BENCH_DASHBOARD_DB ?? 'yado_bench_dashboard';
 const TZ = 'Asia/Tokyo';
 const EVENTS_PER_CUSTOMER = 10;
 
@@ -160,10 +162,12 @@ const HAND = {
   rates: `select count(*)::int, count(*) filter (where exists (select 1 from tracking_events e where e.delivery_id = d.id and e.kind in ('open', 'click')))::int,
       count(*) filter (where exists (select 1 from tracking_events e where e.delivery_id = d.id and e.kind = 'click'))::int
     from deliveries d join campaigns c on c.id = d.campaign_id
-    where d.brand_id = $1 and d.status = 'sent' and c.started_at >= ($2::date)::timestamp at time zone '${TZ}' and c.started_at < ($3::date + 1)::timestamp at time zone '${TZ}'`,
+    where d.brand_id = $1 and d.status = 'sent' and c.scenario_id is null and c.started_at >= ($2::date)::timestamp at time zone '${TZ}' and c.started_at < ($3::date + 1)::timestamp at time zone '${TZ}'`,
+  scenarios: `select s.id, s.name, s.started_at, (select count(*) from journeys j where j.scenario_id = s.id) as entered
+    from scenarios s where s.brand_id = $1 and s.status = 'running' order by s.started_at desc nulls last limit 5`,
   finished: `select count(*) filter (where status = 'sent' and finished_at >= ($2::date)::timestamp at time zone '${TZ}')::int,
       count(*) filter (where status = 'sent' and finished_at < ($2::date)::timestamp at time zone '${TZ}')::int
-    from campaigns where brand_id = $1 and status in ('sent', 'failed') and finished_at >= ($3::date)::timestamp at time zone '${TZ}'
+    from campaigns where brand_id = $1 and scenario_id is null and status in ('sent', 'failed') and finished_at >= ($3::date)::timestamp at time zone '${TZ}'
       and finished_at < ($4::date + 1)::timestamp at time zone '${TZ}'`,
 };
 
@@ -193,20 +197,26 @@ async function main(): Promise<void> {
       return body.data;
     };
     const ours = async () => {
-      const [, customers, campaigns] = await Promise.all([block('level-info'), block('customer-statistics'), block('campaign-performance')]);
-      return { customers, campaigns };
+      const [, customers, campaigns, scenarios] = await Promise.all([
+        block('level-info'),
+        block('customer-statistics'),
+        block('campaign-performance'),
+        block('running-scenarios'),
+      ]);
+      return { customers, campaigns, scenarios };
     };
     const hand = async () => {
       const w = windowNow();
       const q = (text: string, values: unknown[]) => pool.query({ text, values, rowMode: 'array' }).then((r) => r.rows as unknown[][]);
-      const [, customers, cells, finished, rates] = await Promise.all([
+      const [, scenarios, customers, cells, finished, rates] = await Promise.all([
         q(HAND.level, [brand]),
+        q(HAND.scenarios, [brand]),
         q(HAND.customers, [brand]),
         q(HAND.campaigns, [brand, w.previousFrom, w.to]),
         q(HAND.finished, [brand, w.from, w.previousFrom, w.to]),
         q(HAND.rates, [brand, w.from, w.to]),
       ]);
-      return { customers: customers[0] as number[], cells, finished: finished[0] as number[], rates: rates[0] as number[] };
+      return { scenarios, customers: customers[0] as number[], cells, finished: finished[0] as number[], rates: rates[0] as number[] };
     };
 
     // Both must give the same figures, or the timing compares different work.
@@ -247,6 +257,8 @@ async function main(): Promise<void> {
       throw new Error(`rates: the API says ${a.campaigns.openRate.current} / ${a.campaigns.clickRate.current}, the raw rows ${opened / mails} / ${clicked / mails}`);
     if (a.customers.customers.current !== b.customers[0] || a.customers.unsubscribedCustomers.current !== b.customers[2])
       throw new Error(`customers: the API says ${a.customers.customers.current}, by hand ${b.customers[0]}`);
+    if (a.scenarios.scenarios.length !== b.scenarios.length)
+      throw new Error(`running scenarios: the API lists ${a.scenarios.scenarios.length}, by hand ${b.scenarios.length}`);
     const sentNow = a.campaigns.sent.current as number;
     process.stdout.write(
       `figures agree: ${sentNow.toLocaleString()} sent in the last 7 days, open rate ${((a.campaigns.openRate.current ?? 0) * 100).toFixed(1)} %, ` +
@@ -264,7 +276,7 @@ async function main(): Promise<void> {
       }
       return { latencies: latencies.sort((x, y) => x - y), errors: 0, sent: times, seconds: (performance.now() - start) / 1000 };
     };
-    process.stdout.write(`ours: ${opens} dashboard opens a round through the API (three blocks side by side); baseline: ${baselineOpens} a round, the same figures by hand from the raw rows over pg\n`);
+    process.stdout.write(`ours: ${opens} dashboard opens a round through the API (four blocks side by side); baseline: ${baselineOpens} a round, the same figures by hand from the raw rows over pg\n`);
     const { ours: o, baseline: h } = await alternateRounds({
       rounds,
       warmUp: { ours: () => round(ours, 3), baseline: () => round(hand, 2) },
