@@ -6,7 +6,7 @@ import type { TRuntime } from '../../runtime.ts';
 import { atCap, MAILABLE } from '../campaigns/audience.ts';
 import { templateForSend } from '../campaigns/send-queries.ts';
 import type { TCampaignJob } from '../campaigns/send-campaign.ts';
-import { resolveSendingIdentity, type TSendingResolution } from '../sending/email-settings.ts';
+import { resolveSendingIdentityIn, type TSendingResolution } from '../sending/email-settings.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import { delayUntil } from './delay-time.ts';
 
@@ -155,12 +155,16 @@ function branchHolds(condition: 'opened_previous' | 'clicked_previous' | 'booked
   }
 }
 
-/** Sending identities looked up in this set (one lookup per host and set, read fresh each set). */
+/**
+ * Sending identities looked up in this set (one lookup per host and set, read fresh each set),
+ * inside the set's own transaction: a second transaction opened from inside it would wait forever
+ * on the embedded database's single connection (the manual clock's route hung on exactly that).
+ */
 type TIdentities = Map<string, Promise<TSendingResolution>>;
-function identityOf(rt: TRuntime, identities: TIdentities, hostId: string): Promise<TSendingResolution> {
+function identityOf(rt: TRuntime, tx: TTx, identities: TIdentities, hostId: string): Promise<TSendingResolution> {
   let found = identities.get(hostId);
   if (!found) {
-    found = resolveSendingIdentity(rt, hostId);
+    found = resolveSendingIdentityIn(rt, tx, hostId);
     identities.set(hostId, found);
   }
   return found;
@@ -176,7 +180,7 @@ async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, 
   const fail = (reason: string) => failAndGoOn(tx, scenario, node.id, ids, reason, at);
   const { templateId, subject, senderEmail } = node.data;
   if (!templateId || !subject) return fail('email_incomplete');
-  const resolution = await identityOf(rt, set.identities, scenario.host_id);
+  const resolution = await identityOf(rt, tx, set.identities, scenario.host_id);
   if (!resolution.ok) return fail(resolution.problems[0] ?? 'sending_settings_missing');
   if (!(await templateForSend(tx, templateId))) return fail('campaign_template_deleted');
   const atIso = at.toISOString();

@@ -21,8 +21,18 @@ const KNOWN_ACTIONS = [
   'disconnect',
   'guest_unsubscribe',
   'guest_resubscribe',
+  'run',
+  'stop',
+  'restart',
+  'cancel',
+  'resume',
+  'restore',
+  'copy',
+  'archive',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
+/** Targets whose entries keep their name (the name as it was, or became, in that change). */
+const NAMED_TYPES = [...HOST_TYPES, 'scenario', 'preset'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
 const HIDDEN_VALUES = ['logoUrl'];
 /** Keys whose values are host ids, named through `entry.hostNames`. */
@@ -62,9 +72,11 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
   const count = Array.isArray(changes.ids) ? changes.ids.length : 0;
   // A deleted host's name is kept in the entry; a current name is looked up when the log is read.
   const recordedName =
-    typeof changes.name === 'string' && HOST_TYPES.includes(entry.targetType)
+    typeof changes.name === 'string' && NAMED_TYPES.includes(entry.targetType)
       ? changes.name
-      : typeof changes.domain === 'string' && entry.targetType === 'sending_domain'
+      : isPair(changes.name) && typeof changes.name[1] === 'string' && NAMED_TYPES.includes(entry.targetType)
+        ? changes.name[1]
+        : typeof changes.domain === 'string' && entry.targetType === 'sending_domain'
         ? changes.domain
         : null;
   // A booking-system connection is named by its account id (DBK-100234), which is all it keeps.
