@@ -1,18 +1,78 @@
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
-import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
+import { baseUrl, LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
 
 // The brand's admin: the demo's synced bookings belong to the brand's hotels.
 const BRAND_ADMIN = 'brand.admin@demo.test';
 
+interface TMail {
+  id: string;
+  to: string[];
+  subject: string;
+  headers: { key: string; value: string }[];
+}
+interface TJourney {
+  customerId: string;
+  customerName: string;
+  path: { nodeId: string; event: string }[];
+}
+
 let browser: Browser;
+let admin: string;
+let grand: string;
+let ownSettings: Record<string, unknown> | null = null;
+
+const tokyoHour = (offsetHours: number) => `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+
 beforeAll(async () => {
   browser = await launchBrowser();
-});
+  admin = await apiToken(BRAND_ADMIN);
+  grand = await apiToken('grand@demo.test');
+  // Scenario mails go through the campaigns' send path, in real time: the brand's quiet hours
+  // (21:00-08:00) would hold them in a run made in the evening, and the demo's guests may be at the
+  // frequency cap already. This run moves both out of the way, and puts them back afterwards.
+  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
+  ownSettings = current.data.own;
+  const moved = await apiCall('PUT', '/v1/sending/settings', {
+    token: admin,
+    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6), frequencyCapCount: 100, frequencyCapDays: 1 },
+  });
+  expect(moved.status).toBe(200);
+  // The demo's own campaign goes out a minute or two after the product starts (once the first sync
+  // brought its guests); the scenario's mails would queue behind it. Let it finish first.
+  const busy = async () => {
+    const list = await apiCall<{ items: { status: string; sendAt: string | null }[] }>('GET', '/v1/campaigns?pageSize=100', { token: admin });
+    return list.data.items.some((c) => c.status === 'pending' || (c.status === 'scheduled' && (!c.sendAt || Date.parse(c.sendAt) <= Date.now())));
+  };
+  await until(async () => ((await busy()) ? null : true), 200_000);
+}, 240_000);
 afterAll(async () => {
+  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
   await browser?.close();
 });
+
+async function outbox(to: string): Promise<TMail[]> {
+  const res = await apiCall<TMail[]>('GET', `/v1/dev/outbox?to=${encodeURIComponent(to)}&limit=50`, { token: grand });
+  if (res.status !== 200) throw new Error(`outbox answered ${res.status}`);
+  return res.data;
+}
+
+/** DKIM as an independent verifier sees it, with the keys the embedded DNS server publishes. */
+async function dkimResult(mail: TMail) {
+  const raw = await fetch(`${baseUrl()}/v1/dev/outbox/${mail.id}/raw`, { headers: { authorization: `Bearer ${grand}` } });
+  expect(raw.status).toBe(200);
+  const source = Buffer.from(await raw.arrayBuffer());
+  const dns = await apiCall<{ name: string; type: string; values: string[] }[]>('GET', '/v1/dev/dns', { token: grand });
+  const resolver = async (name: string, type: string) => {
+    const set = dns.data.find((r) => r.name.toLowerCase() === name.toLowerCase() && r.type === type);
+    if (!set) throw Object.assign(new Error(`no ${type} at ${name}`), { code: 'ENOTFOUND' });
+    return type === 'TXT' ? set.values.map((v) => v.match(/.{1,255}/g) ?? ['']) : set.values;
+  };
+  const result = await dkimVerify(source, { resolver });
+  return result.results[0];
+}
 
 /** Drags a connection from an exit of one step to the entry of another, as a user does. */
 async function connect(page: Page, source: string, handle: string, target: string): Promise<void> {
@@ -34,6 +94,17 @@ async function choose(page: Page, testId: string, name?: string): Promise<void> 
   const options = page.locator('[role="option"]:visible');
   const option = name ? options.filter({ hasText: name }).first() : options.first();
   await option.click();
+}
+
+/** The first non-null answer of `check`, asked every second until `timeoutMs`. */
+async function until<T>(check: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() > end) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
 }
 
 const nodeIds = (page: Page) =>
@@ -111,17 +182,39 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       await dialog.getByText(a.confirm.run_title).waitFor();
       await dialog.getByRole('button', { name: a.actions.run, exact: true }).click();
       await page.getByTestId('snackbar').getByText(a.done.run.replace('{{name}}', a.preset.built_ins.pre_arrival.name)).waitFor();
-      await expect.poll(() => page.getByTestId('scenario-editor').getAttribute('data-status')).toBe('running');
+      // The editor reads the scenario again after the run (a second or more on a loaded machine).
+      await expect.poll(() => page.getByTestId('scenario-editor').getAttribute('data-status'), { timeout: 15_000 }).toBe('running');
       // A running scenario cannot be changed.
       await page.getByTestId('editor-read-only').waitFor();
       expect(await page.getByTestId('palette').count()).toBe(0);
       await screenshot(page, `automations-editor-running-${language}`);
 
-      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey.
-      const grand = await apiToken('grand@demo.test');
+      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey
+      // and wait at the one-hour delay; two hours more, and their mail is queued and sent.
       const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 10 * 24 * 60 } });
       expect(moved.status).toBe(200);
       expect(moved.data.steps).toBeGreaterThan(0);
+      const later = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 120 } });
+      expect(later.status).toBe(200);
+      expect(later.data.steps).toBeGreaterThan(0);
+
+      // A guest whose journey shows the mail sent finds it in the outbox: once, to their address,
+      // DKIM-signed by the brand's domain, with one-click unsubscribe.
+      const sent = await until(async () => {
+        const journeys = await apiCall<{ items: TJourney[] }>('GET', `/v1/scenarios/${scenarioId}/journeys?state=done&pageSize=100`, { token: admin });
+        return journeys.data.items.find((j) => j.path.some((p) => p.nodeId === 'email' && p.event === 'sent')) ?? null;
+      }, 120_000);
+      const guest = await apiCall<{ email: string }>('GET', `/v1/customers/${sent.customerId}`, { token: admin });
+      const mails = (await outbox(guest.data.email)).filter((m) => m.subject === subject);
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(mail.to).toEqual([guest.data.email]);
+      const header = (key: string) => mail.headers.find((h) => h.key.toLowerCase() === key)?.value ?? '';
+      expect(header('list-unsubscribe')).toMatch(/<https?:\/\/[^>]+>/);
+      expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+      const dkim = await dkimResult(mail);
+      expect(dkim?.status.result).toBe('pass');
+      expect(dkim?.signingDomain).toBe('sakura-hotels.example.jp');
 
       // The trigger shows its live counts on the canvas (from the summary endpoint).
       await page.reload();
@@ -136,7 +229,6 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       const triggerRow = page.locator('[data-testid="summary-node"][data-node-type="trigger"] [data-count="entered"]');
       expect(Number((await triggerRow.textContent())?.replace(/\D/g, ''))).toBe(guests);
       await page.locator('[data-testid="summary-email"][data-node-id="email"]').waitFor();
-      const admin = await apiToken(BRAND_ADMIN);
       const journeys = await apiCall<{ items: { customerName: string }[] }>('GET', `/v1/scenarios/${scenarioId}/journeys?pageSize=1`, { token: admin });
       const someone = journeys.data.items[0]!.customerName.split(/[\s\u3000]/)[0]!;
       await page.getByTestId('path-search').fill(someone);
@@ -153,7 +245,7 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       expect(await confirm.isDisabled()).toBe(true);
       await stop.getByRole('textbox').fill(a.confirm.stop_sentence);
       await confirm.click();
-      await expect.poll(() => page.getByTestId('scenario-summary').getAttribute('data-status')).toBe('stopped');
+      await expect.poll(() => page.getByTestId('scenario-summary').getAttribute('data-status'), { timeout: 15_000 }).toBe('stopped');
     } finally {
       await context.close();
     }

@@ -20,7 +20,15 @@ export interface TAuditEvent {
     | 'schedule'
     | 'send_now'
     | 'unschedule'
-    | 'cancel';
+    | 'cancel'
+    // Scenario actions of section 4 (run, stop, ...), a copy, and the first delete that archives.
+    | 'run'
+    | 'stop'
+    | 'restart'
+    | 'resume'
+    | 'restore'
+    | 'copy'
+    | 'archive';
   targetType:
     | 'brand'
     | 'hotel_group'
@@ -33,7 +41,9 @@ export interface TAuditEvent {
     | 'segment'
     | 'tracking_settings'
     | 'campaign'
-    | 'template';
+    | 'template'
+    | 'scenario'
+    | 'preset';
   targetId: string;
   /** The brand the target belongs to; the audit log is readable per brand. */
   brandId: string | null;

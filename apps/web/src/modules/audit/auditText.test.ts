@@ -142,12 +142,12 @@ describe('the audit log in plain words', () => {
   it('falls back to the codes it does not know, never to raw JSON', () => {
     const t = i18next.t;
     const odd = entry({
-      action: 'archive',
+      action: 'merge',
       targetType: 'segment',
       targetName: null,
       changes: { colour: ['red', 'blue'], nested: { a: 1 } },
     });
-    expect(describeAction(odd, t)).toBe('archive: segment');
+    expect(describeAction(odd, t)).toBe('merge: segment');
     const lines = describeChanges(odd, t);
     expect(lines).toEqual(['colour: red → blue', 'nested: changed']);
     expect(lines.join()).not.toContain('{');
@@ -194,5 +194,45 @@ describe('a guest’s own unsubscribe (tracking)', () => {
       ja: ['メールステータス：有効 → 配信停止', '方法：メールアプリのワンクリック配信停止'],
     });
     expect(describeActing(unsubscribe, i18next.t)).toBe('-');
+  });
+});
+
+describe('scenario and preset changes (automations)', () => {
+  const scenario = (over: Partial<TAuditEntry>) => entry({ targetType: 'scenario', targetId: 's1', targetName: null, ...over });
+
+  it('name the scenario as it was recorded, and each action of section 4 as a sentence', async () => {
+    const stop = scenario({ action: 'stop', changes: { name: '到着前のご案内', status: ['running', 'stopped'] } });
+    expect(await inBoth(() => describeAction(stop, i18next.t))).toEqual({
+      en: 'Stopped scenario “到着前のご案内”',
+      ja: 'シナリオ「到着前のご案内」を停止しました',
+    });
+    expect(await inBoth(() => describeChanges(stop, i18next.t))).toEqual({
+      en: ['Status: Running → Stopped'],
+      ja: ['ステータス：実行中 → 停止'],
+    });
+    const run = scenario({ action: 'run', changes: { name: 'Birthday', status: ['draft', 'scheduled'] } });
+    expect(await inBoth(() => describeAction(run, i18next.t))).toEqual({ en: 'Ran scenario “Birthday”', ja: 'シナリオ「Birthday」を実行しました' });
+    for (const action of ['restart', 'cancel', 'resume', 'restore', 'archive']) {
+      const line = await inBoth(() => describeAction(scenario({ action, changes: { name: 'x' } }), i18next.t));
+      expect(line.en).not.toContain(action);
+      expect(line.ja).toContain('シナリオ「x」');
+    }
+  });
+
+  it('an edit says the new name, what changed, and a copy where it came from', async () => {
+    const edit = scenario({ action: 'update', changes: { name: ['旧', '新'], fields: ['graph', 'run'] } });
+    expect(await inBoth(() => describeAction(edit, i18next.t))).toEqual({ en: 'Updated scenario “新”', ja: 'シナリオ「新」を更新しました' });
+    expect(await inBoth(() => describeChanges(edit, i18next.t))).toEqual({
+      en: ['Name: 旧 → 新', 'Changed: Workflow, Run period'],
+      ja: ['名称：旧 → 新', '変更した項目：ワークフロー、実行期間'],
+    });
+    const copy = scenario({ action: 'copy', changes: { name: '誕生日 (copy)', copiedFrom: '誕生日' } });
+    expect(await inBoth(() => describeAction(copy, i18next.t))).toEqual({
+      en: 'Created scenario “誕生日 (copy)” as a copy',
+      ja: 'シナリオ「誕生日 (copy)」をコピーして作成しました',
+    });
+    expect(await inBoth(() => describeChanges(copy, i18next.t))).toEqual({ en: ['Copied from: 誕生日'], ja: ['コピー元：誕生日'] });
+    const preset = entry({ action: 'delete', targetType: 'preset', targetId: 'p1', targetName: null, changes: { name: '🎂 誕生日' } });
+    expect(await inBoth(() => describeAction(preset, i18next.t))).toEqual({ en: 'Deleted preset “🎂 誕生日”', ja: 'プリセット「🎂 誕生日」を削除しました' });
   });
 });

@@ -26,10 +26,17 @@ const KNOWN_ACTIONS = [
   'send_now',
   'unschedule',
   'cancel',
+  'run',
+  'stop',
+  'restart',
+  'resume',
+  'restore',
+  'copy',
+  'archive',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Targets whose entries carry the name they had then (`name`, or `[before, after]` when renamed). */
-const NAMED_TYPES = ['campaign', 'template'];
+const NAMED_TYPES = ['campaign', 'template', 'scenario', 'preset'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
 const HIDDEN_VALUES = ['logoUrl'];
 /** Keys whose values are host ids, named through `entry.hostNames`. */
