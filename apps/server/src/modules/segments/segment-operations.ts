@@ -159,7 +159,7 @@ export async function createSegment(rt: TRuntime, ctx: TActingContext, input: TS
       if (await nameTaken(tx, host.id, input.name)) throw nameConflict();
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
       await insertSegment(tx, { id, brandId, hostId: host.id, name: input.name, description: input.description, type: input.type, filter: input.filter ?? null, userId: ctx.user.id });
-      await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: id, brandId });
+      await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: id, brandId, changes: { name: input.name } });
       await refreshAudience(tx, await mustFind(tx, ctx, id));
       return toSegment(await mustFind(tx, ctx, id), ctx);
     });
@@ -209,7 +209,7 @@ export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: st
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
       await insertSegment(tx, { id: newId, brandId, hostId: host.id, name: copyName, description: row.description, type: row.type, filter: row.filter ?? null, userId: ctx.user.id });
       if (row.type === 'static') await copyMembers(tx, row.id, newId);
-      await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: newId, brandId, changes: { duplicateOf: row.id } });
+      await recordAudit(tx, ctx, { action: 'duplicate', targetType: 'segment', targetId: newId, brandId, changes: { name: copyName, copyOf: row.name } });
       await refreshAudience(tx, await mustFind(tx, ctx, newId));
       return toSegment(await mustFind(tx, ctx, newId), ctx);
     });

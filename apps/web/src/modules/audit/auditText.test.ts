@@ -75,6 +75,17 @@ describe('the audit log in plain words', () => {
     expect(await inBoth(() => describeChanges(copied, i18next.t))).toEqual({ en: ['Copy of: ご案内'], ja: ['複製元：ご案内'] });
   });
 
+  it('names segments by the name they had when created, renamed or copied', async () => {
+    const segment = (action: string, changes: Record<string, unknown>) => entry({ action, targetType: 'segment', targetId: 's1', targetName: null, changes });
+    const said = async (e: TAuditEntry) => inBoth(() => describeAction(e, i18next.t));
+    expect(await said(segment('create', { name: '新宿の夏' }))).toEqual({ en: 'Created segment “新宿の夏”', ja: 'セグメント「新宿の夏」を作成しました' });
+    expect(await said(segment('update', { name: ['新宿の夏', '新宿の夏 2026'] }))).toEqual({ en: 'Updated segment “新宿の夏 2026”', ja: 'セグメント「新宿の夏 2026」を更新しました' });
+    expect(await said(segment('duplicate', { name: '新宿の夏 (copy)', copyOf: '新宿の夏' }))).toEqual({
+      en: 'Created segment “新宿の夏 (copy)” as a copy',
+      ja: 'セグメント「新宿の夏 (copy)」を複製して作成しました',
+    });
+  });
+
   it('tells connecting and disconnecting the booking system, and the hotel codes given by name', async () => {
     const connection = { targetType: 'booking_connection', targetId: 'DBK-100234', targetName: null };
     expect(await inBoth(() => describeAction(entry({ ...connection, action: 'connect' }), i18next.t))).toEqual({

@@ -36,7 +36,7 @@ const KNOWN_ACTIONS = [
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Targets whose entries carry the name they had then (`name`, or `[before, after]` when renamed). */
-const NAMED_TYPES = ['campaign', 'template', 'scenario', 'preset'];
+const NAMED_TYPES = ['campaign', 'template', 'scenario', 'preset', 'segment'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
 const HIDDEN_VALUES = ['logoUrl'];
 /** Keys whose values are host ids, named through `entry.hostNames`. */
