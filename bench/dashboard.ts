@@ -22,7 +22,7 @@
  * (`campaign_host_stats`, for the rates) the mails delivered, opened and clicked.
  */
 import pg from 'pg';
-import { admin, alternateRounds, arg, dbUrl, percentile, startServer, withSpread, type TLoadResult } from './_support.ts';
+import { alternateRounds, arg, benchDatabase, countRows, demoBrand, loginToken, percentile, seedOnce, startServer, withSpread, type TLoadResult } from './_support.ts';
 
 const size = arg('size', 1_000_000);
 /** Alternated rounds per side (docs/benchmarks.md, "Method"), and dashboard opens in each. */
@@ -37,17 +37,10 @@ const TZ = 'Asia/Tokyo';
 const EVENTS_PER_CUSTOMER = 10;
 
 async function seed(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const [{ n }] = (await c.query(`select count(*)::int as n from customers`)).rows as [{ n: number }];
-    const [{ e }] = (await c.query(`select count(*)::int as e from tracking_events`)).rows as [{ e: number }];
-    if (n === size && e === size * EVENTS_PER_CUSTOMER) return;
-    process.stdout.write(`seeding ${size.toLocaleString()} customers, ${(size * 3).toLocaleString()} deliveries and ${(size * EVENTS_PER_CUSTOMER).toLocaleString()} delivery events...\n`);
-    const t0 = Date.now();
+  const what = `${size.toLocaleString()} customers, ${(size * 3).toLocaleString()} deliveries and ${(size * EVENTS_PER_CUSTOMER).toLocaleString()} delivery events`;
+  const seeded = async (c: pg.Client) => (await countRows(c, 'customers')) === size && (await countRows(c, 'tracking_events')) === size * EVENTS_PER_CUSTOMER;
+  await seedOnce(url, what, seeded, async (c, { brand, hotels }) => {
     await c.query('truncate customers, campaigns, tracking_events, host_daily_stats, campaign_host_stats, customer_count_days cascade');
-    const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
-    const hotels = (await c.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])).rows.map((r) => r.id as string);
     await c.query(
       `insert into customers (brand_id, first_name, last_name, phone, email, email_status, consent_source, created_at)
        select $1, '太郎', (array['山田','佐藤','鈴木','高橋'])[1 + g % 4], '090' || lpad(g::text, 8, '0'), 'guest' || g || '@example.jp',
@@ -121,10 +114,7 @@ async function seed(url: string): Promise<void> {
       [brand],
     );
     await c.query('vacuum analyze customers, customer_allocations, campaigns, deliveries, tracking_events, host_daily_stats, campaign_host_stats');
-    process.stdout.write(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /** The window as the server cuts it: today and the six days before in Tokyo, and the seven before. */
@@ -172,23 +162,13 @@ const HAND = {
 };
 
 async function main(): Promise<void> {
-  const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
-    (client) => client.end().then(() => true),
-    () => false,
-  );
-  if (!exists) await admin(`create database ${DB}`);
-  const url = dbUrl(DB);
+  const url = await benchDatabase(DB);
   const server = await startServer(url, port);
   try {
     await seed(url);
     const pool = new pg.Pool({ connectionString: url, max: 3 });
-    const brand = (await pool.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
-    const login = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
-    }).then((r) => r.json() as Promise<{ data: { accessToken: string } }>);
-    const token = login.data.accessToken;
+    const { brand } = await demoBrand(pool);
+    const token = await loginToken(`http://127.0.0.1:${port}`);
 
     const block = async (name: string) => {
       const res = await fetch(`http://127.0.0.1:${port}/v1/dashboard/${name}`, { headers: { authorization: `Bearer ${token}` } });

@@ -12,7 +12,7 @@
  * value = our p95 in ms; ratio = baseline p95 ÷ ours (1.0: as fast as hand-written SQL).
  */
 import pg from 'pg';
-import { admin, arg, dbUrl, percentile, startServer } from './_support.ts';
+import { arg, benchDatabase, countRows, demoBrand, loginToken, percentile, seedOnce, startServer } from './_support.ts';
 
 const size = arg('size', 1_000_000);
 const rounds = arg('rounds', 20);
@@ -21,16 +21,9 @@ const port = arg('port', 3908);
 const DB = size === 1_000_000 ? 'yado_bench_segment_count' : `yado_bench_segment_count_${size}`;
 
 async function seed(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const [{ n }] = (await c.query(`select count(*)::int as n from customers`)).rows as [{ n: number }];
-    if (n === size) return;
-    process.stdout.write(`seeding ${size.toLocaleString()} customers and about ${(size * 3).toLocaleString()} bookings...\n`);
+  const what = `${size.toLocaleString()} customers and about ${(size * 3).toLocaleString()} bookings`;
+  await seedOnce(url, what, async (c) => (await countRows(c, 'customers')) === size, async (c, { brand, hotels }) => {
     await c.query('truncate customers cascade');
-    const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
-    const hotels = (await c.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])).rows.map((r) => r.id as string);
-    const t0 = Date.now();
     await c.query(
       `insert into customers (brand_id, first_name, last_name, phone, email, address, gender, date_of_birth, prefecture, consent_source, created_at)
        select $1,
@@ -68,10 +61,7 @@ async function seed(url: string): Promise<void> {
        select customer_id, hotel_id, brand_id, 'booking', count(*) from bookings group by customer_id, hotel_id, brand_id`,
     );
     await c.query('vacuum analyze customers, customer_allocations, bookings');
-    process.stdout.write(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 const cond = (field: string, operator: string, value: unknown = null) => ({ kind: 'condition', field, operator, value });
@@ -152,24 +142,14 @@ function cases(brand: string, shinjuku: string): TCase[] {
 }
 
 async function main(): Promise<void> {
-  const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
-    (client) => client.end().then(() => true),
-    () => false,
-  );
-  if (!exists) await admin(`create database ${DB}`);
-  const url = dbUrl(DB);
+  const url = await benchDatabase(DB);
   const server = await startServer(url, port);
   try {
     await seed(url);
     const pool = new pg.Pool({ connectionString: url, max: 2 });
-    const brand = (await pool.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
+    const { brand } = await demoBrand(pool);
     const shinjuku = (await pool.query(`select id from hosts where slug = 'sakura-shinjuku'`)).rows[0].id as string;
-    const login = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
-    }).then((r) => r.json() as Promise<{ data: { accessToken: string } }>);
-    const token = login.data.accessToken;
+    const token = await loginToken(`http://127.0.0.1:${port}`);
     const mix = cases(brand, shinjuku);
 
     const ours = async (c: TCase): Promise<number[]> => {
