@@ -16,7 +16,7 @@ import { arg, benchDatabase, countRows, demoBrand, loginToken, percentile, seedO
 
 const size = arg('size', 1_000_000);
 const rounds = arg('rounds', 20);
-const port = arg('port', 3908);
+const port = arg('port', 3909);
 // One database per size, so a small run never truncates the full-size seed another run reuses.
 const DB = size === 1_000_000 ? 'yado_bench_segment_count' : `yado_bench_segment_count_${size}`;
 
