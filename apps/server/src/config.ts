@@ -43,6 +43,8 @@ const ZEnv = z.object({
   WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /** Campaign sends (modules/campaigns): deliveries claimed per batch. */
   CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Batches of one campaign a worker process has under way at once (claimed, on the wire, being recorded). */
+  CAMPAIGN_SEND_LANES: z.coerce.number().int().min(1).max(16).default(3),
   /** Attempts of a delivery the relay answers with 4xx, and the first back-off (doubling), in seconds. */
   CAMPAIGN_RETRY_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
   CAMPAIGN_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
@@ -139,6 +141,7 @@ export interface TConfig {
   };
   campaigns: {
     batchSize: number;
+    lanes: number;
     retryLimit: number;
     retryBaseSeconds: number;
     /** Messages per second per recipient domain; 0: unlimited. */
@@ -245,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     campaigns: {
       batchSize: e.CAMPAIGN_BATCH_SIZE,
+      lanes: e.CAMPAIGN_SEND_LANES,
       retryLimit: e.CAMPAIGN_RETRY_LIMIT,
       retryBaseSeconds: e.CAMPAIGN_RETRY_BASE_SECONDS,
       domainRate: e.CAMPAIGN_DOMAIN_RATE,

@@ -186,9 +186,8 @@ export const devOutbox = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     mailFrom: text('mail_from').notNull(),
     rcptTo: text('rcpt_to').array().notNull(),
+    /** Decoded from the header; the bodies are decoded from `raw` when the outbox is read. */
     subject: text('subject').notNull().default(''),
-    text: text('text').notNull().default(''),
-    html: text('html'),
     size: integer('size').notNull(),
     /** The message exactly as received, so any mail tool can check its headers and signatures. */
     raw: bytea('raw'),
