@@ -48,7 +48,7 @@ const ZEnv = z.object({
   /** Attempts of a delivery the relay answers with 4xx, and the first back-off (doubling), in seconds. */
   CAMPAIGN_RETRY_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
   CAMPAIGN_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
-  /** Most messages per second to one recipient domain (per worker process); 0: no limit. */
+  /** Most messages per second to one recipient domain, shared by every worker process (domain_send_slots); 0: no limit. */
   CAMPAIGN_DOMAIN_RATE: z.coerce.number().min(0).max(100_000).default(0),
   /** How often the worker looks for campaigns that are due (and sends that need taking up again), in seconds. */
   CAMPAIGN_DISPATCH_SECONDS: z.coerce.number().min(0.5).max(60).default(15),

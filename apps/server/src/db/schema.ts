@@ -528,6 +528,16 @@ export const workerLeases = pgTable('worker_leases', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
+/**
+ * Campaign sends' pace per recipient domain (modules/campaigns/domain-rate.ts), shared by every
+ * worker process: the time the domain's next free slot begins. Not tenant data (a receiver such as
+ * gmail.com is one for every brand): only workers use it, as the owner.
+ */
+export const domainSendSlots = pgTable('domain_send_slots', {
+  domain: text('domain').primaryKey(),
+  nextAt: timestamp('next_at', { withTimezone: true }).notNull(),
+});
+
 /** Which worker runs which pg-boss job, and how often the job was taken up again after a lapse. */
 export const jobClaims = pgTable(
   'job_claims',

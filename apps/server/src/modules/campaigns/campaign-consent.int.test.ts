@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
+import { DomainRate } from './domain-rate.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
 
 /**
  * Consent between the claim and SMTP: a guest who unsubscribes after their delivery was claimed
  * (marked in flight) but before it went out gets no mail. The recipient domain is paced to one
  * message every five seconds here, so the send is slow enough to unsubscribe in the middle of it.
+ * That pace is shared by every worker process, through the database.
  */
 
 let s: TTestServer;
@@ -73,5 +75,24 @@ describe('an unsubscribe in the middle of a batch', () => {
     const done = (await s.call('GET', `/v1/campaigns/${c.id}`, { token })).body.data;
     expect(done.status).toBe('sent');
     expect(done.statistics).toMatchObject({ audience: RECIPIENTS, sent: RECIPIENTS - unsubscribed.length });
+  }, 120_000);
+});
+
+describe('the pace per recipient domain', () => {
+  it('is shared: two worker processes reserving slots for one domain get consecutive ones, other domains are not held', async () => {
+    // Two instances over the same database stand for two worker processes (one slot every 5 s).
+    const first = new DomainRate(s.rt.database, 0.2);
+    const second = new DomainRate(s.rt.database, 0.2);
+    const domain = `shared-${tag}.example.jp`;
+    const a = await first.reserve([domain, domain]);
+    const b = await second.reserve([domain, domain, `other-${tag}.example.jp`]);
+    // The first two slots begin now and in 5 s; the second process's two follow them, at 10 and 15 s.
+    expect(a).toBeGreaterThan(4_000);
+    expect(a).toBeLessThanOrEqual(5_000);
+    expect(b - a).toBeGreaterThan(9_000);
+    const [row] = await s.sql(`select extract(epoch from next_at - now()) as seconds from domain_send_slots where domain = $1`, [domain]);
+    expect(Number(row.seconds)).toBeGreaterThan(15);
+    expect(await new DomainRate(s.rt.database, 0.2).reserve([`fresh-${tag}.example.jp`])).toBe(0);
+    expect(await new DomainRate(s.rt.database, 0).reserve([domain])).toBe(0);
   });
 });

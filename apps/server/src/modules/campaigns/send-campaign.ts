@@ -20,7 +20,7 @@ import { createLogoStore } from '../uploads/logo-store.ts';
 import { audienceSql, snapshotAudience } from './audience.ts';
 import { releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage, signingKey, type TSigningKey } from './compose-message.ts';
-import { DomainRateLimit } from './domain-rate.ts';
+import { DomainRate } from './domain-rate.ts';
 import { campaignRowById, type TCampaignRow } from './queries.ts';
 import { quietHoursRelease, type TQuietHours } from './schedule-time.ts';
 import {
@@ -141,14 +141,14 @@ interface TSendContext {
   stopped: boolean;
 }
 
-const limits = new WeakMap<TRuntime, DomainRateLimit>();
+const rates = new WeakMap<TRuntime, DomainRate>();
 const rateOf = (rt: TRuntime) => {
-  let limit = limits.get(rt);
-  if (!limit) {
-    limit = new DomainRateLimit(rt.config.campaigns.domainRate);
-    limits.set(rt, limit);
+  let rate = rates.get(rt);
+  if (!rate) {
+    rate = new DomainRate(rt.database, rt.config.campaigns.domainRate);
+    rates.set(rt, rate);
   }
-  return limit;
+  return rate;
 };
 
 /** Most messages handed to SMTP together after one consent check. */
@@ -232,8 +232,7 @@ async function sendChunk(rt: TRuntime, s: TSendContext, chunk: TClaimed[]): Prom
       outcomes.push({ id: d.id, customerId: d.customer_id, status: 'failed', messageId: null, error: 'the mail could not be built', nextAttemptAt: null, hardBounce: false });
     }
   }
-  const rate = rateOf(rt);
-  await Promise.all(ready.map(({ d }) => rate.acquire(domainOf(d.email as string))));
+  await rateOf(rt).pace(ready.map(({ d }) => domainOf(d.email as string)));
   const skipped = await asBrand(rt, s.campaign.brand_id, async (tx) => {
     const rows = await skipUnmailable(tx, ready.map(({ d }) => d.id));
     await recordDeliveryOutcomes(tx, rows.map((r) => outcomeOf(s.campaign, r.id, r.hotel_id, 'skipped')));

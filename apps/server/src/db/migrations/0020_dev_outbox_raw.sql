@@ -1,2 +1,0 @@
-ALTER TABLE "dev_outbox" DROP COLUMN "text";--> statement-breakpoint
-ALTER TABLE "dev_outbox" DROP COLUMN "html";
