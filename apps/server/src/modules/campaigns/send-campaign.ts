@@ -22,7 +22,7 @@ import { releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage, signingKey, type TSigningKey } from './compose-message.ts';
 import { DomainRate } from './domain-rate.ts';
 import { campaignRowById, type TCampaignRow } from './queries.ts';
-import { quietHoursRelease, type TQuietHours } from './schedule-time.ts';
+import { quietHold, type TQuietHours } from './schedule-time.ts';
 import {
   brandNameOf,
   campaignsToDispatch,
@@ -40,7 +40,6 @@ import {
   templateForSend,
   type TClaimed,
   type TOutcome,
-  type TQuietHold,
 } from './send-queries.ts';
 
 /**
@@ -159,12 +158,6 @@ const CHUNK = 50;
  * chunk waits for all its slots before it goes (receivers throttle bursts, not averages).
  */
 const chunkSize = (rt: TRuntime) => (rt.config.campaigns.domainRate > 0 ? Math.max(1, Math.min(CHUNK, Math.floor(rt.config.campaigns.domainRate / 10))) : CHUNK);
-
-/** The deliveries quiet hours hold now: those of hotels inside theirs, and the unplaced ones by the campaign host's. */
-export function quietHold(hotelQuiet: Map<string, TQuietHours>, ownerQuiet: TQuietHours, now: Date): TQuietHold {
-  const hotelIds = [...hotelQuiet].filter(([, quiet]) => quietHoursRelease(now, quiet) !== null).map(([id]) => id);
-  return { hotelIds, unplaced: quietHoursRelease(now, ownerQuiet) !== null };
-}
 
 /**
  * Sends a campaign's due deliveries until none is due now. `lanes` loops run at once, each claiming

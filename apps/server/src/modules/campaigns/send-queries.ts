@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
+import type { TQuietHold } from './schedule-time.ts';
 
 /** The send's statements over deliveries: claim a batch, record outcomes, take stale claims back, finish. */
 
@@ -20,11 +21,6 @@ const MAILABLE = sql`cu.email_status = 'active' and nullif(cu.email, '') is not 
 const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
   when cu.email_bounced_at is not null then 'bounced' else d.skip_reason end`;
 
-/** Deliveries held by quiet hours: those of the hotels listed, and those without a hotel when `unplaced`. */
-export interface TQuietHold {
-  hotelIds: string[];
-  unplaced: boolean;
-}
 
 /**
  * Claims up to `limit` deliveries that are due (queued, or deferred past their retry time), skipping

@@ -32,7 +32,8 @@ export function devRoutes(app: FastifyInstance, rt: TRuntime): void {
     // The sink stores messages as received; their bodies are decoded here, for the few read.
     return Promise.all(
       rows.map(async (r) => {
-        const parsed = r.raw ? await simpleParser(r.raw) : null;
+        // PGlite answers bytea as a Uint8Array, which mailparser would take for a stream.
+        const parsed = r.raw ? await simpleParser(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength)) : null;
         return {
           id: r.id,
           receivedAt: r.receivedAt.toISOString(),
