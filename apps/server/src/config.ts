@@ -55,10 +55,12 @@ const ZEnv = z.object({
   WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /** Campaign sends (modules/campaigns): deliveries claimed per batch. */
   CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Batches of one campaign a worker process has under way at once (claimed, on the wire, being recorded). */
+  CAMPAIGN_SEND_LANES: z.coerce.number().int().min(1).max(16).default(3),
   /** Attempts of a delivery the relay answers with 4xx, and the first back-off (doubling), in seconds. */
   CAMPAIGN_RETRY_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
   CAMPAIGN_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
-  /** Most messages per second to one recipient domain (per worker process); 0: no limit. */
+  /** Most messages per second to one recipient domain, shared by every worker process (domain_send_slots); 0: no limit. */
   CAMPAIGN_DOMAIN_RATE: z.coerce.number().min(0).max(100_000).default(0),
   /** How often the worker looks for campaigns that are due (and sends that need taking up again), in seconds. */
   CAMPAIGN_DISPATCH_SECONDS: z.coerce.number().min(0.5).max(60).default(15),
@@ -154,6 +156,7 @@ export interface TConfig {
   };
   campaigns: {
     batchSize: number;
+    lanes: number;
     retryLimit: number;
     retryBaseSeconds: number;
     /** Messages per second per recipient domain; 0: unlimited. */
@@ -262,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     campaigns: {
       batchSize: e.CAMPAIGN_BATCH_SIZE,
+      lanes: e.CAMPAIGN_SEND_LANES,
       retryLimit: e.CAMPAIGN_RETRY_LIMIT,
       retryBaseSeconds: e.CAMPAIGN_RETRY_BASE_SECONDS,
       domainRate: e.CAMPAIGN_DOMAIN_RATE,

@@ -24,7 +24,7 @@ import { trackingFor } from '../tracking/links.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { audienceSql, previewCounts, type TAudienceOwner } from './audience.ts';
 import { holdUses, releaseUses } from './campaign-uses.ts';
-import { composeMessage } from './compose-message.ts';
+import { campaignTemplate, composeMessage } from './compose-message.ts';
 import {
   deleteCampaignRow,
   findCampaignRow,
@@ -333,7 +333,10 @@ export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: st
   });
   if (!template) throw badRequest({ templateId: fieldError('campaign_template_required') });
   const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
-  const versioned = { id: template.id, version: template.version, defaultLanguage: template.defaultLanguage, contents: template.contents as TTemplateContents };
+  const versioned = campaignTemplate(
+    { id: template.id, version: template.version, defaultLanguage: template.defaultLanguage, contents: template.contents as TTemplateContents },
+    { id: row.id, subject: row.subject, preHeader: row.pre_header },
+  );
   const language = chooseLanguage(versioned, input.language ?? identity.defaultLanguage);
   const compiled = await compiledTemplate(versioned, language, imageUrl);
   const message = personalise(compiled, personalValues({ firstName: ctx.user.firstName, lastName: ctx.user.lastName }, compiled.language));
@@ -345,7 +348,7 @@ export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: st
       deliveryId,
       to,
       language: compiled.language,
-      subject: `${TEST_PREFIX[compiled.language]}${row.subject || message.subject}`,
+      subject: `${TEST_PREFIX[compiled.language]}${message.subject}`,
       message,
       publicUrl: rt.config.publicUrl,
       identity,
