@@ -124,8 +124,11 @@ export function afterCursor(sort: TCustomerFilter['sort'], cursor: TCursor): SQL
   const op = sort === 'created_at' ? sql`>` : sql`<`;
   // The cursor's time has milliseconds, the column microseconds: the last row's own created_at is
   // read back by its id, or customers made in one statement (an import, a sync) would end the list
-  // after the first page. The cursor's time stands in if that customer is gone.
-  return sql`(${customers.createdAt}, ${qualified(customers.id)}) ${op} (coalesce((select k.created_at from customers k where k.id = ${cursor[1]}::uuid), ${cursor[0]}::timestamptz), ${cursor[1]}::uuid)`;
+  // after the first page. The cursor's time stands in if that customer is gone. The fallback stays
+  // inside the subquery: under row-level security only a leakproof condition can be an index
+  // condition, and PostgreSQL counts COALESCE as leaky, so a COALESCE in the row comparison made the
+  // key range a filter over every earlier row (a later page at 1M customers: 384 ms instead of 15 ms).
+  return sql`(${customers.createdAt}, ${qualified(customers.id)}) ${op} ((select coalesce(max(k.created_at), ${cursor[0]}::timestamptz) from customers k where k.id = ${cursor[1]}::uuid), ${cursor[1]}::uuid)`;
 }
 
 export function cursorOf(sort: TCustomerFilter['sort'], row: TCustomerRow): TCursor {
