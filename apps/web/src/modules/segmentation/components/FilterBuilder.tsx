@@ -92,7 +92,8 @@ export function FilterBuilder({ filter, dispatch, marks, live, readOnly = false 
             marks={marks}
             choicesOf={choicesOf}
             readOnly={readOnly}
-            live={live}
+            count={live?.waiting ? undefined : live?.groupCount(group.id, index)}
+            counting={live?.counting ?? false}
             removable={filter.groups.length > 1}
           />
         </Box>
@@ -170,7 +171,8 @@ function GroupCard({
   marks,
   choicesOf,
   readOnly,
-  live,
+  count,
+  counting,
   removable,
 }: {
   group: TFilterGroup;
@@ -181,14 +183,13 @@ function GroupCard({
   marks: Map<string, TFilterFaultCode[]>;
   choicesOf: TChoicesOf;
   readOnly: boolean;
-  live?: TLiveCount;
+  count?: number;
+  counting: boolean;
   removable: boolean;
 }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const level = levelOf(path);
-  const count = live?.waiting ? undefined : live?.groupCount(group.id, path);
-  const counting = live?.counting ?? false;
   const faults = marks.get(path);
   const bookings = group.bookings ?? { quantifier: 'at_least' as const, count: 1 };
   const topLevel = level === 1;
@@ -221,13 +222,13 @@ function GroupCard({
             )}
           </Group>
           <Group gap="xs" wrap="nowrap">
-            {count !== undefined && (
+            {topLevel && count !== undefined && (
               <Badge
                 variant="light"
                 color={counting ? 'gray' : 'blue'}
-                size={topLevel ? 'lg' : 'md'}
+                size="lg"
                 tt="none"
-                data-testid={topLevel ? 'group-count' : 'subgroup-count'}
+                data-testid="group-count"
                 data-count={counting ? undefined : count}
               >
                 {t('segmentation.count.group', { audience: count.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US') })}
@@ -259,7 +260,7 @@ function GroupCard({
               marks={marks}
               choicesOf={choicesOf}
               readOnly={readOnly}
-              live={live}
+              counting={counting}
               removable
             />
           ) : (

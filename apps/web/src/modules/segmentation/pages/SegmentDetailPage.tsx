@@ -262,7 +262,7 @@ function SegmentDetail({ id }: { id: string }) {
             <Tabs.Panel value="filter">
               <FilterSummary
                 filter={data.filter}
-                groupCount={counted ? (path) => counted.groups.find((g) => g.path === path)?.count : undefined}
+                groupCounts={counted ? data.filter.groups.map((_, i) => counted.groups.find((g) => g.index === i)?.count) : undefined}
               />
             </Tabs.Panel>
           )}
