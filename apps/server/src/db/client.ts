@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQL, sql } from 'drizzle-orm';
@@ -108,6 +109,7 @@ export async function openDatabase(options: {
   }
   const client = new PGlite(dataDir);
   await client.waitReady;
+  refuseSelfWait(client);
   const db = drizzle(client, { schema }) as unknown as TDb;
   // In process there are no round trips to save: the statements run one after another.
   tenantReaders.set(db, (context, owner, statements, customPlans) =>
@@ -138,6 +140,47 @@ export async function openDatabase(options: {
 }
 
 const DATE_OID = 1082;
+
+type TPGlite = import('@electric-sql/pglite').PGlite;
+/** The transaction of the embedded database that the current task runs inside, while it is open. */
+const openEmbeddedTransaction = new AsyncLocalStorage<{ open: boolean }>();
+
+/**
+ * PGlite is one session: a transaction holds it until it ends, and every other statement waits.
+ * Code inside a transaction that reaches past its `tx` to the database itself (a helper that opens
+ * its own transaction, say) would wait for itself, and with it every request of the product, for
+ * ever. Such a call fails at once instead, naming the mistake; over PostgreSQL the same code would
+ * hold a second pooled connection, so the fix is always to pass the transaction along.
+ */
+function refuseSelfWait(client: TPGlite): void {
+  const refuse = (what: string) => {
+    if (openEmbeddedTransaction.getStore()?.open)
+      throw new Error(`embedded database: ${what} from inside an open transaction would wait for that transaction for ever; use the transaction's own handle`);
+  };
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async (...args: Parameters<TPGlite['query']>) => {
+    refuse('a query');
+    return query(...args);
+  }) as TPGlite['query'];
+  client.exec = async (...args: Parameters<TPGlite['exec']>) => {
+    refuse('a statement');
+    return exec(...args);
+  };
+  client.transaction = async <T>(callback: Parameters<TPGlite['transaction']>[0] & ((tx: never) => Promise<T>)) => {
+    refuse('a second transaction');
+    return transaction(async (tx) => {
+      const store = { open: true };
+      try {
+        return await openEmbeddedTransaction.run(store, () => callback(tx as never));
+      } finally {
+        // Work the transaction started and left to run (a timer, say) may use the database later.
+        store.open = false;
+      }
+    }) as Promise<T>;
+  };
+}
 type TTenantReader = (context: TRlsContext, owner: TStatement[], statements: TStatement[], customPlans: boolean) => Promise<TTenantRead>;
 /** Over a `pg` pool, tenant reads are one pipelined round trip (see readInTenant). */
 const tenantReaders = new WeakMap<TDb, TTenantReader>();

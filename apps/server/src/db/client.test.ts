@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type TDatabase } from './client.ts';
+
+describe('the embedded database', () => {
+  let database: TDatabase;
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: null, dataDir: '/nonexistent', inMemory: true });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('refuses at once what would wait for its own open transaction, and stays usable', async () => {
+    // Arrange: a transaction that reaches past its own handle to the database, three ways.
+    const inside = [
+      () => database.db.execute(sql`select 1`),
+      () => database.executeSql('select 1'),
+      () => database.db.transaction(async (tx) => tx.execute(sql`select 1`)),
+    ];
+    for (const reach of inside) {
+      // Act
+      const attempt = database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        return reach();
+      });
+      // Assert: an error that names the mistake (drizzle may wrap it as the cause), not a wait for ever.
+      const error = (await attempt.then(() => null, (e: unknown) => e)) as Error & { cause?: Error };
+      expect(`${error?.message} ${error?.cause?.message}`).toMatch(/inside an open transaction/);
+    }
+    expect((await database.executeSql('select 2 as n')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('lets work a transaction started use the database once that transaction has ended', async () => {
+    let later: Promise<unknown> = Promise.resolve();
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => database.executeSql('select 3 as n'));
+    });
+    await expect(later).resolves.toEqual(expect.objectContaining({ rows: [{ n: 3 }] }));
+  });
+});
