@@ -40,12 +40,13 @@ export default defineConfig({
       {
         test: {
           name: 'integration-pglite',
-          // Sign-in, the customer list's one-round-trip read, segments and templates, on the embedded database too.
+          // Sign-in, the customer list's one-round-trip read, segments, templates and the scenario clock, on the embedded database too.
           include: [
             'apps/server/src/modules/auth/**/*.int.test.ts',
             'apps/server/src/modules/customers/customers.int.test.ts',
             'apps/server/src/modules/segments/segments.int.test.ts',
             'apps/server/src/modules/templates/templates.int.test.ts',
+            'apps/server/src/modules/scenarios/scenario-clock.int.test.ts',
           ],
           environment: 'node',
           env: { YADO_TEST_DB: 'pglite' },

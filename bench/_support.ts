@@ -27,6 +27,69 @@ export async function admin(sql: string): Promise<void> {
   }
 }
 
+/**
+ * The bench's own database, created on first use and kept, so a later run reuses what it seeded.
+ * `--db NAME` picks another (a trial at a small size then leaves the full-size data alone).
+ */
+export async function benchDatabase(fallback: string): Promise<string> {
+  const i = process.argv.indexOf('--db');
+  const name = i >= 0 && /^[a-z_][a-z0-9_]*$/.test(process.argv[i + 1] ?? '') ? (process.argv[i + 1] as string) : fallback;
+  const url = dbUrl(name);
+  const exists = await new pg.Client({ connectionString: url }).connect().then(
+    (client) => client.end().then(() => true),
+    () => false,
+  );
+  if (!exists) await admin(`create database ${name}`);
+  return url;
+}
+
+/** The demo brand the server seeds (sakura-hotels) and its hotels, by slug. */
+export async function demoBrand(db: pg.Client | pg.Pool): Promise<{ brand: string; hotels: string[] }> {
+  const brand = (await db.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
+  const hotels = (await db.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])).rows.map((r) => r.id as string);
+  return { brand, hotels };
+}
+
+/**
+ * Seeds a bench database unless it already holds what the bench wants (`seeded` says), so runs
+ * after the first reuse the data; says what it seeds and how long it took.
+ */
+export async function seedOnce(
+  url: string,
+  what: string,
+  seeded: (c: pg.Client) => Promise<boolean>,
+  seed: (c: pg.Client, demo: { brand: string; hotels: string[] }) => Promise<void>,
+): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    if (await seeded(c)) return;
+    process.stdout.write(`seeding ${what}...\n`);
+    const t0 = Date.now();
+    await seed(c, await demoBrand(c));
+    process.stdout.write(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  } finally {
+    await c.end();
+  }
+}
+
+/** How many rows a table holds (for `seedOnce`'s check). */
+export async function countRows(c: pg.Client, table: string): Promise<number> {
+  return ((await c.query(`select count(*)::int as n from ${table}`)).rows[0] as { n: number }).n;
+}
+
+/** A bearer token of a demo user (the brand admin unless told). */
+export async function loginToken(base: string, email = 'brand.admin@demo.test', password = 'demo-pass-1'): Promise<string> {
+  const res = await fetch(`${base}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = (await res.json()) as { data?: { accessToken: string }; error?: unknown };
+  if (!body.data) throw new Error(`login as ${email}: ${res.status} ${JSON.stringify(body.error)}`);
+  return body.data.accessToken;
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
@@ -103,20 +166,22 @@ export function getJson(url: string, token: string): Promise<{ status: number; b
 }
 
 /** One side's rounds: each round's measure (a p99, say), their median and the spread around it. */
-export interface TSideRounds {
+export interface TSideRounds<R = TLoadResult> {
   values: number[];
   median: number;
   min: number;
   max: number;
   /** The round whose measure is the median, for its other figures (p50, errors, achieved rate). */
-  medianRound: TLoadResult;
+  medianRound: R;
+  /** Every round's result, in the order run. */
+  rounds: R[];
 }
 
-function sideOf(results: TLoadResult[], measure: (r: TLoadResult) => number): TSideRounds {
+function sideOf<R>(results: R[], measure: (r: R) => number): TSideRounds<R> {
   const values = results.map(measure);
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const [median, at] = order[Math.floor((order.length - 1) / 2)] as readonly [number, number];
-  return { values, median, min: order[0]![0], max: order[order.length - 1]![0], medianRound: results[at] as TLoadResult };
+  return { values, median, min: order[0]![0], max: order[order.length - 1]![0], medianRound: results[at] as R, rounds: results };
 }
 
 /**
@@ -130,20 +195,20 @@ function sideOf(results: TLoadResult[], measure: (r: TLoadResult) => number): TS
  * 3. the verdict: each side's median round, and the spread (lowest and highest round) printed
  *    beside it, so one disturbed round neither makes nor breaks the result.
  */
-export async function alternateRounds(options: {
+export async function alternateRounds<R = TLoadResult>(options: {
   rounds: number;
   warmUp: { ours: () => Promise<unknown>; baseline: () => Promise<unknown> };
-  ours: () => Promise<TLoadResult>;
-  baseline: () => Promise<TLoadResult>;
-  measure: (r: TLoadResult) => number;
-  label: (r: TLoadResult) => string;
-}): Promise<{ ours: TSideRounds; baseline: TSideRounds }> {
+  ours: () => Promise<R>;
+  baseline: () => Promise<R>;
+  measure: (r: R) => number;
+  label: (r: R) => string;
+}): Promise<{ ours: TSideRounds<R>; baseline: TSideRounds<R> }> {
   const rounds = Math.max(3, Math.round(options.rounds));
   process.stdout.write('warming up both sides on the same requests...\n');
   await options.warmUp.ours();
   await options.warmUp.baseline();
-  const ours: TLoadResult[] = [];
-  const baseline: TLoadResult[] = [];
+  const ours: R[] = [];
+  const baseline: R[] = [];
   const run = async (side: 'ours' | 'baseline', round: number) => {
     const result = await (side === 'ours' ? options.ours() : options.baseline());
     (side === 'ours' ? ours : baseline).push(result);
@@ -158,5 +223,5 @@ export async function alternateRounds(options: {
 }
 
 /** "7.0 ms (6.1 to 9.3 over 3 rounds)": a median with its spread. */
-export const withSpread = (side: TSideRounds, unit: string, digits = 1) =>
+export const withSpread = (side: TSideRounds<unknown>, unit: string, digits = 1) =>
   `${side.median.toFixed(digits)} ${unit} (${side.min.toFixed(digits)} to ${side.max.toFixed(digits)} over ${side.values.length} rounds)`;

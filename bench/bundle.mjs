@@ -59,6 +59,17 @@ const shellFiles = closure([
   keyOf('src/modules/dashboard/pages/DashboardPage.tsx'),
 ]);
 
+// What the dashboard downloads before its blocks show: the above, the blocks' own chunk (lazy, loaded
+// as the page renders) and the texts the signed-in shell and the dashboard wait for. Reported, not budgeted.
+const dashboardFiles = closure(
+  [
+    keyOf('src/modules/dashboard/components/DashboardBlocks.tsx'),
+    keyOf('src/i18n/console/ja.json'),
+    keyOf('src/i18n/areas/dashboard/ja.json'),
+  ],
+  new Set(shellFiles),
+);
+
 const files = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const sizes = files.map((f) => ({ file: `assets/${f}`, kb: gzipKb(`assets/${f}`) })).sort((a, b) => b.kb - a.kb);
 let overBudget = 0;
@@ -74,6 +85,7 @@ const login = sum(loginFiles);
 const shell = sum(shellFiles);
 console.log(`login page JS: ${login.toFixed(1)} kB gzip in ${loginFiles.size} chunks`);
 console.log(`shell + dashboard JS: ${shell.toFixed(1)} kB gzip in ${shellFiles.size} chunks`);
+console.log(`dashboard with its blocks and texts (not budgeted): ${sum(dashboardFiles).toFixed(1)} kB gzip in ${dashboardFiles.size} chunks`);
 console.log(`chunks over ${ROUTE_CHUNK_BUDGET_KB} kB besides the entry: ${overBudget}`);
 console.log(
   `BENCH bundle value=${login.toFixed(1)} unit=kB baseline=${BUDGET_KB} ratio=${(BUDGET_KB / login).toFixed(2)}`,

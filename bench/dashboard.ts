@@ -1,12 +1,13 @@
 /**
- * dashboard: opening the dashboard of a brand, through the real API (the three blocks a brand
+ * dashboard: opening the dashboard of a brand, through the real API (the four blocks a brand
  * admin sees, asked side by side as the console does: level info, customer statistics, campaign
- * performance), on N customers (default 1,000,000) allocated to four hotels, 20 campaigns sent
+ * performance, running scenarios), on N customers (default 1,000,000) allocated to four hotels, 20 campaigns sent
  * over three weeks, 3 deliveries per customer and 10 delivery events per customer (default
  * 10,000,000: opens, clicks and attributed bookings). Baseline, in the same run: the same figures
  * computed by hand from the raw rows (deliveries and tracking events, customers) in SQL over `pg`
  * as the owner, the three parts side by side too.
- *   npm run bench -- dashboard [--size N] [--rounds 3] [--opens 30] [--baseline-opens 10]
+ *   npm run bench -- dashboard [--size N] [--rounds 3] [--opens 30] [--baseline-opens 10] [--port 3915]
+ *   (BENCH_DASHBOARD_DB=<name> for a database other than yado_bench_dashboard)
  * Before timing, the API's campaign figures (per day, per hotel, both weeks) must equal the ones
  * computed by hand, or the run stops.
  * Rounds alternate ours and the baseline (bench/_support.ts alternateRounds).
@@ -21,7 +22,7 @@
  * (`campaign_host_stats`, for the rates) the mails delivered, opened and clicked.
  */
 import pg from 'pg';
-import { admin, alternateRounds, arg, dbUrl, percentile, startServer, withSpread, type TLoadResult } from './_support.ts';
+import { alternateRounds, arg, benchDatabase, countRows, demoBrand, loginToken, percentile, seedOnce, startServer, withSpread, type TLoadResult } from './_support.ts';
 
 const size = arg('size', 1_000_000);
 /** Alternated rounds per side (docs/benchmarks.md, "Method"), and dashboard opens in each. */
@@ -30,22 +31,16 @@ const opens = arg('opens', 30);
 // Computing from 10M raw events takes seconds a time: the baseline opens fewer per round.
 const baselineOpens = arg('baseline-opens', 10);
 const port = arg('port', 3915);
-const DB = 'yado_bench_dashboard';
+// Another database (and --port) lets a second run go beside one under way without touching its data.
+const DB = process.env.BENCH_DASHBOARD_DB ?? 'yado_bench_dashboard';
 const TZ = 'Asia/Tokyo';
 const EVENTS_PER_CUSTOMER = 10;
 
 async function seed(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const [{ n }] = (await c.query(`select count(*)::int as n from customers`)).rows as [{ n: number }];
-    const [{ e }] = (await c.query(`select count(*)::int as e from tracking_events`)).rows as [{ e: number }];
-    if (n === size && e === size * EVENTS_PER_CUSTOMER) return;
-    process.stdout.write(`seeding ${size.toLocaleString()} customers, ${(size * 3).toLocaleString()} deliveries and ${(size * EVENTS_PER_CUSTOMER).toLocaleString()} delivery events...\n`);
-    const t0 = Date.now();
+  const what = `${size.toLocaleString()} customers, ${(size * 3).toLocaleString()} deliveries and ${(size * EVENTS_PER_CUSTOMER).toLocaleString()} delivery events`;
+  const seeded = async (c: pg.Client) => (await countRows(c, 'customers')) === size && (await countRows(c, 'tracking_events')) === size * EVENTS_PER_CUSTOMER;
+  await seedOnce(url, what, seeded, async (c, { brand, hotels }) => {
     await c.query('truncate customers, campaigns, tracking_events, host_daily_stats, campaign_host_stats, customer_count_days cascade');
-    const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
-    const hotels = (await c.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])).rows.map((r) => r.id as string);
     await c.query(
       `insert into customers (brand_id, first_name, last_name, phone, email, email_status, consent_source, created_at)
        select $1, '太郎', (array['山田','佐藤','鈴木','高橋'])[1 + g % 4], '090' || lpad(g::text, 8, '0'), 'guest' || g || '@example.jp',
@@ -119,10 +114,7 @@ async function seed(url: string): Promise<void> {
       [brand],
     );
     await c.query('vacuum analyze customers, customer_allocations, campaigns, deliveries, tracking_events, host_daily_stats, campaign_host_stats');
-    process.stdout.write(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /** The window as the server cuts it: today and the six days before in Tokyo, and the seven before. */
@@ -160,31 +152,23 @@ const HAND = {
   rates: `select count(*)::int, count(*) filter (where exists (select 1 from tracking_events e where e.delivery_id = d.id and e.kind in ('open', 'click')))::int,
       count(*) filter (where exists (select 1 from tracking_events e where e.delivery_id = d.id and e.kind = 'click'))::int
     from deliveries d join campaigns c on c.id = d.campaign_id
-    where d.brand_id = $1 and d.status = 'sent' and c.started_at >= ($2::date)::timestamp at time zone '${TZ}' and c.started_at < ($3::date + 1)::timestamp at time zone '${TZ}'`,
+    where d.brand_id = $1 and d.status = 'sent' and c.scenario_id is null and c.started_at >= ($2::date)::timestamp at time zone '${TZ}' and c.started_at < ($3::date + 1)::timestamp at time zone '${TZ}'`,
+  scenarios: `select s.id, s.name, s.started_at, (select count(*) from journeys j where j.scenario_id = s.id) as entered
+    from scenarios s where s.brand_id = $1 and s.status = 'running' order by s.started_at desc nulls last limit 5`,
   finished: `select count(*) filter (where status = 'sent' and finished_at >= ($2::date)::timestamp at time zone '${TZ}')::int,
       count(*) filter (where status = 'sent' and finished_at < ($2::date)::timestamp at time zone '${TZ}')::int
-    from campaigns where brand_id = $1 and status in ('sent', 'failed') and finished_at >= ($3::date)::timestamp at time zone '${TZ}'
+    from campaigns where brand_id = $1 and scenario_id is null and status in ('sent', 'failed') and finished_at >= ($3::date)::timestamp at time zone '${TZ}'
       and finished_at < ($4::date + 1)::timestamp at time zone '${TZ}'`,
 };
 
 async function main(): Promise<void> {
-  const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
-    (client) => client.end().then(() => true),
-    () => false,
-  );
-  if (!exists) await admin(`create database ${DB}`);
-  const url = dbUrl(DB);
+  const url = await benchDatabase(DB);
   const server = await startServer(url, port);
   try {
     await seed(url);
     const pool = new pg.Pool({ connectionString: url, max: 3 });
-    const brand = (await pool.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
-    const login = await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
-    }).then((r) => r.json() as Promise<{ data: { accessToken: string } }>);
-    const token = login.data.accessToken;
+    const { brand } = await demoBrand(pool);
+    const token = await loginToken(`http://127.0.0.1:${port}`);
 
     const block = async (name: string) => {
       const res = await fetch(`http://127.0.0.1:${port}/v1/dashboard/${name}`, { headers: { authorization: `Bearer ${token}` } });
@@ -193,20 +177,26 @@ async function main(): Promise<void> {
       return body.data;
     };
     const ours = async () => {
-      const [, customers, campaigns] = await Promise.all([block('level-info'), block('customer-statistics'), block('campaign-performance')]);
-      return { customers, campaigns };
+      const [, customers, campaigns, scenarios] = await Promise.all([
+        block('level-info'),
+        block('customer-statistics'),
+        block('campaign-performance'),
+        block('running-scenarios'),
+      ]);
+      return { customers, campaigns, scenarios };
     };
     const hand = async () => {
       const w = windowNow();
       const q = (text: string, values: unknown[]) => pool.query({ text, values, rowMode: 'array' }).then((r) => r.rows as unknown[][]);
-      const [, customers, cells, finished, rates] = await Promise.all([
+      const [, scenarios, customers, cells, finished, rates] = await Promise.all([
         q(HAND.level, [brand]),
+        q(HAND.scenarios, [brand]),
         q(HAND.customers, [brand]),
         q(HAND.campaigns, [brand, w.previousFrom, w.to]),
         q(HAND.finished, [brand, w.from, w.previousFrom, w.to]),
         q(HAND.rates, [brand, w.from, w.to]),
       ]);
-      return { customers: customers[0] as number[], cells, finished: finished[0] as number[], rates: rates[0] as number[] };
+      return { scenarios, customers: customers[0] as number[], cells, finished: finished[0] as number[], rates: rates[0] as number[] };
     };
 
     // Both must give the same figures, or the timing compares different work.
@@ -247,6 +237,8 @@ async function main(): Promise<void> {
       throw new Error(`rates: the API says ${a.campaigns.openRate.current} / ${a.campaigns.clickRate.current}, the raw rows ${opened / mails} / ${clicked / mails}`);
     if (a.customers.customers.current !== b.customers[0] || a.customers.unsubscribedCustomers.current !== b.customers[2])
       throw new Error(`customers: the API says ${a.customers.customers.current}, by hand ${b.customers[0]}`);
+    if (a.scenarios.scenarios.length !== b.scenarios.length)
+      throw new Error(`running scenarios: the API lists ${a.scenarios.scenarios.length}, by hand ${b.scenarios.length}`);
     const sentNow = a.campaigns.sent.current as number;
     process.stdout.write(
       `figures agree: ${sentNow.toLocaleString()} sent in the last 7 days, open rate ${((a.campaigns.openRate.current ?? 0) * 100).toFixed(1)} %, ` +
@@ -264,7 +256,7 @@ async function main(): Promise<void> {
       }
       return { latencies: latencies.sort((x, y) => x - y), errors: 0, sent: times, seconds: (performance.now() - start) / 1000 };
     };
-    process.stdout.write(`ours: ${opens} dashboard opens a round through the API (three blocks side by side); baseline: ${baselineOpens} a round, the same figures by hand from the raw rows over pg\n`);
+    process.stdout.write(`ours: ${opens} dashboard opens a round through the API (four blocks side by side); baseline: ${baselineOpens} a round, the same figures by hand from the raw rows over pg\n`);
     const { ours: o, baseline: h } = await alternateRounds({
       rounds,
       warmUp: { ours: () => round(ours, 3), baseline: () => round(hand, 2) },

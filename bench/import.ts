@@ -1,12 +1,14 @@
 /**
- * import: a customer CSV of N rows (default 1,000,000) through the same path the console uses:
- * multipart upload to the real server, the review job, the confirm, the import job, polled until
- * done. 10% of the rows update existing customers, the rest are new. Baseline, same run, same
- * file, same database state (measured first, each run after a checkpoint): COPY into a temporary table plus one hand-written
- * INSERT ... ON CONFLICT DO UPDATE, over `pg`, as the owner.
- *   npm run bench -- import [--size N]
- * value = our rows per second end to end; ratio = ours ÷ the baseline's rows per second.
- * Also prints the server's peak memory (resident set of its process tree).
+ * import: a customer CSV of N rows (default 100,000; the target is stated at 1,000,000) through
+ * the same path the console uses: multipart upload to the real server, the review job, the
+ * confirm, the import job, polled until done. 10% of the rows update existing customers, the rest
+ * are new. Baseline, same run, same file: COPY into a temporary table plus one hand-written
+ * INSERT ... ON CONFLICT DO UPDATE, over `pg`, as the owner. Every run (either side) starts from
+ * the same customers, after a checkpoint; both sides are warmed by one unmeasured run, then
+ * measured in alternating rounds (bench/_support.ts alternateRounds).
+ *   npm run bench -- import [--size N] [--rounds 3]
+ * value = our rows per second end to end (median round); ratio = ours ÷ the baseline's.
+ * Also prints the server's peak memory (resident set of its process tree) over our rounds.
  */
 import { createReadStream, createWriteStream, existsSync, openAsBlob, readFileSync, readdirSync } from 'node:fs';
 import { once } from 'node:events';
@@ -14,9 +16,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { admin, arg, dbUrl, startServer } from './_support.ts';
+import { admin, alternateRounds, arg, dbUrl, demoBrand, loginToken, startServer, withSpread } from './_support.ts';
 
-const size = arg('size', 1_000_000);
+const size = arg('size', 100_000);
+/** Alternated rounds per side (docs/benchmarks.md, "Method"), at least three. */
+const rounds = arg('rounds', 3);
 const port = arg('port', 3908);
 const DB = 'yado_bench_import';
 const FILE = `/tmp/yado-bench-import-${size}.csv`;
@@ -84,7 +88,17 @@ function treeRss(pid: number): number {
   return kb / 1024;
 }
 
-async function ours(base: string, token: string): Promise<{ seconds: number; counts: unknown; result: unknown }> {
+/** One run of either side: its time, and for ours how it split and what the import reported. */
+interface TRun {
+  seconds: number;
+  split?: string;
+  counts?: unknown;
+  result?: unknown;
+  /** Our server's peak resident memory during the run, in MB. */
+  peakMb?: number;
+}
+
+async function ours(base: string, token: string): Promise<TRun> {
   const headers = { authorization: `Bearer ${token}` };
   const get = async (id: string) =>
     (
@@ -122,13 +136,11 @@ async function ours(base: string, token: string): Promise<{ seconds: number; cou
   const seconds = (performance.now() - t0) / 1000;
   if (state.status !== 'completed') throw new Error(`import ended ${state.status}: ${JSON.stringify(state.error)}`);
   const secs = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
-  process.stdout.write(
-    `  upload ${secs(t0, uploadedAt)} s, review ${secs(uploadedAt, reviewedAt)} s, import ${secs(reviewedAt, performance.now())} s\n`,
-  );
-  return { seconds, counts: state.counts, result: state.result };
+  const split = `upload ${secs(t0, uploadedAt)} s, review ${secs(uploadedAt, reviewedAt)} s, import ${secs(reviewedAt, performance.now())} s`;
+  return { seconds, split, counts: state.counts, result: state.result };
 }
 
-async function baseline(url: string, brand: string): Promise<number> {
+async function baseline(url: string, brand: string): Promise<TRun> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -153,7 +165,7 @@ async function baseline(url: string, brand: string): Promise<number> {
       [brand],
     );
     await c.query('commit');
-    return (performance.now() - t0) / 1000;
+    return { seconds: (performance.now() - t0) / 1000 };
   } finally {
     await c.end();
   }
@@ -175,35 +187,51 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${port}`;
     const c = new pg.Client({ connectionString: url });
     await c.connect();
-    const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
+    const { brand } = await demoBrand(c);
     await c.end();
-    const login = (await (
-      await fetch(`${base}/v1/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'brand.admin@demo.test', password: 'demo-pass-1' }),
-      })
-    ).json()) as { data: { accessToken: string } };
-
-    await resetCustomers(url, brand);
-    process.stdout.write('baseline: COPY into a temporary table and one INSERT ... ON CONFLICT, by hand\n');
-    const hand = await baseline(url, brand);
-    process.stdout.write(`  ${hand.toFixed(1)} s\n`);
-
-    await resetCustomers(url, brand);
-    process.stdout.write(`ours: ${size.toLocaleString()} rows through upload, review and import\n`);
+    const token = await loginToken(base);
     const idle = treeRss(server.pid as number);
-    peak = 0;
-    const run = await ours(base, login.data.accessToken);
-    process.stdout.write(`  counts ${JSON.stringify(run.counts)} result ${JSON.stringify(run.result)}\n`);
-    process.stdout.write(
-      `  ${run.seconds.toFixed(1)} s, server memory ${idle.toFixed(0)} MB idle, ${peak.toFixed(0)} MB peak\n`,
-    );
 
-    const value = size / run.seconds;
-    const base2 = size / hand;
+    // Each run, either side, starts from the same customers after a checkpoint.
+    const ourRun = async () => {
+      await resetCustomers(url, brand);
+      peak = 0;
+      const run = await ours(base, token);
+      return { ...run, peakMb: peak };
+    };
+    const handRun = async () => {
+      await resetCustomers(url, brand);
+      return baseline(url, brand);
+    };
     process.stdout.write(
-      `BENCH import value=${value.toFixed(0)} unit=rows/s baseline=${base2.toFixed(0)} ratio=${(value / base2).toFixed(2)}\n`,
+      `ours: ${size.toLocaleString()} rows through upload, review and import; baseline: COPY into a temporary table and one INSERT ... ON CONFLICT, by hand\n`,
+    );
+    const { ours: o, baseline: h } = await alternateRounds<TRun>({
+      rounds,
+      warmUp: {
+        ours: async () => {
+          const run = await ourRun();
+          process.stdout.write(
+            `  warm-up ours ${run.seconds.toFixed(1)} s, counts ${JSON.stringify(run.counts)} result ${JSON.stringify(run.result)}\n`,
+          );
+        },
+        baseline: handRun,
+      },
+      ours: ourRun,
+      baseline: handRun,
+      measure: (run) => run.seconds,
+      label: (run) =>
+        `${run.seconds.toFixed(1)} s (${Math.round(size / run.seconds).toLocaleString()} rows/s)` +
+        (run.split ? `: ${run.split}, server memory peak ${run.peakMb?.toFixed(0)} MB` : ''),
+    });
+    const peakMb = Math.max(...o.rounds.map((run) => run.peakMb ?? 0));
+    process.stdout.write(`ours     ${withSpread(o, 's')}, median round: ${o.medianRound.split}\n`);
+    process.stdout.write(`baseline ${withSpread(h, 's')}\n`);
+    process.stdout.write(`server memory ${idle.toFixed(0)} MB idle, ${peakMb.toFixed(0)} MB peak over our rounds\n`);
+    const value = size / o.median;
+    const hand = size / h.median;
+    process.stdout.write(
+      `BENCH import value=${value.toFixed(0)} unit=rows/s baseline=${hand.toFixed(0)} ratio=${(value / hand).toFixed(2)}\n`,
     );
   } finally {
     clearInterval(sampler);

@@ -7,12 +7,15 @@
  *   npm run bench -- track [--size N] [--rate 2000] [--seconds 10] [--rounds 3]
  * value = the median round's p99 of ours in ms; baseline = the baseline's median round p99;
  * ratio = baseline ÷ ours (1.0: as fast as a bare redirect). After the rounds it checks that every
- * click of ours reached the event log and the rollups.
+ * click of ours reached the event log and the rollups. It also prints each side's server CPU time
+ * per request (the process and its children, from /proc, the median of the rounds): on a
+ * loaded machine the latencies say more about the neighbours than about us, the CPU a request
+ * costs does not. Ours includes its batched event writes (PostgreSQL's own work is not counted).
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { signClick, trackingKeys } from '../apps/server/src/modules/tracking/links.ts';
@@ -128,6 +131,36 @@ function redirect(url: string): Promise<boolean> {
   });
 }
 
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds used so far by a process and its descendants (Linux /proc; 0 where there is none). */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks = Number(fields[11]) + Number(fields[12]);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(' ') : []) ticks += cpuSeconds(Number(child)) * TICKS_PER_SECOND;
+    }
+    return ticks / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs a round and notes the server's CPU per request (µs) beside it. */
+async function withCpu(pid: number | undefined, into: number[], round: () => Promise<TLoadResult>): Promise<TLoadResult> {
+  const before = cpuSeconds(pid);
+  const result = await round();
+  into.push(((cpuSeconds(pid) - before) * 1e6) / result.sent);
+  return result;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -168,12 +201,14 @@ async function main(): Promise<void> {
     };
     const bareSide = (offset: number) => async (i: number) => redirect(`http://127.0.0.1:${barePort}${paths[(offset + i) % paths.length]}`);
     let round = 0;
+    const cpuOurs: number[] = [];
+    const cpuBare: number[] = [];
     const p = (r: TLoadResult, q: number) => percentile(r.latencies, q).toFixed(1);
     const result = await alternateRounds({
       rounds,
       warmUp: { ours: () => openLoop(Math.min(rate, 500), 2, oursSide(0)), baseline: () => openLoop(Math.min(rate, 500), 2, bareSide(0)) },
-      ours: () => openLoop(rate, seconds, oursSide(++round * 7919)),
-      baseline: () => openLoop(rate, seconds, bareSide(++round * 7919)),
+      ours: () => withCpu(ours.pid, cpuOurs, () => openLoop(rate, seconds, oursSide(++round * 7919))),
+      baseline: () => withCpu(bare.pid, cpuBare, () => openLoop(rate, seconds, bareSide(++round * 7919))),
       measure: (r) => percentile(r.latencies, 99),
       label: (r) => `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
     });
@@ -189,6 +224,9 @@ async function main(): Promise<void> {
     process.stdout.write(`clicks sent to ours ${sentOurs}, recorded in the rollups ${recorded}\n`);
     process.stdout.write(`ours     p99 ${withSpread(result.ours, 'ms')}, median round: p50=${p(result.ours.medianRound, 50)} ms errors=${result.ours.medianRound.errors}/${result.ours.medianRound.sent}\n`);
     process.stdout.write(`baseline p99 ${withSpread(result.baseline, 'ms')}, median round: p50=${p(result.baseline.medianRound, 50)} ms errors=${result.baseline.medianRound.errors}/${result.baseline.medianRound.sent}\n`);
+    process.stdout.write(
+      `server CPU per request: ours ${median(cpuOurs).toFixed(0)} µs (rounds ${cpuOurs.map((c) => c.toFixed(0)).join(', ')}), baseline ${median(cpuBare).toFixed(0)} µs (rounds ${cpuBare.map((c) => c.toFixed(0)).join(', ')})\n`,
+    );
     if (recorded !== sentOurs) process.stdout.write(`WARNING: ${sentOurs - recorded} clicks not recorded\n`);
     process.stdout.write(
       `BENCH track value=${result.ours.median.toFixed(1)} unit=ms baseline=${result.baseline.median.toFixed(1)} ratio=${(result.baseline.median / result.ours.median).toFixed(2)}\n`,

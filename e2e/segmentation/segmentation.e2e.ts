@@ -138,6 +138,18 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByTestId('filter-join').getByText(s.builder.join.or, { exact: true }).click();
     await liveTotal(page, GUESTS);
 
+    // A subgroup has its own count: first names starting with `${stem}2`, guests 20 to 25. Within
+    // group 2 (AND) it leaves no one; removed, group 2 is the ten again.
+    await page.getByTestId('filter-group').nth(1).getByRole('button', { name: s.builder.add_subgroup }).click();
+    const subgroup = page.getByTestId('filter-subgroup').first();
+    await setCondition(subgroup.getByTestId('filter-condition').first(), language, 'firstName', 'starts_with', `${guests.stem}2`);
+    await subgroup.locator('[data-testid="subgroup-count"][data-count="6"]').waitFor({ timeout: 15_000 });
+    await groupCount(page, 1, 0);
+    await liveTotal(page, GUESTS);
+    await screenshot(page, `segment-builder-subgroup-${language}`);
+    await subgroup.getByRole('button', { name: s.builder.remove_group }).click();
+    await groupCount(page, 1, 10);
+
     // A range from high to low is refused at its place, with the specification's message.
     await page.getByTestId('filter-group').nth(1).getByTestId('add-condition').click();
     const third = conditions(page).nth(2);
@@ -159,6 +171,8 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByTestId('segment-save').click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     await toast(page, s.done.created);
+    // Counted when saved: the audience shows without "Count now".
+    await page.locator(`[data-testid="segment-audience"]`).filter({ hasText: String(GUESTS) }).waitFor();
 
     // Members now, in keyset pages of 20.
     await membersShow(page, language, 1, 20, GUESTS);
@@ -191,6 +205,7 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     const row = page.locator(`[data-testid="segment-row"][data-name="${name}"]`);
     await row.waitFor();
     expect(await row.getByTestId('segment-type').textContent()).toBe(s.types.dynamic);
+    expect(await row.getByTestId('segment-audience').textContent()).toBe(String(GUESTS));
     // A brand's list can be narrowed to a hotel's segments.
     expect(await page.locator('select[name="hotelId"] option').count()).toBeGreaterThan(1);
 
@@ -217,6 +232,7 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByTestId('segment-save').click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     await toast(page, s.done.saved);
+    await page.locator(`[data-testid="segment-audience"]`).filter({ hasText: /^10$/ }).waitFor();
     await membersShow(page, language, 1, 10, 10);
 
     // Duplicate, then delete the copy after confirming.

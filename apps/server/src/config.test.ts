@@ -61,3 +61,12 @@ describe('job leases', () => {
     expect(() => loadConfig({ ...base, WORKER_LEASE_SECONDS: '1' })).toThrow(ConfigError);
   });
 });
+
+describe('feature flags', () => {
+  it('are the environment\'s, less those FEATURES_OFF names, and refuse an unknown name', () => {
+    expect(loadConfig({ ...base, YADO_ENV: 'production' }).features).toMatchObject({ dynamic_segmentation: true, flex_builder: false });
+    const off = loadConfig({ ...base, YADO_ENV: 'dev', FEATURES_OFF: 'dynamic_segmentation, automation' }).features;
+    expect(off).toMatchObject({ dynamic_segmentation: false, automation: false, flex_builder: true, booking_history: true });
+    expect(() => loadConfig({ ...base, FEATURES_OFF: 'dynamic_segmentaton' })).toThrow(ConfigError);
+  });
+});

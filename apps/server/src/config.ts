@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
+import { FEATURE_FLAGS, featureFlagsFor, type TFeatureFlags } from '@yado/contracts';
 
 /**
  * The one place that reads the environment. Every setting has an embedded default so that
@@ -10,6 +11,12 @@ import { z } from 'zod';
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   YADO_ENV: z.enum(['dev', 'staging', 'production']).default('dev'),
+  // Feature flags to turn off, comma-separated (e.g. dynamic_segmentation).
+  FEATURES_OFF: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(FEATURE_FLAGS))),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
@@ -48,10 +55,12 @@ const ZEnv = z.object({
   WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /** Campaign sends (modules/campaigns): deliveries claimed per batch. */
   CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Batches of one campaign a worker process has under way at once (claimed, on the wire, being recorded). */
+  CAMPAIGN_SEND_LANES: z.coerce.number().int().min(1).max(16).default(3),
   /** Attempts of a delivery the relay answers with 4xx, and the first back-off (doubling), in seconds. */
   CAMPAIGN_RETRY_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
   CAMPAIGN_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
-  /** Most messages per second to one recipient domain (per worker process); 0: no limit. */
+  /** Most messages per second to one recipient domain, shared by every worker process (domain_send_slots); 0: no limit. */
   CAMPAIGN_DOMAIN_RATE: z.coerce.number().min(0).max(100_000).default(0),
   /** How often the worker looks for campaigns that are due (and sends that need taking up again), in seconds. */
   CAMPAIGN_DISPATCH_SECONDS: z.coerce.number().min(0.5).max(60).default(15),
@@ -112,6 +121,8 @@ export type TLogoStoreConfig =
 
 export interface TConfig {
   environment: 'dev' | 'staging' | 'production';
+  /** The feature flags of this deployment (spec section 6): the environment's, less FEATURES_OFF. */
+  features: TFeatureFlags;
   production: boolean;
   port: number;
   host: string;
@@ -145,6 +156,7 @@ export interface TConfig {
   };
   campaigns: {
     batchSize: number;
+    lanes: number;
     retryLimit: number;
     retryBaseSeconds: number;
     /** Messages per second per recipient domain; 0: unlimited. */
@@ -222,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const embedded = !e.SMTP_URL && !production;
   const config: TConfig = {
     environment: e.YADO_ENV,
+    features: featureFlagsFor(e.YADO_ENV, e.FEATURES_OFF),
     production,
     port: e.PORT,
     host: e.HOST,
@@ -252,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     campaigns: {
       batchSize: e.CAMPAIGN_BATCH_SIZE,
+      lanes: e.CAMPAIGN_SEND_LANES,
       retryLimit: e.CAMPAIGN_RETRY_LIMIT,
       retryBaseSeconds: e.CAMPAIGN_RETRY_BASE_SECONDS,
       domainRate: e.CAMPAIGN_DOMAIN_RATE,

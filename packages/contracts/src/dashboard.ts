@@ -108,11 +108,16 @@ export const ZCampaignPerformance = z.object({
   /**
    * Rates are fractions (0.25 = 25 %): unique opens or clicks per mail delivered, over the mails of
    * the campaigns whose send started in the week (so never above 100 % from an older mail); null
-   * when no mail was delivered.
+   * when no mail was delivered. Scenario mails are not in the rates (their hidden campaigns start
+   * once and send for as long as the scenario runs, so they belong to no week).
    */
   openRate: ZFigure,
   clickRate: ZFigure,
-  /** Campaigns of the scope whose send finished in the window: sent, and failed. */
+  /**
+   * Campaigns of the scope whose send finished in the window: sent, and failed. Only campaigns: the
+   * hidden campaigns that carry a scenario's mails are not counted here, nor in the rates; their
+   * mails are in the daily figures (sends, opens, clicks, bookings) and the per-hotel figures.
+   */
   campaignsSent: ZFigure,
   campaignsFailed: ZFigure,
   sent: ZFigure,
@@ -128,10 +133,30 @@ export const ZCampaignPerformance = z.object({
   hotels: z.array(ZHotelPerformance).nullable(),
   /** The next scheduled campaigns of the scope, soonest first (at most 5). */
   nextScheduled: z.array(ZScheduledCampaign),
-  /** Automation scenarios are not built yet: the console says so instead of listing any. */
-  scenarios: z.object({ available: z.literal(false) }),
 });
 export type TCampaignPerformance = z.infer<typeof ZCampaignPerformance>;
+
+// ---- running scenarios ---------------------------------------------------------------------
+
+export const ZRunningScenario = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The host that owns the scenario (the acting host or one below it). */
+  hostName: z.string(),
+  /** When the current run started. */
+  startedAt: z.string().nullable(),
+  /** Customers who entered the scenario (every run). */
+  entered: z.number(),
+});
+export type TRunningScenario = z.infer<typeof ZRunningScenario>;
+
+export const ZRunningScenarios = z.object({
+  /** The scope's running scenarios, most recently started first (at most 5). */
+  scenarios: z.array(ZRunningScenario),
+  /** How many scenarios of the scope are running in all. */
+  total: z.number(),
+});
+export type TRunningScenarios = z.infer<typeof ZRunningScenarios>;
 
 export const levelInfo = defineEndpoint({
   method: 'GET',
@@ -148,6 +173,13 @@ export const customerStatistics = defineEndpoint({
 export const campaignPerformance = defineEndpoint({
   method: 'GET',
   path: '/v1/dashboard/campaign-performance',
-  summary: 'Open and click rates, campaigns sent and failed, the daily chart and per-hotel figures of the last 7 days; next scheduled campaigns',
+  summary:
+    'Open and click rates, campaigns sent and failed (campaigns only), the daily chart and per-hotel figures of the last 7 days (scenario mails included); next scheduled campaigns',
   response: envelope(ZCampaignPerformance),
+});
+export const runningScenarios = defineEndpoint({
+  method: 'GET',
+  path: '/v1/dashboard/running-scenarios',
+  summary: "The running automation scenarios of the acting brand, hotel group or hotel (the scenario list's read entitlement)",
+  response: envelope(ZRunningScenarios),
 });

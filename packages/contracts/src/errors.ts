@@ -114,6 +114,7 @@ export const ERROR_MESSAGES = {
   segment_not_static: 'Only a static segment has a member list to change.',
   segment_not_owner: 'Only the organisation that owns this segment can change it.',
   segment_filter_required: 'A dynamic segment needs a filter.',
+  dynamic_segmentation_off: 'Dynamic segments are turned off. Static segments can still be used.',
   member_file_required: 'Choose a file of phone numbers or email addresses.',
   member_file_too_big: "The file size is too big. Make sure it's less than 10MB.",
   member_file_too_many_rows: 'The file has more than 100,000 rows.',

@@ -19,9 +19,13 @@ export type TFeatureFlags = Record<TFeatureFlag, boolean>;
 export const ENVIRONMENTS = ['dev', 'staging', 'production'] as const;
 export type TEnvironment = (typeof ENVIRONMENTS)[number];
 
-/** Every flag is on in all environments except flex_builder, which is on only in dev. */
-export function featureFlagsFor(environment: TEnvironment): TFeatureFlags {
+/**
+ * Every flag is on in all environments except flex_builder, which is on only in dev; `off` turns
+ * flags off for a deployment (the server's FEATURES_OFF).
+ */
+export function featureFlagsFor(environment: TEnvironment, off: readonly TFeatureFlag[] = []): TFeatureFlags {
   const flags = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, true])) as TFeatureFlags;
   flags.flex_builder = environment === 'dev';
+  for (const flag of off) flags[flag] = false;
   return flags;
 }

@@ -128,7 +128,7 @@ export {
 export * as trackingApi from './tracking.ts';
 export { TRACKING_EVENT_KINDS, UNSUBSCRIBE_SOURCES, STAT_COUNTERS, ratesOf, type TStatCounters, type TStatRates, type TCampaignReport, type TUnsubscribePage, type TUnsubscribeSource } from './tracking.ts';
 export * as dashboardApi from './dashboard.ts';
-export { DASHBOARD_WINDOW_DAYS, type TDashboardWindow, type TFigure, type TLevelInfo, type TCustomerStatistics, type TCampaignPerformance, type TDailyPerformance, type THotelPerformance } from './dashboard.ts';
+export { DASHBOARD_WINDOW_DAYS, type TDashboardWindow, type TFigure, type TLevelInfo, type TCustomerStatistics, type TCampaignPerformance, type TDailyPerformance, type THotelPerformance, type TRunningScenarios, type TRunningScenario } from './dashboard.ts';
 export * as scenariosApi from './scenarios.ts';
 export {
   SCENARIO_GRAPH_VERSION,
@@ -136,6 +136,8 @@ export {
   SCENARIO_ACTIONS,
   ACTION_FROM,
   STOP_SENTENCE,
+  STOP_SENTENCES,
+  isStopSentence,
   TRIGGER_KINDS,
   STAY_TRIGGERS,
   DELAY_KINDS,

@@ -31,8 +31,22 @@ export const DELAY_MAX_DAYS = 5 * 365;
 /** Days before check-in / after check-out a booking trigger may name. */
 export const STAY_OFFSET_MAX_DAYS = 365;
 
-/** The typed sentence that confirms a stop (section 4, verbatim). */
-export const STOP_SENTENCE = 'I acknowledge that this action cannot be undone.';
+/**
+ * The typed sentence that confirms a stop (section 4, verbatim in English), in each language of the
+ * console: a user types the one shown in their language. The server accepts either, so a user who
+ * switched language with the dialog open is not refused; the console's catalogue shows the same
+ * words (a web test compares them).
+ */
+export const STOP_SENTENCES = {
+  en: 'I acknowledge that this action cannot be undone.',
+  ja: 'この操作は元に戻せないことを了承します。',
+} as const;
+export const STOP_SENTENCE = STOP_SENTENCES.en;
+/** Whether a typed confirmation is the stop sentence of one of the languages (outer spaces aside). */
+export function isStopSentence(typed: string | undefined): boolean {
+  const text = typed?.trim();
+  return text === STOP_SENTENCES.en || text === STOP_SENTENCES.ja;
+}
 
 export const SCENARIO_STATUSES = ['draft', 'scheduled', 'running', 'completed', 'stopped', 'archived'] as const;
 export type TScenarioStatus = (typeof SCENARIO_STATUSES)[number];

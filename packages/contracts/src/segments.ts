@@ -1,4 +1,4 @@
-// Changed (additive): ZSegment.filter is ZFilterDocument (same shape, no input checks); recursive groups carry OpenAPI ids; ZMembersAdded.total counts members in scope.
+// Changed (additive): ZSegment.filter is ZFilterDocument (same shape, no input checks); recursive groups carry OpenAPI ids; ZMembersAdded.total counts members in scope; ZFilterCount.groups lists the groups at every level, each with its path.
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
 import { ZCustomer, ZCustomerFilter, GENDERS, EMAIL_STATUSES, CONSENT_SOURCES } from './customers.ts';
@@ -469,11 +469,21 @@ export const uses = defineEndpoint({ method: 'GET', path: '/v1/segments/:id/uses
 // ---------------------------------------------------------------------------------------------
 // Counts
 
-export const ZGroupCount = z.object({ index: z.number(), id: z.string().nullable(), count: z.number() });
+export const ZGroupCount = z.object({
+  /** Its position among its parent's items (a top-level group: among the filter's groups). */
+  index: z.number(),
+  /** Where it is, dotted as a fault's path: `groups.0` (top level), `groups.0.items.2` (a subgroup). */
+  path: z.string(),
+  id: z.string().nullable(),
+  count: z.number(),
+});
 export const ZFilterCount = z.object({
   /** The whole filter's audience. */
   total: z.number(),
-  /** Each top-level group's own audience, by position (and the console's id when it sent one). */
+  /**
+   * Each group's own audience, at every level, in document order (a group before its subgroups),
+   * with the console's id when it sent one. A static segment's recount has none.
+   */
   groups: z.array(ZGroupCount),
   countedAt: z.string(),
 });
@@ -482,14 +492,14 @@ export type TFilterCount = z.infer<typeof ZFilterCount>;
 export const count = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/count',
-  summary: "Live count of an unsaved filter in the acting host's scope: the whole filter and each group, in one statement",
+  summary: "Live count of an unsaved filter in the acting host's scope: the whole filter and each group at every level, in one statement",
   body: z.object({ filter: ZFilter }),
   response: envelope(ZFilterCount),
 });
 export const recount = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/count',
-  summary: "Count a saved segment now and remember its audience (dynamic: per group too; static: its members in scope)",
+  summary: "Count a saved segment now and remember its audience (dynamic: per group at every level too; static: its members in scope)",
   response: envelope(ZFilterCount),
 });
 
@@ -694,7 +704,7 @@ export const FIELD_VALUE_SOURCES = ['hotels', 'room_types', 'booking_sources'] a
 export const fieldValues = defineEndpoint({
   method: 'GET',
   path: '/v1/segments/field-values',
-  summary: "Values for a choice field: the acting host's hotels, or room types / booking sources seen in its bookings",
+  summary: "Values for a choice field: the acting host's hotels, or room types / booking sources seen in its bookings; for anyone who can read segments (a filter summary names its hotels)",
   query: z.object({ source: z.enum(FIELD_VALUE_SOURCES) }),
   response: envelope(z.array(z.object({ value: z.string(), label: z.string() }))),
 });

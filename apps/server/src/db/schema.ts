@@ -186,9 +186,8 @@ export const devOutbox = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     mailFrom: text('mail_from').notNull(),
     rcptTo: text('rcpt_to').array().notNull(),
+    /** Decoded from the header; the bodies are decoded from `raw` when the outbox is read. */
     subject: text('subject').notNull().default(''),
-    text: text('text').notNull().default(''),
-    html: text('html'),
     size: integer('size').notNull(),
     /** The message exactly as received, so any mail tool can check its headers and signatures. */
     raw: bytea('raw'),
@@ -306,6 +305,9 @@ export const bookings = pgTable(
     uniqueIndex('bookings_brand_external_key').on(t.brandId, t.externalId),
     index('bookings_customer_idx').on(t.customerId, t.checkIn),
     index('bookings_hotel_check_in_idx').on(t.hotelId, t.checkIn),
+    // A segment count's booking sets by stay date, brand-wide or for some hotels, with or without
+    // an amount: read from the index alone (docs/benchmarks.md, segment-count).
+    index('bookings_brand_check_in_idx').on(t.brandId, t.checkIn, t.customerId, t.hotelId, t.amount),
   ],
 );
 
@@ -527,6 +529,16 @@ export const workerLeases = pgTable('worker_leases', {
   pid: integer('pid').notNull(),
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Campaign sends' pace per recipient domain (modules/campaigns/domain-rate.ts), shared by every
+ * worker process: the time the domain's next free slot begins. Not tenant data (a receiver such as
+ * gmail.com is one for every brand): only workers use it, as the owner.
+ */
+export const domainSendSlots = pgTable('domain_send_slots', {
+  domain: text('domain').primaryKey(),
+  nextAt: timestamp('next_at', { withTimezone: true }).notNull(),
 });
 
 /** Which worker runs which pg-boss job, and how often the job was taken up again after a lapse. */

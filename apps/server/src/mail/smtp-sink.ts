@@ -1,16 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { TDb } from '../db/client.ts';
 import { devOutbox } from '../db/schema.ts';
+import { headerLinesOf, subjectOf } from './raw-message.ts';
 
 export interface TSmtpSink {
   port: number;
   close(): Promise<void>;
 }
-
-/** A header line's value on one line, as a list of headers shows it. */
-const unfold = (value: string) => value.replace(/\r?\n[ \t]+/g, ' ').trim();
 
 const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
@@ -36,12 +33,55 @@ export function sinkRefusal(address: string, deferrals: Map<string, number>): { 
   return null;
 }
 
+type TOutboxRow = typeof devOutbox.$inferInsert;
+
+/**
+ * Stores received messages with group commit: a message waits while an insert is under way and
+ * then goes with every other message that arrived meanwhile, in one multi-row insert. Each SMTP
+ * transaction is answered only once its row is committed, so a "250" still means "stored": the
+ * batches grow with the number of connections sending at once, never with a timer.
+ */
+class OutboxWriter {
+  private waiting: { row: TOutboxRow; done: (error: Error | null) => void }[] = [];
+  private writing = false;
+
+  constructor(private readonly db: TDb) {}
+
+  store(row: TOutboxRow): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ row, done: (error) => (error ? reject(error) : resolve()) });
+      if (!this.writing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length) {
+      const batch = this.waiting;
+      this.waiting = [];
+      const error = await this.db
+        .insert(devOutbox)
+        .values(batch.map((w) => w.row))
+        .then(
+          () => null,
+          (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+        );
+      for (const w of batch) w.done(error);
+    }
+    this.writing = false;
+  }
+}
+
 /**
  * The embedded SMTP sink: a real SMTP server on loopback that keeps what it receives in the
- * dev_outbox table, so mail can be read in the console's outbox without any relay.
+ * dev_outbox table, so mail can be read in the console's outbox without any relay. It stores the
+ * message as received with its header lines and decoded subject, read cheaply from the header
+ * block; the bodies are decoded only when the outbox is read (modules/dev/routes.ts), so receiving
+ * costs little beside the insert.
  */
 export async function startSmtpSink(db: TDb, onError: (error: Error) => void, port = 0): Promise<TSmtpSink> {
   const deferrals = new Map<string, number>();
+  const writer = new OutboxWriter(db);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -60,20 +100,20 @@ export async function startSmtpSink(db: TDb, onError: (error: Error) => void, po
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
-        simpleParser(raw)
-          .then((mail) =>
-            db.insert(devOutbox).values({
-              mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              rcptTo: session.envelope.rcptTo.map((r) => r.address),
-              subject: mail.subject ?? '',
-              text: mail.text ?? '',
-              html: typeof mail.html === 'string' ? mail.html : null,
-              size: raw.length,
-              raw,
-              headers: mail.headerLines.map((h) => ({ key: h.key, value: unfold(h.line.slice(h.line.indexOf(':') + 1)) })),
-            }),
-          )
-          .then(() => callback(), (error: Error) => callback(error));
+        const headers = headerLinesOf(raw);
+        writer
+          .store({
+            mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            subject: subjectOf(headers),
+            size: raw.length,
+            raw,
+            headers,
+          })
+          .then(
+            () => callback(),
+            (error: Error) => callback(error),
+          );
       });
     },
   });

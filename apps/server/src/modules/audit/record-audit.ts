@@ -3,8 +3,47 @@ import { auditLog } from '../../db/schema.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 
 export interface TAuditEvent {
-  action: 'create' | 'update' | 'delete' | 'status_change' | 'invite' | 'remove_role' | 'add_to_group' | 'remove_from_group' | 'email_status_change' | 'connect' | 'disconnect' | 'verify';
-  targetType: 'brand' | 'hotel_group' | 'hotel' | 'user' | 'customer' | 'booking_connection' | 'sending_domain' | 'campaign_email_settings' | 'segment' | 'tracking_settings';
+  action:
+    | 'create'
+    | 'update'
+    | 'delete'
+    | 'duplicate'
+    | 'status_change'
+    | 'invite'
+    | 'remove_role'
+    | 'add_to_group'
+    | 'remove_from_group'
+    | 'email_status_change'
+    | 'connect'
+    | 'disconnect'
+    | 'verify'
+    | 'schedule'
+    | 'send_now'
+    | 'unschedule'
+    | 'cancel'
+    // Scenario actions of section 4 (run, stop, ...), a copy, and the first delete that archives.
+    | 'run'
+    | 'stop'
+    | 'restart'
+    | 'resume'
+    | 'restore'
+    | 'copy'
+    | 'archive';
+  targetType:
+    | 'brand'
+    | 'hotel_group'
+    | 'hotel'
+    | 'user'
+    | 'customer'
+    | 'booking_connection'
+    | 'sending_domain'
+    | 'campaign_email_settings'
+    | 'segment'
+    | 'tracking_settings'
+    | 'campaign'
+    | 'template'
+    | 'scenario'
+    | 'preset';
   targetId: string;
   /** The brand the target belongs to; the audit log is readable per brand. */
   brandId: string | null;

@@ -1,4 +1,4 @@
-import { entitlementsFor, featureFlagsFor, fullName, roleDisplayName, type TMe } from '@yado/contracts';
+import { entitlementsFor, fullName, roleDisplayName, type TMe } from '@yado/contracts';
 import type { TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { canSwitchRole } from '../tenancy/list-assignable-roles.ts';
@@ -37,6 +37,6 @@ export async function buildMe(rt: TRuntime, ctx: TActingContext): Promise<TMe> {
     entitlements: entitlementsFor(host.level, role, switchable),
     meta: { slug: host.slug, level: host.level, hostName: host.name, role },
     isDefaultRole: ctx.isDefault,
-    features: featureFlagsFor(rt.config.environment),
+    features: rt.config.features,
   };
 }

@@ -15,6 +15,7 @@ import { selectRows, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
+import { recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { findSegmentRow } from '../segments/queries.ts';
 import { dkimOptionsForSender, resolveSendingIdentity, type TSendingIdentity } from '../sending/email-settings.ts';
 import { compiledTemplate, personalise, personalValues, chooseLanguage } from '../templates/render-template.ts';
@@ -23,7 +24,7 @@ import { trackingFor } from '../tracking/links.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { audienceSql, previewCounts, type TAudienceOwner } from './audience.ts';
 import { holdUses, releaseUses } from './campaign-uses.ts';
-import { composeMessage } from './compose-message.ts';
+import { campaignTemplate, composeMessage } from './compose-message.ts';
 import {
   deleteCampaignRow,
   findCampaignRow,
@@ -111,6 +112,25 @@ async function mustOwn(tx: TTx, ctx: TActingContext, id: string): Promise<TCampa
 
 const isEditable = (status: string) => (EDITABLE_STATUSES as readonly string[]).includes(status);
 
+/**
+ * An audit entry of a campaign. Its name is recorded with every entry (as it was then), so the log
+ * names a campaign that was renamed or deleted since.
+ */
+const auditCampaign = (tx: TTx, ctx: TActingContext, row: { id: string; brand_id: string; name: string }, action: TAuditEvent['action'], changes: Record<string, unknown> = {}) =>
+  recordAudit(tx, ctx, { action, targetType: 'campaign', targetId: row.id, brandId: row.brand_id, changes: { name: row.name, ...changes } });
+
+/** The fields an edit changed, named as the form names them (recipients as one). */
+function changedFields(row: TCampaignRow, next: { subject: string; preHeader: string | null; senderEmail: string | null; templateId: string | null }, recipients?: { segmentIds: string[]; excludeSegmentIds: string[] }): string[] {
+  const fields: string[] = [];
+  if (next.subject !== row.subject) fields.push('subject');
+  if ((next.preHeader ?? null) !== (row.pre_header ?? null)) fields.push('preHeader');
+  if ((next.senderEmail ?? null) !== (row.sender_email ?? null)) fields.push('senderEmail');
+  if ((next.templateId ?? null) !== (row.template_id ?? null)) fields.push('templateId');
+  const same = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+  if (recipients && (!same(recipients.segmentIds, row.segment_ids ?? []) || !same(recipients.excludeSegmentIds, row.exclude_segment_ids ?? []))) fields.push('recipients');
+  return fields;
+}
+
 /** The chosen segments and template must be ones the acting context can use (else 404, as for another brand's). */
 async function checkReferences(tx: TTx, ctx: TActingContext, segmentIds: string[], templateId: string | null): Promise<void> {
   for (const id of segmentIds) if (!(await findSegmentRow(tx, ctx, id))) throw badRequest({ recipients: fieldError('campaign_segment_deleted') });
@@ -131,12 +151,14 @@ export async function getCampaign(rt: TRuntime, ctx: TActingContext, id: string)
   return inTenant(rt, ctx, async (tx) => toCampaign(await mustFind(tx, ctx, id), ctx));
 }
 
-export async function createCampaign(rt: TRuntime, ctx: TActingContext, input: TCampaignValues): Promise<TCampaign> {
+export async function createCampaign(rt: TRuntime, ctx: TActingContext, input: TCampaignValues, copyOf?: TCampaignRow): Promise<TCampaign> {
   const owner = owningHost(ctx);
   const created = await inTenant(rt, ctx, async (tx) => {
     await checkReferences(tx, ctx, [...input.recipients.segmentIds, ...input.recipients.excludeSegmentIds], input.templateId);
     const id = await insertCampaign(tx, ctx, owner.brandId, input);
     await setCampaignSegments(tx, id, owner.brandId, input.recipients.segmentIds, input.recipients.excludeSegmentIds);
+    const created = { id, brand_id: owner.brandId, name: input.name };
+    await (copyOf ? auditCampaign(tx, ctx, created, 'duplicate', { copyOf: copyOf.name }) : auditCampaign(tx, ctx, created, 'create'));
     return id;
   });
   // A schedule given with the draft is applied through the same checks as the schedule action.
@@ -151,14 +173,19 @@ export async function updateCampaign(rt: TRuntime, ctx: TActingContext, id: stri
     const recipients = input.recipients ?? { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] };
     const templateId = input.templateId === undefined ? row.template_id : input.templateId;
     await checkReferences(tx, ctx, input.recipients ? [...recipients.segmentIds, ...recipients.excludeSegmentIds] : [], input.templateId ? input.templateId : null);
-    await updateCampaignFields(tx, id, ctx.user.id, {
+    const next = {
       name: input.name ?? row.name,
       subject: input.subject ?? row.subject,
       preHeader: input.preHeader ?? row.pre_header,
       senderEmail: input.senderEmail === undefined ? row.sender_email : input.senderEmail,
       templateId,
-    });
+    };
+    await updateCampaignFields(tx, id, ctx.user.id, next);
     if (input.recipients) await setCampaignSegments(tx, id, row.brand_id, recipients.segmentIds, recipients.excludeSegmentIds);
+    // An edit that changed nothing (a form saved as it was) is not an event of the log.
+    const fields = changedFields(row, next, input.recipients);
+    if (next.name !== row.name) await auditCampaign(tx, ctx, row, 'update', { name: [row.name, next.name], ...(fields.length ? { fields } : {}) });
+    else if (fields.length) await auditCampaign(tx, ctx, row, 'update', { fields });
     return row.status === 'scheduled';
   });
   // A scheduled campaign stays scheduled only if it still passes the checks (with its new schedule, if one came).
@@ -166,7 +193,9 @@ export async function updateCampaign(rt: TRuntime, ctx: TActingContext, id: stri
   if (schedule) return scheduleCampaign(rt, ctx, id, schedule);
   if (wasScheduled) {
     const row = await inTenant(rt, ctx, (tx) => mustOwn(tx, ctx, id));
-    return scheduleCampaign(rt, ctx, id, row.schedule_kind === 'at' ? { kind: 'at', localTime: row.schedule_local_time as string, timeZone: row.schedule_time_zone as string } : { kind: 'now' });
+    // The same schedule checked again: not a new scheduling in the audit log.
+    const same: TSchedule = row.schedule_kind === 'at' ? { kind: 'at', localTime: row.schedule_local_time as string, timeZone: row.schedule_time_zone as string } : { kind: 'now' };
+    return scheduleCampaign(rt, ctx, id, same, { audit: false });
   }
   return getCampaign(rt, ctx, id);
 }
@@ -194,7 +223,7 @@ async function sendingIdentityOrRefuse(rt: TRuntime, hostId: string): Promise<TS
  * Schedule, reschedule or send now: everything a send needs is checked here, so a scheduled
  * campaign fails later only if something changes meanwhile (and then it says why).
  */
-export async function scheduleCampaign(rt: TRuntime, ctx: TActingContext, id: string, schedule: TSchedule): Promise<TCampaign> {
+export async function scheduleCampaign(rt: TRuntime, ctx: TActingContext, id: string, schedule: TSchedule, options: { audit?: boolean } = {}): Promise<TCampaign> {
   const owner = owningHost(ctx);
   const sendAt = sendAtOf(schedule);
   const row = await inTenant(rt, ctx, (tx) => mustOwn(tx, ctx, id));
@@ -217,6 +246,11 @@ export async function scheduleCampaign(rt: TRuntime, ctx: TActingContext, id: st
       sendAt,
     });
     await holdUses(tx, id, 'scheduled');
+    if (options.audit !== false) {
+      await (schedule.kind === 'now'
+        ? auditCampaign(tx, ctx, row, 'send_now')
+        : auditCampaign(tx, ctx, row, 'schedule', { sendAt: schedule.localTime.replace('T', ' '), timeZone: schedule.timeZone }));
+    }
   });
   // Due now: started at once rather than at the dispatcher's next look.
   if (sendAt.getTime() <= Date.now()) await rt.queue.send(QUEUES.campaignStart, { campaignId: id, brandId: owner.brandId } satisfies TCampaignJob, { singletonKey: id });
@@ -228,15 +262,17 @@ export async function moveCampaign(rt: TRuntime, ctx: TActingContext, id: string
     const row = await mustOwn(tx, ctx, id);
     if (!(await setStatusFromEditable(tx, id, ctx.user.id, to))) throw new AppError(409, 'campaign_not_editable');
     await releaseUses(tx, row.id, to);
+    if (row.status !== to) await auditCampaign(tx, ctx, row, to === 'cancelled' ? 'cancel' : 'unschedule');
   });
   return getCampaign(rt, ctx, id);
 }
 
 export async function deleteCampaign(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
   return inTenant(rt, ctx, async (tx) => {
-    await mustOwn(tx, ctx, id);
+    const row = await mustOwn(tx, ctx, id);
     if (!(await deleteCampaignRow(tx, id))) throw new AppError(409, 'campaign_sending');
     await releaseUses(tx, id, 'deleted');
+    await auditCampaign(tx, ctx, row, 'delete');
     return { id };
   });
 }
@@ -251,7 +287,7 @@ export async function duplicateCampaign(rt: TRuntime, ctx: TActingContext, id: s
     recipients: { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] },
     templateId: row.template_id,
     schedule: null,
-  });
+  }, row);
 }
 
 export async function previewAudience(rt: TRuntime, ctx: TActingContext, recipients: { segmentIds: string[]; excludeSegmentIds: string[] }): Promise<TAudiencePreview> {
@@ -297,7 +333,10 @@ export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: st
   });
   if (!template) throw badRequest({ templateId: fieldError('campaign_template_required') });
   const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
-  const versioned = { id: template.id, version: template.version, defaultLanguage: template.defaultLanguage, contents: template.contents as TTemplateContents };
+  const versioned = campaignTemplate(
+    { id: template.id, version: template.version, defaultLanguage: template.defaultLanguage, contents: template.contents as TTemplateContents },
+    { id: row.id, subject: row.subject, preHeader: row.pre_header },
+  );
   const language = chooseLanguage(versioned, input.language ?? identity.defaultLanguage);
   const compiled = await compiledTemplate(versioned, language, imageUrl);
   const message = personalise(compiled, personalValues({ firstName: ctx.user.firstName, lastName: ctx.user.lastName }, compiled.language));
@@ -309,7 +348,7 @@ export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: st
       deliveryId,
       to,
       language: compiled.language,
-      subject: `${TEST_PREFIX[compiled.language]}${row.subject || message.subject}`,
+      subject: `${TEST_PREFIX[compiled.language]}${message.subject}`,
       message,
       publicUrl: rt.config.publicUrl,
       identity,

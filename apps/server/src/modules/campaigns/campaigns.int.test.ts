@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
@@ -119,6 +120,44 @@ describe('campaign routes', () => {
     expect(copy.body.data.name).toBe(`夏の特典 ${tag} (copy)`);
     expect((await s.call('DELETE', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(200);
     expect((await s.call('GET', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(404);
+  });
+
+  it('records who created, edited, scheduled, sent now, took back, cancelled, duplicated and deleted a campaign in the audit log', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '監査', [await customer(shinjuku.id, '監', mail('audit'))]);
+    const name = `監査 ${tag}`;
+    const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name, subject: 's', recipients: { segmentIds: [seg] }, templateId } })).body.data;
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { name: `${name} 改`, subject: 's2' } })).status).toBe(200);
+    // Saved as it was: nothing changed, nothing recorded.
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { subject: 's2' } })).status).toBe(200);
+    const at = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token: t, body: { schedule: { kind: 'at', localTime: '2099-07-01T10:00', timeZone: 'Asia/Tokyo' } } });
+    expect(at.status, JSON.stringify(at.body)).toBe(200);
+    // An edit of a scheduled campaign checks its schedule again: an edit, not a second scheduling.
+    expect((await s.call('PUT', `/v1/campaigns/${c.id}`, { token: t, body: { preHeader: 'ご案内' } })).body.data.status).toBe('scheduled');
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/draft`, { token: t, body: {} })).body.data.status).toBe('draft');
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/cancel`, { token: t, body: {} })).body.data.status).toBe('cancelled');
+    const copy = (await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: { name: `${name} コピー` } })).body.data;
+    expect((await s.call('DELETE', `/v1/campaigns/${copy.id}`, { token: t })).status).toBe(200);
+
+    const grand = await token(DEMO.grand);
+    const log = await s.call('GET', `/v1/audit?hostId=${brand.id}&limit=200`, { token: grand });
+    expect(log.status).toBe(200);
+    const ours = log.body.data.filter((e: { targetId: string }) => e.targetId === c.id || e.targetId === copy.id);
+    expect(ours.map((e: { action: string }) => e.action)).toEqual(['delete', 'duplicate', 'cancel', 'send_now', 'unschedule', 'update', 'schedule', 'update', 'create']);
+    for (const e of ours) expect(e).toMatchObject({ actorEmail: DEMO.brandAdmin, actingRole: 'admin', targetType: 'campaign' });
+    const [deleted, duplicated, , , , preHeader, scheduled, renamed, created] = ours;
+    expect(created.changes).toEqual({ name });
+    expect(renamed.changes).toEqual({ name: [name, `${name} 改`], fields: ['subject'] });
+    expect(scheduled.changes).toEqual({ name: `${name} 改`, sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' });
+    expect(preHeader.changes).toEqual({ name: `${name} 改`, fields: ['preHeader'] });
+    expect(duplicated).toMatchObject({ targetId: copy.id, changes: { name: `${name} コピー`, copyOf: `${name} 改` } });
+    expect(deleted).toMatchObject({ targetId: copy.id, changes: { name: `${name} コピー` } });
+    // Another brand's log does not show them.
+    const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    const harborLog = await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: grand });
+    expect(harborLog.body.data.filter((e: { targetId: string }) => e.targetId === c.id)).toEqual([]);
   });
 
   it('refuses scheduling in the past, without a template or segment, and an empty audience, with clear codes', async () => {
@@ -362,26 +401,79 @@ describe('the send', () => {
     expect(received.subject).toBe('箱根の冬のご案内');
   });
 
-  it('holds a start due in the quiet hours until they end', async () => {
+  it("holds the guests of a hotel inside its quiet hours, in the hotel's time zone and by its own setting, and mails the others", async () => {
     const t = await token(DEMO.brandAdmin);
-    const [{ timezone }] = await s.sql(`select timezone from hosts where id = $1`, [brand.id]);
-    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: timezone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+    const [hakone] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+    const [{ timezone: kyotoZone }] = await s.sql(`select timezone from hosts where id = $1`, [kyoto.id]);
+    // The brand's quiet hours: four hours around now in Tokyo, which 新宿 (Asia/Tokyo) is inside.
+    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
     const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
     const templateId = await template(t);
-    const seg = await staticSegment(t, '夜', [await customer(shinjuku.id, '夜', mail('night'))]);
+    const night = await customer(shinjuku.id, '夜', mail('quiet-night'));
+    const abroad = await customer(kyoto.id, '昼', mail('quiet-abroad'));
+    const own = await customer(hakone.id, '自前', mail('quiet-own'));
+    const seg = await staticSegment(t, '夜', [night, abroad, own]);
     const c = (await s.call('POST', '/v1/campaigns', { token: t, body: { name: `夜 ${tag}`, subject: '夜', recipients: { segmentIds: [seg] }, templateId } })).body.data;
-    await s.sql(`update campaign_email_settings set quiet_hours_start = $2, quiet_hours_end = $3 where host_id = $1`, [brand.id, hh(hour - 1), hh(hour + 1)]);
+    await s.sql(`update campaign_email_settings set quiet_hours_start = $2, quiet_hours_end = $3 where host_id = $1`, [brand.id, hh(hour - 2), hh(hour + 2)]);
+    // 京都 moved to New York for the test: ten or eleven hours behind Tokyo it is mid-day, not quiet.
+    await s.sql(`update hosts set timezone = 'America/New_York' where id = $1`, [kyoto.id]);
+    // 箱根 has no quiet hours of its own (equal start and end), which wins over the brand's.
+    await s.sql(
+      `insert into campaign_email_settings (host_id, brand_id, quiet_hours_start, quiet_hours_end) values ($1, $2, '00:00', '00:00')
+       on conflict (host_id) do update set quiet_hours_start = '00:00', quiet_hours_end = '00:00'`,
+      [hakone.id, brand.id],
+    );
     try {
       expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
-      await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
-      expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('scheduled');
+      await runSend(c.id);
+      expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('pending');
+      expect(await sinkTo(mail('quiet-abroad'))).toHaveLength(1);
+      expect(await sinkTo(mail('quiet-own'))).toHaveLength(1);
+      expect(await sinkTo(mail('quiet-night'))).toHaveLength(0);
+      const [held] = await s.sql(`select status, attempts from deliveries where campaign_id = $1 and customer_id = $2`, [c.id, night]);
+      expect(held).toEqual({ status: 'queued', attempts: 0 });
     } finally {
       await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+      await s.sql(`update campaign_email_settings set quiet_hours_start = null, quiet_hours_end = null where host_id = $1`, [hakone.id]);
+      await s.sql(`update hosts set timezone = $2 where id = $1`, [kyoto.id, kyotoZone]);
     }
-    // Morning comes (here: the quiet hours are lifted): the next look starts it.
+    // Morning comes in 新宿 (here: the quiet hours are lifted): the next look sends the rest.
     await runSend(c.id);
     expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('sent');
-    expect(await sinkTo(mail('night'))).toHaveLength(1);
+    expect(await sinkTo(mail('quiet-night'))).toHaveLength(1);
+    expect(await sinkTo(mail('quiet-abroad'))).toHaveLength(1);
+  });
+
+  it("personalises the campaign's subject and pre-header tags like the body, with their fallbacks", async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const named = await customer(shinjuku.id, '花子', mail('subject-named'));
+    const [unnamed] = await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '', '', $2, $3) returning id`,
+      [brand.id, `090${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, mail('subject-unnamed')],
+    );
+    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [unnamed.id, shinjuku.id, brand.id]);
+    const seg = await staticSegment(t, '件名', [named, unnamed.id]);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: t,
+        body: { name: `件名 ${tag}`, subject: '{{full_name}}、{{hotel_name}}からのご案内', preHeader: '{{first_name|お客}}様だけの特別プラン', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    await runSend(c.id);
+    const received = async (address: string) => {
+      const [row] = await s.sql(`select subject, raw from dev_outbox where $1 = any(rcpt_to)`, [address]);
+      return { subject: row.subject as string, html: String((await simpleParser(Buffer.from(row.raw))).html) };
+    };
+    const [{ name: hotelName }] = await s.sql(`select name from hosts where id = $1`, [shinjuku.id]);
+    const hanako = await received(mail('subject-named'));
+    expect(hanako.subject).toBe(`山田 花子 様、${hotelName}からのご案内`);
+    expect(hanako.html).toContain('花子様だけの特別プラン');
+    expect(hanako.html).not.toContain('{{');
+    const nobody = await received(mail('subject-unnamed'));
+    expect(nobody.subject).toBe(`お客様、${hotelName}からのご案内`);
+    expect(nobody.html).toContain('お客様だけの特別プラン');
   });
 
   it('waits and says why when the sender domain lost its verification, then sends once it is back', async () => {

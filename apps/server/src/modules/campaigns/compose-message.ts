@@ -1,7 +1,9 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { TTemplateContents } from '@yado/contracts';
 import type Mail from 'nodemailer/lib/mailer';
 import type { TDkimOptions } from '../sending/dkim.ts';
 import type { TSendingIdentity } from '../sending/email-settings.ts';
-import type { TPersonalisedMessage } from '../templates/render-template.ts';
+import type { TPersonalisedMessage, TVersionedTemplate } from '../templates/render-template.ts';
 import { applyLinks, planLinks, type TDeliveryTracking } from '../tracking/links.ts';
 
 /**
@@ -22,18 +24,47 @@ const FOOTER_TEXTS = {
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** DKIM options with the private key parsed once (see `signingKey`). */
+export type TSigningKey = Omit<TDkimOptions, 'privateKey'> & { privateKey: string | KeyObject };
+
+/**
+ * The domain's key parsed once for a whole send: nodemailer hands `privateKey` to node's crypto
+ * sign, which takes a KeyObject as well as PEM, and parsing the PEM again for every message cost
+ * two thirds of each signature (3 ms of 4.6 ms per message on the shared 2-core machine).
+ */
+export function signingKey(dkim: TDkimOptions): TSigningKey {
+  return { ...dkim, privateKey: createPrivateKey(dkim.privateKey) };
+}
+
+/**
+ * The template as a campaign sends it: the campaign's subject and pre-header, when set, in place of
+ * the template's in every language, so their `{{tags}}` are personalised like the body (the same
+ * tag rules and fallbacks, the same compiled slots). Its own id keeps its compiled form apart from
+ * the template's, and changes with the subject and pre-header, so an edit is never served stale.
+ */
+export function campaignTemplate(template: TVersionedTemplate, campaign: { id: string; subject: string; preHeader: string }): TVersionedTemplate {
+  if (!campaign.subject && !campaign.preHeader) return template;
+  const contents = Object.fromEntries(
+    Object.entries(template.contents).map(([language, content]) => [
+      language,
+      content && { ...content, subject: campaign.subject || content.subject, preheader: campaign.preHeader || content.preheader },
+    ]),
+  ) as TTemplateContents;
+  return { ...template, id: `${template.id}:campaign:${campaign.id}:${campaign.subject}\u0000${campaign.preHeader}`, contents };
+}
+
 export interface TComposeInput {
   campaignId: string;
   deliveryId: string;
   to: string;
   language: 'ja' | 'en';
-  /** Subject of the campaign (wins over the template's when set). */
-  subject: string;
+  /** A subject that wins over the personalised one when set (a test send's marked subject). */
+  subject?: string;
   message: TPersonalisedMessage;
   /** The product's public address: links into it (unsubscribe, tracking) are not rewritten. */
   publicUrl: string;
   identity: Pick<TSendingIdentity, 'from' | 'replyTo' | 'footer'>;
-  dkim: TDkimOptions;
+  dkim: TSigningKey;
   tracking: TDeliveryTracking;
 }
 
@@ -59,6 +90,10 @@ export function composeMessage(input: TComposeInput): Mail.Options {
     text,
     messageId: messageIdOf(input.campaignId, input.deliveryId, input.identity.from.address),
     headers: { ...input.tracking.listUnsubscribeHeaders },
-    dkim: { ...input.dkim, headerFieldNames: SIGNED_HEADERS },
+    // Base64 rather than quoted-printable for the bodies: Japanese text is a third of the size on
+    // the wire (each UTF-8 byte is one "=XX" in QP), and node encodes base64 natively.
+    textEncoding: 'base64',
+    // A parsed KeyObject, which nodemailer's types do not name but its signer passes to crypto.sign.
+    dkim: { ...input.dkim, headerFieldNames: SIGNED_HEADERS } as Mail.Options['dkim'],
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantOf, isRealLocalTime, quietHoursRelease } from './schedule-time.ts';
+import { instantOf, isRealLocalTime, quietHold, quietHoursRelease } from './schedule-time.ts';
 
 const TOKYO = { start: '21:00', end: '08:00', timeZone: 'Asia/Tokyo' };
 
@@ -28,5 +28,24 @@ describe('schedule times', () => {
     // A window within one day, and none at all.
     expect(quietHoursRelease(instantOf('2026-07-01T13:00', 'UTC'), { start: '12:00', end: '14:00', timeZone: 'UTC' })?.toISOString()).toBe('2026-07-01T14:00:00.000Z');
     expect(quietHoursRelease(instantOf('2026-07-01T23:00', 'UTC'), { start: '00:00', end: '00:00', timeZone: 'UTC' })).toBeNull();
+  });
+});
+
+describe('quiet hours per hotel', () => {
+  it("holds the hotels inside their own quiet hours, each in its own time zone, at a fixed clock", () => {
+    const hotels = new Map([
+      ['tokyo', TOKYO],
+      ['london', { start: '21:00', end: '08:00', timeZone: 'Europe/London' }],
+      ['own-none', { start: '00:00', end: '00:00', timeZone: 'Asia/Tokyo' }],
+      ['own-early', { start: '20:00', end: '07:00', timeZone: 'Asia/Tokyo' }],
+    ]);
+    // 2026-07-01 23:30 in Tokyo is 15:30 in London (summer time).
+    const night = instantOf('2026-07-01T23:30', 'Asia/Tokyo');
+    expect(quietHold(hotels, TOKYO, night)).toEqual({ hotelIds: ['tokyo', 'own-early'], unplaced: true });
+    // 07:30 in Tokyo: the hotel whose quiet hours end at 07:00 sends, the default ones still wait; London (23:30) waits.
+    const early = instantOf('2026-07-02T07:30', 'Asia/Tokyo');
+    expect(quietHold(hotels, { start: '00:00', end: '00:00', timeZone: 'Asia/Tokyo' }, early)).toEqual({ hotelIds: ['tokyo', 'london'], unplaced: false });
+    // 18:00 in Tokyo, 10:00 in London: nobody waits.
+    expect(quietHold(hotels, TOKYO, instantOf('2026-07-02T18:00', 'Asia/Tokyo'))).toEqual({ hotelIds: [], unplaced: false });
   });
 });

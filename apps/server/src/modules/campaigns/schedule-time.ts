@@ -87,3 +87,18 @@ export function quietHoursRelease(instant: Date, quiet: TQuietHours): Date | nul
   const local = `${day.getUTCFullYear()}-${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())}T${pad(Math.floor(end / 60))}:${pad(end % 60)}`;
   return instantOf(local, quiet.timeZone);
 }
+
+/** Deliveries quiet hours hold: those of the hotels listed, and those without a hotel when `unplaced`. */
+export interface TQuietHold {
+  hotelIds: string[];
+  unplaced: boolean;
+}
+
+/**
+ * What quiet hours hold at `now`: the hotels inside their own quiet hours (each in its own time
+ * zone), and the deliveries without a hotel when the campaign host is inside its.
+ */
+export function quietHold(hotelQuiet: Map<string, TQuietHours>, ownerQuiet: TQuietHours, now: Date): TQuietHold {
+  const hotelIds = [...hotelQuiet].filter(([, quiet]) => quietHoursRelease(now, quiet) !== null).map(([id]) => id);
+  return { hotelIds, unplaced: quietHoursRelease(now, ownerQuiet) !== null };
+}

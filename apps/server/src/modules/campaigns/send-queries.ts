@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
+import type { TQuietHold } from './schedule-time.ts';
 
 /** The send's statements over deliveries: claim a batch, record outcomes, take stale claims back, finish. */
 
@@ -16,32 +17,74 @@ export interface TClaimed {
   country: string | null;
 }
 
+const MAILABLE = sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and cu.email_bounced_at is null`;
+const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
+  when cu.email_bounced_at is not null then 'bounced' else d.skip_reason end`;
+
+
 /**
  * Claims up to `limit` deliveries that are due (queued, or deferred past their retry time), skipping
- * rows another worker holds. Consent is checked again here, right before the batch is sent: a
- * customer who unsubscribed (or lost their email, or hard-bounced) since the snapshot is marked
+ * rows another worker holds and those of hotels in their quiet hours. Consent is checked again here:
+ * a customer who unsubscribed (or lost their email, or hard-bounced) since the snapshot is marked
  * skipped instead, with the reason. The others are marked `sending` (in flight) before any is sent.
  */
-export async function claimBatch(tx: TTx, campaignId: string, limit: number): Promise<TClaimed[]> {
-  const mailable = sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and cu.email_bounced_at is null`;
+export async function claimBatch(tx: TTx, campaignId: string, limit: number, quiet: TQuietHold = { hotelIds: [], unplaced: false }): Promise<TClaimed[]> {
+  const held = quiet.hotelIds.length || quiet.unplaced
+    ? sql`and case when d.hotel_id is null then not ${quiet.unplaced}::boolean else not (d.hotel_id = any(${sql.param(quiet.hotelIds)}::uuid[])) end`
+    : sql``;
   return selectRows<TClaimed>(
     tx,
     sql`with picked as (
         select d.id from deliveries d
-        where d.campaign_id = ${campaignId}::uuid and (d.status = 'queued' or (d.status = 'deferred' and d.next_attempt_at <= now()))
+        where d.campaign_id = ${campaignId}::uuid and (d.status = 'queued' or (d.status = 'deferred' and d.next_attempt_at <= now())) ${held}
         order by d.id limit ${limit} for update skip locked
       ), claimed as (
         update deliveries d set
-          status = case when ${mailable} then 'sending' else 'skipped' end,
-          skip_reason = case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
-            when cu.email_bounced_at is not null then 'bounced' else d.skip_reason end,
-          attempts = d.attempts + case when ${mailable} then 1 else 0 end,
+          status = case when ${MAILABLE} then 'sending' else 'skipped' end,
+          skip_reason = ${SKIP_REASON},
+          attempts = d.attempts + case when ${MAILABLE} then 1 else 0 end,
           claimed_at = now(),
           email = coalesce(nullif(cu.email, ''), d.email)
         from picked, customers cu where d.id = picked.id and cu.id = d.customer_id
         returning d.id, d.customer_id, d.status, d.attempts, d.email, d.hotel_id, cu.first_name, cu.last_name, cu.country
       )
       select claimed.*, h.name as hotel_name from claimed left join hosts h on h.id = claimed.hotel_id`,
+  );
+}
+
+/**
+ * The consent check again, right before a chunk of claimed deliveries goes to SMTP: those whose
+ * customer is no longer mailable (an unsubscribe that came after the claim) are marked skipped,
+ * with the reason, and returned. One statement, which usually changes nothing.
+ */
+export async function skipUnmailable(tx: TTx, deliveryIds: string[]): Promise<{ id: string; hotel_id: string | null }[]> {
+  if (deliveryIds.length === 0) return [];
+  return selectRows(
+    tx,
+    sql`update deliveries d set status = 'skipped', skip_reason = ${SKIP_REASON}
+      from customers cu
+      where d.id = any(${sql.param(deliveryIds)}::uuid[]) and d.status = 'sending' and cu.id = d.customer_id and not (${MAILABLE})
+      returning d.id, d.hotel_id`,
+  );
+}
+
+/**
+ * Each hotel's quiet hours among the campaign's deliveries still to send: its own setting, else its
+ * hotel group's, else its brand's (each field inherited on its own, as the settings page shows),
+ * in the hotel's time zone. Null fields: the product's default.
+ */
+export async function hotelQuietHours(tx: TTx, campaignId: string) {
+  return selectRows<{ id: string; timezone: string; start: string | null; end: string | null }>(
+    tx,
+    sql`select h.id, h.timezone,
+        coalesce(own.quiet_hours_start, grp.quiet_hours_start, brand.quiet_hours_start) as start,
+        coalesce(own.quiet_hours_end, grp.quiet_hours_end, brand.quiet_hours_end) as end
+      from hosts h
+      left join campaign_email_settings own on own.host_id = h.id
+      left join campaign_email_settings grp on grp.host_id = h.hotel_group_id
+      left join campaign_email_settings brand on brand.host_id = h.brand_id
+      where h.id in (select distinct hotel_id from deliveries
+        where campaign_id = ${campaignId}::uuid and hotel_id is not null and status in ('queued', 'deferred', 'sending'))`,
   );
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { uuid } from '../../http/params.ts';
 import { linkRoute, rawRoute, route } from '../../http/route.ts';
 import { exportCustomers } from './export-customers.ts';
-import { browserNonce, createExportLink, EXPORT_COOKIE, EXPORT_PATH, openExportLink } from './export-link.ts';
+import { createExportLink, customerExportLinks, openExportLink } from './export-link.ts';
 import type { TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import type { TCustomerFilter } from './queries.ts';
@@ -33,19 +33,11 @@ export function customerRoutes(app: FastifyInstance, rt: TRuntime): void {
   });
   // The console's download: a link for the browser to navigate to, then the file through it.
   route(app, customersApi.createExportLink, { entitlement: 'customer.export_csv' }, async ({ body, ctx, request, reply }) => {
-    const nonce = browserNonce(request.cookies[EXPORT_COOKIE]);
-    reply.setCookie(EXPORT_COOKIE, nonce, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: rt.config.publicUrl.startsWith('https:'),
-      path: EXPORT_PATH,
-      maxAge: 24 * 60 * 60,
-    });
-    reply.header('cache-control', 'no-store');
+    const nonce = customerExportLinks.issueNonce(rt, request, reply);
     return createExportLink(rt, ctx, body, nonce);
   });
   linkRoute(app, customersApi.downloadExport, { link: 'customer.export_csv' }, async ({ query, request, reply }) => {
-    const { ctx, filter, lang } = await openExportLink(rt, query.link, request.cookies[EXPORT_COOKIE]);
+    const { ctx, filter, lang } = await openExportLink(rt, query.link, request);
     // The link is in the address; no page it leads to should pass it on.
     reply.header('referrer-policy', 'no-referrer');
     return sendCsv(reply, ctx, filter, lang);

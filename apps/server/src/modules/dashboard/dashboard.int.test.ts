@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../db/client.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
-import { addDays, dashboardWindow } from './dashboard-window.ts';
+import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
+import { addDays, dashboardWindow, localDay } from './dashboard-window.ts';
 import { keepDailyCustomerCounts } from './keep-daily-customer-counts.ts';
 
 /**
@@ -45,6 +47,21 @@ async function campaign(host: string, name: string, status: string, at: { sendAt
     );
 }
 
+/** A scenario of a host in a status, started `daysAgo` days ago, with `entered` customers' journeys. */
+async function scenario(host: string, name: string, status: string, daysAgo: number, entered = 0): Promise<string> {
+  const [row] = await s.sql(
+    `insert into scenarios (brand_id, host_id, name, status, graph, run, started_at, run_number)
+     select h.brand_id, h.id, $2, $3, '{}'::jsonb, '{}'::jsonb, now() - make_interval(days => $4), 1 from hosts h where h.id = $1 returning id, brand_id`,
+    [id[host], name, status, daysAgo],
+  );
+  await s.sql(
+    `insert into journeys (brand_id, scenario_id, customer_id, entry_key, entered_at, updated_at)
+     select $2, $1, c.id, 'test', now(), now() from customers c where c.brand_id = $2 order by c.phone limit $3`,
+    [row.id, row.brand_id, entered],
+  );
+  return row.id;
+}
+
 beforeAll(async () => {
   s = await startTestServer({ worker: false });
   for (const row of await s.sql(`select id, slug from hosts`)) id[row.slug] = row.id;
@@ -77,6 +94,15 @@ beforeAll(async () => {
   await campaign('sakura-shinjuku', '新宿の秋', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-shinjuku': [200, 60, 20], 'sakura-yokohama': [200, 50, 20] });
   await campaign('sakura-shinjuku', '新宿の夏', 'failed', { finishedAt: new Date(Date.now() - 9 * 86_400_000).toISOString() }, { 'sakura-shinjuku': [50, 10, 5] });
   await campaign('harbor-kobe', 'Kobe autumn', 'scheduled', { sendAt: soon });
+  // A scenario's mails go out through a hidden campaign: not a campaign sent, nor in the rates.
+  const journeyMails = await scenario('sakura-shinjuku', '新宿の誕生日', 'running', 3, 2);
+  await campaign('sakura-shinjuku', '新宿の誕生日 · メール', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-shinjuku': [500, 500, 500] });
+  await s.sql(`update campaigns set scenario_id = $1, scenario_node_id = 'mail', scenario_round = 1 where name = '新宿の誕生日 · メール'`, [journeyMails]);
+  await scenario('sakura-hotels', 'ブランドのウェルカム', 'running', 1, 3);
+  await scenario('sakura-kyoto', '京都の前泊案内', 'running', 10);
+  await scenario('sakura-yokohama', '横浜の下書き', 'draft', 0);
+  await scenario('sakura-shinjuku', '新宿の終了済み', 'completed', 20);
+  await scenario('harbor-kobe', 'Kobe welcome', 'running', 2, 1);
 });
 afterAll(async () => {
   await s?.close();
@@ -132,7 +158,36 @@ describe('the dashboard of a brand', () => {
     expect(d.campaignsSent).toEqual({ current: 2, previous: 0 });
     expect(d.campaignsFailed).toEqual({ current: 0, previous: 1 });
     expect(d.nextScheduled.map((c: any) => c.name)).toEqual(['京都の紅葉', '新宿の冬プラン']);
-    expect(d.scenarios).toEqual({ available: false });
+    expect(d).not.toHaveProperty('scenarios');
+  });
+
+  it('lists the running scenarios of the brand and everything below it, most recently started first', async () => {
+    const res = await get(DEMO.brandAdmin, 'running-scenarios');
+    expect(res.status).toBe(200);
+    expect(res.body.data.total).toBe(3);
+    expect(res.body.data.scenarios.map((x: any) => [x.name, x.hostName, x.entered])).toEqual([
+      ['ブランドのウェルカム', 'さくらホテルズ', 3],
+      ['新宿の誕生日', 'さくらホテル 新宿', 2],
+      ['京都の前泊案内', 'さくらホテル 京都', 0],
+    ]);
+    const started = new Date(res.body.data.scenarios[0].startedAt).getTime();
+    expect(Math.abs(started - (Date.now() - 86_400_000))).toBeLessThan(600_000);
+  });
+});
+
+describe('scenario mails', () => {
+  it('are neither campaigns sent nor in the rates, for the brand, the group and the hotel', async () => {
+    // The hidden campaign finished today with 500 mails all opened and clicked; the figures above
+    // (2 campaigns sent, open rate 210 / 1400 for the brand) hold without it.
+    const brand = (await get(DEMO.brandAdmin, 'campaign-performance')).body.data;
+    expect(brand.campaignsSent.current).toBe(2);
+    expect(brand.openRate.current).toBeCloseTo(210 / 1400);
+    const group = (await get(DEMO.groupAdmin, 'campaign-performance')).body.data;
+    expect(group.campaignsSent.current).toBe(1);
+    expect(group.clickRate.current).toBeCloseTo(40 / 400);
+    const hotel = (await get(DEMO.hotelViewer, 'campaign-performance')).body.data;
+    expect(hotel.campaignsSent.current).toBe(1);
+    expect(hotel.openRate.current).toBeCloseTo(0.3);
   });
 });
 
@@ -155,6 +210,21 @@ describe('the dashboard of a hotel group', () => {
     expect(perf.hotels.map((h: any) => h.name).sort()).toEqual(['さくらホテル 新宿', 'さくらホテル 横浜'].sort());
     expect(perf.campaignsSent.current).toBe(1);
     expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['新宿の冬プラン']);
+  });
+});
+
+describe('the running scenarios of a hotel group and a hotel', () => {
+  it('gives a group its own and its hotels’ only, and a hotel its own, to every role', async () => {
+    const names = async (email: string) => {
+      const res = await get(email, 'running-scenarios');
+      expect(res.status, email).toBe(200);
+      return res.body.data.scenarios.map((x: any) => x.name);
+    };
+    expect(await names(DEMO.groupAdmin)).toEqual(['新宿の誕生日']);
+    for (const email of [DEMO.hotelAdmin, DEMO.hotelStaff, DEMO.hotelViewer]) expect(await names(email), email).toEqual(['新宿の誕生日']);
+    // Acting as 京都 from the brand: only 京都's.
+    const kyoto = await get(DEMO.brandAdmin, 'running-scenarios', { 'x-user-role': 'admin', 'x-host-slug': 'sakura-kyoto', 'x-host-level': 'hotel' });
+    expect(kyoto.body.data).toMatchObject({ total: 1, scenarios: [{ name: '京都の前泊案内', entered: 0 }] });
   });
 });
 
@@ -229,6 +299,8 @@ describe('another brand and the platform', () => {
     expect(perf.sent.current).toBe(7);
     expect(perf.hotels.map((h: any) => h.name).sort()).toEqual(['Harbor View Kobe', 'Harbor View Okinawa']);
     expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['Kobe autumn']);
+    const scenarios = (await get(DEMO.harborAdmin, 'running-scenarios')).body.data;
+    expect(scenarios).toMatchObject({ total: 1, scenarios: [{ name: 'Kobe welcome', hostName: 'Harbor View Kobe', entered: 1 }] });
   });
 
   it('refuses another brand’s host as the acting context', async () => {
@@ -237,9 +309,55 @@ describe('another brand and the platform', () => {
   });
 
   it('has no dashboard for the granduser, and none without signing in', async () => {
-    for (const block of ['level-info', 'customer-statistics', 'campaign-performance']) {
+    for (const block of ['level-info', 'customer-statistics', 'campaign-performance', 'running-scenarios']) {
       expect((await get(DEMO.grand, block)).status).toBe(403);
       expect((await s.call('GET', `/v1/dashboard/${block}`)).status).toBe(401);
     }
+  });
+});
+
+describe('days in two time zones', () => {
+  it('counts each hotel’s mails on its own calendar day, and a brand’s day is the sum of its hotels’ same day', async () => {
+    // Harbor View (Tokyo) with 沖縄 moved to Honolulu, 19 hours behind. Half past midnight of
+    // yesterday in Tokyo is still the afternoon of the day before in Honolulu.
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where id = $1`, [id['harbor-okinawa']]);
+    const tokyo = dashboardWindow(new Date(), 'Asia/Tokyo');
+    const yesterday = addDays(tokyo.to, -1);
+    const at = new Date(new Date(`${yesterday}T00:30:00+09:00`).getTime());
+    expect(localDay(at, 'Asia/Tokyo')).toBe(yesterday);
+    expect(localDay(at, 'Pacific/Honolulu')).toBe(addDays(yesterday, -1));
+    const as = (slug: string) => ({ 'x-user-role': 'admin', 'x-host-slug': slug, 'x-host-level': 'hotel' });
+    const perf = async (headers?: Record<string, string>) => (await get(DEMO.harborAdmin, 'campaign-performance', headers)).body.data;
+    const before = await perf();
+
+    const [camp] = await s.sql(
+      `insert into campaigns (brand_id, host_id, name, status, started_at, finished_at) values ($1, $1, 'Midnight', 'sent', $2, $2) returning id`,
+      [id['harbor-view'], at.toISOString()],
+    );
+    const outcomes = [
+      ...Array.from({ length: 3 }, () => id['harbor-kobe']!),
+      ...Array.from({ length: 5 }, () => id['harbor-okinawa']!),
+    ].map((hotelId) => ({ deliveryId: crypto.randomUUID(), campaignId: camp.id, brandId: id['harbor-view']!, hotelId, outcome: 'sent' as const, at }));
+    await withTenant(s.rt.database.db, { scopeAll: false, brandId: id['harbor-view']! }, (tx) => recordDeliveryOutcomes(tx, outcomes));
+
+    const brand = await perf();
+    const sentOn = (d: any, day: string) => d.daily.find((x: any) => x.day === day)?.sent ?? 0;
+    expect(sentOn(brand, yesterday) - sentOn(before, yesterday)).toBe(3);
+    expect(sentOn(brand, addDays(yesterday, -1)) - sentOn(before, addDays(yesterday, -1))).toBe(5);
+    const kobe = await perf(as('harbor-kobe'));
+    const okinawa = await perf(as('harbor-okinawa'));
+    expect(kobe.window.timezone).toBe('Asia/Tokyo');
+    expect(okinawa.window.timezone).toBe('Pacific/Honolulu');
+    expect(sentOn(kobe, yesterday)).toBe(3);
+    expect(sentOn(okinawa, addDays(yesterday, -1))).toBe(5);
+    // Every day of the brand's chart is exactly its hotels' own figures of that date (the brand has no row of its own here).
+    for (const day of brand.daily) {
+      for (const key of ['sent', 'opened', 'clicked', 'bookings', 'revenue'])
+        expect(day[key], `${day.day} ${key}`).toBe(
+          (kobe.daily.find((x: any) => x.day === day.day)?.[key] ?? 0) + (okinawa.daily.find((x: any) => x.day === day.day)?.[key] ?? 0),
+        );
+    }
+    // The campaign is one instant: it finished yesterday in Tokyo, the brand's zone.
+    expect(brand.campaignsSent.current).toBe(before.campaignsSent.current + 1);
   });
 });

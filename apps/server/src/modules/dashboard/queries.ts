@@ -126,17 +126,40 @@ export async function lastSync(
   };
 }
 
-/** Campaigns owned by a host of the scope: the brand's and all below it, a group and its hotels, a hotel. */
-function campaignOwners(host: TScopeHost): SQL {
-  if (host.level === 'brand') return sql`c.brand_id = ${host.id}`;
+/**
+ * Rows owned by a host of the scope (`alias.brand_id`, `alias.host_id`): the brand's and all below
+ * it, a group and its hotels, a hotel. Campaigns and scenarios are scoped alike.
+ */
+function ownedBy(host: TScopeHost, alias: 'c' | 's'): SQL {
+  const brand = sql.raw(`${alias}.brand_id`);
+  const owner = sql.raw(`${alias}.host_id`);
+  if (host.level === 'brand') return sql`${brand} = ${host.id}`;
   if (host.level === 'hotel_group')
-    return sql`c.brand_id = ${host.brandId} and (c.host_id = ${host.id} or c.host_id in (select id from hosts where hotel_group_id = ${host.id}))`;
-  return sql`c.brand_id = ${host.brandId} and c.host_id = ${host.id}`;
+    return sql`${brand} = ${host.brandId} and (${owner} = ${host.id} or ${owner} in (select id from hosts where hotel_group_id = ${host.id}))`;
+  return sql`${brand} = ${host.brandId} and ${owner} = ${host.id}`;
+}
+
+/**
+ * Campaigns owned by a host of the scope, campaigns only: the hidden campaigns that carry a
+ * scenario's mails (`scenario_id` set) are not campaigns a user made or counts.
+ */
+function campaignOwners(host: TScopeHost): SQL {
+  return sql`${ownedBy(host, 'c')} and c.scenario_id is null`;
+}
+
+/** An instant within a window of local days (`from` to `to` inclusive, in `timezone`). */
+function within(column: SQL, timezone: string, w: { from: string; to: string }): SQL {
+  return sql`${column} >= (${w.from}::date)::timestamp at time zone ${timezone} and ${column} < (${w.to}::date + 1)::timestamp at time zone ${timezone}`;
+}
+
+/** The span of all windows, for the index or the scan to start from. */
+function spanOf(windows: { from: string; to: string }[]): { from: string; to: string } {
+  return { from: windows.map((w) => w.from).sort()[0]!, to: windows.map((w) => w.to).sort().at(-1)! };
 }
 
 /**
  * Campaigns of the scope whose send finished as sent or failed in each window, by its local days
- * (`from` to `to` inclusive, in `timezone`).
+ * (`from` to `to` inclusive, in `timezone`); all windows in one statement.
  */
 export async function finishedCampaigns(
   tx: TTx,
@@ -144,18 +167,18 @@ export async function finishedCampaigns(
   timezone: string,
   windows: { from: string; to: string }[],
 ): Promise<{ sent: number; failed: number }[]> {
-  const counts: { sent: number; failed: number }[] = [];
-  for (const w of windows) {
-    const [row] = await selectRows<{ sent: number; failed: number }>(
-      tx,
-      sql`select count(*) filter (where c.status = 'sent')::int as sent, count(*) filter (where c.status = 'failed')::int as failed
-        from campaigns c where ${campaignOwners(host)} and c.status in ('sent', 'failed')
-        and c.finished_at >= (${w.from}::date)::timestamp at time zone ${timezone}
-        and c.finished_at < (${w.to}::date + 1)::timestamp at time zone ${timezone}`,
-    );
-    counts.push(row ?? { sent: 0, failed: 0 });
-  }
-  return counts;
+  const at = sql`c.finished_at`;
+  const columns = windows.map(
+    (w, i) =>
+      sql`count(*) filter (where c.status = 'sent' and ${within(at, timezone, w)})::int as ${sql.raw(`sent_${i}`)},
+        count(*) filter (where c.status = 'failed' and ${within(at, timezone, w)})::int as ${sql.raw(`failed_${i}`)}`,
+  );
+  const [row] = await selectRows<Record<string, number>>(
+    tx,
+    sql`select ${sql.join(columns, sql`, `)} from campaigns c
+      where ${campaignOwners(host)} and c.status in ('sent', 'failed') and ${within(at, timezone, spanOf(windows))}`,
+  );
+  return windows.map((_, i) => ({ sent: row?.[`sent_${i}`] ?? 0, failed: row?.[`failed_${i}`] ?? 0 }));
 }
 
 export function nextScheduled(tx: TTx, host: TScopeHost, limit: number): Promise<{ id: string; name: string; send_at: TTimestamp; host_name: string }[]> {
@@ -197,8 +220,9 @@ export function performanceRows(tx: TTx, host: TScopeHost, hotelIds: string[], f
 
 /**
  * Delivered, uniquely opened and uniquely clicked mails of the campaigns whose send started in
- * each window, for the scope's hosts (TRACK's per campaign and host rollup). Rates are taken over
- * these, so a week's rate is its own mails' and never passes 100 % from opens of an older mail.
+ * each window, for the scope's hosts (TRACK's per campaign and host rollup); all windows in one
+ * statement. Rates are taken over these, so a week's rate is its own mails' and never passes
+ * 100 % from opens of an older mail.
  */
 export async function campaignEngagement(
   tx: TTx,
@@ -208,17 +232,46 @@ export async function campaignEngagement(
   windows: { from: string; to: string }[],
 ): Promise<{ delivered: number; opened: number; clicked: number }[]> {
   const hosts = host.level === 'brand' ? sql`true` : sql`s.host_id = any(${sql.param([host.id, ...hotelIds])}::uuid[])`;
-  const out: { delivered: number; opened: number; clicked: number }[] = [];
-  for (const w of windows) {
-    const [row] = await selectRows<{ delivered: number; opened: number; clicked: number }>(
-      tx,
-      sql`select coalesce(sum(s.delivered), 0)::int as delivered, coalesce(sum(s.unique_opens), 0)::int as opened, coalesce(sum(s.unique_clicks), 0)::int as clicked
-        from campaign_host_stats s join campaigns c on c.id = s.campaign_id
-        where s.brand_id = ${host.brandId} and ${hosts}
-          and c.started_at >= (${w.from}::date)::timestamp at time zone ${timezone}
-          and c.started_at < (${w.to}::date + 1)::timestamp at time zone ${timezone}`,
-    );
-    out.push(row ?? { delivered: 0, opened: 0, clicked: 0 });
-  }
-  return out;
+  const at = sql`c.started_at`;
+  const columns = windows.map((w, i) => {
+    const inside = within(at, timezone, w);
+    return sql`coalesce(sum(s.delivered) filter (where ${inside}), 0)::int as ${sql.raw(`delivered_${i}`)},
+      coalesce(sum(s.unique_opens) filter (where ${inside}), 0)::int as ${sql.raw(`opened_${i}`)},
+      coalesce(sum(s.unique_clicks) filter (where ${inside}), 0)::int as ${sql.raw(`clicked_${i}`)}`;
+  });
+  const [row] = await selectRows<Record<string, number>>(
+    tx,
+    sql`select ${sql.join(columns, sql`, `)}
+      from campaign_host_stats s join campaigns c on c.id = s.campaign_id
+      where s.brand_id = ${host.brandId} and ${hosts} and c.scenario_id is null and ${within(at, timezone, spanOf(windows))}`,
+  );
+  return windows.map((_, i) => ({ delivered: row?.[`delivered_${i}`] ?? 0, opened: row?.[`opened_${i}`] ?? 0, clicked: row?.[`clicked_${i}`] ?? 0 }));
+}
+
+export interface TRunningScenarioRow {
+  id: string;
+  name: string;
+  host_name: string;
+  started_at: TTimestamp | null;
+  entered: number;
+}
+
+/**
+ * The scope's running scenarios, most recently started first, with how many customers entered
+ * each (its journeys, counted on the journeys' scenario index for the few shown only), and how
+ * many run in all. Read from the scenarios module's tables, never written.
+ */
+export async function runningScenarios(tx: TTx, host: TScopeHost, limit: number): Promise<{ rows: TRunningScenarioRow[]; total: number }> {
+  const rows = await selectRows<TRunningScenarioRow>(
+    tx,
+    sql`select s.id, s.name, h.name as host_name, s.started_at,
+        (select count(*)::int from journeys j where j.scenario_id = s.id) as entered
+      from (select s.id, s.name, s.host_id, s.started_at from scenarios s
+        where ${ownedBy(host, 's')} and s.status = 'running'
+        order by s.started_at desc nulls last, s.id limit ${limit}) s
+      join hosts h on h.id = s.host_id
+      order by s.started_at desc nulls last, s.id`,
+  );
+  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from scenarios s where ${ownedBy(host, 's')} and s.status = 'running'`);
+  return { rows, total: count?.n ?? 0 };
 }

@@ -24,8 +24,9 @@ const rate = (part: number, whole: number): number | null => (whole > 0 ? part /
  * (never raw events): the daily chart and the per-hotel figures from the rollup per host and
  * local day (what happened each day: sends, opens, clicks, bookings), the open and click rates
  * from the rollup per campaign and host over the mails of the campaigns sent in each week; the
- * campaigns finished as sent or failed, and the next scheduled ones. Scenarios are not built yet
- * and are reported as such.
+ * campaigns finished as sent or failed, and the next scheduled ones. Campaign counts and rates are
+ * of campaigns only; the daily and per-hotel figures hold every marketing mail, scenario mails too.
+ * The running scenarios are their own block (`read-running-scenarios.ts`).
  */
 export async function readCampaignPerformance(rt: TRuntime, ctx: TActingContext, now = new Date()): Promise<TCampaignPerformance> {
   const scope = dashboardScope(ctx);
@@ -73,7 +74,6 @@ export async function readCampaignPerformance(rt: TRuntime, ctx: TActingContext,
       daily: [...byDay].map(([day, sums]): TDailyPerformance => ({ day, ...sums })),
       hotels: scope.level === 'hotel' ? null : hotels.map((h): THotelPerformance => ({ hotelId: h.id, name: h.name, ...(byHotel.get(h.id) ?? ZERO) })),
       nextScheduled: scheduled.map((c) => ({ id: c.id, name: c.name, sendAt: new Date(c.send_at).toISOString(), hostName: c.host_name })),
-      scenarios: { available: false },
     };
   });
 }

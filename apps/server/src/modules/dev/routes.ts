@@ -1,6 +1,7 @@
 import { devApi } from '@yado/contracts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { simpleParser } from 'mailparser';
 import { devOutbox } from '../../db/schema.ts';
 import { rawRoute, route } from '../../http/route.ts';
 import { AppError } from '../../http/errors.ts';
@@ -21,24 +22,30 @@ export function devRoutes(app: FastifyInstance, rt: TRuntime): void {
         mailFrom: devOutbox.mailFrom,
         rcptTo: devOutbox.rcptTo,
         subject: devOutbox.subject,
-        text: devOutbox.text,
-        html: devOutbox.html,
+        raw: devOutbox.raw,
         headers: devOutbox.headers,
       })
       .from(devOutbox)
       .where(to ? sql`exists (select 1 from unnest(${qualified(devOutbox.rcptTo)}) r where lower(r) = ${to})` : undefined)
       .orderBy(desc(devOutbox.receivedAt))
       .limit(query.limit);
-    return rows.map((r) => ({
-      id: r.id,
-      receivedAt: r.receivedAt.toISOString(),
-      from: r.mailFrom,
-      to: r.rcptTo,
-      subject: r.subject,
-      text: r.text,
-      html: r.html,
-      headers: r.headers,
-    }));
+    // The sink stores messages as received; their bodies are decoded here, for the few read.
+    return Promise.all(
+      rows.map(async (r) => {
+        // PGlite answers bytea as a Uint8Array, which mailparser would take for a stream.
+        const parsed = r.raw ? await simpleParser(Buffer.from(r.raw.buffer, r.raw.byteOffset, r.raw.byteLength)) : null;
+        return {
+          id: r.id,
+          receivedAt: r.receivedAt.toISOString(),
+          from: r.mailFrom,
+          to: r.rcptTo,
+          subject: r.subject,
+          text: parsed?.text ?? '',
+          html: typeof parsed?.html === 'string' ? parsed.html : null,
+          headers: r.headers,
+        };
+      }),
+    );
   });
   // The message as received, so any mail tool (mailauth, a mail client) can check it.
   rawRoute(app, devApi.outboxRaw, 'embedded-granduser', async ({ params, reply }) => {

@@ -1,4 +1,4 @@
-import { authApi, featureFlagsFor } from '@yado/contracts';
+import { authApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';
 import type { TRuntime } from '../../runtime.ts';
@@ -14,7 +14,7 @@ export function healthRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, authApi.publicConfig, 'public', async () => ({
     environment: rt.config.environment,
     embedded: rt.config.embedded,
-    features: featureFlagsFor(rt.config.environment),
+    features: rt.config.features,
     bookingSyncHour: BOOKING_SYNC_HOUR,
   }));
 }

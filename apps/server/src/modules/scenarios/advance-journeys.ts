@@ -6,7 +6,7 @@ import type { TRuntime } from '../../runtime.ts';
 import { atCap, MAILABLE } from '../campaigns/audience.ts';
 import { templateForSend } from '../campaigns/send-queries.ts';
 import type { TCampaignJob } from '../campaigns/send-campaign.ts';
-import { resolveSendingIdentity, type TSendingResolution } from '../sending/email-settings.ts';
+import { resolveSendingIdentityIn, type TSendingResolution } from '../sending/email-settings.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import { delayUntil } from './delay-time.ts';
 
@@ -66,9 +66,8 @@ export async function advanceBatch(rt: TRuntime, at: Date, limit: number): Promi
   const steps = await withTenant(rt.database.db, ALL, async (tx) => {
     const claimed = await selectRows<TClaimed>(
       tx,
-      sql`select j.id, j.scenario_id, j.node_id, j.phase from journeys j
-        where j.id in (select id from journeys where state = 'waiting' and due_at <= ${at.toISOString()}::timestamptz
-          order by due_at limit ${limit} for update skip locked)`,
+      sql`select id, scenario_id, node_id, phase from journeys where state = 'waiting' and due_at <= ${at.toISOString()}::timestamptz
+        order by due_at limit ${limit} for update skip locked`,
     );
     if (claimed.length === 0) return 0;
     const scenarios = await scenariosById(tx, [...new Set(claimed.map((c) => c.scenario_id))]);
@@ -116,28 +115,24 @@ async function step(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: T
   const next = (handle: TEdgeHandle = 'next') => edgeFrom(scenario.graph, node.id, handle);
   switch (node.type) {
     case 'trigger':
-      await moveOn(tx, ids, node.id, 'done', null, next(), at);
+      await moveOn(tx, scenario, ids, node.id, 'done', null, next(), at);
       return;
     case 'delay':
-      if (phase === 'arrive') {
-        const until = delayUntil(node.data, at, scenario.run.timeZone);
-        await tx.execute(sql`update journeys set phase = 'wait', due_at = ${until.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz where id = any(${p(ids)}::uuid[])`);
-        await logSteps(tx, ids, node.id, 'waiting', until.toISOString(), at);
-      } else {
-        await moveOn(tx, ids, node.id, 'done', null, next(), at);
-      }
+      // Journeys usually begin a delay's wait as they arrive (moveOn); this is the arrival on its own.
+      if (phase === 'arrive') await startWait(tx, ids, node.id, delayUntil(node.data, at, scenario.run.timeZone), at);
+      else await moveOn(tx, scenario, ids, node.id, 'done', null, next(), at);
       return;
     case 'branch': {
       const yes = await selectRows<{ id: string }>(tx, sql`select j.id from journeys j where j.id = any(${p(ids)}::uuid[]) and ${branchHolds(node.data.condition, scenario.run.timeZone)}`);
       const yesIds = new Set(yes.map((r) => r.id));
       const no = ids.filter((id) => !yesIds.has(id));
-      if (yesIds.size) await moveOn(tx, [...yesIds], node.id, 'yes', null, next('yes'), at);
-      if (no.length) await moveOn(tx, no, node.id, 'no', null, next('no'), at);
+      if (yesIds.size) await moveOn(tx, scenario, [...yesIds], node.id, 'yes', null, next('yes'), at);
+      if (no.length) await moveOn(tx, scenario, no, node.id, 'no', null, next('no'), at);
       return;
     }
     case 'email':
       if (phase === 'arrive') await queueEmails(rt, tx, scenario, node, ids, at, set);
-      else await emailOutcomes(tx, ids, node.id, next(), next('error'), at);
+      else await emailOutcomes(tx, scenario, ids, node.id, next(), next('error'), at);
       return;
   }
 }
@@ -155,12 +150,16 @@ function branchHolds(condition: 'opened_previous' | 'clicked_previous' | 'booked
   }
 }
 
-/** Sending identities looked up in this set (one lookup per host and set, read fresh each set). */
+/**
+ * Sending identities looked up in this set (one lookup per host and set, read fresh each set),
+ * inside the set's own transaction: a second transaction opened from inside it would wait forever
+ * on the embedded database's single connection (the manual clock's route hung on exactly that).
+ */
 type TIdentities = Map<string, Promise<TSendingResolution>>;
-function identityOf(rt: TRuntime, identities: TIdentities, hostId: string): Promise<TSendingResolution> {
+function identityOf(rt: TRuntime, tx: TTx, identities: TIdentities, hostId: string): Promise<TSendingResolution> {
   let found = identities.get(hostId);
   if (!found) {
-    found = resolveSendingIdentity(rt, hostId);
+    found = resolveSendingIdentityIn(rt, tx, hostId);
     identities.set(hostId, found);
   }
   return found;
@@ -176,7 +175,7 @@ async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, 
   const fail = (reason: string) => failAndGoOn(tx, scenario, node.id, ids, reason, at);
   const { templateId, subject, senderEmail } = node.data;
   if (!templateId || !subject) return fail('email_incomplete');
-  const resolution = await identityOf(rt, set.identities, scenario.host_id);
+  const resolution = await identityOf(rt, tx, set.identities, scenario.host_id);
   if (!resolution.ok) return fail(resolution.problems[0] ?? 'sending_settings_missing');
   if (!(await templateForSend(tx, templateId))) return fail('campaign_template_deleted');
   const atIso = at.toISOString();
@@ -219,11 +218,11 @@ async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, 
 /** A node that cannot act for these customers: the failure is logged with its reason, and they go on (the error path when there is one). */
 async function failAndGoOn(tx: TTx, scenario: TScenarioForEngine, nodeId: string, ids: string[], reason: string, at: Date): Promise<void> {
   const errorPath = edgeFrom(scenario.graph, nodeId, 'error');
-  await moveOn(tx, ids, nodeId, 'failed', reason, errorPath ?? edgeFrom(scenario.graph, nodeId, 'next'), at);
+  await moveOn(tx, scenario, ids, nodeId, 'failed', reason, errorPath ?? edgeFrom(scenario.graph, nodeId, 'next'), at);
 }
 
 /** The send answered (or cannot happen): sent and skipped go on along `next`, failed along `error` if the node has one. */
-async function emailOutcomes(tx: TTx, ids: string[], nodeId: string, next: string | null, errorPath: string | null, at: Date): Promise<void> {
+async function emailOutcomes(tx: TTx, scenario: TScenarioForEngine, ids: string[], nodeId: string, next: string | null, errorPath: string | null, at: Date): Promise<void> {
   // A send that cannot happen (the hidden campaign failed or waits on a problem) fails now, so the
   // customer goes on and the mail is not sent late, out of step with the journey.
   const stuck = await selectRows<{ id: string; campaign_id: string; hotel_id: string | null; brand_id: string; problem: string }>(
@@ -246,39 +245,76 @@ async function emailOutcomes(tx: TTx, ids: string[], nodeId: string, next: strin
   if (pending.length) await tx.execute(sql`update journeys set due_at = null where id = any(${p(pending)}::uuid[])`);
   const ok = final.filter((r) => r.status !== 'failed');
   const failed = final.filter((r) => r.status === 'failed');
-  if (ok.length) await moveOn(tx, ok.map((r) => r.id), nodeId, ok.map((r) => r.status), ok.map((r) => r.detail), next, at);
-  if (failed.length) await moveOn(tx, failed.map((r) => r.id), nodeId, 'failed', failed.map((r) => r.detail), errorPath ?? next, at);
+  if (ok.length) await moveOn(tx, scenario, ok.map((r) => r.id), nodeId, ok.map((r) => r.status), ok.map((r) => r.detail), next, at);
+  if (failed.length) await moveOn(tx, scenario, failed.map((r) => r.id), nodeId, 'failed', failed.map((r) => r.detail), errorPath ?? next, at);
 }
 
 /**
  * Leaves `nodeId` with an event (done, yes, no, sent, skipped, failed; one for all or one each) and
- * arrives at `target`, due at once; without a target the journey is done.
+ * arrives at `target`, due at once; without a target the journey is done. A delay is arrived at
+ * and its wait begun here too (nothing is decided there), so the set is not claimed twice for it.
+ * One statement: the state change and its log rows (leaving, arriving, waiting, in that order of
+ * ids per journey) read the set's rows once.
  */
-async function moveOn(tx: TTx, ids: string[], nodeId: string, event: string | string[], detail: string | null | (string | null)[], target: string | null, at: Date): Promise<void> {
+async function moveOn(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  ids: string[],
+  nodeId: string,
+  event: string | string[],
+  detail: string | null | (string | null)[],
+  target: string | null,
+  at: Date,
+): Promise<void> {
   const atIso = at.toISOString();
-  const events = Array.isArray(event) ? event : ids.map(() => event);
-  const details = Array.isArray(detail) ? detail : ids.map(() => detail);
-  await tx.execute(sql`insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
-    select j.brand_id, j.scenario_id, j.id, ${nodeId}, v.event, v.detail, ${atIso}::timestamptz
-    from unnest(${p(ids)}::uuid[], ${p(events)}::text[], ${p(details)}::text[]) as v(id, event, detail) join journeys j on j.id = v.id`);
-  if (target) {
-    await tx.execute(sql`update journeys set node_id = ${target}, phase = 'arrive', due_at = ${atIso}::timestamptz, updated_at = ${atIso}::timestamptz where id = any(${p(ids)}::uuid[])`);
-    await logSteps(tx, ids, target, 'entered', null, at);
-  } else {
-    await tx.execute(sql`update journeys set state = 'done', due_at = null, updated_at = ${atIso}::timestamptz where id = any(${p(ids)}::uuid[])`);
-  }
+  const source =
+    Array.isArray(event) || Array.isArray(detail)
+      ? sql`select v.id, v.event, v.detail from unnest(${p(ids)}::uuid[], ${p(Array.isArray(event) ? event : ids.map(() => event))}::text[],
+          ${p(Array.isArray(detail) ? detail : ids.map(() => detail))}::text[]) as v(id, event, detail)`
+      : sql`select v.id, ${event}::text as event, ${detail}::text as detail from unnest(${p(ids)}::uuid[]) as v(id)`;
+  const arriving = target ? scenario.graph.nodes.find((n) => n.id === target) : undefined;
+  const until = arriving?.type === 'delay' ? delayUntil(arriving.data, at, scenario.run.timeZone).toISOString() : null;
+  const state = !target
+    ? sql`state = 'done', due_at = null`
+    : until
+      ? sql`node_id = ${target}, phase = 'wait', due_at = ${until}::timestamptz`
+      : sql`node_id = ${target}, phase = 'arrive', due_at = ${atIso}::timestamptz`;
+  const arrived = target ? sql` union all select brand_id, scenario_id, id, ${target}, 'entered', null, ${atIso}::timestamptz from moved` : sql``;
+  const waiting = until ? sql` union all select brand_id, scenario_id, id, ${target}, 'waiting', ${until}, ${atIso}::timestamptz from moved` : sql``;
+  await tx.execute(sql`with v as (${source}), moved as (
+      update journeys j set ${state}, updated_at = ${atIso}::timestamptz from v where j.id = v.id
+      returning j.id, j.brand_id, j.scenario_id, v.event, v.detail)
+    insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
+    select brand_id, scenario_id, id, ${nodeId}, event, detail, ${atIso}::timestamptz from moved${arrived}${waiting}`);
+}
+
+/** Journeys at a delay begin to wait until `until` (logged with it). */
+async function startWait(tx: TTx, ids: string[], nodeId: string, until: Date, at: Date): Promise<void> {
+  const atIso = at.toISOString();
+  await tx.execute(sql`with moved as (
+      update journeys set phase = 'wait', due_at = ${until.toISOString()}::timestamptz, updated_at = ${atIso}::timestamptz
+      where id = any(${p(ids)}::uuid[]) returning id, brand_id, scenario_id)
+    insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
+    select brand_id, scenario_id, id, ${nodeId}, 'waiting', ${until.toISOString()}, ${atIso}::timestamptz from moved`);
 }
 
 async function finish(tx: TTx, ids: string[], nodeId: string, event: string, detail: string, at: Date): Promise<void> {
-  await logSteps(tx, ids, nodeId, event, detail, at);
-  await tx.execute(sql`update journeys set state = ${event === 'failed' ? 'failed' : 'done'}, due_at = null, updated_at = ${at.toISOString()}::timestamptz where id = any(${p(ids)}::uuid[])`);
+  const atIso = at.toISOString();
+  await tx.execute(sql`with moved as (
+      update journeys set state = ${event === 'failed' ? 'failed' : 'done'}, due_at = null, updated_at = ${atIso}::timestamptz
+      where id = any(${p(ids)}::uuid[]) returning id, brand_id, scenario_id)
+    insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
+    select brand_id, scenario_id, id, ${nodeId}, ${event}, ${detail}, ${atIso}::timestamptz from moved`);
 }
 
 /** Customers leave where they are (stopped scenario, cancelled stay), with the reason. */
 export async function leave(tx: TTx, ids: string[], nodeId: string, reason: string, at: Date): Promise<void> {
-  await tx.execute(sql`insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
-    select brand_id, scenario_id, id, coalesce(node_id, ${nodeId}), 'left', ${reason}, ${at.toISOString()}::timestamptz from journeys where id = any(${p(ids)}::uuid[])`);
-  await tx.execute(sql`update journeys set state = 'left', due_at = null, updated_at = ${at.toISOString()}::timestamptz where id = any(${p(ids)}::uuid[])`);
+  const atIso = at.toISOString();
+  await tx.execute(sql`with moved as (
+      update journeys j set state = 'left', due_at = null, updated_at = ${atIso}::timestamptz
+      where j.id = any(${p(ids)}::uuid[]) returning j.id, j.brand_id, j.scenario_id, j.node_id)
+    insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
+    select brand_id, scenario_id, id, coalesce(node_id, ${nodeId}), 'left', ${reason}, ${atIso}::timestamptz from moved`);
 }
 
 export async function logSteps(tx: TTx, ids: string[], nodeId: string, event: string, detail: string | null, at: Date): Promise<void> {

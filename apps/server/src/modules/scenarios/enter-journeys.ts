@@ -54,38 +54,63 @@ export async function moveScenarioStatuses(rt: TRuntime, at: Date): Promise<void
 }
 
 export async function enterCustomers(rt: TRuntime, at: Date): Promise<number> {
-  const running = await withTenant(rt.database.db, ALL, (tx) =>
-    selectRows<TScenarioTimes>(
+  const rows = await withTenant(rt.database.db, ALL, (tx) =>
+    selectRows<Record<keyof TScenarioTimes, unknown>>(
       tx,
       sql`select id, status, starts_at, ends_at, next_entry_at, entry_count, run_number, bookings_seen_at, birthdays_on::text, segment_scanned_at, started_at
         from scenarios where status = 'running' and (ends_at is null or ends_at > ${at.toISOString()}::timestamptz)`,
     ),
   );
+  // Timestamps as Dates whatever the driver gave (a raw query in a tenant transaction gives text
+  // over PostgreSQL): comparing text with a Date is always false, and a recurring entry then came
+  // again at every tick until the next period.
+  const instant = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string | Date));
+  const running: TScenarioTimes[] = rows.map((r) => ({
+    id: r.id as string,
+    status: r.status as string,
+    starts_at: instant(r.starts_at),
+    ends_at: instant(r.ends_at),
+    next_entry_at: instant(r.next_entry_at),
+    entry_count: Number(r.entry_count),
+    run_number: Number(r.run_number),
+    bookings_seen_at: instant(r.bookings_seen_at),
+    birthdays_on: (r.birthdays_on as string | null) ?? null,
+    segment_scanned_at: instant(r.segment_scanned_at),
+    started_at: instant(r.started_at),
+  }));
   let entered = 0;
   for (const times of running) {
-    entered += await withTenant(rt.database.db, ALL, async (tx) => {
-      const scenario = (await scenariosById(tx, [times.id])).get(times.id);
-      if (!scenario) return 0;
-      const host = await hostOf(tx, scenario.host_id);
-      const scope = await scopeOfHost(tx, host);
-      const owner = { brandId: scenario.brand_id, hostId: scenario.host_id, hostLevel: host.level as 'brand' | 'hotel_group' | 'hotel' };
-      let n = 0;
-      const errors: Record<string, string> = {};
-      for (const node of scenario.graph.nodes) {
-        if (node.type !== 'trigger') continue;
-        try {
-          n += await enterAtTrigger(tx, scenario, times, node, node.data, scope, owner, at);
-        } catch (error) {
-          // A deleted segment under a running scenario: the trigger shows the error; the rest goes on.
-          if (error instanceof AppError) errors[node.id] = error.code;
-          else throw error;
-        }
-      }
-      await afterEntries(tx, scenario, times, at, errors);
-      return n;
+    // One scenario's failure (its transaction rolls back) does not keep the others' guests out.
+    entered += await enterScenario(rt, times, at).catch((error: unknown) => {
+      rt.log.error({ err: error, scenarioId: times.id }, 'scenario entry failed');
+      return 0;
     });
   }
   return entered;
+}
+
+async function enterScenario(rt: TRuntime, times: TScenarioTimes, at: Date): Promise<number> {
+  return withTenant(rt.database.db, ALL, async (tx) => {
+    const scenario = (await scenariosById(tx, [times.id])).get(times.id);
+    if (!scenario) return 0;
+    const host = await hostOf(tx, scenario.host_id);
+    const scope = await scopeOfHost(tx, host);
+    const owner = { brandId: scenario.brand_id, hostId: scenario.host_id, hostLevel: host.level as 'brand' | 'hotel_group' | 'hotel' };
+    let n = 0;
+    const errors: Record<string, string> = {};
+    for (const node of scenario.graph.nodes) {
+      if (node.type !== 'trigger') continue;
+      try {
+        n += await enterAtTrigger(tx, scenario, times, node, node.data, scope, owner, at);
+      } catch (error) {
+        // A deleted segment under a running scenario: the trigger shows the error; the rest goes on.
+        if (error instanceof AppError) errors[node.id] = error.code;
+        else throw error;
+      }
+    }
+    await afterEntries(tx, scenario, times, at, errors);
+    return n;
+  });
 }
 
 async function hostOf(tx: TTx, hostId: string) {
@@ -93,18 +118,25 @@ async function hostOf(tx: TTx, hostId: string) {
   return { id: hostId, level: row?.level ?? 'brand', brandId: row?.brand_id ?? null };
 }
 
-/** Inserts journeys from a source of (customer_id, booking_id, entry_key, due_at); answers how many entered. */
+/**
+ * Inserts journeys from a source of (customer_id, booking_id, entry_key, due_at), which may be a
+ * data-modifying statement with RETURNING (it runs as a CTE); answers how many entered. Entries
+ * already made are left out before the rounds are numbered, so a customer's rounds stay 0, 1, 2...
+ */
 async function insertJourneys(tx: TTx, scenario: TScenarioForEngine, nodeId: string, source: SQL, at: Date): Promise<number> {
   const atIso = at.toISOString();
   const rows = await selectRows<{ n: number }>(
     tx,
-    sql`with src as (${source}), ins as (
+    sql`with src as (${source}), fresh as (
+        select * from src where not exists (select 1 from journeys j1
+          where j1.scenario_id = ${scenario.id}::uuid and j1.customer_id = src.customer_id and j1.entry_key = src.entry_key)
+      ), ins as (
         insert into journeys (brand_id, scenario_id, customer_id, booking_id, entry_key, round, node_id, phase, state, due_at, entered_at, updated_at)
-        select ${scenario.brand_id}::uuid, ${scenario.id}::uuid, src.customer_id, src.booking_id, src.entry_key,
-          coalesce((select max(j2.round) + 1 from journeys j2 where j2.scenario_id = ${scenario.id}::uuid and j2.customer_id = src.customer_id), 0)
-            + (row_number() over (partition by src.customer_id order by src.entry_key))::int - 1,
-          ${nodeId}, 'wait', 'waiting', src.due_at, ${atIso}::timestamptz, ${atIso}::timestamptz
-        from src
+        select ${scenario.brand_id}::uuid, ${scenario.id}::uuid, fresh.customer_id, fresh.booking_id, fresh.entry_key,
+          coalesce((select max(j2.round) + 1 from journeys j2 where j2.scenario_id = ${scenario.id}::uuid and j2.customer_id = fresh.customer_id), 0)
+            + (row_number() over (partition by fresh.customer_id order by fresh.entry_key))::int - 1,
+          ${nodeId}, 'wait', 'waiting', fresh.due_at, ${atIso}::timestamptz, ${atIso}::timestamptz
+        from fresh
         on conflict (scenario_id, customer_id, entry_key) do nothing
         returning id, brand_id, scenario_id
       ), logged as (
@@ -161,14 +193,17 @@ async function enterAtTrigger(
       const audience = await audienceSql(tx, owner, [trigger.segmentId], []);
       const first = times.segment_scanned_at === null;
       await tx.execute(sql`update scenarios set segment_scanned_at = ${atIso}::timestamptz where id = ${scenario.id}::uuid`);
+      // Members not seen before are recorded and, after the first look, enter: the insert is the journeys' source
+      // (a data-modifying statement may only be a CTE, not a subquery).
       const seen = sql`insert into scenario_segment_seen (scenario_id, customer_id, brand_id)
         select ${scenario.id}::uuid, customers.id, customers.brand_id from customers where ${audience.where}
-        on conflict do nothing returning customer_id`;
+        on conflict do nothing
+        returning customer_id, null::uuid as booking_id, ${`segment:${times.run_number}`}::text as entry_key, ${atIso}::timestamptz as due_at`;
       if (first) {
         await tx.execute(seen);
         return 0;
       }
-      return insertJourneys(tx, scenario, node.id, sql`select n.customer_id, null::uuid as booking_id, ${`segment:${times.run_number}`}::text as entry_key, ${atIso}::timestamptz as due_at from (${seen}) n`, at);
+      return insertJourneys(tx, scenario, node.id, seen, at);
     }
     case 'birthday': {
       const today = localDate(at, timeZone).date;
@@ -260,7 +295,10 @@ async function afterEntries(tx: TTx, scenario: TScenarioForEngine, times: TScena
   const scope = await scopeOfHost(tx, await hostOf(tx, scenario.host_id));
   // Five minutes back from the newest change: a sync transaction that committed late is still read
   // (reading a booking twice changes nothing: entries are keyed, moves and leaves compare first).
-  const [mark] = hasBookings ? await selectRows<{ at: Date | null }>(tx, sql`select max(b.updated_at) - interval '5 minutes' as at from bookings b where ${bookingScope(scope)}`) : [];
+  // Not after the first look, which read everything: a booking cancelled just before the scenario
+  // started must not count as cancelled while it runs.
+  const lookBack = times.bookings_seen_at ? sql`interval '5 minutes'` : sql`interval '0'`;
+  const [mark] = hasBookings ? await selectRows<{ at: Date | null }>(tx, sql`select max(b.updated_at) - ${lookBack} as at from bookings b where ${bookingScope(scope)}`) : [];
   await tx.execute(sql`update scenarios set next_entry_at = ${next?.toISOString() ?? null}::timestamptz, entry_count = ${count},
       bookings_seen_at = greatest(bookings_seen_at, coalesce(${mark?.at ? new Date(mark.at).toISOString() : null}::timestamptz, ${hasBookings ? '1970-01-01T00:00:00Z' : null}::timestamptz)),
       node_errors = ${JSON.stringify(errors)}::jsonb

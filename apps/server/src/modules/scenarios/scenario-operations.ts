@@ -5,7 +5,7 @@ import {
   type TErrorCode,
 } from '@yado/contracts';
 import {
-  STOP_SENTENCE,
+  isStopSentence,
   zonedToInstant,
   type TEmailDetail,
   type TExecutionLog,
@@ -24,6 +24,7 @@ import { sql } from 'drizzle-orm';
 import type { TTx } from '../../db/client.ts';
 import { AppError, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
+import { diff, recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { findSegmentRow } from '../segments/queries.ts';
 import { recordSegmentUse, releaseSegmentUses } from '../segments/segment-uses.ts';
 import { findTemplate } from '../templates/queries.ts';
@@ -50,6 +51,27 @@ import {
 } from './queries.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/**
+ * The audit log's entry for a scenario or preset change, in the change's transaction. The name is
+ * kept in the entry (a scenario may be renamed or deleted later), so the log reads as a sentence.
+ */
+function audit(tx: TTx, ctx: TActingContext, target: { type: 'scenario' | 'preset'; id: string; brandId: string; name: string }, action: TAuditEvent['action'], changes: Record<string, unknown> = {}) {
+  return recordAudit(tx, ctx, { action, targetType: target.type, targetId: target.id, brandId: target.brandId, changes: { name: target.name, ...changes } });
+}
+/** JSON with keys in order, so a graph read back from jsonb (which reorders keys) compares equal to the one saved. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+const scenarioTarget = (row: Pick<TScenarioRow, 'id' | 'brand_id' | 'name'>) => ({ type: 'scenario' as const, id: row.id, brandId: row.brand_id, name: row.name });
 
 function owningBrand(ctx: TActingContext): string {
   // A scenario belongs to a brand, hotel group or hotel: the platform itself has no customers.
@@ -155,7 +177,11 @@ export async function getScenario(rt: TRuntime, ctx: TActingContext, id: string)
 
 export async function createScenario(rt: TRuntime, ctx: TActingContext, input: TScenarioValues & { presetId?: string | null }): Promise<TScenario> {
   const brandId = owningBrand(ctx);
-  const id = await inTenant(rt, ctx, (tx) => insertScenario(tx, ctx, brandId, input));
+  const id = await inTenant(rt, ctx, async (tx) => {
+    const created = await insertScenario(tx, ctx, brandId, input);
+    await audit(tx, ctx, { type: 'scenario', id: created, brandId, name: input.name }, 'create');
+    return created;
+  });
   return getScenario(rt, ctx, id);
 }
 
@@ -164,12 +190,13 @@ export async function updateScenario(rt: TRuntime, ctx: TActingContext, id: stri
     const row = await mustOwn(tx, ctx, id);
     // Once a scenario runs (or is scheduled to), changes cannot be made (section 4).
     if (row.status !== 'draft') throw new AppError(409, 'scenario_not_editable');
-    await updateScenarioFields(tx, id, ctx.user.id, {
-      name: input.name ?? row.name,
-      description: input.description ?? row.description,
-      graph: input.graph ?? row.graph,
-      run: input.run ?? row.run,
-    });
+    const fields = { name: input.name ?? row.name, description: input.description ?? row.description, graph: input.graph ?? row.graph, run: input.run ?? row.run };
+    await updateScenarioFields(tx, id, ctx.user.id, fields);
+    // Name and description as before → after; the workflow and run period by name only.
+    const changes: Record<string, unknown> = diff({ name: row.name, description: row.description }, { name: fields.name, description: fields.description });
+    const changed = (['graph', 'run'] as const).filter((key) => canonical(fields[key]) !== canonical(row[key]));
+    if (changed.length) changes.fields = changed;
+    if (Object.keys(changes).length) await audit(tx, ctx, { ...scenarioTarget(row), name: fields.name }, 'update', changes);
   });
   return getScenario(rt, ctx, id);
 }
@@ -178,7 +205,10 @@ export async function copyScenario(rt: TRuntime, ctx: TActingContext, id: string
   const brandId = owningBrand(ctx);
   const created = await inTenant(rt, ctx, async (tx) => {
     const row = await mustFind(tx, ctx, id);
-    return insertScenario(tx, ctx, brandId, { name: name ?? `${row.name} (copy)`.slice(0, 100), description: row.description, graph: row.graph, run: row.run, presetId: row.preset_id });
+    const copyName = name ?? `${row.name} (copy)`.slice(0, 100);
+    const copied = await insertScenario(tx, ctx, brandId, { name: copyName, description: row.description, graph: row.graph, run: row.run, presetId: row.preset_id });
+    await audit(tx, ctx, { type: 'scenario', id: copied, brandId, name: copyName }, 'copy', { copiedFrom: row.name });
+    return copied;
   });
   return getScenario(rt, ctx, created);
 }
@@ -191,9 +221,11 @@ export async function deleteScenario(rt: TRuntime, ctx: TActingContext, id: stri
     if (row.status === 'archived') {
       await releaseSegmentUses(tx, 'scenario', id);
       await deleteScenarioRow(tx, id);
+      await audit(tx, ctx, scenarioTarget(row), 'delete');
       return { id, status: null };
     }
     await setScenarioStatus(tx, id, row.status, 'archived', ctx.user.id, sql`, archived_from = ${row.status}`);
+    await audit(tx, ctx, scenarioTarget(row), 'archive', { status: [row.status, 'archived'] });
     return { id, status: 'archived' as const };
   });
 }
@@ -246,6 +278,7 @@ export async function actOnScenario(rt: TRuntime, ctx: TActingContext, id: strin
     const nowIso = now.toISOString();
     const moved = async (to: TScenario['status'], extra = sql``) => {
       if (!(await setScenarioStatus(tx, id, row.status, to, ctx.user.id, extra))) throw new AppError(409, 'scenario_action_not_allowed');
+      await audit(tx, ctx, scenarioTarget(row), action, { status: [row.status, to] });
     };
     switch (action) {
       case 'run': {
@@ -268,8 +301,8 @@ export async function actOnScenario(rt: TRuntime, ctx: TActingContext, id: strin
         await releaseSegmentUses(tx, 'scenario', id);
         return;
       case 'stop':
-        // The typed sentence, exactly (section 4): stopping cannot be undone.
-        if (confirmation !== STOP_SENTENCE) throw new AppError(400, 'scenario_stop_confirmation', { confirmation: fieldError('scenario_stop_confirmation') });
+        // The typed sentence, exactly, in English or Japanese (section 4): stopping cannot be undone.
+        if (!isStopSentence(confirmation)) throw new AppError(400, 'scenario_stop_confirmation', { confirmation: fieldError('scenario_stop_confirmation') });
         await moved('stopped', sql`, stopped_at = ${nowIso}::timestamptz, next_entry_at = null`);
         await haltJourneys(tx, id, 'scenario_stopped', now);
         await releaseSegmentUses(tx, 'scenario', id);
@@ -406,6 +439,7 @@ export async function createPreset(
     const graph: TScenarioGraph = from?.graph ?? { version: 1, nodes: [], edges: [] };
     const run = from?.run ?? builtInPresets()[0]!.run;
     const id = await insertPreset(tx, ctx, brandId, { name: input.name, description: input.description, emoji: input.emoji, colour: input.colour, graph, run });
+    await audit(tx, ctx, { type: 'preset', id, brandId, name: input.name }, 'create', from ? { fromScenario: from.name } : {});
     const row = await findPresetRow(tx, ctx, id);
     return toPreset(row as TPresetRow, ctx);
   });
@@ -417,6 +451,7 @@ export async function deletePreset(rt: TRuntime, ctx: TActingContext, id: string
     if (preset.builtIn) throw new AppError(409, 'preset_built_in');
     if (preset.hostId !== ctx.host.id) throw new AppError(403, 'forbidden');
     await deletePresetRow(tx, id);
+    await audit(tx, ctx, { type: 'preset', id, brandId: owningBrand(ctx), name: preset.name }, 'delete');
     return { id };
   });
 }

@@ -1,4 +1,4 @@
-import { STOP_SENTENCE } from '@yado/contracts/scenarios';
+import { STOP_SENTENCE, STOP_SENTENCES } from '@yado/contracts/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 
@@ -9,7 +9,7 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   s = await startTestServer({ env: { SCENARIO_CLOCK: 'manual' } });
-  for (const [key, email] of Object.entries({ brand: DEMO.brandAdmin, hotelAdmin: DEMO.hotelAdmin, staff: DEMO.hotelStaff, viewer: DEMO.hotelViewer, harbor: DEMO.harborAdmin }))
+  for (const [key, email] of Object.entries({ grand: DEMO.grand, brand: DEMO.brandAdmin, hotelAdmin: DEMO.hotelAdmin, staff: DEMO.hotelStaff, viewer: DEMO.hotelViewer, harbor: DEMO.harborAdmin }))
     tokens[key] = (await s.login(email)).token;
 }, 60_000);
 afterAll(async () => {
@@ -201,5 +201,105 @@ describe('presets', () => {
     expect(fromPreset.status).toBe(200);
     expect(fromPreset.body.data).toMatchObject({ status: 'draft', presetId: 'builtin:check_in_welcome' });
     expect((await s.call('POST', '/v1/presets/builtin:nothing/scenarios', { token: tokens.staff, body: {} })).status).toBe(404);
+  });
+});
+
+describe('the stop sentence', () => {
+  it('accepts the sentence typed in Japanese or in English, and refuses anything else', async () => {
+    const started = async () => {
+      const made = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '停止の文', graph: delayGraph(1) } })).body.data;
+      expect((await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } })).body.data.status).toBe('running');
+      return made.id as string;
+    };
+    const stop = (id: string, confirmation?: string) => s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.brand, body: { action: 'stop', confirmation } });
+    const id = await started();
+    for (const wrong of [undefined, '', 'この操作は元に戻せません。', STOP_SENTENCES.en.toLowerCase(), `${STOP_SENTENCES.ja}${STOP_SENTENCES.en}`]) {
+      const refused = await stop(id, wrong);
+      expect(refused.status, String(wrong)).toBe(400);
+      expect(refused.body.error.fields.confirmation.code).toBe('scenario_stop_confirmation');
+    }
+    expect((await s.call('GET', `/v1/scenarios/${id}`, { token: tokens.brand })).body.data.status).toBe('running');
+    const inJapanese = await stop(id, STOP_SENTENCES.ja);
+    expect(inJapanese.status, JSON.stringify(inJapanese.body)).toBe(200);
+    expect(inJapanese.body.data.status).toBe('stopped');
+    const other = await started();
+    const inEnglish = await stop(other, `  ${STOP_SENTENCES.en} `);
+    expect(inEnglish.status, JSON.stringify(inEnglish.body)).toBe(200);
+    expect(inEnglish.body.data.status).toBe('stopped');
+  });
+});
+
+describe('the audit log', () => {
+  type TEntry = { action: string; targetType: string; targetId: string; actorEmail: string | null; actingRole: string | null; changes: Record<string, unknown> };
+  const brandId = async () => (await s.sql(`select id from hosts where slug = 'sakura-hotels'`))[0].id as string;
+  /** The brand's audit entries about one target, oldest first, as the audit log page reads them. */
+  const entriesOf = async (targetId: string): Promise<TEntry[]> => {
+    const res = await s.call('GET', `/v1/audit?hostId=${await brandId()}&limit=200`, { token: tokens.grand });
+    expect(res.status).toBe(200);
+    return (res.body.data as TEntry[]).filter((e) => e.targetId === targetId).reverse();
+  };
+  const act = (id: string, action: string, confirmation?: string) => s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.brand, body: { action, confirmation } });
+
+  it('records every change of a scenario, with its name, status and who made it; a refused action records nothing', async () => {
+    const made = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '監査の誕生日', graph: delayGraph(1) } })).body.data;
+    const id = made.id as string;
+    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.brand, body: { name: '監査の誕生日 2', graph: delayGraph(2) } })).status).toBe(200);
+    // Saving the same values again (the editor sends the whole graph) changes nothing, and says nothing.
+    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.brand, body: { name: '監査の誕生日 2', graph: delayGraph(2) } })).status).toBe(200);
+    expect((await act(id, 'run')).body.data.status).toBe('running');
+    expect((await act(id, 'stop', 'no')).status).toBe(400);
+    expect((await act(id, 'stop', STOP_SENTENCES.ja)).body.data.status).toBe('stopped');
+    expect((await act(id, 'restart')).body.data.status).toBe('draft');
+    // Scheduled (a start in the future), then cancelled back to a draft.
+    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.brand, body: { run: { startDate: '2099-01-01', startTime: '09:00' } } })).status).toBe(200);
+    expect((await act(id, 'run')).body.data.status).toBe('scheduled');
+    expect((await act(id, 'cancel')).body.data.status).toBe('draft');
+    // A completed run (arranged: the engine completes it when nobody is left inside) resumes.
+    await s.sql(`update scenarios set status = 'completed', ends_at = null where id = $1`, [id]);
+    expect((await act(id, 'resume')).body.data.status).toBe('running');
+    expect((await act(id, 'stop', STOP_SENTENCE)).body.data.status).toBe('stopped');
+    const copy = (await s.call('POST', `/v1/scenarios/${id}/copy`, { token: tokens.brand, body: {} })).body.data;
+    expect((await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.brand })).body.data.status).toBe('archived');
+    expect((await act(id, 'restore')).body.data.status).toBe('draft');
+    await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.brand });
+    expect((await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.brand })).body.data.status).toBeNull();
+
+    const entries = await entriesOf(id);
+    expect(entries.map((e) => [e.action, e.changes.status ?? null])).toEqual([
+      ['create', null],
+      ['update', null],
+      ['run', ['draft', 'running']],
+      ['stop', ['running', 'stopped']],
+      ['restart', ['stopped', 'draft']],
+      ['update', null],
+      ['run', ['draft', 'scheduled']],
+      ['cancel', ['scheduled', 'draft']],
+      ['resume', ['completed', 'running']],
+      ['stop', ['running', 'stopped']],
+      ['archive', ['stopped', 'archived']],
+      ['restore', ['archived', 'draft']],
+      ['archive', ['draft', 'archived']],
+      ['delete', null],
+    ]);
+    expect(entries.every((e) => e.targetType === 'scenario' && e.actorEmail === DEMO.brandAdmin && e.actingRole === 'admin')).toBe(true);
+    expect(entries[0]?.changes).toEqual({ name: '監査の誕生日' });
+    expect(entries[1]?.changes).toEqual({ name: ['監査の誕生日', '監査の誕生日 2'], fields: ['graph'] });
+    expect(entries[5]?.changes).toEqual({ name: '監査の誕生日 2', fields: ['run'] });
+    expect(entries.at(-1)?.changes).toEqual({ name: '監査の誕生日 2' });
+    expect(await entriesOf(copy.id)).toMatchObject([{ action: 'copy', targetType: 'scenario', changes: { name: '監査の誕生日 2 (copy)', copiedFrom: '監査の誕生日 2' } }]);
+  });
+
+  it('records presets made and deleted, and a scenario made from one; another brand sees none of it', async () => {
+    const made = (await s.call('POST', '/v1/presets', { token: tokens.hotelAdmin, body: { name: '監査のプリセット', emoji: '📝', colour: 'teal' } })).body.data;
+    expect((await s.call('DELETE', `/v1/presets/${made.id}`, { token: tokens.hotelAdmin })).status).toBe(200);
+    expect((await entriesOf(made.id)).map((e) => [e.action, e.targetType, e.changes.name, e.actorEmail])).toEqual([
+      ['create', 'preset', '監査のプリセット', DEMO.hotelAdmin],
+      ['delete', 'preset', '監査のプリセット', DEMO.hotelAdmin],
+    ]);
+    const fromPreset = (await s.call('POST', '/v1/presets/builtin:birthday/scenarios', { token: tokens.hotelAdmin, body: { name: '監査の誕生日プリセット' } })).body.data;
+    expect(await entriesOf(fromPreset.id)).toMatchObject([{ action: 'create', targetType: 'scenario', changes: { name: '監査の誕生日プリセット' } }]);
+    const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    const theirs = (await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: tokens.grand })).body.data as TEntry[];
+    expect(theirs.some((e) => e.targetId === made.id || e.targetId === fromPreset.id)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { FILTER_FIELDS, OPERATORS_BY_TYPE, type TFilter, type TFilterCondition, type TFilterField } from '@yado/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { conditionSql, countSql, filterSql, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import { conditionSql, countSql, filterSql, groupPlaces, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
 
 const dialect = new PgDialect();
 const render = (q: Parameters<PgDialect['sqlToQuery']>[0]) => {
@@ -100,7 +100,39 @@ describe('compiling a filter', () => {
     );
     const { sql } = render(countSql(f, BRAND, ENV));
     expect(sql.match(/select /g)?.length).toBe(3);
-    expect(sql).toContain('count(*) filter (where g0 or g1)::int as total');
-    expect(sql).toContain('count(*) filter (where g0)::int as n0, count(*) filter (where g1)::int as n1');
+    expect(sql).toContain('coalesce((extract(year from age($1::date, customers.date_of_birth))::int > $2::bigint), false) as o0');
+    expect(sql).toContain('count(*) filter (where (((o0)) or ((o1))))::int as total');
+    expect(sql).toContain('count(*) filter (where (o0))::int as n0, count(*) filter (where (o1))::int as n1');
+  });
+
+  it('counts every group at every level, testing each condition once', () => {
+    const nights = cond('nights', 'greater_than', 1);
+    const female = cond('gender', 'is', ['female']);
+    const f = filter([
+      { kind: 'group', join: 'or', items: [cond('age', 'greater_than', 20), { kind: 'group', join: 'and', items: [nights, { kind: 'group', join: 'or', items: [female] }] }] },
+      { kind: 'group', join: 'and', items: [{ kind: 'group', join: 'and', items: [cond('lastName', 'is', 'yamada')] }] },
+    ]);
+    expect(groupPlaces(f).map((p) => [p.path, p.index])).toEqual([
+      ['groups.0', 0],
+      ['groups.0.items.1', 1],
+      ['groups.0.items.1.items.1', 1],
+      ['groups.1', 1],
+      ['groups.1.items.0', 0],
+    ]);
+    const { sql } = render(countSql(f, BRAND, ENV));
+    // One statement: the count, the customers' answers, and the one booking subquery.
+    expect(sql.match(/select /g)?.length).toBe(3);
+    for (const column of ['b.nights', 'customers.gender', 'customers.last_name_key', 'customers.date_of_birth']) expect(sql.split(column)).toHaveLength(2);
+    // A group's answer is its own column joined with its subgroups' (groups.1 has none of its own).
+    for (const own of ['o0', 'o1', 'o2', 'o4']) expect(sql).toContain(`, false) as ${own}`);
+    expect(sql).not.toContain('as o3');
+    expect(sql).toContain('count(*) filter (where ((((o0) or (((o1) and ((o2)))))) and (((o4)))))::int as total');
+    expect(sql).toContain('count(*) filter (where ((o1) and ((o2))))::int as n1');
+    expect(sql).toContain('count(*) filter (where (o4))::int as n4');
+  });
+
+  it('counts a lone group without subgroups in the where clause', () => {
+    const { sql } = render(countSql(filter([{ kind: 'group', join: 'and', items: [cond('lastName', 'is', 'yamada')] }]), BRAND, ENV));
+    expect(sql).toBe('select count(*)::int as total, count(*)::int as n0 from customers where customers.brand_id = $1::uuid and (customers.last_name_key = $2)');
   });
 });

@@ -179,16 +179,23 @@ function bookingPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSeg
   return none ? sql`customers.id not in (${inner})` : sql`customers.id in (${inner})`;
 }
 
-export function groupSql(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
+/** A group's own items (its conditions, its booking conditions as one item), without its subgroups. */
+function ownParts(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL[] {
   const parts: SQL[] = [];
   const bookingConds: TFilterCondition[] = [];
   for (const item of group.items) {
-    if (item.kind === 'group') parts.push(groupSql(item, scope, env, mode));
-    else if (FILTER_FIELDS[item.field].entity === 'booking') bookingConds.push(item);
+    if (item.kind === 'group') continue;
+    if (FILTER_FIELDS[item.field].entity === 'booking') bookingConds.push(item);
     else parts.push(conditionSql(item, env));
   }
   if (bookingConds.length > 0) parts.push(bookingPart(bookingConds, group, scope, env, mode));
-  return joinWith(parts, group.join);
+  return parts;
+}
+
+const subgroupsOf = (group: TFilterGroup): TFilterGroup[] => group.items.filter((item): item is TFilterGroup => item.kind === 'group');
+
+export function groupSql(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
+  return joinWith([...ownParts(group, scope, env, mode), ...subgroupsOf(group).map((g) => groupSql(g, scope, env, mode))], group.join);
 }
 
 /** The whole filter as one predicate over `c` (scope not included). */
@@ -199,27 +206,67 @@ export function filterSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv
   );
 }
 
+/** A group of a filter, at any level, where the count answers it. */
+export interface TGroupPlace {
+  /** Dotted, as a fault's path: `groups.0`, `groups.0.items.2`. */
+  path: string;
+  /** Its position among its parent's items (a top-level group: among the filter's groups). */
+  index: number;
+  id: string | null;
+  group: TFilterGroup;
+}
+
+/** Every group of a filter in document order (a group before its subgroups); countSql's nK is the K-th. */
+export function groupPlaces(filter: TFilter): TGroupPlace[] {
+  const out: TGroupPlace[] = [];
+  const walk = (group: TFilterGroup, path: string, index: number) => {
+    out.push({ path, index, id: group.id ?? null, group });
+    group.items.forEach((item, i) => {
+      if (item.kind === 'group') walk(item, `${path}.items.${i}`, i);
+    });
+  };
+  filter.groups.forEach((g, i) => walk(g, `groups.${i}`, i));
+  return out;
+}
+
 /**
- * One statement counting the whole filter and each top-level group: each customer in scope is
- * tested once per group, and the groups' answers are combined by the document's join.
- * Answers one row: total, n0, n1, ... (one per group).
+ * One statement counting the whole filter and every group at every level (spec: the audience of
+ * the whole filter and of each group). Each group's own items (conditions and booking part,
+ * subgroups aside) are tested once per customer in scope, as a column of an inner select; a
+ * group's answer is then its own column joined with its subgroups' answers, so a subgroup is never
+ * tested twice for its parent and itself. A NULL own answer counts as false: groups only combine
+ * by and/or, where NULL and false make the same final answer.
+ * Answers one row: total, n0, n1, ... (one per group, in groupPlaces order).
  */
 export function countSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv): SQL {
-  const groups = filter.groups.map((g) => groupSql(g, scope, env, 'set'));
-  if (groups.length === 1) {
-    return sql`select count(*)::int as total, count(*)::int as n0 from customers where ${customerScopeSql(scope)} and ${groups[0]}`;
+  const places = groupPlaces(filter);
+  if (places.length === 1) {
+    return sql`select count(*)::int as total, count(*)::int as n0 from customers where ${customerScopeSql(scope)} and ${groupSql(filter.groups[0] as TFilterGroup, scope, env, 'set')}`;
   }
-  const names = groups.map((_, i) => sql.raw(`g${i}`));
-  const columns = sql.join(
-    groups.map((g, i) => sql`coalesce(${g}, false) as ${names[i]}`),
-    sql`, `,
+  const columns: SQL[] = [];
+  const answerOf = new Map<TFilterGroup, SQL>();
+  // Children first, so a parent finds its subgroups' answers.
+  for (let k = places.length - 1; k >= 0; k--) {
+    const { group } = places[k] as TGroupPlace;
+    const parts: SQL[] = [];
+    const own = ownParts(group, scope, env, 'set');
+    if (own.length > 0) {
+      const name = sql.raw(`o${k}`);
+      columns.unshift(sql`coalesce(${joinWith(own, group.join)}, false) as ${name}`);
+      parts.push(name);
+    }
+    for (const g of subgroupsOf(group)) parts.push(answerOf.get(g) as SQL);
+    answerOf.set(group, joinWith(parts, group.join));
+  }
+  const total = joinWith(
+    filter.groups.map((g) => answerOf.get(g) as SQL),
+    filter.join,
   );
-  const total = sql.join(names, sql.raw(filter.join === 'and' ? ' and ' : ' or '));
   const perGroup = sql.join(
-    names.map((n, i) => sql`count(*) filter (where ${n})::int as ${sql.raw(`n${i}`)}`),
+    places.map((place, k) => sql`count(*) filter (where ${answerOf.get(place.group)})::int as ${sql.raw(`n${k}`)}`),
     sql`, `,
   );
   // offset 0 keeps the inner select a subquery of its own: flattened, each group's test would be
   // written out again at every use of its answer in the counts above.
-  return sql`select count(*) filter (where ${total})::int as total, ${perGroup} from (select ${columns} from customers where ${customerScopeSql(scope)} offset 0) s`;
+  return sql`select count(*) filter (where ${total})::int as total, ${perGroup} from (select ${sql.join(columns, sql`, `)} from customers where ${customerScopeSql(scope)} offset 0) s`;
 }

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, withTenant } from '../../db/client.ts';
 import { startTestServer, type TTestServer } from '../../test/harness.ts';
-import { countSql, customerScopeSql, filterSql, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import { countSql, customerScopeSql, filterSql, groupPlaces, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
 import { evaluateFilter, evaluateGroup, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
 
 /**
@@ -199,7 +199,8 @@ describe('compiled SQL and the evaluator agree', () => {
         try {
           for (const filter of filters) {
             const want = customers.filter((c) => evaluateFilter(filter, c, scope, ENV)).map((c) => c.id).sort();
-            const wantGroups = filter.groups.map((g) => customers.filter((c) => evaluateGroup(g, c, scope, ENV)).length);
+            // Every group at every level, as the count answers them.
+            const wantGroups = groupPlaces(filter).map((p) => customers.filter((c) => evaluateGroup(p.group, c, scope, ENV)).length);
             const got = await withTenant(s.rt.database.db, { scopeAll: false, brandId }, async (tx) => {
               const set = rowsOf<{ id: string }>(await tx.execute(sql`select customers.id from customers where ${customerScopeSql(scope, 'set')} and ${filterSql(filter, scope, ENV, 'set')}`));
               const row = rowsOf<{ id: string }>(await tx.execute(sql`select customers.id from customers where ${customerScopeSql(scope, 'row')} and ${filterSql(filter, scope, ENV, 'row')}`));
@@ -211,7 +212,7 @@ describe('compiled SQL and the evaluator agree', () => {
             const context = JSON.stringify({ filter, scope: scopeKind });
             expect(got.set, context).toEqual(want);
             expect(got.row, context).toEqual(want);
-            expect(got.counts, context).toEqual([want.length, ...(filter.groups.length === 1 ? [want.length] : wantGroups)]);
+            expect(got.counts, context).toEqual([want.length, ...wantGroups]);
           }
         } finally {
           await s.sql(`delete from customers where phone like '0900000%'`);

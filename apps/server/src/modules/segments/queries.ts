@@ -158,12 +158,16 @@ export async function scopeOfHost(tx: TTx, host: { id: string; level: string; br
   return { brandId, hotelIds: rows.map((r) => r.id) };
 }
 
-/** The brand's time zone; with `workMem`, also sets the transaction's work memory (one round trip). */
+/**
+ * The brand's time zone; with `workMem`, also sets the transaction's work memory and turns JIT
+ * compilation off (one round trip): a count is interactive, and at a million customers its cost
+ * passes the thresholds where compiling alone took a second (docs/benchmarks.md, segment-count).
+ */
 export async function brandTimeZone(tx: TTx, brandId: string, workMem: string | null = null): Promise<string> {
   const [row] = await selectRows<{ timezone: string }>(
     tx,
     workMem
-      ? sql`select timezone from hosts, set_config('work_mem', ${workMem}, true) where id = ${brandId}::uuid`
+      ? sql`select timezone from hosts, set_config('work_mem', ${workMem}, true) w, set_config('jit', 'off', true) j where id = ${brandId}::uuid`
       : sql`select timezone from hosts where id = ${brandId}::uuid`,
   );
   return row?.timezone ?? 'Asia/Tokyo';

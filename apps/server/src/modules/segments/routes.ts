@@ -5,9 +5,8 @@ import { uuid } from '../../http/params.ts';
 import { linkRoute, rawRoute, route, type TAccess } from '../../http/route.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { exportCustomersWhere } from '../customers/export-customers.ts';
-import { browserNonce } from '../customers/export-link.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
-import { createSegmentExportLink, openSegmentExportLink, SEGMENT_EXPORT_COOKIE, SEGMENT_EXPORT_PATH } from './export-link.ts';
+import { createSegmentExportLink, openSegmentExportLink, segmentExportLinks } from './export-link.ts';
 import { importMemberFile } from './member-file.ts';
 import {
   addMembers,
@@ -38,7 +37,8 @@ export function segmentRoutes(app: FastifyInstance, rt: TRuntime): void {
   const building: TRule = { anyOf: ['segmentation.create', 'segmentation.update'] };
 
   route(app, segmentsApi.list, { entitlement: 'segmentation.read_segment' }, async ({ query, ctx }) => listSegments(rt, ctx, query));
-  route(app, segmentsApi.fieldValues, building, async ({ query, ctx }) => fieldValues(rt, ctx, query.source));
+  // Readers too: a viewer's filter summary names the hotels of its conditions.
+  route(app, segmentsApi.fieldValues, read, async ({ query, ctx }) => fieldValues(rt, ctx, query.source));
   route(app, segmentsApi.count, building, async ({ body, ctx }) => countLive(rt, ctx, body.filter));
   route(app, segmentsApi.addToSegments, edit, async ({ body, ctx }) => addToSegments(rt, ctx, body));
   route(app, segmentsApi.create, { entitlement: 'segmentation.create' }, async ({ body, ctx }) => createSegment(rt, ctx, body));
@@ -88,19 +88,11 @@ export function segmentRoutes(app: FastifyInstance, rt: TRuntime): void {
     const id = uuid(params.id);
     if (!ctx.entitlements['segmentation.read']) throw new AppError(403, 'forbidden');
     await inTenant(rt, ctx, (tx) => memberExportCondition(tx, ctx, id));
-    const nonce = browserNonce(request.cookies[SEGMENT_EXPORT_COOKIE]);
-    reply.setCookie(SEGMENT_EXPORT_COOKIE, nonce, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: rt.config.publicUrl.startsWith('https:'),
-      path: SEGMENT_EXPORT_PATH,
-      maxAge: 24 * 60 * 60,
-    });
-    reply.header('cache-control', 'no-store');
+    const nonce = segmentExportLinks.issueNonce(rt, request, reply);
     return createSegmentExportLink(rt, ctx, id, body.lang, nonce);
   });
   linkRoute(app, segmentsApi.downloadExport, { link: 'customer.export_csv' }, async ({ query, request, reply }) => {
-    const { ctx, segmentId, lang } = await openSegmentExportLink(rt, query.link, request.cookies[SEGMENT_EXPORT_COOKIE]);
+    const { ctx, segmentId, lang } = await openSegmentExportLink(rt, query.link, request);
     reply.header('referrer-policy', 'no-referrer');
     return sendCsv(ctx, segmentId, lang, reply);
   });

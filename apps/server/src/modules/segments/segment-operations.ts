@@ -10,7 +10,7 @@ import { toCustomer } from '../customers/customer-operations.ts';
 import { countCustomersQuery, customerScope, filterCondition, findCustomer, selectCustomers, type TCustomerFilter } from '../customers/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { dateIn, explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
-import { countSql, customerScopeSql, filterSql, type TCompileMode, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import { countSql, customerScopeSql, filterSql, groupPlaces, type TCompileMode, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
 import {
   addMembersWhere,
   brandTimeZone,
@@ -75,6 +75,14 @@ function owningHost(ctx: TActingContext) {
   return ctx.host;
 }
 
+/**
+ * The dynamic_segmentation flag (spec section 6): while it is off, no segment becomes or stays
+ * dynamic by an edit and no filter is counted; static segments work as ever.
+ */
+function mustAllowDynamic(rt: TRuntime): void {
+  if (!rt.config.features.dynamic_segmentation) throw new AppError(403, 'dynamic_segmentation_off');
+}
+
 async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TSegmentRow> {
   const row = await findSegmentRow(tx, ctx, id);
   if (!row) throw new AppError(404, 'not_found');
@@ -109,6 +117,12 @@ async function envOf(tx: TTx, brandId: string, counting = false): Promise<TFilte
 
 const nameConflict = () => new AppError(409, 'segment_name_taken', { name: fieldError('segment_name_taken') });
 
+/** JSON with keys sorted: a filter read back from jsonb has its keys in another order. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === '23505' || e?.cause?.code === '23505';
@@ -137,6 +151,7 @@ export interface TSegmentInput {
 
 export async function createSegment(rt: TRuntime, ctx: TActingContext, input: TSegmentInput & { type: 'dynamic' | 'static' }): Promise<TSegment> {
   const host = owningHost(ctx);
+  if (input.type === 'dynamic') mustAllowDynamic(rt);
   if (input.type === 'dynamic' && !input.filter) throw new AppError(400, 'segment_filter_required', { filter: fieldError('segment_filter_required') });
   const id = randomUUID();
   try {
@@ -144,7 +159,7 @@ export async function createSegment(rt: TRuntime, ctx: TActingContext, input: TS
       if (await nameTaken(tx, host.id, input.name)) throw nameConflict();
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
       await insertSegment(tx, { id, brandId, hostId: host.id, name: input.name, description: input.description, type: input.type, filter: input.filter ?? null, userId: ctx.user.id });
-      await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: id, brandId });
+      await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: id, brandId, changes: { name: input.name } });
       await refreshAudience(tx, await mustFind(tx, ctx, id));
       return toSegment(await mustFind(tx, ctx, id), ctx);
     });
@@ -160,12 +175,16 @@ export async function updateSegment(rt: TRuntime, ctx: TActingContext, id: strin
     return await inTenant(rt, ctx, async (tx) => {
       const row = await mustOwn(tx, ctx, id);
       if (row.type === 'dynamic' && !input.filter) throw new AppError(400, 'segment_filter_required', { filter: fieldError('segment_filter_required') });
+      // With the flag off a dynamic segment may still be renamed, but its filter stays as it is.
+      if (row.type === 'dynamic' && canonical(input.filter) !== canonical(row.filter)) mustAllowDynamic(rt);
       if (await nameTaken(tx, row.host_id, input.name, id)) throw nameConflict();
       const filter = row.type === 'dynamic' ? input.filter : (row.filter ?? null);
       await updateSegmentRow(tx, id, { name: input.name, description: input.description, filter, userId: ctx.user.id });
       await recordAudit(tx, ctx, { action: 'update', targetType: 'segment', targetId: id, brandId: row.brand_id, changes: { name: [row.name, input.name] } });
       const saved = await mustFind(tx, ctx, id);
-      if (JSON.stringify(saved.filter) !== JSON.stringify(row.filter)) await refreshAudience(tx, saved);
+      // Counted on every save, so the list and the page show the audience at once; a dynamic
+      // segment kept as it is while the flag is off keeps its last count.
+      if (saved.type === 'static' || rt.config.features.dynamic_segmentation) await refreshAudience(tx, saved);
       return toSegment(await mustFind(tx, ctx, id), ctx);
     });
   } catch (error) {
@@ -181,6 +200,7 @@ export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: st
   try {
     return await inTenant(rt, ctx, async (tx) => {
       const row = await mustFind(tx, ctx, id);
+      if (row.type === 'dynamic') mustAllowDynamic(rt);
       // In the user's language, numbered past the copies already made.
       const copyOf = (n: number) => (ctx.user.language === 'ja' ? `${row.name}（コピー${n > 1 ? ` ${n}` : ''}）` : `${row.name} (copy${n > 1 ? ` ${n}` : ''})`).slice(0, 100);
       let copyName = name ?? copyOf(1);
@@ -189,7 +209,7 @@ export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: st
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
       await insertSegment(tx, { id: newId, brandId, hostId: host.id, name: copyName, description: row.description, type: row.type, filter: row.filter ?? null, userId: ctx.user.id });
       if (row.type === 'static') await copyMembers(tx, row.id, newId);
-      await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: newId, brandId, changes: { duplicateOf: row.id } });
+      await recordAudit(tx, ctx, { action: 'duplicate', targetType: 'segment', targetId: newId, brandId, changes: { name: copyName, copyOf: row.name } });
       await refreshAudience(tx, await mustFind(tx, ctx, newId));
       return toSegment(await mustFind(tx, ctx, newId), ctx);
     });
@@ -229,7 +249,7 @@ async function countFilter(tx: TTx, filter: TFilter, scope: TSegmentScope, env: 
   const total = Number(row?.total ?? 0);
   return {
     total,
-    groups: filter.groups.map((g, index) => ({ index, id: g.id ?? null, count: Number(row?.[`n${index}`] ?? 0) })),
+    groups: groupPlaces(filter).map((place, k) => ({ index: place.index, path: place.path, id: place.id, count: Number(row?.[`n${k}`] ?? 0) })),
     countedAt: new Date().toISOString(),
   };
 }
@@ -237,13 +257,13 @@ async function countFilter(tx: TTx, filter: TFilter, scope: TSegmentScope, env: 
 /** The live count while editing: the acting host's scope, one statement for the filter and its groups. */
 export async function countLive(rt: TRuntime, ctx: TActingContext, filter: TFilter): Promise<TFilterCount> {
   const host = owningHost(ctx);
+  mustAllowDynamic(rt);
   return inTenant(rt, ctx, async (tx) => {
     const scope = await scopeOfHost(tx, host);
     return countFilter(tx, filter, scope, await envOf(tx, scope.brandId, true));
   });
 }
 
-/** Counts a saved segment now (in its owner's scope) and remembers the audience. */
 /** Counts a segment now in its owner's scope and remembers the audience. */
 async function refreshAudience(tx: TTx, row: TSegmentRow): Promise<TFilterCount> {
   const scope = await scopeOfRow(tx, row);
@@ -260,7 +280,11 @@ async function refreshAudience(tx: TTx, row: TSegmentRow): Promise<TFilterCount>
 
 /** Counts a saved segment now (in its owner's scope) and remembers the audience. */
 export async function recountSegment(rt: TRuntime, ctx: TActingContext, id: string): Promise<TFilterCount> {
-  return inTenant(rt, ctx, async (tx) => refreshAudience(tx, await mustFind(tx, ctx, id)));
+  return inTenant(rt, ctx, async (tx) => {
+    const row = await mustFind(tx, ctx, id);
+    if (row.type === 'dynamic') mustAllowDynamic(rt);
+    return refreshAudience(tx, row);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

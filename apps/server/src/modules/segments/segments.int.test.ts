@@ -106,6 +106,32 @@ describe('live count', () => {
     expect((await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter: kyotoOnly } })).body.data.total).toBe(5);
   });
 
+  it('counts every group at every level in the same answer, each as it would count alone', async () => {
+    const t = await token(DEMO.brandAdmin);
+    // 山田 and (a Shinjuku stay over 50,000 or a stay in the last 30 days); or 鈴木.
+    const shinjuku = group('and', [cond('hotel', 'is', [ids['sakura-shinjuku']]), cond('amount', 'greater_than', 50000)]);
+    const recent = { ...group('and', [cond('checkInDate', 'in_last_days', 30)]), id: 'recent' };
+    const filter = doc('or', [group('and', [cond('lastName', 'is', '山田'), group('or', [shinjuku, recent])]), group('and', [cond('lastName', 'is', '鈴木')])]);
+    const res = await s.call('POST', '/v1/segments/count', { token: t, body: { filter } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.total).toBe(30);
+    expect(res.body.data.groups).toEqual([
+      { index: 0, path: 'groups.0', id: null, count: 10 },
+      { index: 1, path: 'groups.0.items.1', id: null, count: 10 },
+      { index: 0, path: 'groups.0.items.1.items.0', id: null, count: 10 },
+      { index: 1, path: 'groups.0.items.1.items.1', id: 'recent', count: 5 },
+      { index: 1, path: 'groups.1', id: null, count: 20 },
+    ]);
+    // Each group's count is its audience alone.
+    const alone = async (g: unknown) => (await s.call('POST', '/v1/segments/count', { token: t, body: { filter: doc('and', [g]) } })).body.data.total;
+    expect(await alone(filter.groups[0])).toBe(10);
+    expect(await alone(group('or', [shinjuku, recent]))).toBe(10);
+    expect(await alone(recent)).toBe(5);
+    // The hotel counts its own bookings at every level too: it never sees the Kyoto stays.
+    const hotel = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.hotelAdmin), body: { filter } });
+    expect(hotel.body.data.groups.map((g: { count: number }) => g.count)).toEqual([10, 10, 10, 0, 0]);
+  });
+
   it('treats SQL-looking text as a value', async () => {
     const filter = doc('and', [group('or', [cond('firstName', 'contains', "'; drop table customers; --"), cond('email', 'is', "' or 1=1 --")])]);
     const res = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter } });
@@ -168,9 +194,16 @@ describe('segments', () => {
     segmentId = created.body.data.id;
     // Counted when saved, so the list shows an audience at once.
     expect(created.body.data).toMatchObject({ name: '新宿の夏', type: 'dynamic', editable: true, hostLevel: 'brand', audience: 5 });
+    expect(created.body.data.audienceCountedAt).not.toBeNull();
     for (const name of ['B static', 'A static', 'C static']) {
-      expect((await s.call('POST', '/v1/segments', { token: t, body: { name, type: 'static' } })).status).toBe(200);
+      const saved = await s.call('POST', '/v1/segments', { token: t, body: { name, type: 'static' } });
+      expect(saved.status).toBe(200);
+      // A new static segment has no members yet: counted as 0, not "not counted".
+      expect(saved.body.data).toMatchObject({ audience: 0 });
+      expect(saved.body.data.audienceCountedAt).not.toBeNull();
     }
+    const listed = await s.call('GET', `/v1/segments?search=${encodeURIComponent('新宿の夏')}`, { token: t });
+    expect(listed.body.data.items[0]).toMatchObject({ audience: 5, audienceCountedAt: created.body.data.audienceCountedAt });
     const page1 = await s.call('GET', '/v1/segments?sort=name&pageSize=2', { token: t });
     expect(page1.body.data.total).toBe(4);
     expect(page1.body.data.items.map((x: { name: string }) => x.name)).toEqual(['A static', 'B static']);
@@ -274,6 +307,11 @@ describe('segments', () => {
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data.filter.groups[0].items[0].field).toBe('age');
+    // Counted again when saved: the new filter's audience, just now.
+    const live = await s.call('POST', '/v1/segments/count', { token: t, body: { filter: doc('and', [group('and', [cond('age', 'greater_than', 20)])]) } });
+    expect(edited.body.data.audience).toBe(live.body.data.total);
+    expect(edited.body.data.audience).not.toBe(copy.body.data.audience);
+    expect(Date.parse(edited.body.data.audienceCountedAt)).toBeGreaterThanOrEqual(Date.parse(copy.body.data.audienceCountedAt));
     const clash = await s.call('PUT', `/v1/segments/${copy.body.data.id}`, { token: t, body: { name: '新宿の夏', description: '', filter: shinjukuSummer() } });
     expect(clash.status).toBe(409);
     expect((await s.call('DELETE', `/v1/segments/${copy2.body.data.id}`, { token: t })).status).toBe(200);
@@ -469,7 +507,7 @@ describe('roles and tenancy', () => {
       ['explain', (t) => s.call('GET', `/v1/segments/${hotelSegment}/explain/${guest.id}`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
       ['customer segments', (t) => s.call('GET', `/v1/customers/${guest.id}/segments`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
       ['live count', (t) => s.call('POST', '/v1/segments/count', { token: t, body: { filter } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['field values', (t) => s.call('GET', '/v1/segments/field-values?source=hotels', { token: t }), { viewer: 403, staff: 200, admin: 200 }],
+      ['field values', (t) => s.call('GET', '/v1/segments/field-values?source=hotels', { token: t }), { viewer: 200, staff: 200, admin: 200 }],
       ['create', (t) => s.call('POST', '/v1/segments', { token: t, body: { name: `c${Math.random()}`, type: 'static' } }), { viewer: 403, staff: 200, admin: 200 }],
       ['duplicate', (t) => s.call('POST', `/v1/segments/${hotelSegment}/duplicate`, { token: t, body: { name: `d${Math.random()}` } }), { viewer: 403, staff: 200, admin: 200 }],
       ['edit', async (t) => s.call('PUT', `/v1/segments/${await fresh()}`, { token: t, body: { name: `e${Math.random()}`, description: '' } }), { viewer: 403, staff: 200, admin: 200 }],
@@ -546,6 +584,61 @@ describe('roles and tenancy', () => {
     const hotel = await token(DEMO.hotelAdmin);
     const hotelSources = await s.call('GET', '/v1/segments/field-values?source=booking_sources', { token: hotel });
     expect(hotelSources.body.data.map((x: { value: string }) => x.value)).toEqual(['web']);
+    // A hotel viewer reads segments, so it may name the hotels of a filter: its own only.
+    const viewerHotels = await s.call('GET', '/v1/segments/field-values?source=hotels', { token: await token(DEMO.hotelViewer) });
+    expect(viewerHotels.body.data).toEqual([{ value: ids['sakura-shinjuku'], label: expect.any(String) }]);
     expect((await s.call('GET', '/v1/segments/field-values?source=passwords', { token: brand })).status).toBe(400);
+  });
+});
+
+describe('with the dynamic_segmentation flag off', () => {
+  let off: TTestServer;
+  beforeAll(async () => {
+    off = await startTestServer({ env: { FEATURES_OFF: 'dynamic_segmentation' } });
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
+
+  it('refuses dynamic segments and filter counts with a coded error, and static segments still work', async () => {
+    const admin = (await off.login(DEMO.brandAdmin)).token;
+    const filter = doc('and', [group('and', [cond('lastName', 'is', '山田')])]);
+    // The console hears of it too.
+    expect((await off.call('GET', '/v1/auth/me', { token: admin })).body.data.features.dynamic_segmentation).toBe(false);
+    expect((await off.call('GET', '/v1/config')).body.data.features.dynamic_segmentation).toBe(false);
+    for (const res of [
+      await off.call('POST', '/v1/segments', { token: admin, body: { name: 'dyn', type: 'dynamic', filter } }),
+      await off.call('POST', '/v1/segments/count', { token: admin, body: { filter } }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('dynamic_segmentation_off');
+    }
+    // A dynamic segment made before the flag went off: readable and renamable, but its filter is
+    // not changed, counted or copied.
+    const [brand] = await off.sql(`select id from hosts where slug = 'sakura-hotels'`);
+    const [made] = await off.sql(
+      `insert into segments (brand_id, host_id, name, type, filter) values ($1, $1, 'Before', 'dynamic', $2::jsonb) returning id`,
+      [brand.id, JSON.stringify(filter)],
+    );
+    expect((await off.call('GET', `/v1/segments/${made.id}`, { token: admin })).status).toBe(200);
+    const renamed = await off.call('PUT', `/v1/segments/${made.id}`, { token: admin, body: { name: 'Renamed', description: '', filter } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.name).toBe('Renamed');
+    const other = doc('and', [group('and', [cond('lastName', 'is', '鈴木')])]);
+    for (const res of [
+      await off.call('PUT', `/v1/segments/${made.id}`, { token: admin, body: { name: 'Renamed', description: '', filter: other } }),
+      await off.call('POST', `/v1/segments/${made.id}/count`, { token: admin }),
+      await off.call('POST', `/v1/segments/${made.id}/duplicate`, { token: admin, body: {} }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('dynamic_segmentation_off');
+    }
+    // Static segments: created, counted, listed.
+    const list = await off.call('POST', '/v1/segments', { token: admin, body: { name: 'Static', type: 'static' } });
+    expect(list.status).toBe(200);
+    const [guest] = await off.sql(`insert into customers (brand_id, first_name, last_name, phone) values ($1, '一郎', '田中', '09099990000') returning id`, [brand.id]);
+    expect((await off.call('POST', `/v1/segments/${list.body.data.id}/members`, { token: admin, body: { customerIds: [guest.id] } })).body.data.total).toBe(1);
+    expect((await off.call('POST', `/v1/segments/${list.body.data.id}/count`, { token: admin })).body.data.total).toBe(1);
+    expect((await off.call('POST', `/v1/segments/${list.body.data.id}/duplicate`, { token: admin, body: {} })).status).toBe(200);
   });
 });

@@ -165,7 +165,21 @@ export async function resolveSendingIdentity(rt: TRuntime, hostId: string): Prom
   );
   if (!host?.brandId) return { ok: false, problems: ['sending_host_only'] };
   const brandId = host.brandId;
-  const { view, senderDomainRow } = await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) => resolve(tx, hostId, brandId));
+  return withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => identityOf(rt, await resolve(tx, hostId, brandId)));
+}
+
+/**
+ * The same, inside a transaction the caller already holds (the scenario engine's claimed set):
+ * opening a second one from inside the first would wait forever on the embedded database, which
+ * has a single connection. `resolve` names the brand in every query, so any tenant context will do.
+ */
+export async function resolveSendingIdentityIn(rt: TRuntime, tx: TTx, hostId: string): Promise<TSendingResolution> {
+  const [host] = await tx.select({ brandId: hosts.brandId }).from(hosts).where(eq(hosts.id, hostId));
+  if (!host?.brandId) return { ok: false, problems: ['sending_host_only'] };
+  return identityOf(rt, await resolve(tx, hostId, host.brandId));
+}
+
+function identityOf(rt: TRuntime, { view, senderDomainRow }: TResolved): TSendingResolution {
   const e = view.effective;
   if (!view.canSend || !senderDomainRow || !e.senderEmail || !e.senderName || !e.unsubscribedMessage || !e.footerSenderName || !e.footerPostalAddress)
     return { ok: false, problems: view.problems };

@@ -6,12 +6,14 @@ import {
   type TPreview,
   templatesApi,
 } from '@yado/contracts';
+import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import en from '../../i18n/en.json' with { type: 'json' };
 import ja from '../../i18n/ja.json' with { type: 'json' };
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
-import type { TTx } from '../../db/client.ts';
+import { selectRows, type TTx } from '../../db/client.ts';
+import { recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { assertNotThrottled, recordAttempt } from '../auth/throttle.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
@@ -52,6 +54,23 @@ async function mustOwn(tx: TTx, ctx: TActingContext, id: string): Promise<TTempl
   return found;
 }
 
+/** An audit entry of a template, with its name as it was then (the log outlives a rename or delete). */
+const auditTemplate = (tx: TTx, ctx: TActingContext, t: { id: string; brandId: string | null; name: string }, action: TAuditEvent['action'], changes: Record<string, unknown> = {}) =>
+  recordAudit(tx, ctx, { action, targetType: 'template', targetId: t.id, brandId: t.brandId, changes: { name: t.name, ...changes } });
+
+/**
+ * The editor saves every few seconds while someone types; the audit log wants "edited the
+ * template", not each keystroke's save. So an edit is recorded once per person and template within
+ * this many minutes (the first save of a sitting); a rename or a new default language always is.
+ */
+export const TEMPLATE_EDIT_AUDIT_MINUTES = 15;
+
+async function editedLately(tx: TTx, ctx: TActingContext, id: string): Promise<boolean> {
+  const rows = await selectRows(tx, sql`select 1 from audit_log where target_type = 'template' and target_id = ${id} and action = 'update'
+    and actor_user_id = ${ctx.user.id} and at > now() - make_interval(mins => ${TEMPLATE_EDIT_AUDIT_MINUTES}) limit 1`);
+  return rows.length > 0;
+}
+
 function requireDefaultVersion(contents: TTemplateContents, defaultLanguage: TTemplateLanguage): void {
   if (!contents[defaultLanguage]) throw badRequest({ defaultLanguage: fieldError('template_default_language_missing') });
 }
@@ -76,7 +95,9 @@ export async function createTemplate(rt: TRuntime, ctx: TActingContext, input: z
       contents: { ja: contents.ja ?? null, en: contents.en ?? null },
       coverImageUrl: input.coverImageUrl ?? null,
     });
-    return toTemplate(await mustFind(tx, ctx, id), ctx);
+    const created = await mustFind(tx, ctx, id);
+    await auditTemplate(tx, ctx, created, 'create');
+    return toTemplate(created, ctx);
   });
 }
 
@@ -96,6 +117,15 @@ export async function saveTemplate(rt: TRuntime, ctx: TActingContext, id: string
     requireDefaultVersion(values.contents ?? current.contents, values.defaultLanguage ?? current.defaultLanguage);
     const saved = await updateTemplate(tx, ctx, id, input.version, values);
     if (saved === null) throw new AppError(409, 'template_stale', undefined, undefined, { version: String(current.version) });
+    const fields = (['description', 'defaultLanguage', 'contents', 'coverImageUrl'] as const).filter(
+      (k) => values[k] !== undefined && JSON.stringify(values[k]) !== JSON.stringify(current[k]),
+    );
+    const renamed = values.name !== undefined && values.name !== current.name;
+    if (renamed || fields.includes('defaultLanguage')) {
+      await auditTemplate(tx, ctx, current, 'update', { ...(renamed ? { name: [current.name, values.name] } : {}), ...(fields.length ? { fields } : {}) });
+    } else if (fields.length && !(await editedLately(tx, ctx, id))) {
+      await auditTemplate(tx, ctx, current, 'update', { fields });
+    }
     return toTemplate(await mustFind(tx, ctx, id), ctx);
   });
 }
@@ -112,17 +142,20 @@ export async function duplicateTemplate(rt: TRuntime, ctx: TActingContext, id: s
       contents: source.contents,
       coverImageUrl: source.coverImageUrl,
     });
-    return toTemplate(await mustFind(tx, ctx, newId), ctx);
+    const copy = await mustFind(tx, ctx, newId);
+    await auditTemplate(tx, ctx, copy, 'duplicate', { copyOf: source.name });
+    return toTemplate(copy, ctx);
   });
 }
 
 /** Refused while a scheduled campaign uses the template, naming that campaign. */
 export async function removeTemplate(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
   return inTenant(rt, ctx, async (tx) => {
-    await mustOwn(tx, ctx, id);
+    const template = await mustOwn(tx, ctx, id);
     const campaign = await scheduledUse(tx, id);
     if (campaign !== null) throw new AppError(409, 'template_in_use', undefined, undefined, { campaign });
     await deleteTemplate(tx, ctx, id);
+    await auditTemplate(tx, ctx, template, 'delete');
     return { id };
   });
 }

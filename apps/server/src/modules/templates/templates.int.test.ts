@@ -52,6 +52,39 @@ describe('templates', () => {
     expect(withoutDefault.body.error.fields.defaultLanguage.code).toBe('template_default_language_missing');
   });
 
+  it('records creation, a sitting of edits once, a rename, a copy and a deletion in the audit log', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const name = `監査 ${randomBytes(3).toString('hex')}`;
+    const created = await createAs(DEMO.brandAdmin, { name, contents: { ja: contents('件名', []) } });
+    const patch = (version: number, body: Record<string, unknown>) => s.call('PATCH', `/v1/templates/${created.id}`, { token, body: { version, ...body } });
+    // The editor's autosaves of one sitting: one entry, not one per save.
+    expect((await patch(1, { contents: { ja: contents('件名 1', []) } })).status).toBe(200);
+    expect((await patch(2, { contents: { ja: contents('件名 2', []) } })).status).toBe(200);
+    expect((await patch(3, { description: '説明' })).status).toBe(200);
+    // A rename is always its own entry.
+    expect((await patch(4, { name: `${name} 改` })).status).toBe(200);
+    const copy = await s.call('POST', `/v1/templates/${created.id}/duplicate`, { token, body: { name: `${name} 複製` } });
+    expect(copy.status).toBe(200);
+    expect((await s.call('DELETE', `/v1/templates/${copy.body.data.id}`, { token })).status).toBe(200);
+
+    const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+    const grand = (await s.login(DEMO.grand)).token;
+    const log = (await s.call('GET', `/v1/audit?hostId=${brand.id}&limit=200`, { token: grand })).body.data as { targetId: string; action: string; changes: unknown }[];
+    const ours = log.filter((e) => e.targetId === created.id || e.targetId === copy.body.data.id);
+    expect(ours.map((e) => e.action)).toEqual(['delete', 'duplicate', 'update', 'update', 'create']);
+    for (const e of ours) expect(e).toMatchObject({ actorEmail: DEMO.brandAdmin, targetType: 'template' });
+    const [deleted, duplicated, renamed, edited, made] = ours;
+    expect(made!.changes).toEqual({ name });
+    expect(edited!.changes).toEqual({ name, fields: ['contents'] });
+    expect(renamed!.changes).toEqual({ name: [name, `${name} 改`] });
+    expect(duplicated).toMatchObject({ targetId: copy.body.data.id, changes: { name: `${name} 複製`, copyOf: `${name} 改` } });
+    expect(deleted).toMatchObject({ targetId: copy.body.data.id, changes: { name: `${name} 複製` } });
+    // Another brand's log does not show them.
+    const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    const harborLog = (await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: grand })).body.data as { targetId: string }[];
+    expect(harborLog.filter((e) => e.targetId === created.id)).toEqual([]);
+  });
+
   it('refuses a document that is not the block schema, with the field named', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const bad = await s.call('POST', '/v1/templates', {

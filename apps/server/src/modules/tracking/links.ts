@@ -53,14 +53,16 @@ function idOf(bytes: Buffer): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** Scratch for the length prefixes: `update` copies what it is given at once, so one buffer serves every call. */
+const LENGTH = Buffer.alloc(4);
+
 function mac(key: Buffer, parts: (Buffer | string)[]): Buffer {
   const h = createHmac('sha256', key);
   for (const part of parts) {
     const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
     // Length-prefixed, so no two different part lists hash the same bytes.
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(bytes.length);
-    h.update(length).update(bytes);
+    LENGTH.writeUInt32BE(bytes.length);
+    h.update(LENGTH).update(bytes);
   }
   return h.digest().subarray(0, MAC_BYTES);
 }
@@ -145,16 +147,38 @@ export function openClickToken(keys: TTrackingKeys, token: string): TClick | nul
   if (parts.length !== 4) return null;
   const [idText, index, urlText, macText] = parts as [string, string, string, string];
   const id = idFrom(idText);
-  if (!id || !/^(0|[1-9][0-9]{0,3})$/.test(index) || !B64URL.test(urlText)) return null;
-  const url = Buffer.from(urlText, 'base64url').toString('utf8');
+  if (!id || !LINK_INDEX.test(index) || !B64URL.test(urlText)) return null;
+  const urlBytes = Buffer.from(urlText, 'base64url');
+  const url = urlBytes.toString('utf8');
+  // One spelling only: the text must be the canonical base64url of the address's UTF-8 (so the
+  // bytes signed below are exactly those of the address).
   if (Buffer.from(url, 'utf8').toString('base64url') !== urlText) return null;
-  if (!macMatches(mac(keys.click, ['click', id, index, url]), macText)) return null;
+  if (!macMatches(mac(keys.click, ['click', id, index, urlBytes]), macText)) return null;
   // Signed addresses are always http(s); checked again so a key leak cannot make a javascript: link.
   if (!isTrackableUrl(url)) return null;
   return { deliveryId: idOf(id), linkIndex: Number(index), url };
 }
 
+const LINK_INDEX = /^(0|[1-9][0-9]{0,3})$/;
+
+/**
+ * Addresses already judged: a campaign's mails carry a handful of links, clicked over and over,
+ * so the redirect need not parse the same address each time. Bounded: emptied when full.
+ */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 1000;
+
 export function isTrackableUrl(url: string): boolean {
+  let ok = judged.get(url);
+  if (ok === undefined) {
+    ok = judgeUrl(url);
+    if (judged.size >= JUDGED_MAX) judged.clear();
+    judged.set(url, ok);
+  }
+  return ok;
+}
+
+function judgeUrl(url: string): boolean {
   if (!/^https?:\/\//i.test(url)) return false;
   try {
     const parsed = new URL(url);

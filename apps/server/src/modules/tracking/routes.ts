@@ -1,5 +1,5 @@
 import { trackingApi } from '@yado/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import type { TRuntime } from '../../runtime.ts';
@@ -13,6 +13,37 @@ import { undoUnsubscribe, unsubscribeGuest, unsubscribePage } from './unsubscrib
 
 /** A transparent 1x1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/**
+ * The pixel and the click redirect are the hottest routes there are (every open, every click of
+ * every campaign) and answer strangers with an image or a 302, never a page: helmet's page
+ * headers (a policy built per response) are skipped for them, and the few headers that do apply
+ * are set from these constants.
+ */
+const COMMON_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'referrer-policy': 'no-referrer',
+} as const;
+const PIXEL_HEADERS = {
+  ...COMMON_HEADERS,
+  'content-type': 'image/gif',
+  'cache-control': 'no-store, no-cache, must-revalidate, private',
+  // Webmail shows the image from its own origin.
+  'cross-origin-resource-policy': 'cross-origin',
+} as const;
+const REDIRECT_HEADERS = { ...COMMON_HEADERS, 'cache-control': 'no-store' } as const;
+
+/**
+ * Route options of the pixel and the redirect: no helmet, and their requests not logged below
+ * warn (two info lines for each of thousands of opens a second say nothing the event log does not;
+ * errors still are).
+ */
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+function hotPath(rt: TRuntime, summary: string) {
+  const configured = LEVELS.indexOf(rt.log.level as (typeof LEVELS)[number]);
+  return { schema: { summary, tags: ['tracking'] }, helmet: false as const, logLevel: LEVELS[Math.max(configured, LEVELS.indexOf('warn'))] };
+}
 
 /**
  * Per delivery and minute (TRACKING_EVENTS_PER_MINUTE): opens and clicks over the limit still get
@@ -34,40 +65,24 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
   const refusals = new RateWindow(REFUSED_UNSUBSCRIBES_PER_MINUTE);
   app.addHook('onClose', async () => recorder.flush());
 
-  const pixel = (reply: FastifyReply) =>
-    reply
-      .header('content-type', 'image/gif')
-      .header('cache-control', 'no-store, no-cache, must-revalidate, private')
-      // Webmail shows the image from its own origin.
-      .header('cross-origin-resource-policy', 'cross-origin')
-      .send(PIXEL);
-
   // The pixel never answers an error: a mail client shows a broken image for nothing.
-  app.get(
-    trackingApi.openPixel.path,
-    { schema: { summary: trackingApi.openPixel.summary, tags: ['tracking'] } },
-    async (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
-      const deliveryId = openDeliveryToken(keys, 'open', request.params.token);
-      if (deliveryId && request.method === 'GET' && opens.take(deliveryId)) {
-        recorder.add({ kind: 'open', deliveryId, at: new Date(), machine: machineOpenReason(request.headers['user-agent'], request.ip) });
-      }
-      return pixel(reply);
-    },
-  );
+  app.get(trackingApi.openPixel.path, hotPath(rt, trackingApi.openPixel.summary), (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+    const deliveryId = openDeliveryToken(keys, 'open', request.params.token);
+    if (deliveryId && request.method === 'GET' && opens.take(deliveryId)) {
+      recorder.add({ kind: 'open', deliveryId, at: new Date(), machine: machineOpenReason(request.headers['user-agent'], request.ip) });
+    }
+    return reply.headers(PIXEL_HEADERS).send(PIXEL);
+  });
 
-  app.get(
-    trackingApi.clickRedirect.path,
-    { schema: { summary: trackingApi.clickRedirect.summary, tags: ['tracking'] } },
-    async (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
-      const click = openClickToken(keys, request.params.token);
-      if (!click) throw new AppError(404, 'not_found');
-      // A HEAD is a link checker's, not a guest's click.
-      if (request.method === 'GET' && clicks.take(click.deliveryId)) {
-        recorder.add({ kind: 'click', deliveryId: click.deliveryId, at: new Date(), linkIndex: click.linkIndex, url: click.url });
-      }
-      return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(click.url, 302);
-    },
-  );
+  app.get(trackingApi.clickRedirect.path, hotPath(rt, trackingApi.clickRedirect.summary), (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+    const click = openClickToken(keys, request.params.token);
+    if (!click) throw new AppError(404, 'not_found');
+    // A HEAD is a link checker's, not a guest's click.
+    if (request.method === 'GET' && clicks.take(click.deliveryId)) {
+      recorder.add({ kind: 'click', deliveryId: click.deliveryId, at: new Date(), linkIndex: click.linkIndex, url: click.url });
+    }
+    return reply.headers(REDIRECT_HEADERS).redirect(click.url, 302);
+  });
 
   void app.register(async (scope) => {
     // RFC 8058: the mail client POSTs "List-Unsubscribe=One-Click" as a form; its content is not

@@ -89,6 +89,9 @@ describe('the open pixel', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/gif');
       expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      // Helmet is skipped on this hot path; the headers that matter for an image are set directly.
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBeNull();
       expect((await res.arrayBuffer()).byteLength).toBe(42);
     }
     // Apple Mail Privacy Protection fetches with a bare user agent.
@@ -132,6 +135,10 @@ describe('the click redirect', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(url);
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    // A click is counted in the event log; its request (token in the path) is not logged below warn.
+    expect(s.logs.some((line) => line.includes(tokenOf(click, '/t/c/')))).toBe(false);
 
     const token = tokenOf(click, '/t/c/');
     const [id, index, , mac] = token.split('.');

@@ -21,8 +21,22 @@ const KNOWN_ACTIONS = [
   'disconnect',
   'guest_unsubscribe',
   'guest_resubscribe',
+  'duplicate',
+  'schedule',
+  'send_now',
+  'unschedule',
+  'cancel',
+  'run',
+  'stop',
+  'restart',
+  'resume',
+  'restore',
+  'copy',
+  'archive',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
+/** Targets whose entries carry the name they had then (`name`, or `[before, after]` when renamed). */
+const NAMED_TYPES = ['campaign', 'template', 'scenario', 'preset', 'segment'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
 const HIDDEN_VALUES = ['logoUrl'];
 /** Keys whose values are host ids, named through `entry.hostNames`. */
@@ -61,12 +75,15 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
   const changes = isRecord(entry.changes) ? entry.changes : {};
   const count = Array.isArray(changes.ids) ? changes.ids.length : 0;
   // A deleted host's name is kept in the entry; a current name is looked up when the log is read.
+  const renamedTo = isPair(changes.name) && typeof changes.name[1] === 'string' ? changes.name[1] : null;
   const recordedName =
-    typeof changes.name === 'string' && HOST_TYPES.includes(entry.targetType)
+    typeof changes.name === 'string' && (HOST_TYPES.includes(entry.targetType) || NAMED_TYPES.includes(entry.targetType))
       ? changes.name
-      : typeof changes.domain === 'string' && entry.targetType === 'sending_domain'
-        ? changes.domain
-        : null;
+      : renamedTo && NAMED_TYPES.includes(entry.targetType)
+        ? renamedTo
+        : typeof changes.domain === 'string' && entry.targetType === 'sending_domain'
+          ? changes.domain
+          : null;
   // A booking-system connection is named by its account id (DBK-100234), which is all it keeps.
   const accountId = entry.targetType === 'booking_connection' ? entry.targetId : null;
   const name = entry.targetName ?? recordedName ?? accountId;

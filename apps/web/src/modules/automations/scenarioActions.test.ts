@@ -1,5 +1,8 @@
 import { entitlementsFor } from '@yado/contracts/entitlements';
+import { STOP_SENTENCES } from '@yado/contracts/scenarios';
 import { describe, expect, it } from 'vitest';
+import automationsEn from '../../i18n/areas/automations/en.json';
+import automationsJa from '../../i18n/areas/automations/ja.json';
 import { scenarioActionsFor } from './scenarioActions';
 
 const admin = entitlementsFor('hotel', 'admin', false);
@@ -25,5 +28,13 @@ describe('scenarioActionsFor', () => {
   it("offers only copy on another host's draft; past draft the server judges the owner", () => {
     expect(scenarioActionsFor('draft', false, admin)).toEqual(['copy']);
     expect(scenarioActionsFor('running', false, admin)).toEqual(['summary', 'stop', 'copy']);
+  });
+});
+
+describe('the stop sentence', () => {
+  it('is shown in each language exactly as the server accepts it (the English is the specification’s)', () => {
+    expect(automationsEn.automations.confirm.stop_sentence).toBe(STOP_SENTENCES.en);
+    expect(automationsJa.automations.confirm.stop_sentence).toBe(STOP_SENTENCES.ja);
+    expect(STOP_SENTENCES.en).toBe('I acknowledge that this action cannot be undone.');
   });
 });

@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { STOP_SENTENCE } from '@yado/contracts/scenarios';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -67,8 +66,8 @@ export function useScenarioActions(options: { onDone?: (action: TScenarioMenuAct
     setBusy(true);
     try {
       if (action === 'delete') await deleteScenario(scenario.id);
-      // The sentence was typed in the user's language; the server wants the spec's own words.
-      else await actOnScenario(scenario.id, action, action === 'stop' ? STOP_SENTENCE : undefined);
+      // The sentence as typed, in the user's language: the dialog let it through only when it matched, and the server checks it again.
+      else await actOnScenario(scenario.id, action, action === 'stop' ? t('automations.confirm.stop_sentence') : undefined);
       showSnackbar({ status: 'success', message: t(`automations.done.${action}`, { name: scenario.name }) });
       setPending(null);
       await refresh();

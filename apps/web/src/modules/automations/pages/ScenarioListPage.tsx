@@ -1,13 +1,10 @@
-import { ActionIcon, Anchor, Button, Group, Menu, NativeSelect, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { SCENARIO_STATUSES, type TScenarioListItem, type TScenarioStatus } from '@yado/contracts/scenarios';
 import {
   IconArrowBackUp,
   IconChartBar,
-  IconChevronLeft,
-  IconChevronRight,
   IconCopy,
-  IconDots,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
@@ -25,9 +22,11 @@ import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { EmptyState } from '../../ui/components/EmptyState';
+import { FilterSelect, ListPager, ListToolbar } from '../../ui/components/ListControls';
 import { PageHeader } from '../../ui/components/PageHeader';
-import { SearchInput } from '../../ui/components/SearchInput';
+import { RowActionMenu } from '../../ui/components/RowActionMenu';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
 import { createScenario, scenarioListQuery, type TScenarioFilters } from '../api/scenariosCalls';
 import { runPeriodText } from '../components/runPeriodText';
 import { ScenarioStatusBadge } from '../components/ScenarioStatusBadge';
@@ -35,9 +34,8 @@ import { editorPath, summaryPath, useScenarioActions } from '../hooks/useScenari
 import { scenarioActionsFor, type TScenarioMenuAction } from '../scenarioActions';
 
 const PAGE_SIZE = 20;
-const INITIAL: TScenarioFilters = { search: '', status: '', sort: '-updated_at' };
 // The list as last left, so coming back from the editor finds the same search, filter and page.
-let remembered: { filters: TScenarioFilters; page: number } = { filters: INITIAL, page: 1 };
+const remembered = listMemory<TScenarioFilters>({ search: '', status: '', sort: '-updated_at' });
 
 const ICONS: Record<TScenarioMenuAction, ReactNode> = {
   edit: <IconPencil size={16} />,
@@ -61,23 +59,14 @@ function ByAt({ at, person }: { at: string; person: TScenarioListItem['createdBy
 /** Spec section 2, "Scenario list": status, run period, who made and changed it, and section 4's actions. */
 export function ScenarioListPage() {
   const { t } = useTranslation();
-  const language = currentLanguage();
   const navigate = useNavigate();
   const can = useProfile().entitlements;
-  const [filters, setFilters] = useState(remembered.filters);
-  const [page, setPage] = useState(remembered.page);
+  const { filters, page, setPage, change } = useListFilters(remembered);
   const [creating, setCreating] = useState(false);
-  remembered = { filters, page };
   const scenarios = useQuery(scenarioListQuery(filters, page, PAGE_SIZE));
   const { run, dialog } = useScenarioActions();
   const data = scenarios.data;
   const items = data?.items ?? [];
-  const change = (next: Partial<TScenarioFilters>) => {
-    setFilters({ ...filters, ...next });
-    setPage(1);
-  };
-  const from = (page - 1) * PAGE_SIZE + 1;
-  const lastPage = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
 
   const create = async () => {
     setCreating(true);
@@ -111,28 +100,24 @@ export function ScenarioListPage() {
       />
       <Paper withBorder radius="md" p="md">
         <Stack gap="md">
-          <Group gap="sm" align="flex-end">
-            <div style={{ flex: 1, minWidth: 240 }}>
-              <SearchInput
-                initialText={filters.search}
-                onSearch={(search) => change({ search })}
-                placeholder={t('automations.scenario.search')}
-              />
-            </div>
-            <NativeSelect
+          <ListToolbar
+            search={filters.search}
+            onSearch={(search) => change({ search })}
+            searchPlaceholder={t('automations.scenario.search')}
+          >
+            <FilterSelect<TScenarioStatus | ''>
               label={t('automations.scenario.status_filter')}
               name="status"
               value={filters.status}
-              onChange={(e) => change({ status: e.currentTarget.value as TScenarioStatus | '' })}
-              data={[
-                { value: '', label: t('automations.scenario.all_statuses') },
-                ...SCENARIO_STATUSES.map((status) => ({
-                  value: status,
-                  label: `${t(`automations.status.${status}`)}${data ? ` (${data.byStatus[status] ?? 0})` : ''}`,
-                })),
-              ]}
+              allLabel={t('automations.scenario.all_statuses')}
+              options={SCENARIO_STATUSES.map((status) => ({
+                value: status,
+                label: t(`automations.status.${status}`),
+                count: data ? (data.byStatus[status] ?? 0) : undefined,
+              }))}
+              onChange={(status) => change({ status })}
             />
-          </Group>
+          </ListToolbar>
           {scenarios.isError ? (
             <Text c="red" role="alert">
               {errorText(scenarios.error, t)}
@@ -183,33 +168,15 @@ export function ScenarioListPage() {
                           <ByAt at={scenario.updatedAt} person={scenario.updatedBy} />
                         </Table.Td>
                         <Table.Td>
-                          {actions.length > 0 && (
-                            <Menu position="bottom-end" withinPortal>
-                              <Menu.Target>
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="gray"
-                                  aria-label={t('automations.scenario.menu', { name: scenario.name })}
-                                  data-testid="scenario-menu"
-                                >
-                                  <IconDots size={18} />
-                                </ActionIcon>
-                              </Menu.Target>
-                              <Menu.Dropdown>
-                                {actions.map((action) => (
-                                  <Menu.Item
-                                    key={action}
-                                    leftSection={ICONS[action]}
-                                    color={action === 'delete' || action === 'stop' ? 'red' : undefined}
-                                    onClick={() => run(action, scenario)}
-                                    data-testid={`scenario-action-${action}`}
-                                  >
-                                    {t(`automations.actions.${action}`)}
-                                  </Menu.Item>
-                                ))}
-                              </Menu.Dropdown>
-                            </Menu>
-                          )}
+                          <RowActionMenu
+                            actions={actions}
+                            icons={ICONS}
+                            danger={['delete', 'stop']}
+                            label={t('automations.scenario.menu', { name: scenario.name })}
+                            textOf={(action) => t(`automations.actions.${action}`)}
+                            onRun={(action) => run(action, scenario)}
+                            testId="scenario"
+                          />
                         </Table.Td>
                       </Table.Tr>
                     );
@@ -218,31 +185,14 @@ export function ScenarioListPage() {
               </Table>
             </Table.ScrollContainer>
           )}
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed" data-testid="scenario-range">
-              {data && items.length > 0
-                ? t('automations.scenario.range', {
-                    from,
-                    to: from + items.length - 1,
-                    total: new Intl.NumberFormat(language).format(data.total),
-                  })
-                : ''}
-            </Text>
-            <Group gap="sm">
-              <Button variant="default" leftSection={<IconChevronLeft size={16} />} disabled={page === 1} onClick={() => setPage(page - 1)}>
-                {t('automations.scenario.previous')}
-              </Button>
-              <Text size="sm">{t('automations.scenario.page', { page })}</Text>
-              <Button
-                variant="default"
-                rightSection={<IconChevronRight size={16} />}
-                disabled={page >= lastPage || scenarios.isPlaceholderData}
-                onClick={() => setPage(page + 1)}
-              >
-                {t('automations.scenario.next')}
-              </Button>
-            </Group>
-          </Group>
+          <ListPager
+            texts="automations.scenario"
+            testId="scenario"
+            page={page}
+            pageSize={PAGE_SIZE}
+            query={scenarios}
+            onPage={setPage}
+          />
         </Stack>
       </Paper>
       {dialog}

@@ -1,13 +1,10 @@
-import { ActionIcon, Anchor, Button, Group, Menu, NativeSelect, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { CAMPAIGN_SORTS, CAMPAIGN_STATUSES, type TCampaign, type TCampaignStatus } from '@yado/contracts/campaigns';
 import {
   IconCalendarTime,
   IconChartBar,
-  IconChevronLeft,
-  IconChevronRight,
   IconCopy,
-  IconDots,
   IconFilePencil,
   IconPencil,
   IconPlus,
@@ -15,7 +12,7 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
@@ -23,8 +20,10 @@ import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { EmptyState } from '../../ui/components/EmptyState';
+import { FilterSelect, ListPager, ListToolbar } from '../../ui/components/ListControls';
 import { PageHeader } from '../../ui/components/PageHeader';
-import { SearchInput } from '../../ui/components/SearchInput';
+import { RowActionMenu } from '../../ui/components/RowActionMenu';
+import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
 import { campaignListQuery, type TCampaignFilters, type TCampaignSort } from '../api/campaignsCalls';
 import { actionsFor, type TCampaignAction } from '../campaignActions';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
@@ -32,9 +31,8 @@ import { codeText, formatCount, formatRate } from '../components/numbers';
 import { useCampaignActions } from '../hooks/useCampaignActions';
 
 const PAGE_SIZE = 20;
-const INITIAL: TCampaignFilters = { search: '', status: '', sort: '-created_at' };
 // The list as last left, so coming back from a campaign finds the same search, filter and page.
-let remembered: { filters: TCampaignFilters; page: number } = { filters: INITIAL, page: 1 };
+const remembered = listMemory<TCampaignFilters>({ search: '', status: '', sort: '-created_at' });
 
 const ICONS: Record<TCampaignAction, ReactNode> = {
   statistics: <IconChartBar size={16} />,
@@ -57,19 +55,11 @@ export function CampaignListPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const can = useProfile().entitlements;
-  const [filters, setFilters] = useState(remembered.filters);
-  const [page, setPage] = useState(remembered.page);
-  remembered = { filters, page };
+  const { filters, page, setPage, change } = useListFilters(remembered);
   const campaigns = useQuery(campaignListQuery(filters, page, PAGE_SIZE));
   const { run, dialog } = useCampaignActions();
   const data = campaigns.data;
   const items = data?.items ?? [];
-  const change = (next: Partial<TCampaignFilters>) => {
-    setFilters({ ...filters, ...next });
-    setPage(1);
-  };
-  const from = (page - 1) * PAGE_SIZE + 1;
-  const lastPage = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
 
   return (
     <>
@@ -86,41 +76,34 @@ export function CampaignListPage() {
       />
       <Paper withBorder radius="md" p="md">
         <Stack gap="md">
-          <Group gap="sm" align="flex-end">
-            <div style={{ flex: 1, minWidth: 240 }}>
-              <SearchInput
-                initialText={filters.search}
-                onSearch={(search) => change({ search })}
-                placeholder={t('campaign.list.search')}
-              />
-            </div>
-            <NativeSelect
+          <ListToolbar
+            search={filters.search}
+            onSearch={(search) => change({ search })}
+            searchPlaceholder={t('campaign.list.search')}
+          >
+            <FilterSelect<TCampaignStatus | ''>
               label={t('campaign.list.status')}
               name="status"
               value={filters.status}
-              onChange={(e) => change({ status: e.currentTarget.value as TCampaignStatus | '' })}
-              data={[
-                {
-                  value: '',
-                  label: t('campaign.list.all_statuses'),
-                },
-                ...CAMPAIGN_STATUSES.map((status) => ({
-                  value: status,
-                  label: `${t(`campaign.status.${status}`)}${data ? ` (${data.headline.byStatus[status] ?? 0})` : ''}`,
-                })),
-              ]}
+              allLabel={t('campaign.list.all_statuses')}
+              options={CAMPAIGN_STATUSES.map((status) => ({
+                value: status,
+                label: t(`campaign.status.${status}`),
+                count: data ? (data.headline.byStatus[status] ?? 0) : undefined,
+              }))}
+              onChange={(status) => change({ status })}
             />
-            <NativeSelect
+            <FilterSelect<TCampaignSort>
               label={t('campaign.list.sort')}
               name="sort"
               value={filters.sort}
-              onChange={(e) => change({ sort: e.currentTarget.value as TCampaignSort })}
-              data={CAMPAIGN_SORTS.filter((sort) => !sort.endsWith('status')).map((sort) => ({
+              options={CAMPAIGN_SORTS.filter((sort) => !sort.endsWith('status')).map((sort) => ({
                 value: sort,
                 label: t(`campaign.list.sorts.${sort.replace('-', 'desc_')}`),
               }))}
+              onChange={(sort) => change({ sort })}
             />
-          </Group>
+          </ListToolbar>
           {campaigns.isError ? (
             <Text c="red" role="alert">
               {errorText(campaigns.error, t)}
@@ -211,33 +194,15 @@ export function CampaignListPage() {
                           )}
                         </Table.Td>
                         <Table.Td>
-                          {actions.length > 0 && (
-                            <Menu position="bottom-end" withinPortal>
-                              <Menu.Target>
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="gray"
-                                  aria-label={t('campaign.list.menu', { name: campaign.name })}
-                                  data-testid="campaign-menu"
-                                >
-                                  <IconDots size={18} />
-                                </ActionIcon>
-                              </Menu.Target>
-                              <Menu.Dropdown>
-                                {actions.map((action) => (
-                                  <Menu.Item
-                                    key={action}
-                                    leftSection={ICONS[action]}
-                                    color={action === 'delete' || action === 'cancel' ? 'red' : undefined}
-                                    onClick={() => run(action, campaign)}
-                                    data-testid={`campaign-action-${action}`}
-                                  >
-                                    {t(`campaign.actions.${action}`)}
-                                  </Menu.Item>
-                                ))}
-                              </Menu.Dropdown>
-                            </Menu>
-                          )}
+                          <RowActionMenu
+                            actions={actions}
+                            icons={ICONS}
+                            danger={['delete', 'cancel']}
+                            label={t('campaign.list.menu', { name: campaign.name })}
+                            textOf={(action) => t(`campaign.actions.${action}`)}
+                            onRun={(action) => run(action, campaign)}
+                            testId="campaign"
+                          />
                         </Table.Td>
                       </Table.Tr>
                     );
@@ -246,36 +211,14 @@ export function CampaignListPage() {
               </Table>
             </Table.ScrollContainer>
           )}
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed" data-testid="campaign-range">
-              {data && items.length > 0
-                ? t('campaign.list.range', {
-                    from,
-                    to: from + items.length - 1,
-                    total: formatCount(data.total, language),
-                  })
-                : ''}
-            </Text>
-            <Group gap="sm">
-              <Button
-                variant="default"
-                leftSection={<IconChevronLeft size={16} />}
-                disabled={page === 1}
-                onClick={() => setPage(page - 1)}
-              >
-                {t('campaign.list.previous')}
-              </Button>
-              <Text size="sm">{t('campaign.list.page', { page })}</Text>
-              <Button
-                variant="default"
-                rightSection={<IconChevronRight size={16} />}
-                disabled={page >= lastPage || campaigns.isPlaceholderData}
-                onClick={() => setPage(page + 1)}
-              >
-                {t('campaign.list.next')}
-              </Button>
-            </Group>
-          </Group>
+          <ListPager
+            texts="campaign.list"
+            testId="campaign"
+            page={page}
+            pageSize={PAGE_SIZE}
+            query={campaigns}
+            onPage={setPage}
+          />
         </Stack>
       </Paper>
       {dialog}

@@ -17,3 +17,7 @@ export const campaignPerformanceQuery = queryOptions({
   queryKey: [...DASHBOARD_QUERY_KEY, 'campaign-performance'],
   queryFn: ({ signal }) => request(dashboardApi.campaignPerformance, { signal }),
 });
+export const runningScenariosQuery = queryOptions({
+  queryKey: [...DASHBOARD_QUERY_KEY, 'running-scenarios'],
+  queryFn: ({ signal }) => request(dashboardApi.runningScenarios, { signal }),
+});

@@ -1,4 +1,4 @@
-import { Alert, Box, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { TCampaignPerformance } from '@yado/contracts/dashboard';
 import { lazy, Suspense } from 'react';
@@ -9,12 +9,15 @@ import { EmptyState } from '../../ui/components/EmptyState';
 import { campaignPerformanceQuery } from '../api/dashboardCalls';
 import { changeOf, formatCount, formatRate, formatYen } from '../utils/figures';
 import { FigureCard } from './FigureCard';
+import { RunningScenariosPanel } from './RunningScenariosPanel';
 
-// The chart library is its own chunk, downloaded only when there is something to draw.
+// The chart library is its own chunk, downloaded only when there is something to draw; so is the
+// per-hotel table (Mantine's table with its scroll area, which shares a chunk with the popovers).
 const PerformanceChart = lazy(async () => ({ default: (await import('./PerformanceChart')).PerformanceChart }));
+const HotelBreakdown = lazy(async () => ({ default: (await import('./HotelBreakdown')).HotelBreakdown }));
 
 /** Open and click rates, campaigns sent and failed, the daily chart and the per-hotel figures. */
-export function CampaignPerformanceBlock({ readOnly }: { readOnly: boolean }) {
+export function CampaignPerformanceBlock({ readOnly, showScenarios }: { readOnly: boolean; showScenarios: boolean }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const perf = useQuery(campaignPerformanceQuery);
@@ -62,12 +65,22 @@ export function CampaignPerformanceBlock({ readOnly }: { readOnly: boolean }) {
             <>
               <Text size="sm" data-testid="revenue-total">
                 {t('dashboard.campaigns.revenue_title')}:{' '}
-                {t('dashboard.campaigns.revenue_total', { amount: formatYen(data.revenue.current ?? 0, language), count: data.bookings.current ?? 0 })}
+                {t('dashboard.campaigns.revenue_total', {
+                  amount: formatYen(data.revenue.current ?? 0, language),
+                  count: data.bookings.current ?? 0,
+                })}
               </Text>
               <Suspense fallback={<Skeleton h={280} radius="md" aria-label={t('dashboard.campaigns.chart_loading')} />}>
                 <PerformanceChart daily={data.daily} />
               </Suspense>
-              {data.hotels && <HotelBreakdown hotels={data.hotels} />}
+              {data.hotels && (
+                <Suspense fallback={<Skeleton h={160} radius="md" />}>
+                  <HotelBreakdown hotels={data.hotels} />
+                </Suspense>
+              )}
+              <Text size="xs" c="dimmed" data-testid="campaign-scope-note">
+                {t('dashboard.campaigns.scope_note')}
+              </Text>
             </>
           ) : (
             <Paper withBorder radius="md" p="md" data-testid="campaign-empty">
@@ -78,53 +91,15 @@ export function CampaignPerformanceBlock({ readOnly }: { readOnly: boolean }) {
               />
             </Paper>
           )}
-          <Upcoming data={data} />
+          <Upcoming data={data} showScenarios={showScenarios} />
         </>
       )}
     </Stack>
   );
 }
 
-function HotelBreakdown({ hotels }: { hotels: NonNullable<TCampaignPerformance['hotels']> }) {
-  const { t } = useTranslation();
-  const language = currentLanguage();
-  return (
-    <Paper withBorder radius="md" p="md" data-testid="hotel-breakdown">
-      <Text fw={600} size="sm" mb="sm">
-        {t('dashboard.campaigns.hotels_title')}
-      </Text>
-      <Box style={{ overflowX: 'auto' }}>
-        <Table striped miw={560}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('dashboard.campaigns.hotel')}</Table.Th>
-              <Table.Th ta="right">{t('dashboard.campaigns.series.sent')}</Table.Th>
-              <Table.Th ta="right">{t('dashboard.campaigns.series.opened')}</Table.Th>
-              <Table.Th ta="right">{t('dashboard.campaigns.series.clicked')}</Table.Th>
-              <Table.Th ta="right">{t('dashboard.campaigns.series.bookings')}</Table.Th>
-              <Table.Th ta="right">{t('dashboard.campaigns.series.revenue')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {hotels.map((h) => (
-              <Table.Tr key={h.hotelId} data-testid="hotel-breakdown-row" data-name={h.name}>
-                <Table.Td>{h.name}</Table.Td>
-                <Table.Td ta="right">{formatCount(h.sent, language)}</Table.Td>
-                <Table.Td ta="right">{formatCount(h.opened, language)}</Table.Td>
-                <Table.Td ta="right">{formatCount(h.clicked, language)}</Table.Td>
-                <Table.Td ta="right">{formatCount(h.bookings, language)}</Table.Td>
-                <Table.Td ta="right">{formatYen(h.revenue, language)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Box>
-    </Paper>
-  );
-}
-
-/** The next scheduled campaigns, and the running scenarios, which are plainly not built yet. */
-function Upcoming({ data }: { data: TCampaignPerformance }) {
+/** The next scheduled campaigns, and the running scenarios where the role may read scenarios. */
+function Upcoming({ data, showScenarios }: { data: TCampaignPerformance; showScenarios: boolean }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   return (
@@ -143,21 +118,15 @@ function Upcoming({ data }: { data: TCampaignPerformance }) {
               <div key={c.id} data-testid="next-scheduled-row">
                 <Text size="sm">{c.name}</Text>
                 <Text size="xs" c="dimmed">
-                  {formatDate(c.sendAt, language, { withTime: true })} · {t('dashboard.upcoming.scheduled_by', { host: c.hostName })}
+                  {formatDate(c.sendAt, language, { withTime: true })} ·{' '}
+                  {t('dashboard.upcoming.scheduled_by', { host: c.hostName })}
                 </Text>
               </div>
             ))}
           </Stack>
         )}
       </Paper>
-      <Paper withBorder radius="md" p="md" data-testid="running-scenarios">
-        <Text fw={600} size="sm" mb="xs">
-          {t('dashboard.upcoming.scenarios_title')}
-        </Text>
-        <Text size="sm" c="dimmed">
-          {t('dashboard.upcoming.scenarios_unavailable')}
-        </Text>
-      </Paper>
+      {showScenarios && <RunningScenariosPanel />}
     </SimpleGrid>
   );
 }

@@ -1,8 +1,8 @@
 import { Avatar, Button, Group, Input, Stack, Text } from '@mantine/core';
 import { IconPhoto, IconUpload } from '@tabler/icons-react';
-import { useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/http/ApiError';
+import { useImageUpload } from '../../ui/hooks/useImageUpload';
 import { logoFileProblem, uploadLogo } from '../api/logoUpload';
 
 export interface TLogoFieldProps {
@@ -19,29 +19,17 @@ const UPLOAD_CODES = new Set(['logo_wrong_type', 'logo_too_big', 'logo_required'
 /** A logo with its preview; choosing a file uploads it at once and hands back its URL. */
 export function LogoField({ value, onChange, error, disabled = false, required = false }: TLogoFieldProps) {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
-  const [uploadError, setUploadError] = useState<string | null>(null);
-
-  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
-    event.currentTarget.value = '';
-    if (!file) return;
-    const problem = logoFileProblem(file);
-    setUploadError(problem);
-    if (problem) return;
-    setUploading(true);
-    try {
-      onChange(await uploadLogo(file));
-    } catch (failure) {
+  const logo = useImageUpload({
+    problemOf: logoFileProblem,
+    upload: uploadLogo,
+    refusalOf: (failure) => {
       const code = isApiError(failure) ? (failure.fields?.file?.code ?? failure.code) : '';
-      setUploadError(UPLOAD_CODES.has(code) ? `errors.${code}` : 'errors.upload_failed');
-    } finally {
-      setUploading(false);
-    }
-  };
+      return UPLOAD_CODES.has(code) ? `errors.${code}` : 'errors.upload_failed';
+    },
+    onUploaded: onChange,
+  });
 
-  const shown = uploadError ?? error ?? null;
+  const shown = logo.problem ?? error ?? null;
   return (
     <Input.Wrapper label={t('hosts.fields.logo')} required={required} error={shown ? t(shown) : null}>
       <Group gap="md" mt={4} align="center">
@@ -54,8 +42,8 @@ export function LogoField({ value, onChange, error, disabled = false, required =
               variant="light"
               size="xs"
               leftSection={<IconUpload size={14} />}
-              loading={uploading}
-              onClick={() => input.current?.click()}
+              loading={logo.uploading}
+              onClick={logo.pick}
             >
               {value ? t('hosts.change_logo') : t('hosts.upload_logo')}
             </Button>
@@ -64,14 +52,7 @@ export function LogoField({ value, onChange, error, disabled = false, required =
             </Text>
           </Stack>
         )}
-        <input
-          ref={input}
-          type="file"
-          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-          hidden
-          data-testid="logo-file"
-          onChange={(event) => void choose(event)}
-        />
+        <input {...logo.inputProps} data-testid="logo-file" />
       </Group>
     </Input.Wrapper>
   );

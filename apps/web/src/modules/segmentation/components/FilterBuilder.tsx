@@ -92,8 +92,7 @@ export function FilterBuilder({ filter, dispatch, marks, live, readOnly = false 
             marks={marks}
             choicesOf={choicesOf}
             readOnly={readOnly}
-            count={live?.waiting ? undefined : live?.groupCount(group.id, index)}
-            counting={live?.counting ?? false}
+            live={live}
             removable={filter.groups.length > 1}
           />
         </Box>
@@ -171,8 +170,7 @@ function GroupCard({
   marks,
   choicesOf,
   readOnly,
-  count,
-  counting,
+  live,
   removable,
 }: {
   group: TFilterGroup;
@@ -183,13 +181,14 @@ function GroupCard({
   marks: Map<string, TFilterFaultCode[]>;
   choicesOf: TChoicesOf;
   readOnly: boolean;
-  count?: number;
-  counting: boolean;
+  live?: TLiveCount;
   removable: boolean;
 }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const level = levelOf(path);
+  const count = live?.waiting ? undefined : live?.groupCount(group.id, path);
+  const counting = live?.counting ?? false;
   const faults = marks.get(path);
   const bookings = group.bookings ?? { quantifier: 'at_least' as const, count: 1 };
   const topLevel = level === 1;
@@ -222,13 +221,13 @@ function GroupCard({
             )}
           </Group>
           <Group gap="xs" wrap="nowrap">
-            {topLevel && count !== undefined && (
+            {count !== undefined && (
               <Badge
                 variant="light"
                 color={counting ? 'gray' : 'blue'}
-                size="lg"
+                size={topLevel ? 'lg' : 'md'}
                 tt="none"
-                data-testid="group-count"
+                data-testid={topLevel ? 'group-count' : 'subgroup-count'}
                 data-count={counting ? undefined : count}
               >
                 {t('segmentation.count.group', { audience: count.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US') })}
@@ -260,7 +259,7 @@ function GroupCard({
               marks={marks}
               choicesOf={choicesOf}
               readOnly={readOnly}
-              counting={counting}
+              live={live}
               removable
             />
           ) : (

@@ -16,13 +16,28 @@ const filter: TFilter = {
   ],
 };
 
+/** The same with a subgroup in group 2. */
+const nested: TFilter = {
+  ...filter,
+  groups: [
+    filter.groups[0]!,
+    {
+      ...filter.groups[1]!,
+      items: [
+        ...filter.groups[1]!.items,
+        { kind: 'group', id: 'g3', join: 'and', items: [{ kind: 'condition', id: 'c3', field: 'firstName', operator: 'starts_with', value: 'Ta' }] },
+      ],
+    },
+  ],
+};
+
 function Harness({ start }: { start: TFilter }) {
   const [draft, dispatch] = useReducer(filterDraftReducer, start);
   return <FilterEditor filter={draft} dispatch={dispatch} check={checkDraft(draft)} serverError={null} attempted={false} />;
 }
 
 describe('filter editor', () => {
-  it('shows the audience of the whole filter and of each group from one count', async () => {
+  it('shows the audience of the whole filter and of each group at every level from one count', async () => {
     const calls = mockFetch((method, url) =>
       method === 'POST' && url.pathname === '/v1/segments/count'
         ? {
@@ -30,8 +45,9 @@ describe('filter editor', () => {
               data: {
                 total: 1234,
                 groups: [
-                  { index: 0, id: 'g1', count: 1000 },
-                  { index: 1, id: 'g2', count: 300 },
+                  { index: 0, path: 'groups.0', id: 'g1', count: 1000 },
+                  { index: 1, path: 'groups.1', id: 'g2', count: 300 },
+                  { index: 1, path: 'groups.1.items.1', id: 'g3', count: 120 },
                 ],
                 countedAt: '2026-11-24T00:00:00Z',
               },
@@ -39,10 +55,11 @@ describe('filter editor', () => {
           }
         : undefined,
     );
-    await renderWithProviders(<Harness start={filter} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    await renderWithProviders(<Harness start={nested} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
     await waitFor(() => expect(screen.getByTestId('live-count-total').dataset.count).toBe('1234'));
     const badges = screen.getAllByTestId('group-count').map((b) => b.dataset.count);
     expect(badges).toEqual(['1000', '300']);
+    expect(screen.getByTestId('filter-subgroup').querySelector('[data-testid="subgroup-count"]')?.getAttribute('data-count')).toBe('120');
     expect(calls.filter((c) => c.url.pathname === '/v1/segments/count')).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 import { Badge, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import type { TFilter, TFilterCondition, TFilterGroup } from '@yado/contracts/segments';
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
 import { conditionText } from '../conditionText';
@@ -15,13 +15,18 @@ function fieldsOf(filter: TFilter): string[] {
   return out;
 }
 
-/** A saved filter as sentences: each group's conditions with their join, groups with theirs. */
-export function FilterSummary({ filter, groupCounts }: { filter: TFilter; groupCounts?: (number | undefined)[] }) {
+/**
+ * A saved filter as sentences: each group's conditions with their join, groups with theirs, and
+ * each group's audience at any level when a count gave it (`groupCount` by path, `groups.0.items.1`).
+ */
+export function FilterSummary({ filter, groupCount }: { filter: TFilter; groupCount?: (path: string) => number | undefined }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const choicesOf = useChoiceOptions(sourcesOf(fieldsOf(filter)));
 
-  const renderGroup = (group: TFilterGroup, title: string, count?: number) => (
+  const renderGroup = (group: TFilterGroup, title: string, path: string): ReactNode => {
+    const count = groupCount?.(path);
+    return (
     <Paper withBorder radius="md" p="sm" data-testid="summary-group">
       <Stack gap={4}>
         <Group justify="space-between">
@@ -42,7 +47,7 @@ export function FilterSummary({ filter, groupCounts }: { filter: TFilter; groupC
               </Text>
             )}
             {item.kind === 'group' ? (
-              renderGroup(item, t('segmentation.builder.subgroup'))
+              renderGroup(item, t('segmentation.builder.subgroup'), `${path}.items.${index}`)
             ) : (
               <Text size="sm">{conditionText(item, t, language, choicesOf)}</Text>
             )}
@@ -57,7 +62,8 @@ export function FilterSummary({ filter, groupCounts }: { filter: TFilter; groupC
         )}
       </Stack>
     </Paper>
-  );
+    );
+  };
 
   return (
     <Stack gap={6} data-testid="filter-summary">
@@ -69,7 +75,7 @@ export function FilterSummary({ filter, groupCounts }: { filter: TFilter; groupC
               labelPosition="center"
             />
           )}
-          {renderGroup(group, t('segmentation.builder.group', { number: index + 1 }), groupCounts?.[index])}
+          {renderGroup(group, t('segmentation.builder.group', { number: index + 1 }), `groups.${index}`)}
         </Fragment>
       ))}
     </Stack>

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { FILTER_FIELDS, type TChoiceSource, type TFilterField } from '@yado/contracts/segments';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
-import { hotelChoicesQuery } from '../../customers/api/customersCalls';
 import { countriesQuery, prefecturesQuery } from '../../customers/api/locationsCalls';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { localName, placeChoices } from '../../customers/locationNames';
@@ -17,17 +16,11 @@ export interface TChoice {
 type TFieldDef = { type: string; source?: TChoiceSource; options?: readonly string[] };
 const defOf = (field: TFilterField) => FILTER_FIELDS[field] as TFieldDef;
 
-/**
- * The acting host's hotels as choices. The value pickers are for those who build filters; a
- * reader (a viewer) names hotels from the hotel list of Management instead, when the role reads it.
- */
+/** The acting host's hotels as choices: to pick them in a filter, or to name them in its summary. */
 export function useHotelChoices(enabled: boolean): TChoice[] {
   const can = useProfile().entitlements;
-  const builds = can['segmentation.create'] || can['segmentation.update'];
-  const picked = useQuery(fieldValuesQuery('hotels', enabled && builds));
-  const listed = useQuery(hotelChoicesQuery(enabled && !builds && can['manage_hotel.read_hotel_at_hotel_list']));
-  if (builds) return picked.data ?? [];
-  return (listed.data ?? []).map((hotel) => ({ value: hotel.id, label: hotel.name }));
+  const hotels = useQuery(fieldValuesQuery('hotels', enabled && can['segmentation.read']));
+  return hotels.data ?? [];
 }
 
 /**

@@ -14,12 +14,12 @@ export interface TLiveCount {
   /** The filter cannot be counted as it stands (a value to fill in, a fault). */
   waiting: boolean;
   error: unknown;
-  /** A group's audience by its console id (or position), from the last count. */
-  groupCount: (id: string | undefined, index: number) => number | undefined;
+  /** A group's audience, at any level, by its console id (or its path, `groups.0.items.1`), from the last count. */
+  groupCount: (id: string | undefined, path: string) => number | undefined;
 }
 
 /**
- * The audience of an unsaved filter and of each of its groups, while it is edited: one request
+ * The audience of an unsaved filter and of each of its groups at every level, while it is edited: one request
  * per pause, never one per group. A filter that cannot be counted yet is not sent.
  */
 export function useLiveCount(filter: TFilter, countable: boolean): TLiveCount {
@@ -38,9 +38,9 @@ export function useLiveCount(filter: TFilter, countable: boolean): TLiveCount {
     counting: countable && (key !== sent || query.isFetching),
     waiting: !countable,
     error: sent !== null && key === sent ? query.error : null,
-    groupCount: (id, index) => {
+    groupCount: (id, path) => {
       const groups = count?.groups ?? [];
-      return (groups.find((g) => id !== undefined && g.id === id) ?? groups.find((g) => g.id === null && g.index === index))?.count;
+      return (groups.find((g) => id !== undefined && g.id === id) ?? groups.find((g) => g.id === null && g.path === path))?.count;
     },
   };
 }

@@ -75,6 +75,60 @@ describe('segment detail', () => {
     expect(refusal.textContent).not.toContain('Old draft');
   });
 
+  it('shows each group\'s audience at every level in the filter summary after "Count now"', async () => {
+    const dynamic = {
+      ...segment,
+      type: 'dynamic',
+      filter: {
+        version: 1,
+        join: 'and',
+        groups: [
+          {
+            kind: 'group',
+            join: 'or',
+            items: [
+              { kind: 'condition', field: 'lastName', operator: 'is', value: 'Sato' },
+              { kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'age', operator: 'greater_than', value: 30 }] },
+            ],
+          },
+        ],
+      },
+    };
+    const recounts: string[] = [];
+    mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: dynamic } };
+      if (method === 'POST' && url.pathname === `/v1/segments/${ID}/count`) {
+        recounts.push(url.pathname);
+        return {
+          body: {
+            data: {
+              total: 40,
+              groups: [
+                { index: 0, path: 'groups.0', id: null, count: 40 },
+                { index: 1, path: 'groups.0.items.1', id: null, count: 25 },
+              ],
+              countedAt: '2026-11-24T01:00:00Z',
+            },
+          },
+        };
+      }
+      if (url.pathname === `/v1/segments/${ID}/members`) return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
+      if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<SegmentDetailPage />, {
+      path: `/segmentation/${ID}`,
+      pattern: '/segmentation/:id',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    fireEvent.click(await screen.findByTestId('segment-recount'));
+    await screen.findByText('40');
+    expect(recounts).toHaveLength(1);
+    fireEvent.click(screen.getByRole('tab', { name: 'Filter' }));
+    const badges = await screen.findAllByTestId('summary-group-count');
+    expect(badges.map((b) => b.textContent)).toEqual(['40 in this group', '25 in this group']);
+  });
+
   it('offers a viewer neither changes nor member changes', async () => {
     serve();
     await renderWithProviders(<SegmentDetailPage />, {

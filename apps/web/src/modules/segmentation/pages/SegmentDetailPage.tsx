@@ -262,7 +262,7 @@ function SegmentDetail({ id }: { id: string }) {
             <Tabs.Panel value="filter">
               <FilterSummary
                 filter={data.filter}
-                groupCounts={counted ? data.filter.groups.map((_, i) => counted.groups.find((g) => g.index === i)?.count) : undefined}
+                groupCount={counted ? (path) => counted.groups.find((g) => g.path === path)?.count : undefined}
               />
             </Tabs.Panel>
           )}

@@ -13,6 +13,7 @@ import { PageHeader } from '../../ui/components/PageHeader';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { createSegment, SEGMENTS_QUERY_KEY, segmentQuery, updateSegment } from '../api/segmentsCalls';
 import { FilterEditor } from '../components/FilterEditor';
+import { FilterSummary } from '../components/FilterSummary';
 import { checkDraft, filterDraftReducer, marksFromError, newFilter, withIds, type TDraftAction } from '../filterDraft';
 
 const LIST_PATH = '/segmentation';
@@ -76,7 +77,9 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
     if (missingName || (dynamic && !check.complete)) return;
     setSaving(true);
     try {
-      const input = { name: name.trim(), description: description.trim(), filter: dynamic ? filter : null };
+      // With dynamic segments turned off, a dynamic one keeps its filter as saved (the server refuses a change).
+      const kept = !dynamicAllowed && segment?.filter ? segment.filter : filter;
+      const input = { name: name.trim(), description: description.trim(), filter: dynamic ? kept : null };
       const saved = segment ? await updateSegment(segment.id, input) : await createSegment({ ...input, type });
       await queryClient.invalidateQueries({ queryKey: SEGMENTS_QUERY_KEY });
       showSnackbar({ status: 'success', message: t(segment ? 'segmentation.done.saved' : 'segmentation.done.created') });
@@ -146,7 +149,14 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
             </Radio.Group>
           </Stack>
         </Paper>
-        {dynamic ? (
+        {dynamic && !dynamicAllowed && segment?.filter ? (
+          <Paper withBorder radius="md" p="md" data-testid="filter-locked">
+            <Text size="sm" c="dimmed" mb="sm">
+              {t('errors.dynamic_segmentation_off')}
+            </Text>
+            <FilterSummary filter={segment.filter} />
+          </Paper>
+        ) : dynamic ? (
           <Paper withBorder radius="md" p="md">
             <Text fw={600} mb="sm">
               {t('segmentation.builder.title')}

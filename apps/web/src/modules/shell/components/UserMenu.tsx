@@ -1,6 +1,7 @@
-import { Avatar, Box, Text, UnstyledButton } from '@mantine/core';
+import { Box, Text, UnstyledButton } from '@mantine/core';
 import type { TMe } from '@yado/contracts/auth';
 import { IconDots, IconLanguage, IconLogout, IconSwitchHorizontal, IconUser } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TLanguage } from '../../../lib/session/storage';
 import { EntitlementMenu, type TDropdownOption } from '../../ui/components/EntitlementMenu';
@@ -60,9 +61,7 @@ export function UserMenu({ me, language, collapsed, onAction }: TUserMenuProps) 
       onSelect={(option) => option.data && onAction(option.data)}
       target={
         <UnstyledButton className={classes.button} aria-label={t('shell.menu.open')} data-testid="user-menu">
-          <Avatar src={me.imageUrl} radius="xl" size={36} color="orange">
-            {initialsOf(me.firstName, me.lastName, me.email)}
-          </Avatar>
+          <UserAvatar imageUrl={me.imageUrl} initials={initialsOf(me.firstName, me.lastName, me.email)} />
           {!collapsed && (
             <Box className={classes.text}>
               <Text size="sm" fw={600} truncate="end">
@@ -77,5 +76,18 @@ export function UserMenu({ me, language, collapsed, onAction }: TUserMenuProps) 
         </UnstyledButton>
       }
     />
+  );
+}
+
+/**
+ * The user's picture, or the initials when there is none or it fails to load. A plain element
+ * rather than Mantine's Avatar: the shell is on every page's first download (docs/benchmarks.md, "bundle").
+ */
+function UserAvatar({ imageUrl, initials }: { imageUrl: string | null | undefined; initials: string }) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <span className={classes.avatar} data-testid="user-avatar">
+      {imageUrl && !failed ? <img src={imageUrl} alt="" className={classes.avatarImage} onError={() => setFailed(true)} /> : initials}
+    </span>
   );
 }

@@ -1,35 +1,21 @@
 import { Button, Group, Image, Input, Stack, Text } from '@mantine/core';
 import { IconPhoto, IconTrash, IconUpload } from '@tabler/icons-react';
-import { useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useImageUpload } from '../../ui/hooks/useImageUpload';
 import { imageErrorKey, imageFileProblem, uploadImage } from '../api/templatesCalls';
 
 /** An uploaded cover for the template list; without one the list shows the template itself. */
 export function CoverField({ value, onChange }: { value: string | null; onChange: (url: string | null) => void }) {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
-    event.currentTarget.value = '';
-    if (!file) return;
-    const found = imageFileProblem(file);
-    setProblem(found);
-    if (found) return;
-    setUploading(true);
-    try {
-      onChange(await uploadImage(file));
-    } catch (error) {
-      setProblem(imageErrorKey(error, 'upload_failed'));
-    } finally {
-      setUploading(false);
-    }
-  };
+  const cover = useImageUpload({
+    problemOf: imageFileProblem,
+    upload: uploadImage,
+    refusalOf: (error) => imageErrorKey(error, 'upload_failed'),
+    onUploaded: onChange,
+  });
 
   return (
-    <Input.Wrapper label={t('templates.fields.cover')} error={problem ? t(problem) : null}>
+    <Input.Wrapper label={t('templates.fields.cover')} error={cover.problem ? t(cover.problem) : null}>
       <Group gap="md" mt={4} align="center" wrap="nowrap">
         {value ? (
           <Image src={value} w={96} h={64} radius="sm" fit="cover" alt={t('templates.details.cover_preview')} />
@@ -44,8 +30,8 @@ export function CoverField({ value, onChange }: { value: string | null; onChange
               variant="light"
               size="xs"
               leftSection={<IconUpload size={14} />}
-              loading={uploading}
-              onClick={() => input.current?.click()}
+              loading={cover.uploading}
+              onClick={cover.pick}
             >
               {t('templates.details.upload_cover')}
             </Button>
@@ -65,14 +51,7 @@ export function CoverField({ value, onChange }: { value: string | null; onChange
             {t('templates.details.cover_hint')}
           </Text>
         </Stack>
-        <input
-          ref={input}
-          type="file"
-          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-          hidden
-          data-testid="cover-file"
-          onChange={(event) => void choose(event)}
-        />
+        <input {...cover.inputProps} data-testid="cover-file" />
       </Group>
     </Input.Wrapper>
   );

@@ -1,12 +1,13 @@
-import { ActionIcon, Box, Center, Group, Text } from '@mantine/core';
+import { Box, Center, Group, Text } from '@mantine/core';
 import { useSortable } from '@dnd-kit/sortable';
 import { DIVIDER_WIDTH_PX, type TBlock, type TRichText } from '@yado/contracts/templates';
-import { IconArrowDown, IconArrowUp, IconCopy, IconGripVertical, IconPhoto, IconTrash } from '@tabler/icons-react';
+import { IconPhoto } from '@tabler/icons-react';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PreviewFrame } from '../components/PreviewFrame';
 import { useBuilder } from './builderContext';
 import type { TDragSource, TDropZone } from './dragTargets';
+import { DragHandle, ElementActions } from './CanvasTools';
 import { RichTextEditor } from './RichTextEditor';
 
 const JUSTIFY = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
@@ -181,79 +182,24 @@ export function BlockView({ block, sectionId, columnIndex, index }: TBlockViewPr
           <Text size="xs" c="dimmed" px={4}>
             {name}
           </Text>
-          <ActionIcon
-            title={t('templates.actions.drag_hint')}
-            ref={sortable.setActivatorNodeRef}
-            variant="subtle"
-            color="gray"
-            size="sm"
-            style={{ cursor: 'grab', touchAction: 'none' }}
-            {...sortable.attributes}
-            {...sortable.listeners}
-            aria-label={t('templates.actions.drag', { name })}
-            data-testid="block-handle"
-          >
-            <IconGripVertical size={14} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="sm"
-            aria-label={t('templates.actions.move_up')}
-            onClick={() => dispatch({ type: 'move_block_by', language, id: block.id, delta: -1 })}
-          >
-            <IconArrowUp size={14} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="sm"
-            aria-label={t('templates.actions.move_down')}
-            onClick={() => dispatch({ type: 'move_block_by', language, id: block.id, delta: 1 })}
-          >
-            <IconArrowDown size={14} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="sm"
-            aria-label={t('templates.actions.duplicate')}
-            onClick={() => dispatch({ type: 'duplicate', language, id: block.id })}
-          >
-            <IconCopy size={14} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            size="sm"
-            aria-label={t('templates.actions.delete')}
-            onClick={() => {
-              dispatch({ type: 'delete', language, id: block.id });
-              select(null);
-            }}
-          >
-            <IconTrash size={14} />
-          </ActionIcon>
+          <DragHandle sortable={sortable} name={name} activator testId="block-handle" />
+          <ElementActions
+            id={block.id}
+            move={(delta) => dispatch({ type: 'move_block_by', language, id: block.id, delta })}
+          />
         </Group>
       )}
       {/* A handle off the selection too, so any block can be dragged without selecting it first. */}
       {!selected && !readOnly && (
-        <ActionIcon
+        <DragHandle
+          sortable={sortable}
+          name={name}
+          testId="block-grip"
           className="yado-block-grip"
           pos="absolute"
           left={-26}
           top={4}
-          variant="subtle"
-          color="gray"
-          size="sm"
-          style={{ cursor: 'grab', touchAction: 'none' }}
-          {...sortable.attributes}
-          {...sortable.listeners}
-          aria-label={t('templates.actions.drag', { name })}
-          data-testid="block-grip"
-        >
-          <IconGripVertical size={14} />
-        </ActionIcon>
+        />
       )}
       <BlockBody block={block} selected={selected} />
     </Box>

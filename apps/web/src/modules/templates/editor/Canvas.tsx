@@ -1,14 +1,14 @@
-import { ActionIcon, Box, Center, Group, Stack, Text } from '@mantine/core';
+import { Box, Center, Group, Stack, Text } from '@mantine/core';
 import { useDroppable } from '@dnd-kit/core';
 import { SortableContext, useSortable, type SortingStrategy } from '@dnd-kit/sortable';
 import type { TBlockDocument, TSection } from '@yado/contracts/templates';
 import { EMAIL_WIDTH } from '@yado/contracts/templates';
-import { IconArrowDown, IconArrowUp, IconCopy, IconGripVertical, IconTrash } from '@tabler/icons-react';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BlockView } from './BlockView';
 import { useBuilder } from './builderContext';
 import type { TDragSource, TDropZone } from './dragTargets';
+import { DragHandle, ElementActions } from './CanvasTools';
 
 /**
  * Nothing shifts while dragging: one insertion line shows where the drop lands, the same way
@@ -127,64 +127,16 @@ function SectionView({ section, index, count }: { section: TSection; index: numb
           style={{ flexDirection: 'column' }}
           data-testid="section-tools"
         >
-          <ActionIcon
-            title={t('templates.actions.drag_hint')}
-            ref={sortable.setActivatorNodeRef}
-            variant="subtle"
-            color="violet"
-            size="sm"
-            style={{ cursor: 'grab', touchAction: 'none' }}
-            {...sortable.attributes}
-            {...sortable.listeners}
-            aria-label={t('templates.actions.drag', { name: label })}
-            data-testid="section-handle"
-          >
-            <IconGripVertical size={14} />
-          </ActionIcon>
+          <DragHandle sortable={sortable} name={label} activator color="violet" testId="section-handle" />
           {selected && (
-            <>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="sm"
-                aria-label={t('templates.actions.move_up')}
-                disabled={index === 0}
-                onClick={() => dispatch({ type: 'move_section', language, id: section.id, index: index - 1 })}
-              >
-                <IconArrowUp size={14} />
-              </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="sm"
-                aria-label={t('templates.actions.move_down')}
-                disabled={index === count - 1}
-                onClick={() => dispatch({ type: 'move_section', language, id: section.id, index: index + 2 })}
-              >
-                <IconArrowDown size={14} />
-              </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="sm"
-                aria-label={t('templates.actions.duplicate')}
-                onClick={() => dispatch({ type: 'duplicate', language, id: section.id })}
-              >
-                <IconCopy size={14} />
-              </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="sm"
-                aria-label={t('templates.actions.delete')}
-                onClick={() => {
-                  dispatch({ type: 'delete', language, id: section.id });
-                  select(null);
-                }}
-              >
-                <IconTrash size={14} />
-              </ActionIcon>
-            </>
+            <ElementActions
+              id={section.id}
+              first={index === 0}
+              last={index === count - 1}
+              move={(delta) =>
+                dispatch({ type: 'move_section', language, id: section.id, index: delta < 0 ? index - 1 : index + 2 })
+              }
+            />
           )}
         </Group>
       )}

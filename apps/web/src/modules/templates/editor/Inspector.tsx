@@ -1,50 +1,27 @@
-import {
-  Button,
-  Group,
-  Input,
-  Paper,
-  SegmentedControl,
-  Slider,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, Input, Paper, Slider, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { DIVIDER_THICKNESSES, type TBlock, type TBlockDocument, type TSection } from '@yado/contracts/templates';
 import { IconUpload } from '@tabler/icons-react';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useImageUpload } from '../../ui/hooks/useImageUpload';
 import { imageErrorKey, imageFileProblem, imageFromUrl, uploadImage } from '../api/templatesCalls';
 import { useBuilder } from './builderContext';
 import { findBlock, findSection, type TBlockPatch, type TSectionPatch } from './documentEditing';
-import { AlignField, ColorField, HrefField, NumberField } from './fields';
+import { AlignField, ChoiceField, ColorField, HrefField, NumberField } from './fields';
 import { TaggedTextInput } from './TaggedTextInput';
 
 function ImageSource({ update }: { update: (patch: TBlockPatch) => void }) {
   const { t } = useTranslation();
   const { readOnly } = useBuilder();
-  const input = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState<'upload' | 'url' | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
-    event.currentTarget.value = '';
-    if (!file) return;
-    const found = imageFileProblem(file);
-    setProblem(found);
-    if (found) return;
-    setBusy('upload');
-    try {
-      update({ src: await uploadImage(file) });
-    } catch (error) {
-      setProblem(imageErrorKey(error, 'upload_failed'));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const [fetching, setFetching] = useState(false);
+  const file = useImageUpload({
+    problemOf: imageFileProblem,
+    upload: uploadImage,
+    refusalOf: (error) => imageErrorKey(error, 'upload_failed'),
+    onUploaded: (src) => update({ src }),
+  });
+  const { problem, setProblem } = file;
 
   const fetchUrl = async () => {
     const address = url.trim();
@@ -52,7 +29,7 @@ function ImageSource({ update }: { update: (patch: TBlockPatch) => void }) {
       setProblem('errors.image_fetch_failed');
       return;
     }
-    setBusy('url');
+    setFetching(true);
     setProblem(null);
     try {
       update({ src: await imageFromUrl(address) });
@@ -60,7 +37,7 @@ function ImageSource({ update }: { update: (patch: TBlockPatch) => void }) {
     } catch (error) {
       setProblem(imageErrorKey(error, 'image_fetch_failed'));
     } finally {
-      setBusy(null);
+      setFetching(false);
     }
   };
 
@@ -71,23 +48,16 @@ function ImageSource({ update }: { update: (patch: TBlockPatch) => void }) {
           variant="light"
           size="xs"
           leftSection={<IconUpload size={14} />}
-          loading={busy === 'upload'}
+          loading={file.uploading}
           disabled={readOnly}
-          onClick={() => input.current?.click()}
+          onClick={file.pick}
         >
           {t('templates.image.upload')}
         </Button>
         <Text size="xs" c="dimmed">
           {t('templates.image.upload_hint')}
         </Text>
-        <input
-          ref={input}
-          type="file"
-          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-          hidden
-          data-testid="image-file"
-          onChange={(event) => void choose(event)}
-        />
+        <input {...file.inputProps} data-testid="image-file" />
         <Group gap="xs" wrap="nowrap" align="flex-end">
           <TextInput
             style={{ flex: 1 }}
@@ -107,7 +77,7 @@ function ImageSource({ update }: { update: (patch: TBlockPatch) => void }) {
           <Button
             size="xs"
             variant="default"
-            loading={busy === 'url'}
+            loading={fetching}
             disabled={readOnly || url.trim() === ''}
             onClick={() => void fetchUrl()}
           >
@@ -116,6 +86,40 @@ function ImageSource({ update }: { update: (patch: TBlockPatch) => void }) {
         </Group>
       </Stack>
     </Input.Wrapper>
+  );
+}
+
+/** A button's or a link's text (tags allowed) and where it leads. */
+function LabelAndLink({
+  block,
+  name,
+  maxLength,
+  update,
+}: {
+  block: Extract<TBlock, { type: 'button' | 'link' }>;
+  name: string;
+  maxLength?: number;
+  update: (patch: TBlockPatch) => void;
+}) {
+  const { t } = useTranslation();
+  const { readOnly } = useBuilder();
+  return (
+    <>
+      <TaggedTextInput
+        label={t('templates.fields.label')}
+        name={name}
+        value={block.label}
+        maxLength={maxLength}
+        disabled={readOnly}
+        onChange={(label) => update({ label })}
+      />
+      <HrefField
+        label={t('templates.fields.link')}
+        value={block.href}
+        disabled={readOnly}
+        onChange={(href) => update({ href })}
+      />
+    </>
   );
 }
 
@@ -147,17 +151,14 @@ function BlockSettings({ block }: { block: TBlock }) {
     case 'divider':
       return (
         <>
-          <Input.Wrapper label={t('templates.fields.thickness')}>
-            <SegmentedControl
-              fullWidth
-              mt={4}
-              disabled={readOnly}
-              value={block.thickness}
-              onChange={(value) => update({ thickness: value })}
-              data={DIVIDER_THICKNESSES.map((value) => ({ value, label: t(`templates.divider.${value}`) }))}
-              data-testid="divider-thickness"
-            />
-          </Input.Wrapper>
+          <ChoiceField
+            label={t('templates.fields.thickness')}
+            value={block.thickness}
+            options={DIVIDER_THICKNESSES.map((value) => ({ value, label: t(`templates.divider.${value}`) }))}
+            disabled={readOnly}
+            onChange={(thickness) => update({ thickness })}
+            testId="divider-thickness"
+          />
           <ColorField
             label={t('templates.fields.color')}
             value={block.color}
@@ -204,20 +205,7 @@ function BlockSettings({ block }: { block: TBlock }) {
     case 'button':
       return (
         <>
-          <TaggedTextInput
-            label={t('templates.fields.label')}
-            name="buttonLabel"
-            value={block.label}
-            maxLength={200}
-            disabled={readOnly}
-            onChange={(label) => update({ label })}
-          />
-          <HrefField
-            label={t('templates.fields.link')}
-            value={block.href}
-            disabled={readOnly}
-            onChange={(href) => update({ href })}
-          />
+          <LabelAndLink block={block} name="buttonLabel" maxLength={200} update={update} />
           <ColorField
             label={t('templates.fields.background_color')}
             value={block.backgroundColor}
@@ -261,19 +249,7 @@ function BlockSettings({ block }: { block: TBlock }) {
     case 'link':
       return (
         <>
-          <TaggedTextInput
-            label={t('templates.fields.label')}
-            name="linkLabel"
-            value={block.label}
-            disabled={readOnly}
-            onChange={(label) => update({ label })}
-          />
-          <HrefField
-            label={t('templates.fields.link')}
-            value={block.href}
-            disabled={readOnly}
-            onChange={(href) => update({ href })}
-          />
+          <LabelAndLink block={block} name="linkLabel" update={update} />
           <ColorField
             label={t('templates.fields.color')}
             value={block.color}
@@ -302,17 +278,14 @@ function SectionSettings({ section }: { section: TSection }) {
   const update = (patch: TSectionPatch) => dispatch({ type: 'update_section', language, id: section.id, patch });
   return (
     <>
-      <Input.Wrapper label={t('templates.fields.columns')}>
-        <SegmentedControl
-          fullWidth
-          mt={4}
-          disabled={readOnly}
-          value={String(section.columns.length)}
-          onChange={(value) => update({ columnCount: Number(value) as 1 | 2 | 3 })}
-          data={['1', '2', '3'].map((value) => ({ value, label: value }))}
-          data-testid="section-columns"
-        />
-      </Input.Wrapper>
+      <ChoiceField
+        label={t('templates.fields.columns')}
+        value={String(section.columns.length) as '1' | '2' | '3'}
+        options={(['1', '2', '3'] as const).map((value) => ({ value, label: value }))}
+        disabled={readOnly}
+        onChange={(value) => update({ columnCount: Number(value) as 1 | 2 | 3 })}
+        testId="section-columns"
+      />
       <Text size="xs" c="dimmed">
         {t('templates.inspector.columns_hint')}
       </Text>

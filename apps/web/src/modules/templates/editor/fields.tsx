@@ -137,6 +137,37 @@ export function NumberField({
   );
 }
 
+/** One of a few choices side by side (thickness, columns, alignment). */
+export function ChoiceField<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+  testId,
+}: {
+  label: string;
+  value: V;
+  options: { value: V; label: string }[];
+  onChange: (value: V) => void;
+  disabled?: boolean;
+  testId?: string;
+}) {
+  return (
+    <Input.Wrapper label={label}>
+      <SegmentedControl
+        fullWidth
+        mt={4}
+        disabled={disabled}
+        value={value}
+        onChange={(next) => onChange(next as V)}
+        data={options}
+        data-testid={testId}
+      />
+    </Input.Wrapper>
+  );
+}
+
 export function AlignField({
   value,
   onChange,
@@ -148,15 +179,12 @@ export function AlignField({
 }) {
   const { t } = useTranslation();
   return (
-    <Input.Wrapper label={t('templates.fields.align')}>
-      <SegmentedControl
-        fullWidth
-        mt={4}
-        disabled={disabled}
-        value={value}
-        onChange={(next) => onChange(next as (typeof BLOCK_ALIGNS)[number])}
-        data={BLOCK_ALIGNS.map((align) => ({ value: align, label: t(`templates.align.${align}`) }))}
-      />
-    </Input.Wrapper>
+    <ChoiceField
+      label={t('templates.fields.align')}
+      value={value}
+      options={BLOCK_ALIGNS.map((align) => ({ value: align, label: t(`templates.align.${align}`) }))}
+      onChange={onChange}
+      disabled={disabled}
+    />
   );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "bookings_brand_check_in_idx" ON "bookings" USING btree ("brand_id","check_in","customer_id","hotel_id","amount");

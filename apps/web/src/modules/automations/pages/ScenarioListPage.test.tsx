@@ -1,0 +1,81 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { ScenarioListPage } from './ScenarioListPage';
+
+const scenario = (id: string, name: string, status: 'draft' | 'running') => ({
+  id,
+  name,
+  description: '',
+  status,
+  hostId: 'brand',
+  hostName: 'さくらホテルズ',
+  hostLevel: 'brand',
+  editable: true,
+  startsAt: null,
+  endsAt: null,
+  createdAt: '2026-11-20T00:00:00Z',
+  updatedAt: '2026-11-21T00:00:00Z',
+  createdBy: { id: 'u1', name: 'Hanako Sato' },
+  updatedBy: null,
+  run: {
+    period: { kind: 'long_run' },
+    startDate: null,
+    startTime: null,
+    endDate: null,
+    endTime: null,
+    timeZone: 'Asia/Tokyo',
+    sendTime: '09:00',
+  },
+  entered: 0,
+  active: 0,
+});
+
+describe('the scenario list', () => {
+  it('filters by status with the counts, pages, and offers each state its actions', async () => {
+    const calls = mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/scenarios') {
+        const items = [scenario('s1', 'Pre-arrival', 'running'), scenario('s2', 'Birthday', 'draft')];
+        return {
+          body: {
+            data: {
+              items,
+              total: 2,
+              page: 1,
+              pageSize: 20,
+              byStatus: { draft: 1, scheduled: 0, running: 1, completed: 0, stopped: 0, archived: 0 },
+            },
+          },
+        };
+      }
+      return undefined;
+    });
+    await renderWithProviders(<ScenarioListPage />, {
+      path: '/automations/scenario',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await waitFor(() => expect(screen.getAllByTestId('scenario-row')).toHaveLength(2));
+    const status = screen.getByLabelText('Status') as HTMLSelectElement;
+    expect([...status.options].slice(0, 4).map((o) => o.textContent)).toEqual([
+      'All statuses',
+      'Draft (1)',
+      'Scheduled (0)',
+      'Running (1)',
+    ]);
+    expect(screen.getByTestId('scenario-range').textContent).toBe('1–2 of 2');
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Pre-arrival' }));
+    const stop = await screen.findByTestId('scenario-action-stop');
+    expect(stop.textContent).toBe('Stop');
+    expect(screen.getByTestId('scenario-action-summary').textContent).toBe('Summary');
+    expect(screen.queryByTestId('scenario-action-edit')).toBeNull();
+
+    fireEvent.change(status, { target: { value: 'running' } });
+    await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('status') === 'running')).toBe(true));
+    const last = calls.filter((c) => c.url.pathname === '/v1/scenarios').at(-1)!;
+    expect(last.url.searchParams.get('page')).toBe('1');
+  });
+});
