@@ -20,6 +20,8 @@ export interface TStarted extends TRuntime {
   dns: TEmbeddedDns | null;
   /** The in-process booking simulator, when this runtime serves one. */
   bookingSim: { url: string; close(): Promise<void> } | null;
+  /** Run by stop() first, before the queue stops (the worker's timers, which queue jobs). */
+  stopBeforeQueue: (() => Promise<void>)[];
   /** Run by stop() once the queue has stopped, before the database closes (the worker's lease). */
   stopAfterQueue: (() => Promise<void>)[];
   stop(): Promise<void>;
@@ -70,8 +72,10 @@ export async function startRuntime(
     sink,
     dns,
     bookingSim,
+    stopBeforeQueue: [],
     stopAfterQueue: [],
     async stop() {
+      for (const before of runtime.stopBeforeQueue) await before().catch((error: Error) => log.warn({ err: error }, 'stop'));
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 }).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
       for (const after of runtime.stopAfterQueue) await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
       mailer.close();

@@ -63,15 +63,23 @@ export async function startWorker(rt: TStarted): Promise<void> {
   });
   await leases.watch();
   // Due campaigns are found at once on start (after downtime too) and then every few seconds.
-  const dispatch = () => dispatchCampaigns(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'campaign dispatch failed'));
+  // Each timer's run in progress is awaited on stop, so none meets a closed database.
+  let dispatching: Promise<unknown> = Promise.resolve();
+  const dispatch = () =>
+    (dispatching = dispatchCampaigns(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'campaign dispatch failed')));
   await dispatch();
   const timer = setInterval(() => void dispatch(), rt.config.campaigns.dispatchSeconds * 1000);
   timer.unref();
-  rt.stopAfterQueue.unshift(async () => clearInterval(timer));
   // The scenario engine: one tick job at a time (stately, under a lease), never a timer per customer.
-  const tick = () => rt.queue.send(QUEUES.scenarioTick, {}, { singletonKey: 'tick' }).catch((error: unknown) => rt.log.warn({ err: error }, 'scenario tick not queued'));
+  let ticking: Promise<unknown> = Promise.resolve();
+  const tick = () =>
+    (ticking = rt.queue.send(QUEUES.scenarioTick, {}, { singletonKey: 'tick' }).catch((error: unknown) => rt.log.warn({ err: error }, 'scenario tick not queued')));
   await tick();
   const ticker = setInterval(() => void tick(), rt.config.scenarios.tickSeconds * 1000);
   ticker.unref();
-  rt.stopAfterQueue.unshift(async () => clearInterval(ticker));
+  rt.stopBeforeQueue.push(async () => {
+    clearInterval(timer);
+    clearInterval(ticker);
+    await Promise.all([dispatching, ticking]);
+  });
 }

@@ -62,7 +62,8 @@ export class JobLeases {
   readonly workerId = randomUUID();
   private readonly works = new Map<string, TLeasedWork<unknown>>();
   private timer: NodeJS.Timeout | null = null;
-  private inFlight = 0;
+  /** The batches running in this process: stop() lets them finish before the database closes. */
+  private readonly running = new Set<Promise<void>>();
   private sweeping: Promise<void> | null = null;
   private started = false;
   /** Sweeps wait for watch(): a job put back before its queue's onLapse is known would skip it. */
@@ -100,24 +101,48 @@ export class JobLeases {
     this.works.set(queue, work as TLeasedWork<unknown>);
     const options = { pollingIntervalSeconds: work.pollingIntervalSeconds ?? 2 };
     await this.rt.queue.work<T>(queue, options, async (jobs: PgBoss.Job<T>[]) => {
-      // The whole batch is claimed first: a job waiting behind another is this worker's too.
-      const lapses = await this.claim(queue, jobs.map((j) => j.id));
-      this.inFlight += 1;
+      const batch = this.runBatch(queue, work, jobs);
+      const settled = batch.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.running.add(settled);
       try {
-        for (const job of jobs) await work.run(job.data, { jobId: job.id, resumed: (lapses.get(job.id) ?? 0) > 0 });
+        await batch;
       } finally {
-        this.inFlight -= 1;
-        await this.release(jobs.map((j) => j.id)).catch((error: unknown) => this.rt.log.warn({ err: error }, 'job claim release failed'));
+        this.running.delete(settled);
       }
     });
   }
 
-  /** After the queue stopped: no more renewals; the lease goes at once unless a job is still running here. */
-  async stop(): Promise<void> {
+  private async runBatch<T>(queue: string, work: TLeasedWork<T>, jobs: PgBoss.Job<T>[]): Promise<void> {
+    // The whole batch is claimed first: a job waiting behind another is this worker's too.
+    const lapses = await this.claim(queue, jobs.map((j) => j.id));
+    try {
+      for (const job of jobs) await work.run(job.data, { jobId: job.id, resumed: (lapses.get(job.id) ?? 0) > 0 });
+    } finally {
+      await this.release(jobs.map((j) => j.id)).catch((error: unknown) => this.rt.log.warn({ err: error }, 'job claim release failed'));
+    }
+  }
+
+  /**
+   * After the queue stopped fetching: no more renewals once the jobs still running here have
+   * finished (at most `waitMs`; pg-boss gives up on them sooner). The lease goes at once unless one
+   * is still running, whose job another worker then takes up when the lease lapses.
+   */
+  async stop(waitMs = 30_000): Promise<void> {
+    if (this.running.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      });
+      await Promise.race([Promise.all(this.running), waited]);
+      clearTimeout(timer);
+    }
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.sweeping;
-    if (this.inFlight === 0) await this.database.executeSql('delete from worker_leases where id = $1', [this.workerId]);
+    if (this.running.size === 0) await this.database.executeSql('delete from worker_leases where id = $1', [this.workerId]);
   }
 
   private async renew(): Promise<void> {
