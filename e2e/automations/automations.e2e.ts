@@ -1,10 +1,23 @@
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
-import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
+import { baseUrl, LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
 
 // The brand's admin: the demo's synced bookings belong to the brand's hotels.
 const BRAND_ADMIN = 'brand.admin@demo.test';
+
+interface TMail {
+  id: string;
+  to: string[];
+  subject: string;
+  headers: { key: string; value: string }[];
+}
+interface TJourney {
+  customerId: string;
+  customerName: string;
+  path: { nodeId: string; event: string }[];
+}
 
 let browser: Browser;
 let admin: string;
@@ -39,6 +52,27 @@ afterAll(async () => {
   if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
   await browser?.close();
 });
+
+async function outbox(to: string): Promise<TMail[]> {
+  const res = await apiCall<TMail[]>('GET', `/v1/dev/outbox?to=${encodeURIComponent(to)}&limit=50`, { token: grand });
+  if (res.status !== 200) throw new Error(`outbox answered ${res.status}`);
+  return res.data;
+}
+
+/** DKIM as an independent verifier sees it, with the keys the embedded DNS server publishes. */
+async function dkimResult(mail: TMail) {
+  const raw = await fetch(`${baseUrl()}/v1/dev/outbox/${mail.id}/raw`, { headers: { authorization: `Bearer ${grand}` } });
+  expect(raw.status).toBe(200);
+  const source = Buffer.from(await raw.arrayBuffer());
+  const dns = await apiCall<{ name: string; type: string; values: string[] }[]>('GET', '/v1/dev/dns', { token: grand });
+  const resolver = async (name: string, type: string) => {
+    const set = dns.data.find((r) => r.name.toLowerCase() === name.toLowerCase() && r.type === type);
+    if (!set) throw Object.assign(new Error(`no ${type} at ${name}`), { code: 'ENOTFOUND' });
+    return type === 'TXT' ? set.values.map((v) => v.match(/.{1,255}/g) ?? ['']) : set.values;
+  };
+  const result = await dkimVerify(source, { resolver });
+  return result.results[0];
+}
 
 /** Drags a connection from an exit of one step to the entry of another, as a user does. */
 async function connect(page: Page, source: string, handle: string, target: string): Promise<void> {
@@ -155,22 +189,32 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       expect(await page.getByTestId('palette').count()).toBe(0);
       await screenshot(page, `automations-editor-running-${language}`);
 
-      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey and
-      // wait for their day, 3 days before check-in; a day more, and every one of them has passed it and
-      // the one-hour delay, so their mail is queued and sent. (Two hours more, as before, reached the
-      // mail only for guests whose day fell in those two hours: at some times of day only a few, all of
-      // them unsubscribed, and no mail was sent.)
+      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey
+      // and wait at the one-hour delay; two hours more, and their mail is queued and sent.
       const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 10 * 24 * 60 } });
       expect(moved.status).toBe(200);
       expect(moved.data.steps).toBeGreaterThan(0);
-      const later = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 24 * 60 } });
+      const later = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 120 } });
       expect(later.status).toBe(200);
       expect(later.data.steps).toBeGreaterThan(0);
 
-      // The mail itself (outbox, DKIM, one-click unsubscribe) is checked by the engine's clock test
-      // (scenario-clock.int.test.ts, on PostgreSQL and PGlite). Here, in the whole product started
-      // fresh, no journey reached a sent mail within two minutes after the clock moved (most stayed at
-      // the trigger); see the session note: it is being looked into, not hidden.
+      // A guest whose journey shows the mail sent finds it in the outbox: once, to their address,
+      // DKIM-signed by the brand's domain, with one-click unsubscribe.
+      const sent = await until(async () => {
+        const journeys = await apiCall<{ items: TJourney[] }>('GET', `/v1/scenarios/${scenarioId}/journeys?state=done&pageSize=100`, { token: admin });
+        return journeys.data.items.find((j) => j.path.some((p) => p.nodeId === 'email' && p.event === 'sent')) ?? null;
+      }, 120_000);
+      const guest = await apiCall<{ email: string }>('GET', `/v1/customers/${sent.customerId}`, { token: admin });
+      const mails = (await outbox(guest.data.email)).filter((m) => m.subject === subject);
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(mail.to).toEqual([guest.data.email]);
+      const header = (key: string) => mail.headers.find((h) => h.key.toLowerCase() === key)?.value ?? '';
+      expect(header('list-unsubscribe')).toMatch(/<https?:\/\/[^>]+>/);
+      expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+      const dkim = await dkimResult(mail);
+      expect(dkim?.status.result).toBe('pass');
+      expect(dkim?.signingDomain).toBe('sakura-hotels.example.jp');
 
       // The trigger shows its live counts on the canvas (from the summary endpoint).
       await page.reload();

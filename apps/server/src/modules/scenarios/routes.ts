@@ -52,16 +52,24 @@ export function scenarioRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, scenariosApi.presetRemove, { entitlement: 'presets.delete' }, async ({ params, ctx }) => deletePreset(rt, ctx, params.id ?? ''));
   route(app, scenariosApi.presetUse, create, async ({ params, body, ctx }) => scenarioFromPreset(rt, ctx, params.id ?? '', body.name));
 
-  // Development and test aids: the manual clock (SCENARIO_CLOCK=manual), moved and then ticked at once.
+  // Development and test aids: the manual clock (SCENARIO_CLOCK=manual). The engine first catches up
+  // with the clock as it stands (a scenario run a moment ago may not have had its first tick: its
+  // guests would otherwise first be looked at after the move, when their stays' moments are past),
+  // then the clock moves and the engine ticks at once.
   route(app, scenariosApi.clockGet, 'embedded-granduser', async () => ({ now: (await scenarioNow(rt)).toISOString(), manual: rt.config.scenarios.clock === 'manual' }));
   route(app, scenariosApi.clockAdvance, 'embedded-granduser', async ({ body }) => {
+    const tickUntilIdle = async (at: Date) => {
+      let steps = 0;
+      for (let i = 0; i < TICKS_PER_MOVE; i++) {
+        const n = await runScenarioTick(rt, at);
+        steps += n;
+        if (n === 0) break;
+      }
+      return steps;
+    };
+    const caughtUp = rt.config.scenarios.clock === 'manual' ? await tickUntilIdle(await scenarioNow(rt)) : 0;
     const now = await advanceClock(rt, body);
-    let steps = 0;
-    for (let i = 0; i < TICKS_PER_MOVE; i++) {
-      const n = await runScenarioTick(rt, now);
-      steps += n;
-      if (n === 0) break;
-    }
+    const steps = caughtUp + (await tickUntilIdle(now));
     return { now: now.toISOString(), manual: true, steps };
   });
 }
