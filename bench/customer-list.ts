@@ -79,10 +79,13 @@ async function seed(url: string): Promise<void> {
 const cursorOf = (createdAt: Date, id: string) => Buffer.from(JSON.stringify({ k: [createdAt.toISOString(), id] })).toString('base64url');
 
 async function main(): Promise<void> {
-  const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
+  // A client of its own, closed at once: left open, a PostgreSQL restart (--restart-postgres) would end it with an unhandled error.
+  const probe = new pg.Client({ connectionString: dbUrl(DB) });
+  const exists = await probe.connect().then(
     () => true,
     () => false,
   );
+  if (exists) await probe.end();
   if (!exists) await admin(`create database ${DB}`);
   const url = dbUrl(DB);
   let server = await startServer(url, port);
