@@ -1064,9 +1064,13 @@ export const journeySteps = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     brandId: uuid('brand_id').notNull(),
     scenarioId: uuid('scenario_id').notNull(),
-    journeyId: uuid('journey_id')
-      .notNull()
-      .references(() => journeys.id, { onDelete: 'cascade' }),
+    /**
+     * No foreign key, on purpose: the engine writes a journey and its first log row in one
+     * statement, and the key's per-row check, planned while the table was still empty, scanned
+     * the whole of it for every row (quadratic: a minute for 100,000 guests entering). A journey's
+     * rows go with it all the same, by the statement trigger of migration 0025.
+     */
+    journeyId: uuid('journey_id').notNull(),
     nodeId: text('node_id').notNull(),
     event: text('event').notNull(),
     detail: text('detail'),

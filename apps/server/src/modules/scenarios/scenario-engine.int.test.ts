@@ -157,6 +157,17 @@ describe('a pre-arrival scenario on the manual clock', () => {
     expect(stop.body.data.status).toBe('stopped');
     // Stopping halts mails not yet sent too: the node's hidden campaign no longer sends.
     expect(await s.sql(`select status from campaigns where scenario_id = $1`, [draft.id])).toEqual([{ status: 'cancelled' }]);
+
+    // A journey's log goes with it: a deleted customer's rows, then the deleted scenario's.
+    const stepsOf = async (where: string, id: string) =>
+      (await s.sql(`select count(*)::int as n from journey_steps where journey_id in (select id from journeys where ${where} = $1)`, [id]))[0].n as number;
+    const keptJourney = (await s.sql(`select id from journeys where scenario_id = $1 and customer_id = $2`, [draft.id, kept.id]))[0].id as string;
+    expect(await stepsOf('id', keptJourney)).toBeGreaterThan(0);
+    expect((await s.call('DELETE', `/v1/customers/${kept.id}`, { token })).status).toBe(200);
+    expect(await s.sql(`select count(*)::int as n from journey_steps where journey_id = $1`, [keptJourney])).toEqual([{ n: 0 }]);
+    expect(await stepsOf('scenario_id', draft.id)).toBeGreaterThan(0);
+    await s.sql(`delete from scenarios where id = $1`, [draft.id]);
+    expect(await s.sql(`select count(*)::int as n from journey_steps where scenario_id = $1`, [draft.id])).toEqual([{ n: 0 }]);
   }, 180_000);
 });
 
