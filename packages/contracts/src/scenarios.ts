@@ -659,7 +659,7 @@ export const clockGet = defineEndpoint({ method: 'GET', path: '/v1/dev/scenario-
 export const clockAdvance = defineEndpoint({
   method: 'POST',
   path: '/v1/dev/scenario-clock',
-  summary: 'Advance the manual scenario clock by minutes, or set it, then run engine ticks until nothing is due (dev and test; 404 unless SCENARIO_CLOCK=manual)',
+  summary: 'Run engine ticks at the manual scenario clock as it stands, advance it by minutes or set it, then run ticks until nothing is due (dev and test; 404 unless SCENARIO_CLOCK=manual)',
   body: z.object({ minutes: z.number().int().min(0).max(5 * 366 * 24 * 60).optional(), to: z.iso.datetime().optional() }),
   response: envelope(ZScenarioClock.extend({ steps: z.number() })),
 });
