@@ -1,18 +1,12 @@
-import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
-import { baseUrl, LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
+import { dkimResult, outboxOf } from '../support/mail';
 
 // The brand's admin: the demo's synced bookings belong to the brand's hotels.
 const BRAND_ADMIN = 'brand.admin@demo.test';
 
-interface TMail {
-  id: string;
-  to: string[];
-  subject: string;
-  headers: { key: string; value: string }[];
-}
 interface TJourney {
   customerId: string;
   customerName: string;
@@ -52,27 +46,6 @@ afterAll(async () => {
   if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
   await browser?.close();
 });
-
-async function outbox(to: string): Promise<TMail[]> {
-  const res = await apiCall<TMail[]>('GET', `/v1/dev/outbox?to=${encodeURIComponent(to)}&limit=50`, { token: grand });
-  if (res.status !== 200) throw new Error(`outbox answered ${res.status}`);
-  return res.data;
-}
-
-/** DKIM as an independent verifier sees it, with the keys the embedded DNS server publishes. */
-async function dkimResult(mail: TMail) {
-  const raw = await fetch(`${baseUrl()}/v1/dev/outbox/${mail.id}/raw`, { headers: { authorization: `Bearer ${grand}` } });
-  expect(raw.status).toBe(200);
-  const source = Buffer.from(await raw.arrayBuffer());
-  const dns = await apiCall<{ name: string; type: string; values: string[] }[]>('GET', '/v1/dev/dns', { token: grand });
-  const resolver = async (name: string, type: string) => {
-    const set = dns.data.find((r) => r.name.toLowerCase() === name.toLowerCase() && r.type === type);
-    if (!set) throw Object.assign(new Error(`no ${type} at ${name}`), { code: 'ENOTFOUND' });
-    return type === 'TXT' ? set.values.map((v) => v.match(/.{1,255}/g) ?? ['']) : set.values;
-  };
-  const result = await dkimVerify(source, { resolver });
-  return result.results[0];
-}
 
 /** Drags a connection from an exit of one step to the entry of another, as a user does. */
 async function connect(page: Page, source: string, handle: string, target: string): Promise<void> {
@@ -205,14 +178,14 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
         return journeys.data.items.find((j) => j.path.some((p) => p.nodeId === 'email' && p.event === 'sent')) ?? null;
       }, 120_000);
       const guest = await apiCall<{ email: string }>('GET', `/v1/customers/${sent.customerId}`, { token: admin });
-      const mails = (await outbox(guest.data.email)).filter((m) => m.subject === subject);
+      const mails = (await outboxOf(grand, guest.data.email)).filter((m) => m.subject === subject);
       expect(mails).toHaveLength(1);
       const mail = mails[0]!;
       expect(mail.to).toEqual([guest.data.email]);
       const header = (key: string) => mail.headers.find((h) => h.key.toLowerCase() === key)?.value ?? '';
       expect(header('list-unsubscribe')).toMatch(/<https?:\/\/[^>]+>/);
       expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
-      const dkim = await dkimResult(mail);
+      const dkim = await dkimResult(grand, mail);
       expect(dkim?.status.result).toBe('pass');
       expect(dkim?.signingDomain).toBe('sakura-hotels.example.jp');
 

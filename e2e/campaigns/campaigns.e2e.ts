@@ -1,8 +1,8 @@
-import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
-import { baseUrl, LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+import { dkimResult, outboxOf, type TOutboxMail } from '../support/mail';
 
 // The acting host: the brand さくらホテルズ, whose demo domain is verified and whose sender is set.
 const ADMIN = 'brand.admin@demo.test';
@@ -13,14 +13,6 @@ const LANDING = 'https://landing.example.jp';
 /** A guest's desktop browser (headless Chromium's own agent reads as a scanner, a machine open). */
 const GUEST_AGENT =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-interface TMail {
-  id: string;
-  subject: string;
-  html: string | null;
-  text: string;
-  headers: { key: string; value: string }[];
-}
 
 let browser: Browser;
 let grand: string;
@@ -49,13 +41,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function outbox(to: string): Promise<TMail[]> {
-  const res = await apiCall<TMail[]>('GET', `/v1/dev/outbox?to=${encodeURIComponent(to)}&limit=20`, { token: grand });
-  if (res.status !== 200) throw new Error(`outbox answered ${res.status}`);
-  return res.data;
-}
+const outbox = (to: string) => outboxOf(grand, to, 20);
 
-async function waitForMail(to: string, count: number, timeoutMs = 90_000): Promise<TMail[]> {
+async function waitForMail(to: string, count: number, timeoutMs = 90_000): Promise<TOutboxMail[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const mails = await outbox(to);
@@ -63,21 +51,6 @@ async function waitForMail(to: string, count: number, timeoutMs = 90_000): Promi
     if (Date.now() > until) throw new Error(`${to} received ${mails.length} mail(s), expected ${count}`);
     await new Promise((r) => setTimeout(r, 500));
   }
-}
-
-/** DKIM as an independent verifier sees it, with the keys the embedded DNS server publishes. */
-async function dkimResult(mail: TMail) {
-  const raw = await fetch(`${baseUrl()}/v1/dev/outbox/${mail.id}/raw`, { headers: { authorization: `Bearer ${grand}` } });
-  expect(raw.status).toBe(200);
-  const source = Buffer.from(await raw.arrayBuffer());
-  const dns = await apiCall<{ name: string; type: string; values: string[] }[]>('GET', '/v1/dev/dns', { token: grand });
-  const resolver = async (name: string, type: string) => {
-    const set = dns.data.find((r) => r.name.toLowerCase() === name.toLowerCase() && r.type === type);
-    if (!set) throw Object.assign(new Error(`no ${type} at ${name}`), { code: 'ENOTFOUND' });
-    return type === 'TXT' ? set.values.map((v) => v.match(/.{1,255}/g) ?? ['']) : set.values;
-  };
-  const result = await dkimVerify(source, { resolver });
-  return result.results[0];
 }
 
 interface TArranged {
@@ -254,7 +227,7 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     const header = (key: string) => mail!.headers.find((h) => h.key.toLowerCase() === key)?.value ?? '';
     expect(header('list-unsubscribe')).toMatch(/<https?:\/\/[^>]+>/);
     expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
-    const dkim = await dkimResult(mail!);
+    const dkim = await dkimResult(grand, mail!);
     expect(dkim?.status.result).toBe('pass');
     expect(dkim?.signingDomain).toBe('sakura-hotels.example.jp');
     await page.context().close();
