@@ -102,15 +102,11 @@ export class JobLeases {
     const options = { pollingIntervalSeconds: work.pollingIntervalSeconds ?? 2 };
     await this.rt.queue.work<T>(queue, options, async (jobs: PgBoss.Job<T>[]) => {
       const batch = this.runBatch(queue, work, jobs);
-      const settled = batch.then(
-        () => undefined,
-        () => undefined,
-      );
-      this.running.add(settled);
+      this.running.add(batch);
       try {
         await batch;
       } finally {
-        this.running.delete(settled);
+        this.running.delete(batch);
       }
     });
   }
@@ -136,7 +132,7 @@ export class JobLeases {
       const waited = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, waitMs);
       });
-      await Promise.race([Promise.all(this.running), waited]);
+      await Promise.race([Promise.allSettled(this.running), waited]);
       clearTimeout(timer);
     }
     if (this.timer) clearInterval(this.timer);
