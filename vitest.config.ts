@@ -40,11 +40,13 @@ export default defineConfig({
       {
         test: {
           name: 'integration-pglite',
-          // Sign-in, the customer list's one-round-trip read, segments, templates and the scenario clock, on the embedded database too.
+          // Sign-in, the customer list's one-round-trip read, segments and their compiler, templates and the scenario clock, on the embedded database too.
           include: [
             'apps/server/src/modules/auth/**/*.int.test.ts',
             'apps/server/src/modules/customers/customers.int.test.ts',
             'apps/server/src/modules/segments/segments.int.test.ts',
+            // The compiler against the evaluator, and the customers' check-in days kept by triggers.
+            'apps/server/src/modules/segments/filter.property.int.test.ts',
             'apps/server/src/modules/templates/templates.int.test.ts',
             'apps/server/src/modules/scenarios/scenario-clock.int.test.ts',
           ],

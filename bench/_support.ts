@@ -104,13 +104,18 @@ export async function startServer(databaseUrl: string, port: number): Promise<Ch
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', WEB_DIST: '/nonexistent', DATA_DIR: '/tmp/yado-bench', BOOKING_API_URL: 'http://127.0.0.1:9' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 120; i++) {
+  // Ten minutes: a new migration's backfill over a seeded million customers runs before it listens.
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  for (let i = 0; i < 1200 && !exited; i++) {
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false);
     if (ok) return child;
     await sleep(500);
   }
   child.kill();
-  throw new Error('server did not start');
+  throw new Error(exited ? 'server exited before it listened' : 'server did not start in ten minutes');
 }
 
 export interface TLoadResult {

@@ -175,7 +175,7 @@ async function main(): Promise<void> {
         // memory for hashing, without JIT compilation.
         await client.query('begin');
         await client.query(
-          `select set_config('work_mem', '128MB', true), set_config('jit', 'off', true), set_config('yado.scope_all', 'off', true), set_config('yado.brand_id', $1, true), set_config('role', 'yado_app', true)`,
+          `select set_config('work_mem', '128MB', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('yado.scope_all', 'off', true), set_config('yado.brand_id', $1, true), set_config('role', 'yado_app', true)`,
           [brand],
         );
         const row = (await client.query({ text: c.sql, values: c.params, rowMode: 'array' })).rows[0] as unknown[];

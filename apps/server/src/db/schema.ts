@@ -18,6 +18,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+/** A set of date ranges, as PostgreSQL writes it: `{[2025-07-01,2025-07-02),[2025-12-24,2025-12-25)}`. */
+const dateMultirange = customType<{ data: string; driverData: string }>({ dataType: () => 'datemultirange' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -234,6 +236,14 @@ export const customers = pgTable(
     firstNameKey: text('first_name_key').generatedAlwaysAs(sql`lower(first_name)`),
     fullNameKey: text('full_name_key').generatedAlwaysAs(sql`lower(last_name || first_name)`),
     emailKey: text('email_key').generatedAlwaysAs(sql`lower(email)`),
+    /*
+     * The customer's check-in days over all their bookings, kept by PostgreSQL (triggers on
+     * bookings, migration 0026) for a segment's date-only booking conditions; the first and last
+     * day apart, as plain dates that answer most customers without opening the days.
+     */
+    checkIns: dateMultirange('check_ins'),
+    firstCheckIn: date('first_check_in'),
+    lastCheckIn: date('last_check_in'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -241,7 +251,9 @@ export const customers = pgTable(
    * Every index costs each inserted customer a descent (an import of a million rows spends most of
    * its time in them), so none is kept twice: the phone's unique index also serves prefix search
    * (text_pattern_ops keeps `=` and adds the ~>=~ range), and the booking-system key indexes only
-   * customers that have one.
+   * customers that have one. One more, written in SQL only (drizzle cannot declare INCLUDE):
+   * `customers_segment_fields_idx` (migration 0026), keyed by brand, holding the id and the fields
+   * segment counts ask about most, so a count reads it instead of the table; its entries go at its end.
    */
   (t) => [
     uniqueIndex('customers_brand_phone_key').on(t.brandId, t.phone.op('text_pattern_ops')),

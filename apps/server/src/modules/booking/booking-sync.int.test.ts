@@ -175,6 +175,18 @@ describe('a re-run', () => {
       if (!b) continue;
       expect([b.status, b.check_in, b.amount], r.id).toEqual([r.status, r.check_in, r.amount]);
     }
+    // Each customer's check-in days (kept by PostgreSQL for segments, migration 0026) follow the
+    // bookings the sync inserted and rewrote, under the tenant role the sync runs as.
+    const days = await s.sql(
+      `select count(*) filter (where c.check_ins is not null)::int as kept,
+         count(*) filter (where (c.check_ins, c.first_check_in, c.last_check_in) is distinct from (d.days, d.first, d.last))::int as stale
+       from customers c, lateral (select range_agg(daterange(b.check_in, b.check_in, '[]')) as days, min(b.check_in) as first, max(b.check_in) as last
+         from bookings b where b.customer_id = c.id) d
+       where c.brand_id = $1`,
+      [sakura],
+    );
+    expect(days[0].kept).toBeGreaterThan(0);
+    expect(days[0].stale).toBe(0);
     // And once more: nothing.
     await syncBookings(s.rt, { brandId: sakura, trigger: 'manual' });
     const [again] = await runs();

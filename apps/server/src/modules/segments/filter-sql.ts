@@ -158,7 +158,63 @@ export function customerScopeSql(scope: TSegmentScope, mode: TCompileMode = 'set
   return sql`${brand} and customers.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${hotels}))`;
 }
 
+/** The days a check-in condition asks for, first and last (SQL dates), or null where they are not one span. */
+function checkInSpan(cond: TFilterCondition, env: TFilterEnv): [SQL, SQL] | null {
+  if (cond.field !== 'checkInDate') return null;
+  const v = cond.value;
+  switch (cond.operator) {
+    case 'is':
+      return [sql`${p(v)}::date`, sql`${p(v)}::date`];
+    case 'between': {
+      const [from, to] = v as [string, string];
+      return [sql`${p(from)}::date`, sql`${p(to)}::date`];
+    }
+    case 'year_is':
+      return [sql`${p(`${v as number}-01-01`)}::date`, sql`${p(`${v as number}-12-31`)}::date`];
+    case 'in_last_days':
+      return [sql`${p(env.today)}::date - ${p(v)}::int`, sql`${p(env.today)}::date`];
+    case 'in_next_days':
+      return [sql`${p(env.today)}::date`, sql`${p(env.today)}::date + ${p(v)}::int`];
+    default:
+      return null;
+  }
+}
+
+/**
+ * "Has a booking whose check-in is between `from` and `to`", read from the customer's own check-in
+ * days (customers.check_ins, kept from the bookings by PostgreSQL) instead of the bookings: the
+ * first and last day answer every customer whose stays do not lie on both sides of the span; only
+ * those open the days themselves.
+ */
+function checkInDaysSql([from, to]: [SQL, SQL]): SQL {
+  return sql`(case when ${from} > ${to} or customers.first_check_in is null or customers.last_check_in < ${from} or customers.first_check_in > ${to} then false
+    when customers.last_check_in <= ${to} or customers.first_check_in >= ${from} then true
+    else customers.check_ins && daterange(${from}, ${to}, '[]') end)`;
+}
+
+/**
+ * A brand's group whose booking conditions are only check-in days, asked once (has such a booking,
+ * or has none): the same answer from the customer's check-in days. Null where that does not hold: a
+ * hotel's or group's scope (the days are the whole brand's), other booking fields, a count.
+ */
+function checkInDaysPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv): SQL | null {
+  if (scope.hotelIds || (group.bookings?.quantifier !== 'none' && (group.bookings?.count ?? 1) !== 1)) return null;
+  const spans = conds.map((c) => checkInSpan(c, env));
+  if (spans.some((s) => s === null)) return null;
+  const all = spans as [SQL, SQL][];
+  // Conditions joined by "and" ask for one booking in every span: in their overlap.
+  const test =
+    group.join === 'and' && all.length > 1
+      ? checkInDaysSql([sql`greatest(${sql.join(all.map((s) => s[0]), sql`, `)})`, sql`least(${sql.join(all.map((s) => s[1]), sql`, `)})`])
+      : joinWith(all.map(checkInDaysSql), group.join);
+  return group.bookings?.quantifier === 'none' ? sql`not ${test}` : test;
+}
+
 function bookingPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
+  if (mode === 'set') {
+    const days = checkInDaysPart(conds, group, scope, env);
+    if (days) return days;
+  }
   const match = joinWith(
     conds.map((c) => conditionSql(c, env)),
     group.join,

@@ -227,6 +227,192 @@ describe('compiled SQL and the evaluator agree', () => {
   }, 300_000);
 });
 
+/*
+ * A brand's groups asking only about check-in days are answered from the customer's own row
+ * (customers.check_ins, kept by triggers on bookings). Random bookings are written, then moved to
+ * other days and other customers and deleted, in statements of one and of many rows; the kept days
+ * must equal the bookings' days, and the filters must answer as the evaluator does on what is left.
+ */
+describe("a customer's check-in days", () => {
+  // Few days, so that stays fall on the very first and last day a condition asks for.
+  const DAYS = [-400, -366, -365, -364, -60, -30, -1, 0, 1, 30, 300].map((d) => addDaysIso(TODAY, d)).concat(['2025-12-31', '2026-01-01']);
+  const day = fc.constantFrom(...DAYS);
+  const dayValue = (operator: string): fc.Arbitrary<unknown> => {
+    switch (operator) {
+      case 'is':
+        return day;
+      case 'between':
+        return fc.tuple(day, day).map(([a, b]) => (a <= b ? [a, b] : [b, a]));
+      case 'year_is':
+        return fc.constantFrom(2025, 2026, 2027);
+      case 'day_is':
+        return fc.constantFrom(1, 31);
+      default:
+        return fc.constantFrom(0, 1, 30, 364, 365, 366);
+    }
+  };
+  const DATE_OPERATORS = ['is', 'between', 'year_is', 'in_last_days', 'in_next_days', 'day_is'] as const;
+  const checkInArb: fc.Arbitrary<TFilterCondition> = fc
+    .constantFrom(...DATE_OPERATORS)
+    .chain((operator) => dayValue(operator).map((value) => ({ kind: 'condition', field: 'checkInDate', operator, value }) as TFilterCondition));
+  const daysGroupArb: fc.Arbitrary<TFilterGroup> = fc.record({
+    kind: fc.constant('group' as const),
+    join: fc.constantFrom('and' as const, 'or' as const),
+    bookings: fc.option(
+      fc.oneof(fc.constant({ quantifier: 'none' as const, count: 1 }), fc.record({ quantifier: fc.constant('at_least' as const), count: fc.integer({ min: 1, max: 2 }) })),
+      { nil: undefined },
+    ),
+    items: fc.tuple(
+      fc.array(checkInArb, { minLength: 1, maxLength: 3 }),
+      fc.option(fc.constant({ kind: 'condition', field: 'gender', operator: 'is', value: ['female'] } as TFilterCondition), { nil: undefined }),
+    ).map(([days, other]) => (other ? [...days, other] : days)),
+  }) as fc.Arbitrary<TFilterGroup>;
+  const daysFilterArb: fc.Arbitrary<TFilter> = fc.record({
+    version: fc.constant(1 as const),
+    join: fc.constantFrom('and' as const, 'or' as const),
+    groups: fc.array(daysGroupArb, { minLength: 1, maxLength: 3 }),
+  });
+  // What happens to each booking after it is written: kept, moved to another day or to another customer, or deleted.
+  const editArb = fc.oneof(
+    { weight: 3, arbitrary: fc.constant({ kind: 'keep' as const }) },
+    { weight: 1, arbitrary: day.map((checkIn) => ({ kind: 'day' as const, checkIn })) },
+    { weight: 1, arbitrary: fc.nat(20).map((to) => ({ kind: 'customer' as const, to })) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'delete' as const }) },
+  );
+  const personArb = fc.record({
+    gender: nullable(fc.constantFrom('male', 'female')),
+    bookings: fc.array(fc.record({ checkIn: day, edit: editArb }), { maxLength: 4 }),
+  });
+
+  it('are kept through inserts, moves and deletes, and answer date-only groups as the bookings do', async () => {
+    let partial = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(personArb, { minLength: 1, maxLength: 10 }), fc.array(daysFilterArb, { minLength: 3, maxLength: 3 }), async (people, filters) => {
+        const scope: TSegmentScope = { brandId, hotelIds: null };
+        const ids = people.map(() => randomUUID());
+        const written = people.flatMap((p, i) => p.bookings.map((b) => ({ id: randomUUID(), customer: i, checkIn: b.checkIn, edit: b.edit })));
+        for (const [i, p] of people.entries()) {
+          await s.sql(
+            `insert into customers (id, brand_id, first_name, last_name, phone, gender) values ($1, $2, 'Taro', 'Days', $3, $4)`,
+            [ids[i], brandId, `0900001${String(i).padStart(4, '0')}`, p.gender],
+          );
+        }
+        try {
+          // One statement for every booking, then the edits one by one and the deletes in one.
+          if (written.length > 0) {
+            await s.sql(
+              `insert into bookings (id, brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+               select v.id, $1, v.customer_id, $2, v.id::text, v.check_in, v.check_in, v.check_in + 1, 1, 1, 10000, 'confirmed'
+               from unnest($3::uuid[], $4::uuid[], $5::date[]) as v(id, customer_id, check_in)`,
+              [brandId, hotels[0], written.map((b) => b.id), written.map((b) => ids[b.customer]), written.map((b) => b.checkIn)],
+            );
+          }
+          for (const b of written) {
+            if (b.edit.kind === 'day') {
+              await s.sql(`update bookings set check_in = $2 where id = $1`, [b.id, b.edit.checkIn]);
+              b.checkIn = b.edit.checkIn;
+            } else if (b.edit.kind === 'customer') {
+              b.customer = b.edit.to % people.length;
+              await s.sql(`update bookings set customer_id = $2 where id = $1`, [b.id, ids[b.customer]]);
+            }
+          }
+          const gone = written.filter((b) => b.edit.kind === 'delete').map((b) => b.id);
+          if (gone.length > 0) await s.sql(`delete from bookings where id = any($1::uuid[])`, [gone]);
+          const left = written.filter((b) => b.edit.kind !== 'delete');
+
+          const kept = await s.sql(`select id, check_ins::text as days, first_check_in::text as first, last_check_in::text as last from customers where id = any($1::uuid[])`, [ids]);
+          for (const [i, id] of ids.entries()) {
+            const days = [...new Set(left.filter((b) => b.customer === i).map((b) => b.checkIn))].sort();
+            const row = kept.find((r) => r.id === id);
+            expect([row.first, row.last], id).toEqual(days.length > 0 ? [days[0], days.at(-1)] : [null, null]);
+            expect(row.days === null ? [] : daysOf(row.days), id).toEqual(days);
+          }
+
+          const customers: TEvalCustomer[] = people.map((p, i) => ({
+            id: ids[i]!,
+            brandId,
+            firstName: 'Taro',
+            lastName: 'Days',
+            email: null,
+            phone: `0900001${String(i).padStart(4, '0')}`,
+            idNumber: null,
+            address: null,
+            city: null,
+            dateOfBirth: null,
+            gender: p.gender,
+            country: null,
+            prefecture: null,
+            emailStatus: 'active',
+            consentSource: 'manual',
+            createdAt: new Date(),
+            hotelIds: [],
+            bookings: left
+              .filter((b) => b.customer === i)
+              .map((b) => ({
+                id: b.id,
+                brandId,
+                hotelId: hotels[0]!,
+                bookingDate: b.checkIn,
+                checkIn: b.checkIn,
+                checkOut: addDaysIso(b.checkIn, 1),
+                nights: 1,
+                guests: 1,
+                amount: 10000,
+                roomType: null,
+                source: null,
+                status: 'confirmed',
+              })),
+          }));
+          for (const filter of filters) {
+            expect(checkFilter(filter)).toEqual([]);
+            const want = customers.filter((c) => evaluateFilter(filter, c, scope, ENV)).map((c) => c.id).sort();
+            const wantGroups = groupPlaces(filter).map((p) => customers.filter((c) => evaluateGroup(p.group, c, scope, ENV)).length);
+            const got = await withTenant(s.rt.database.db, { scopeAll: false, brandId }, async (tx) => {
+              const set = rowsOf<{ id: string }>(
+                await tx.execute(sql`select customers.id from customers where ${customerScopeSql(scope, 'set')} and customers.id = any(${`{${ids.join(',')}}`}::uuid[]) and ${filterSql(filter, scope, ENV, 'set')}`),
+              );
+              const counts = (await tx.execute(countSql(filter, scope, ENV))) as unknown as { rows: Record<string, number>[] };
+              return { set: set.map((r) => r.id).sort(), counts: Object.values(counts.rows[0]!).map(Number) };
+            });
+            if (want.length > 0 && want.length < customers.length) partial++;
+            expect(got.set, JSON.stringify(filter)).toEqual(want);
+            // The brand holds only these customers while the property runs.
+            expect(got.counts, JSON.stringify(filter)).toEqual([want.length, ...wantGroups]);
+          }
+        } finally {
+          await s.sql(`delete from customers where phone like '0900001%'`);
+        }
+      }),
+      { numRuns: 100 },
+    );
+    expect(partial).toBeGreaterThan(20);
+  }, 300_000);
+
+  // Last in this file: it empties the bookings of its database.
+  it('are cleared when the bookings are truncated', async () => {
+    const id = randomUUID();
+    await s.sql(`insert into customers (id, brand_id, first_name, last_name, phone) values ($1, $2, 'Taro', 'Days', '09000020001')`, [id, brandId]);
+    await s.sql(
+      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+       values ($1, $2, $3, 'T-1', '2026-01-01', '2026-02-01', '2026-02-02', 1, 1, 10000, 'confirmed')`,
+      [brandId, id, hotels[0]],
+    );
+    expect((await s.sql(`select check_ins::text as days from customers where id = $1`, [id]))[0].days).toBe('{[2026-02-01,2026-02-02)}');
+    await s.sql(`truncate bookings cascade`);
+    expect(await s.sql(`select check_ins, first_check_in, last_check_in from customers where id = $1`, [id])).toEqual([{ check_ins: null, first_check_in: null, last_check_in: null }]);
+    await s.sql(`delete from customers where id = $1`, [id]);
+  });
+});
+
+/** The days of a multirange of single days as PostgreSQL writes it: {[2026-01-01,2026-01-03),[2026-02-01,2026-02-02)}. */
+function daysOf(text: string): string[] {
+  const out: string[] = [];
+  for (const [, from, to] of text.matchAll(/\[(\d{4}-\d{2}-\d{2}),(\d{4}-\d{2}-\d{2})\)/g)) {
+    for (let d = from as string; d < (to as string); d = addDaysIso(d, 1)) out.push(d);
+  }
+  return out;
+}
+
 function addDaysIso(iso: string, days: number): string {
   const d = new Date(`${iso}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);

@@ -167,7 +167,8 @@ export async function brandTimeZone(tx: TTx, brandId: string, workMem: string | 
   const [row] = await selectRows<{ timezone: string }>(
     tx,
     workMem
-      ? sql`select timezone from hosts, set_config('work_mem', ${workMem}, true) w, set_config('jit', 'off', true) j where id = ${brandId}::uuid`
+      ? sql`select timezone from hosts, set_config('work_mem', ${workMem}, true) w, set_config('jit', 'off', true) j,
+          set_config('max_parallel_workers_per_gather', '0', true) g where id = ${brandId}::uuid`
       : sql`select timezone from hosts where id = ${brandId}::uuid`,
   );
   return row?.timezone ?? 'Asia/Tokyo';
