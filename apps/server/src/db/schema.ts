@@ -252,8 +252,9 @@ export const customers = pgTable(
    * its time in them), so none is kept twice: the phone's unique index also serves prefix search
    * (text_pattern_ops keeps `=` and adds the ~>=~ range), and the booking-system key indexes only
    * customers that have one. One more, written in SQL only (drizzle cannot declare INCLUDE):
-   * `customers_segment_fields_idx` (migration 0026), keyed by brand, holding the id and the fields
-   * segment counts ask about most, so a count reads it instead of the table; its entries go at its end.
+   * `customers_segment_fields_idx` (migration 0026), keyed by brand, holding the id, name keys,
+   * gender, birth date, prefecture and check-in days, so a count asking only about those reads it
+   * instead of the table; its entries go at its end.
    */
   (t) => [
     uniqueIndex('customers_brand_phone_key').on(t.brandId, t.phone.op('text_pattern_ops')),
