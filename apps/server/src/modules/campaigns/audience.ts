@@ -41,8 +41,12 @@ export interface TAudienceSql {
   scope: TSegmentScope;
 }
 
-/** The audience predicate; 409 campaign_segment_deleted when a chosen segment no longer exists. */
-export async function audienceSql(tx: TTx, owner: TAudienceOwner, include: string[], exclude: string[]): Promise<TAudienceSql> {
+/**
+ * The audience predicate; 409 campaign_segment_deleted when a chosen segment no longer exists.
+ * `at`: the moment whose date the segments' relative dates count from (the scenario engine's
+ * clock; a campaign's is now).
+ */
+export async function audienceSql(tx: TTx, owner: TAudienceOwner, include: string[], exclude: string[], at: Date = new Date()): Promise<TAudienceSql> {
   const ids = [...new Set([...include, ...exclude])];
   const segments = ids.length
     ? await selectRows<TSegmentForAudience>(
@@ -53,7 +57,7 @@ export async function audienceSql(tx: TTx, owner: TAudienceOwner, include: strin
     : [];
   if (segments.length !== ids.length) throw new AppError(409, 'campaign_segment_deleted');
   const timeZone = await brandTimeZone(tx, owner.brandId);
-  const today = dateIn(new Date(), timeZone);
+  const today = dateIn(at, timeZone);
   const byId = new Map(segments.map((s) => [s.id, s]));
   const predicate = async (list: string[]) =>
     Promise.all(list.map((id) => segmentPredicate(tx, owner.brandId, byId.get(id) as TSegmentForAudience, today, timeZone)));

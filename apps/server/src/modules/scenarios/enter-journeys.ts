@@ -190,7 +190,7 @@ async function enterAtTrigger(
   switch (trigger.kind) {
     case 'segment_members': {
       if (!trigger.segmentId || !times.next_entry_at || times.next_entry_at > at) return 0;
-      const audience = await audienceSql(tx, owner, [trigger.segmentId], []);
+      const audience = await audienceSql(tx, owner, [trigger.segmentId], [], at);
       const key = `run:${times.run_number}:${times.entry_count}`;
       return insertJourneys(tx, scenario, node.id, sql`select customers.id as customer_id, null::uuid as booking_id, ${key}::text as entry_key, ${atIso}::timestamptz as due_at from customers where ${audience.where}`, at);
     }
@@ -198,7 +198,7 @@ async function enterAtTrigger(
       if (!trigger.segmentId) return 0;
       // A dynamic segment is evaluated at most once a minute per scenario.
       if (times.segment_scanned_at && at.getTime() - new Date(times.segment_scanned_at).getTime() < 60_000) return 0;
-      const audience = await audienceSql(tx, owner, [trigger.segmentId], []);
+      const audience = await audienceSql(tx, owner, [trigger.segmentId], [], at);
       const first = times.segment_scanned_at === null;
       await tx.execute(sql`update scenarios set segment_scanned_at = ${atIso}::timestamptz where id = ${scenario.id}::uuid`);
       // Members not seen before are recorded and, after the first look, enter: the insert is the journeys' source

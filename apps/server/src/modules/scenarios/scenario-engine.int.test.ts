@@ -215,6 +215,37 @@ describe('consent and the frequency cap apply to scenario mails', () => {
   }, 120_000);
 });
 
+describe("a segment's relative dates", () => {
+  it("count from the scenario clock's day, not the real one", async () => {
+    const start = await clockNow();
+    // Ten days on, "check-in in the next 3 days" holds for a stay 12 days after today and no longer for tomorrow's.
+    const ahead = await customer('ahead');
+    const tomorrow = await customer('tomorrow');
+    await booking(ahead.id, tokyoDate(start, 12));
+    await booking(tomorrow.id, tokyoDate(start, 1));
+    const filter = { version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'checkInDate', operator: 'in_next_days', value: 3 }] }] };
+    const created = await s.call('POST', '/v1/segments', { token, body: { name: `三日以内 ${tag}`, type: 'dynamic', filter } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await advance(10 * DAY);
+    const id = await runScenario(
+      {
+        nodes: [
+          { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: created.body.data.id } },
+          { id: 'first', type: 'email', data: { templateId, subject: `到着前 ${tag}`, senderEmail: sender } },
+        ],
+        edges: [{ id: 'a', source: 'start', target: 'first' }],
+      },
+      `時計 ${tag}`,
+    );
+    await advance(1);
+    const entered = await eventually(async () => {
+      const js = await journeysOf(id);
+      return js.some((j) => j.customerId === ahead.id) ? js : null;
+    }, 30_000);
+    expect(entered.map((j) => j.customerId)).not.toContain(tomorrow.id);
+  }, 120_000);
+});
+
 describe('a send that cannot happen', () => {
   it('fails the node with its reason and sends the customer down the error path; birthdays enter once a day', async () => {
     const guest = await customer('birthday');
