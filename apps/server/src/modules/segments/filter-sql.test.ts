@@ -136,3 +136,39 @@ describe('compiling a filter', () => {
     expect(sql).toBe('select count(*)::int as total, count(*)::int as n0 from customers where customers.brand_id = $1::uuid and (customers.last_name_key = $2)');
   });
 });
+
+describe("a brand's date-only booking group", () => {
+  const days = (items: TFilterCondition[], bookings?: { quantifier: 'at_least' | 'none'; count: number }): TFilter =>
+    ({ version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', items, ...(bookings ? { bookings } : {}) }] }) as TFilter;
+  const checkIn = (operator: string, value: unknown) => ({ kind: 'condition', field: 'checkInDate', operator, value }) as TFilterCondition;
+  const notBack = days([checkIn('in_last_days', 365)], { quantifier: 'none', count: 1 });
+
+  it("reads the customer's kept check-in days in set form, without the bookings", () => {
+    const { sql, params } = render(filterSql(notBack, BRAND, ENV, 'set'));
+    expect(sql).toContain('customers.check_ins &&');
+    expect(sql).not.toContain('bookings');
+    expect(sql).toMatch(/not \(+case when/);
+    expect(params).toContain(365);
+  });
+
+  it('asks for the overlap of spans joined by and, as one test', () => {
+    const { sql } = render(filterSql(days([checkIn('year_is', 2025), checkIn('in_last_days', 400)]), BRAND, ENV, 'set'));
+    expect(sql).toContain('greatest(');
+    expect(sql.match(/daterange/g)).toHaveLength(1);
+  });
+
+  it('still reads the bookings in row form, in a hotel scope, with other fields, a day of the month or a count', () => {
+    const cases: [TFilter, TSegmentScope, 'set' | 'row'][] = [
+      [notBack, BRAND, 'row'],
+      [notBack, HOTEL, 'set'],
+      [days([checkIn('in_last_days', 365), { kind: 'condition', field: 'amount', operator: 'greater_than', value: 5 } as TFilterCondition]), BRAND, 'set'],
+      [days([checkIn('day_is', 1)]), BRAND, 'set'],
+      [days([checkIn('in_last_days', 365)], { quantifier: 'at_least', count: 2 }), BRAND, 'set'],
+    ];
+    for (const [filter, scope, mode] of cases) {
+      const { sql } = render(filterSql(filter, scope, ENV, mode));
+      expect(sql, JSON.stringify(filter)).toContain('from bookings b');
+      expect(sql, JSON.stringify(filter)).not.toContain('check_ins');
+    }
+  });
+});
