@@ -251,14 +251,15 @@ export const customers = pgTable(
    * Every index costs each inserted customer a descent (an import of a million rows spends most of
    * its time in them), so none is kept twice: the phone's unique index also serves prefix search
    * (text_pattern_ops keeps `=` and adds the ~>=~ range), and the booking-system key indexes only
-   * customers that have one. One more, written in SQL only (drizzle cannot declare INCLUDE):
-   * `customers_segment_fields_idx` (migration 0026), keyed by brand, holding the id, name keys,
+   * customers that have one. Three more, written in SQL only (drizzle cannot declare INCLUDE):
+   * `customers_segment_fields_idx` (migration 0027), keyed by brand and family-name key
+   * (text_pattern_ops, so it also serves family-name search), holding the id, given-name key,
    * gender, birth date, prefecture and check-in days, so a count asking only about those reads it
-   * instead of the table; its entries go at its end.
+   * instead of the table; and `customers_last_check_in_idx` and `customers_check_in_days_idx`, by
+   * last check-in, for counts of recent stays (filter-count.ts).
    */
   (t) => [
     uniqueIndex('customers_brand_phone_key').on(t.brandId, t.phone.op('text_pattern_ops')),
-    index('customers_last_name_key_idx').on(t.brandId, t.lastNameKey.op('text_pattern_ops')),
     index('customers_first_name_key_idx').on(t.brandId, t.firstNameKey.op('text_pattern_ops')),
     index('customers_full_name_key_idx').on(t.brandId, t.fullNameKey.op('text_pattern_ops')),
     index('customers_email_key_idx').on(t.brandId, t.emailKey.op('text_pattern_ops')),

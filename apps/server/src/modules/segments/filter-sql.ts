@@ -1,6 +1,7 @@
 import { FILTER_FIELDS, type TFilter, type TFilterCondition, type TFilterField, type TFilterGroup } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { startsWith } from '../customers/queries.ts';
+import { addDays } from './filter-eval.ts';
 
 /**
  * The filter compiler: a checked filter document (contracts' checkFilter found no fault) becomes
@@ -158,26 +159,30 @@ export function customerScopeSql(scope: TSegmentScope, mode: TCompileMode = 'set
   return sql`${brand} and customers.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${hotels}))`;
 }
 
-/** The days a check-in condition asks for, first and last (SQL dates), or null where they are not one span. */
-function checkInSpan(cond: TFilterCondition, env: TFilterEnv): [SQL, SQL] | null {
+/** The days a check-in condition asks for, first and last, or null where they are not one span. */
+export function checkInDays(cond: TFilterCondition, env: TFilterEnv): [string, string] | null {
   if (cond.field !== 'checkInDate') return null;
   const v = cond.value;
   switch (cond.operator) {
     case 'is':
-      return [sql`${p(v)}::date`, sql`${p(v)}::date`];
-    case 'between': {
-      const [from, to] = v as [string, string];
-      return [sql`${p(from)}::date`, sql`${p(to)}::date`];
-    }
+      return [v as string, v as string];
+    case 'between':
+      return v as [string, string];
     case 'year_is':
-      return [sql`${p(`${v as number}-01-01`)}::date`, sql`${p(`${v as number}-12-31`)}::date`];
+      return [`${v as number}-01-01`, `${v as number}-12-31`];
     case 'in_last_days':
-      return [sql`${p(env.today)}::date - ${p(v)}::int`, sql`${p(env.today)}::date`];
+      return [addDays(env.today, -(v as number)), env.today];
     case 'in_next_days':
-      return [sql`${p(env.today)}::date`, sql`${p(env.today)}::date + ${p(v)}::int`];
+      return [env.today, addDays(env.today, v as number)];
     default:
       return null;
   }
+}
+
+/** The same as SQL dates. */
+function checkInSpan(cond: TFilterCondition, env: TFilterEnv): [SQL, SQL] | null {
+  const days = checkInDays(cond, env);
+  return days && [sql`${p(days[0])}::date`, sql`${p(days[1])}::date`];
 }
 
 /**
@@ -287,14 +292,15 @@ export function groupPlaces(filter: TFilter): TGroupPlace[] {
 
 /**
  * One statement counting the whole filter and every group at every level (spec: the audience of
- * the whole filter and of each group). Each group's own items (conditions and booking part,
+ * the whole filter and of each group) in one pass over the customers in scope: what countSql
+ * (filter-count.ts) runs where the filter is not made of sets it can count directly. Each group's own items (conditions and booking part,
  * subgroups aside) are tested once per customer in scope, as a column of an inner select; a
  * group's answer is then its own column joined with its subgroups' answers, so a subgroup is never
  * tested twice for its parent and itself. A NULL own answer counts as false: groups only combine
  * by and/or, where NULL and false make the same final answer.
  * Answers one row: total, n0, n1, ... (one per group, in groupPlaces order).
  */
-export function countSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv): SQL {
+export function passCountSql(filter: TFilter, scope: TSegmentScope, env: TFilterEnv): SQL {
   const places = groupPlaces(filter);
   if (places.length === 1) {
     return sql`select count(*)::int as total, count(*)::int as n0 from customers where ${customerScopeSql(scope)} and ${groupSql(filter.groups[0] as TFilterGroup, scope, env, 'set')}`;

@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, withTenant } from '../../db/client.ts';
 import { startTestServer, type TTestServer } from '../../test/harness.ts';
-import { countSql, customerScopeSql, filterSql, groupPlaces, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import { countSql, setCountSql } from './filter-count.ts';
+import { customerScopeSql, filterSql, groupPlaces, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
 import { evaluateFilter, evaluateGroup, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
 
 /**
@@ -227,6 +228,197 @@ describe('compiled SQL and the evaluator agree', () => {
   }, 300_000);
 });
 
+// Few days, so that stays fall on the very first and last day a condition asks for.
+const DAYS = [-400, -366, -365, -364, -60, -30, -1, 0, 1, 30, 300].map((d) => addDaysIso(TODAY, d)).concat(['2025-12-31', '2026-01-01']);
+const day = fc.constantFrom(...DAYS);
+const dayValue = (operator: string): fc.Arbitrary<unknown> => {
+  switch (operator) {
+    case 'is':
+      return day;
+    case 'between':
+      return fc.tuple(day, day).map(([a, b]) => (a <= b ? [a, b] : [b, a]));
+    case 'year_is':
+      return fc.constantFrom(2025, 2026, 2027);
+    case 'day_is':
+      return fc.constantFrom(1, 31);
+    default:
+      return fc.constantFrom(0, 1, 30, 364, 365, 366);
+  }
+};
+
+/*
+ * Where every group of a filter is a set an index hands over (stays in some days, a family name,
+ * recent days), the count is set arithmetic instead of a pass over the customers (filter-count.ts).
+ * Filters of those shapes, on random customers of two brands, must count as the evaluator does.
+ */
+describe('counts made of sets', () => {
+  const spanArb: fc.Arbitrary<TFilterCondition> = fc
+    .constantFrom('is', 'between', 'year_is', 'in_last_days', 'in_next_days')
+    .chain((operator) => dayValue(operator).map((value) => ({ kind: 'condition', field: 'checkInDate', operator, value }) as TFilterCondition));
+  const c = (field: string, operator: string, value: unknown) => ({ kind: 'condition', field, operator, value }) as TFilterCondition;
+  const quantifierArb = fc.option(
+    fc.oneof(fc.constant({ quantifier: 'none' as const, count: 1 }), fc.record({ quantifier: fc.constant('at_least' as const), count: fc.integer({ min: 1, max: 2 }) })),
+    { nil: undefined },
+  );
+  const staysArb = fc
+    .tuple(
+      spanArb,
+      fc.subarray([
+        c('hotel', 'is', ['HOTEL0']),
+        c('amount', 'greater_than', 50000),
+        c('bookingStatus', 'is', ['checked_out', 'confirmed']),
+        c('hotel', 'is_not', ['HOTEL1']),
+      ]),
+      quantifierArb,
+    )
+    .map(([span, others, bookings]) => ({ kind: 'group', join: 'and', items: [span, ...others], ...(bookings ? { bookings } : {}) }) as TFilterGroup);
+  const daysArb = fc
+    .tuple(fc.array(spanArb, { minLength: 1, maxLength: 2 }), fc.option(fc.constant({ quantifier: 'none' as const, count: 1 }), { nil: undefined }))
+    .map(([items, bookings]) => ({ kind: 'group', join: 'and', items, ...(bookings ? { bookings } : {}) }) as TFilterGroup);
+  const namesArb = fc
+    .tuple(
+      fc.oneof(fc.constantFrom('山', '山田', 'やま', 'sm').map((v) => c('lastName', 'starts_with', v)), fc.constantFrom('山田', 'smith').map((v) => c('lastName', 'is', v))),
+      fc.subarray([c('gender', 'is', ['female']), c('firstName', 'starts_with', 'ta'), c('prefecture', 'is', ['東京都'])]),
+    )
+    .map(([name, others]) => ({ kind: 'group', join: 'and', items: [name, ...others] }) as TFilterGroup);
+  const setFilterArb: fc.Arbitrary<TFilter> = fc.record({
+    version: fc.constant(1 as const),
+    join: fc.constantFrom('and' as const, 'and' as const, 'or' as const),
+    groups: fc.array(fc.oneof(staysArb, daysArb, namesArb), { minLength: 1, maxLength: 3 }),
+  });
+  const personArb = fc.record({
+    lastName: fc.constantFrom('山田', '山本', 'やまだ', 'Smith'),
+    firstName: fc.constantFrom('Taro', 'Hanako'),
+    gender: nullable(fc.constantFrom('male', 'female')),
+    prefecture: nullable(fc.constantFrom('東京都', '京都府')),
+    otherBrand: fc.boolean(),
+    bookings: fc.array(
+      fc.record({ checkIn: day, hotelIndex: fc.integer({ min: 0, max: 3 }), amount: fc.constantFrom(10000, 50000, 60000), status: fc.constantFrom('confirmed', 'checked_out', 'cancelled') }),
+      { maxLength: 4 },
+    ),
+  });
+  // Hotels are placed in the filters once the seeded ids are known.
+  const withHotels = (f: TFilter): TFilter => JSON.parse(JSON.stringify(f).replaceAll('HOTEL0', hotels[0]!).replaceAll('HOTEL1', hotels[1]!)) as TFilter;
+
+  it('count as the evaluator does, the total and every group', async () => {
+    let asSets = 0;
+    let partial = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(personArb, { minLength: 1, maxLength: 12 }), fc.array(setFilterArb, { minLength: 4, maxLength: 4 }), async (people, drawn) => {
+        const scope: TSegmentScope = { brandId, hotelIds: null };
+        const customers: TEvalCustomer[] = people.map((p, i) => {
+          const id = randomUUID();
+          const brand = p.otherBrand && i % 3 === 0 ? otherBrandId : brandId;
+          return {
+            id,
+            brandId: brand,
+            firstName: p.firstName,
+            lastName: p.lastName,
+            email: null,
+            phone: `0900003${String(i).padStart(4, '0')}`,
+            idNumber: null,
+            address: null,
+            city: null,
+            dateOfBirth: null,
+            gender: p.gender,
+            country: null,
+            prefecture: p.prefecture,
+            emailStatus: 'active',
+            consentSource: 'manual',
+            createdAt: new Date('2026-01-01T00:00:00Z'),
+            hotelIds: [],
+            // Another brand's customers have their own brand's bookings, which no count of ours may see.
+            bookings: p.bookings.map(
+              (b): TEvalBooking => ({
+                id: randomUUID(),
+                brandId: brand,
+                hotelId: hotels[b.hotelIndex]!,
+                bookingDate: b.checkIn,
+                checkIn: b.checkIn,
+                checkOut: addDaysIso(b.checkIn, 1),
+                nights: 1,
+                guests: 1,
+                amount: b.amount,
+                roomType: null,
+                source: null,
+                status: b.status,
+              }),
+            ),
+          };
+        });
+        await arrange(customers);
+        try {
+          for (const filter of drawn.map(withHotels)) {
+            expect(checkFilter(filter)).toEqual([]);
+            if (setCountSql(filter, scope, ENV)) asSets++;
+            const want = customers.filter((x) => evaluateFilter(filter, x, scope, ENV)).length;
+            const wantGroups = groupPlaces(filter).map((p) => customers.filter((x) => evaluateGroup(p.group, x, scope, ENV)).length);
+            const got = await withTenant(s.rt.database.db, { scopeAll: false, brandId }, async (tx) => {
+              const counts = (await tx.execute(countSql(filter, scope, ENV))) as unknown as { rows: Record<string, number>[] };
+              return Object.values(counts.rows[0]!).map(Number);
+            });
+            if (want > 0 && want < customers.filter((x) => x.brandId === brandId).length) partial++;
+            expect(got, JSON.stringify(filter)).toEqual([want, ...wantGroups]);
+          }
+        } finally {
+          await s.sql(`delete from customers where phone like '0900003%'`);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    // Most of the drawn filters must take the sets' way, and tell customers apart.
+    expect(asSets).toBeGreaterThan(120);
+    expect(partial).toBeGreaterThan(80);
+  }, 300_000);
+
+  it("refuse a booking of another brand than its customer's, on which the stays' counts rely", async () => {
+    const id = randomUUID();
+    await s.sql(`insert into customers (id, brand_id, first_name, last_name, phone) values ($1, $2, 'Taro', 'Edge', '09000041000')`, [id, brandId]);
+    const write = (sql: string, values: unknown[]) => s.sql(sql, values).then(() => 'written', (error: { code?: string }) => error.code);
+    try {
+      const insert = `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+         values ($1, $2, $3, 'X-1', '2026-01-01', '2026-01-01', '2026-01-02', 1, 1, 10000, 'confirmed')`;
+      expect(await write(insert, [otherBrandId, id, hotels[0]])).toBe('23514');
+      expect(await write(insert, [brandId, id, hotels[0]])).toBe('written');
+      expect(await write(`update bookings set brand_id = $1 where customer_id = $2`, [otherBrandId, id])).toBe('23514');
+    } finally {
+      await s.sql(`delete from customers where id = $1`, [id]);
+    }
+  });
+
+  it('count a guest whose last stay is the first day a stays group asks for', async () => {
+    // "Stayed last summer, not back for a year": only customers last here since the summer began
+    // are read for the second group, so one last here on its very first day must still be counted.
+    const [first, back, never] = [randomUUID(), randomUUID(), randomUUID()];
+    for (const [i, id] of [first, back, never].entries()) {
+      await s.sql(`insert into customers (id, brand_id, first_name, last_name, phone) values ($1, $2, 'Taro', 'Edge', $3)`, [id, brandId, `0900004000${i}`]);
+    }
+    for (const [i, [id, checkIn]] of ([[first, '2024-07-01'], [back, '2024-07-01'], [back, addDaysIso(TODAY, -10)]] as const).entries()) {
+      await s.sql(
+        `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+         values ($1, $2, $3, $4, $5, $5, $6, 1, 1, 10000, 'checked_out')`,
+        [brandId, id, hotels[0], `EDGE-${i}`, checkIn, addDaysIso(checkIn, 1)],
+      );
+    }
+    try {
+      const filter = {
+        version: 1,
+        join: 'and',
+        groups: [
+          { kind: 'group', join: 'and', items: [c('checkInDate', 'between', ['2024-07-01', '2024-08-31'])] },
+          { kind: 'group', join: 'and', items: [c('checkInDate', 'in_last_days', 365)], bookings: { quantifier: 'none', count: 1 } },
+        ],
+      } as TFilter;
+      const scope: TSegmentScope = { brandId, hotelIds: null };
+      expect(setCountSql(filter, scope, ENV)).not.toBeNull();
+      const counts = await withTenant(s.rt.database.db, { scopeAll: false, brandId }, async (tx) => rowsOf<Record<string, number>>(await tx.execute(countSql(filter, scope, ENV))));
+      expect(counts).toEqual([{ total: 1, n0: 2, n1: 2 }]);
+    } finally {
+      await s.sql(`delete from customers where phone like '09000040%'`);
+    }
+  });
+});
+
 /*
  * A brand's groups asking only about check-in days are answered from the customer's own row
  * (customers.check_ins, kept by triggers on bookings). Random bookings are written, then moved to
@@ -234,23 +426,6 @@ describe('compiled SQL and the evaluator agree', () => {
  * must equal the bookings' days, and the filters must answer as the evaluator does on what is left.
  */
 describe("a customer's check-in days", () => {
-  // Few days, so that stays fall on the very first and last day a condition asks for.
-  const DAYS = [-400, -366, -365, -364, -60, -30, -1, 0, 1, 30, 300].map((d) => addDaysIso(TODAY, d)).concat(['2025-12-31', '2026-01-01']);
-  const day = fc.constantFrom(...DAYS);
-  const dayValue = (operator: string): fc.Arbitrary<unknown> => {
-    switch (operator) {
-      case 'is':
-        return day;
-      case 'between':
-        return fc.tuple(day, day).map(([a, b]) => (a <= b ? [a, b] : [b, a]));
-      case 'year_is':
-        return fc.constantFrom(2025, 2026, 2027);
-      case 'day_is':
-        return fc.constantFrom(1, 31);
-      default:
-        return fc.constantFrom(0, 1, 30, 364, 365, 366);
-    }
-  };
   const DATE_OPERATORS = ['is', 'between', 'year_is', 'in_last_days', 'in_next_days', 'day_is'] as const;
   const checkInArb: fc.Arbitrary<TFilterCondition> = fc
     .constantFrom(...DATE_OPERATORS)

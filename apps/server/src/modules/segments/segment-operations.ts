@@ -10,7 +10,8 @@ import { toCustomer } from '../customers/customer-operations.ts';
 import { countCustomersQuery, customerScope, filterCondition, findCustomer, selectCustomers, type TCustomerFilter } from '../customers/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { dateIn, explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
-import { countSql, customerScopeSql, filterSql, groupPlaces, type TCompileMode, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import { customerScopeSql, filterSql, groupPlaces, type TCompileMode, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import { countSql } from './filter-count.ts';
 import {
   addMembersWhere,
   brandTimeZone,
