@@ -33,7 +33,8 @@ export async function admin(sql: string): Promise<void> {
  */
 export async function benchDatabase(fallback: string): Promise<string> {
   const i = process.argv.indexOf('--db');
-  const name = i >= 0 && /^[a-z_][a-z0-9_]*$/.test(process.argv[i + 1] ?? '') ? (process.argv[i + 1] as string) : fallback;
+  const name =
+    i >= 0 && /^[a-z_][a-z0-9_]*$/.test(process.argv[i + 1] ?? '') ? (process.argv[i + 1] as string) : fallback;
   const url = dbUrl(name);
   const exists = await new pg.Client({ connectionString: url }).connect().then(
     (client) => client.end().then(() => true),
@@ -46,7 +47,9 @@ export async function benchDatabase(fallback: string): Promise<string> {
 /** The demo brand the server seeds (sakura-hotels) and its hotels, by slug. */
 export async function demoBrand(db: pg.Client | pg.Pool): Promise<{ brand: string; hotels: string[] }> {
   const brand = (await db.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
-  const hotels = (await db.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])).rows.map((r) => r.id as string);
+  const hotels = (
+    await db.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])
+  ).rows.map((r) => r.id as string);
   return { brand, hotels };
 }
 
@@ -79,7 +82,11 @@ export async function countRows(c: pg.Client, table: string): Promise<number> {
 }
 
 /** A bearer token of a demo user (the brand admin unless told). */
-export async function loginToken(base: string, email = 'brand.admin@demo.test', password = 'demo-pass-1'): Promise<string> {
+export async function loginToken(
+  base: string,
+  email = 'brand.admin@demo.test',
+  password = 'demo-pass-1',
+): Promise<string> {
   const res = await fetch(`${base}/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -101,7 +108,16 @@ export function percentile(sorted: number[], p: number): number {
  */
 export async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'true', WEB_DIST: '/nonexistent', DATA_DIR: '/tmp/yado-bench', BOOKING_API_URL: 'http://127.0.0.1:9' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      WEB_DIST: '/nonexistent',
+      DATA_DIR: '/tmp/yado-bench',
+      BOOKING_API_URL: 'http://127.0.0.1:9',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   // Ten minutes: a new migration's backfill over a seeded million customers runs before it listens.
@@ -110,7 +126,9 @@ export async function startServer(databaseUrl: string, port: number): Promise<Ch
     exited = true;
   });
   for (let i = 0; i < 1200 && !exited; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return child;
     await sleep(500);
   }
@@ -129,7 +147,11 @@ export interface TLoadResult {
  * Open-loop load: requests leave at a fixed rate whether or not earlier ones have answered, so a
  * slow server shows as latency rather than as a quietly lower rate.
  */
-export async function openLoop(rate: number, seconds: number, send: (i: number) => Promise<boolean>): Promise<TLoadResult> {
+export async function openLoop(
+  rate: number,
+  seconds: number,
+  send: (i: number) => Promise<boolean>,
+): Promise<TLoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const total = Math.round(rate * seconds);
@@ -153,7 +175,12 @@ export async function openLoop(rate: number, seconds: number, send: (i: number) 
     );
   }
   await Promise.all(inflight);
-  return { latencies: latencies.sort((a, b) => a - b), errors, sent: total, seconds: (performance.now() - start) / 1000 };
+  return {
+    latencies: latencies.sort((a, b) => a - b),
+    errors,
+    sent: total,
+    seconds: (performance.now() - start) / 1000,
+  };
 }
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -186,7 +213,14 @@ function sideOf<R>(results: R[], measure: (r: R) => number): TSideRounds<R> {
   const values = results.map(measure);
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const [median, at] = order[Math.floor((order.length - 1) / 2)] as readonly [number, number];
-  return { values, median, min: order[0]![0], max: order[order.length - 1]![0], medianRound: results[at] as R, rounds: results };
+  return {
+    values,
+    median,
+    min: order[0]![0],
+    max: order[order.length - 1]![0],
+    medianRound: results[at] as R,
+    rounds: results,
+  };
 }
 
 /**

@@ -85,7 +85,9 @@ const login = sum(loginFiles);
 const shell = sum(shellFiles);
 console.log(`login page JS: ${login.toFixed(1)} kB gzip in ${loginFiles.size} chunks`);
 console.log(`shell + dashboard JS: ${shell.toFixed(1)} kB gzip in ${shellFiles.size} chunks`);
-console.log(`dashboard with its blocks and texts (not budgeted): ${sum(dashboardFiles).toFixed(1)} kB gzip in ${dashboardFiles.size} chunks`);
+console.log(
+  `dashboard with its blocks and texts (not budgeted): ${sum(dashboardFiles).toFixed(1)} kB gzip in ${dashboardFiles.size} chunks`,
+);
 console.log(`chunks over ${ROUTE_CHUNK_BUDGET_KB} kB besides the entry: ${overBudget}`);
 console.log(
   `BENCH bundle value=${login.toFixed(1)} unit=kB baseline=${BUDGET_KB} ratio=${(BUDGET_KB / login).toFixed(2)}`,

@@ -21,7 +21,18 @@ import { readdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { admin, alternateRounds, arg, dbUrl, getJson, openLoop, percentile, startServer, withSpread, type TLoadResult } from './_support.ts';
+import {
+  admin,
+  alternateRounds,
+  arg,
+  dbUrl,
+  getJson,
+  openLoop,
+  percentile,
+  startServer,
+  withSpread,
+  type TLoadResult,
+} from './_support.ts';
 
 const size = arg('size', 1_000_000);
 const rate = arg('rate', 1000);
@@ -42,7 +53,9 @@ async function seed(url: string): Promise<void> {
     process.stdout.write(`seeding ${size.toLocaleString()} customers and bookings...\n`);
     await c.query('truncate customers cascade');
     const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
-    const hotels = (await c.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])).rows.map((r) => r.id as string);
+    const hotels = (
+      await c.query(`select id from hosts where brand_id = $1 and level = 'hotel' order by slug`, [brand])
+    ).rows.map((r) => r.id as string);
     const t0 = Date.now();
     await c.query(
       `insert into customers (brand_id, first_name, last_name, phone, email, address, consent_source, created_at)
@@ -76,7 +89,8 @@ async function seed(url: string): Promise<void> {
 }
 
 // The API's page link: the keyset position.
-const cursorOf = (createdAt: Date, id: string) => Buffer.from(JSON.stringify({ k: [createdAt.toISOString(), id] })).toString('base64url');
+const cursorOf = (createdAt: Date, id: string) =>
+  Buffer.from(JSON.stringify({ k: [createdAt.toISOString(), id] })).toString('base64url');
 
 async function main(): Promise<void> {
   // A client of its own, closed at once: left open, a PostgreSQL restart (--restart-postgres) would end it with an unhandled error.
@@ -94,7 +108,11 @@ async function main(): Promise<void> {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const brand = (await pool.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
     // About a thousand rows' worth of pages, whatever the size (a fixed 0.1% found none in a few thousand).
-    const marks = (await pool.query(`select created_at, id from customers tablesample system (${Math.min(100, 100_000 / size)}) limit 200`)).rows as { created_at: Date; id: string }[];
+    const marks = (
+      await pool.query(
+        `select created_at, id from customers tablesample system (${Math.min(100, 100_000 / size)}) limit 200`,
+      )
+    ).rows as { created_at: Date; id: string }[];
     const signIn = async () =>
       (
         await fetch(`http://127.0.0.1:${port}/v1/auth/login`, {
@@ -110,7 +128,12 @@ async function main(): Promise<void> {
     const apiRequest = (i: number) => {
       const mark = marks[i % marks.length] as { created_at: Date; id: string };
       const phone = `0900${String((i * 7919) % 10000).padStart(4, '0')}`;
-      const urls = [base, `${base}&cursor=${cursorOf(mark.created_at, mark.id)}`, `${base}&search=${phone}`, `${base}&search=${encodeURIComponent('山田')}`];
+      const urls = [
+        base,
+        `${base}&cursor=${cursorOf(mark.created_at, mark.id)}`,
+        `${base}&search=${phone}`,
+        `${base}&search=${encodeURIComponent('山田')}`,
+      ];
       return urls[i % 4] as string;
     };
     const totals = `(select array[count(*) filter (where b.status <> 'cancelled'),
@@ -121,15 +144,32 @@ async function main(): Promise<void> {
       const shapes: [string, unknown[]][] = [
         [`c.brand_id = $1`, [brand]],
         [`c.brand_id = $1 and (c.created_at, c.id) < ($2, $3)`, [brand, mark.created_at, mark.id]],
-        [`c.brand_id = $1 and c.phone ~>=~ $2 and c.phone ~<~ $3`, [brand, phone, `${phone.slice(0, -1)}${String.fromCodePoint((phone.codePointAt(phone.length - 1) as number) + 1)}`]],
-        [`c.brand_id = $1 and ((c.last_name_key ~>=~ $2 and c.last_name_key ~<~ $3) or (c.first_name_key ~>=~ $2 and c.first_name_key ~<~ $3))`, [brand, '山田', `山${String.fromCodePoint('田'.codePointAt(0) as number + 1)}`]],
+        [
+          `c.brand_id = $1 and c.phone ~>=~ $2 and c.phone ~<~ $3`,
+          [
+            brand,
+            phone,
+            `${phone.slice(0, -1)}${String.fromCodePoint((phone.codePointAt(phone.length - 1) as number) + 1)}`,
+          ],
+        ],
+        [
+          `c.brand_id = $1 and ((c.last_name_key ~>=~ $2 and c.last_name_key ~<~ $3) or (c.first_name_key ~>=~ $2 and c.first_name_key ~<~ $3))`,
+          [brand, '山田', `山${String.fromCodePoint(('田'.codePointAt(0) as number) + 1)}`],
+        ],
       ];
       const [where, params] = shapes[i % 4] as [string, unknown[]];
       const client = await pool.connect();
       try {
-        await client.query(`select c.*, ${totals} from customers c where ${where} order by c.created_at desc, c.id desc limit 51`, params);
+        await client.query(
+          `select c.*, ${totals} from customers c where ${where} order by c.created_at desc, c.id desc limit 51`,
+          params,
+        );
         // A later page shows the total its first page counted (the API remembers it for 15 s).
-        if (!where.includes('created_at')) await client.query(`select count(*)::int from (select 1 from customers c where ${where} limit 10001) x`, params);
+        if (!where.includes('created_at'))
+          await client.query(
+            `select count(*)::int from (select 1 from customers c where ${where} limit 10001) x`,
+            params,
+          );
       } finally {
         client.release();
       }
@@ -165,14 +205,19 @@ async function main(): Promise<void> {
           );
         }
       }
-      const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
+      const medianOf = (values: number[]) =>
+        [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
       const column = (side: 'off' | 'on', w: number) => medianOf(windows[side].map((p) => p[w] as number));
       for (const side of ['off', 'on'] as const) {
-        process.stdout.write(`warm-up ${side}: median p99 per window ${[0, 1, 2, 3, 4, 5].map((w) => column(side, w).toFixed(1)).join(' / ')} ms\n`);
+        process.stdout.write(
+          `warm-up ${side}: median p99 per window ${[0, 1, 2, 3, 4, 5].map((w) => column(side, w).toFixed(1)).join(' / ')} ms\n`,
+        );
       }
       const first = column('on', 0);
       const steady = column('on', 5);
-      process.stdout.write(`BENCH customer-list-first-minute value=${first.toFixed(1)} unit=ms baseline=${steady.toFixed(1)} ratio=${(steady / first).toFixed(2)}\n`);
+      process.stdout.write(
+        `BENCH customer-list-first-minute value=${first.toFixed(1)} unit=ms baseline=${steady.toFixed(1)} ratio=${(steady / first).toFixed(2)}\n`,
+      );
       return;
     }
     const p = (r: TLoadResult, q: number) => percentile(r.latencies, q).toFixed(1);
@@ -186,13 +231,20 @@ async function main(): Promise<void> {
       ours: () => openLoop(rate, seconds, apiSide),
       baseline: () => openLoop(rate, seconds, handQuery),
       measure: (r) => percentile(r.latencies, 99),
-      label: (r) => `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
+      label: (r) =>
+        `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
     });
     await pool.end();
 
-    process.stdout.write(`ours     p99 ${withSpread(ours, 'ms')}, median round: p50=${p(ours.medianRound, 50)} ms errors=${ours.medianRound.errors}/${ours.medianRound.sent}\n`);
-    process.stdout.write(`baseline p99 ${withSpread(baseline, 'ms')}, median round: p50=${p(baseline.medianRound, 50)} ms errors=${baseline.medianRound.errors}/${baseline.medianRound.sent}\n`);
-    process.stdout.write(`BENCH customer-list value=${ours.median.toFixed(1)} unit=ms baseline=${baseline.median.toFixed(1)} ratio=${(baseline.median / ours.median).toFixed(2)}\n`);
+    process.stdout.write(
+      `ours     p99 ${withSpread(ours, 'ms')}, median round: p50=${p(ours.medianRound, 50)} ms errors=${ours.medianRound.errors}/${ours.medianRound.sent}\n`,
+    );
+    process.stdout.write(
+      `baseline p99 ${withSpread(baseline, 'ms')}, median round: p50=${p(baseline.medianRound, 50)} ms errors=${baseline.medianRound.errors}/${baseline.medianRound.sent}\n`,
+    );
+    process.stdout.write(
+      `BENCH customer-list value=${ours.median.toFixed(1)} unit=ms baseline=${baseline.median.toFixed(1)} ratio=${(baseline.median / ours.median).toFixed(2)}\n`,
+    );
   } finally {
     server.kill('SIGTERM');
   }

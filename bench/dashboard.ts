@@ -22,7 +22,19 @@
  * (`campaign_host_stats`, for the rates) the mails delivered, opened and clicked.
  */
 import pg from 'pg';
-import { alternateRounds, arg, benchDatabase, countRows, demoBrand, loginToken, percentile, seedOnce, startServer, withSpread, type TLoadResult } from './_support.ts';
+import {
+  alternateRounds,
+  arg,
+  benchDatabase,
+  countRows,
+  demoBrand,
+  loginToken,
+  percentile,
+  seedOnce,
+  startServer,
+  withSpread,
+  type TLoadResult,
+} from './_support.ts';
 
 const size = arg('size', 1_000_000);
 /** Alternated rounds per side (docs/benchmarks.md, "Method"), and dashboard opens in each. */
@@ -38,9 +50,13 @@ const EVENTS_PER_CUSTOMER = 10;
 
 async function seed(url: string): Promise<void> {
   const what = `${size.toLocaleString()} customers, ${(size * 3).toLocaleString()} deliveries and ${(size * EVENTS_PER_CUSTOMER).toLocaleString()} delivery events`;
-  const seeded = async (c: pg.Client) => (await countRows(c, 'customers')) === size && (await countRows(c, 'tracking_events')) === size * EVENTS_PER_CUSTOMER;
+  const seeded = async (c: pg.Client) =>
+    (await countRows(c, 'customers')) === size &&
+    (await countRows(c, 'tracking_events')) === size * EVENTS_PER_CUSTOMER;
   await seedOnce(url, what, seeded, async (c, { brand, hotels }) => {
-    await c.query('truncate customers, campaigns, tracking_events, host_daily_stats, campaign_host_stats, customer_count_days cascade');
+    await c.query(
+      'truncate customers, campaigns, tracking_events, host_daily_stats, campaign_host_stats, customer_count_days cascade',
+    );
     await c.query(
       `insert into customers (brand_id, first_name, last_name, phone, email, email_status, consent_source, created_at)
        select $1, '太郎', (array['山田','佐藤','鈴木','高橋'])[1 + g % 4], '090' || lpad(g::text, 8, '0'), 'guest' || g || '@example.jp',
@@ -72,7 +88,9 @@ async function seed(url: string): Promise<void> {
        where c.brand_id = $1`,
       [brand, campaigns, hotels],
     );
-    await c.query(`create temp table numbered as select id, campaign_id, sent_at, row_number() over (order by id) as rn from deliveries`);
+    await c.query(
+      `create temp table numbered as select id, campaign_id, sent_at, row_number() over (order by id) as rn from deliveries`,
+    );
     await c.query(`create unique index on numbered (rn)`);
     const [{ d }] = (await c.query(`select count(*)::int as d from numbered`)).rows as [{ d: number }];
     // Events: 70 % opens, 25 % clicks, 5 % attributed bookings, within three days of the send.
@@ -113,7 +131,9 @@ async function seed(url: string): Promise<void> {
        from deliveries d where d.brand_id = $1 and d.status = 'sent' group by 1, 2`,
       [brand],
     );
-    await c.query('vacuum analyze customers, customer_allocations, campaigns, deliveries, tracking_events, host_daily_stats, campaign_host_stats');
+    await c.query(
+      'vacuum analyze customers, customer_allocations, campaigns, deliveries, tracking_events, host_daily_stats, campaign_host_stats',
+    );
   });
 }
 
@@ -171,7 +191,9 @@ async function main(): Promise<void> {
     const token = await loginToken(`http://127.0.0.1:${port}`);
 
     const block = async (name: string) => {
-      const res = await fetch(`http://127.0.0.1:${port}/v1/dashboard/${name}`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`http://127.0.0.1:${port}/v1/dashboard/${name}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = (await res.json()) as { data?: any };
       if (res.status !== 200 || !body.data) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
       return body.data;
@@ -187,7 +209,8 @@ async function main(): Promise<void> {
     };
     const hand = async () => {
       const w = windowNow();
-      const q = (text: string, values: unknown[]) => pool.query({ text, values, rowMode: 'array' }).then((r) => r.rows as unknown[][]);
+      const q = (text: string, values: unknown[]) =>
+        pool.query({ text, values, rowMode: 'array' }).then((r) => r.rows as unknown[][]);
       const [, scenarios, customers, cells, finished, rates] = await Promise.all([
         q(HAND.level, [brand]),
         q(HAND.scenarios, [brand]),
@@ -196,7 +219,13 @@ async function main(): Promise<void> {
         q(HAND.finished, [brand, w.from, w.previousFrom, w.to]),
         q(HAND.rates, [brand, w.from, w.to]),
       ]);
-      return { scenarios, customers: customers[0] as number[], cells, finished: finished[0] as number[], rates: rates[0] as number[] };
+      return {
+        scenarios,
+        customers: customers[0] as number[],
+        cells,
+        finished: finished[0] as number[],
+        rates: rates[0] as number[],
+      };
     };
 
     // Both must give the same figures, or the timing compares different work.
@@ -212,8 +241,14 @@ async function main(): Promise<void> {
         v.forEach((x, i) => (before[i]! += x));
         continue;
       }
-      byDay.set(day, (byDay.get(day) ?? [0, 0, 0, 0, 0]).map((x, i) => x + v[i]!));
-      byHotel.set(host, (byHotel.get(host) ?? [0, 0, 0, 0, 0]).map((x, i) => x + v[i]!));
+      byDay.set(
+        day,
+        (byDay.get(day) ?? [0, 0, 0, 0, 0]).map((x, i) => x + v[i]!),
+      );
+      byHotel.set(
+        host,
+        (byHotel.get(host) ?? [0, 0, 0, 0, 0]).map((x, i) => x + v[i]!),
+      );
     }
     const fields = ['sent', 'opened', 'clicked', 'bookings', 'revenue'] as const;
     for (const d of a.campaigns.daily) {
@@ -229,16 +264,30 @@ async function main(): Promise<void> {
       });
     }
     if (a.campaigns.sent.previous !== before[0] || a.campaigns.revenue.previous !== before[4])
-      throw new Error(`the week before: the API says ${a.campaigns.sent.previous} sent / ¥${a.campaigns.revenue.previous}, the raw events ${before[0]} / ¥${before[4]}`);
+      throw new Error(
+        `the week before: the API says ${a.campaigns.sent.previous} sent / ¥${a.campaigns.revenue.previous}, the raw events ${before[0]} / ¥${before[4]}`,
+      );
     if (a.campaigns.campaignsSent.current !== b.finished[0] || a.campaigns.campaignsSent.previous !== b.finished[1])
-      throw new Error(`campaigns sent: the API says ${JSON.stringify(a.campaigns.campaignsSent)}, by hand ${b.finished.join(' / ')}`);
+      throw new Error(
+        `campaigns sent: the API says ${JSON.stringify(a.campaigns.campaignsSent)}, by hand ${b.finished.join(' / ')}`,
+      );
     const [mails, opened, clicked] = b.rates as [number, number, number];
-    if (Math.abs(a.campaigns.openRate.current - opened / mails) > 1e-9 || Math.abs(a.campaigns.clickRate.current - clicked / mails) > 1e-9)
-      throw new Error(`rates: the API says ${a.campaigns.openRate.current} / ${a.campaigns.clickRate.current}, the raw rows ${opened / mails} / ${clicked / mails}`);
-    if (a.customers.customers.current !== b.customers[0] || a.customers.unsubscribedCustomers.current !== b.customers[2])
+    if (
+      Math.abs(a.campaigns.openRate.current - opened / mails) > 1e-9 ||
+      Math.abs(a.campaigns.clickRate.current - clicked / mails) > 1e-9
+    )
+      throw new Error(
+        `rates: the API says ${a.campaigns.openRate.current} / ${a.campaigns.clickRate.current}, the raw rows ${opened / mails} / ${clicked / mails}`,
+      );
+    if (
+      a.customers.customers.current !== b.customers[0] ||
+      a.customers.unsubscribedCustomers.current !== b.customers[2]
+    )
       throw new Error(`customers: the API says ${a.customers.customers.current}, by hand ${b.customers[0]}`);
     if (a.scenarios.scenarios.length !== b.scenarios.length)
-      throw new Error(`running scenarios: the API lists ${a.scenarios.scenarios.length}, by hand ${b.scenarios.length}`);
+      throw new Error(
+        `running scenarios: the API lists ${a.scenarios.scenarios.length}, by hand ${b.scenarios.length}`,
+      );
     const sentNow = a.campaigns.sent.current as number;
     process.stdout.write(
       `figures agree: ${sentNow.toLocaleString()} sent in the last 7 days, open rate ${((a.campaigns.openRate.current ?? 0) * 100).toFixed(1)} %, ` +
@@ -254,21 +303,31 @@ async function main(): Promise<void> {
         await run();
         latencies.push(performance.now() - t0);
       }
-      return { latencies: latencies.sort((x, y) => x - y), errors: 0, sent: times, seconds: (performance.now() - start) / 1000 };
+      return {
+        latencies: latencies.sort((x, y) => x - y),
+        errors: 0,
+        sent: times,
+        seconds: (performance.now() - start) / 1000,
+      };
     };
-    process.stdout.write(`ours: ${opens} dashboard opens a round through the API (four blocks side by side); baseline: ${baselineOpens} a round, the same figures by hand from the raw rows over pg\n`);
+    process.stdout.write(
+      `ours: ${opens} dashboard opens a round through the API (four blocks side by side); baseline: ${baselineOpens} a round, the same figures by hand from the raw rows over pg\n`,
+    );
     const { ours: o, baseline: h } = await alternateRounds({
       rounds,
       warmUp: { ours: () => round(ours, 3), baseline: () => round(hand, 2) },
       ours: () => round(ours, opens),
       baseline: () => round(hand, baselineOpens),
       measure: (r) => percentile(r.latencies, 95),
-      label: (r) => `p50=${percentile(r.latencies, 50).toFixed(1)} ms p95=${percentile(r.latencies, 95).toFixed(1)} ms max=${percentile(r.latencies, 100).toFixed(1)} ms`,
+      label: (r) =>
+        `p50=${percentile(r.latencies, 50).toFixed(1)} ms p95=${percentile(r.latencies, 95).toFixed(1)} ms max=${percentile(r.latencies, 100).toFixed(1)} ms`,
     });
     await pool.end();
     process.stdout.write(`ours     p95 ${withSpread(o, 'ms')}\n`);
     process.stdout.write(`baseline p95 ${withSpread(h, 'ms')}\n`);
-    process.stdout.write(`BENCH dashboard value=${o.median.toFixed(1)} unit=ms baseline=${h.median.toFixed(1)} ratio=${(h.median / o.median).toFixed(2)}\n`);
+    process.stdout.write(
+      `BENCH dashboard value=${o.median.toFixed(1)} unit=ms baseline=${h.median.toFixed(1)} ratio=${(h.median / o.median).toFixed(2)}\n`,
+    );
   } finally {
     server.kill('SIGTERM');
   }

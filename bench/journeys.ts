@@ -44,7 +44,15 @@ const graph = {
     { id: 'd', source: 'booked', target: 'no', handle: 'no' },
   ],
 };
-const run = { period: { kind: 'long_run' }, startDate: null, startTime: null, endDate: null, endTime: null, timeZone: 'Asia/Tokyo', sendTime: '09:00' };
+const run = {
+  period: { kind: 'long_run' },
+  startDate: null,
+  startTime: null,
+  endDate: null,
+  endTime: null,
+  timeZone: 'Asia/Tokyo',
+  sendTime: '09:00',
+};
 
 async function main(): Promise<void> {
   const probe = new pg.Client({ connectionString: dbUrl(DB) });
@@ -57,7 +65,17 @@ async function main(): Promise<void> {
   );
   if (!exists) await admin(`create database ${DB}`);
   const url = dbUrl(DB);
-  const config = loadConfig({ DATABASE_URL: url, SEED_DEMO: 'true', LOG_LEVEL: 'warn', DATA_DIR: '/tmp/yado-bench-journeys', WEB_DIST: '/nonexistent', BOOKING_API_URL: 'http://127.0.0.1:9' }, {});
+  const config = loadConfig(
+    {
+      DATABASE_URL: url,
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: '/tmp/yado-bench-journeys',
+      WEB_DIST: '/nonexistent',
+      BOOKING_API_URL: 'http://127.0.0.1:9',
+    },
+    {},
+  );
   const rt = await startRuntime(config, { bookingSim: false });
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
@@ -66,7 +84,9 @@ async function main(): Promise<void> {
     const [hotel] = await q(`select id from hosts where slug = 'sakura-shinjuku'`);
     const start = new Date(Date.UTC(2027, 0, 5, 0, 0));
     const checkIn = new Date(start.getTime() + 10 * DAY).toISOString().slice(0, 10);
-    const [{ n: seeded }] = await q(`select count(*)::int as n from customers where email like 'journey%@bench.example.jp'`);
+    const [{ n: seeded }] = await q(
+      `select count(*)::int as n from customers where email like 'journey%@bench.example.jp'`,
+    );
     if (seeded !== size) {
       process.stdout.write(`seeding ${size.toLocaleString()} guests with a stay 10 days ahead...\n`);
       // Only the bench's guests: the demo's own bookings would enter too.
@@ -85,7 +105,12 @@ async function main(): Promise<void> {
     } else {
       process.stdout.write(`reusing the ${size.toLocaleString()} seeded guests\n`);
     }
-    const moments = [start, new Date(start.getTime() + 8 * DAY), new Date(start.getTime() + 9 * DAY), new Date(start.getTime() + 9 * DAY + 120_000)];
+    const moments = [
+      start,
+      new Date(start.getTime() + 8 * DAY),
+      new Date(start.getTime() + 9 * DAY),
+      new Date(start.getTime() + 9 * DAY + 120_000),
+    ];
     const [m0, m1, m2, m3] = moments as [Date, Date, Date, Date];
     const steps = STEPS_PER_GUEST * size;
     const yesExpected = Math.floor((size + 3) / 10);
@@ -121,8 +146,10 @@ async function main(): Promise<void> {
         `select count(*) filter (where state = 'done')::int as done, count(*) filter (where node_id = 'yes')::int as yes, count(*)::int as total from journeys where scenario_id = $1`,
         [scenarioId],
       );
-      if (done.done !== size || done.total !== size) throw new Error(`${side} finished ${done.done} of ${done.total} journeys (expected ${size})`);
-      if (done.yes !== yesExpected) throw new Error(`${side} took the yes way for ${done.yes}, expected ${yesExpected}`);
+      if (done.done !== size || done.total !== size)
+        throw new Error(`${side} finished ${done.done} of ${done.total} journeys (expected ${size})`);
+      if (done.yes !== yesExpected)
+        throw new Error(`${side} took the yes way for ${done.yes}, expected ${yesExpected}`);
       const [logged] = await q(`select count(*)::int as n from journey_steps where scenario_id = $1`, [scenarioId]);
       return logged.n as number;
     };
@@ -151,12 +178,10 @@ async function main(): Promise<void> {
       const base = await insertScenario('bench baseline');
       const t1 = performance.now();
       const log = (node: string, event: string, where: string, at: Date) =>
-        q(`insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, at) select brand_id, scenario_id, id, $2, $3, $4 from journeys where scenario_id = $1 and ${where}`, [
-          base,
-          node,
-          event,
-          at.toISOString(),
-        ]);
+        q(
+          `insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, at) select brand_id, scenario_id, id, $2, $3, $4 from journeys where scenario_id = $1 and ${where}`,
+          [base, node, event, at.toISOString()],
+        );
       await q(
         `insert into journeys (brand_id, scenario_id, customer_id, booking_id, entry_key, round, node_id, phase, state, due_at, entered_at, updated_at)
          select b.brand_id, $1, b.customer_id, b.id, 'booking:' || b.id, 0, 'trigger', 'wait', 'waiting', ((b.check_in - 3)::timestamp + time '09:00') at time zone 'Asia/Tokyo', $2, $2
@@ -165,17 +190,23 @@ async function main(): Promise<void> {
       );
       await log('trigger', 'entered', 'true', m0);
       await log('trigger', 'done', `node_id = 'trigger'`, m1);
-      await q(`update journeys set node_id = 'wait', phase = 'wait', due_at = $2::timestamptz + interval '1 day', updated_at = $2 where scenario_id = $1 and node_id = 'trigger'`, [base, m1.toISOString()]);
+      await q(
+        `update journeys set node_id = 'wait', phase = 'wait', due_at = $2::timestamptz + interval '1 day', updated_at = $2 where scenario_id = $1 and node_id = 'trigger'`,
+        [base, m1.toISOString()],
+      );
       await log('wait', 'entered', `node_id = 'wait'`, m1);
       await log('wait', 'waiting', `node_id = 'wait'`, m1);
       await log('wait', 'done', `node_id = 'wait'`, m2);
-      await q(`update journeys set node_id = 'booked', phase = 'arrive', updated_at = $2 where scenario_id = $1 and node_id = 'wait'`, [base, m2.toISOString()]);
+      await q(
+        `update journeys set node_id = 'booked', phase = 'arrive', updated_at = $2 where scenario_id = $1 and node_id = 'wait'`,
+        [base, m2.toISOString()],
+      );
       await log('booked', 'entered', `node_id = 'booked'`, m2);
       const booked = `exists (select 1 from bookings b where b.customer_id = journeys.customer_id and b.status <> 'cancelled' and b.booking_date >= (journeys.entered_at at time zone 'Asia/Tokyo')::date)`;
-      await q(`update journeys set node_id = case when ${booked} then 'yes' else 'no' end, phase = 'wait', due_at = $2::timestamptz + interval '1 minute', updated_at = $2 where scenario_id = $1 and node_id = 'booked'`, [
-        base,
-        m2.toISOString(),
-      ]);
+      await q(
+        `update journeys set node_id = case when ${booked} then 'yes' else 'no' end, phase = 'wait', due_at = $2::timestamptz + interval '1 minute', updated_at = $2 where scenario_id = $1 and node_id = 'booked'`,
+        [base, m2.toISOString()],
+      );
       await log('booked', 'yes', `node_id = 'yes'`, m2);
       await log('booked', 'no', `node_id = 'no'`, m2);
       await log('yes', 'entered', `node_id = 'yes'`, m2);
@@ -184,7 +215,10 @@ async function main(): Promise<void> {
       await log('no', 'waiting', `node_id = 'no'`, m2);
       await log('yes', 'done', `node_id = 'yes'`, m3);
       await log('no', 'done', `node_id = 'no'`, m3);
-      await q(`update journeys set state = 'done', due_at = null, updated_at = $2 where scenario_id = $1`, [base, m3.toISOString()]);
+      await q(`update journeys set state = 'done', due_at = null, updated_at = $2 where scenario_id = $1`, [
+        base,
+        m3.toISOString(),
+      ]);
       const seconds = (performance.now() - t1) / 1000;
       const logged = await checkDone(base, 'baseline');
       process.stdout.write(`  baseline: ${logged.toLocaleString()} log rows\n`);
@@ -201,10 +235,14 @@ async function main(): Promise<void> {
       label: (r) => `${rate(r).toFixed(0)} steps/s (${r.seconds.toFixed(1)} s)`,
     });
     await reset();
-    process.stdout.write(`ours: ${withSpread(sides.ours, 'steps/s', 0)}\nbaseline: ${withSpread(sides.baseline, 'steps/s', 0)}\n`);
+    process.stdout.write(
+      `ours: ${withSpread(sides.ours, 'steps/s', 0)}\nbaseline: ${withSpread(sides.baseline, 'steps/s', 0)}\n`,
+    );
     const value = sides.ours.median;
     const base = sides.baseline.median;
-    process.stdout.write(`BENCH journeys value=${value.toFixed(1)} unit=steps/s baseline=${base.toFixed(1)} ratio=${(value / base).toFixed(3)}\n`);
+    process.stdout.write(
+      `BENCH journeys value=${value.toFixed(1)} unit=steps/s baseline=${base.toFixed(1)} ratio=${(value / base).toFixed(3)}\n`,
+    );
   } finally {
     await pool.end();
     await rt.stop();
@@ -214,7 +252,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`bench journeys failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench journeys failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -12,22 +12,42 @@
  * each counts (they alternate, so neither gets a warmer machine).
  */
 import { ZTemplateContent } from '@yado/contracts';
-import { compileMessage, personalise, type TPersonalValues } from '../apps/server/src/modules/templates/render/compile.ts';
+import {
+  compileMessage,
+  personalise,
+  type TPersonalValues,
+} from '../apps/server/src/modules/templates/render/compile.ts';
 import { personalValues } from '../apps/server/src/modules/templates/render/personal-values.ts';
 import { arg } from './_support.ts';
 
 const size = arg('size', 100_000);
 const rounds = arg('rounds', 3);
 
-const text = (id: string, ...content: unknown[]) => ({ id, type: 'text', content: { type: 'doc', content: [{ type: 'paragraph', content }] } });
-const tag = (key: string, fallback?: string) => ({ type: 'personalTag', attrs: { key, ...(fallback ? { fallback } : {}) } });
+const text = (id: string, ...content: unknown[]) => ({
+  id,
+  type: 'text',
+  content: { type: 'doc', content: [{ type: 'paragraph', content }] },
+});
+const tag = (key: string, fallback?: string) => ({
+  type: 'personalTag',
+  attrs: { key, ...(fallback ? { fallback } : {}) },
+});
 const words = 'ご滞在をより快適にお過ごしいただくため、チェックインの前にご確認いただきたいことをお知らせいたします。';
 
 /** A pre-arrival mail: a header, a greeting with tags, paragraphs, an image, a button and a footer. */
 const blocks = [
   text('greeting', tag('full_name'), { type: 'text', text: '、{{hotel_name}}へのご予約ありがとうございます。' }),
-  text('stay', { type: 'text', text: 'チェックイン日: ' }, tag('check_in_date'), { type: 'text', text: ' / ' }, tag('first_name', 'お客様'), { type: 'text', text: 'さまのお部屋をご用意してお待ちしております。' }),
-  ...Array.from({ length: 11 }, (_, n) => text(`p${n}`, { type: 'text', text: words, marks: n % 2 ? [{ type: 'bold' }] : [] })),
+  text(
+    'stay',
+    { type: 'text', text: 'チェックイン日: ' },
+    tag('check_in_date'),
+    { type: 'text', text: ' / ' },
+    tag('first_name', 'お客様'),
+    { type: 'text', text: 'さまのお部屋をご用意してお待ちしております。' },
+  ),
+  ...Array.from({ length: 11 }, (_, n) =>
+    text(`p${n}`, { type: 'text', text: words, marks: n % 2 ? [{ type: 'bold' }] : [] }),
+  ),
   { id: 'img', type: 'image', src: `/files/logos/${'c'.repeat(64)}.jpg`, alt: '客室' },
   { id: 'btn', type: 'button', label: '{{first_name|ご予約}}の内容を確認', href: 'https://example.jp/booking' },
   { id: 'div', type: 'divider', thickness: 'thin' },
@@ -47,7 +67,7 @@ const asTemplate = personalise(compiled, placeholders);
 const FALLBACK = { full_name: 'お客様', first_name: 'お客様', hotel_name: '', check_in_date: '' };
 
 const LAST = ['山田', '佐藤', '鈴木', '高橋', '田中', 'Carter', 'Smith', '伊藤<&>'];
-const FIRST = ['太郎', '花子', '一郎', 'Emily', '美咲', 'James', '健太', 'O\'Brien'];
+const FIRST = ['太郎', '花子', '一郎', 'Emily', '美咲', 'James', '健太', "O'Brien"];
 const HOTELS = ['さくらホテル 新宿', 'さくらホテル 横浜', 'Harbor View Kobe', ''];
 const recipients: TPersonalValues[] = Array.from({ length: size }, (_, i) =>
   personalValues(
@@ -78,14 +98,19 @@ function baseline(v: TPersonalValues) {
       .replaceAll('{{check_in_date}}', e(checkIn))
       .replaceAll('{{first_name}}の内容', `${e(firstButton)}の内容`)
       .replaceAll('{{first_name}}', e(first));
-  return { subject: fill(asTemplate.subject, (s) => s), html: fill(asTemplate.html, esc), text: fill(asTemplate.text, (s) => s) };
+  return {
+    subject: fill(asTemplate.subject, (s) => s),
+    html: fill(asTemplate.html, esc),
+    text: fill(asTemplate.text, (s) => s),
+  };
 }
 
 // Both must write the same mails, or the comparison means nothing.
 for (const v of recipients.slice(0, 200)) {
   const a = personalise(compiled, v);
   const b = baseline(v);
-  if (a.html !== b.html || a.subject !== b.subject || a.text !== b.text) throw new Error('ours and the baseline differ');
+  if (a.html !== b.html || a.subject !== b.subject || a.text !== b.text)
+    throw new Error('ours and the baseline differ');
 }
 
 function run(fn: (v: TPersonalValues) => { subject: string; html: string; text: string }): number {
@@ -104,10 +129,15 @@ function run(fn: (v: TPersonalValues) => { subject: string; html: string; text: 
 let ours = 0;
 let base = 0;
 for (let r = 0; r < rounds; r++) {
-  ours = Math.max(ours, run((v) => personalise(compiled, v)));
+  ours = Math.max(
+    ours,
+    run((v) => personalise(compiled, v)),
+  );
   base = Math.max(base, run(baseline));
 }
 process.stdout.write(
   `template: ${compiled.htmlBytes} bytes of HTML, ${compiled.tags.length} tags in ${compiled.html.slots.length} places; ${size} recipients, best of ${rounds}\n`,
 );
-process.stdout.write(`BENCH render value=${Math.round(ours)} unit=msg/s baseline=${Math.round(base)} ratio=${(ours / base).toFixed(2)}\n`);
+process.stdout.write(
+  `BENCH render value=${Math.round(ours)} unit=msg/s baseline=${Math.round(base)} ratio=${(ours / base).toFixed(2)}\n`,
+);

@@ -22,10 +22,14 @@ const DB = size === 1_000_000 ? 'yado_bench_segment_count' : `yado_bench_segment
 
 async function seed(url: string): Promise<void> {
   const what = `${size.toLocaleString()} customers and about ${(size * 3).toLocaleString()} bookings`;
-  await seedOnce(url, what, async (c) => (await countRows(c, 'customers')) === size, async (c, { brand, hotels }) => {
-    await c.query('truncate customers cascade');
-    await c.query(
-      `insert into customers (brand_id, first_name, last_name, phone, email, address, gender, date_of_birth, prefecture, consent_source, created_at)
+  await seedOnce(
+    url,
+    what,
+    async (c) => (await countRows(c, 'customers')) === size,
+    async (c, { brand, hotels }) => {
+      await c.query('truncate customers cascade');
+      await c.query(
+        `insert into customers (brand_id, first_name, last_name, phone, email, address, gender, date_of_birth, prefecture, consent_source, created_at)
        select $1,
          (array['太郎','花子','健太','美咲','一郎','さくら','翔','陽菜','Emily','James'])[1 + g % 10],
          (array['山田','佐藤','鈴木','高橋','田中','伊藤','渡辺','中村','小林','Smith','加藤'])[1 + (g / 10) % 11],
@@ -38,12 +42,12 @@ async function seed(url: string): Promise<void> {
          'booking_system',
          timestamptz '2024-01-01' + (g || ' seconds')::interval
        from generate_series(1, $2::int) g`,
-      [brand, size],
-    );
-    // 1 to 5 bookings per customer (3 on average), like the simulator's: stays over the three years before today (and a few weeks ahead),
-    // 1-7 nights, amounts 8,000 to 200,000 yen, four room types and four sources.
-    await c.query(
-      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, room_type, source, amount, status)
+        [brand, size],
+      );
+      // 1 to 5 bookings per customer (3 on average), like the simulator's: stays over the three years before today (and a few weeks ahead),
+      // 1-7 nights, amounts 8,000 to 200,000 yen, four room types and four sources.
+      await c.query(
+        `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, room_type, source, amount, status)
        select c.brand_id, c.id, ($1::uuid[])[1 + (h + k) % 4], 'B' || c.phone || '-' || k,
          d - 30, d, d + nights, nights, 1 + (h + k) % 4,
          (array['single','twin','double','suite'])[1 + (h / 7 + k) % 4],
@@ -54,18 +58,29 @@ async function seed(url: string): Promise<void> {
          lateral (select (abs(hashtext(c.id::text)) % 1000000007)::int as h) x,
          lateral generate_series(1, 1 + (x.h % 5)) k,
          lateral (select current_date - 1050 + ((x.h / 11 + k * 173) % 1100) as d, 1 + (x.h + k) % 7 as nights) y`,
-      [hotels],
-    );
-    await c.query(
-      `insert into customer_allocations (customer_id, hotel_id, brand_id, source, booking_count)
+        [hotels],
+      );
+      await c.query(
+        `insert into customer_allocations (customer_id, hotel_id, brand_id, source, booking_count)
        select customer_id, hotel_id, brand_id, 'booking', count(*) from bookings group by customer_id, hotel_id, brand_id`,
-    );
-    await c.query('vacuum analyze customers, customer_allocations, bookings');
-  });
+      );
+      await c.query('vacuum analyze customers, customer_allocations, bookings');
+    },
+  );
 }
 
-const cond = (field: string, operator: string, value: unknown = null) => ({ kind: 'condition', field, operator, value });
-const group = (join: 'and' | 'or', items: unknown[], bookings?: unknown) => ({ kind: 'group', join, items, ...(bookings ? { bookings } : {}) });
+const cond = (field: string, operator: string, value: unknown = null) => ({
+  kind: 'condition',
+  field,
+  operator,
+  value,
+});
+const group = (join: 'and' | 'or', items: unknown[], bookings?: unknown) => ({
+  kind: 'group',
+  join,
+  items,
+  ...(bookings ? { bookings } : {}),
+});
 
 /** Today in Tokyo and N days from it, as the server computes them. */
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date());
@@ -74,7 +89,8 @@ const day = (n: number) => {
   d.setUTCDate(d.getUTCDate() + n);
   return d.toISOString().slice(0, 10);
 };
-const next = (s: string) => `${[...s].slice(0, -1).join('')}${String.fromCodePoint((s.codePointAt(s.length - 1) as number) + 1)}`;
+const next = (s: string) =>
+  `${[...s].slice(0, -1).join('')}${String.fromCodePoint((s.codePointAt(s.length - 1) as number) + 1)}`;
 
 interface TCase {
   name: string;
@@ -94,7 +110,11 @@ function cases(brand: string, shinjuku: string): TCase[] {
         join: 'or',
         groups: [
           group('and', [cond('lastName', 'starts_with', '山'), cond('gender', 'is', ['female'])]),
-          group('and', [cond('hotel', 'is', [shinjuku]), cond('checkInDate', 'between', summer), cond('amount', 'greater_than', 50000)]),
+          group('and', [
+            cond('hotel', 'is', [shinjuku]),
+            cond('checkInDate', 'between', summer),
+            cond('amount', 'greater_than', 50000),
+          ]),
         ],
       },
       // The API answers the whole filter and each group: so does this, each customer tested once
@@ -122,12 +142,16 @@ function cases(brand: string, shinjuku: string): TCase[] {
       params: [brand, day(-90), today],
     },
     {
-      name: "Shinjuku in summer over ¥50,000, not back for a year",
+      name: 'Shinjuku in summer over ¥50,000, not back for a year',
       filter: {
         version: 1,
         join: 'and',
         groups: [
-          group('and', [cond('hotel', 'is', [shinjuku]), cond('checkInDate', 'between', summer), cond('amount', 'greater_than', 50000)]),
+          group('and', [
+            cond('hotel', 'is', [shinjuku]),
+            cond('checkInDate', 'between', summer),
+            cond('amount', 'greater_than', 50000),
+          ]),
           group('and', [cond('checkInDate', 'in_last_days', 365)], { quantifier: 'none' }),
         ],
       },
@@ -167,7 +191,9 @@ async function main(): Promise<void> {
       try {
         if (asOwner) {
           await client.query(`set work_mem = '128MB'; set jit = off`);
-          return ((await client.query({ text: c.sql, values: c.params, rowMode: 'array' })).rows[0] as unknown[]).map(Number);
+          return ((await client.query({ text: c.sql, values: c.params, rowMode: 'array' })).rows[0] as unknown[]).map(
+            Number,
+          );
         }
         // Under the same rules as the API's count: the tenant role and settings, so row-level
         // security applies, the same memory for hashing, without JIT compilation and without
@@ -194,7 +220,8 @@ async function main(): Promise<void> {
     for (const c of mix) {
       const [a, b] = [await ours(c), await hand(c)];
       process.stdout.write(`${c.name}: ${a.map((n) => n.toLocaleString()).join(' / ')} customers\n`);
-      if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${c.name}: the API counted ${a.join(' / ')}, the hand-written SQL ${b.join(' / ')}`);
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        throw new Error(`${c.name}: the API counted ${a.join(' / ')}, the hand-written SQL ${b.join(' / ')}`);
     }
 
     type TSide = { all: number[]; perCase: Map<string, number[]> };
@@ -226,7 +253,9 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`warming up...\n`);
     await sides(2);
-    process.stdout.write(`${rounds} rounds of ${mix.length} counts, alternating: ours through the API; the baseline in hand-written SQL over pg, under the tenant role and row-level security\n`);
+    process.stdout.write(
+      `${rounds} rounds of ${mix.length} counts, alternating: ours through the API; the baseline in hand-written SQL over pg, under the tenant role and row-level security\n`,
+    );
     const { o, b, owner } = await sides(rounds);
     await pool.end();
 
@@ -243,7 +272,9 @@ async function main(): Promise<void> {
     process.stdout.write(`(as owner, no row-level security: p50=${p(owner.all, 50)} ms p95=${p(owner.all, 95)} ms)\n`);
     const ourP95 = percentile(o.all, 95);
     const baseP95 = percentile(b.all, 95);
-    process.stdout.write(`BENCH segment-count value=${ourP95.toFixed(1)} unit=ms baseline=${baseP95.toFixed(1)} ratio=${(baseP95 / ourP95).toFixed(2)}\n`);
+    process.stdout.write(
+      `BENCH segment-count value=${ourP95.toFixed(1)} unit=ms baseline=${baseP95.toFixed(1)} ratio=${(baseP95 / ourP95).toFixed(2)}\n`,
+    );
   } finally {
     server.kill('SIGTERM');
   }

@@ -26,7 +26,11 @@ import { admin, arg, dbUrl } from './_support.ts';
 const size = arg('size', 100_000);
 const DB = 'yado_bench_send';
 
-const text = (id: string, ...content: unknown[]) => ({ id, type: 'text', content: { type: 'doc', content: [{ type: 'paragraph', content }] } });
+const text = (id: string, ...content: unknown[]) => ({
+  id,
+  type: 'text',
+  content: { type: 'doc', content: [{ type: 'paragraph', content }] },
+});
 const tag = (key: string) => ({ type: 'personalTag', attrs: { key } });
 const words = 'ご滞在をより快適にお過ごしいただくため、チェックインの前にご確認いただきたいことをお知らせいたします。';
 const contents = {
@@ -43,7 +47,9 @@ const contents = {
               id: 'c',
               blocks: [
                 text('greeting', tag('full_name'), { type: 'text', text: '、いつもご利用ありがとうございます。' }),
-                ...Array.from({ length: 14 }, (_, n) => text(`p${n}`, { type: 'text', text: words, marks: n % 2 ? [{ type: 'bold' }] : [] })),
+                ...Array.from({ length: 14 }, (_, n) =>
+                  text(`p${n}`, { type: 'text', text: words, marks: n % 2 ? [{ type: 'bold' }] : [] }),
+                ),
                 { id: 'btn', type: 'button', label: 'プランを見る', href: 'https://sakura-hotels.example.jp/winter' },
                 { id: 'btn2', type: 'button', label: '予約する', href: 'https://sakura-hotels.example.jp/book' },
               ],
@@ -75,7 +81,15 @@ async function main(): Promise<void> {
   }
   const url = dbUrl(DB);
   const config = loadConfig(
-    { DATABASE_URL: url, SEED_DEMO: 'true', LOG_LEVEL: 'warn', DATA_DIR: '/tmp/yado-bench-send', WEB_DIST: '/nonexistent', BOOKING_API_URL: 'http://127.0.0.1:9', CAMPAIGN_DISPATCH_SECONDS: '1' },
+    {
+      DATABASE_URL: url,
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: '/tmp/yado-bench-send',
+      WEB_DIST: '/nonexistent',
+      BOOKING_API_URL: 'http://127.0.0.1:9',
+      CAMPAIGN_DISPATCH_SECONDS: '1',
+    },
     {},
   );
   // First start: the demo organisation and さくらホテルズ' verified sending domain (embedded DNS).
@@ -85,7 +99,10 @@ async function main(): Promise<void> {
     const q = async (text: string, values: unknown[] = []) => (await pool.query(text, values)).rows;
     const [brand] = await q(`select id from hosts where slug = 'sakura-hotels'`);
     const [hotel] = await q(`select id from hosts where slug = 'sakura-shinjuku'`);
-    await q(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00', frequency_cap_count = 100 where host_id = $1`, [brand.id]);
+    await q(
+      `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00', frequency_cap_count = 100 where host_id = $1`,
+      [brand.id],
+    );
     let [segment] = await q(`select id from segments where brand_id = $1 and name = $2`, [brand.id, `bench ${size}`]);
     let [template] = await q(`select id, version from templates where brand_id = $1 and name = 'bench'`, [brand.id]);
     if (segment && template) {
@@ -104,14 +121,30 @@ async function main(): Promise<void> {
            '090' || lpad(g::text, 8, '0'), 'guest' || g || '@bench.example.jp' from generate_series(1, $2::int) g`,
         [brand.id, size],
       );
-      await q(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where brand_id = $1`, [brand.id, hotel.id]);
-      [segment] = await q(`insert into segments (brand_id, host_id, name, type) values ($1, $1, $2, 'static') returning id`, [brand.id, `bench ${size}`]);
-      await q(`insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where brand_id = $1`, [brand.id, segment.id]);
+      await q(
+        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where brand_id = $1`,
+        [brand.id, hotel.id],
+      );
+      [segment] = await q(
+        `insert into segments (brand_id, host_id, name, type) values ($1, $1, $2, 'static') returning id`,
+        [brand.id, `bench ${size}`],
+      );
+      await q(
+        `insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where brand_id = $1`,
+        [brand.id, segment.id],
+      );
       template ??= (
-        await q(`insert into templates (brand_id, host_id, name, default_language, contents) values ($1, $1, 'bench', 'ja', $2) returning id, version`, [brand.id, JSON.stringify(contents)])
+        await q(
+          `insert into templates (brand_id, host_id, name, default_language, contents) values ($1, $1, 'bench', 'ja', $2) returning id, version`,
+          [brand.id, JSON.stringify(contents)],
+        )
       )[0];
     }
-    const compiled = await compiledTemplate({ id: template.id, version: template.version, defaultLanguage: 'ja', contents: contents as never }, 'ja', (s) => s);
+    const compiled = await compiledTemplate(
+      { id: template.id, version: template.version, defaultLanguage: 'ja', contents: contents as never },
+      'ja',
+      (s) => s,
+    );
     const sample = personalise(compiled, personalValues({ firstName: '花子', lastName: '山田' }, 'ja'));
     process.stdout.write(`template HTML ${(Buffer.byteLength(sample.html) / 1024).toFixed(1)} KB\n`);
 
@@ -120,7 +153,11 @@ async function main(): Promise<void> {
       `insert into campaigns (brand_id, host_id, name, subject, template_id, status, schedule_kind, send_at) values ($1, $1, 'bench', '', $2, 'scheduled', 'now', now()) returning id`,
       [brand.id, template.id],
     );
-    await q(`insert into campaign_segments (campaign_id, segment_id, brand_id) values ($1, $2, $3)`, [campaign.id, segment.id, brand.id]);
+    await q(`insert into campaign_segments (campaign_id, segment_id, brand_id) values ($1, $2, $3)`, [
+      campaign.id,
+      segment.id,
+      brand.id,
+    ]);
     const t0 = performance.now();
     await startWorker(rt);
     for (;;) {
@@ -129,7 +166,10 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const oursSeconds = (performance.now() - t0) / 1000;
-    const [counts] = await q(`select count(*) filter (where status = 'sent')::int as sent, count(*)::int as total from deliveries where campaign_id = $1`, [campaign.id]);
+    const [counts] = await q(
+      `select count(*) filter (where status = 'sent')::int as sent, count(*)::int as total from deliveries where campaign_id = $1`,
+      [campaign.id],
+    );
     if (counts.sent !== size) throw new Error(`ours sent ${counts.sent} of ${size}`);
     const ours = size / oursSeconds;
     process.stdout.write(`ours: ${size} messages in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} msg/s\n`);
@@ -140,7 +180,10 @@ async function main(): Promise<void> {
     const identity = resolution.identity;
     // Signed with the same parsed key as ours: the baseline is bare nodemailer, not a slower signer.
     const dkim = signingKey(identity.dkim);
-    const recipients = await q(`select d.id, d.email, c.first_name, c.last_name from deliveries d join customers c on c.id = d.customer_id where d.campaign_id = $1`, [campaign.id]);
+    const recipients = await q(
+      `select d.id, d.email, c.first_name, c.last_name from deliveries d join customers c on c.id = d.customer_id where d.campaign_id = $1`,
+      [campaign.id],
+    );
     // Bodies held as UTF-8 Buffers, outside the JS heap: 100,000 composed mails as strings would
     // need about 3.5 GB of heap (Japanese text makes them two bytes a character).
     const mails = recipients.map((r) => {
@@ -149,7 +192,10 @@ async function main(): Promise<void> {
         deliveryId: r.id,
         to: r.email,
         language: 'ja',
-        message: personalise(compiled, personalValues({ firstName: r.first_name, lastName: r.last_name, email: r.email }, 'ja')),
+        message: personalise(
+          compiled,
+          personalValues({ firstName: r.first_name, lastName: r.last_name, email: r.email }, 'ja'),
+        ),
         publicUrl: rt.config.publicUrl,
         identity,
         dkim,
@@ -157,7 +203,14 @@ async function main(): Promise<void> {
       });
       return { ...mail, html: Buffer.from(mail.html as string), text: Buffer.from(mail.text as string) };
     });
-    const bare = nodemailer.createTransport({ host: '127.0.0.1', port: rt.sink?.port, secure: false, ignoreTLS: true, pool: true, ...SINK_POOL });
+    const bare = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: rt.sink?.port,
+      secure: false,
+      ignoreTLS: true,
+      pool: true,
+      ...SINK_POOL,
+    });
     const t1 = performance.now();
     let next = 0;
     await Promise.all(
@@ -172,7 +225,9 @@ async function main(): Promise<void> {
     bare.close();
     const baseline = size / baseSeconds;
     process.stdout.write(`baseline: ${size} messages in ${baseSeconds.toFixed(1)} s = ${baseline.toFixed(0)} msg/s\n`);
-    process.stdout.write(`BENCH send value=${ours.toFixed(1)} unit=msg/s baseline=${baseline.toFixed(1)} ratio=${(ours / baseline).toFixed(3)}\n`);
+    process.stdout.write(
+      `BENCH send value=${ours.toFixed(1)} unit=msg/s baseline=${baseline.toFixed(1)} ratio=${(ours / baseline).toFixed(3)}\n`,
+    );
   } finally {
     // The received mail is most of the database's size: cleared, while the recipients stay for the next run.
     await pool.query('truncate dev_outbox').catch(() => undefined);
@@ -184,7 +239,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`bench send failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench send failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -19,7 +19,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { signClick, trackingKeys } from '../apps/server/src/modules/tracking/links.ts';
-import { admin, agent, alternateRounds, arg, dbUrl, openLoop, percentile, withSpread, type TLoadResult } from './_support.ts';
+import {
+  admin,
+  agent,
+  alternateRounds,
+  arg,
+  dbUrl,
+  openLoop,
+  percentile,
+  withSpread,
+  type TLoadResult,
+} from './_support.ts';
 
 const size = arg('size', 100_000);
 const rate = arg('rate', 2000);
@@ -30,7 +40,11 @@ let port = 0;
 let barePort = 0;
 const DB = 'yado_bench_track';
 const DATA_DIR = '/tmp/yado-bench-track';
-const LINKS = ['https://sakura-hotels.example.jp/summer?utm_source=yado&utm_campaign=summer', 'https://sakura-hotels.example.jp/rooms/deluxe', 'https://sakura-hotels.example.jp/access'];
+const LINKS = [
+  'https://sakura-hotels.example.jp/summer?utm_source=yado&utm_campaign=summer',
+  'https://sakura-hotels.example.jp/rooms/deluxe',
+  'https://sakura-hotels.example.jp/access',
+];
 
 /** The real server, as its own process; every click recorded (no per-delivery cap for a bench that repeats links). */
 async function startOurs(url: string): Promise<ReturnType<typeof spawn>> {
@@ -68,13 +82,18 @@ async function startBare(): Promise<ReturnType<typeof spawn>> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await until(`http://127.0.0.1:${barePort}/t/c/x.0.${Buffer.from('https://a.example/').toString('base64url')}.x`, child);
+  await until(
+    `http://127.0.0.1:${barePort}/t/c/x.0.${Buffer.from('https://a.example/').toString('base64url')}.x`,
+    child,
+  );
   return child;
 }
 
 async function until(url: string, child: ReturnType<typeof spawn>): Promise<void> {
   for (let i = 0; i < 120; i++) {
-    const ok = await fetch(url, { redirect: 'manual' }).then((r) => r.status < 500).catch(() => false);
+    const ok = await fetch(url, { redirect: 'manual' })
+      .then((r) => r.status < 500)
+      .catch(() => false);
     if (ok) return;
     if (child.exitCode !== null) throw new Error(`${url}: the server exited`);
     await sleep(500);
@@ -89,8 +108,12 @@ async function seed(url: string): Promise<{ campaignId: string; deliveries: stri
   try {
     const brand = (await c.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
     const hotel = (await c.query(`select id from hosts where slug = 'sakura-shinjuku'`)).rows[0].id as string;
-    let campaign = (await c.query(`select id from campaigns where name = 'bench-track'`)).rows[0]?.id as string | undefined;
-    const have = campaign ? ((await c.query(`select count(*)::int as n from deliveries where campaign_id = $1`, [campaign])).rows[0].n as number) : 0;
+    let campaign = (await c.query(`select id from campaigns where name = 'bench-track'`)).rows[0]?.id as
+      string | undefined;
+    const have = campaign
+      ? ((await c.query(`select count(*)::int as n from deliveries where campaign_id = $1`, [campaign])).rows[0]
+          .n as number)
+      : 0;
     if (!campaign || have !== size) {
       process.stdout.write(`seeding a campaign to ${size.toLocaleString()} guests...\n`);
       await c.query(`delete from campaigns where name = 'bench-track'`);
@@ -102,11 +125,10 @@ async function seed(url: string): Promise<{ campaignId: string; deliveries: stri
         [brand, size],
       );
       campaign = (
-        await c.query(`insert into campaigns (brand_id, host_id, name, subject, status, audience) values ($1, $2, 'bench-track', 'bench', 'sent', $3) returning id`, [
-          brand,
-          hotel,
-          size,
-        ])
+        await c.query(
+          `insert into campaigns (brand_id, host_id, name, subject, status, audience) values ($1, $2, 'bench-track', 'bench', 'sent', $3) returning id`,
+          [brand, hotel, size],
+        )
       ).rows[0].id as string;
       await c.query(
         `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, attempts, sent_at)
@@ -114,7 +136,9 @@ async function seed(url: string): Promise<{ campaignId: string; deliveries: stri
         [campaign, hotel, brand],
       );
     }
-    const deliveries = (await c.query(`select id from deliveries where campaign_id = $1`, [campaign])).rows.map((r) => r.id as string);
+    const deliveries = (await c.query(`select id from deliveries where campaign_id = $1`, [campaign])).rows.map(
+      (r) => r.id as string,
+    );
     return { campaignId: campaign, deliveries };
   } finally {
     await c.end();
@@ -152,7 +176,11 @@ function cpuSeconds(pid: number | undefined): number {
 }
 
 /** Runs a round and notes the server's CPU per request (µs) beside it. */
-async function withCpu(pid: number | undefined, into: number[], round: () => Promise<TLoadResult>): Promise<TLoadResult> {
+async function withCpu(
+  pid: number | undefined,
+  into: number[],
+  round: () => Promise<TLoadResult>,
+): Promise<TLoadResult> {
   const before = cpuSeconds(pid);
   const result = await round();
   into.push(((cpuSeconds(pid) - before) * 1e6) / result.sent);
@@ -192,38 +220,56 @@ async function main(): Promise<void> {
       return `/t/c/${signClick(keys, deliveries[Math.floor(i / LINKS.length) % deliveries.length] as string, link, LINKS[link] as string)}`;
     });
     const pool = new pg.Pool({ connectionString: url, max: 2 });
-    const clicksBefore = ((await pool.query(`select coalesce(sum(clicks), 0)::int as n from campaign_stats where campaign_id = $1`, [campaignId])).rows[0].n as number);
+    const clicksBefore = (
+      await pool.query(`select coalesce(sum(clicks), 0)::int as n from campaign_stats where campaign_id = $1`, [
+        campaignId,
+      ])
+    ).rows[0].n as number;
 
     let sentOurs = 0;
     const oursSide = (offset: number) => async (i: number) => {
       sentOurs++;
       return redirect(`http://127.0.0.1:${port}${paths[(offset + i) % paths.length]}`);
     };
-    const bareSide = (offset: number) => async (i: number) => redirect(`http://127.0.0.1:${barePort}${paths[(offset + i) % paths.length]}`);
+    const bareSide = (offset: number) => async (i: number) =>
+      redirect(`http://127.0.0.1:${barePort}${paths[(offset + i) % paths.length]}`);
     let round = 0;
     const cpuOurs: number[] = [];
     const cpuBare: number[] = [];
     const p = (r: TLoadResult, q: number) => percentile(r.latencies, q).toFixed(1);
     const result = await alternateRounds({
       rounds,
-      warmUp: { ours: () => openLoop(Math.min(rate, 500), 2, oursSide(0)), baseline: () => openLoop(Math.min(rate, 500), 2, bareSide(0)) },
+      warmUp: {
+        ours: () => openLoop(Math.min(rate, 500), 2, oursSide(0)),
+        baseline: () => openLoop(Math.min(rate, 500), 2, bareSide(0)),
+      },
       ours: () => withCpu(ours.pid, cpuOurs, () => openLoop(rate, seconds, oursSide(++round * 7919))),
       baseline: () => withCpu(bare.pid, cpuBare, () => openLoop(rate, seconds, bareSide(++round * 7919))),
       measure: (r) => percentile(r.latencies, 99),
-      label: (r) => `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
+      label: (r) =>
+        `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
     });
 
     // Every click of ours is in the rollups once its batch is written (within a second).
     let recorded = 0;
     for (let i = 0; i < 40; i++) {
-      recorded = ((await pool.query(`select coalesce(sum(clicks), 0)::int as n from campaign_stats where campaign_id = $1`, [campaignId])).rows[0].n as number) - clicksBefore;
+      recorded =
+        ((
+          await pool.query(`select coalesce(sum(clicks), 0)::int as n from campaign_stats where campaign_id = $1`, [
+            campaignId,
+          ])
+        ).rows[0].n as number) - clicksBefore;
       if (recorded >= sentOurs) break;
       await sleep(500);
     }
     await pool.end();
     process.stdout.write(`clicks sent to ours ${sentOurs}, recorded in the rollups ${recorded}\n`);
-    process.stdout.write(`ours     p99 ${withSpread(result.ours, 'ms')}, median round: p50=${p(result.ours.medianRound, 50)} ms errors=${result.ours.medianRound.errors}/${result.ours.medianRound.sent}\n`);
-    process.stdout.write(`baseline p99 ${withSpread(result.baseline, 'ms')}, median round: p50=${p(result.baseline.medianRound, 50)} ms errors=${result.baseline.medianRound.errors}/${result.baseline.medianRound.sent}\n`);
+    process.stdout.write(
+      `ours     p99 ${withSpread(result.ours, 'ms')}, median round: p50=${p(result.ours.medianRound, 50)} ms errors=${result.ours.medianRound.errors}/${result.ours.medianRound.sent}\n`,
+    );
+    process.stdout.write(
+      `baseline p99 ${withSpread(result.baseline, 'ms')}, median round: p50=${p(result.baseline.medianRound, 50)} ms errors=${result.baseline.medianRound.errors}/${result.baseline.medianRound.sent}\n`,
+    );
     process.stdout.write(
       `server CPU per request: ours ${median(cpuOurs).toFixed(0)} µs (rounds ${cpuOurs.map((c) => c.toFixed(0)).join(', ')}), baseline ${median(cpuBare).toFixed(0)} µs (rounds ${cpuBare.map((c) => c.toFixed(0)).join(', ')})\n`,
     );

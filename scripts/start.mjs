@@ -22,11 +22,19 @@ function newest(path) {
 }
 
 if (existsSync(join(web, 'index.html')) && process.env.YADO_SKIP_WEB_BUILD !== 'true') {
-  const sources = Math.max(newest(join(web, 'src')), newest(join(web, 'index.html')), newest(join(root, 'packages/contracts/src')));
+  const sources = Math.max(
+    newest(join(web, 'src')),
+    newest(join(web, 'index.html')),
+    newest(join(root, 'packages/contracts/src')),
+  );
   if (!existsSync(dist) || statSync(dist).mtimeMs < sources) {
     process.stdout.write('Building the console...\n');
     // Always a production build, whatever NODE_ENV the shell or a test runner left behind.
-    const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+    const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     if (built.status !== 0) process.exit(built.status ?? 1);
   }
 }

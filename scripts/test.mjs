@@ -13,7 +13,9 @@ const out = join(root, 'node_modules/.cache/yado-test');
 mkdirSync(out, { recursive: true });
 
 const only = process.argv.slice(2);
-const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filter((l) => only.length === 0 || only.includes(l));
+const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filter(
+  (l) => only.length === 0 || only.includes(l),
+);
 
 let passed = 0;
 let failed = 0;

@@ -92,19 +92,33 @@ describe.each(LANGUAGES)('audit log (%s)', (language) => {
     const stamp = `${language}-${Date.now().toString(36)}`;
     const token = await apiToken('brand.admin@demo.test');
     const name = `監査キャンペーン ${stamp}`;
-    const created = await apiCall<{ id: string }>('POST', '/v1/campaigns', { token, body: { name, subject: '件名', recipients: { segmentIds: [] } } });
+    const created = await apiCall<{ id: string }>('POST', '/v1/campaigns', {
+      token,
+      body: { name, subject: '件名', recipients: { segmentIds: [] } },
+    });
     expect(created.status).toBe(200);
     const renamed = `${name} 改`;
-    expect((await apiCall('PUT', `/v1/campaigns/${created.data.id}`, { token, body: { name: renamed } })).status).toBe(200);
-    const template = await apiCall<{ id: string }>('POST', '/v1/templates', { token, body: { name: `監査テンプレート ${stamp}`, defaultLanguage: 'ja' } });
+    expect((await apiCall('PUT', `/v1/campaigns/${created.data.id}`, { token, body: { name: renamed } })).status).toBe(
+      200,
+    );
+    const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
+      token,
+      body: { name: `監査テンプレート ${stamp}`, defaultLanguage: 'ja' },
+    });
     expect(template.status).toBe(200);
     const copyName = `監査テンプレート 複製 ${stamp}`;
-    expect((await apiCall('POST', `/v1/templates/${template.data.id}/duplicate`, { token, body: { name: copyName } })).status).toBe(200);
+    expect(
+      (await apiCall('POST', `/v1/templates/${template.data.id}/duplicate`, { token, body: { name: copyName } }))
+        .status,
+    ).toBe(200);
 
     const target = (type: string, name: string) => t.audit.target.replace('{{type}}', type).replace('{{name}}', name);
     const madeSentence = t.audit.actions.create.replace('{{target}}', target(t.audit.types.campaign, name));
     const updated = t.audit.actions.update.replace('{{target}}', target(t.audit.types.campaign, renamed));
-    const nameChange = t.audit.change.replace('{{field}}', t.audit.fields.name).replace('{{before}}', name).replace('{{after}}', renamed);
+    const nameChange = t.audit.change
+      .replace('{{field}}', t.audit.fields.name)
+      .replace('{{before}}', name)
+      .replace('{{after}}', renamed);
     const copied = t.audit.actions.duplicate.replace('{{target}}', target(t.audit.types.template, copyName));
     const { context, page } = await openPage(browser, language);
     await signIn(page, language, 'grand@demo.test');

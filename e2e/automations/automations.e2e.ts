@@ -18,7 +18,8 @@ let admin: string;
 let grand: string;
 let ownSettings: Record<string, unknown> | null = null;
 
-const tokyoHour = (offsetHours: number) => `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+const tokyoHour = (offsetHours: number) =>
+  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -31,14 +32,26 @@ beforeAll(async () => {
   ownSettings = current.data.own;
   const moved = await apiCall('PUT', '/v1/sending/settings', {
     token: admin,
-    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6), frequencyCapCount: 100, frequencyCapDays: 1 },
+    body: {
+      ...ownSettings,
+      quietHoursStart: tokyoHour(4),
+      quietHoursEnd: tokyoHour(6),
+      frequencyCapCount: 100,
+      frequencyCapDays: 1,
+    },
   });
   expect(moved.status).toBe(200);
   // The demo's own campaign goes out a minute or two after the product starts (once the first sync
   // brought its guests); the scenario's mails would queue behind it. Let it finish first.
   const busy = async () => {
-    const list = await apiCall<{ items: { status: string; sendAt: string | null }[] }>('GET', '/v1/campaigns?pageSize=100', { token: admin });
-    return list.data.items.some((c) => c.status === 'pending' || (c.status === 'scheduled' && (!c.sendAt || Date.parse(c.sendAt) <= Date.now())));
+    const list = await apiCall<{ items: { status: string; sendAt: string | null }[] }>(
+      'GET',
+      '/v1/campaigns?pageSize=100',
+      { token: admin },
+    );
+    return list.data.items.some(
+      (c) => c.status === 'pending' || (c.status === 'scheduled' && (!c.sendAt || Date.parse(c.sendAt) <= Date.now())),
+    );
   };
   await until(async () => ((await busy()) ? null : true), 200_000);
 }, 240_000);
@@ -154,9 +167,14 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       const dialog = page.getByRole('dialog');
       await dialog.getByText(a.confirm.run_title).waitFor();
       await dialog.getByRole('button', { name: a.actions.run, exact: true }).click();
-      await page.getByTestId('snackbar').getByText(a.done.run.replace('{{name}}', a.preset.built_ins.pre_arrival.name)).waitFor();
+      await page
+        .getByTestId('snackbar')
+        .getByText(a.done.run.replace('{{name}}', a.preset.built_ins.pre_arrival.name))
+        .waitFor();
       // The editor reads the scenario again after the run (a second or more on a loaded machine).
-      await expect.poll(() => page.getByTestId('scenario-editor').getAttribute('data-status'), { timeout: 15_000 }).toBe('running');
+      await expect
+        .poll(() => page.getByTestId('scenario-editor').getAttribute('data-status'), { timeout: 15_000 })
+        .toBe('running');
       // A running scenario cannot be changed.
       await page.getByTestId('editor-read-only').waitFor();
       expect(await page.getByTestId('palette').count()).toBe(0);
@@ -164,17 +182,27 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
 
       // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey
       // and wait at the one-hour delay; two hours more, and their mail is queued and sent.
-      const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 10 * 24 * 60 } });
+      const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', {
+        token: grand,
+        body: { minutes: 10 * 24 * 60 },
+      });
       expect(moved.status).toBe(200);
       expect(moved.data.steps).toBeGreaterThan(0);
-      const later = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 120 } });
+      const later = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', {
+        token: grand,
+        body: { minutes: 120 },
+      });
       expect(later.status).toBe(200);
       expect(later.data.steps).toBeGreaterThan(0);
 
       // A guest whose journey shows the mail sent finds it in the outbox: once, to their address,
       // DKIM-signed by the brand's domain, with one-click unsubscribe.
       const sent = await until(async () => {
-        const journeys = await apiCall<{ items: TJourney[] }>('GET', `/v1/scenarios/${scenarioId}/journeys?state=done&pageSize=100`, { token: admin });
+        const journeys = await apiCall<{ items: TJourney[] }>(
+          'GET',
+          `/v1/scenarios/${scenarioId}/journeys?state=done&pageSize=100`,
+          { token: admin },
+        );
         return journeys.data.items.find((j) => j.path.some((p) => p.nodeId === 'email' && p.event === 'sent')) ?? null;
       }, 120_000);
       const guest = await apiCall<{ email: string }>('GET', `/v1/customers/${sent.customerId}`, { token: admin });
@@ -192,7 +220,9 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       // The trigger shows its live counts on the canvas (from the summary endpoint).
       await page.reload();
       const entered = page.locator('[data-testid="scenario-node"][data-node-type="trigger"] [data-count="entered"]');
-      await expect.poll(async () => Number(await entered.getAttribute('data-value')), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => Number(await entered.getAttribute('data-value')), { timeout: 15_000 })
+        .toBeGreaterThan(0);
       const guests = Number(await entered.getAttribute('data-value'));
 
       // The summary: the run, the counts per step, the email step's details, a guest's path.
@@ -202,7 +232,11 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       const triggerRow = page.locator('[data-testid="summary-node"][data-node-type="trigger"] [data-count="entered"]');
       expect(Number((await triggerRow.textContent())?.replace(/\D/g, ''))).toBe(guests);
       await page.locator('[data-testid="summary-email"][data-node-id="email"]').waitFor();
-      const journeys = await apiCall<{ items: { customerName: string }[] }>('GET', `/v1/scenarios/${scenarioId}/journeys?pageSize=1`, { token: admin });
+      const journeys = await apiCall<{ items: { customerName: string }[] }>(
+        'GET',
+        `/v1/scenarios/${scenarioId}/journeys?pageSize=1`,
+        { token: admin },
+      );
       const someone = journeys.data.items[0]!.customerName.split(/[\s\u3000]/)[0]!;
       await page.getByTestId('path-search').fill(someone);
       await page.getByRole('button', { name: a.summary.path_find }).click();
@@ -218,7 +252,9 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       expect(await confirm.isDisabled()).toBe(true);
       await stop.getByRole('textbox').fill(a.confirm.stop_sentence);
       await confirm.click();
-      await expect.poll(() => page.getByTestId('scenario-summary').getAttribute('data-status'), { timeout: 15_000 }).toBe('stopped');
+      await expect
+        .poll(() => page.getByTestId('scenario-summary').getAttribute('data-status'), { timeout: 15_000 })
+        .toBe('stopped');
     } finally {
       await context.close();
     }

@@ -64,7 +64,9 @@ interface TArranged {
 
 /** Two guests of this run in a static segment, and a template with a button, through the API. */
 async function arrange(language: TLanguage): Promise<TArranged> {
-  const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', { token: admin });
+  const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
+    token: admin,
+  });
   const hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
   const run = `${Date.now().toString(36)}${language}`;
   const guest = async (first: string) => {
@@ -86,7 +88,10 @@ async function arrange(language: TLanguage): Promise<TArranged> {
   const leaving = await guest('Leaving');
   const staying = await guest('Staying');
   const segmentName = `夏の常連 ${run}`;
-  const segment = await apiCall<{ id: string }>('POST', '/v1/segments', { token: admin, body: { name: segmentName, type: 'static' } });
+  const segment = await apiCall<{ id: string }>('POST', '/v1/segments', {
+    token: admin,
+    body: { name: segmentName, type: 'static' },
+  });
   expect(segment.status).toBe(200);
   const added = await apiCall('POST', `/v1/segments/${segment.data.id}/members`, {
     token: admin,
@@ -106,7 +111,11 @@ async function arrange(language: TLanguage): Promise<TArranged> {
             {
               id: 'c1',
               blocks: [
-                { id: 't', type: 'text', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] } },
+                {
+                  id: 't',
+                  type: 'text',
+                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+                },
                 { id: 'b', type: 'button', label, href: `${LANDING}/summer?run=${run}` },
               ],
             },
@@ -196,7 +205,9 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.locator('input[name="time"]').fill(`${tokyoHour(5).slice(0, 2)}:30`);
     await page.getByTestId('campaign-quiet-hours').waitFor({ timeout: 15_000 });
     // Said in the zone chosen (the browser here runs in UTC), not the browser's.
-    expect(await page.getByTestId('campaign-send-at').textContent()).toContain(`${tomorrow.slice(8, 10).replace(/^0/, '')}`);
+    expect(await page.getByTestId('campaign-send-at').textContent()).toContain(
+      `${tomorrow.slice(8, 10).replace(/^0/, '')}`,
+    );
     expect(await page.getByTestId('campaign-send-at').textContent()).toContain('(Asia/Tokyo)');
     await screenshot(page, `campaign-quiet-hours-${language}`);
     await page.getByTestId('campaign-schedule-kind').getByText(c.schedule.now, { exact: true }).click();
@@ -219,7 +230,9 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.waitForURL(/\/campaign\/[0-9a-f-]{36}$/);
     campaignId = new URL(page.url()).pathname.split('/').pop()!;
     await page.locator('[data-testid="campaign-status"][data-status="sent"]').waitFor({ timeout: 90_000 });
-    await statValue(page, 'sent').and(page.getByText('2', { exact: true })).waitFor({ timeout: 30_000 });
+    await statValue(page, 'sent')
+      .and(page.getByText('2', { exact: true }))
+      .waitFor({ timeout: 30_000 });
 
     // Each guest received it once, DKIM-signed by the brand's domain, with one-click unsubscribe.
     const [mail] = await waitForMail(arranged.leaving.email, 1);
@@ -263,13 +276,21 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     expect((await fetch(pixelUrl!, { headers: { 'user-agent': 'Mozilla/5.0' } })).status).toBe(200);
 
     await page.goto(`/campaign/${campaignId}`);
-    await statValue(page, 'opens').and(page.getByText('1', { exact: true })).waitFor({ timeout: 45_000 });
-    await statValue(page, 'clicks').and(page.getByText('1', { exact: true })).waitFor({ timeout: 45_000 });
+    await statValue(page, 'opens')
+      .and(page.getByText('1', { exact: true }))
+      .waitFor({ timeout: 45_000 });
+    await statValue(page, 'clicks')
+      .and(page.getByText('1', { exact: true }))
+      .waitFor({ timeout: 45_000 });
     expect(await statValue(page, 'unopened').textContent()).toBe('1');
-    await statValue(page, 'machine-opens').and(page.getByText('1', { exact: true })).waitFor({ timeout: 45_000 });
+    await statValue(page, 'machine-opens')
+      .and(page.getByText('1', { exact: true }))
+      .waitFor({ timeout: 45_000 });
     expect(await page.getByTestId('stat-opens').textContent()).toContain(c.statistics.total.replace('{{value}}', '1'));
     await page.getByTestId('campaign-link').first().waitFor();
-    expect(await page.getByTestId('campaign-link').first().getAttribute('data-url')).toBe(`${LANDING}/summer?run=${arranged.run}`);
+    expect(await page.getByTestId('campaign-link').first().getAttribute('data-url')).toBe(
+      `${LANDING}/summer?run=${arranged.run}`,
+    );
     const row = page.locator(`[data-testid="campaign-recipient"][data-email="${arranged.leaving.email}"]`);
     await row.locator('[data-kind="click"]').waitFor({ timeout: 30_000 });
     await row.locator('[data-kind="open"]').waitFor();
@@ -286,7 +307,11 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await guest.close();
 
     await page.goto(`/customer-list/${arranged.leaving.id}`);
-    await page.getByTestId('customer-info').getByTestId('email-status').getByText(t.customers.email_status.unsubscribed, { exact: true }).waitFor();
+    await page
+      .getByTestId('customer-info')
+      .getByTestId('email-status')
+      .getByText(t.customers.email_status.unsubscribed, { exact: true })
+      .waitFor();
     await page.context().close();
   }, 180_000);
 
@@ -296,7 +321,9 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     const row = page.locator(`[data-testid="campaign-row"][data-name="${campaignName}"]`);
     await row.getByTestId('campaign-menu').click();
     await page.getByTestId('campaign-action-duplicate').click();
-    const copyRow = page.locator(`[data-testid="campaign-row"]:not([data-name="${campaignName}"])`, { hasText: campaignName });
+    const copyRow = page.locator(`[data-testid="campaign-row"]:not([data-name="${campaignName}"])`, {
+      hasText: campaignName,
+    });
     await copyRow.and(page.locator('[data-status="draft"]')).waitFor();
     await copyRow.getByTestId('campaign-menu').click();
     await page.getByTestId('campaign-action-send_now').click();
@@ -316,7 +343,11 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await original.getByTestId('campaign-menu').click();
     await page.getByTestId('campaign-action-duplicate').click();
     await page.getByTestId('snackbar').getByText(c.done.duplicated.split('“')[0]!.split('「')[0]!).first().waitFor();
-    const copy = page.locator(`[data-testid="campaign-row"][data-status="draft"]:not([data-name="${campaignName}"])`, { hasText: campaignName }).first();
+    const copy = page
+      .locator(`[data-testid="campaign-row"][data-status="draft"]:not([data-name="${campaignName}"])`, {
+        hasText: campaignName,
+      })
+      .first();
     const copyName = (await copy.getAttribute('data-name'))!;
     const row = page.locator(`[data-testid="campaign-row"][data-id="${await copy.getAttribute('data-id')}"]`);
     await row.getByTestId('campaign-menu').click();
@@ -358,7 +389,10 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     // A draft of the viewer's hotel, made by its admin.
     const hotelAdmin = await apiToken('hotel.admin@demo.test');
     const draftName = `ホテルの下書き ${arranged.run}`;
-    const draft = await apiCall<{ id: string }>('POST', '/v1/campaigns', { token: hotelAdmin, body: { name: draftName } });
+    const draft = await apiCall<{ id: string }>('POST', '/v1/campaigns', {
+      token: hotelAdmin,
+      body: { name: draftName },
+    });
     expect(draft.status).toBe(200);
 
     const page = await signedIn(language, VIEWER);
@@ -371,7 +405,9 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     expect(await row.getByRole('link').count()).toBe(0);
     for (const menu of await page.getByTestId('campaign-menu').all()) {
       await menu.click();
-      const offered = await page.locator('[data-testid^="campaign-action-"]').evaluateAll((items) => items.map((i) => i.getAttribute('data-testid')));
+      const offered = await page
+        .locator('[data-testid^="campaign-action-"]')
+        .evaluateAll((items) => items.map((i) => i.getAttribute('data-testid')));
       expect(offered).toEqual(['campaign-action-statistics']);
       await page.keyboard.press('Escape');
     }

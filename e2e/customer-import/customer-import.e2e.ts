@@ -92,13 +92,11 @@ describe.each(LANGUAGES)('customer import (%s)', (language) => {
     await signIn(page, language, 'hotel.staff@demo.test');
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/customer-list/import');
-    await page
-      .getByTestId('import-file')
-      .setInputFiles({
-        name: 'wrong.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('name,email\r\nTaro,taro@example.jp\r\n'),
-      });
+    await page.getByTestId('import-file').setInputFiles({
+      name: 'wrong.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('name,email\r\nTaro,taro@example.jp\r\n'),
+    });
     const error = page.getByTestId('import-upload-error');
     await error.getByText(t.errors.import_missing_columns).waitFor();
     await error.getByText(ci.fields.phone, { exact: true }).waitFor();

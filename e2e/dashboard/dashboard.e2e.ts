@@ -61,16 +61,23 @@ async function runScenario(name: string): Promise<{ stop: () => Promise<void> }>
   };
   const made = await apiCall<{ id: string }>('POST', '/v1/scenarios', { token, body: { name, graph } });
   expect(made.status).toBe(200);
-  const run = await apiCall<{ status: string }>('POST', `/v1/scenarios/${made.data.id}/actions`, { token, body: { action: 'run' } });
+  const run = await apiCall<{ status: string }>('POST', `/v1/scenarios/${made.data.id}/actions`, {
+    token,
+    body: { action: 'run' },
+  });
   expect(run.data.status).toBe('running');
   return {
     stop: async () => {
-      await apiCall('POST', `/v1/scenarios/${made.data.id}/actions`, { token, body: { action: 'stop', confirmation: STOP_SENTENCE } });
+      await apiCall('POST', `/v1/scenarios/${made.data.id}/actions`, {
+        token,
+        body: { action: 'stop', confirmation: STOP_SENTENCE },
+      });
     },
   };
 }
 
-const number = (value: number, language: TLanguage) => new Intl.NumberFormat(language === 'ja' ? 'ja-JP' : 'en-GB').format(value);
+const number = (value: number, language: TLanguage) =>
+  new Intl.NumberFormat(language === 'ja' ? 'ja-JP' : 'en-GB').format(value);
 
 async function openDashboard(language: TLanguage, email: string): Promise<Page & { close: () => Promise<void> }> {
   const { context, page } = await openPage(browser, language);
@@ -104,14 +111,25 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
     expect(await children.getByTestId('level-child-hotel').count()).toBe(level.hotels.length);
 
     const actions = page.getByTestId('quick-actions');
-    expect(await actions.getByRole('link', { name: t.dashboard.quick_actions.create_campaign }).getAttribute('href')).toBe('/campaign/new');
-    expect(await actions.getByRole('link', { name: t.dashboard.quick_actions.import_customers }).getAttribute('href')).toBe('/customer-list/import');
+    expect(
+      await actions.getByRole('link', { name: t.dashboard.quick_actions.create_campaign }).getAttribute('href'),
+    ).toBe('/campaign/new');
+    expect(
+      await actions.getByRole('link', { name: t.dashboard.quick_actions.import_customers }).getAttribute('href'),
+    ).toBe('/customer-list/import');
 
     // The customers the server counted, as the server counted them.
     expect(stats.customers.current).toBeGreaterThan(0);
-    await page.getByTestId('figure-customers-value').getByText(number(stats.customers.current!, language), { exact: true }).waitFor();
-    expect(await page.getByTestId('figure-active-value').textContent()).toBe(number(stats.activeCustomers.current!, language));
-    expect(await page.getByTestId('figure-unsubscribed-value').textContent()).toBe(number(stats.unsubscribedCustomers.current!, language));
+    await page
+      .getByTestId('figure-customers-value')
+      .getByText(number(stats.customers.current!, language), { exact: true })
+      .waitFor();
+    expect(await page.getByTestId('figure-active-value').textContent()).toBe(
+      number(stats.activeCustomers.current!, language),
+    );
+    expect(await page.getByTestId('figure-unsubscribed-value').textContent()).toBe(
+      number(stats.unsubscribedCustomers.current!, language),
+    );
     expect(await page.getByTestId('figure-customers').textContent()).toContain(t.dashboard.customers.customers);
     // No count was kept a week ago on a fresh product: said so, not guessed.
     expect(await page.getByTestId('figure-customers-change').textContent()).toBe(t.dashboard.change.unknown);
@@ -133,7 +151,9 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
     const row = block.locator(`[data-testid="running-scenario-row"][data-name="${scenarioName}"]`);
     await row.waitFor();
     expect(await row.textContent()).toContain('さくらホテル 新宿');
-    expect(await row.getByRole('link', { name: scenarioName }).getAttribute('href')).toMatch(/^\/automations\/scenario\/[0-9a-f-]{36}$/);
+    expect(await row.getByRole('link', { name: scenarioName }).getAttribute('href')).toMatch(
+      /^\/automations\/scenario\/[0-9a-f-]{36}$/,
+    );
     expect(await block.getByTestId('next-scheduled-row').count()).toBe(perf.nextScheduled.length);
     await screenshot(page, `dashboard-brand-${language}`);
     await page.close();
@@ -155,17 +175,26 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
     expect(await page.getByTestId('level-children').count()).toBe(0);
 
     if (stats.customers.current === 0) {
-      expect(await page.getByTestId('customer-statistics').getByTestId('empty-state').textContent()).toContain(t.dashboard.customers.empty_viewer);
+      expect(await page.getByTestId('customer-statistics').getByTestId('empty-state').textContent()).toContain(
+        t.dashboard.customers.empty_viewer,
+      );
     } else {
-      await page.getByTestId('figure-customers-value').getByText(number(stats.customers.current!, language), { exact: true }).waitFor();
+      await page
+        .getByTestId('figure-customers-value')
+        .getByText(number(stats.customers.current!, language), { exact: true })
+        .waitFor();
     }
     const block = page.getByTestId('campaign-performance');
     await block.getByTestId('running-scenarios').waitFor();
     expect(await block.getByTestId('hotel-breakdown').count()).toBe(0);
     // The viewer reads the hotel's running scenarios as the server lists them for the viewer.
-    const running = (await apiCall<{ scenarios: { name: string }[] }>('GET', '/v1/dashboard/running-scenarios', { token })).data;
-    if (running.scenarios.length === 0) await block.getByTestId('running-scenarios').getByText(t.dashboard.upcoming.no_scenarios).waitFor();
-    else await block.locator(`[data-testid="running-scenario-row"][data-name="${running.scenarios[0]!.name}"]`).waitFor();
+    const running = (
+      await apiCall<{ scenarios: { name: string }[] }>('GET', '/v1/dashboard/running-scenarios', { token })
+    ).data;
+    if (running.scenarios.length === 0)
+      await block.getByTestId('running-scenarios').getByText(t.dashboard.upcoming.no_scenarios).waitFor();
+    else
+      await block.locator(`[data-testid="running-scenario-row"][data-name="${running.scenarios[0]!.name}"]`).waitFor();
     if (!perf.daily.some((d) => d.sent + d.opened + d.clicked + d.bookings > 0)) {
       const empty = await block.getByTestId('campaign-empty').textContent();
       expect(empty).toContain(t.dashboard.campaigns.empty_viewer);

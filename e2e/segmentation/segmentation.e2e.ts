@@ -61,7 +61,8 @@ async function signedIn(language: TLanguage, email = ADMIN): Promise<Page> {
 }
 
 /** Waits for a snackbar saying `text` (an earlier one may still be showing). */
-const toast = (page: Page, text: string) => page.getByTestId('snackbar').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+const toast = (page: Page, text: string) =>
+  page.getByTestId('snackbar').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
 
 const conditions = (page: Page) => page.getByTestId('filter-condition');
 
@@ -89,7 +90,10 @@ const rangeText = (language: TLanguage, from: number, to: number, total: number)
     .replace('{{total}}', String(total));
 
 async function membersShow(page: Page, language: TLanguage, from: number, to: number, total: number) {
-  await page.getByTestId('member-range').filter({ hasText: rangeText(language, from, to, total) }).waitFor({ timeout: 15_000 });
+  await page
+    .getByTestId('member-range')
+    .filter({ hasText: rangeText(language, from, to, total) })
+    .waitFor({ timeout: 15_000 });
 }
 
 /** Creates a static segment through the console and waits for its page. */
@@ -142,7 +146,13 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     // group 2 (AND) it leaves no one; removed, group 2 is the ten again.
     await page.getByTestId('filter-group').nth(1).getByRole('button', { name: s.builder.add_subgroup }).click();
     const subgroup = page.getByTestId('filter-subgroup').first();
-    await setCondition(subgroup.getByTestId('filter-condition').first(), language, 'firstName', 'starts_with', `${guests.stem}2`);
+    await setCondition(
+      subgroup.getByTestId('filter-condition').first(),
+      language,
+      'firstName',
+      'starts_with',
+      `${guests.stem}2`,
+    );
     await subgroup.locator('[data-testid="subgroup-count"][data-count="6"]').waitFor({ timeout: 15_000 });
     await groupCount(page, 1, 0);
     await liveTotal(page, GUESTS);
@@ -172,7 +182,10 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     await toast(page, s.done.created);
     // Counted when saved: the audience shows without "Count now".
-    await page.locator(`[data-testid="segment-audience"]`).filter({ hasText: String(GUESTS) }).waitFor();
+    await page
+      .locator(`[data-testid="segment-audience"]`)
+      .filter({ hasText: String(GUESTS) })
+      .waitFor();
 
     // Members now, in keyset pages of 20.
     await membersShow(page, language, 1, 20, GUESTS);
@@ -268,7 +281,11 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByRole('searchbox', { name: t.customers.list.search }).fill(guests.family);
     await asked;
     for (const n of ['23', '24', '25']) {
-      await page.getByTestId('customer-row').filter({ hasText: `${guests.stem}${n}` }).getByRole('checkbox').check();
+      await page
+        .getByTestId('customer-row')
+        .filter({ hasText: `${guests.stem}${n}` })
+        .getByRole('checkbox')
+        .check();
     }
     await page.getByTestId('add-to-segments-open').click();
     const dialog = page.getByTestId('add-to-segments');
@@ -286,8 +303,17 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await membersShow(page, language, 1, 3, 3);
     await page.getByTestId('add-members').click();
     await page.getByTestId('add-from-file').click();
-    const file = ['phone', guests.phones[3]!, guests.phones[4]!.replace(/^(\d{3})(\d{4})/, '$1-$2-'), `m25.${guests.family.slice(3)}@mail.yado.jp`, '09000000000', 'not a phone'].join('\r\n');
-    await page.getByTestId('member-file').setInputFiles({ name: 'members.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    const file = [
+      'phone',
+      guests.phones[3]!,
+      guests.phones[4]!.replace(/^(\d{3})(\d{4})/, '$1-$2-'),
+      `m25.${guests.family.slice(3)}@mail.yado.jp`,
+      '09000000000',
+      'not a phone',
+    ].join('\r\n');
+    await page
+      .getByTestId('member-file')
+      .setInputFiles({ name: 'members.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     await page.getByTestId('member-file-submit').click();
     const report = page.getByTestId('member-file-report');
     await report.waitFor();
@@ -311,7 +337,13 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByTestId('add-members').click();
     await page.getByTestId('add-from-filter').click();
     const freeze = page.getByTestId('freeze-dialog');
-    await setCondition(freeze.getByTestId('filter-condition').first(), language, 'firstName', 'starts_with', `${guests.stem}0`);
+    await setCondition(
+      freeze.getByTestId('filter-condition').first(),
+      language,
+      'firstName',
+      'starts_with',
+      `${guests.stem}0`,
+    );
     await freeze.locator('[data-testid="live-count-total"][data-count="9"]').waitFor({ timeout: 15_000 });
     await screenshot(page, `segment-freeze-${language}`);
     await freeze.getByTestId('freeze-submit').click();
@@ -330,11 +362,15 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     });
     expect(created.status).toBe(200);
     const stem = `07${language === 'ja' ? 3 : 4}${String(Date.now()).slice(-6)}`;
-    const file = ['姓,名,電話番号,住所', `山田,太郎,${stem}10,東京都新宿区`, `鈴木,花子,${stem}20,東京都渋谷区`].join('\r\n');
+    const file = ['姓,名,電話番号,住所', `山田,太郎,${stem}10,東京都新宿区`, `鈴木,花子,${stem}20,東京都渋谷区`].join(
+      '\r\n',
+    );
 
     const page = await signedIn(language, staff);
     await page.goto('/customer-list/import');
-    await page.getByTestId('import-file').setInputFiles({ name: 'guests.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: 'guests.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     await page.getByTestId('import-next').click({ timeout: 30_000 });
     await page.getByLabel(t.customer_import.reception.options.booking).check();
     const choice = page.getByTestId('import-segment');
@@ -342,9 +378,13 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await screenshot(page, `segment-import-step3-${language}`);
     await page.getByTestId('import-run').click();
     await page.getByTestId('import-result').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('import-result-segment').textContent()).toBe(s.import.added.replace('{{count}}', '2'));
+    expect(await page.getByTestId('import-result-segment').textContent()).toBe(
+      s.import.added.replace('{{count}}', '2'),
+    );
 
-    const members = await apiCall<{ items: { phone: string }[] }>('GET', `/v1/segments/${created.data.id}/members`, { token });
+    const members = await apiCall<{ items: { phone: string }[] }>('GET', `/v1/segments/${created.data.id}/members`, {
+      token,
+    });
     expect(members.data.items.map((c) => c.phone).sort()).toEqual([`${stem}10`, `${stem}20`]);
     await page.context().close();
   });

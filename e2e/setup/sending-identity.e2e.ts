@@ -66,7 +66,8 @@ describe.each(LANGUAGES)('sending identity (%s)', (language) => {
     await verify.click();
     await page.getByTestId('snackbar').getByText(t.sending.domains.verified).waitFor();
     await card.and(page.locator('[data-state="verified"]')).waitFor();
-    for (const kind of KINDS) expect(await card.getByTestId(`record-${kind}`).getAttribute('data-state')).toBe('verified');
+    for (const kind of KINDS)
+      expect(await card.getByTestId(`record-${kind}`).getAttribute('data-state')).toBe('verified');
     await card.getByText(t.sending.state.verified).first().waitFor();
     // Each try starts the countdown again.
     await card.getByTestId('verify-countdown').waitFor();

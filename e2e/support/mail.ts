@@ -15,17 +15,23 @@ export interface TOutboxMail {
 
 /** The messages the embedded sink received for `to`, newest first, read as the granduser. */
 export async function outboxOf(grandToken: string, to: string, limit = 50): Promise<TOutboxMail[]> {
-  const res = await apiCall<TOutboxMail[]>('GET', `/v1/dev/outbox?to=${encodeURIComponent(to)}&limit=${limit}`, { token: grandToken });
+  const res = await apiCall<TOutboxMail[]>('GET', `/v1/dev/outbox?to=${encodeURIComponent(to)}&limit=${limit}`, {
+    token: grandToken,
+  });
   if (res.status !== 200) throw new Error(`outbox answered ${res.status}`);
   return res.data;
 }
 
 /** DKIM as an independent verifier sees it, with the keys the embedded DNS server publishes. */
 export async function dkimResult(grandToken: string, mail: TOutboxMail) {
-  const raw = await fetch(`${baseUrl()}/v1/dev/outbox/${mail.id}/raw`, { headers: { authorization: `Bearer ${grandToken}` } });
+  const raw = await fetch(`${baseUrl()}/v1/dev/outbox/${mail.id}/raw`, {
+    headers: { authorization: `Bearer ${grandToken}` },
+  });
   expect(raw.status).toBe(200);
   const source = Buffer.from(await raw.arrayBuffer());
-  const dns = await apiCall<{ name: string; type: string; values: string[] }[]>('GET', '/v1/dev/dns', { token: grandToken });
+  const dns = await apiCall<{ name: string; type: string; values: string[] }[]>('GET', '/v1/dev/dns', {
+    token: grandToken,
+  });
   const resolver = async (name: string, type: string) => {
     const set = dns.data.find((r) => r.name.toLowerCase() === name.toLowerCase() && r.type === type);
     if (!set) throw Object.assign(new Error(`no ${type} at ${name}`), { code: 'ENOTFOUND' });

@@ -19,17 +19,25 @@ let grand: string;
 let ownSettings: Record<string, unknown> | null = null;
 let unsubscribedMessage = '';
 
-const tokyoHour = (offsetHours: number) => `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+const tokyoHour = (offsetHours: number) =>
+  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   admin = await apiToken(ADMIN);
   grand = await apiToken(GRAND);
   // Quiet hours (21:00-08:00 by default) would hold a send made in the evening: moved away for the run.
-  const current = await apiCall<{ own: Record<string, unknown>; effective: { unsubscribedMessage: string | null } }>('GET', '/v1/sending/settings', { token: admin });
+  const current = await apiCall<{ own: Record<string, unknown>; effective: { unsubscribedMessage: string | null } }>(
+    'GET',
+    '/v1/sending/settings',
+    { token: admin },
+  );
   ownSettings = current.data.own;
   unsubscribedMessage = current.data.effective.unsubscribedMessage ?? '';
-  const moved = await apiCall('PUT', '/v1/sending/settings', { token: admin, body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) } });
+  const moved = await apiCall('PUT', '/v1/sending/settings', {
+    token: admin,
+    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
+  });
   expect(moved.status).toBe(200);
 });
 afterAll(async () => {
@@ -40,7 +48,9 @@ afterAll(async () => {
 /** A guest of `country`, a static segment of them, a template in both languages, and a campaign sent now. */
 async function mailedGuest(language: TLanguage): Promise<{ customerId: string; link: string }> {
   const run = `${Date.now().toString(36)}${language}`;
-  const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', { token: admin });
+  const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
+    token: admin,
+  });
   const hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
   const email = uniqueEmail(`unsub-${language}`);
   const guest = await apiCall<{ id: string }>('POST', '/v1/customers', {
@@ -57,25 +67,61 @@ async function mailedGuest(language: TLanguage): Promise<{ customerId: string; l
     },
   });
   expect(guest.status, JSON.stringify(guest.data)).toBe(200);
-  const segment = await apiCall<{ id: string }>('POST', '/v1/segments', { token: admin, body: { name: `配信停止 ${run}`, type: 'static' } });
+  const segment = await apiCall<{ id: string }>('POST', '/v1/segments', {
+    token: admin,
+    body: { name: `配信停止 ${run}`, type: 'static' },
+  });
   expect(segment.status).toBe(200);
-  expect((await apiCall('POST', `/v1/segments/${segment.data.id}/members`, { token: admin, body: { customerIds: [guest.data.id] } })).status).toBe(200);
+  expect(
+    (
+      await apiCall('POST', `/v1/segments/${segment.data.id}/members`, {
+        token: admin,
+        body: { customerIds: [guest.data.id] },
+      })
+    ).status,
+  ).toBe(200);
   const content = (subject: string, text: string) => ({
     subject,
     preheader: '',
     document: {
       version: 1,
-      sections: [{ id: 's1', columns: [{ id: 'c1', blocks: [{ id: 't', type: 'text', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] } }] }] }],
+      sections: [
+        {
+          id: 's1',
+          columns: [
+            {
+              id: 'c1',
+              blocks: [
+                {
+                  id: 't',
+                  type: 'text',
+                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+                },
+              ],
+            },
+          ],
+        },
+      ],
     },
   });
   const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
     token: admin,
-    body: { name: `お知らせ ${run}`, defaultLanguage: 'ja', contents: { ja: content('お知らせ', '秋のご案内です。'), en: content('News', 'Our autumn news.') } },
+    body: {
+      name: `お知らせ ${run}`,
+      defaultLanguage: 'ja',
+      contents: { ja: content('お知らせ', '秋のご案内です。'), en: content('News', 'Our autumn news.') },
+    },
   });
   expect(template.status).toBe(200);
   const campaign = await apiCall<{ id: string }>('POST', '/v1/campaigns', {
     token: admin,
-    body: { name: `配信停止の確認 ${run}`, subject: language === 'ja' ? 'お知らせ' : 'News', senderEmail: SENDER, recipients: { segmentIds: [segment.data.id] }, templateId: template.data.id },
+    body: {
+      name: `配信停止の確認 ${run}`,
+      subject: language === 'ja' ? 'お知らせ' : 'News',
+      senderEmail: SENDER,
+      recipients: { segmentIds: [segment.data.id] },
+      templateId: template.data.id,
+    },
   });
   expect(campaign.status, JSON.stringify(campaign.data)).toBe(200);
   const sent = await apiCall('POST', `/v1/campaigns/${campaign.data.id}/send-now`, { token: admin, body: {} });
@@ -83,10 +129,18 @@ async function mailedGuest(language: TLanguage): Promise<{ customerId: string; l
 
   const until = Date.now() + 90_000;
   for (;;) {
-    const mails = await apiCall<{ html: string | null }[]>('GET', `/v1/dev/outbox?to=${encodeURIComponent(email)}&limit=5`, { token: grand });
+    const mails = await apiCall<{ html: string | null }[]>(
+      'GET',
+      `/v1/dev/outbox?to=${encodeURIComponent(email)}&limit=5`,
+      { token: grand },
+    );
     const html = mails.data?.[0]?.html;
     const href = html?.match(/href="([^"]*\/unsubscribe\?token=[^"]*)"/)?.[1];
-    if (href) return { customerId: guest.data.id, link: href.replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&') };
+    if (href)
+      return {
+        customerId: guest.data.id,
+        link: href.replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&'),
+      };
     if (Date.now() > until) throw new Error(`no campaign mail reached ${email}`);
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -112,18 +166,28 @@ describe.each(LANGUAGES)('the public unsubscribe page (%s)', (language) => {
     expect(await page.getByRole('navigation').count()).toBe(0);
     await screenshot(page, `unsubscribe-${language}`);
 
-    const customer = await apiCall<{ emailStatus: string; unsubscribeReason: string | null }>('GET', `/v1/customers/${customerId}`, { token: admin });
+    const customer = await apiCall<{ emailStatus: string; unsubscribeReason: string | null }>(
+      'GET',
+      `/v1/customers/${customerId}`,
+      { token: admin },
+    );
     expect(customer.data).toMatchObject({ emailStatus: 'unsubscribed', unsubscribeReason: 'page' });
 
     await page.getByTestId('unsubscribe-undo').click();
     await page.locator('[data-testid="unsubscribe-page"][data-state="resubscribed"]').waitFor();
-    expect(await page.getByTestId('unsubscribe-resubscribed').textContent()).toBe(t.unsubscribe.resubscribed.replace('{{brand}}', 'さくらホテルズ'));
-    expect((await apiCall<{ emailStatus: string }>('GET', `/v1/customers/${customerId}`, { token: admin })).data.emailStatus).toBe('active');
+    expect(await page.getByTestId('unsubscribe-resubscribed').textContent()).toBe(
+      t.unsubscribe.resubscribed.replace('{{brand}}', 'さくらホテルズ'),
+    );
+    expect(
+      (await apiCall<{ emailStatus: string }>('GET', `/v1/customers/${customerId}`, { token: admin })).data.emailStatus,
+    ).toBe('active');
 
     // And unsubscribe again from the same page.
     await page.getByTestId('unsubscribe-again').click();
     await page.locator('[data-testid="unsubscribe-page"][data-state="unsubscribed"]').waitFor();
-    expect((await apiCall<{ emailStatus: string }>('GET', `/v1/customers/${customerId}`, { token: admin })).data.emailStatus).toBe('unsubscribed');
+    expect(
+      (await apiCall<{ emailStatus: string }>('GET', `/v1/customers/${customerId}`, { token: admin })).data.emailStatus,
+    ).toBe('unsubscribed');
     expect(await view.getAttribute('data-state')).toBe('unsubscribed');
   });
 

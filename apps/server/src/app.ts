@@ -7,7 +7,12 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
@@ -61,7 +66,11 @@ export function serializeError(error: unknown): Record<string, unknown> {
 export const loggerOptions = (level: string) => ({
   level,
   serializers: {
-    req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+    req: (req: { method: string; url: string; id: string }) => ({
+      id: req.id,
+      method: req.method,
+      path: req.url.split('?')[0],
+    }),
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     err: serializeError,
   },
@@ -162,7 +171,8 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isPage = request.method === 'GET' && !API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''));
+    const isPage =
+      request.method === 'GET' && !API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''));
     if (isPage && hasConsole) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -17,16 +17,22 @@ describe('the logo store setting', () => {
       pathStyle: true,
       publicUrl: null,
     });
-    expect(loadConfig({ ...base, ...keys, S3_REGION: 'ap-northeast-1', S3_PUBLIC_URL: 'https://cdn.example.jp/' }).logoStore).toMatchObject({
+    expect(
+      loadConfig({ ...base, ...keys, S3_REGION: 'ap-northeast-1', S3_PUBLIC_URL: 'https://cdn.example.jp/' }).logoStore,
+    ).toMatchObject({
       endpoint: 'https://s3.ap-northeast-1.amazonaws.com',
       pathStyle: false,
       publicUrl: 'https://cdn.example.jp',
     });
-    expect(loadConfig({ ...base, ...keys, S3_ENDPOINT: 'http://minio:9000', S3_PATH_STYLE: 'false' }).logoStore).toMatchObject({ pathStyle: false });
+    expect(
+      loadConfig({ ...base, ...keys, S3_ENDPOINT: 'http://minio:9000', S3_PATH_STYLE: 'false' }).logoStore,
+    ).toMatchObject({ pathStyle: false });
   });
 
   it('refuses a bucket without both keys, naming the settings but never showing the secret', () => {
-    expect(() => loadConfig({ ...base, S3_BUCKET: 'logos', S3_SECRET_ACCESS_KEY: 'very-secret-value' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, S3_BUCKET: 'logos', S3_SECRET_ACCESS_KEY: 'very-secret-value' })).toThrow(
+      ConfigError,
+    );
     try {
       loadConfig({ ...base, S3_BUCKET: 'logos', S3_SECRET_ACCESS_KEY: 'very-secret-value', S3_ENDPOINT: 'not a url' });
     } catch (error) {
@@ -43,7 +49,10 @@ describe('the DNS settings of domain verification', () => {
     const embedded = loadConfig(base);
     expect(embedded.dns).toMatchObject({ servers: null, embeddedServer: true, embeddedPort: 0 });
     expect(embedded.sending.verifyCountdownSeconds).toBe(120);
-    expect(loadConfig({ ...base, DNS_SERVERS: ' 1.1.1.1, 8.8.8.8:53 ,' }).dns.servers).toEqual(['1.1.1.1', '8.8.8.8:53']);
+    expect(loadConfig({ ...base, DNS_SERVERS: ' 1.1.1.1, 8.8.8.8:53 ,' }).dns.servers).toEqual([
+      '1.1.1.1',
+      '8.8.8.8:53',
+    ]);
     expect(loadConfig({ ...base, DOMAIN_VERIFY_COUNTDOWN_SECONDS: '5' }).sending.verifyCountdownSeconds).toBe(5);
   });
 
@@ -56,17 +65,30 @@ describe('the DNS settings of domain verification', () => {
 describe('job leases', () => {
   it('last 30 s renewed every 5 s by default, and are renewed at least twice per lease', () => {
     expect(loadConfig(base).jobs).toEqual({ leaseSeconds: 30, leaseRenewSeconds: 5 });
-    expect(loadConfig({ ...base, WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' }).jobs).toEqual({ leaseSeconds: 3, leaseRenewSeconds: 1 });
-    expect(loadConfig({ ...base, WORKER_LEASE_SECONDS: '8', WORKER_LEASE_RENEW_SECONDS: '30' }).jobs.leaseRenewSeconds).toBe(4);
+    expect(loadConfig({ ...base, WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' }).jobs).toEqual({
+      leaseSeconds: 3,
+      leaseRenewSeconds: 1,
+    });
+    expect(
+      loadConfig({ ...base, WORKER_LEASE_SECONDS: '8', WORKER_LEASE_RENEW_SECONDS: '30' }).jobs.leaseRenewSeconds,
+    ).toBe(4);
     expect(() => loadConfig({ ...base, WORKER_LEASE_SECONDS: '1' })).toThrow(ConfigError);
   });
 });
 
 describe('feature flags', () => {
-  it('are the environment\'s, less those FEATURES_OFF names, and refuse an unknown name', () => {
-    expect(loadConfig({ ...base, YADO_ENV: 'production' }).features).toMatchObject({ dynamic_segmentation: true, flex_builder: false });
+  it("are the environment's, less those FEATURES_OFF names, and refuse an unknown name", () => {
+    expect(loadConfig({ ...base, YADO_ENV: 'production' }).features).toMatchObject({
+      dynamic_segmentation: true,
+      flex_builder: false,
+    });
     const off = loadConfig({ ...base, YADO_ENV: 'dev', FEATURES_OFF: 'dynamic_segmentation, automation' }).features;
-    expect(off).toMatchObject({ dynamic_segmentation: false, automation: false, flex_builder: true, booking_history: true });
+    expect(off).toMatchObject({
+      dynamic_segmentation: false,
+      automation: false,
+      flex_builder: true,
+      booking_history: true,
+    });
     expect(() => loadConfig({ ...base, FEATURES_OFF: 'dynamic_segmentaton' })).toThrow(ConfigError);
   });
 });

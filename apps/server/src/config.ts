@@ -15,7 +15,12 @@ const ZEnv = z.object({
   FEATURES_OFF: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(FEATURE_FLAGS))),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -218,7 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   let logoStore: TLogoStoreConfig = { kind: 'file' };
   if (e.S3_BUCKET) {
     // Named, never shown: a config error must not print a secret.
-    if (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) throw new ConfigError('S3_BUCKET needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+    if (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)
+      throw new ConfigError('S3_BUCKET needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
     logoStore = {
       kind: 's3',
       endpoint: (e.S3_ENDPOINT ?? `https://s3.${e.S3_REGION}.amazonaws.com`).replace(/\/$/, ''),
@@ -257,7 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       attempts: 6,
       retryBaseMs: 500,
     },
-    dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? overrides.dataEncryptionKey ?? embeddedSecret(dataDir, 'data-encryption'),
+    dataEncryptionKey:
+      e.DATA_ENCRYPTION_KEY ?? overrides.dataEncryptionKey ?? embeddedSecret(dataDir, 'data-encryption'),
     jobs: {
       leaseSeconds: e.WORKER_LEASE_SECONDS,
       // Renewed at least twice per lease, so one slow renewal does not lose it.
@@ -276,7 +283,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embedded,
     logoStore,
     dns: {
-      servers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((x) => x.trim()).filter(Boolean) : null,
+      servers: e.DNS_SERVERS
+        ? e.DNS_SERVERS.split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : null,
       embeddedServer: embedded,
       embeddedPort: e.EMBEDDED_DNS_PORT,
       timeoutMs: 3000,

@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   if (config.workerInProcess) await startWorker(rt);
   await app.listen({ port: config.port, host: config.host });
   // In the background: /healthz answers at once, the first users find the list's path warm.
-  if (config.warmOnStart) warmCustomerList(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'customer list warm-up failed'));
+  if (config.warmOnStart)
+    warmCustomerList(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'customer list warm-up failed'));
   const database = rt.database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL';
   const embedded = config.embedded ? `, embedded SMTP sink${rt.dns ? `, embedded DNS at ${rt.dns.address}` : ''}` : '';
   rt.log.info(`Yado is running on ${config.publicUrl} (${database}${embedded})`);
@@ -40,7 +41,9 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Yado failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Yado failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

@@ -29,10 +29,21 @@ export function inTenant<T>(rt: TRuntime, ctx: TActingContext, fn: (tx: TTx) => 
  * session again and the rows are given only if it is unchanged; otherwise StaleSessionError, and
  * the route runs again on the fresh session.
  */
-export async function readAs(rt: TRuntime, ctx: TActingContext, statements: TStatement[], options: { customPlans?: boolean } = {}): Promise<unknown[][][]> {
+export async function readAs(
+  rt: TRuntime,
+  ctx: TActingContext,
+  statements: TStatement[],
+  options: { customPlans?: boolean } = {},
+): Promise<unknown[][][]> {
   const check = ctx.unconfirmed;
   const owner = check ? [statementOf(rt.database.db, sessionQuery(check.userId))] : [];
-  const { owner: ownerRows, tenant } = await readInTenant(rt.database.db, ctx.rls, owner, statements, options.customPlans);
+  const { owner: ownerRows, tenant } = await readInTenant(
+    rt.database.db,
+    ctx.rls,
+    owner,
+    statements,
+    options.customPlans,
+  );
   if (check) {
     const row = ownerRows[0]?.[0];
     const session = row ? sessionFromArray(row) : null;

@@ -37,10 +37,19 @@ export interface TStarted extends TRuntime {
  */
 export async function startRuntime(
   config: TConfig,
-  options: { database?: TDatabase; inMemory?: boolean; logStream?: NodeJS.WritableStream; bookingSim?: TBookingSim | false } = {},
+  options: {
+    database?: TDatabase;
+    inMemory?: boolean;
+    logStream?: NodeJS.WritableStream;
+    bookingSim?: TBookingSim | false;
+  } = {},
 ): Promise<TStarted> {
-  const log = options.logStream ? pino(loggerOptions(config.logLevel), options.logStream) : pino(loggerOptions(config.logLevel));
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: options.inMemory }));
+  const log = options.logStream
+    ? pino(loggerOptions(config.logLevel), options.logStream)
+    : pino(loggerOptions(config.logLevel));
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: options.inMemory }));
   await migrateDatabase(database);
   let seeded = false;
   if (config.seedDemo) {
@@ -49,12 +58,20 @@ export async function startRuntime(
   }
   // The embedded product's booking system: the simulator, in-process, on a free loopback port.
   const ownSim = options.bookingSim === undefined && config.booking.embeddedSim && !config.booking.apiUrl;
-  const sim = options.bookingSim || (ownSim ? createBookingSim({ guestsPerAccount: config.booking.simGuestsPerAccount }) : null);
+  const sim =
+    options.bookingSim || (ownSim ? createBookingSim({ guestsPerAccount: config.booking.simGuestsPerAccount }) : null);
   const bookingSim = sim ? await sim.listen(0) : null;
   if (bookingSim) config.booking.apiUrl = bookingSim.url;
-  const sink = config.embedded && !config.smtpUrl ? await startSmtpSink(database.db, (error) => log.warn({ err: error }, 'smtp sink connection error')) : null;
+  const sink =
+    config.embedded && !config.smtpUrl
+      ? await startSmtpSink(database.db, (error) => log.warn({ err: error }, 'smtp sink connection error'))
+      : null;
   const dns = config.dns.embeddedServer
-    ? await startEmbeddedDns(database.db, (error) => log.warn({ err: error }, 'embedded dns error'), config.dns.embeddedPort)
+    ? await startEmbeddedDns(
+        database.db,
+        (error) => log.warn({ err: error }, 'embedded dns error'),
+        config.dns.embeddedPort,
+      )
     : null;
   if (dns && !config.dns.servers) config.dns.servers = [dns.address];
   if (dns) log.info(`embedded DNS server on ${dns.address}`);
@@ -75,9 +92,13 @@ export async function startRuntime(
     stopBeforeQueue: [],
     stopAfterQueue: [],
     async stop() {
-      for (const before of runtime.stopBeforeQueue) await before().catch((error: Error) => log.warn({ err: error }, 'stop'));
-      await queue.stop({ graceful: true, wait: true, timeout: 10_000 }).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
-      for (const after of runtime.stopAfterQueue) await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
+      for (const before of runtime.stopBeforeQueue)
+        await before().catch((error: Error) => log.warn({ err: error }, 'stop'));
+      await queue
+        .stop({ graceful: true, wait: true, timeout: 10_000 })
+        .catch((error: Error) => log.warn({ err: error }, 'queue stop'));
+      for (const after of runtime.stopAfterQueue)
+        await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
       mailer.close();
       await sink?.close();
       await dns?.close();

@@ -8,7 +8,12 @@ import { applyImport, applyImportLapsed, type TApplyImportJob } from './modules/
 import { pruneImports } from './modules/customer-imports/prune-imports.ts';
 import { reviewImport, reviewImportLapsed, type TReviewImportJob } from './modules/customer-imports/review-import.ts';
 import { recheckDomains } from './modules/sending/recheck-domains.ts';
-import { dispatchCampaigns, sendCampaign, startCampaign, type TCampaignJob } from './modules/campaigns/send-campaign.ts';
+import {
+  dispatchCampaigns,
+  sendCampaign,
+  startCampaign,
+  type TCampaignJob,
+} from './modules/campaigns/send-campaign.ts';
 import { keepDailyCustomerCounts } from './modules/dashboard/keep-daily-customer-counts.ts';
 import { runScenarioTick } from './modules/scenarios/run-tick.ts';
 import type { TStarted } from './start.ts';
@@ -53,8 +58,14 @@ export async function startWorker(rt: TStarted): Promise<void> {
   await rt.queue.schedule(QUEUES.recheckDomains, '41 4 * * *');
   await leases.work(QUEUES.dashboardCountCustomers, { run: () => keepDailyCustomerCounts(rt) });
   await rt.queue.schedule(QUEUES.dashboardCountCustomers, '7 * * * *');
-  await leases.work<TCampaignJob>(QUEUES.campaignStart, { pollingIntervalSeconds: POLL_SECONDS, run: (data) => startCampaign(rt, data) });
-  await leases.work<TCampaignJob>(QUEUES.campaignSend, { pollingIntervalSeconds: POLL_SECONDS, run: (data) => sendCampaign(rt, data) });
+  await leases.work<TCampaignJob>(QUEUES.campaignStart, {
+    pollingIntervalSeconds: POLL_SECONDS,
+    run: (data) => startCampaign(rt, data),
+  });
+  await leases.work<TCampaignJob>(QUEUES.campaignSend, {
+    pollingIntervalSeconds: POLL_SECONDS,
+    run: (data) => sendCampaign(rt, data),
+  });
   await leases.work(QUEUES.scenarioTick, {
     pollingIntervalSeconds: POLL_SECONDS,
     run: async () => {
@@ -66,14 +77,18 @@ export async function startWorker(rt: TStarted): Promise<void> {
   // Each timer's run in progress is awaited on stop, so none meets a closed database.
   let dispatching: Promise<unknown> = Promise.resolve();
   const dispatch = () =>
-    (dispatching = dispatchCampaigns(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'campaign dispatch failed')));
+    (dispatching = dispatchCampaigns(rt).catch((error: unknown) =>
+      rt.log.warn({ err: error }, 'campaign dispatch failed'),
+    ));
   await dispatch();
   const timer = setInterval(() => void dispatch(), rt.config.campaigns.dispatchSeconds * 1000);
   timer.unref();
   // The scenario engine: one tick job at a time (stately, under a lease), never a timer per customer.
   let ticking: Promise<unknown> = Promise.resolve();
   const tick = () =>
-    (ticking = rt.queue.send(QUEUES.scenarioTick, {}, { singletonKey: 'tick' }).catch((error: unknown) => rt.log.warn({ err: error }, 'scenario tick not queued')));
+    (ticking = rt.queue
+      .send(QUEUES.scenarioTick, {}, { singletonKey: 'tick' })
+      .catch((error: unknown) => rt.log.warn({ err: error }, 'scenario tick not queued')));
   await tick();
   const ticker = setInterval(() => void tick(), rt.config.scenarios.tickSeconds * 1000);
   ticker.unref();

@@ -134,7 +134,16 @@ export const ZCampaign = z.object({
 });
 export type TCampaign = z.infer<typeof ZCampaign>;
 
-export const CAMPAIGN_SORTS = ['name', '-name', 'created_at', '-created_at', 'send_at', '-send_at', 'status', '-status'] as const;
+export const CAMPAIGN_SORTS = [
+  'name',
+  '-name',
+  'created_at',
+  '-created_at',
+  'send_at',
+  '-send_at',
+  'status',
+  '-status',
+] as const;
 
 export const ZCampaignListQuery = z.object({
   search: z.string().trim().max(200).optional(),
@@ -180,7 +189,12 @@ export const ZCampaignUpdate = z.object({
   subject: z.string().trim().max(CAMPAIGN_SUBJECT_MAX).optional(),
   preHeader: z.string().trim().max(CAMPAIGN_PRE_HEADER_MAX).optional(),
   senderEmail: z.string().trim().max(254).nullable().optional(),
-  recipients: z.object({ segmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS), excludeSegmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS).default([]) }).optional(),
+  recipients: z
+    .object({
+      segmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS),
+      excludeSegmentIds: z.array(z.uuid()).max(CAMPAIGN_MAX_SEGMENTS).default([]),
+    })
+    .optional(),
   templateId: z.uuid().nullable().optional(),
   schedule: ZSchedule.nullable().optional(),
 });
@@ -242,21 +256,68 @@ export const ZDeliveryQuery = z.object({
 const byId = '/v1/campaigns/:id';
 const one = envelope(ZCampaign);
 
-export const list = defineEndpoint({ method: 'GET', path: '/v1/campaigns', summary: 'Campaigns in reach, filtered by status, searched, sorted, paged, with headline statistics', query: ZCampaignListQuery, response: envelope(ZCampaignPage) });
-export const create = defineEndpoint({ method: 'POST', path: '/v1/campaigns', summary: 'Create a draft campaign owned by the acting host', body: ZCampaignInput, response: one });
-export const get = defineEndpoint({ method: 'GET', path: byId, summary: 'One campaign with its exact send counts', response: one });
-export const update = defineEndpoint({ method: 'PUT', path: byId, summary: 'Change a draft or scheduled campaign (409 campaign_not_editable otherwise)', body: ZCampaignUpdate, response: one });
-export const remove = defineEndpoint({ method: 'DELETE', path: byId, summary: 'Delete a campaign that is not sending (409 campaign_sending while pending)', response: envelope(z.object({ id: z.string() })) });
+export const list = defineEndpoint({
+  method: 'GET',
+  path: '/v1/campaigns',
+  summary: 'Campaigns in reach, filtered by status, searched, sorted, paged, with headline statistics',
+  query: ZCampaignListQuery,
+  response: envelope(ZCampaignPage),
+});
+export const create = defineEndpoint({
+  method: 'POST',
+  path: '/v1/campaigns',
+  summary: 'Create a draft campaign owned by the acting host',
+  body: ZCampaignInput,
+  response: one,
+});
+export const get = defineEndpoint({
+  method: 'GET',
+  path: byId,
+  summary: 'One campaign with its exact send counts',
+  response: one,
+});
+export const update = defineEndpoint({
+  method: 'PUT',
+  path: byId,
+  summary: 'Change a draft or scheduled campaign (409 campaign_not_editable otherwise)',
+  body: ZCampaignUpdate,
+  response: one,
+});
+export const remove = defineEndpoint({
+  method: 'DELETE',
+  path: byId,
+  summary: 'Delete a campaign that is not sending (409 campaign_sending while pending)',
+  response: envelope(z.object({ id: z.string() })),
+});
 export const schedule = defineEndpoint({
   method: 'POST',
   path: `${byId}/schedule`,
-  summary: 'Schedule or reschedule (checks sender settings 422, time in the past 400, empty audience 422, deleted segment or template 409)',
+  summary:
+    'Schedule or reschedule (checks sender settings 422, time in the past 400, empty audience 422, deleted segment or template 409)',
   body: z.object({ schedule: ZSchedule }),
   response: one,
 });
-export const sendNow = defineEndpoint({ method: 'POST', path: `${byId}/send-now`, summary: 'Schedule for now (same checks as schedule)', body: z.object({}).optional(), response: one });
-export const saveDraft = defineEndpoint({ method: 'POST', path: `${byId}/draft`, summary: 'Take a scheduled campaign back to draft', body: z.object({}).optional(), response: one });
-export const cancel = defineEndpoint({ method: 'POST', path: `${byId}/cancel`, summary: 'Cancel a draft or scheduled campaign', body: z.object({}).optional(), response: one });
+export const sendNow = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/send-now`,
+  summary: 'Schedule for now (same checks as schedule)',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const saveDraft = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/draft`,
+  summary: 'Take a scheduled campaign back to draft',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const cancel = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/cancel`,
+  summary: 'Cancel a draft or scheduled campaign',
+  body: z.object({}).optional(),
+  response: one,
+});
 export const duplicate = defineEndpoint({
   method: 'POST',
   path: `${byId}/duplicate`,
@@ -267,7 +328,8 @@ export const duplicate = defineEndpoint({
 export const audience = defineEndpoint({
   method: 'POST',
   path: '/v1/campaigns/audience',
-  summary: 'Audience preview of a recipients choice: de-duplicated, minus unsubscribed, without email, bounced and frequency-capped',
+  summary:
+    'Audience preview of a recipients choice: de-duplicated, minus unsubscribed, without email, bounced and frequency-capped',
   body: ZRecipients,
   response: envelope(ZAudiencePreview),
 });
@@ -290,5 +352,7 @@ export const deliveries = defineEndpoint({
   path: `${byId}/deliveries`,
   summary: "The campaign's recipients, each delivery's status",
   query: ZDeliveryQuery,
-  response: envelope(z.object({ items: z.array(ZDelivery), total: z.number(), page: z.number(), pageSize: z.number() })),
+  response: envelope(
+    z.object({ items: z.array(ZDelivery), total: z.number(), page: z.number(), pageSize: z.number() }),
+  ),
 });

@@ -111,23 +111,73 @@ export const ZBooking = z.object({
 export const ZAllocationSummary = z.object({
   brand: z.object({ name: z.string(), bookingCount: z.number() }),
   hotelGroups: z.array(z.object({ id: z.string(), name: z.string(), bookingCount: z.number() })),
-  hotels: z.array(z.object({ id: z.string(), name: z.string(), hotelGroupName: z.string().nullable(), bookingCount: z.number(), source: z.string() })),
+  hotels: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      hotelGroupName: z.string().nullable(),
+      bookingCount: z.number(),
+      source: z.string(),
+    }),
+  ),
 });
 
-export const list = defineEndpoint({ method: 'GET', path: '/v1/customers', summary: 'Customers in reach, keyset-paginated', query: ZCustomerListQuery, response: envelope(ZCustomerPage) });
-export const get = defineEndpoint({ method: 'GET', path: '/v1/customers/:id', summary: 'One customer', response: envelope(ZCustomer) });
-export const create = defineEndpoint({ method: 'POST', path: '/v1/customers', summary: 'Add a customer', body: ZCustomerInput, response: envelope(ZCustomer) });
-export const update = defineEndpoint({ method: 'PUT', path: '/v1/customers/:id', summary: 'Edit a customer', body: ZCustomerInput.omit({ hotelId: true }), response: envelope(ZCustomer) });
-export const remove = defineEndpoint({ method: 'DELETE', path: '/v1/customers/:id', summary: 'Delete a customer and their bookings', response: envelope(z.object({ id: z.string() })) });
+export const list = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customers',
+  summary: 'Customers in reach, keyset-paginated',
+  query: ZCustomerListQuery,
+  response: envelope(ZCustomerPage),
+});
+export const get = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customers/:id',
+  summary: 'One customer',
+  response: envelope(ZCustomer),
+});
+export const create = defineEndpoint({
+  method: 'POST',
+  path: '/v1/customers',
+  summary: 'Add a customer',
+  body: ZCustomerInput,
+  response: envelope(ZCustomer),
+});
+export const update = defineEndpoint({
+  method: 'PUT',
+  path: '/v1/customers/:id',
+  summary: 'Edit a customer',
+  body: ZCustomerInput.omit({ hotelId: true }),
+  response: envelope(ZCustomer),
+});
+export const remove = defineEndpoint({
+  method: 'DELETE',
+  path: '/v1/customers/:id',
+  summary: 'Delete a customer and their bookings',
+  response: envelope(z.object({ id: z.string() })),
+});
 export const setEmailStatus = defineEndpoint({
   method: 'PUT',
   path: '/v1/customers/email-status',
   summary: 'Set active or unsubscribed for one customer or a selection',
-  body: z.object({ ids: z.array(z.uuid()).min(1).max(1000), emailStatus: z.enum(EMAIL_STATUSES), reason: z.string().max(200).optional() }),
+  body: z.object({
+    ids: z.array(z.uuid()).min(1).max(1000),
+    emailStatus: z.enum(EMAIL_STATUSES),
+    reason: z.string().max(200).optional(),
+  }),
   response: envelope(z.object({ updated: z.number() })),
 });
-export const bookingHistory = defineEndpoint({ method: 'GET', path: '/v1/customers/:id/bookings', summary: "A customer's bookings in reach, newest stay first", response: envelope(z.array(ZBooking)) });
-export const allocationSummary = defineEndpoint({ method: 'GET', path: '/v1/customers/:id/allocations', summary: 'The brand, hotel groups and hotels a customer is allocated to', response: envelope(ZAllocationSummary) });
+export const bookingHistory = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customers/:id/bookings',
+  summary: "A customer's bookings in reach, newest stay first",
+  response: envelope(z.array(ZBooking)),
+});
+export const allocationSummary = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customers/:id/allocations',
+  summary: 'The brand, hotel groups and hotels a customer is allocated to',
+  response: envelope(ZAllocationSummary),
+});
 
 export const ZCustomerExport = ZCustomerFilter.extend({ lang: z.enum(['ja', 'en']).optional() });
 

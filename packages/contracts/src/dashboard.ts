@@ -41,7 +41,11 @@ const ZPanelHost = z.object({
   logoUrl: z.string().nullable(),
 });
 export const ZLevelInfo = z.object({
-  host: ZPanelHost.extend({ timezone: z.string(), brandName: z.string().nullable(), hotelGroupName: z.string().nullable() }),
+  host: ZPanelHost.extend({
+    timezone: z.string(),
+    brandName: z.string().nullable(),
+    hotelGroupName: z.string().nullable(),
+  }),
   /** A brand's hotel groups (a group or hotel: empty). */
   hotelGroups: z.array(ZPanelHost.extend({ hotelCount: z.number() })),
   /** A brand's or a group's hotels (a hotel: empty). */
@@ -101,7 +105,12 @@ export const ZHotelPerformance = z.object({
 });
 export type THotelPerformance = z.infer<typeof ZHotelPerformance>;
 
-export const ZScheduledCampaign = z.object({ id: z.string(), name: z.string(), sendAt: z.string(), hostName: z.string() });
+export const ZScheduledCampaign = z.object({
+  id: z.string(),
+  name: z.string(),
+  sendAt: z.string(),
+  hostName: z.string(),
+});
 
 export const ZCampaignPerformance = z.object({
   window: ZDashboardWindow,
@@ -167,7 +176,8 @@ export const levelInfo = defineEndpoint({
 export const customerStatistics = defineEndpoint({
   method: 'GET',
   path: '/v1/dashboard/customer-statistics',
-  summary: 'Customers, active and unsubscribed customers over the last 7 days against the 7 before; the last booking-system sync',
+  summary:
+    'Customers, active and unsubscribed customers over the last 7 days against the 7 before; the last booking-system sync',
   response: envelope(ZCustomerStatistics),
 });
 export const campaignPerformance = defineEndpoint({
@@ -180,6 +190,7 @@ export const campaignPerformance = defineEndpoint({
 export const runningScenarios = defineEndpoint({
   method: 'GET',
   path: '/v1/dashboard/running-scenarios',
-  summary: "The running automation scenarios of the acting brand, hotel group or hotel (the scenario list's read entitlement)",
+  summary:
+    "The running automation scenarios of the acting brand, hotel group or hotel (the scenario list's read entitlement)",
   response: envelope(ZRunningScenarios),
 });

@@ -50,7 +50,8 @@ export const dnsRecords = defineEndpoint({
 export const publishDns = defineEndpoint({
   method: 'PUT',
   path: '/v1/dev/dns',
-  summary: "Publish, change or (with no values) remove a record set on the embedded DNS server, playing the hotel's DNS administrator",
+  summary:
+    "Publish, change or (with no values) remove a record set on the embedded DNS server, playing the hotel's DNS administrator",
   body: ZDevDnsRecordSet,
   response: envelope(ZDevDnsRecordSet),
 });

@@ -18,7 +18,8 @@ describe('entitlement matrix', () => {
   it('keeps the audit log for the granduser', () => {
     expect(entitlementsFor('grand_user', 'granduser', false)['audit.read_audit_log']).toBe(true);
     for (const level of ['brand', 'hotel_group', 'hotel'] as const) {
-      for (const role of ['admin', 'staff', 'viewer'] as const) expect(entitlementsFor(level, role, true)['audit.read_audit_log'], `${level} ${role}`).toBe(false);
+      for (const role of ['admin', 'staff', 'viewer'] as const)
+        expect(entitlementsFor(level, role, true)['audit.read_audit_log'], `${level} ${role}`).toBe(false);
     }
   });
 
@@ -44,7 +45,9 @@ describe('entitlement matrix', () => {
     expect(viewer['campaign.create']).toBe(false);
     expect(viewer['dashboard.read_quick_actions']).toBe(false);
     expect(staff['dashboard.read_quick_actions']).toBe(true);
-    expect(granted(viewer).every((k) => !/\.(create|update|delete|invite|export_csv|change_email_status|import)/.test(k))).toBe(true);
+    expect(
+      granted(viewer).every((k) => !/\.(create|update|delete|invite|export_csv|change_email_status|import)/.test(k)),
+    ).toBe(true);
   });
 
   it('keeps settings for admins, except the own password', () => {

@@ -32,7 +32,13 @@ export const ENTITLEMENT_GROUPS = {
   campaign: ['view_campaign_report', 'create', 'update', 'delete'],
   templates: ['view_templates_report', 'create', 'update', 'delete'],
   authorization: ['read_user', 'create', 'read', 'update', 'delete', 'invite'],
-  settings: ['manage_campaign_email', 'manage_domain_authentication', 'change_password', 'update_host_info', 'manage_booking_system'],
+  settings: [
+    'manage_campaign_email',
+    'manage_domain_authentication',
+    'change_password',
+    'update_host_info',
+    'manage_booking_system',
+  ],
   scenarios: ['read_scenario', 'create', 'read', 'update', 'delete'],
   presets: ['read_preset', 'create', 'read', 'update', 'delete'],
   /** Ours, not the specification's: who changed what, readable by the granduser only. */
@@ -113,14 +119,15 @@ function dashboardKeys(role: TRole): TEntitlement[] {
  * area: a hotel edits its own information in settings.
  */
 function managementKeys(role: Exclude<TRole, 'granduser'>, level: THostLevel): TEntitlement[] {
-  const groupReads = keysOf('manage_hotel_group', ['read_hotel_group_at_hotel_group', 'read_group_list', 'read_group_users']);
+  const groupReads = keysOf('manage_hotel_group', [
+    'read_hotel_group_at_hotel_group',
+    'read_group_list',
+    'read_group_users',
+  ]);
   const hotelReads = keysOf('manage_hotel', ['read_hotel_at_hotel_list', 'filter_hotel_group', 'read_hotel_users']);
   if (level === 'brand') {
     if (role === 'admin') {
-      return [
-        ...allBut('manage_hotel_group', 'filter_brand'),
-        ...allBut('manage_hotel', 'filter_brand'),
-      ];
+      return [...allBut('manage_hotel_group', 'filter_brand'), ...allBut('manage_hotel', 'filter_brand')];
     }
     return [...groupReads, ...hotelReads];
   }

@@ -95,16 +95,19 @@ export const ERROR_MESSAGES = {
   dns_spf_without_include: 'The SPF record does not include ours; add the include to your existing record.',
   dns_unavailable: 'DNS could not be checked right now. Please try again later; nothing was marked as failed.',
   domain_not_verified: 'domain not verified',
-  sender_domain_not_verified: 'This sender email is not on a verified domain of your brand. Authenticate the domain first.',
+  sender_domain_not_verified:
+    'This sender email is not on a verified domain of your brand. Authenticate the domain first.',
   sending_settings_missing: 'campaign email settings missing (sender email and verified domains)',
   sender_email_invalid: 'Please enter a valid email',
   footer_missing: "The footer's sender name and postal address are required (Act on Specified Electronic Mail).",
   sending_host_only: 'Campaign email settings belong to a brand, hotel group or hotel. Switch to one of them.',
-  import_interrupted: 'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
+  import_interrupted:
+    'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
   import_review_interrupted: 'Reading the file was interrupted too many times. Please upload the file again.',
   image_fetch_failed: 'Error fetching image. The content may be unavailable, or the URL could be broken.',
   template_stale: 'This template was changed elsewhere. Reload it to see the latest version.',
-  template_in_use: 'This template is used by the scheduled campaign "{{campaign}}". Cancel or change the campaign first.',
+  template_in_use:
+    'This template is used by the scheduled campaign "{{campaign}}". Cancel or change the campaign first.',
   template_default_language_missing: 'The default language needs its version of the template.',
   template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
   test_send_failed: 'The test email could not be sent. Please try again.',
@@ -122,7 +125,8 @@ export const ERROR_MESSAGES = {
   campaign_not_editable: 'This campaign can no longer be changed: only a draft or scheduled campaign can.',
   campaign_sending: 'This campaign is being sent and cannot be deleted now.',
   campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
-  campaign_audience_empty: 'This campaign has no recipients: the chosen segments have no active customers with an email.',
+  campaign_audience_empty:
+    'This campaign has no recipients: the chosen segments have no active customers with an email.',
   campaign_segments_required: 'Choose at least one segment.',
   campaign_segment_deleted: 'A chosen segment has been deleted. Choose the recipients again.',
   campaign_template_required: 'Choose a template.',
@@ -132,7 +136,8 @@ export const ERROR_MESSAGES = {
   campaign_sender_not_allowed: 'This sender email is not one of the campaign email settings.',
   campaign_not_sent_inactive: 'campaign not sent (recipient not active)',
   invalid_time_zone: 'Choose a valid time zone.',
-  campaign_render_failed: 'The template could not be rendered for sending. Open it in the template editor and save it again.',
+  campaign_render_failed:
+    'The template could not be rendered for sending. Open it in the template editor and save it again.',
   unsubscribe_link_invalid: 'This unsubscribe link is not valid. Please use the link in the latest email.',
   tracking_brand_only: 'The conversion window is set by the brand.',
   scenario_not_editable: 'Once a scenario runs, changes cannot be made.',

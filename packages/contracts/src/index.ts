@@ -9,18 +9,42 @@ export * from './auth.ts';
 export * as devApi from './dev.ts';
 export * from './dev.ts';
 export * as managementApi from './management.ts';
-export { ZHost, ZHostDetail, ZHostInput, ZHostListQuery, LOGO_MAX_BYTES, HOST_SORTS, type THost, type THostDetail } from './management.ts';
+export {
+  ZHost,
+  ZHostDetail,
+  ZHostInput,
+  ZHostListQuery,
+  LOGO_MAX_BYTES,
+  HOST_SORTS,
+  type THost,
+  type THostDetail,
+} from './management.ts';
 export * as usersApi from './users.ts';
 export { ZUser, type TUser } from './users.ts';
 export * as settingsApi from './settings.ts';
 export * as customersApi from './customers.ts';
-export { ZCustomer, normalizePhone, ageOn, GENDERS, EMAIL_STATUSES, CUSTOMER_SORTS, type TCustomer } from './customers.ts';
+export {
+  ZCustomer,
+  normalizePhone,
+  ageOn,
+  GENDERS,
+  EMAIL_STATUSES,
+  CUSTOMER_SORTS,
+  type TCustomer,
+} from './customers.ts';
 export * as bookingApi from './booking.ts';
 export { ZBookingStatus, ZSyncRun, DAILY_SYNC_TIME, type TBookingStatus, type TSyncRun } from './booking.ts';
 export * as locationsApi from './locations.ts';
 export { ZCountry, ZPrefecture, ZCity, type TCountry, type TPrefecture, type TCity } from './locations.ts';
 export * as customerImportsApi from './customer-imports.ts';
-export { IMPORT_FIELDS, IMPORT_MAX_BYTES, EMAIL_RECEPTIONS, type TCustomerImport, type TImportField, type TEmailReception } from './customer-imports.ts';
+export {
+  IMPORT_FIELDS,
+  IMPORT_MAX_BYTES,
+  EMAIL_RECEPTIONS,
+  type TCustomerImport,
+  type TImportField,
+  type TEmailReception,
+} from './customer-imports.ts';
 export * as sendingApi from './sending.ts';
 export {
   normalizeDomain,
@@ -126,9 +150,30 @@ export {
   type TCampaignUpdate,
 } from './campaigns.ts';
 export * as trackingApi from './tracking.ts';
-export { TRACKING_EVENT_KINDS, UNSUBSCRIBE_SOURCES, STAT_COUNTERS, ratesOf, type TStatCounters, type TStatRates, type TCampaignReport, type TUnsubscribePage, type TUnsubscribeSource } from './tracking.ts';
+export {
+  TRACKING_EVENT_KINDS,
+  UNSUBSCRIBE_SOURCES,
+  STAT_COUNTERS,
+  ratesOf,
+  type TStatCounters,
+  type TStatRates,
+  type TCampaignReport,
+  type TUnsubscribePage,
+  type TUnsubscribeSource,
+} from './tracking.ts';
 export * as dashboardApi from './dashboard.ts';
-export { DASHBOARD_WINDOW_DAYS, type TDashboardWindow, type TFigure, type TLevelInfo, type TCustomerStatistics, type TCampaignPerformance, type TDailyPerformance, type THotelPerformance, type TRunningScenarios, type TRunningScenario } from './dashboard.ts';
+export {
+  DASHBOARD_WINDOW_DAYS,
+  type TDashboardWindow,
+  type TFigure,
+  type TLevelInfo,
+  type TCustomerStatistics,
+  type TCampaignPerformance,
+  type TDailyPerformance,
+  type THotelPerformance,
+  type TRunningScenarios,
+  type TRunningScenario,
+} from './dashboard.ts';
 export * as scenariosApi from './scenarios.ts';
 export {
   SCENARIO_GRAPH_VERSION,

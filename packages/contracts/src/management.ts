@@ -56,7 +56,10 @@ export const ZCreateHotelGroup = ZHostInput.extend({ brandId: z.uuid().optional(
  * null or empty clears it.
  */
 export const ZHotelInput = ZHostInput.extend({ bookingHotelCode: z.string().max(100).optional().nullable() });
-export const ZCreateHotel = ZHotelInput.extend({ brandId: z.uuid().optional(), hotelGroupId: z.uuid().optional().nullable() });
+export const ZCreateHotel = ZHotelInput.extend({
+  brandId: z.uuid().optional(),
+  hotelGroupId: z.uuid().optional().nullable(),
+});
 export const ZDeleteHost = z.object({ confirmation: z.string().max(300) });
 
 export const ZHostUser = z.object({
@@ -78,8 +81,19 @@ export type THostDetail = z.infer<typeof ZHostDetail>;
 
 const idParam = '/:id';
 const levelEndpoints = <P extends string>(base: P, noun: string) => ({
-  list: defineEndpoint({ method: 'GET', path: base, summary: `List ${noun}s`, query: ZHostListQuery, response: envelope(ZHostPage) }),
-  get: defineEndpoint({ method: 'GET', path: `${base}${idParam}`, summary: `One ${noun} with its hotels, groups and users`, response: envelope(ZHostDetail) }),
+  list: defineEndpoint({
+    method: 'GET',
+    path: base,
+    summary: `List ${noun}s`,
+    query: ZHostListQuery,
+    response: envelope(ZHostPage),
+  }),
+  get: defineEndpoint({
+    method: 'GET',
+    path: `${base}${idParam}`,
+    summary: `One ${noun} with its hotels, groups and users`,
+    response: envelope(ZHostDetail),
+  }),
   remove: defineEndpoint({
     method: 'DELETE',
     path: `${base}${idParam}`,
@@ -87,16 +101,34 @@ const levelEndpoints = <P extends string>(base: P, noun: string) => ({
     body: ZDeleteHost,
     response: envelope(z.object({ id: z.string() })),
   }),
-  update: defineEndpoint({ method: 'PUT', path: `${base}${idParam}`, summary: `Update a ${noun}`, body: ZHostInput, response: envelope(ZHost) }),
+  update: defineEndpoint({
+    method: 'PUT',
+    path: `${base}${idParam}`,
+    summary: `Update a ${noun}`,
+    body: ZHostInput,
+    response: envelope(ZHost),
+  }),
 });
 
 export const brands = {
   ...levelEndpoints('/v1/brands', 'brand'),
-  create: defineEndpoint({ method: 'POST', path: '/v1/brands', summary: 'Create a brand', body: ZHostInput, response: envelope(ZHost) }),
+  create: defineEndpoint({
+    method: 'POST',
+    path: '/v1/brands',
+    summary: 'Create a brand',
+    body: ZHostInput,
+    response: envelope(ZHost),
+  }),
 };
 export const hotelGroups = {
   ...levelEndpoints('/v1/hotel-groups', 'hotel group'),
-  create: defineEndpoint({ method: 'POST', path: '/v1/hotel-groups', summary: 'Create a hotel group', body: ZCreateHotelGroup, response: envelope(ZHost) }),
+  create: defineEndpoint({
+    method: 'POST',
+    path: '/v1/hotel-groups',
+    summary: 'Create a hotel group',
+    body: ZCreateHotelGroup,
+    response: envelope(ZHost),
+  }),
 };
 export const hotels = {
   ...levelEndpoints('/v1/hotels', 'hotel'),
@@ -107,7 +139,13 @@ export const hotels = {
     body: ZHotelInput,
     response: envelope(ZHost),
   }),
-  create: defineEndpoint({ method: 'POST', path: '/v1/hotels', summary: 'Create a hotel', body: ZCreateHotel, response: envelope(ZHost) }),
+  create: defineEndpoint({
+    method: 'POST',
+    path: '/v1/hotels',
+    summary: 'Create a hotel',
+    body: ZCreateHotel,
+    response: envelope(ZHost),
+  }),
   setGroup: defineEndpoint({
     method: 'PUT',
     path: '/v1/hotels/:id/hotel-group',

@@ -6,10 +6,18 @@ const preArrival = (): TScenarioGraph =>
   ZScenarioGraph.parse({
     nodes: [
       { id: 't', type: 'trigger', data: { kind: 'before_check_in', days: 3 } },
-      { id: 'e', type: 'email', data: { templateId: TEMPLATE, subject: 'See you soon', senderEmail: 'info@hotel.example' } },
+      {
+        id: 'e',
+        type: 'email',
+        data: { templateId: TEMPLATE, subject: 'See you soon', senderEmail: 'info@hotel.example' },
+      },
       { id: 'd', type: 'delay', data: { kind: 'duration', amount: 2, unit: 'days' } },
       { id: 'b', type: 'branch', data: { condition: 'opened_previous' } },
-      { id: 'e2', type: 'email', data: { templateId: TEMPLATE, subject: 'Reminder', senderEmail: 'info@hotel.example' } },
+      {
+        id: 'e2',
+        type: 'email',
+        data: { templateId: TEMPLATE, subject: 'Reminder', senderEmail: 'info@hotel.example' },
+      },
     ],
     edges: [
       { id: '1', source: 't', target: 'e' },
@@ -18,7 +26,8 @@ const preArrival = (): TScenarioGraph =>
       { id: '4', source: 'b', target: 'e2', handle: 'no' },
     ],
   });
-const codes = (graph: TScenarioGraph, now?: number) => checkScenarioGraph(graph, { now }).map((f) => `${f.nodeId}:${f.code}`);
+const codes = (graph: TScenarioGraph, now?: number) =>
+  checkScenarioGraph(graph, { now }).map((f) => `${f.nodeId}:${f.code}`);
 
 describe('checkScenarioGraph', () => {
   it('marks the branch without its yes path, and nothing else of a sound graph', () => {
@@ -27,7 +36,12 @@ describe('checkScenarioGraph', () => {
 
   it('accepts a complete graph', () => {
     const g = preArrival();
-    g.nodes.push({ id: 'end', type: 'delay', position: { x: 0, y: 0 }, data: { kind: 'duration', amount: 1, unit: 'minutes' } });
+    g.nodes.push({
+      id: 'end',
+      type: 'delay',
+      position: { x: 0, y: 0 },
+      data: { kind: 'duration', amount: 1, unit: 'minutes' },
+    });
     g.edges.push({ id: '5', source: 'b', target: 'end', handle: 'yes' });
     expect(codes(g)).toEqual([]);
   });
@@ -45,10 +59,23 @@ describe('checkScenarioGraph', () => {
     const g = preArrival();
     g.nodes[1] = { ...g.nodes[1]!, type: 'email', data: { templateId: null, subject: '', senderEmail: null } } as never;
     g.nodes[2] = { ...g.nodes[2]!, type: 'delay', data: { kind: 'duration', amount: 0, unit: 'days' } } as never;
-    g.nodes.push({ id: 'long', type: 'delay', position: { x: 0, y: 0 }, data: { kind: 'duration', amount: 3650, unit: 'days' } });
+    g.nodes.push({
+      id: 'long',
+      type: 'delay',
+      position: { x: 0, y: 0 },
+      data: { kind: 'duration', amount: 3650, unit: 'days' },
+    });
     g.edges.push({ id: 'loop', source: 'e2', target: 'd', handle: 'next' });
     const found = codes(g);
-    expect(found).toEqual(expect.arrayContaining(['e:email_incomplete', 'd:delay_zero', 'long:delay_too_long', 'long:orphan_node', 'd:cycle']));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'e:email_incomplete',
+        'd:delay_zero',
+        'long:delay_too_long',
+        'long:orphan_node',
+        'd:cycle',
+      ]),
+    );
   });
 
   it('refuses a dated delay whose time has passed, only when checked against a time', () => {
@@ -59,8 +86,14 @@ describe('checkScenarioGraph', () => {
   });
 
   it('turns a wall-clock time of a zone into its instant', () => {
-    expect(new Date(zonedToInstant('2026-07-01', '09:00', 'Asia/Tokyo')).toISOString()).toBe('2026-07-01T00:00:00.000Z');
-    expect(new Date(zonedToInstant('2026-07-01', '09:00', 'Europe/London')).toISOString()).toBe('2026-07-01T08:00:00.000Z');
-    expect(new Date(zonedToInstant('2026-01-01', '09:00', 'Europe/London')).toISOString()).toBe('2026-01-01T09:00:00.000Z');
+    expect(new Date(zonedToInstant('2026-07-01', '09:00', 'Asia/Tokyo')).toISOString()).toBe(
+      '2026-07-01T00:00:00.000Z',
+    );
+    expect(new Date(zonedToInstant('2026-07-01', '09:00', 'Europe/London')).toISOString()).toBe(
+      '2026-07-01T08:00:00.000Z',
+    );
+    expect(new Date(zonedToInstant('2026-01-01', '09:00', 'Europe/London')).toISOString()).toBe(
+      '2026-01-01T09:00:00.000Z',
+    );
   });
 });

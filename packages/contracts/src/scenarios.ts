@@ -77,7 +77,12 @@ export const ACTION_FROM: Record<TScenarioAction, readonly TScenarioStatus[]> = 
   resume: ['completed'],
   restore: ['archived'],
 };
-export const DELETABLE_STATUSES = ['draft', 'completed', 'stopped', 'archived'] as const satisfies readonly TScenarioStatus[];
+export const DELETABLE_STATUSES = [
+  'draft',
+  'completed',
+  'stopped',
+  'archived',
+] as const satisfies readonly TScenarioStatus[];
 
 /** Node states shown on the editor (section 4). */
 export const NODE_STATES = ['success', 'running', 'error'] as const;
@@ -86,7 +91,12 @@ export type TNodeState = (typeof NODE_STATES)[number];
 // ---------------------------------------------------------------------------------------------
 // The graph
 
-const ZNodeId = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, { message: 'invalid_node_id' });
+const ZNodeId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, { message: 'invalid_node_id' });
 const ZPosition = z.object({ x: z.number().finite(), y: z.number().finite() });
 const ZTimeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'invalid_time' });
 const ZLocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'invalid_date' });
@@ -103,9 +113,19 @@ export const TRIGGER_KINDS = [
 ] as const;
 export type TTriggerKind = (typeof TRIGGER_KINDS)[number];
 /** Triggers tied to one booking: the journey carries the booking and follows it. */
-export const STAY_TRIGGERS = ['booking_made', 'before_check_in', 'check_in_day', 'after_check_out', 'booking_cancelled'] as const satisfies readonly TTriggerKind[];
+export const STAY_TRIGGERS = [
+  'booking_made',
+  'before_check_in',
+  'check_in_day',
+  'after_check_out',
+  'booking_cancelled',
+] as const satisfies readonly TTriggerKind[];
 /** Triggers whose wait is relative to the stay's dates (moved stay moves the wait). */
-export const STAY_RELATIVE_TRIGGERS = ['before_check_in', 'check_in_day', 'after_check_out'] as const satisfies readonly TTriggerKind[];
+export const STAY_RELATIVE_TRIGGERS = [
+  'before_check_in',
+  'check_in_day',
+  'after_check_out',
+] as const satisfies readonly TTriggerKind[];
 
 export const ZTrigger = z.discriminatedUnion('kind', [
   /** Members of a segment when the scenario starts. */
@@ -135,9 +155,18 @@ export const MONTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
  */
 export const ZDelay = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('duration'), amount: z.number().int(), unit: z.enum(DELAY_UNITS) }),
-  z.object({ kind: z.literal('weekday'), weekdays: z.array(z.number().int().min(0).max(6)).max(7), time: ZTimeOfDay.optional() }),
+  z.object({
+    kind: z.literal('weekday'),
+    weekdays: z.array(z.number().int().min(0).max(6)).max(7),
+    time: ZTimeOfDay.optional(),
+  }),
   z.object({ kind: z.literal('day_of_month'), day: z.number().int().min(1).max(31), time: ZTimeOfDay.optional() }),
-  z.object({ kind: z.literal('month'), months: z.array(z.number().int().min(1).max(12)).max(12), day: z.number().int().min(1).max(31).default(1), time: ZTimeOfDay.optional() }),
+  z.object({
+    kind: z.literal('month'),
+    months: z.array(z.number().int().min(1).max(12)).max(12),
+    day: z.number().int().min(1).max(31).default(1),
+    time: ZTimeOfDay.optional(),
+  }),
   z.object({ kind: z.literal('time_of_day'), time: ZTimeOfDay }),
   /** Until one date (and time): refused at run when it has already passed (section 5). */
   z.object({ kind: z.literal('date'), date: ZLocalDate, time: ZTimeOfDay.optional() }),
@@ -155,7 +184,13 @@ export const ZEmailResponse = z.object({
 export type TEmailResponse = z.infer<typeof ZEmailResponse>;
 
 const node = <TType extends string, TData extends z.ZodType>(type: TType, data: TData) =>
-  z.object({ id: ZNodeId, type: z.literal(type), position: ZPosition.default({ x: 0, y: 0 }), label: z.string().trim().max(100).optional(), data });
+  z.object({
+    id: ZNodeId,
+    type: z.literal(type),
+    position: ZPosition.default({ x: 0, y: 0 }),
+    label: z.string().trim().max(100).optional(),
+    data,
+  });
 
 export const ZScenarioNode = z.discriminatedUnion('type', [
   node('trigger', ZTrigger),
@@ -236,7 +271,15 @@ export const zonedToInstant = (date: string, time: string, timeZone: string): nu
   const [h, mi] = time.split(':').map(Number) as [number, number];
   const guess = Date.UTC(y, mo - 1, d, h, mi);
   const offsetAt = (instant: number) => {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(instant));
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).formatToParts(new Date(instant));
     const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
     return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute')) - instant;
   };
@@ -250,7 +293,11 @@ export const zonedToInstant = (date: string, time: string, timeZone: string): nu
  */
 export const checkScenarioGraph = (
   graph: TScenarioGraph,
-  options: { now?: number; timeZone?: string; run?: Pick<TScenarioRun, 'startDate' | 'startTime' | 'endDate' | 'endTime' | 'period'> } = {},
+  options: {
+    now?: number;
+    timeZone?: string;
+    run?: Pick<TScenarioRun, 'startDate' | 'startTime' | 'endDate' | 'endTime' | 'period'>;
+  } = {},
 ): TGraphFault[] => {
   const faults: TGraphFault[] = [];
   const add = (nodeId: string | null, code: TGraphFaultCode) => faults.push({ nodeId, code });
@@ -287,7 +334,8 @@ export const checkScenarioGraph = (
     switch (n.type) {
       case 'trigger':
         if (out.length === 0) add(n.id, 'trigger_leads_nowhere');
-        if ((n.data.kind === 'segment_members' || n.data.kind === 'segment_entered') && !n.data.segmentId) add(n.id, 'trigger_needs_segment');
+        if ((n.data.kind === 'segment_members' || n.data.kind === 'segment_entered') && !n.data.segmentId)
+          add(n.id, 'trigger_needs_segment');
         break;
       case 'email':
         if (!n.data.templateId || !n.data.subject || !n.data.senderEmail) add(n.id, 'email_incomplete');
@@ -306,7 +354,8 @@ export const checkScenarioGraph = (
         } else if (d.kind === 'date') {
           const at = zonedToInstant(d.date, d.time ?? '09:00', tz);
           if (options.now !== undefined && at <= options.now) add(n.id, 'delay_passed');
-          else if (options.now !== undefined && at - options.now > DELAY_MAX_DAYS * 86_400_000) add(n.id, 'delay_too_long');
+          else if (options.now !== undefined && at - options.now > DELAY_MAX_DAYS * 86_400_000)
+            add(n.id, 'delay_too_long');
         }
         break;
       }
@@ -330,7 +379,13 @@ export const checkScenarioGraph = (
   const run = options.run;
   if (run && run.startDate) {
     const start = zonedToInstant(run.startDate, run.startTime ?? '00:00', tz);
-    if (options.now !== undefined && run.period.kind !== 'long_run' && start < options.now - 60_000 && run.period.kind === 'one_time') add(null, 'start_passed');
+    if (
+      options.now !== undefined &&
+      run.period.kind !== 'long_run' &&
+      start < options.now - 60_000 &&
+      run.period.kind === 'one_time'
+    )
+      add(null, 'start_passed');
     if (run.endDate) {
       const end = zonedToInstant(run.endDate, run.endTime ?? '23:59', tz);
       if (end <= start) add(null, 'end_before_start');
@@ -447,7 +502,16 @@ export const ZScenario = z.object({
 });
 export type TScenario = z.infer<typeof ZScenario>;
 
-export const SCENARIO_SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at', 'status', '-status'] as const;
+export const SCENARIO_SORTS = [
+  'name',
+  '-name',
+  'created_at',
+  '-created_at',
+  'updated_at',
+  '-updated_at',
+  'status',
+  '-status',
+] as const;
 
 export const ZScenarioListQuery = z.object({
   search: z.string().trim().max(200).optional(),
@@ -458,7 +522,22 @@ export const ZScenarioListQuery = z.object({
 });
 export type TScenarioListQuery = z.infer<typeof ZScenarioListQuery>;
 
-export const ZScenarioSummaryRow = ZScenario.pick({ id: true, name: true, description: true, status: true, hostId: true, hostName: true, hostLevel: true, editable: true, startsAt: true, endsAt: true, createdAt: true, updatedAt: true, createdBy: true, updatedBy: true }).extend({
+export const ZScenarioSummaryRow = ZScenario.pick({
+  id: true,
+  name: true,
+  description: true,
+  status: true,
+  hostId: true,
+  hostName: true,
+  hostLevel: true,
+  editable: true,
+  startsAt: true,
+  endsAt: true,
+  createdAt: true,
+  updatedAt: true,
+  createdBy: true,
+  updatedBy: true,
+}).extend({
   run: ZScenarioRunInput,
   /** Customers in journeys: entered in all, and still inside. */
   entered: z.number(),
@@ -503,7 +582,13 @@ export const ZScenarioActionBody = z.object({
 export const JOURNEY_STATES = ['waiting', 'processing', 'done', 'left', 'failed'] as const;
 export type TJourneyState = (typeof JOURNEY_STATES)[number];
 /** Why a journey ended before the end of the graph. */
-export const LEAVE_REASONS = ['booking_cancelled', 'scenario_stopped', 'unsubscribed', 'customer_deleted', 'node_error'] as const;
+export const LEAVE_REASONS = [
+  'booking_cancelled',
+  'scenario_stopped',
+  'unsubscribed',
+  'customer_deleted',
+  'node_error',
+] as const;
 
 export const ZJourneyStep = z.object({
   nodeId: z.string(),
@@ -569,8 +654,28 @@ export type TEmailDetail = z.infer<typeof ZEmailDetail>;
 // Presets
 
 export const PRESET_NAME_MAX = 100;
-export const PRESET_COLOURS = ['gray', 'red', 'pink', 'grape', 'violet', 'indigo', 'blue', 'cyan', 'teal', 'green', 'lime', 'yellow', 'orange'] as const;
-export const BUILT_IN_PRESETS = ['pre_arrival', 'check_in_welcome', 'post_stay_thanks', 'birthday', 'win_back'] as const;
+export const PRESET_COLOURS = [
+  'gray',
+  'red',
+  'pink',
+  'grape',
+  'violet',
+  'indigo',
+  'blue',
+  'cyan',
+  'teal',
+  'green',
+  'lime',
+  'yellow',
+  'orange',
+] as const;
+export const BUILT_IN_PRESETS = [
+  'pre_arrival',
+  'check_in_welcome',
+  'post_stay_thanks',
+  'birthday',
+  'win_back',
+] as const;
 export type TBuiltInPreset = (typeof BUILT_IN_PRESETS)[number];
 
 export const ZPreset = z.object({
@@ -606,11 +711,39 @@ export type TPresetInput = z.input<typeof ZPresetInput>;
 const byId = '/v1/scenarios/:id';
 const one = envelope(ZScenario);
 
-export const list = defineEndpoint({ method: 'GET', path: '/v1/scenarios', summary: 'Scenarios in reach, filtered by status, searched, sorted, paged', query: ZScenarioListQuery, response: envelope(ZScenarioPage) });
-export const create = defineEndpoint({ method: 'POST', path: '/v1/scenarios', summary: 'Create a draft scenario owned by the acting host', body: ZScenarioInput, response: one });
-export const get = defineEndpoint({ method: 'GET', path: byId, summary: 'One scenario with its graph, faults and per-node state and counts', response: one });
-export const update = defineEndpoint({ method: 'PUT', path: byId, summary: 'Change a draft scenario (409 scenario_not_editable once it is scheduled or running)', body: ZScenarioUpdate, response: one });
-export const remove = defineEndpoint({ method: 'DELETE', path: byId, summary: 'Archive a scenario that is not running; delete an archived one for good', response: envelope(z.object({ id: z.string(), status: z.enum(SCENARIO_STATUSES).nullable() })) });
+export const list = defineEndpoint({
+  method: 'GET',
+  path: '/v1/scenarios',
+  summary: 'Scenarios in reach, filtered by status, searched, sorted, paged',
+  query: ZScenarioListQuery,
+  response: envelope(ZScenarioPage),
+});
+export const create = defineEndpoint({
+  method: 'POST',
+  path: '/v1/scenarios',
+  summary: 'Create a draft scenario owned by the acting host',
+  body: ZScenarioInput,
+  response: one,
+});
+export const get = defineEndpoint({
+  method: 'GET',
+  path: byId,
+  summary: 'One scenario with its graph, faults and per-node state and counts',
+  response: one,
+});
+export const update = defineEndpoint({
+  method: 'PUT',
+  path: byId,
+  summary: 'Change a draft scenario (409 scenario_not_editable once it is scheduled or running)',
+  body: ZScenarioUpdate,
+  response: one,
+});
+export const remove = defineEndpoint({
+  method: 'DELETE',
+  path: byId,
+  summary: 'Archive a scenario that is not running; delete an archived one for good',
+  response: envelope(z.object({ id: z.string(), status: z.enum(SCENARIO_STATUSES).nullable() })),
+});
 export const copy = defineEndpoint({
   method: 'POST',
   path: `${byId}/copy`,
@@ -621,7 +754,8 @@ export const copy = defineEndpoint({
 export const action = defineEndpoint({
   method: 'POST',
   path: `${byId}/actions`,
-  summary: 'run, cancel, stop (typed sentence), restart, resume, restore (409 scenario_action_not_allowed from another status; 422 scenario_invalid with per-node fields on a failed run)',
+  summary:
+    'run, cancel, stop (typed sentence), restart, resume, restore (409 scenario_action_not_allowed from another status; 422 scenario_invalid with per-node fields on a failed run)',
   body: ZScenarioActionBody,
   response: one,
 });
@@ -630,9 +764,16 @@ export const validate = defineEndpoint({
   path: '/v1/scenarios/validate',
   summary: 'Faults of a graph and run period as a run would see them now (nothing is saved)',
   body: z.object({ graph: ZScenarioGraph, run: ZScenarioRunInput.optional() }),
-  response: envelope(z.object({ faults: z.array(z.object({ nodeId: z.string().nullable(), code: z.enum(GRAPH_FAULTS) })) })),
+  response: envelope(
+    z.object({ faults: z.array(z.object({ nodeId: z.string().nullable(), code: z.enum(GRAPH_FAULTS) })) }),
+  ),
 });
-export const executionLog = defineEndpoint({ method: 'GET', path: `${byId}/summary`, summary: 'Execution log: runs, and per node entered, waiting, done, failed, left', response: envelope(ZExecutionLog) });
+export const executionLog = defineEndpoint({
+  method: 'GET',
+  path: `${byId}/summary`,
+  summary: 'Execution log: runs, and per node entered, waiting, done, failed, left',
+  response: envelope(ZExecutionLog),
+});
 export const journeys = defineEndpoint({
   method: 'GET',
   path: `${byId}/journeys`,
@@ -640,11 +781,32 @@ export const journeys = defineEndpoint({
   query: ZJourneyQuery,
   response: envelope(z.object({ items: z.array(ZJourney), total: z.number(), page: z.number(), pageSize: z.number() })),
 });
-export const emailDetails = defineEndpoint({ method: 'GET', path: `${byId}/emails`, summary: 'Per email node: the send counts and tracking statistics of its hidden campaign', response: envelope(z.object({ items: z.array(ZEmailDetail) })) });
+export const emailDetails = defineEndpoint({
+  method: 'GET',
+  path: `${byId}/emails`,
+  summary: 'Per email node: the send counts and tracking statistics of its hidden campaign',
+  response: envelope(z.object({ items: z.array(ZEmailDetail) })),
+});
 
-export const presetList = defineEndpoint({ method: 'GET', path: '/v1/presets', summary: 'Built-in presets and the presets of the acting host and its ancestors', response: envelope(z.object({ items: z.array(ZPreset) })) });
-export const presetCreate = defineEndpoint({ method: 'POST', path: '/v1/presets', summary: "Create a preset of the acting host (from one of its scenarios' graph, or empty)", body: ZPresetInput, response: envelope(ZPreset) });
-export const presetRemove = defineEndpoint({ method: 'DELETE', path: '/v1/presets/:id', summary: 'Delete a preset of the acting host (built-in presets cannot be deleted)', response: envelope(z.object({ id: z.string() })) });
+export const presetList = defineEndpoint({
+  method: 'GET',
+  path: '/v1/presets',
+  summary: 'Built-in presets and the presets of the acting host and its ancestors',
+  response: envelope(z.object({ items: z.array(ZPreset) })),
+});
+export const presetCreate = defineEndpoint({
+  method: 'POST',
+  path: '/v1/presets',
+  summary: "Create a preset of the acting host (from one of its scenarios' graph, or empty)",
+  body: ZPresetInput,
+  response: envelope(ZPreset),
+});
+export const presetRemove = defineEndpoint({
+  method: 'DELETE',
+  path: '/v1/presets/:id',
+  summary: 'Delete a preset of the acting host (built-in presets cannot be deleted)',
+  response: envelope(z.object({ id: z.string() })),
+});
 export const presetUse = defineEndpoint({
   method: 'POST',
   path: '/v1/presets/:id/scenarios',
@@ -655,11 +817,25 @@ export const presetUse = defineEndpoint({
 
 /** Development and test only (SCENARIO_CLOCK=manual): the engine's clock. */
 export const ZScenarioClock = z.object({ now: z.string(), manual: z.boolean() });
-export const clockGet = defineEndpoint({ method: 'GET', path: '/v1/dev/scenario-clock', summary: 'The scenario engine clock (dev and test)', response: envelope(ZScenarioClock) });
+export const clockGet = defineEndpoint({
+  method: 'GET',
+  path: '/v1/dev/scenario-clock',
+  summary: 'The scenario engine clock (dev and test)',
+  response: envelope(ZScenarioClock),
+});
 export const clockAdvance = defineEndpoint({
   method: 'POST',
   path: '/v1/dev/scenario-clock',
-  summary: 'Run engine ticks at the manual scenario clock as it stands, advance it by minutes or set it, then run ticks until nothing is due (dev and test; 404 unless SCENARIO_CLOCK=manual)',
-  body: z.object({ minutes: z.number().int().min(0).max(5 * 366 * 24 * 60).optional(), to: z.iso.datetime().optional() }),
+  summary:
+    'Run engine ticks at the manual scenario clock as it stands, advance it by minutes or set it, then run ticks until nothing is due (dev and test; 404 unless SCENARIO_CLOCK=manual)',
+  body: z.object({
+    minutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(5 * 366 * 24 * 60)
+      .optional(),
+    to: z.iso.datetime().optional(),
+  }),
   response: envelope(ZScenarioClock.extend({ steps: z.number() })),
 });

@@ -74,7 +74,14 @@ export const BOOKING_STATUSES = ['confirmed', 'cancelled', 'checked_in', 'checke
  * Where a choice field's values come from: a fixed list (`options`), the host's hotels, values
  * seen in the host's bookings (GET /v1/segments/field-values), or the location lists.
  */
-export const CHOICE_SOURCES = ['options', 'hotels', 'room_types', 'booking_sources', 'countries', 'prefectures'] as const;
+export const CHOICE_SOURCES = [
+  'options',
+  'hotels',
+  'room_types',
+  'booking_sources',
+  'countries',
+  'prefectures',
+] as const;
 export type TChoiceSource = (typeof CHOICE_SOURCES)[number];
 
 interface TFieldDef {
@@ -148,8 +155,14 @@ export const ZFilterCondition = z.strictObject({
   id: z.string().max(64).optional(),
   // Plain strings here, so an unknown name is refused by checkFilter at its path (unknown_field),
   // not by the parser with a generic message; the allowed names are in the description.
-  field: z.string().max(64).describe(`A field of FILTER_FIELDS: ${Object.keys(FILTER_FIELDS).join(', ')}`),
-  operator: z.string().max(64).describe(`An operator allowed for the field's type: ${OPERATORS.join(', ')}`),
+  field: z
+    .string()
+    .max(64)
+    .describe(`A field of FILTER_FIELDS: ${Object.keys(FILTER_FIELDS).join(', ')}`),
+  operator: z
+    .string()
+    .max(64)
+    .describe(`An operator allowed for the field's type: ${OPERATORS.join(', ')}`),
   value: ZFilterValue.default(null),
 });
 export type TFilterCondition = {
@@ -182,16 +195,19 @@ export interface TFilterGroup {
 
 // Recursion is bounded by checkFilter (depth) and by the array caps here, so a deep or huge
 // document is refused with a message instead of exhausting the parser.
-const ZFilterGroupShape: z.ZodType<unknown> = z.lazy(() =>
-  z.strictObject({
-    kind: z.literal('group'),
-    id: z.string().max(64).optional(),
-    join: z.enum(FILTER_JOINS),
-    bookings: ZBookingMatch.optional(),
-    items: z.array(z.union([ZFilterCondition, ZFilterGroupShape])).max(FILTER_MAX_CONDITIONS + 20),
-  }),
-  // Named, so the OpenAPI document can refer to the recursive schema as a component.
-).meta({ id: 'SegmentFilterGroup' });
+const ZFilterGroupShape: z.ZodType<unknown> = z
+  .lazy(
+    () =>
+      z.strictObject({
+        kind: z.literal('group'),
+        id: z.string().max(64).optional(),
+        join: z.enum(FILTER_JOINS),
+        bookings: ZBookingMatch.optional(),
+        items: z.array(z.union([ZFilterCondition, ZFilterGroupShape])).max(FILTER_MAX_CONDITIONS + 20),
+      }),
+    // Named, so the OpenAPI document can refer to the recursive schema as a component.
+  )
+  .meta({ id: 'SegmentFilterGroup' });
 
 export interface TFilter {
   version: 1;
@@ -237,7 +253,14 @@ const isInt = (v: unknown, lo: number, hi: number) => isFiniteNumber(v) && Numbe
 /** Numbers in a filter stay within what the columns hold (amounts in yen, ages, nights). */
 const NUMBER_LIMIT = 1e12;
 
-function checkValue(type: TFieldType, def: TFieldDef, operator: TOperator, value: unknown, path: string, out: TFilterFault[]) {
+function checkValue(
+  type: TFieldType,
+  def: TFieldDef,
+  operator: TOperator,
+  value: unknown,
+  path: string,
+  out: TFilterFault[],
+) {
   const at = `${path}.value`;
   const fault = (code: TFilterFaultCode) => out.push({ path: at, code });
   if (type === 'text') {
@@ -263,7 +286,8 @@ function checkValue(type: TFieldType, def: TFieldDef, operator: TOperator, value
         if (!isIsoDate(value)) return fault('bad_date');
         return;
       case 'between':
-        if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => typeof v === 'string')) return fault('value_wrong_type');
+        if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => typeof v === 'string'))
+          return fault('value_wrong_type');
         if (!value.every(isIsoDate)) return fault('bad_date');
         if ((value[0] as string) > (value[1] as string)) return fault('between_order');
         return;
@@ -290,11 +314,16 @@ function checkValue(type: TFieldType, def: TFieldDef, operator: TOperator, value
     if (value !== null && !(Array.isArray(value) && value.length === 0)) return fault('value_wrong_type');
     return;
   }
-  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== '')) return fault('value_wrong_type');
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== ''))
+    return fault('value_wrong_type');
   if (value.length > FILTER_MAX_CHOICES) return fault('value_out_of_range');
   if (value.some((v) => (v as string).length > FILTER_MAX_TEXT)) return fault('value_too_long');
   if (def.options && value.some((v) => !def.options!.includes(v as string))) return fault('unknown_choice');
-  if (def.source === 'hotels' && value.some((v) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v as string))) return fault('unknown_choice');
+  if (
+    def.source === 'hotels' &&
+    value.some((v) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v as string))
+  )
+    return fault('unknown_choice');
 }
 
 /**
@@ -327,8 +356,10 @@ export function checkFilter(doc: unknown): TFilterFault[] {
       conditions += 1;
       if (conditions === FILTER_MAX_CONDITIONS + 1) out.push({ path: at, code: 'too_many_conditions' });
       const def = (FILTER_FIELDS as Record<string, TFieldDef>)[it?.field ?? ''];
-      if (!def || !Object.hasOwn(FILTER_FIELDS, it.field!)) return void out.push({ path: `${at}.field`, code: 'unknown_field' });
-      if (!(OPERATORS as readonly string[]).includes(it.operator ?? '')) return void out.push({ path: `${at}.operator`, code: 'unknown_operator' });
+      if (!def || !Object.hasOwn(FILTER_FIELDS, it.field!))
+        return void out.push({ path: `${at}.field`, code: 'unknown_field' });
+      if (!(OPERATORS as readonly string[]).includes(it.operator ?? ''))
+        return void out.push({ path: `${at}.operator`, code: 'unknown_operator' });
       if (!(OPERATORS_BY_TYPE[def.type] as readonly string[]).includes(it.operator!)) {
         return void out.push({ path: `${at}.operator`, code: 'operator_not_for_field' });
       }
@@ -365,10 +396,17 @@ const ZFilterShape = z.strictObject({
 export const ZFilterDocument = ZFilterShape as unknown as z.ZodType<TFilter>;
 
 /** The filter document as input, versioned. Parsing checks the shape; checkFilter() checks the meaning. */
-export const ZFilter = z.preprocess(pruneDeep, ZFilterShape
-  .superRefine((doc, ctx) => {
-    for (const f of checkFilter(doc)) ctx.addIssue({ code: 'custom', message: f.code, path: f.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)) });
-  })) as unknown as z.ZodType<TFilter>;
+export const ZFilter = z.preprocess(
+  pruneDeep,
+  ZFilterShape.superRefine((doc, ctx) => {
+    for (const f of checkFilter(doc))
+      ctx.addIssue({
+        code: 'custom',
+        message: f.code,
+        path: f.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+      });
+  }),
+) as unknown as z.ZodType<TFilter>;
 
 /** The error code for any fault of a filter (spec section 5's message). */
 export const FILTER_ERROR_CODE = 'filter_invalid';
@@ -434,14 +472,38 @@ export const ZSegmentInput = z.object({
 export type TSegmentInput = z.input<typeof ZSegmentInput>;
 export const ZSegmentUpdate = ZSegmentInput.omit({ type: true });
 
-export const list = defineEndpoint({ method: 'GET', path: '/v1/segments', summary: 'Segments in reach (own and those of hosts below), searched, sorted, paged', query: ZSegmentListQuery, response: envelope(ZSegmentPage) });
-export const get = defineEndpoint({ method: 'GET', path: '/v1/segments/:id', summary: 'One segment', response: envelope(ZSegment) });
-export const create = defineEndpoint({ method: 'POST', path: '/v1/segments', summary: 'Create a segment owned by the acting host (name unique within the host: 409)', body: ZSegmentInput, response: envelope(ZSegment) });
-export const update = defineEndpoint({ method: 'PUT', path: '/v1/segments/:id', summary: 'Edit name, description and (dynamic) filter', body: ZSegmentUpdate, response: envelope(ZSegment) });
+export const list = defineEndpoint({
+  method: 'GET',
+  path: '/v1/segments',
+  summary: 'Segments in reach (own and those of hosts below), searched, sorted, paged',
+  query: ZSegmentListQuery,
+  response: envelope(ZSegmentPage),
+});
+export const get = defineEndpoint({
+  method: 'GET',
+  path: '/v1/segments/:id',
+  summary: 'One segment',
+  response: envelope(ZSegment),
+});
+export const create = defineEndpoint({
+  method: 'POST',
+  path: '/v1/segments',
+  summary: 'Create a segment owned by the acting host (name unique within the host: 409)',
+  body: ZSegmentInput,
+  response: envelope(ZSegment),
+});
+export const update = defineEndpoint({
+  method: 'PUT',
+  path: '/v1/segments/:id',
+  summary: 'Edit name, description and (dynamic) filter',
+  body: ZSegmentUpdate,
+  response: envelope(ZSegment),
+});
 export const duplicate = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/duplicate',
-  summary: 'Copy a segment (filter, or member list of a static one) into a new one of the acting host; the name defaults to "<name> (copy)" ("<name>（コピー）" for a Japanese user), numbered when taken',
+  summary:
+    'Copy a segment (filter, or member list of a static one) into a new one of the acting host; the name defaults to "<name> (copy)" ("<name>（コピー）" for a Japanese user), numbered when taken',
   body: z.object({ name: z.string().trim().min(1).max(SEGMENT_NAME_MAX).optional() }),
   response: envelope(ZSegment),
 });
@@ -464,7 +526,12 @@ export const ZSegmentUse = z.object({
   blocksDelete: z.boolean(),
 });
 export type TSegmentUse = z.infer<typeof ZSegmentUse>;
-export const uses = defineEndpoint({ method: 'GET', path: '/v1/segments/:id/uses', summary: 'Campaigns and scenarios that use the segment', response: envelope(z.array(ZSegmentUse)) });
+export const uses = defineEndpoint({
+  method: 'GET',
+  path: '/v1/segments/:id/uses',
+  summary: 'Campaigns and scenarios that use the segment',
+  response: envelope(z.array(ZSegmentUse)),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Counts
@@ -492,14 +559,16 @@ export type TFilterCount = z.infer<typeof ZFilterCount>;
 export const count = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/count',
-  summary: "Live count of an unsaved filter in the acting host's scope: the whole filter and each group at every level, in one statement",
+  summary:
+    "Live count of an unsaved filter in the acting host's scope: the whole filter and each group at every level, in one statement",
   body: z.object({ filter: ZFilter }),
   response: envelope(ZFilterCount),
 });
 export const recount = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/count',
-  summary: "Count a saved segment now and remember its audience (dynamic: per group at every level too; static: its members in scope)",
+  summary:
+    'Count a saved segment now and remember its audience (dynamic: per group at every level too; static: its members in scope)',
   response: envelope(ZFilterCount),
 });
 
@@ -518,20 +587,28 @@ export const ZMemberPage = z.object({
   total: z.number(),
   totalCapped: z.boolean(),
 });
-export const members = defineEndpoint({ method: 'GET', path: '/v1/segments/:id/members', summary: 'Members now (dynamic: the filter evaluated now), newest customer first, keyset pages', query: ZMemberQuery, response: envelope(ZMemberPage) });
+export const members = defineEndpoint({
+  method: 'GET',
+  path: '/v1/segments/:id/members',
+  summary: 'Members now (dynamic: the filter evaluated now), newest customer first, keyset pages',
+  query: ZMemberQuery,
+  response: envelope(ZMemberPage),
+});
 
 export const ZMemberExport = z.object({ lang: z.enum(['ja', 'en']).optional() });
 export const exportCsv = defineEndpoint({
   method: 'GET',
   path: '/v1/segments/:id/members.csv',
-  summary: "The segment's members as CSV (UTF-8 with BOM; the customer export's columns and rules; needs customer.export_csv), bearer token",
+  summary:
+    "The segment's members as CSV (UTF-8 with BOM; the customer export's columns and rules; needs customer.export_csv), bearer token",
   query: ZMemberExport,
   response: z.string(),
 });
 export const createExportLink = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/export-downloads',
-  summary: 'A one-minute download link for the member CSV, bound to this user, role and browser (as the customer export)',
+  summary:
+    'A one-minute download link for the member CSV, bound to this user, role and browser (as the customer export)',
   body: ZMemberExport,
   response: envelope(z.object({ url: z.string(), expiresAt: z.string() })),
 });
@@ -549,7 +626,10 @@ export const ZMemberSelection = z
     customerIds: z.array(z.uuid()).min(1).max(1000).optional(),
     selection: ZCustomerFilter.omit({ sort: true }).optional(),
   })
-  .refine((v) => (v.customerIds ? 1 : 0) + (v.selection ? 1 : 0) === 1, { message: 'field_required', path: ['customerIds'] });
+  .refine((v) => (v.customerIds ? 1 : 0) + (v.selection ? 1 : 0) === 1, {
+    message: 'field_required',
+    path: ['customerIds'],
+  });
 
 /** `total`: the segment's members now (those in its scope), also remembered as its audience. */
 export const ZMembersAdded = z.object({ added: z.number(), alreadyIn: z.number(), total: z.number() });
@@ -578,7 +658,7 @@ export const removeMembers = defineEndpoint({
 export const freeze = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/members/freeze',
-  summary: "Add a filter's current result (in the segment's scope) to a static segment: \"from existing customers\"",
+  summary: 'Add a filter\'s current result (in the segment\'s scope) to a static segment: "from existing customers"',
   body: z.object({ filter: ZFilter }),
   response: envelope(ZMembersAdded),
 });
@@ -603,7 +683,8 @@ export type TMemberFileReport = z.infer<typeof ZMemberFileReport>;
 export const importMembers = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/members/import',
-  summary: 'Add customers to a static segment from a file of phones or emails (multipart field "file"; UTF-8 or CP932); a matched/unmatched report',
+  summary:
+    'Add customers to a static segment from a file of phones or emails (multipart field "file"; UTF-8 or CP932); a matched/unmatched report',
   response: envelope(ZMemberFileReport),
 });
 
@@ -652,18 +733,26 @@ export interface TExplainGroup {
   } | null;
   items: (z.infer<typeof ZExplainCondition> | TExplainGroup)[];
 }
-const ZExplainGroup: z.ZodType<TExplainGroup> = z.lazy(() =>
-  z.object({
-    kind: z.literal('group'),
-    path: z.string(),
-    join: z.enum(FILTER_JOINS),
-    held: z.boolean(),
-    bookings: z
-      .object({ quantifier: z.enum(BOOKING_QUANTIFIERS), count: z.number(), matched: z.number(), held: z.boolean(), booking: ZExplainBooking.nullable() })
-      .nullable(),
-    items: z.array(z.union([ZExplainCondition, ZExplainGroup])),
-  }),
-).meta({ id: 'SegmentExplainGroup' });
+const ZExplainGroup: z.ZodType<TExplainGroup> = z
+  .lazy(() =>
+    z.object({
+      kind: z.literal('group'),
+      path: z.string(),
+      join: z.enum(FILTER_JOINS),
+      held: z.boolean(),
+      bookings: z
+        .object({
+          quantifier: z.enum(BOOKING_QUANTIFIERS),
+          count: z.number(),
+          matched: z.number(),
+          held: z.boolean(),
+          booking: ZExplainBooking.nullable(),
+        })
+        .nullable(),
+      items: z.array(z.union([ZExplainCondition, ZExplainGroup])),
+    }),
+  )
+  .meta({ id: 'SegmentExplainGroup' });
 export const ZExplanation = z.object({
   segmentId: z.string(),
   customerId: z.string(),
@@ -689,7 +778,12 @@ export const explain = defineEndpoint({
 // ---------------------------------------------------------------------------------------------
 // A customer's segments (customer detail)
 
-export const ZCustomerSegment = z.object({ id: z.string(), name: z.string(), type: z.enum(SEGMENT_TYPES), hostName: z.string() });
+export const ZCustomerSegment = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(SEGMENT_TYPES),
+  hostName: z.string(),
+});
 export const customerSegments = defineEndpoint({
   method: 'GET',
   path: '/v1/customers/:id/segments',
@@ -704,7 +798,8 @@ export const FIELD_VALUE_SOURCES = ['hotels', 'room_types', 'booking_sources'] a
 export const fieldValues = defineEndpoint({
   method: 'GET',
   path: '/v1/segments/field-values',
-  summary: "Values for a choice field: the acting host's hotels, or room types / booking sources seen in its bookings; for anyone who can read segments (a filter summary names its hotels)",
+  summary:
+    "Values for a choice field: the acting host's hotels, or room types / booking sources seen in its bookings; for anyone who can read segments (a filter summary names its hotels)",
   query: z.object({ source: z.enum(FIELD_VALUE_SOURCES) }),
   response: envelope(z.array(z.object({ value: z.string(), label: z.string() }))),
 });

@@ -9,7 +9,23 @@ describe('normalizeDomain', () => {
   });
 
   it('refuses addresses, bare TLDs, URLs, over-long names and labels', () => {
-    for (const bad of ['', '.', 'jp', '10.0.0.1', '[::1]', 'http://hotel.jp', 'hotel.jp/x', 'a@hotel.jp', 'hotel..jp', '-a.jp', `${'a'.repeat(64)}.jp`, `${'abcdefghi.'.repeat(26)}jp`, 'hotel.j1', 'ho tel.jp', 'hotel.jp..'])
+    for (const bad of [
+      '',
+      '.',
+      'jp',
+      '10.0.0.1',
+      '[::1]',
+      'http://hotel.jp',
+      'hotel.jp/x',
+      'a@hotel.jp',
+      'hotel..jp',
+      '-a.jp',
+      `${'a'.repeat(64)}.jp`,
+      `${'abcdefghi.'.repeat(26)}jp`,
+      'hotel.j1',
+      'ho tel.jp',
+      'hotel.jp..',
+    ])
       expect(normalizeDomain(bad), bad).toBeNull();
   });
 });

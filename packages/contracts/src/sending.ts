@@ -48,7 +48,12 @@ export function senderDomainOf(email: string): string | null {
 /** A sender or reply-to address: a plain local part and a domain as normalizeDomain accepts. */
 export function isSenderEmail(email: string): boolean {
   const at = email.lastIndexOf('@');
-  return at > 0 && email.length <= 254 && /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/.test(email.slice(0, at)) && senderDomainOf(email) !== null;
+  return (
+    at > 0 &&
+    email.length <= 254 &&
+    /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/.test(email.slice(0, at)) &&
+    senderDomainOf(email) !== null
+  );
 }
 
 export const DOMAIN_STATES = ['unverified', 'in_verification', 'verified'] as const;
@@ -116,7 +121,12 @@ export const addDomain = defineEndpoint({
   body: ZDomainInput,
   response: envelope(ZSendingDomain),
 });
-export const getDomain = defineEndpoint({ method: 'GET', path: idParams, summary: 'One sending domain', response: envelope(ZSendingDomain) });
+export const getDomain = defineEndpoint({
+  method: 'GET',
+  path: idParams,
+  summary: 'One sending domain',
+  response: envelope(ZSendingDomain),
+});
 export const verifyDomain = defineEndpoint({
   method: 'POST',
   path: `${idParams}/verify`,
@@ -174,7 +184,10 @@ export const ZCampaignEmailValues = z.object({
 export type TCampaignEmailValues = z.infer<typeof ZCampaignEmailValues>;
 
 /** Where an empty field's value would come from: a host above (named), the product default, or nowhere. */
-export const ZValueSource = z.object({ level: z.enum(['brand', 'hotel_group', 'default', 'none']), hostName: z.string().nullable() });
+export const ZValueSource = z.object({
+  level: z.enum(['brand', 'hotel_group', 'default', 'none']),
+  hostName: z.string().nullable(),
+});
 
 export const ZCampaignEmailSettings = z.object({
   hostLevel: ZHostLevel,
@@ -209,7 +222,10 @@ export const updateSettings = defineEndpoint({
 
 export const CHECKLIST_ITEMS = ['sender', 'verified_domain', 'segment', 'template'] as const;
 /** `unavailable`: the area it depends on is not built in this product yet. */
-export const ZChecklistItem = z.object({ item: z.enum(CHECKLIST_ITEMS), status: z.enum(['done', 'todo', 'unavailable']) });
+export const ZChecklistItem = z.object({
+  item: z.enum(CHECKLIST_ITEMS),
+  status: z.enum(['done', 'todo', 'unavailable']),
+});
 
 export const ZSetupOverview = z.object({
   settings: ZCampaignEmailSettings.nullable(),

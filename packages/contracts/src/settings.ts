@@ -4,7 +4,12 @@ import { ZHost, ZHostInput } from './management.ts';
 import { HOST_LEVELS } from './tenancy.ts';
 
 /** Settings of the acting host's own information (brand, hotel group or hotel, with logo). */
-export const getHostInfo = defineEndpoint({ method: 'GET', path: '/v1/settings/host', summary: "The acting host's information", response: envelope(ZHost) });
+export const getHostInfo = defineEndpoint({
+  method: 'GET',
+  path: '/v1/settings/host',
+  summary: "The acting host's information",
+  response: envelope(ZHost),
+});
 export const updateHostInfo = defineEndpoint({
   method: 'PUT',
   path: '/v1/settings/host',
@@ -38,7 +43,8 @@ export const AUDIT_PAGE_SIZE = 50;
 export const auditLog = defineEndpoint({
   method: 'GET',
   path: '/v1/audit',
-  summary: 'The audit log of a host and everything below it, newest first (granduser); `before` is the last id of the previous page',
+  summary:
+    'The audit log of a host and everything below it, newest first (granduser); `before` is the last id of the previous page',
   query: z.object({
     hostId: z.uuid().optional(),
     before: z.coerce.number().int().optional(),

@@ -51,7 +51,11 @@ export function isSafeHref(value: string): boolean {
     return false;
   }
 }
-export const ZHref = z.string().trim().max(2000).refine(isSafeHref, { message: 'Enter a link starting with https://, http://, mailto: or tel:' });
+export const ZHref = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(isSafeHref, { message: 'Enter a link starting with https://, http://, mailto: or tel:' });
 /**
  * A link not filled in yet: null, absent or empty (autosave keeps half-made blocks); the block then
  * renders without a link and the preview warns.
@@ -65,7 +69,9 @@ export const ZImageSrc = z
   .string()
   .trim()
   .max(2000)
-  .refine((v) => STORED_IMAGE_PATTERN.test(v) || /^https?:\/\/[^\s]+$/i.test(v), { message: 'Upload an image or enter its URL.' });
+  .refine((v) => STORED_IMAGE_PATTERN.test(v) || /^https?:\/\/[^\s]+$/i.test(v), {
+    message: 'Upload an image or enter its URL.',
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Personal tags
@@ -105,26 +111,72 @@ export interface TPersonalTagInfo {
 }
 
 export const PERSONAL_TAGS: readonly TPersonalTagInfo[] = [
-  { key: 'first_name', label: { ja: '名', en: 'First name' }, defaultFallback: { ja: '', en: '' }, example: { ja: '太郎', en: 'Emily' } },
-  { key: 'last_name', label: { ja: '姓', en: 'Last name' }, defaultFallback: { ja: '', en: '' }, example: { ja: '山田', en: 'Carter' } },
+  {
+    key: 'first_name',
+    label: { ja: '名', en: 'First name' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: '太郎', en: 'Emily' },
+  },
+  {
+    key: 'last_name',
+    label: { ja: '姓', en: 'Last name' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: '山田', en: 'Carter' },
+  },
   {
     key: 'full_name',
     label: { ja: '氏名（様付き）', en: 'Full name' },
     defaultFallback: { ja: 'お客様', en: 'Guest' },
     example: { ja: '山田 太郎 様', en: 'Emily Carter' },
   },
-  { key: 'email', label: { ja: 'メールアドレス', en: 'Email address' }, defaultFallback: { ja: '', en: '' }, example: { ja: 'taro@example.jp', en: 'emily@example.com' } },
-  { key: 'hotel_name', label: { ja: 'ホテル名', en: 'Hotel name' }, defaultFallback: { ja: '', en: '' }, example: { ja: '桜ホテル新宿', en: 'Sakura Hotel Shinjuku' } },
-  { key: 'brand_name', label: { ja: 'ブランド名', en: 'Brand name' }, defaultFallback: { ja: '', en: '' }, example: { ja: '桜ホテルズ', en: 'Sakura Hotels' } },
-  { key: 'check_in_date', label: { ja: 'チェックイン日', en: 'Check-in date' }, defaultFallback: { ja: '', en: '' }, example: { ja: '2026年12月24日', en: '24 Dec 2026' } },
-  { key: 'check_out_date', label: { ja: 'チェックアウト日', en: 'Check-out date' }, defaultFallback: { ja: '', en: '' }, example: { ja: '2026年12月26日', en: '26 Dec 2026' } },
-  { key: 'room_name', label: { ja: '部屋名', en: 'Room name' }, defaultFallback: { ja: '', en: '' }, example: { ja: 'デラックスツイン', en: 'Deluxe Twin' } },
-  { key: 'number_of_guests', label: { ja: '宿泊人数', en: 'Number of guests' }, defaultFallback: { ja: '', en: '' }, example: { ja: '2', en: '2' } },
+  {
+    key: 'email',
+    label: { ja: 'メールアドレス', en: 'Email address' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: 'taro@example.jp', en: 'emily@example.com' },
+  },
+  {
+    key: 'hotel_name',
+    label: { ja: 'ホテル名', en: 'Hotel name' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: '桜ホテル新宿', en: 'Sakura Hotel Shinjuku' },
+  },
+  {
+    key: 'brand_name',
+    label: { ja: 'ブランド名', en: 'Brand name' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: '桜ホテルズ', en: 'Sakura Hotels' },
+  },
+  {
+    key: 'check_in_date',
+    label: { ja: 'チェックイン日', en: 'Check-in date' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: '2026年12月24日', en: '24 Dec 2026' },
+  },
+  {
+    key: 'check_out_date',
+    label: { ja: 'チェックアウト日', en: 'Check-out date' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: '2026年12月26日', en: '26 Dec 2026' },
+  },
+  {
+    key: 'room_name',
+    label: { ja: '部屋名', en: 'Room name' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: 'デラックスツイン', en: 'Deluxe Twin' },
+  },
+  {
+    key: 'number_of_guests',
+    label: { ja: '宿泊人数', en: 'Number of guests' },
+    defaultFallback: { ja: '', en: '' },
+    example: { ja: '2', en: '2' },
+  },
 ];
 
 /** `{{key}}` or `{{key|fallback}}` in a plain string; the fallback holds no braces or bars. */
 export const TAG_PATTERN = /\{\{\s*([a-z_]+)\s*(?:\|([^{}|]*))?\}\}/g;
-export const tagText = (key: TPersonalTagKey, fallback?: string) => (fallback ? `{{${key}|${fallback}}}` : `{{${key}}}`);
+export const tagText = (key: TPersonalTagKey, fallback?: string) =>
+  fallback ? `{{${key}|${fallback}}}` : `{{${key}}}`;
 
 // ---------------------------------------------------------------------------------------------
 // Rich text: the subset of tiptap's JSON (editor.getJSON()) the renderer accepts. Attributes
@@ -155,7 +207,11 @@ export const ZTextMark = z.discriminatedUnion('type', [
 export type TTextMark = z.infer<typeof ZTextMark>;
 
 export const ZTextInline = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string().min(1).max(10_000), marks: z.array(ZTextMark).max(10).optional() }),
+  z.object({
+    type: z.literal('text'),
+    text: z.string().min(1).max(10_000),
+    marks: z.array(ZTextMark).max(10).optional(),
+  }),
   z.object({ type: z.literal('hardBreak'), marks: z.array(ZTextMark).max(10).optional() }),
   /** A personal tag chip; marks style it like the text around it. */
   z.object({
@@ -183,18 +239,33 @@ export type THeading = z.infer<typeof ZHeading>;
 
 /** Lists nest (a list item holds paragraphs and further lists), as tiptap's starter kit does. */
 export type TListItem = { type: 'listItem'; content: (TParagraph | TList)[] };
-export type TList = { type: 'bulletList' | 'orderedList'; attrs?: { start?: number | null } | undefined; content: TListItem[] };
-export const ZListItem: z.ZodType<TListItem> = z.lazy(() =>
-  z.object({ type: z.literal('listItem'), content: z.array(z.union([ZParagraph, ZList])).min(1).max(100) }),
-  // Named, so the OpenAPI document can refer to the recursive schema as a component.
-).meta({ id: 'TemplateRichTextListItem' });
-export const ZList: z.ZodType<TList> = z.lazy(() =>
-  z.object({
-    type: z.enum(['bulletList', 'orderedList']),
-    attrs: z.object({ start: z.number().int().min(0).max(10_000).nullish() }).optional(),
-    content: z.array(ZListItem).min(1).max(200),
-  }),
-).meta({ id: 'TemplateRichTextList' });
+export type TList = {
+  type: 'bulletList' | 'orderedList';
+  attrs?: { start?: number | null } | undefined;
+  content: TListItem[];
+};
+export const ZListItem: z.ZodType<TListItem> = z
+  .lazy(
+    () =>
+      z.object({
+        type: z.literal('listItem'),
+        content: z
+          .array(z.union([ZParagraph, ZList]))
+          .min(1)
+          .max(100),
+      }),
+    // Named, so the OpenAPI document can refer to the recursive schema as a component.
+  )
+  .meta({ id: 'TemplateRichTextListItem' });
+export const ZList: z.ZodType<TList> = z
+  .lazy(() =>
+    z.object({
+      type: z.enum(['bulletList', 'orderedList']),
+      attrs: z.object({ start: z.number().int().min(0).max(10_000).nullish() }).optional(),
+      content: z.array(ZListItem).min(1).max(200),
+    }),
+  )
+  .meta({ id: 'TemplateRichTextList' });
 
 export const ZRichTextNode = z.union([ZParagraph, ZHeading, ZList]);
 export type TRichTextNode = TParagraph | THeading | TList;
@@ -272,7 +343,14 @@ export const ZLinkBlock = z.object({
   padding: ZPadding.default(10),
 });
 
-export const ZBlock = z.discriminatedUnion('type', [ZTextBlock, ZDividerBlock, ZImageBlock, ZButtonBlock, ZCodeBlock, ZLinkBlock]);
+export const ZBlock = z.discriminatedUnion('type', [
+  ZTextBlock,
+  ZDividerBlock,
+  ZImageBlock,
+  ZButtonBlock,
+  ZCodeBlock,
+  ZLinkBlock,
+]);
 export type TBlock = z.infer<typeof ZBlock>;
 export type TBlockType = TBlock['type'];
 export type TTextBlock = z.infer<typeof ZTextBlock>;
@@ -385,7 +463,12 @@ export const ZTemplateListQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
-export const ZTemplatePage = z.object({ items: z.array(ZTemplateSummary), total: z.number(), page: z.number(), pageSize: z.number() });
+export const ZTemplatePage = z.object({
+  items: z.array(ZTemplateSummary),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
 
 export const ZTemplateName = z.string().trim().min(1).max(200);
 
@@ -415,7 +498,12 @@ export const ZUpdateTemplate = z.object({
 
 export const ZDuplicateTemplate = z.object({ name: ZTemplateName.optional() });
 
-export const ZTemplateImage = z.object({ url: z.string(), width: z.number().nullable(), height: z.number().nullable(), bytes: z.number() });
+export const ZTemplateImage = z.object({
+  url: z.string(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  bytes: z.number(),
+});
 export const ZImageFromUrl = z.object({ url: z.string().trim().min(1).max(2000) });
 
 /**
@@ -424,7 +512,14 @@ export const ZImageFromUrl = z.object({ url: z.string().trim().min(1).max(2000) 
  * or link without an address; subject_missing: no subject for this language; language_missing: the
  * language asked for has no version, the default one was rendered.
  */
-export const PREVIEW_WARNINGS = ['html_too_large', 'image_missing_alt', 'image_missing', 'link_missing', 'subject_missing', 'language_missing'] as const;
+export const PREVIEW_WARNINGS = [
+  'html_too_large',
+  'image_missing_alt',
+  'image_missing',
+  'link_missing',
+  'subject_missing',
+  'language_missing',
+] as const;
 export const ZPreviewWarning = z.object({
   code: z.enum(PREVIEW_WARNINGS),
   /** The block concerned (image_*, link_missing). */
@@ -489,8 +584,19 @@ export const list = defineEndpoint({
   query: ZTemplateListQuery,
   response: envelope(ZTemplatePage),
 });
-export const create = defineEndpoint({ method: 'POST', path: base, summary: 'Create a template', body: ZCreateTemplate, response: envelope(ZTemplate) });
-export const get = defineEndpoint({ method: 'GET', path: byId, summary: 'One template with its language versions', response: envelope(ZTemplate) });
+export const create = defineEndpoint({
+  method: 'POST',
+  path: base,
+  summary: 'Create a template',
+  body: ZCreateTemplate,
+  response: envelope(ZTemplate),
+});
+export const get = defineEndpoint({
+  method: 'GET',
+  path: byId,
+  summary: 'One template with its language versions',
+  response: envelope(ZTemplate),
+});
 export const update = defineEndpoint({
   method: 'PATCH',
   path: byId,
@@ -501,7 +607,7 @@ export const update = defineEndpoint({
 export const duplicate = defineEndpoint({
   method: 'POST',
   path: `${byId}/duplicate`,
-  summary: 'Copy a template (a brand template copied below the brand becomes the acting host\'s own)',
+  summary: "Copy a template (a brand template copied below the brand becomes the acting host's own)",
   body: ZDuplicateTemplate,
   response: envelope(ZTemplate),
 });

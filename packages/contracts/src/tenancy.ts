@@ -53,7 +53,10 @@ export function fullName(firstName: string, lastName: string): string {
 
 /** The inverse of fullName: "山田 太郎" → 山田 / 太郎; "Emily Carter" → Emily / Carter. */
 export function splitFullName(name: string): { firstName: string; lastName: string } {
-  const parts = name.trim().split(/[\s\u3000]+/).filter(Boolean);
+  const parts = name
+    .trim()
+    .split(/[\s\u3000]+/)
+    .filter(Boolean);
   if (parts.length <= 1) return { firstName: parts[0] ?? '', lastName: '' };
   const japanese = CJK.test(name);
   if (japanese) return { lastName: parts[0] as string, firstName: parts.slice(1).join(' ') };

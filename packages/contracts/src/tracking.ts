@@ -27,7 +27,15 @@ import { defineEndpoint, envelope } from './http.ts';
  */
 
 /** Kinds of the append-only event log. */
-export const TRACKING_EVENT_KINDS = ['open', 'machine_open', 'click', 'unsubscribe', 'resubscribe', 'conversion', 'bounce'] as const;
+export const TRACKING_EVENT_KINDS = [
+  'open',
+  'machine_open',
+  'click',
+  'unsubscribe',
+  'resubscribe',
+  'conversion',
+  'bounce',
+] as const;
 export type TTrackingEventKind = (typeof TRACKING_EVENT_KINDS)[number];
 
 /** Where an unsubscribe came from: the mail client's one-click POST (RFC 8058) or the public page. */
@@ -71,7 +79,8 @@ export const publicUnsubscribe = defineEndpoint({
 export const publicUnsubscribePage = defineEndpoint({
   method: 'GET',
   path: '/v1/public/unsubscribe',
-  summary: "What the public /unsubscribe page shows: brand name, the brand's unsubscribed message, the guest's language (changes nothing)",
+  summary:
+    "What the public /unsubscribe page shows: brand name, the brand's unsubscribed message, the guest's language (changes nothing)",
   query: ZUnsubscribeQuery.pick({ token: true }),
   response: envelope(ZUnsubscribePage),
 });
@@ -79,7 +88,8 @@ export const publicUnsubscribePage = defineEndpoint({
 export const publicUnsubscribeUndo = defineEndpoint({
   method: 'POST',
   path: '/v1/public/unsubscribe/undo',
-  summary: "Undo from the public page: re-subscribes a guest whose own unsubscribe (one-click or page) holds; otherwise changes nothing",
+  summary:
+    'Undo from the public page: re-subscribes a guest whose own unsubscribe (one-click or page) holds; otherwise changes nothing',
   query: ZUnsubscribeQuery.pick({ token: true }),
   response: envelope(ZUnsubscribePage),
 });
@@ -178,14 +188,22 @@ export const ZSeriesQuery = z.object({
   timeZone: z.string().max(64).optional(),
 });
 export const ZSeriesPoint = ZStatCounters.extend({ at: z.string() });
-export const ZCampaignSeries = z.object({ interval: z.enum(['day', 'hour']), timeZone: z.string(), points: z.array(ZSeriesPoint) });
+export const ZCampaignSeries = z.object({
+  interval: z.enum(['day', 'hour']),
+  timeZone: z.string(),
+  points: z.array(ZSeriesPoint),
+});
 export type TCampaignSeries = z.infer<typeof ZCampaignSeries>;
 
 export const ZLinkStat = z.object({ index: z.number().int(), url: z.string(), clicks: count, uniqueClicks: count });
 export const ZCampaignLinks = z.object({ links: z.array(ZLinkStat) });
 export type TLinkStat = z.infer<typeof ZLinkStat>;
 
-export const ZHotelStat = ZStatCounters.extend({ hostId: z.string(), hostName: z.string(), level: z.enum(['brand', 'hotel_group', 'hotel']) });
+export const ZHotelStat = ZStatCounters.extend({
+  hostId: z.string(),
+  hostName: z.string(),
+  level: z.enum(['brand', 'hotel_group', 'hotel']),
+});
 export const ZCampaignHotels = z.object({ hotels: z.array(ZHotelStat) });
 export type THotelStat = z.infer<typeof ZHotelStat>;
 

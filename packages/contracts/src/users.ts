@@ -41,10 +41,33 @@ export const ZUserInput = z.object({
 });
 export const ZUserUpdate = ZUserInput.omit({ email: true, language: true });
 
-export const list = defineEndpoint({ method: 'GET', path: '/v1/users', summary: 'Users of the acting host', query: ZUserListQuery, response: envelope(z.object({ items: z.array(ZUser), total: z.number(), page: z.number(), pageSize: z.number() })) });
-export const get = defineEndpoint({ method: 'GET', path: '/v1/users/:id', summary: 'One user of the acting host', response: envelope(ZUser) });
-export const create = defineEndpoint({ method: 'POST', path: '/v1/users', summary: 'Add a user to the acting host; mails a link to set a password', body: ZUserInput, response: envelope(ZUser) });
-export const update = defineEndpoint({ method: 'PUT', path: '/v1/users/:id', summary: "Edit a user's name, phone and role at the acting host", body: ZUserUpdate, response: envelope(ZUser) });
+export const list = defineEndpoint({
+  method: 'GET',
+  path: '/v1/users',
+  summary: 'Users of the acting host',
+  query: ZUserListQuery,
+  response: envelope(z.object({ items: z.array(ZUser), total: z.number(), page: z.number(), pageSize: z.number() })),
+});
+export const get = defineEndpoint({
+  method: 'GET',
+  path: '/v1/users/:id',
+  summary: 'One user of the acting host',
+  response: envelope(ZUser),
+});
+export const create = defineEndpoint({
+  method: 'POST',
+  path: '/v1/users',
+  summary: 'Add a user to the acting host; mails a link to set a password',
+  body: ZUserInput,
+  response: envelope(ZUser),
+});
+export const update = defineEndpoint({
+  method: 'PUT',
+  path: '/v1/users/:id',
+  summary: "Edit a user's name, phone and role at the acting host",
+  body: ZUserUpdate,
+  response: envelope(ZUser),
+});
 export const setStatus = defineEndpoint({
   method: 'PUT',
   path: '/v1/users/:id/status',
@@ -52,7 +75,12 @@ export const setStatus = defineEndpoint({
   body: z.object({ status: z.enum(['active', 'inactive']) }),
   response: envelope(ZUser),
 });
-export const remove = defineEndpoint({ method: 'DELETE', path: '/v1/users/:id', summary: "Remove a user's role at the acting host", response: envelope(z.object({ id: z.string() })) });
+export const remove = defineEndpoint({
+  method: 'DELETE',
+  path: '/v1/users/:id',
+  summary: "Remove a user's role at the acting host",
+  response: envelope(z.object({ id: z.string() })),
+});
 export const invite = defineEndpoint({
   method: 'POST',
   path: '/v1/users/invitations',

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isAccountEmail, isBookingHotelCode, isValidEmail, normalizeBookingHotelCode, passwordProblem } from './validation.ts';
+import {
+  isAccountEmail,
+  isBookingHotelCode,
+  isValidEmail,
+  normalizeBookingHotelCode,
+  passwordProblem,
+} from './validation.ts';
 import { fullName, roleDisplayName } from './tenancy.ts';
 import { featureFlagsFor } from './features.ts';
 

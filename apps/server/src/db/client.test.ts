@@ -25,7 +25,10 @@ describe('the embedded database', () => {
         return reach();
       });
       // Assert: an error that names the mistake (drizzle may wrap it as the cause), not a wait for ever.
-      const error = (await attempt.then(() => null, (e: unknown) => e)) as Error & { cause?: Error };
+      const error = (await attempt.then(
+        () => null,
+        (e: unknown) => e,
+      )) as Error & { cause?: Error };
       expect(`${error?.message} ${error?.cause?.message}`).toMatch(/inside an open transaction/);
     }
     expect((await database.executeSql('select 2 as n')).rows).toEqual([{ n: 2 }]);

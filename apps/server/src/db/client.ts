@@ -27,7 +27,8 @@ export interface TDatabase {
   kind: 'postgres' | 'pglite';
   db: TDb;
   /** The driver underneath, for the few places that need a session of their own (migrations). */
-  raw: { kind: 'postgres'; pool: import('pg').Pool } | { kind: 'pglite'; client: import('@electric-sql/pglite').PGlite };
+  raw:
+    { kind: 'postgres'; pool: import('pg').Pool } | { kind: 'pglite'; client: import('@electric-sql/pglite').PGlite };
   executeSql(text: string, values?: unknown[]): Promise<TSqlResult>;
   close(): Promise<void>;
 }
@@ -57,7 +58,12 @@ export async function openDatabase(options: {
     tenantReaders.set(db, async (context, owner, statements, customPlans) => {
       const client = await pool.connect();
       try {
-        const results = await runPipeline(client, [...owner, tenantSettingsStatement(context, customPlans), ...statements], parserOf, prepareValue);
+        const results = await runPipeline(
+          client,
+          [...owner, tenantSettingsStatement(context, customPlans), ...statements],
+          parserOf,
+          prepareValue,
+        );
         client.release();
         return { owner: results.slice(0, owner.length), tenant: results.slice(owner.length + 1) };
       } catch (error) {
@@ -115,7 +121,12 @@ export async function openDatabase(options: {
   tenantReaders.set(db, (context, owner, statements, customPlans) =>
     client.transaction(async (tx) => {
       const run = async (s: TStatement) =>
-        (await tx.query<unknown[]>(s.sql, s.params, { rowMode: 'array', parsers: { [DATE_OID]: (raw: string) => raw } })).rows;
+        (
+          await tx.query<unknown[]>(s.sql, s.params, {
+            rowMode: 'array',
+            parsers: { [DATE_OID]: (raw: string) => raw },
+          })
+        ).rows;
       const ownerRows: unknown[][][] = [];
       for (const s of owner) ownerRows.push(await run(s));
       const settings = tenantSettingsStatement(context, customPlans);
@@ -155,7 +166,9 @@ const openEmbeddedTransaction = new AsyncLocalStorage<{ open: boolean }>();
 function refuseSelfWait(client: TPGlite): void {
   const refuse = (what: string) => {
     if (openEmbeddedTransaction.getStore()?.open)
-      throw new Error(`embedded database: ${what} from inside an open transaction would wait for that transaction for ever; use the transaction's own handle`);
+      throw new Error(
+        `embedded database: ${what} from inside an open transaction would wait for that transaction for ever; use the transaction's own handle`,
+      );
   };
   const query = client.query.bind(client);
   const exec = client.exec.bind(client);
@@ -181,7 +194,12 @@ function refuseSelfWait(client: TPGlite): void {
     }) as Promise<T>;
   };
 }
-type TTenantReader = (context: TRlsContext, owner: TStatement[], statements: TStatement[], customPlans: boolean) => Promise<TTenantRead>;
+type TTenantReader = (
+  context: TRlsContext,
+  owner: TStatement[],
+  statements: TStatement[],
+  customPlans: boolean,
+) => Promise<TTenantRead>;
 /** Over a `pg` pool, tenant reads are one pipelined round trip (see readInTenant). */
 const tenantReaders = new WeakMap<TDb, TTenantReader>();
 
@@ -219,7 +237,8 @@ export interface TRlsContext {
  * the row-level security policies read. Every request that touches tenant data goes through here.
  */
 export function withTenant<T>(db: TDb, context: TRlsContext, fn: (tx: TTx) => Promise<T>): Promise<T> {
-  if (context.brandId !== null && !UUID.test(context.brandId)) return Promise.reject(new Error('A tenant brand id must be a UUID'));
+  if (context.brandId !== null && !UUID.test(context.brandId))
+    return Promise.reject(new Error('A tenant brand id must be a UUID'));
   const runner = tenantRunners.get(db);
   if (runner) return runner(context, fn) as Promise<T>;
   const result = db.transaction(async (tx) => {
@@ -277,7 +296,6 @@ export async function readInTenant(
   if (!reader) throw new Error('readInTenant needs a database opened by openDatabase');
   return reader(context, owner, statements, customPlans);
 }
-
 
 /** A drizzle SQL fragment or query as the $n text and values a pipeline sends. */
 export function statementOf(db: TDb, query: SQL | { toSQL(): { sql: string; params: unknown[] } }): TStatement {

@@ -76,7 +76,9 @@ class Pipeline {
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
-    const row = message.fields.map((raw, i) => (raw === null ? null : (this.parsers[i] as (raw: string) => unknown)(raw)));
+    const row = message.fields.map((raw, i) =>
+      raw === null ? null : (this.parsers[i] as (raw: string) => unknown)(raw),
+    );
     (this.results[this.index] ??= []).push(row);
   }
 

@@ -52,7 +52,9 @@ export const hosts = pgTable(
   (t) => [
     uniqueIndex('hosts_slug_key').on(t.slug),
     // Unique among the brand's live hotels: a deleted hotel keeps its code without holding it.
-    uniqueIndex('hosts_booking_hotel_code_key').on(t.brandId, t.bookingHotelCode).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('hosts_booking_hotel_code_key')
+      .on(t.brandId, t.bookingHotelCode)
+      .where(sql`${t.deletedAt} is null`),
     index('hosts_brand_idx').on(t.brandId),
     index('hosts_hotel_group_idx').on(t.hotelGroupId),
     check(
@@ -77,8 +79,12 @@ export const users = pgTable(
     imageUrl: text('image_url'),
     /** argon2id; null until an invited user sets a password. */
     passwordHash: text('password_hash'),
-    language: text('language', { enum: ['ja', 'en'] }).notNull().default('ja'),
-    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    language: text('language', { enum: ['ja', 'en'] })
+      .notNull()
+      .default('ja'),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
     originalHostId: uuid('original_host_id').references(() => hosts.id),
     /** Access tokens issued before this instant are refused (password reset or change). */
     tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true }).notNull().defaultNow(),
@@ -102,12 +108,16 @@ export const roleAssignments = pgTable(
     brandId: uuid('brand_id'),
     role: text('role', { enum: ['granduser', 'admin', 'staff', 'viewer'] }).notNull(),
     isDefault: boolean('is_default').notNull().default(false),
-    origin: text('origin', { enum: ['original', 'invited'] }).notNull().default('original'),
+    origin: text('origin', { enum: ['original', 'invited'] })
+      .notNull()
+      .default('original'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('role_assignments_user_host_key').on(t.userId, t.hostId),
-    uniqueIndex('role_assignments_one_default').on(t.userId).where(sql`${t.isDefault}`),
+    uniqueIndex('role_assignments_one_default')
+      .on(t.userId)
+      .where(sql`${t.isDefault}`),
     index('role_assignments_host_idx').on(t.hostId),
     index('role_assignments_brand_idx').on(t.brandId),
   ],
@@ -144,12 +154,17 @@ export const passwordResetTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     /** 'reset' for a forgotten password, 'invitation' for a new user setting a first one. */
-    purpose: text('purpose', { enum: ['reset', 'invitation'] }).notNull().default('reset'),
+    purpose: text('purpose', { enum: ['reset', 'invitation'] })
+      .notNull()
+      .default('reset'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash),
+    index('password_reset_tokens_user_idx').on(t.userId),
+  ],
 );
 
 /** Failed sign-ins, for throttling per account and per address across every API process. */
@@ -177,7 +192,10 @@ export const auditLog = pgTable(
     targetId: text('target_id'),
     changes: jsonb('changes'),
   },
-  (t) => [index('audit_log_brand_at_idx').on(t.brandId, t.at), index('audit_log_target_idx').on(t.targetType, t.targetId)],
+  (t) => [
+    index('audit_log_brand_at_idx').on(t.brandId, t.at),
+    index('audit_log_target_idx').on(t.targetType, t.targetId),
+  ],
 );
 
 /** What the embedded SMTP sink received (embedded mode only). */
@@ -219,12 +237,16 @@ export const customers = pgTable(
     prefecture: text('prefecture'),
     city: text('city'),
     address: text('address'),
-    emailStatus: text('email_status', { enum: ['active', 'unsubscribed'] }).notNull().default('active'),
+    emailStatus: text('email_status', { enum: ['active', 'unsubscribed'] })
+      .notNull()
+      .default('active'),
     emailStatusChangedAt: timestamp('email_status_changed_at', { withTimezone: true }),
     unsubscribeReason: text('unsubscribe_reason'),
     /** Set when a campaign mail to this address hard-bounced (5xx): no further campaign mail (issue 13). */
     emailBouncedAt: timestamp('email_bounced_at', { withTimezone: true }),
-    consentSource: text('consent_source', { enum: ['import', 'booking_system', 'manual'] }).notNull().default('manual'),
+    consentSource: text('consent_source', { enum: ['import', 'booking_system', 'manual'] })
+      .notNull()
+      .default('manual'),
     consentAt: timestamp('consent_at', { withTimezone: true }).notNull().defaultNow(),
     externalGuestId: text('external_guest_id'),
     /*
@@ -286,7 +308,10 @@ export const customerAllocations = pgTable(
     bookingCount: integer('booking_count').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('customer_allocations_key').on(t.customerId, t.hotelId), index('customer_allocations_hotel_idx').on(t.hotelId, t.customerId)],
+  (t) => [
+    uniqueIndex('customer_allocations_key').on(t.customerId, t.hotelId),
+    index('customer_allocations_hotel_idx').on(t.hotelId, t.customerId),
+  ],
 );
 
 export const bookings = pgTable(
@@ -339,7 +364,9 @@ export const customerImports = pgTable(
     /** The hotel the customers are allocated to (none at brand level). */
     hotelId: uuid('hotel_id'),
     createdBy: uuid('created_by').notNull(),
-    status: text('status', { enum: ['reviewing', 'reviewed', 'rejected', 'queued', 'importing', 'completed', 'failed', 'cancelled'] }).notNull(),
+    status: text('status', {
+      enum: ['reviewing', 'reviewed', 'rejected', 'queued', 'importing', 'completed', 'failed', 'cancelled'],
+    }).notNull(),
     fileName: text('file_name').notNull(),
     fileSize: integer('file_size').notNull(),
     encoding: text('encoding', { enum: ['utf-8', 'cp932'] }).notNull(),
@@ -407,7 +434,9 @@ export const bookingConnections = pgTable(
     accountId: text('account_id').notNull(),
     accountName: text('account_name').notNull(),
     apiKeyEncrypted: text('api_key_encrypted').notNull(),
-    status: text('status', { enum: ['active', 'refused'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'refused'] })
+      .notNull()
+      .default('active'),
     /** The account's hotels as the booking system listed them at verification: [{ code, name }]. */
     hotels: jsonb('hotels').$type<{ code: string; name: string }[]>().notNull().default([]),
     /** The booking system's `as_of` of the last complete sync: the next one reads what changed after it. */
@@ -433,7 +462,10 @@ export const bookingGuestLinks = pgTable(
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
   },
-  (t) => [uniqueIndex('booking_guest_links_key').on(t.brandId, t.externalGuestId), index('booking_guest_links_customer_idx').on(t.customerId)],
+  (t) => [
+    uniqueIndex('booking_guest_links_key').on(t.brandId, t.externalGuestId),
+    index('booking_guest_links_customer_idx').on(t.customerId),
+  ],
 );
 
 /** The sync log: one row per run, with counts and error reasons (no personal data). */
@@ -443,7 +475,9 @@ export const bookingSyncRuns = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     brandId: uuid('brand_id').notNull(),
     trigger: text('trigger', { enum: ['cron', 'manual', 'connect'] }).notNull(),
-    status: text('status', { enum: ['running', 'succeeded', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'succeeded', 'failed'] })
+      .notNull()
+      .default('running'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     asOf: timestamp('as_of', { withTimezone: true, precision: 3 }),
@@ -482,7 +516,9 @@ export const sendingDomains = pgTable(
     dkimPublicKey: text('dkim_public_key').notNull(),
     dkimPrivateKeyEncrypted: text('dkim_private_key_encrypted').notNull(),
     ownershipToken: text('ownership_token').notNull(),
-    state: text('state', { enum: ['unverified', 'in_verification', 'verified'] }).notNull().default('unverified'),
+    state: text('state', { enum: ['unverified', 'in_verification', 'verified'] })
+      .notNull()
+      .default('unverified'),
     checks: jsonb('checks').$type<unknown[]>().notNull().default([]),
     /** The earliest time "Verify DNS setup" may run again (the countdown). */
     verifyAvailableAt: timestamp('verify_available_at', { withTimezone: true }).notNull(),
@@ -585,7 +621,9 @@ export const templates = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     coverImageUrl: text('cover_image_url'),
-    defaultLanguage: text('default_language', { enum: ['ja', 'en'] }).notNull().default('ja'),
+    defaultLanguage: text('default_language', { enum: ['ja', 'en'] })
+      .notNull()
+      .default('ja'),
     contents: jsonb('contents').notNull(),
     version: integer('version').notNull().default(1),
     createdBy: uuid('created_by'),
@@ -638,7 +676,10 @@ export const segments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('segments_host_name_key').on(t.hostId, sql`lower(${t.name})`), index('segments_brand_created_idx').on(t.brandId, t.createdAt)],
+  (t) => [
+    uniqueIndex('segments_host_name_key').on(t.hostId, sql`lower(${t.name})`),
+    index('segments_brand_created_idx').on(t.brandId, t.createdAt),
+  ],
 );
 
 /** The member list of a static segment. */
@@ -675,7 +716,10 @@ export const segmentUses = pgTable(
     blocksDelete: boolean('blocks_delete').notNull().default(false),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.segmentId, t.kind, t.objectId] }), index('segment_uses_object_idx').on(t.kind, t.objectId)],
+  (t) => [
+    primaryKey({ columns: [t.segmentId, t.kind, t.objectId] }),
+    index('segment_uses_object_idx').on(t.kind, t.objectId),
+  ],
 );
 
 /**
@@ -696,7 +740,9 @@ export const campaigns = pgTable(
     senderEmail: text('sender_email'),
     /** No foreign key: a deleted template is reported on scheduling (campaign_template_deleted). */
     templateId: uuid('template_id'),
-    status: text('status', { enum: ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] }).notNull().default('draft'),
+    status: text('status', { enum: ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] })
+      .notNull()
+      .default('draft'),
     scheduleKind: text('schedule_kind', { enum: ['now', 'at'] }),
     scheduleLocalTime: text('schedule_local_time'),
     scheduleTimeZone: text('schedule_time_zone'),
@@ -722,8 +768,12 @@ export const campaigns = pgTable(
   (t) => [
     index('campaigns_brand_created_idx').on(t.brandId, t.createdAt),
     index('campaigns_host_idx').on(t.hostId),
-    index('campaigns_due_idx').on(t.sendAt).where(sql`status in ('scheduled', 'pending')`),
-    uniqueIndex('campaigns_scenario_node_key').on(t.scenarioId, t.scenarioNodeId, t.scenarioRound).where(sql`scenario_id is not null`),
+    index('campaigns_due_idx')
+      .on(t.sendAt)
+      .where(sql`status in ('scheduled', 'pending')`),
+    uniqueIndex('campaigns_scenario_node_key')
+      .on(t.scenarioId, t.scenarioNodeId, t.scenarioRound)
+      .where(sql`scenario_id is not null`),
   ],
 );
 
@@ -760,7 +810,9 @@ export const deliveries = pgTable(
       .references(() => customers.id, { onDelete: 'cascade' }),
     hotelId: uuid('hotel_id'),
     email: text('email'),
-    status: text('status', { enum: ['queued', 'sending', 'sent', 'deferred', 'skipped', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'deferred', 'skipped', 'failed'] })
+      .notNull()
+      .default('queued'),
     skipReason: text('skip_reason'),
     attempts: integer('attempts').notNull().default(0),
     /** Times the delivery was claimed and its worker died before recording an answer. */
@@ -775,7 +827,9 @@ export const deliveries = pgTable(
   (t) => [
     uniqueIndex('deliveries_campaign_customer_key').on(t.campaignId, t.customerId),
     index('deliveries_campaign_status_idx').on(t.campaignId, t.status),
-    index('deliveries_customer_sent_idx').on(t.customerId, t.sentAt).where(sql`status = 'sent'`),
+    index('deliveries_customer_sent_idx')
+      .on(t.customerId, t.sentAt)
+      .where(sql`status = 'sent'`),
   ],
 );
 
@@ -815,7 +869,9 @@ export const trackingEvents = pgTable(
     brandId: uuid('brand_id').notNull(),
     campaignId: uuid('campaign_id').notNull(),
     deliveryId: uuid('delivery_id').notNull(),
-    kind: text('kind', { enum: ['open', 'machine_open', 'click', 'unsubscribe', 'resubscribe', 'conversion', 'bounce'] }).notNull(),
+    kind: text('kind', {
+      enum: ['open', 'machine_open', 'click', 'unsubscribe', 'resubscribe', 'conversion', 'bounce'],
+    }).notNull(),
     linkIndex: integer('link_index'),
     url: text('url'),
     amount: integer('amount'),
@@ -981,7 +1037,9 @@ export const scenarios = pgTable(
       .references(() => hosts.id),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    status: text('status', { enum: ['draft', 'scheduled', 'running', 'completed', 'stopped', 'archived'] }).notNull().default('draft'),
+    status: text('status', { enum: ['draft', 'scheduled', 'running', 'completed', 'stopped', 'archived'] })
+      .notNull()
+      .default('draft'),
     graph: jsonb('graph').notNull(),
     run: jsonb('run').notNull(),
     presetId: text('preset_id'),
@@ -1009,7 +1067,13 @@ export const scenarios = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('scenarios_brand_updated_idx').on(t.brandId, t.updatedAt), index('scenarios_host_idx').on(t.hostId), index('scenarios_active_idx').on(t.status).where(sql`status in ('scheduled', 'running')`)],
+  (t) => [
+    index('scenarios_brand_updated_idx').on(t.brandId, t.updatedAt),
+    index('scenarios_host_idx').on(t.hostId),
+    index('scenarios_active_idx')
+      .on(t.status)
+      .where(sql`status in ('scheduled', 'running')`),
+  ],
 );
 
 /** A host's own presets (the built-in ones live in code). */
@@ -1053,8 +1117,12 @@ export const journeys = pgTable(
     entryKey: text('entry_key').notNull(),
     round: integer('round').notNull().default(0),
     nodeId: text('node_id'),
-    phase: text('phase', { enum: ['arrive', 'wait'] }).notNull().default('arrive'),
-    state: text('state', { enum: ['waiting', 'done', 'left', 'failed'] }).notNull().default('waiting'),
+    phase: text('phase', { enum: ['arrive', 'wait'] })
+      .notNull()
+      .default('arrive'),
+    state: text('state', { enum: ['waiting', 'done', 'left', 'failed'] })
+      .notNull()
+      .default('waiting'),
     dueAt: timestamp('due_at', { withTimezone: true }),
     /** The delivery of the last email node passed (the branches read its opens and clicks). */
     deliveryId: uuid('delivery_id'),
@@ -1063,11 +1131,17 @@ export const journeys = pgTable(
   },
   (t) => [
     uniqueIndex('journeys_entry_key').on(t.scenarioId, t.customerId, t.entryKey),
-    index('journeys_due_idx').on(t.dueAt).where(sql`state = 'waiting'`),
+    index('journeys_due_idx')
+      .on(t.dueAt)
+      .where(sql`state = 'waiting'`),
     index('journeys_scenario_node_idx').on(t.scenarioId, t.nodeId, t.state),
-    index('journeys_booking_idx').on(t.bookingId).where(sql`booking_id is not null`),
+    index('journeys_booking_idx')
+      .on(t.bookingId)
+      .where(sql`booking_id is not null`),
     // Customers waiting for their email's outcome (no due time until the send answers).
-    index('journeys_email_wait_idx').on(t.deliveryId).where(sql`state = 'waiting' and due_at is null`),
+    index('journeys_email_wait_idx')
+      .on(t.deliveryId)
+      .where(sql`state = 'waiting' and due_at is null`),
   ],
 );
 
@@ -1090,7 +1164,10 @@ export const journeySteps = pgTable(
     detail: text('detail'),
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('journey_steps_journey_idx').on(t.journeyId, t.id), index('journey_steps_scenario_node_idx').on(t.scenarioId, t.nodeId, t.event)],
+  (t) => [
+    index('journey_steps_journey_idx').on(t.journeyId, t.id),
+    index('journey_steps_scenario_node_idx').on(t.scenarioId, t.nodeId, t.event),
+  ],
 );
 
 /** Members of a dynamic segment already seen by a scenario (so only new members enter). */

@@ -28,7 +28,10 @@ const normalName = (name: string) => name.trim().toLowerCase().replace(/\.$/, ''
 
 /** The zone as record sets, for the dev API. */
 export async function listZone(db: TDb): Promise<{ name: string; type: 'TXT' | 'CNAME'; values: string[] }[]> {
-  const rows = await db.select().from(devDnsRecords).orderBy(asc(devDnsRecords.name), asc(devDnsRecords.type), asc(devDnsRecords.createdAt));
+  const rows = await db
+    .select()
+    .from(devDnsRecords)
+    .orderBy(asc(devDnsRecords.name), asc(devDnsRecords.type), asc(devDnsRecords.createdAt));
   const sets = new Map<string, { name: string; type: 'TXT' | 'CNAME'; values: string[] }>();
   for (const r of rows) {
     const key = `${r.name} ${r.type}`;
@@ -40,7 +43,10 @@ export async function listZone(db: TDb): Promise<{ name: string; type: 'TXT' | '
 }
 
 /** Replaces every value of one type at one name (no values: removes them). A CNAME has one value. */
-export async function publishRecordSet(db: TDb, set: { name: string; type: 'TXT' | 'CNAME'; values: string[] }): Promise<{ name: string; type: 'TXT' | 'CNAME'; values: string[] }> {
+export async function publishRecordSet(
+  db: TDb,
+  set: { name: string; type: 'TXT' | 'CNAME'; values: string[] },
+): Promise<{ name: string; type: 'TXT' | 'CNAME'; values: string[] }> {
   const name = normalName(set.name);
   const values = set.type === 'CNAME' ? set.values.slice(0, 1).map(normalName) : set.values;
   await db.transaction(async (tx) => {
@@ -72,10 +78,27 @@ export async function startEmbeddedDns(db: TDb, onError: (error: Error) => void,
       .then((rows) => {
         if (rows.length === 0) response.header.rcode = RCODE.NXDOMAIN;
         for (const r of rows) {
-          if (r.type === 'CNAME' && (question.type === Packet.TYPE.CNAME || question.type === Packet.TYPE.TXT || question.type === Packet.TYPE.A)) {
-            response.answers.push({ name: question.name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 30, domain: r.value } as never);
+          if (
+            r.type === 'CNAME' &&
+            (question.type === Packet.TYPE.CNAME ||
+              question.type === Packet.TYPE.TXT ||
+              question.type === Packet.TYPE.A)
+          ) {
+            response.answers.push({
+              name: question.name,
+              type: Packet.TYPE.CNAME,
+              class: Packet.CLASS.IN,
+              ttl: 30,
+              domain: r.value,
+            } as never);
           } else if (r.type === 'TXT' && question.type === Packet.TYPE.TXT) {
-            response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 30, data: splitTxt(r.value) } as never);
+            response.answers.push({
+              name: question.name,
+              type: Packet.TYPE.TXT,
+              class: Packet.CLASS.IN,
+              ttl: 30,
+              data: splitTxt(r.value),
+            } as never);
           }
         }
       })
@@ -120,7 +143,11 @@ export async function startEmbeddedDns(db: TDb, onError: (error: Error) => void,
   }
 }
 
-function served(udp: ReturnType<typeof dns2.createUDPServer>, tcp: ReturnType<typeof dns2.createTCPServer>, udpPort: number): TEmbeddedDns {
+function served(
+  udp: ReturnType<typeof dns2.createUDPServer>,
+  tcp: ReturnType<typeof dns2.createTCPServer>,
+  udpPort: number,
+): TEmbeddedDns {
   return {
     address: `127.0.0.1:${udpPort}`,
     port: udpPort,

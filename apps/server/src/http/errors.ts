@@ -14,7 +14,11 @@ export class AppError extends Error {
     /** Values the message names, filled into its `{{name}}` places (as i18next writes them) and sent as `params`. */
     readonly params?: Record<string, string>,
   ) {
-    super(params ? ERROR_MESSAGES[code].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => params[name] ?? whole) : ERROR_MESSAGES[code]);
+    super(
+      params
+        ? ERROR_MESSAGES[code].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => params[name] ?? whole)
+        : ERROR_MESSAGES[code],
+    );
   }
 }
 
@@ -45,7 +49,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const fields: TFieldErrors = {};
       for (const v of error.validation) {
         const path = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-        const key = path || String((v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '') || error.validationContext || 'body';
+        const key =
+          path ||
+          String((v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '') ||
+          error.validationContext ||
+          'body';
         fields[key] ??= issueToField((v.params as { issue: never }).issue ?? { message: v.message ?? '' });
       }
       // A segment filter's fault is the specification's one message, with each fault's place
@@ -55,11 +63,18 @@ export function registerErrorHandler(app: FastifyInstance): void {
         const marked: TFieldErrors = {};
         for (const key of filterKeys) {
           const kind = fields[key]!.message;
-          marked[key] = { code: (FILTER_FAULTS as readonly string[]).includes(kind) ? kind : 'invalid', message: ERROR_MESSAGES.filter_invalid };
+          marked[key] = {
+            code: (FILTER_FAULTS as readonly string[]).includes(kind) ? kind : 'invalid',
+            message: ERROR_MESSAGES.filter_invalid,
+          };
         }
-        return reply.status(400).send({ error: { code: 'filter_invalid', message: ERROR_MESSAGES.filter_invalid, fields: marked } });
+        return reply
+          .status(400)
+          .send({ error: { code: 'filter_invalid', message: ERROR_MESSAGES.filter_invalid, fields: marked } });
       }
-      return reply.status(400).send({ error: { code: 'validation_failed', message: ERROR_MESSAGES.validation_failed, fields } });
+      return reply
+        .status(400)
+        .send({ error: { code: 'validation_failed', message: ERROR_MESSAGES.validation_failed, fields } });
     }
     const status = error.statusCode ?? 500;
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
@@ -69,19 +84,24 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(413).send({ error: { code: 'body_too_large', message: ERROR_MESSAGES.body_too_large } });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.status(415).send({ error: { code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupported_media_type } });
+      return reply
+        .status(415)
+        .send({ error: { code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupported_media_type } });
     }
     if (error.code === 'FST_ERR_RATE_LIMIT_REACHED' || status === 429) {
-      return reply.status(429).send({ error: { code: 'too_many_attempts', message: ERROR_MESSAGES.too_many_attempts } });
+      return reply
+        .status(429)
+        .send({ error: { code: 'too_many_attempts', message: ERROR_MESSAGES.too_many_attempts } });
     }
     if (status >= 400 && status < 500) {
-      return reply.status(400).send({ error: { code: 'validation_failed', message: ERROR_MESSAGES.validation_failed } });
+      return reply
+        .status(400)
+        .send({ error: { code: 'validation_failed', message: ERROR_MESSAGES.validation_failed } });
     }
     // Unexpected: log the error object (pino serialises message and stack, never the body).
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'general', message: ERROR_MESSAGES.general } });
   });
-
 }
 
 /** Thrown when a remembered session turned out to have changed: the route starts over afresh. */

@@ -127,7 +127,8 @@ export function route<E extends TEndpoint>(
         // The handler did not confirm the session it acted on: read it now, and if it has changed,
         // answer from the fresh one instead.
         await admit(app, request, access as Exclude<TAccess, 'public'>, false);
-        if (rememberedSession(unconfirmed.userId)?.fingerprint !== unconfirmed.fingerprint) return { data: await handler(inputOf<E>(request, reply)) };
+        if (rememberedSession(unconfirmed.userId)?.fingerprint !== unconfirmed.fingerprint)
+          return { data: await handler(inputOf<E>(request, reply)) };
       }
       return { data };
     },
@@ -138,7 +139,12 @@ export function route<E extends TEndpoint>(
  * Resolves the acting context, checks it against the route's access rule and puts it on the
  * request; `deferred` as in TAuthenticate.
  */
-async function admit(app: FastifyInstance, request: FastifyRequest, access: Exclude<TAccess, 'public'>, deferred: boolean): Promise<void> {
+async function admit(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  access: Exclude<TAccess, 'public'>,
+  deferred: boolean,
+): Promise<void> {
   request.actingContext = null;
   let ctx = await app.authenticate(request, deferred);
   // A refusal is never given on a remembered session: it may have changed since.

@@ -14,7 +14,8 @@ describe('server catalogues', () => {
   ])('%s hold the same keys in Japanese and English, none empty', (_name, ja, en) => {
     expect(keys(ja).sort()).toEqual(keys(en).sort());
     for (const k of keys(ja)) {
-      const read = (o: object) => k.split('.').reduce<unknown>((acc, part) => (acc as Record<string, unknown>)[part], o);
+      const read = (o: object) =>
+        k.split('.').reduce<unknown>((acc, part) => (acc as Record<string, unknown>)[part], o);
       expect(String(read(ja)).length, k).toBeGreaterThan(0);
       expect(String(read(en)).length, k).toBeGreaterThan(0);
     }

@@ -113,11 +113,16 @@ export class JobLeases {
 
   private async runBatch<T>(queue: string, work: TLeasedWork<T>, jobs: PgBoss.Job<T>[]): Promise<void> {
     // The whole batch is claimed first: a job waiting behind another is this worker's too.
-    const lapses = await this.claim(queue, jobs.map((j) => j.id));
+    const lapses = await this.claim(
+      queue,
+      jobs.map((j) => j.id),
+    );
     try {
       for (const job of jobs) await work.run(job.data, { jobId: job.id, resumed: (lapses.get(job.id) ?? 0) > 0 });
     } finally {
-      await this.release(jobs.map((j) => j.id)).catch((error: unknown) => this.rt.log.warn({ err: error }, 'job claim release failed'));
+      await this.release(jobs.map((j) => j.id)).catch((error: unknown) =>
+        this.rt.log.warn({ err: error }, 'job claim release failed'),
+      );
     }
   }
 
@@ -138,7 +143,8 @@ export class JobLeases {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.sweeping;
-    if (this.running.size === 0) await this.database.executeSql('delete from worker_leases where id = $1', [this.workerId]);
+    if (this.running.size === 0)
+      await this.database.executeSql('delete from worker_leases where id = $1', [this.workerId]);
   }
 
   private async renew(): Promise<void> {
@@ -167,7 +173,10 @@ export class JobLeases {
   }
 
   private async release(jobIds: string[]): Promise<void> {
-    await this.database.executeSql('delete from job_claims where job_id = any($1::uuid[]) and worker_id = $2', [jobIds, this.workerId]);
+    await this.database.executeSql('delete from job_claims where job_id = any($1::uuid[]) and worker_id = $2', [
+      jobIds,
+      this.workerId,
+    ]);
   }
 
   /**
@@ -191,7 +200,9 @@ export class JobLeases {
       if (!outcome) continue; // another worker got there first
       this.rt.log.warn({ queue: row.name, jobId: row.id, outcome }, 'job of a stopped worker put back');
       const work = this.works.get(row.name);
-      await work?.onLapse?.(row.data, outcome).catch((error: unknown) => this.rt.log.error({ err: error, queue: row.name }, 'job lapse handler failed'));
+      await work
+        ?.onLapse?.(row.data, outcome)
+        .catch((error: unknown) => this.rt.log.error({ err: error, queue: row.name }, 'job lapse handler failed'));
     }
     // Claims nobody holds of jobs that are over (a release that failed, a job put back and then
     // cancelled or failed): nothing reads them any more.

@@ -71,7 +71,14 @@ export async function startQueue(database: TDatabase, onError: (error: Error) =>
   for (const name of Object.values(QUEUES)) {
     // A dead worker's job comes back through its lease (jobs/leases.ts), not through expiry: the
     // expiry is only the last resort for a handler that hangs while its process lives.
-    const options = { name, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS, ...QUEUE_OPTIONS[name] };
+    const options = {
+      name,
+      retryLimit: 5,
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInSeconds: EXPIRE_SECONDS,
+      ...QUEUE_OPTIONS[name],
+    };
     await boss.createQueue(name, options);
     // createQueue keeps an existing queue's settings: bring older databases to these.
     await boss.updateQueue(name, options);

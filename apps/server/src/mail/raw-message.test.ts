@@ -27,7 +27,15 @@ describe('reading a received message without parsing its MIME tree', () => {
     const headers = headerLinesOf(raw);
     expect(subjectOf(headers)).toBe(subject);
     expect(subjectOf(headers)).toBe(parsed.subject);
-    expect(headers).toEqual(parsed.headerLines.map((h) => ({ key: h.key, value: h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim() })));
+    expect(headers).toEqual(
+      parsed.headerLines.map((h) => ({
+        key: h.key,
+        value: h.line
+          .slice(h.line.indexOf(':') + 1)
+          .replace(/\r?\n[ \t]+/g, ' ')
+          .trim(),
+      })),
+    );
   });
 
   it('decodes Q words and other charsets, and keeps text between words', () => {

@@ -20,7 +20,13 @@ export function headerLinesOf(raw: Buffer): THeaderLine[] {
   for (const line of block.split(/\r?\n(?![ \t])/)) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
-    lines.push({ key: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim() });
+    lines.push({
+      key: line.slice(0, colon).trim().toLowerCase(),
+      value: line
+        .slice(colon + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim(),
+    });
   }
   return lines;
 }
@@ -34,7 +40,10 @@ const ENCODED_WORD = /=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g;
 
 function wordBytes(encoding: string, text: string): Buffer {
   if (encoding.toUpperCase() === 'B') return Buffer.from(text, 'base64');
-  return Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+  return Buffer.from(
+    text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  );
 }
 
 function decodeBytes(charset: string, bytes: Buffer): string {

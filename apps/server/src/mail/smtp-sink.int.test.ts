@@ -40,7 +40,12 @@ describe('embedded SMTP sink', () => {
         socket.on('error', () => resolve());
       });
     }
-    await s.rt.mailer.sendMail({ from: 'a@yado.local', to: 'after.drops@demo.test', subject: 'still here', text: 'ok' });
+    await s.rt.mailer.sendMail({
+      from: 'a@yado.local',
+      to: 'after.drops@demo.test',
+      subject: 'still here',
+      text: 'ok',
+    });
     const mail = await eventually(async () => (await s.outbox('after.drops@demo.test'))[0]);
     expect(mail.subject).toBe('still here');
   });
@@ -50,16 +55,27 @@ describe('embedded SMTP sink', () => {
     // Ten at once: the sink stores them together (group commit), and answers each only after that.
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        s.rt.mailer.sendMail({ from: 'a@yado.local', to, subject: `山田 花子様、夏のご案内 ${i}`, text: `本文 ${i}`, html: `<p>本文 <b>${i}</b></p>`, textEncoding: 'base64' }),
+        s.rt.mailer.sendMail({
+          from: 'a@yado.local',
+          to,
+          subject: `山田 花子様、夏のご案内 ${i}`,
+          text: `本文 ${i}`,
+          html: `<p>本文 <b>${i}</b></p>`,
+          textEncoding: 'base64',
+        }),
       ),
     );
-    const stored = await s.sql(`select id, subject, size from dev_outbox where $1 = any(rcpt_to) order by subject`, [to]);
+    const stored = await s.sql(`select id, subject, size from dev_outbox where $1 = any(rcpt_to) order by subject`, [
+      to,
+    ]);
     expect(stored.map((r) => r.subject)).toEqual(Array.from({ length: 10 }, (_, i) => `山田 花子様、夏のご案内 ${i}`));
     const { token } = await s.login(DEMO.grand);
     const listed = await s.call('GET', `/v1/dev/outbox?to=${encodeURIComponent(to)}`, { token });
     const first = listed.body.data.find((m: { subject: string }) => m.subject.endsWith(' 0'));
     expect(first).toMatchObject({ to: [to], from: 'a@yado.local', text: '本文 0', html: '<p>本文 <b>0</b></p>' });
-    expect(first.headers).toEqual(expect.arrayContaining([{ key: 'content-type', value: expect.stringContaining('multipart/alternative') }]));
+    expect(first.headers).toEqual(
+      expect.arrayContaining([{ key: 'content-type', value: expect.stringContaining('multipart/alternative') }]),
+    );
     const raw = await s.call('GET', `/v1/dev/outbox/${first.id}/raw`, { token });
     expect(raw.status).toBe(200);
     expect(raw.headers.get('content-type')).toContain('message/rfc822');
@@ -67,9 +83,13 @@ describe('embedded SMTP sink', () => {
   });
 
   it('keeps its refusal rules: bounce* is unknown (550), defer* is refused for now (451)', async () => {
-    const bounce = await s.rt.mailer.sendMail({ from: 'a@yado.local', to: 'bounce.rule@demo.test', subject: 'x', text: 'x' }).catch((e: { responseCode?: number }) => e);
+    const bounce = await s.rt.mailer
+      .sendMail({ from: 'a@yado.local', to: 'bounce.rule@demo.test', subject: 'x', text: 'x' })
+      .catch((e: { responseCode?: number }) => e);
     expect((bounce as { responseCode?: number }).responseCode).toBe(550);
-    const defer = await s.rt.mailer.sendMail({ from: 'a@yado.local', to: `defer.${Date.now()}@demo.test`, subject: 'x', text: 'x' }).catch((e: { responseCode?: number }) => e);
+    const defer = await s.rt.mailer
+      .sendMail({ from: 'a@yado.local', to: `defer.${Date.now()}@demo.test`, subject: 'x', text: 'x' })
+      .catch((e: { responseCode?: number }) => e);
     expect((defer as { responseCode?: number }).responseCode).toBe(451);
   });
 });

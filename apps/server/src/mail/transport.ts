@@ -10,9 +10,17 @@ export const SINK_POOL = { maxConnections: 8, maxMessages: Infinity } as const;
 
 /** A pooled SMTP transport to the relay (SMTP_URL) or to the embedded sink on loopback. */
 export function createMailTransport(smtpUrl: string | null, sinkPort: number | null): Transporter {
-  if (smtpUrl) return nodemailer.createTransport(smtpUrl.includes('pool=') ? smtpUrl : { ...parseUrl(smtpUrl), pool: true });
+  if (smtpUrl)
+    return nodemailer.createTransport(smtpUrl.includes('pool=') ? smtpUrl : { ...parseUrl(smtpUrl), pool: true });
   if (sinkPort === null) throw new Error('No SMTP relay configured and no embedded sink running');
-  return nodemailer.createTransport({ host: '127.0.0.1', port: sinkPort, secure: false, ignoreTLS: true, pool: true, ...SINK_POOL });
+  return nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: sinkPort,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    ...SINK_POOL,
+  });
 }
 
 function parseUrl(url: string) {

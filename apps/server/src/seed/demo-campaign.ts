@@ -7,7 +7,18 @@ import { holdUses } from '../modules/campaigns/campaign-uses.ts';
 /** Long enough for the first booking sync to bring the demo's guests in before the audience is taken. */
 export const DEMO_CAMPAIGN_DELAY_MINUTES = 2;
 
-const block = (text: string) => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'personalTag', attrs: { key: 'full_name' } }, { type: 'text', text }] }] });
+const block = (text: string) => ({
+  type: 'doc',
+  content: [
+    {
+      type: 'paragraph',
+      content: [
+        { type: 'personalTag', attrs: { key: 'full_name' } },
+        { type: 'text', text },
+      ],
+    },
+  ],
+});
 
 /**
  * The demo's sent campaign, on the first start of the embedded product: さくらホテルズ schedules a
@@ -26,7 +37,17 @@ export async function seedDemoCampaign(rt: TRuntime): Promise<void> {
   );
   if (!found) return;
   await withTenant(db, { scopeAll: false, brandId: found.brand }, async (tx) => {
-    const filter = { version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'hotel', operator: 'is', value: [found.hakone] }] }] };
+    const filter = {
+      version: 1,
+      join: 'and',
+      groups: [
+        {
+          kind: 'group',
+          join: 'and',
+          items: [{ kind: 'condition', field: 'hotel', operator: 'is', value: [found.hakone] }],
+        },
+      ],
+    };
     const [segment] = await selectRows<{ id: string }>(
       tx,
       sql`insert into segments (brand_id, host_id, name, description, type, filter)
@@ -46,8 +67,19 @@ export async function seedDemoCampaign(rt: TRuntime): Promise<void> {
                 {
                   id: 'c1',
                   blocks: [
-                    { id: 't1', type: 'text', content: block('、いつもさくら旅館 箱根をご利用いただきありがとうございます。冬の特別プランをご用意しました。') },
-                    { id: 'b1', type: 'button', label: 'プランを見る', href: 'https://sakura-hotels.example.jp/hakone/winter' },
+                    {
+                      id: 't1',
+                      type: 'text',
+                      content: block(
+                        '、いつもさくら旅館 箱根をご利用いただきありがとうございます。冬の特別プランをご用意しました。',
+                      ),
+                    },
+                    {
+                      id: 'b1',
+                      type: 'button',
+                      label: 'プランを見る',
+                      href: 'https://sakura-hotels.example.jp/hakone/winter',
+                    },
                   ],
                 },
               ],
@@ -67,7 +99,9 @@ export async function seedDemoCampaign(rt: TRuntime): Promise<void> {
         values (${found.brand}::uuid, ${found.brand}::uuid, '箱根の冬のご案内', '箱根の冬のご案内', '露天風呂付き客室の特別プラン', ${template?.id}::uuid, 'scheduled', 'now',
           now() + make_interval(mins => ${DEMO_CAMPAIGN_DELAY_MINUTES}::int)) returning id`,
     );
-    await tx.execute(sql`insert into campaign_segments (campaign_id, segment_id, brand_id) values (${campaign?.id}::uuid, ${segment?.id}::uuid, ${found.brand}::uuid)`);
+    await tx.execute(
+      sql`insert into campaign_segments (campaign_id, segment_id, brand_id) values (${campaign?.id}::uuid, ${segment?.id}::uuid, ${found.brand}::uuid)`,
+    );
     await holdUses(tx, campaign?.id as string, 'scheduled');
   });
 }

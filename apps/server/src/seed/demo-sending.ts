@@ -18,36 +18,50 @@ export const DEMO_DOMAINS = { verified: 'sakura-hotels.example.jp', unverified: 
 export async function seedDemoSending(rt: TRuntime): Promise<void> {
   const db = rt.database.db;
   const brands = await withTenant(db, { scopeAll: true, brandId: null }, (tx) =>
-    tx.select({ id: hosts.id, slug: hosts.slug }).from(hosts).where(inArray(hosts.slug, ['sakura-hotels', 'harbor-view'])),
+    tx
+      .select({ id: hosts.id, slug: hosts.slug })
+      .from(hosts)
+      .where(inArray(hosts.slug, ['sakura-hotels', 'harbor-view'])),
   );
   const sakura = brands.find((b) => b.slug === 'sakura-hotels')?.id;
   const harbor = brands.find((b) => b.slug === 'harbor-view')?.id;
   if (!sakura || !harbor) return;
   const row = await createDomain(rt, { brandId: sakura, domain: DEMO_DOMAINS.verified, createdBy: null });
-  for (const record of expectedRecords(row, namesOf(rt.config))) await publishRecordSet(db, { name: record.name, type: record.type, values: [record.value] });
+  for (const record of expectedRecords(row, namesOf(rt.config)))
+    await publishRecordSet(db, { name: record.name, type: record.type, values: [record.value] });
   const now = new Date();
   const verification = await lookUpRecords(rt.config, row, now);
-  const inBrand = (brandId: string) => <T>(fn: (tx: TTx) => Promise<T>) => withTenant(db, { scopeAll: false, brandId }, fn);
-  await inBrand(sakura)((tx) => saveCheck(tx, row.id, { ...afterCheck(row, verification, now), verifyAvailableAt: now }));
-  if (verification.state !== 'verified') rt.log.warn('the demo sending domain did not verify against the embedded DNS server');
-  await inBrand(sakura)((tx) => upsertSettingsRow(tx, {
-    hostId: sakura,
-    brandId: sakura,
-    senderEmail: `info@${DEMO_DOMAINS.verified}`,
-    senderName: 'さくらホテルズ',
-    unsubscribedMessage: 'メール配信を停止しました。これまでご購読いただきありがとうございました。',
-    footerSenderName: 'さくらホテルズ株式会社',
-    footerPostalAddress: '〒100-0005 東京都千代田区丸の内1-1-1',
-    defaultLanguage: 'ja',
-  }));
+  const inBrand =
+    (brandId: string) =>
+    <T>(fn: (tx: TTx) => Promise<T>) =>
+      withTenant(db, { scopeAll: false, brandId }, fn);
+  await inBrand(sakura)((tx) =>
+    saveCheck(tx, row.id, { ...afterCheck(row, verification, now), verifyAvailableAt: now }),
+  );
+  if (verification.state !== 'verified')
+    rt.log.warn('the demo sending domain did not verify against the embedded DNS server');
+  await inBrand(sakura)((tx) =>
+    upsertSettingsRow(tx, {
+      hostId: sakura,
+      brandId: sakura,
+      senderEmail: `info@${DEMO_DOMAINS.verified}`,
+      senderName: 'さくらホテルズ',
+      unsubscribedMessage: 'メール配信を停止しました。これまでご購読いただきありがとうございました。',
+      footerSenderName: 'さくらホテルズ株式会社',
+      footerPostalAddress: '〒100-0005 東京都千代田区丸の内1-1-1',
+      defaultLanguage: 'ja',
+    }),
+  );
   await createDomain(rt, { brandId: harbor, domain: DEMO_DOMAINS.unverified, createdBy: null });
-  await inBrand(harbor)((tx) => upsertSettingsRow(tx, {
-    hostId: harbor,
-    brandId: harbor,
-    senderName: 'Harbor View Hotels',
-    unsubscribedMessage: 'You have been unsubscribed. Thank you for reading our news.',
-    footerSenderName: 'Harbor View Hotels Co., Ltd.',
-    footerPostalAddress: '1-1 Meriken Park, Chuo-ku, Kobe, Hyogo 650-0042, Japan',
-    defaultLanguage: 'en',
-  }));
+  await inBrand(harbor)((tx) =>
+    upsertSettingsRow(tx, {
+      hostId: harbor,
+      brandId: harbor,
+      senderName: 'Harbor View Hotels',
+      unsubscribedMessage: 'You have been unsubscribed. Thank you for reading our news.',
+      footerSenderName: 'Harbor View Hotels Co., Ltd.',
+      footerPostalAddress: '1-1 Meriken Park, Chuo-ku, Kobe, Hyogo 650-0042, Japan',
+      defaultLanguage: 'en',
+    }),
+  );
 }

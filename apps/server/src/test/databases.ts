@@ -7,7 +7,10 @@ export const TEST_ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@1
  * The seeded template each test server copies. Named after this checkout, so two checkouts of the
  * project (git worktrees) can run their integration tests against one PostgreSQL side by side.
  */
-export const TEMPLATE_DB = `yado_test_template_${createHash('sha256').update(import.meta.dirname).digest('hex').slice(0, 8)}`;
+export const TEMPLATE_DB = `yado_test_template_${createHash('sha256')
+  .update(import.meta.dirname)
+  .digest('hex')
+  .slice(0, 8)}`;
 
 export async function postgresAnswers(url = TEST_ADMIN_URL): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });

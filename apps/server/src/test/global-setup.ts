@@ -22,7 +22,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await adminQuery(`create database ${TEMPLATE_DB}`);
   const url = databaseUrl(TEMPLATE_DB);
   const config = loadConfig(
-    { DATABASE_URL: url, SMTP_URL: 'smtp://127.0.0.1:1', LOG_LEVEL: 'silent', SEED_DEMO: 'true', DATA_DIR: '/tmp/yado-test' },
+    {
+      DATABASE_URL: url,
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'true',
+      DATA_DIR: '/tmp/yado-test',
+    },
     { jwtSecret: 'x'.repeat(48) },
   );
   // Migrates, seeds and creates the job queue's schema; then lets go so the template can be copied.

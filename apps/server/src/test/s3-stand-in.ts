@@ -18,7 +18,8 @@ export interface TS3StandIn {
   close(): Promise<void>;
 }
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
+const AUTH =
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
 const MAX_SKEW_MS = 15 * 60_000;
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -30,7 +31,12 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startS3StandIn(options: { bucket: string; accessKeyId: string; secret: string; region: string }): Promise<TS3StandIn> {
+export async function startS3StandIn(options: {
+  bucket: string;
+  accessKeyId: string;
+  secret: string;
+  region: string;
+}): Promise<TS3StandIn> {
   const objects: TS3StandIn['objects'] = new Map();
   const requests: TS3StandIn['requests'] = [];
   const state = { secret: options.secret };
@@ -50,14 +56,20 @@ export async function startS3StandIn(options: { bucket: string; accessKeyId: str
     if (region !== options.region || service !== 's3') return 'AuthorizationHeaderMalformed';
     const date = String(request.headers['x-amz-date'] ?? '');
     const at = Date.parse(date.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
-    if (!date.startsWith(day as string) || Number.isNaN(at) || Math.abs(Date.now() - at) > MAX_SKEW_MS) return 'RequestTimeTooSkewed';
+    if (!date.startsWith(day as string) || Number.isNaN(at) || Math.abs(Date.now() - at) > MAX_SKEW_MS)
+      return 'RequestTimeTooSkewed';
     const names = (signedHeaders as string).split(';');
-    for (const required of ['host', 'x-amz-date', 'x-amz-content-sha256']) if (!names.includes(required)) return 'AccessDenied';
+    for (const required of ['host', 'x-amz-date', 'x-amz-content-sha256'])
+      if (!names.includes(required)) return 'AccessDenied';
     const payloadHash = String(request.headers['x-amz-content-sha256'] ?? '');
     if (payloadHash !== sha256Hex(body)) return 'XAmzContentSHA256Mismatch';
     const headers = Object.fromEntries(names.map((name) => [name, String(request.headers[name] ?? '')]));
     const { text } = canonicalRequest({ method: request.method ?? 'GET', url, headers, payloadHash });
-    const expected = signatureOf({ accessKeyId: options.accessKeyId, secretAccessKey: state.secret, region: options.region, service: 's3' }, date, text);
+    const expected = signatureOf(
+      { accessKeyId: options.accessKeyId, secretAccessKey: state.secret, region: options.region, service: 's3' },
+      date,
+      text,
+    );
     return sameSignature(expected, signature as string) ? null : 'SignatureDoesNotMatch';
   };
 
@@ -65,14 +77,19 @@ export async function startS3StandIn(options: { bucket: string; accessKeyId: str
     void (async () => {
       const body = await readBody(request);
       const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
-      const record = (status: number, code?: string) => requests.push({ method: request.method ?? '', path: url.pathname, status, ...(code ? { code } : {}) });
+      const record = (status: number, code?: string) =>
+        requests.push({ method: request.method ?? '', path: url.pathname, status, ...(code ? { code } : {}) });
       const refused = refusal(request, url, body);
       if (refused) return record(403, fail(response, 403, refused));
       const [, bucket, ...rest] = url.pathname.split('/');
       const key = decodeURIComponent(rest.join('/'));
       if (bucket !== options.bucket) return record(404, fail(response, 404, 'NoSuchBucket'));
       if (request.method === 'PUT') {
-        objects.set(key, { body, contentType: request.headers['content-type'], cacheControl: request.headers['cache-control'] });
+        objects.set(key, {
+          body,
+          contentType: request.headers['content-type'],
+          cacheControl: request.headers['cache-control'],
+        });
         response.writeHead(200, { etag: `"${sha256Hex(body).slice(0, 32)}"` });
         response.end();
         return record(200);
@@ -80,7 +97,10 @@ export async function startS3StandIn(options: { bucket: string; accessKeyId: str
       if (request.method === 'GET') {
         const object = objects.get(key);
         if (!object) return record(404, fail(response, 404, 'NoSuchKey'));
-        response.writeHead(200, { 'content-type': object.contentType ?? 'application/octet-stream', 'content-length': object.body.length });
+        response.writeHead(200, {
+          'content-type': object.contentType ?? 'application/octet-stream',
+          'content-length': object.body.length,
+        });
         response.end(object.body);
         return record(200);
       }

@@ -65,7 +65,8 @@ const campaignPage = (name: 'CampaignListPage' | 'CampaignEditorPage' | 'Campaig
 // Each automations page is its own chunk; the editor (with the graph library) only loads on its path.
 const AUTOMATIONS_PAGES = {
   ScenarioListPage: async () => (await import('../modules/automations/pages/ScenarioListPage')).ScenarioListPage,
-  ScenarioSummaryPage: async () => (await import('../modules/automations/pages/ScenarioSummaryPage')).ScenarioSummaryPage,
+  ScenarioSummaryPage: async () =>
+    (await import('../modules/automations/pages/ScenarioSummaryPage')).ScenarioSummaryPage,
   PresetListPage: async () => (await import('../modules/automations/pages/PresetListPage')).PresetListPage,
   ScenarioEditorPage: async () => (await import('../modules/automations/pages/ScenarioEditorPage')).ScenarioEditorPage,
 };
@@ -150,7 +151,10 @@ export const routes: RouteObject[] = [
               {
                 index: true,
                 lazy: async () => {
-                  const [{ DashboardPage }] = await Promise.all([import('../modules/dashboard/pages/DashboardPage'), loadAreaTexts('dashboard')]);
+                  const [{ DashboardPage }] = await Promise.all([
+                    import('../modules/dashboard/pages/DashboardPage'),
+                    loadAreaTexts('dashboard'),
+                  ]);
                   return { Component: DashboardPage };
                 },
               },
@@ -210,7 +214,11 @@ export const routes: RouteObject[] = [
               },
               {
                 path: 'setup',
-                lazy: guarded('setup', ['sending'], async () => (await import('../modules/sending/pages/SetupPage')).SetupPage),
+                lazy: guarded(
+                  'setup',
+                  ['sending'],
+                  async () => (await import('../modules/sending/pages/SetupPage')).SetupPage,
+                ),
               },
               {
                 path: 'automations',

@@ -56,7 +56,10 @@ describe('language catalogues', () => {
   });
 
   it('keep the signed-in console error texts apart from the first page, each error in one place', () => {
-    for (const [core, console] of [[coreEn, consoleEn], [coreJa, consoleJa]] as const) {
+    for (const [core, console] of [
+      [coreEn, consoleEn],
+      [coreJa, consoleJa],
+    ] as const) {
       expect(Object.keys(console)).toEqual(['errors']);
       for (const code of Object.keys(console.errors)) expect(Object.keys(core.errors), code).not.toContain(code);
     }

@@ -60,7 +60,10 @@ export async function loadLanguage(language: TLanguage): Promise<void> {
     const catalogue = await catalogues[language]();
     i18next.addResourceBundle(language, 'translation', catalogue.default, true, false);
   }
-  await Promise.all([...(consoleLoaded ? [addConsole(language)] : []), ...[...loadedAreas].map((area) => addArea(language, area))]);
+  await Promise.all([
+    ...(consoleLoaded ? [addConsole(language)] : []),
+    ...[...loadedAreas].map((area) => addArea(language, area)),
+  ]);
 }
 
 /**

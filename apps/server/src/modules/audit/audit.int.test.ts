@@ -16,10 +16,20 @@ describe('the audit log', () => {
     const grand = await s.login(DEMO.grand);
     const shinjuku = await idOf('sakura-shinjuku');
     const before = (await s.call('GET', `/v1/hotels/${shinjuku}`, { token: grand.token })).body.data;
-    const edited = await s.call('PUT', `/v1/hotels/${shinjuku}`, { token: grand.token, body: { name: 'さくらホテル 新宿本館', address: before.address, phone: before.phone, logoUrl: before.logoUrl } });
+    const edited = await s.call('PUT', `/v1/hotels/${shinjuku}`, {
+      token: grand.token,
+      body: { name: 'さくらホテル 新宿本館', address: before.address, phone: before.phone, logoUrl: before.logoUrl },
+    });
     expect(edited.status).toBe(200);
     const kansai = await idOf('sakura-kansai');
-    expect((await s.call('PUT', `/v1/hotels/${shinjuku}/hotel-group`, { token: grand.token, body: { hotelGroupId: kansai } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `/v1/hotels/${shinjuku}/hotel-group`, {
+          token: grand.token,
+          body: { hotelGroupId: kansai },
+        })
+      ).status,
+    ).toBe(200);
 
     const log = await s.call('GET', `/v1/audit?hostId=${shinjuku}`, { token: grand.token });
     expect(log.status).toBe(200);
@@ -36,7 +46,10 @@ describe('the audit log', () => {
       changes: { name: ['さくらホテル 新宿', 'さくらホテル 新宿本館'] },
     });
     expect(new Date(update.at).getTime()).not.toBeNaN();
-    expect(moved).toMatchObject({ action: 'add_to_group', hostNames: { [kansai]: '関西エリア', [await idOf('sakura-kanto')]: '関東エリア' } });
+    expect(moved).toMatchObject({
+      action: 'add_to_group',
+      hostNames: { [kansai]: '関西エリア', [await idOf('sakura-kanto')]: '関東エリア' },
+    });
     // The brand's log holds what happened below it too.
     const brandLog = await s.call('GET', `/v1/audit?hostId=${await idOf('sakura-hotels')}`, { token: grand.token });
     expect(brandLog.body.data.map((e: { id: number }) => e.id)).toEqual(expect.arrayContaining([moved.id, update.id]));
@@ -60,12 +73,23 @@ describe('the audit log', () => {
   it('records the role change of a user and only the names of the personal fields that changed', async () => {
     const admin = await s.login(DEMO.hotelAdmin);
     const [staff] = await s.sql('select id from users where email = $1', [DEMO.hotelStaff]);
-    const res = await s.call('PUT', `/v1/users/${staff.id}`, { token: admin.token, body: { fullName: '伊藤 健太', nickName: 'けんちゃん', phoneNumber: '080-9999-0000', role: 'viewer' } });
+    const res = await s.call('PUT', `/v1/users/${staff.id}`, {
+      token: admin.token,
+      body: { fullName: '伊藤 健太', nickName: 'けんちゃん', phoneNumber: '080-9999-0000', role: 'viewer' },
+    });
     expect(res.status).toBe(200);
     const grand = await s.login(DEMO.grand);
     const log = await s.call('GET', `/v1/audit?hostId=${await idOf('sakura-shinjuku')}`, { token: grand.token });
-    const entry = log.body.data.find((e: { targetId: string; action: string }) => e.targetId === staff.id && e.action === 'update');
-    expect(entry).toMatchObject({ actorEmail: DEMO.hotelAdmin, actingHostLevel: 'hotel', actingRole: 'admin', targetType: 'user', targetName: '伊藤 健太' });
+    const entry = log.body.data.find(
+      (e: { targetId: string; action: string }) => e.targetId === staff.id && e.action === 'update',
+    );
+    expect(entry).toMatchObject({
+      actorEmail: DEMO.hotelAdmin,
+      actingHostLevel: 'hotel',
+      actingRole: 'admin',
+      targetType: 'user',
+      targetName: '伊藤 健太',
+    });
     expect(entry.changes).toEqual({ role: ['staff', 'viewer'], fields: ['nickName', 'phoneNumber'] });
     const stored = JSON.stringify(await s.sql('select changes from audit_log'));
     expect(stored).not.toContain('09099990000');
@@ -74,7 +98,14 @@ describe('the audit log', () => {
 
   it('is the granduser’s alone: admins, staff and viewers at every level and of another brand are refused', async () => {
     const shinjuku = await idOf('sakura-shinjuku');
-    for (const email of [DEMO.brandAdmin, DEMO.groupAdmin, DEMO.hotelAdmin, DEMO.hotelStaff, DEMO.hotelViewer, DEMO.harborAdmin]) {
+    for (const email of [
+      DEMO.brandAdmin,
+      DEMO.groupAdmin,
+      DEMO.hotelAdmin,
+      DEMO.hotelStaff,
+      DEMO.hotelViewer,
+      DEMO.harborAdmin,
+    ]) {
       const { token } = await s.login(email);
       expect((await s.call('GET', '/v1/audit', { token })).status, email).toBe(403);
       expect((await s.call('GET', `/v1/audit?hostId=${shinjuku}`, { token })).status, email).toBe(403);

@@ -25,12 +25,18 @@ function hostIdsIn(changes: unknown): string[] {
  * a hotel group or hotel did or had done to it. Names are looked up now, deleted hosts included,
  * so the log itself stores ids only.
  */
-export async function listAudit(tx: TTx, query: { hostId?: string; before?: number; limit: number }): Promise<TAuditEntry[]> {
+export async function listAudit(
+  tx: TTx,
+  query: { hostId?: string; before?: number; limit: number },
+): Promise<TAuditEntry[]> {
   let scope = sql`true`;
   if (query.hostId) {
     const [host] = await tx.select({ id: hosts.id, level: hosts.level }).from(hosts).where(eq(hosts.id, query.hostId));
     if (!host) throw new AppError(404, 'not_found');
-    scope = host.level === 'brand' ? sql`${auditLog.brandId} = ${host.id}` : (or(eq(auditLog.targetId, host.id), eq(auditLog.actingHostId, host.id)) as typeof scope);
+    scope =
+      host.level === 'brand'
+        ? sql`${auditLog.brandId} = ${host.id}`
+        : (or(eq(auditLog.targetId, host.id), eq(auditLog.actingHostId, host.id)) as typeof scope);
   }
   const actingHost = alias(hosts, 'acting_host');
   const actor = alias(users, 'actor');
@@ -63,17 +69,30 @@ export async function listAudit(tx: TTx, query: { hostId?: string; before?: numb
   }
   const hostNames = new Map<string, string>();
   if (hostIds.size > 0) {
-    for (const h of await tx.select({ id: hosts.id, name: hosts.name }).from(hosts).where(inArray(hosts.id, [...hostIds]))) hostNames.set(h.id, h.name);
+    for (const h of await tx
+      .select({ id: hosts.id, name: hosts.name })
+      .from(hosts)
+      .where(inArray(hosts.id, [...hostIds])))
+      hostNames.set(h.id, h.name);
   }
   const userNames = new Map<string, string>();
   if (userIds.size > 0) {
-    const found = await tx.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, [...userIds]));
+    const found = await tx
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(inArray(users.id, [...userIds]));
     for (const u of found) userNames.set(u.id, fullName(u.firstName, u.lastName));
   }
 
   return rows.map((r) => {
-    const targetName = !r.targetId ? null : r.targetType === 'user' ? (userNames.get(r.targetId) ?? null) : (hostNames.get(r.targetId) ?? null);
-    const mentioned = Object.fromEntries(hostIdsIn(r.changes).flatMap((id) => (hostNames.has(id) ? [[id, hostNames.get(id) as string]] : [])));
+    const targetName = !r.targetId
+      ? null
+      : r.targetType === 'user'
+        ? (userNames.get(r.targetId) ?? null)
+        : (hostNames.get(r.targetId) ?? null);
+    const mentioned = Object.fromEntries(
+      hostIdsIn(r.changes).flatMap((id) => (hostNames.has(id) ? [[id, hostNames.get(id) as string]] : [])),
+    );
     return { ...r, at: r.at.toISOString(), targetName, hostNames: mentioned };
   });
 }

@@ -65,7 +65,10 @@ export async function recordAudit(tx: TTx, ctx: TActingContext, event: TAuditEve
 }
 
 /** The fields whose values differ, as { field: [before, after] }. */
-export function diff(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, [unknown, unknown]> {
+export function diff(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, [unknown, unknown]> {
   const changes: Record<string, [unknown, unknown]> = {};
   for (const key of Object.keys(after)) {
     if (after[key] !== undefined && before[key] !== after[key]) changes[key] = [before[key] ?? null, after[key]];

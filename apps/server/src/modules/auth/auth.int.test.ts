@@ -39,7 +39,9 @@ describe('sign-in', () => {
   });
 
   it('takes the email in any case and with surrounding spaces', async () => {
-    const res = await s.call('POST', '/v1/auth/login', { body: { email: '  Hotel.Admin@Demo.Test ', password: DEMO_PASSWORD } });
+    const res = await s.call('POST', '/v1/auth/login', {
+      body: { email: '  Hotel.Admin@Demo.Test ', password: DEMO_PASSWORD },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -94,7 +96,9 @@ describe('sign-in', () => {
     expect(retryAfter).toBeGreaterThan(800);
     expect(retryAfter).toBeLessThanOrEqual(900);
     // Other accounts are untouched; once the failures age out of the window the account is free.
-    expect((await s.call('POST', '/v1/auth/login', { body: { email: DEMO.hotelAdmin, password: DEMO_PASSWORD } })).status).toBe(200);
+    expect(
+      (await s.call('POST', '/v1/auth/login', { body: { email: DEMO.hotelAdmin, password: DEMO_PASSWORD } })).status,
+    ).toBe(200);
     await s.sql(`update auth_failures set at = at - interval '16 minutes' where key like 'login:account:%'`);
     expect((await s.call('POST', '/v1/auth/login', { body: { email, password: DEMO_PASSWORD } })).status).toBe(200);
   });
@@ -104,7 +108,10 @@ describe('sign-in', () => {
     for (let i = 0; i < 50; i++) {
       await s.call('POST', '/v1/auth/login', { body: { email: `guess${i}@demo.test`, password: 'nope-123' }, headers });
     }
-    const res = await s.call('POST', '/v1/auth/login', { body: { email: DEMO.groupAdmin, password: DEMO_PASSWORD }, headers });
+    const res = await s.call('POST', '/v1/auth/login', {
+      body: { email: DEMO.groupAdmin, password: DEMO_PASSWORD },
+      headers,
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBeTruthy();
   });
@@ -200,11 +207,15 @@ describe('password reset', () => {
     await s.call('POST', '/v1/auth/forgot-password', { body: { email } });
     const second = await resetLinkToken(email, first.mails.length);
     expect(second.token).not.toBe(first.token);
-    const old = await s.call('POST', '/v1/auth/reset-password', { body: { token: first.token, password: 'fresh-pass-1' } });
+    const old = await s.call('POST', '/v1/auth/reset-password', {
+      body: { token: first.token, password: 'fresh-pass-1' },
+    });
     expect(old.body.error.code).toBe('reset_link_expired');
 
     await s.sql(`update password_reset_tokens set expires_at = now() - interval '1 second' where used_at is null`);
-    const expired = await s.call('POST', '/v1/auth/reset-password', { body: { token: second.token, password: 'fresh-pass-1' } });
+    const expired = await s.call('POST', '/v1/auth/reset-password', {
+      body: { token: second.token, password: 'fresh-pass-1' },
+    });
     expect(expired.status).toBe(400);
     expect(expired.body.error.code).toBe('reset_link_expired');
   });
@@ -239,7 +250,10 @@ describe('change password', () => {
 describe('the logged-in user', () => {
   it('returns the specification fields with every entitlement key', async () => {
     const { token } = await s.login(DEMO.hotelAdmin);
-    const res = await s.call('GET', '/v1/auth/me', { token, headers: { 'x-user-role': ' ', 'x-host-slug': ' ', 'x-host-level': ' ' } });
+    const res = await s.call('GET', '/v1/auth/me', {
+      token,
+      headers: { 'x-user-role': ' ', 'x-host-slug': ' ', 'x-host-level': ' ' },
+    });
     expect(res.status).toBe(200);
     const me = res.body.data;
     expect(me).toMatchObject({
@@ -270,7 +284,9 @@ describe('the logged-in user', () => {
     expect(staff.role).toBe('Hotel Staff');
     expect(staff.entitlements['customer.update']).toBe(true);
     expect(staff.entitlements['customer.delete']).toBe(false);
-    const viewer = (await s.call('GET', '/v1/auth/me', { token: (await s.login(DEMO.hotelViewer, 'new-secret-42')).token })).body.data;
+    const viewer = (
+      await s.call('GET', '/v1/auth/me', { token: (await s.login(DEMO.hotelViewer, 'new-secret-42')).token })
+    ).body.data;
     expect(viewer.entitlements['customer.read']).toBe(true);
     expect(viewer.entitlements['customer.update']).toBe(false);
     expect(viewer.entitlements['dashboard.read_quick_actions']).toBe(false);
@@ -278,7 +294,11 @@ describe('the logged-in user', () => {
 });
 
 describe('acting context', () => {
-  const as = (role: string, slug: string, level: string) => ({ 'x-user-role': role, 'x-host-slug': slug, 'x-host-level': level });
+  const as = (role: string, slug: string, level: string) => ({
+    'x-user-role': role,
+    'x-host-slug': slug,
+    'x-host-level': level,
+  });
 
   it('acts as an own assignment, or as admin of a host below an admin assignment', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
@@ -317,9 +337,15 @@ describe('acting context', () => {
 
   it('lets a hotel group admin act only on hotels of its group', async () => {
     const { token } = await s.login(DEMO.groupAdmin, 'fresh-pass-1').catch(() => s.login(DEMO.groupAdmin));
-    expect((await s.call('GET', '/v1/auth/me', { token, headers: as('admin', 'sakura-yokohama', 'hotel') })).status).toBe(200);
-    expect((await s.call('GET', '/v1/auth/me', { token, headers: as('admin', 'sakura-kyoto', 'hotel') })).status).toBe(403);
-    expect((await s.call('GET', '/v1/auth/me', { token, headers: as('admin', 'sakura-hotels', 'brand') })).status).toBe(403);
+    expect(
+      (await s.call('GET', '/v1/auth/me', { token, headers: as('admin', 'sakura-yokohama', 'hotel') })).status,
+    ).toBe(200);
+    expect((await s.call('GET', '/v1/auth/me', { token, headers: as('admin', 'sakura-kyoto', 'hotel') })).status).toBe(
+      403,
+    );
+    expect((await s.call('GET', '/v1/auth/me', { token, headers: as('admin', 'sakura-hotels', 'brand') })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -333,8 +359,18 @@ describe('assignable roles', () => {
     expect(roles.isDefaultLoggedIn).toBe(true);
     expect(roles.grandUser).toEqual([]);
     expect(roles.brand.map((r: { slug: string }) => r.slug)).toEqual(['harbor-view']);
-    expect(roles.hotelGroup[0]).toMatchObject({ slug: 'sakura-kansai', role: 'staff', brandName: 'さくらホテルズ', isDefault: false });
-    expect(roles.hotel[0]).toMatchObject({ slug: 'harbor-okinawa', isDefault: true, isSelected: true, brandName: 'Harbor View Hotels' });
+    expect(roles.hotelGroup[0]).toMatchObject({
+      slug: 'sakura-kansai',
+      role: 'staff',
+      brandName: 'さくらホテルズ',
+      isDefault: false,
+    });
+    expect(roles.hotel[0]).toMatchObject({
+      slug: 'harbor-okinawa',
+      isDefault: true,
+      isSelected: true,
+      brandName: 'Harbor View Hotels',
+    });
 
     const acting = await s.call('GET', '/v1/auth/assignable', {
       token,
@@ -351,13 +387,20 @@ describe('assignable roles', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const all = res.body.data;
     expect(all.brand.map((r: { slug: string }) => r.slug)).toEqual(['sakura-hotels']);
-    expect(all.hotelGroup.map((r: { username: string }) => r.username)).toEqual(['関西エリア', '関東エリア'].sort(new Intl.Collator('ja').compare));
+    expect(all.hotelGroup.map((r: { username: string }) => r.username)).toEqual(
+      ['関西エリア', '関東エリア'].sort(new Intl.Collator('ja').compare),
+    );
     const hotels = all.hotel.map((r: { username: string }) => r.username);
     expect(hotels).toHaveLength(4);
     expect(hotels).toEqual([...hotels].sort(new Intl.Collator('ja').compare));
-    expect(all.hotel.every((r: { role: string; brandName: string }) => r.role === 'admin' && r.brandName === 'さくらホテルズ')).toBe(true);
+    expect(
+      all.hotel.every(
+        (r: { role: string; brandName: string }) => r.role === 'admin' && r.brandName === 'さくらホテルズ',
+      ),
+    ).toBe(true);
 
-    const search = (await s.call('GET', `/v1/auth/assignable?search=${encodeURIComponent('京都')}`, { token })).body.data;
+    const search = (await s.call('GET', `/v1/auth/assignable?search=${encodeURIComponent('京都')}`, { token })).body
+      .data;
     expect(search.hotel.map((r: { slug: string }) => r.slug)).toEqual(['sakura-kyoto']);
     expect(search.brand).toEqual([]);
 
@@ -366,7 +409,9 @@ describe('assignable roles', () => {
     expect(harbor.brand.map((r: { slug: string }) => r.slug)).toEqual(['harbor-view']);
     expect(harbor.hotel.map((r: { slug: string }) => r.slug).sort()).toEqual(['harbor-kobe', 'harbor-okinawa']);
     // Full-width letters match too.
-    const wide = (await s.call('GET', `/v1/auth/assignable?search=${encodeURIComponent('ＫＯＢＥ')}`, { token: grand.token })).body.data;
+    const wide = (
+      await s.call('GET', `/v1/auth/assignable?search=${encodeURIComponent('ＫＯＢＥ')}`, { token: grand.token })
+    ).body.data;
     expect(wide.hotel.map((r: { slug: string }) => r.slug)).toEqual(['harbor-kobe']);
   });
 });
@@ -374,8 +419,13 @@ describe('assignable roles', () => {
 describe('email exists', () => {
   it('tells whether an email is registered', async () => {
     const { token } = await s.login(DEMO.hotelAdmin);
-    expect((await s.call('GET', `/v1/auth/exist?email=${encodeURIComponent(DEMO.brandAdmin.toUpperCase())}`, { token })).body.data).toEqual({ exist: true });
-    expect((await s.call('GET', '/v1/auth/exist?email=ghost%40demo.test', { token })).body.data).toEqual({ exist: false });
+    expect(
+      (await s.call('GET', `/v1/auth/exist?email=${encodeURIComponent(DEMO.brandAdmin.toUpperCase())}`, { token })).body
+        .data,
+    ).toEqual({ exist: true });
+    expect((await s.call('GET', '/v1/auth/exist?email=ghost%40demo.test', { token })).body.data).toEqual({
+      exist: false,
+    });
     expect((await s.call('GET', '/v1/auth/exist?email=ghost%40demo.test')).status).toBe(401);
   });
 });
@@ -392,13 +442,16 @@ describe('bad input', () => {
     expect(missing.body.error.fields.email).toEqual({ code: 'field_required', message: 'Please fill out this field.' });
     const invalid = await s.call('POST', '/v1/auth/login', { body: { email: 'not-an-email', password: 'x1234567' } });
     expect(invalid.body.error.fields.email.message).toBe('Oops! Invalid email address.');
-    const huge = await s.call('POST', '/v1/auth/login', { rawBody: JSON.stringify({ email: 'a@b.jp', password: 'x'.repeat(1_100_000) }) });
+    const huge = await s.call('POST', '/v1/auth/login', {
+      rawBody: JSON.stringify({ email: 'a@b.jp', password: 'x'.repeat(1_100_000) }),
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('body_too_large');
     const unknown = await s.call('GET', '/v1/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('not_found');
-    for (const res of [malformed, typed, huge, unknown]) expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules/);
+    for (const res of [malformed, typed, huge, unknown])
+      expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules/);
   });
 
   it('never writes a password, token or reset link to a log line', async () => {
@@ -411,7 +464,15 @@ describe('bad input', () => {
     await s.call('GET', '/v1/auth/reset-password?token=abcdefSECRETTOKEN');
     const text = s.logs.join('\n');
     expect(s.logs.length).toBeGreaterThan(0);
-    for (const needle of [secret, DEMO_PASSWORD, token, cookie.split('=')[1] as string, 'abcdefSECRETTOKEN', DEMO.brandAdmin, '$argon2id']) {
+    for (const needle of [
+      secret,
+      DEMO_PASSWORD,
+      token,
+      cookie.split('=')[1] as string,
+      'abcdefSECRETTOKEN',
+      DEMO.brandAdmin,
+      '$argon2id',
+    ]) {
       expect(text).not.toContain(needle);
     }
   });

@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.ts';
 import type { TRuntime } from '../../runtime.ts';
-import { parseSelector, resolveActingContext, type TActingContext, type TRoleSelector } from '../tenancy/acting-context.ts';
+import {
+  parseSelector,
+  resolveActingContext,
+  type TActingContext,
+  type TRoleSelector,
+} from '../tenancy/acting-context.ts';
 import { findSession, type TSession } from '../tenancy/queries.ts';
 import { rememberSession, rememberedSession } from './session-cache.ts';
 import { verifyAccessToken } from './tokens.ts';
@@ -25,7 +30,12 @@ export function makeAuthenticate(rt: TRuntime) {
     if (known) {
       // A refusal is never given on a remembered session: it may have changed since.
       const context = await contextFrom(rt, known.session, claims, selector).catch(() => null);
-      if (context) return { ...context, familyId: claims.familyId, unconfirmed: { userId: claims.userId, fingerprint: known.fingerprint, confirmed: false } };
+      if (context)
+        return {
+          ...context,
+          familyId: claims.familyId,
+          unconfirmed: { userId: claims.userId, fingerprint: known.fingerprint, confirmed: false },
+        };
     }
     const context = await actingContextOf(rt, claims, selector);
     return { ...context, familyId: claims.familyId };

@@ -22,7 +22,10 @@ import { accountEmailErrors, assertNoFieldErrors } from './validate.ts';
 export async function login(rt: TRuntime, input: { email: string; password: string; ip: string }): Promise<TSession> {
   const db = rt.database.db;
   const email = input.email.trim();
-  assertNoFieldErrors(accountEmailErrors('email', email), input.password ? {} : { password: fieldError('field_required') });
+  assertNoFieldErrors(
+    accountEmailErrors('email', email),
+    input.password ? {} : { password: fieldError('field_required') },
+  );
 
   const account = accountKey('login', email);
   const address = addressKey('login', input.ip);

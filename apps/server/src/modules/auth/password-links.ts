@@ -60,16 +60,28 @@ export async function sendAccountLink(rt: TRuntime, job: TSendAccountLink): Prom
   await db.transaction(async (tx) => {
     const now = new Date();
     await spendOpenResetTokens(tx, user.id, now);
-    await insertResetToken(tx, { userId: user.id, tokenHash: hash, expiresAt: new Date(now.getTime() + ttl), purpose: job.purpose });
+    await insertResetToken(tx, {
+      userId: user.id,
+      tokenHash: hash,
+      expiresAt: new Date(now.getTime() + ttl),
+      purpose: job.purpose,
+    });
   });
   const link = `${rt.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&lang=${job.language}`;
-  const hostName = job.hostName ?? (user.originalHostId ? (await findHostById(db, user.originalHostId))?.name : undefined);
+  const hostName =
+    job.hostName ?? (user.originalHostId ? (await findHostById(db, user.originalHostId))?.name : undefined);
   const mail = accountMail(job.purpose === 'reset' ? 'reset_password' : 'invitation', job.language, {
     name: fullName(user.firstName, user.lastName),
     link,
     host: hostName ?? 'Yado',
   });
-  await rt.mailer.sendMail({ from: rt.config.mailFrom, to: user.email, subject: mail.subject, text: mail.text, html: mail.html });
+  await rt.mailer.sendMail({
+    from: rt.config.mailFrom,
+    to: user.email,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+  });
 }
 
 async function usableResetToken(rt: TRuntime, token: string) {

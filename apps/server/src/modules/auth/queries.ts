@@ -9,7 +9,15 @@ import { passwordResetTokens, refreshTokens, users } from '../../db/schema.ts';
 
 export async function findUserByEmail(db: TTx, email: string) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, status: users.status, passwordHash: users.passwordHash, language: users.language, firstName: users.firstName, lastName: users.lastName })
+    .select({
+      id: users.id,
+      email: users.email,
+      status: users.status,
+      passwordHash: users.passwordHash,
+      language: users.language,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
   return row ?? null;
@@ -24,7 +32,12 @@ export async function emailExists(db: TTx, email: string): Promise<boolean> {
   return (await findUserByEmail(db, email)) !== null;
 }
 
-export async function setPassword(db: TTx, userId: string, passwordHash: string, tokensValidAfter: Date): Promise<void> {
+export async function setPassword(
+  db: TTx,
+  userId: string,
+  passwordHash: string,
+  tokensValidAfter: Date,
+): Promise<void> {
   await db.update(users).set({ passwordHash, tokensValidAfter, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
@@ -32,7 +45,10 @@ export async function setLanguage(db: TTx, userId: string, language: 'ja' | 'en'
   await db.update(users).set({ language, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
-export async function insertRefreshToken(db: TTx, row: { familyId: string; userId: string; tokenHash: string; expiresAt: Date }) {
+export async function insertRefreshToken(
+  db: TTx,
+  row: { familyId: string; userId: string; tokenHash: string; expiresAt: Date },
+) {
   await db.insert(refreshTokens).values(row);
 }
 

@@ -3,12 +3,7 @@ import type { TAccessToken } from '@yado/contracts';
 import { AppError } from '../../http/errors.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { findSession } from '../tenancy/queries.ts';
-import {
-  findRefreshTokenForUpdate,
-  insertRefreshToken,
-  markRefreshTokenUsed,
-  revokeFamily,
-} from './queries.ts';
+import { findRefreshTokenForUpdate, insertRefreshToken, markRefreshTokenUsed, revokeFamily } from './queries.ts';
 import { REFRESH_TOKEN_TTL_MS, hashOpaqueToken, newOpaqueToken, signAccessToken } from './tokens.ts';
 
 export interface TSession {
@@ -38,7 +33,8 @@ export async function startSession(rt: TRuntime, userId: string, familyId: strin
   return { access, refreshToken: refresh.token, familyId };
 }
 
-type TRotation = { ok: true; session: TSession } | { ok: false; status: 401 | 403; code: 'session_expired' | 'no_access' };
+type TRotation =
+  { ok: true; session: TSession } | { ok: false; status: 401 | 403; code: 'session_expired' | 'no_access' };
 
 /** Rotates a refresh token. Reuse of a spent one revokes its whole family. */
 export async function refreshSession(rt: TRuntime, refreshToken: string | undefined): Promise<TSession> {

@@ -23,7 +23,11 @@ async function countSince(db: TTx, key: string, since: Date) {
 }
 
 /** Refuses with 429 and Retry-After when any key has reached its limit within the window. */
-export async function assertNotThrottled(db: TTx, limits: { key: string; max: number }[], now = new Date()): Promise<void> {
+export async function assertNotThrottled(
+  db: TTx,
+  limits: { key: string; max: number }[],
+  now = new Date(),
+): Promise<void> {
   const since = new Date(now.getTime() - FAILURE_WINDOW_MS);
   for (const { key, max } of limits) {
     const { n, oldest } = await countSince(db, key, since);

@@ -10,7 +10,11 @@ describe('verifyAccessToken', () => {
   it('accepts a token signAccessToken made, with its claims', async () => {
     const now = Date.now();
     const { accessToken } = await signAccessToken(SECRET, 'user-1', 'family-1', now);
-    expect(verifyAccessToken(SECRET, accessToken)).toEqual({ userId: 'user-1', familyId: 'family-1', issuedAt: new Date(now) });
+    expect(verifyAccessToken(SECRET, accessToken)).toEqual({
+      userId: 'user-1',
+      familyId: 'family-1',
+      issuedAt: new Date(now),
+    });
   });
 
   it('refuses another secret, an edited payload or signature, and an expired token', async () => {
@@ -26,7 +30,13 @@ describe('verifyAccessToken', () => {
   });
 
   it('refuses alg none, another algorithm, another issuer and malformed tokens', async () => {
-    const claims = { sub: 'user-1', fam: 'family-1', its: Date.now(), iss: 'yado', exp: Math.floor(Date.now() / 1000) + 60 };
+    const claims = {
+      sub: 'user-1',
+      fam: 'family-1',
+      its: Date.now(),
+      iss: 'yado',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    };
     expect(verifyAccessToken(SECRET, `${b64({ alg: 'none' })}.${b64(claims)}.`)).toBeNull();
     const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(key);
     expect(verifyAccessToken(SECRET, hs512)).toBeNull();
@@ -34,9 +44,13 @@ describe('verifyAccessToken', () => {
     expect(verifyAccessToken(SECRET, other)).toBeNull();
     const noFamily = await new SignJWT({ ...claims, fam: undefined }).setProtectedHeader({ alg: 'HS256' }).sign(key);
     expect(verifyAccessToken(SECRET, noFamily)).toBeNull();
-    const critical = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', crit: ['x'], x: 1 } as never).sign(key).catch(() => null);
+    const critical = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', crit: ['x'], x: 1 } as never)
+      .sign(key)
+      .catch(() => null);
     if (critical) expect(verifyAccessToken(SECRET, critical)).toBeNull();
-    for (const junk of ['', 'a.b', 'a.b.c.d', '...', `${b64('x')}.${b64(claims)}.x`]) expect(verifyAccessToken(SECRET, junk)).toBeNull();
+    for (const junk of ['', 'a.b', 'a.b.c.d', '...', `${b64('x')}.${b64(claims)}.x`])
+      expect(verifyAccessToken(SECRET, junk)).toBeNull();
     const valid = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(key);
     expect(verifyAccessToken(SECRET, valid)).not.toBeNull();
   });

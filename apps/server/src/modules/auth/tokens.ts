@@ -18,7 +18,12 @@ export interface TAccessClaims {
   issuedAt: Date;
 }
 
-export async function signAccessToken(secret: string, userId: string, familyId: string, now = Date.now()): Promise<TAccessToken> {
+export async function signAccessToken(
+  secret: string,
+  userId: string,
+  familyId: string,
+  now = Date.now(),
+): Promise<TAccessToken> {
   const key = new TextEncoder().encode(secret);
   // `its`: the issue time in milliseconds, so a token minted in the same second as a password
   // reset is still voided by it (`iat` has whole seconds only).
@@ -47,7 +52,7 @@ export function verifyAccessToken(secret: string, token: string, now = Date.now(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const head = parseSegment(header);
   const claims = parseSegment(payload);
-  if (!head || head.alg !== 'HS256' || ('crit' in head) || !claims) return null;
+  if (!head || head.alg !== 'HS256' || 'crit' in head || !claims) return null;
   if (claims.iss !== ISSUER || typeof claims.exp !== 'number' || claims.exp * 1000 <= now) return null;
   if (typeof claims.nbf === 'number' && claims.nbf * 1000 > now) return null;
   if (typeof claims.sub !== 'string' || typeof claims.fam !== 'string' || typeof claims.its !== 'number') return null;
@@ -57,7 +62,9 @@ export function verifyAccessToken(secret: string, token: string, now = Date.now(
 function parseSegment(segment: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -91,12 +91,22 @@ describe('connecting a brand to the booking system', () => {
   it('connects, keeps the key encrypted and out of every answer and log line, and runs the first sync', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     // A hotel without a code takes the code of the account's hotel of the same name, and the audit log says so.
-    const [shinjuku] = await s.sql(`update hosts set booking_hotel_code = null where slug = 'sakura-shinjuku' returning id`);
+    const [shinjuku] = await s.sql(
+      `update hosts set booking_hotel_code = null where slug = 'sakura-shinjuku' returning id`,
+    );
     const res = await connect(token, 'DBK-100234', key('DBK-100234'));
     expect(res.status).toBe(200);
-    const audit = await s.sql(`select action, target_type, target_id, changes from audit_log where action in ('connect', 'update') and (target_type = 'booking_connection' or target_id = $1) order by id`, [shinjuku.id]);
+    const audit = await s.sql(
+      `select action, target_type, target_id, changes from audit_log where action in ('connect', 'update') and (target_type = 'booking_connection' or target_id = $1) order by id`,
+      [shinjuku.id],
+    );
     expect(audit).toEqual([
-      { action: 'update', target_type: 'hotel', target_id: shinjuku.id, changes: { bookingHotelCode: [null, 'SKR-SHINJUKU'] } },
+      {
+        action: 'update',
+        target_type: 'hotel',
+        target_id: shinjuku.id,
+        changes: { bookingHotelCode: [null, 'SKR-SHINJUKU'] },
+      },
       { action: 'connect', target_type: 'booking_connection', target_id: 'DBK-100234', changes: null },
     ]);
     expect(res.body.data.connection).toMatchObject({

@@ -185,9 +185,17 @@ export async function closeInterruptedRuns(tx: TTx, brandId: string): Promise<vo
     .where(and(eq(bookingSyncRuns.brandId, brandId), eq(bookingSyncRuns.status, 'running')));
 }
 
-export async function startRun(tx: TTx, brandId: string, trigger: TSyncRunRow['trigger'], resumed = false): Promise<string> {
+export async function startRun(
+  tx: TTx,
+  brandId: string,
+  trigger: TSyncRunRow['trigger'],
+  resumed = false,
+): Promise<string> {
   await closeInterruptedRuns(tx, brandId);
-  const [row] = await tx.insert(bookingSyncRuns).values({ brandId, trigger, resumed }).returning({ id: bookingSyncRuns.id });
+  const [row] = await tx
+    .insert(bookingSyncRuns)
+    .values({ brandId, trigger, resumed })
+    .returning({ id: bookingSyncRuns.id });
   return (row as { id: string }).id;
 }
 

@@ -144,7 +144,9 @@ export async function syncBookings(rt: TRuntime, job: TSyncJob, resumed = false)
  */
 export async function syncLapsed(rt: TRuntime, job: TSyncJob, outcome: TLapseOutcome): Promise<void> {
   if (outcome === 'requeued') return;
-  await withTenant(rt.database.db, { scopeAll: false, brandId: job.brandId }, (tx) => closeInterruptedRuns(tx, job.brandId));
+  await withTenant(rt.database.db, { scopeAll: false, brandId: job.brandId }, (tx) =>
+    closeInterruptedRuns(tx, job.brandId),
+  );
 }
 
 function failureCode(error: DbkError): string {
@@ -339,7 +341,11 @@ class SyncPass {
       }
       await upsertSyncedBookings(tx, this.brandId, writes);
       // Campaign conversions of this page, in its transaction (modules/tracking).
-      await attributeConversions(tx, this.brandId, writes.map((w) => w.externalId));
+      await attributeConversions(
+        tx,
+        this.brandId,
+        writes.map((w) => w.externalId),
+      );
     });
   }
 }

@@ -29,9 +29,16 @@ interface TSegmentForAudience {
 
 const p = (value: unknown): SQL => sql`${sql.param(value)}`;
 
-async function segmentPredicate(tx: TTx, brandId: string, segment: TSegmentForAudience, today: string, timeZone: string): Promise<SQL> {
+async function segmentPredicate(
+  tx: TTx,
+  brandId: string,
+  segment: TSegmentForAudience,
+  today: string,
+  timeZone: string,
+): Promise<SQL> {
   const scope = await scopeOfHost(tx, { id: segment.host_id, level: segment.host_level, brandId });
-  if (segment.type === 'static' || !segment.filter) return sql`(${customerScopeSql(scope)} and ${memberOf(segment.id)})`;
+  if (segment.type === 'static' || !segment.filter)
+    return sql`(${customerScopeSql(scope)} and ${memberOf(segment.id)})`;
   return sql`(${customerScopeSql(scope)} and ${filterSql(segment.filter as TFilter, scope, { today, timeZone }, 'set')})`;
 }
 
@@ -46,7 +53,13 @@ export interface TAudienceSql {
  * `at`: the moment whose date the segments' relative dates count from (the scenario engine's
  * clock; a campaign's is now).
  */
-export async function audienceSql(tx: TTx, owner: TAudienceOwner, include: string[], exclude: string[], at: Date = new Date()): Promise<TAudienceSql> {
+export async function audienceSql(
+  tx: TTx,
+  owner: TAudienceOwner,
+  include: string[],
+  exclude: string[],
+  at: Date = new Date(),
+): Promise<TAudienceSql> {
   const ids = [...new Set([...include, ...exclude])];
   const segments = ids.length
     ? await selectRows<TSegmentForAudience>(
@@ -60,7 +73,9 @@ export async function audienceSql(tx: TTx, owner: TAudienceOwner, include: strin
   const today = dateIn(at, timeZone);
   const byId = new Map(segments.map((s) => [s.id, s]));
   const predicate = async (list: string[]) =>
-    Promise.all(list.map((id) => segmentPredicate(tx, owner.brandId, byId.get(id) as TSegmentForAudience, today, timeZone)));
+    Promise.all(
+      list.map((id) => segmentPredicate(tx, owner.brandId, byId.get(id) as TSegmentForAudience, today, timeZone)),
+    );
   const scope = await scopeOfHost(tx, { id: owner.hostId, level: owner.hostLevel, brandId: owner.brandId });
   const included = await predicate(include);
   const excluded = await predicate(exclude.filter((id) => !include.includes(id)));
@@ -77,7 +92,11 @@ export const atCap = (cap: { count: number; days: number }): SQL =>
   sql`(select count(*) from deliveries fd where fd.customer_id = customers.id and fd.status = 'sent'
     and fd.sent_at > now() - make_interval(days => ${cap.days}::int)) >= ${cap.count}::int`;
 
-export async function previewCounts(tx: TTx, audience: TAudienceSql, cap: { count: number; days: number }): Promise<TAudiencePreview> {
+export async function previewCounts(
+  tx: TTx,
+  audience: TAudienceSql,
+  cap: { count: number; days: number },
+): Promise<TAudiencePreview> {
   const [row] = await selectRows<Omit<TAudiencePreview, 'recipients'>>(
     tx,
     sql`select count(*)::int as "matched",
@@ -97,7 +116,12 @@ export async function previewCounts(tx: TTx, audience: TAudienceSql, cap: { coun
  * recorded as skipped with the reason. Each delivery is attributed to one hotel of the reach (the
  * one with the customer's most bookings) for per-hotel statistics. Answers the audience size.
  */
-export async function snapshotAudience(tx: TTx, campaignId: string, audience: TAudienceSql, cap: { count: number; days: number }): Promise<number> {
+export async function snapshotAudience(
+  tx: TTx,
+  campaignId: string,
+  audience: TAudienceSql,
+  cap: { count: number; days: number },
+): Promise<number> {
   const hotels = audience.scope.hotelIds;
   const hotel = sql`(select a.hotel_id from customer_allocations a where a.customer_id = customers.id
     ${hotels ? sql`and a.hotel_id = any(${p(hotels)}::uuid[])` : sql``} order by a.booking_count desc, a.hotel_id limit 1)`;
@@ -106,6 +130,9 @@ export async function snapshotAudience(tx: TTx, campaignId: string, audience: TA
       case when capped then 'skipped' else 'queued' end, case when capped then 'frequency_cap' end
     from (select customers.*, ${atCap(cap)} as capped from customers where ${audience.where} and ${MAILABLE}) customers
     on conflict (campaign_id, customer_id) do nothing`);
-  const [row] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from deliveries where campaign_id = ${campaignId}::uuid`);
+  const [row] = await selectRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from deliveries where campaign_id = ${campaignId}::uuid`,
+  );
   return row?.n ?? 0;
 }

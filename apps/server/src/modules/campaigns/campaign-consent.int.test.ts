@@ -20,7 +20,10 @@ beforeAll(async () => {
   s = await startTestServer({ worker: false, env: { CAMPAIGN_DOMAIN_RATE: '0.2' } });
   await seedDemoSending(s.rt);
   const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
+    [brand.id],
+  );
 });
 afterAll(async () => {
   await s?.close();
@@ -38,22 +41,41 @@ describe('an unsubscribe in the middle of a batch', () => {
       [brand.id, tag, String(Math.floor(Math.random() * 1e4)).padStart(4, '0')],
     );
     const ids = guests.map((g) => g.id as string);
-    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) select unnest($1::uuid[]), $2, $3, 'manual'`, [ids, hotel.id, brand.id]);
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `中途 ${tag}`, type: 'static' } })).body.data.id as string;
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select unnest($1::uuid[]), $2, $3, 'manual'`,
+      [ids, hotel.id, brand.id],
+    );
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `中途 ${tag}`, type: 'static' } }))
+      .body.data.id as string;
     await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: ids } });
     const templateId = (
       await s.call('POST', '/v1/templates', {
         token,
-        body: { name: `中途 ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: '中途', preheader: '', document: { version: 1, sections: [] } } } },
+        body: {
+          name: `中途 ${tag}`,
+          defaultLanguage: 'ja',
+          contents: { ja: { subject: '中途', preheader: '', document: { version: 1, sections: [] } } },
+        },
       })
     ).body.data.id;
-    const c = (await s.call('POST', '/v1/campaigns', { token, body: { name: `中途 ${tag}`, subject: '中途', recipients: { segmentIds: [segment] }, templateId } })).body.data;
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token,
+        body: { name: `中途 ${tag}`, subject: '中途', recipients: { segmentIds: [segment] }, templateId },
+      })
+    ).body.data;
     expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token, body: {} })).status).toBe(200);
     await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
 
     const sending = sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
     // The first mail is out: every delivery is claimed, the rest wait for their domain's slots.
-    await eventually(async () => ((await s.sql(`select 1 from dev_outbox where rcpt_to[1] like $1`, [`midbatch%.${tag}@paced.example.jp`])).length ? true : null), 30_000);
+    await eventually(
+      async () =>
+        (await s.sql(`select 1 from dev_outbox where rcpt_to[1] like $1`, [`midbatch%.${tag}@paced.example.jp`])).length
+          ? true
+          : null,
+      30_000,
+    );
     const unsubscribed = await s.sql(
       `update customers cu set email_status = 'unsubscribed', email_status_changed_at = now()
        from deliveries d
@@ -65,13 +87,18 @@ describe('an unsubscribe in the middle of a batch', () => {
     expect(unsubscribed.length).toBeGreaterThan(0);
     await sending;
 
-    const rows = await s.sql(`select customer_id, status, skip_reason, attempts from deliveries where campaign_id = $1`, [c.id]);
+    const rows = await s.sql(
+      `select customer_id, status, skip_reason, attempts from deliveries where campaign_id = $1`,
+      [c.id],
+    );
     const gone = new Set(unsubscribed.map((u) => u.id as string));
     for (const row of rows) {
-      if (gone.has(row.customer_id)) expect(row).toMatchObject({ status: 'skipped', skip_reason: 'unsubscribed', attempts: 1 });
+      if (gone.has(row.customer_id))
+        expect(row).toMatchObject({ status: 'skipped', skip_reason: 'unsubscribed', attempts: 1 });
       else expect(row.status).toBe('sent');
     }
-    for (const u of unsubscribed) expect(await s.sql(`select 1 from dev_outbox where $1 = any(rcpt_to)`, [u.email])).toHaveLength(0);
+    for (const u of unsubscribed)
+      expect(await s.sql(`select 1 from dev_outbox where $1 = any(rcpt_to)`, [u.email])).toHaveLength(0);
     const done = (await s.call('GET', `/v1/campaigns/${c.id}`, { token })).body.data;
     expect(done.status).toBe('sent');
     expect(done.statistics).toMatchObject({ audience: RECIPIENTS, sent: RECIPIENTS - unsubscribed.length });
@@ -90,7 +117,10 @@ describe('the pace per recipient domain', () => {
     expect(a).toBeGreaterThan(4_000);
     expect(a).toBeLessThanOrEqual(5_000);
     expect(b - a).toBeGreaterThan(9_000);
-    const [row] = await s.sql(`select extract(epoch from next_at - now()) as seconds from domain_send_slots where domain = $1`, [domain]);
+    const [row] = await s.sql(
+      `select extract(epoch from next_at - now()) as seconds from domain_send_slots where domain = $1`,
+      [domain],
+    );
     expect(Number(row.seconds)).toBeGreaterThan(15);
     expect(await new DomainRate(s.rt.database, 0.2).reserve([`fresh-${tag}.example.jp`])).toBe(0);
     expect(await new DomainRate(s.rt.database, 0).reserve([domain])).toBe(0);

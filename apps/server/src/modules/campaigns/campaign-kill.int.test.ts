@@ -134,7 +134,11 @@ describe('a campaign send whose worker is killed again and again', () => {
       // Half-way the send must be under way: on a loaded machine the snapshot of 20,000 can take
       // longer than several short-lived workers live (each kill lands inside it and rolls it back).
       if (kills + 1 === KILLS / 2)
-        await eventually(async () => ((await s.sql(`select status from campaigns where id = $1`, [id]))[0].status === 'pending' ? true : null), 120_000);
+        await eventually(
+          async () =>
+            (await s.sql(`select status from campaigns where id = $1`, [id]))[0].status === 'pending' ? true : null,
+          120_000,
+        );
       await kill(worker);
       kills += 1;
       const [c] = await s.sql(`select status from campaigns where id = $1`, [id]);

@@ -59,7 +59,9 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
     templateId: row.template_id,
     templateName: row.template_name,
     status: row.status,
-    schedule: row.schedule_kind ? { kind: row.schedule_kind, localTime: row.schedule_local_time, timeZone: row.schedule_time_zone } : null,
+    schedule: row.schedule_kind
+      ? { kind: row.schedule_kind, localTime: row.schedule_local_time, timeZone: row.schedule_time_zone }
+      : null,
     sendAt: iso(row.send_at),
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
@@ -116,25 +118,54 @@ const isEditable = (status: string) => (EDITABLE_STATUSES as readonly string[]).
  * An audit entry of a campaign. Its name is recorded with every entry (as it was then), so the log
  * names a campaign that was renamed or deleted since.
  */
-const auditCampaign = (tx: TTx, ctx: TActingContext, row: { id: string; brand_id: string; name: string }, action: TAuditEvent['action'], changes: Record<string, unknown> = {}) =>
-  recordAudit(tx, ctx, { action, targetType: 'campaign', targetId: row.id, brandId: row.brand_id, changes: { name: row.name, ...changes } });
+const auditCampaign = (
+  tx: TTx,
+  ctx: TActingContext,
+  row: { id: string; brand_id: string; name: string },
+  action: TAuditEvent['action'],
+  changes: Record<string, unknown> = {},
+) =>
+  recordAudit(tx, ctx, {
+    action,
+    targetType: 'campaign',
+    targetId: row.id,
+    brandId: row.brand_id,
+    changes: { name: row.name, ...changes },
+  });
 
 /** The fields an edit changed, named as the form names them (recipients as one). */
-function changedFields(row: TCampaignRow, next: { subject: string; preHeader: string | null; senderEmail: string | null; templateId: string | null }, recipients?: { segmentIds: string[]; excludeSegmentIds: string[] }): string[] {
+function changedFields(
+  row: TCampaignRow,
+  next: { subject: string; preHeader: string | null; senderEmail: string | null; templateId: string | null },
+  recipients?: { segmentIds: string[]; excludeSegmentIds: string[] },
+): string[] {
   const fields: string[] = [];
   if (next.subject !== row.subject) fields.push('subject');
   if ((next.preHeader ?? null) !== (row.pre_header ?? null)) fields.push('preHeader');
   if ((next.senderEmail ?? null) !== (row.sender_email ?? null)) fields.push('senderEmail');
   if ((next.templateId ?? null) !== (row.template_id ?? null)) fields.push('templateId');
-  const same = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
-  if (recipients && (!same(recipients.segmentIds, row.segment_ids ?? []) || !same(recipients.excludeSegmentIds, row.exclude_segment_ids ?? []))) fields.push('recipients');
+  const same = (a: string[], b: string[]) =>
+    a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+  if (
+    recipients &&
+    (!same(recipients.segmentIds, row.segment_ids ?? []) ||
+      !same(recipients.excludeSegmentIds, row.exclude_segment_ids ?? []))
+  )
+    fields.push('recipients');
   return fields;
 }
 
 /** The chosen segments and template must be ones the acting context can use (else 404, as for another brand's). */
-async function checkReferences(tx: TTx, ctx: TActingContext, segmentIds: string[], templateId: string | null): Promise<void> {
-  for (const id of segmentIds) if (!(await findSegmentRow(tx, ctx, id))) throw badRequest({ recipients: fieldError('campaign_segment_deleted') });
-  if (templateId && !(await findTemplate(tx, ctx, templateId))) throw badRequest({ templateId: fieldError('campaign_template_deleted') });
+async function checkReferences(
+  tx: TTx,
+  ctx: TActingContext,
+  segmentIds: string[],
+  templateId: string | null,
+): Promise<void> {
+  for (const id of segmentIds)
+    if (!(await findSegmentRow(tx, ctx, id))) throw badRequest({ recipients: fieldError('campaign_segment_deleted') });
+  if (templateId && !(await findTemplate(tx, ctx, templateId)))
+    throw badRequest({ templateId: fieldError('campaign_template_deleted') });
 }
 
 export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampaignListQuery) {
@@ -143,7 +174,13 @@ export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampa
     const headline = await headlineOf(tx, ctx);
     const byStatus = { draft: 0, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 };
     for (const r of headline.byStatus) byStatus[r.status] = r.n;
-    return { items: rows.map((r) => toCampaign(r, ctx)), total, page: q.page, pageSize: q.pageSize, headline: { byStatus, ...headline.sums } };
+    return {
+      items: rows.map((r) => toCampaign(r, ctx)),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+      headline: { byStatus, ...headline.sums },
+    };
   });
 }
 
@@ -151,14 +188,26 @@ export async function getCampaign(rt: TRuntime, ctx: TActingContext, id: string)
   return inTenant(rt, ctx, async (tx) => toCampaign(await mustFind(tx, ctx, id), ctx));
 }
 
-export async function createCampaign(rt: TRuntime, ctx: TActingContext, input: TCampaignValues, copyOf?: TCampaignRow): Promise<TCampaign> {
+export async function createCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: TCampaignValues,
+  copyOf?: TCampaignRow,
+): Promise<TCampaign> {
   const owner = owningHost(ctx);
   const created = await inTenant(rt, ctx, async (tx) => {
-    await checkReferences(tx, ctx, [...input.recipients.segmentIds, ...input.recipients.excludeSegmentIds], input.templateId);
+    await checkReferences(
+      tx,
+      ctx,
+      [...input.recipients.segmentIds, ...input.recipients.excludeSegmentIds],
+      input.templateId,
+    );
     const id = await insertCampaign(tx, ctx, owner.brandId, input);
     await setCampaignSegments(tx, id, owner.brandId, input.recipients.segmentIds, input.recipients.excludeSegmentIds);
     const created = { id, brand_id: owner.brandId, name: input.name };
-    await (copyOf ? auditCampaign(tx, ctx, created, 'duplicate', { copyOf: copyOf.name }) : auditCampaign(tx, ctx, created, 'create'));
+    await (copyOf
+      ? auditCampaign(tx, ctx, created, 'duplicate', { copyOf: copyOf.name })
+      : auditCampaign(tx, ctx, created, 'create'));
     return id;
   });
   // A schedule given with the draft is applied through the same checks as the schedule action.
@@ -166,13 +215,26 @@ export async function createCampaign(rt: TRuntime, ctx: TActingContext, input: T
   return getCampaign(rt, ctx, created);
 }
 
-export async function updateCampaign(rt: TRuntime, ctx: TActingContext, id: string, input: TCampaignUpdate): Promise<TCampaign> {
+export async function updateCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  input: TCampaignUpdate,
+): Promise<TCampaign> {
   const wasScheduled = await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
     if (!isEditable(row.status)) throw new AppError(409, 'campaign_not_editable');
-    const recipients = input.recipients ?? { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] };
+    const recipients = input.recipients ?? {
+      segmentIds: row.segment_ids ?? [],
+      excludeSegmentIds: row.exclude_segment_ids ?? [],
+    };
     const templateId = input.templateId === undefined ? row.template_id : input.templateId;
-    await checkReferences(tx, ctx, input.recipients ? [...recipients.segmentIds, ...recipients.excludeSegmentIds] : [], input.templateId ? input.templateId : null);
+    await checkReferences(
+      tx,
+      ctx,
+      input.recipients ? [...recipients.segmentIds, ...recipients.excludeSegmentIds] : [],
+      input.templateId ? input.templateId : null,
+    );
     const next = {
       name: input.name ?? row.name,
       subject: input.subject ?? row.subject,
@@ -181,10 +243,15 @@ export async function updateCampaign(rt: TRuntime, ctx: TActingContext, id: stri
       templateId,
     };
     await updateCampaignFields(tx, id, ctx.user.id, next);
-    if (input.recipients) await setCampaignSegments(tx, id, row.brand_id, recipients.segmentIds, recipients.excludeSegmentIds);
+    if (input.recipients)
+      await setCampaignSegments(tx, id, row.brand_id, recipients.segmentIds, recipients.excludeSegmentIds);
     // An edit that changed nothing (a form saved as it was) is not an event of the log.
     const fields = changedFields(row, next, input.recipients);
-    if (next.name !== row.name) await auditCampaign(tx, ctx, row, 'update', { name: [row.name, next.name], ...(fields.length ? { fields } : {}) });
+    if (next.name !== row.name)
+      await auditCampaign(tx, ctx, row, 'update', {
+        name: [row.name, next.name],
+        ...(fields.length ? { fields } : {}),
+      });
     else if (fields.length) await auditCampaign(tx, ctx, row, 'update', { fields });
     return row.status === 'scheduled';
   });
@@ -194,7 +261,10 @@ export async function updateCampaign(rt: TRuntime, ctx: TActingContext, id: stri
   if (wasScheduled) {
     const row = await inTenant(rt, ctx, (tx) => mustOwn(tx, ctx, id));
     // The same schedule checked again: not a new scheduling in the audit log.
-    const same: TSchedule = row.schedule_kind === 'at' ? { kind: 'at', localTime: row.schedule_local_time as string, timeZone: row.schedule_time_zone as string } : { kind: 'now' };
+    const same: TSchedule =
+      row.schedule_kind === 'at'
+        ? { kind: 'at', localTime: row.schedule_local_time as string, timeZone: row.schedule_time_zone as string }
+        : { kind: 'now' };
     return scheduleCampaign(rt, ctx, id, same, { audit: false });
   }
   return getCampaign(rt, ctx, id);
@@ -204,7 +274,8 @@ function sendAtOf(schedule: TSchedule, now = new Date()): Date {
   if (schedule.kind === 'now') return now;
   if (!isRealLocalTime(schedule.localTime)) throw badRequest({ schedule: fieldError('invalid_date') });
   const at = instantOf(schedule.localTime, schedule.timeZone);
-  if (at.getTime() < now.getTime() - PAST_GRACE_MS) throw new AppError(400, 'campaign_schedule_past', { schedule: fieldError('campaign_schedule_past') });
+  if (at.getTime() < now.getTime() - PAST_GRACE_MS)
+    throw new AppError(400, 'campaign_schedule_past', { schedule: fieldError('campaign_schedule_past') });
   return at;
 }
 
@@ -223,7 +294,13 @@ async function sendingIdentityOrRefuse(rt: TRuntime, hostId: string): Promise<TS
  * Schedule, reschedule or send now: everything a send needs is checked here, so a scheduled
  * campaign fails later only if something changes meanwhile (and then it says why).
  */
-export async function scheduleCampaign(rt: TRuntime, ctx: TActingContext, id: string, schedule: TSchedule, options: { audit?: boolean } = {}): Promise<TCampaign> {
+export async function scheduleCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  schedule: TSchedule,
+  options: { audit?: boolean } = {},
+): Promise<TCampaign> {
   const owner = owningHost(ctx);
   const sendAt = sendAtOf(schedule);
   const row = await inTenant(rt, ctx, (tx) => mustOwn(tx, ctx, id));
@@ -232,7 +309,11 @@ export async function scheduleCampaign(rt: TRuntime, ctx: TActingContext, id: st
   if (!row.template_id) throw badRequest({ templateId: fieldError('campaign_template_required') });
   if (!(row.segment_ids ?? []).length) throw badRequest({ recipients: fieldError('campaign_segments_required') });
   const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
-  if (row.sender_email && row.sender_email.toLowerCase() !== identity.from.address.toLowerCase() && !(await dkimOptionsForSender(rt, owner.brandId, row.sender_email)))
+  if (
+    row.sender_email &&
+    row.sender_email.toLowerCase() !== identity.from.address.toLowerCase() &&
+    !(await dkimOptionsForSender(rt, owner.brandId, row.sender_email))
+  )
     throw new AppError(422, 'sender_domain_not_verified', { senderEmail: fieldError('sender_domain_not_verified') });
   await inTenant(rt, ctx, async (tx) => {
     if (!(await findTemplate(tx, ctx, row.template_id as string))) throw new AppError(409, 'campaign_template_deleted');
@@ -249,15 +330,26 @@ export async function scheduleCampaign(rt: TRuntime, ctx: TActingContext, id: st
     if (options.audit !== false) {
       await (schedule.kind === 'now'
         ? auditCampaign(tx, ctx, row, 'send_now')
-        : auditCampaign(tx, ctx, row, 'schedule', { sendAt: schedule.localTime.replace('T', ' '), timeZone: schedule.timeZone }));
+        : auditCampaign(tx, ctx, row, 'schedule', {
+            sendAt: schedule.localTime.replace('T', ' '),
+            timeZone: schedule.timeZone,
+          }));
     }
   });
   // Due now: started at once rather than at the dispatcher's next look.
-  if (sendAt.getTime() <= Date.now()) await rt.queue.send(QUEUES.campaignStart, { campaignId: id, brandId: owner.brandId } satisfies TCampaignJob, { singletonKey: id });
+  if (sendAt.getTime() <= Date.now())
+    await rt.queue.send(QUEUES.campaignStart, { campaignId: id, brandId: owner.brandId } satisfies TCampaignJob, {
+      singletonKey: id,
+    });
   return getCampaign(rt, ctx, id);
 }
 
-export async function moveCampaign(rt: TRuntime, ctx: TActingContext, id: string, to: 'draft' | 'cancelled'): Promise<TCampaign> {
+export async function moveCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  to: 'draft' | 'cancelled',
+): Promise<TCampaign> {
   await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
     if (!(await setStatusFromEditable(tx, id, ctx.user.id, to))) throw new AppError(409, 'campaign_not_editable');
@@ -277,20 +369,34 @@ export async function deleteCampaign(rt: TRuntime, ctx: TActingContext, id: stri
   });
 }
 
-export async function duplicateCampaign(rt: TRuntime, ctx: TActingContext, id: string, name: string | undefined): Promise<TCampaign> {
+export async function duplicateCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  name: string | undefined,
+): Promise<TCampaign> {
   const row = await inTenant(rt, ctx, (tx) => mustFind(tx, ctx, id));
-  return createCampaign(rt, ctx, {
-    name: (name ?? `${row.name} (copy)`).slice(0, 100),
-    subject: row.subject,
-    preHeader: row.pre_header,
-    senderEmail: row.sender_email,
-    recipients: { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] },
-    templateId: row.template_id,
-    schedule: null,
-  }, row);
+  return createCampaign(
+    rt,
+    ctx,
+    {
+      name: (name ?? `${row.name} (copy)`).slice(0, 100),
+      subject: row.subject,
+      preHeader: row.pre_header,
+      senderEmail: row.sender_email,
+      recipients: { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] },
+      templateId: row.template_id,
+      schedule: null,
+    },
+    row,
+  );
 }
 
-export async function previewAudience(rt: TRuntime, ctx: TActingContext, recipients: { segmentIds: string[]; excludeSegmentIds: string[] }): Promise<TAudiencePreview> {
+export async function previewAudience(
+  rt: TRuntime,
+  ctx: TActingContext,
+  recipients: { segmentIds: string[]; excludeSegmentIds: string[] },
+): Promise<TAudiencePreview> {
   const owner = owningHost(ctx);
   const resolution = await resolveSendingIdentity(rt, owner.hostId);
   const cap = resolution.ok ? resolution.identity.frequencyCap : { count: 3, days: 7 };
@@ -300,14 +406,27 @@ export async function previewAudience(rt: TRuntime, ctx: TActingContext, recipie
   });
 }
 
-export async function checkQuietHours(rt: TRuntime, ctx: TActingContext, schedule: TSchedule): Promise<TQuietHoursCheck> {
+export async function checkQuietHours(
+  rt: TRuntime,
+  ctx: TActingContext,
+  schedule: TSchedule,
+): Promise<TQuietHoursCheck> {
   const owner = owningHost(ctx);
-  const sendAt = schedule.kind === 'now' ? new Date() : isRealLocalTime(schedule.localTime) ? instantOf(schedule.localTime, schedule.timeZone) : null;
+  const sendAt =
+    schedule.kind === 'now'
+      ? new Date()
+      : isRealLocalTime(schedule.localTime)
+        ? instantOf(schedule.localTime, schedule.timeZone)
+        : null;
   if (!sendAt) throw badRequest({ schedule: fieldError('invalid_date') });
   const resolution = await resolveSendingIdentity(rt, owner.hostId);
   const quiet = resolution.ok
     ? resolution.identity.quietHours
-    : { start: '21:00', end: '08:00', timeZone: (await inTenant(rt, ctx, (tx) => hostTimeZone(tx, owner.hostId))) ?? 'Asia/Tokyo' };
+    : {
+        start: '21:00',
+        end: '08:00',
+        timeZone: (await inTenant(rt, ctx, (tx) => hostTimeZone(tx, owner.hostId))) ?? 'Asia/Tokyo',
+      };
   const release = quietHoursRelease(sendAt, quiet);
   return { sendAt: sendAt.toISOString(), inQuietHours: release !== null, quietHours: quiet, deferredTo: iso(release) };
 }
@@ -324,7 +443,13 @@ const TEST_PREFIX = { ja: '[テスト] ', en: '[TEST] ' } as const;
  * five addresses, the subject marked as a test; no delivery is recorded and its links lead nowhere
  * (their delivery does not exist).
  */
-export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: string, input: { emails: string[]; language?: 'ja' | 'en' }, imageUrl: (src: string) => string) {
+export async function testSendCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  input: { emails: string[]; language?: 'ja' | 'en' },
+  imageUrl: (src: string) => string,
+) {
   const owner = owningHost(ctx);
   const { row, template } = await inTenant(rt, ctx, async (tx) => {
     const found = await mustOwn(tx, ctx, id);
@@ -334,12 +459,20 @@ export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: st
   if (!template) throw badRequest({ templateId: fieldError('campaign_template_required') });
   const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
   const versioned = campaignTemplate(
-    { id: template.id, version: template.version, defaultLanguage: template.defaultLanguage, contents: template.contents as TTemplateContents },
+    {
+      id: template.id,
+      version: template.version,
+      defaultLanguage: template.defaultLanguage,
+      contents: template.contents as TTemplateContents,
+    },
     { id: row.id, subject: row.subject, preHeader: row.pre_header },
   );
   const language = chooseLanguage(versioned, input.language ?? identity.defaultLanguage);
   const compiled = await compiledTemplate(versioned, language, imageUrl);
-  const message = personalise(compiled, personalValues({ firstName: ctx.user.firstName, lastName: ctx.user.lastName }, compiled.language));
+  const message = personalise(
+    compiled,
+    personalValues({ firstName: ctx.user.firstName, lastName: ctx.user.lastName }, compiled.language),
+  );
   const recipients = [...new Set(input.emails.map((e) => e.toLowerCase()))];
   for (const to of recipients) {
     const deliveryId = crypto.randomUUID();
@@ -353,19 +486,30 @@ export async function testSendCampaign(rt: TRuntime, ctx: TActingContext, id: st
       publicUrl: rt.config.publicUrl,
       identity,
       dkim: identity.dkim,
-      tracking: trackingFor(rt, deliveryId, { mailto: identity.replyTo ?? identity.from.address, language: compiled.language }),
+      tracking: trackingFor(rt, deliveryId, {
+        mailto: identity.replyTo ?? identity.from.address,
+        language: compiled.language,
+      }),
     });
     try {
       await rt.mailer.sendMail(mail);
     } catch (error) {
-      rt.log.warn({ code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode }, 'campaign test send failed');
+      rt.log.warn(
+        { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },
+        'campaign test send failed',
+      );
       throw new AppError(502, 'test_send_failed');
     }
   }
   return { sent: recipients.length };
 }
 
-export async function listDeliveries(rt: TRuntime, ctx: TActingContext, id: string, q: { status?: TDeliveryStatus; page: number; pageSize: number }) {
+export async function listDeliveries(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  q: { status?: TDeliveryStatus; page: number; pageSize: number },
+) {
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     const { rows, total } = await listDeliveryRows(tx, id, q);

@@ -19,7 +19,10 @@ beforeAll(async () => {
   s = await startTestServer({ env: { CAMPAIGN_DISPATCH_SECONDS: '1' } });
   await seedDemoSending(s.rt);
   const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
+    [brand.id],
+  );
 });
 afterAll(async () => {
   await s?.close();
@@ -31,9 +34,16 @@ describe('a campaign sent now', () => {
     const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
     const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
     const address = `guest.${tag}@guest.example.jp`;
-    const [c1] = await s.sql(`insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '花子', '佐藤', $2, $3) returning id`, [brand.id, `0801${tag.slice(0, 3)}7777`.replace(/\D/g, '7').slice(0, 11), address]);
-    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [c1.id, hotel.id, brand.id]);
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `即時 ${tag}`, type: 'static' } })).body.data.id;
+    const [c1] = await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '花子', '佐藤', $2, $3) returning id`,
+      [brand.id, `0801${tag.slice(0, 3)}7777`.replace(/\D/g, '7').slice(0, 11), address],
+    );
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+      [c1.id, hotel.id, brand.id],
+    );
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `即時 ${tag}`, type: 'static' } }))
+      .body.data.id;
     await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [c1.id] } });
     const template = await s.call('POST', '/v1/templates', {
       token,
@@ -46,13 +56,31 @@ describe('a campaign sent now', () => {
             preheader: '',
             document: {
               version: 1,
-              sections: [{ id: 's', columns: [{ id: 'c', blocks: [{ id: 'b', type: 'button', label: '見る', href: 'https://sakura.example.jp/plan' }] }] }],
+              sections: [
+                {
+                  id: 's',
+                  columns: [
+                    {
+                      id: 'c',
+                      blocks: [{ id: 'b', type: 'button', label: '見る', href: 'https://sakura.example.jp/plan' }],
+                    },
+                  ],
+                },
+              ],
             },
           },
         },
       },
     });
-    const c = await s.call('POST', '/v1/campaigns', { token, body: { name: `即時 ${tag}`, subject: '夏の特別プラン', recipients: { segmentIds: [segment] }, templateId: template.body.data.id } });
+    const c = await s.call('POST', '/v1/campaigns', {
+      token,
+      body: {
+        name: `即時 ${tag}`,
+        subject: '夏の特別プラン',
+        recipients: { segmentIds: [segment] },
+        templateId: template.body.data.id,
+      },
+    });
     const sent = await s.call('POST', `/v1/campaigns/${c.body.data.id}/send-now`, { token, body: {} });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const done = await eventually(async () => {
@@ -68,13 +96,16 @@ describe('a campaign sent now', () => {
     const resolver = new Resolver();
     resolver.setServers(s.rt.config.dns.servers as string[]);
     const result = await dkimVerify(raw, {
-      resolver: (name: string, type: string) => (type === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, type as 'A')),
+      resolver: (name: string, type: string) =>
+        type === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, type as 'A'),
     });
     expect(result.results[0]?.status.result).toBe('pass');
     expect(result.results[0]?.signingDomain).toBe(DEMO_DOMAINS.verified);
     const signature = /^DKIM-Signature:([\s\S]*?)\r\n(?![ \t])/im.exec(text)?.[1]?.replace(/\s+/g, '') ?? '';
     const signed = (/(?:^|;)h=([^;]+)/.exec(signature)?.[1] ?? '').toLowerCase().split(':');
-    expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject', 'message-id']));
+    expect(signed).toEqual(
+      expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject', 'message-id']),
+    );
     const unfolded = text.replace(/\r\n[ \t]+/g, ' ');
     expect(unfolded).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m);
     expect(unfolded).toMatch(/^List-Unsubscribe: <http[^>]+\/v1\/public\/unsubscribe\?token=[^>]+>, ?<mailto:/m);
@@ -95,19 +126,46 @@ describe('a campaign sent now', () => {
     const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
     const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
     const address = `later.${tag}@guest.example.jp`;
-    const [cu] = await s.sql(`insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '次郎', '佐藤', '08012398765', $2) returning id`, [brand.id, address]);
-    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [cu.id, hotel.id, brand.id]);
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `予約 ${tag}`, type: 'static' } })).body.data.id;
+    const [cu] = await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '次郎', '佐藤', '08012398765', $2) returning id`,
+      [brand.id, address],
+    );
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+      [cu.id, hotel.id, brand.id],
+    );
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `予約 ${tag}`, type: 'static' } }))
+      .body.data.id;
     await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [cu.id] } });
-    const templateId = (await s.call('POST', '/v1/templates', { token, body: { name: `予約 ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } } })).body.data.id;
-    const c = (await s.call('POST', '/v1/campaigns', { token, body: { name: `予約 ${tag}`, subject: '予約送信', recipients: { segmentIds: [segment] }, templateId } })).body.data;
+    const templateId = (
+      await s.call('POST', '/v1/templates', {
+        token,
+        body: {
+          name: `予約 ${tag}`,
+          defaultLanguage: 'ja',
+          contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
+        },
+      })
+    ).body.data.id;
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token,
+        body: { name: `予約 ${tag}`, subject: '予約送信', recipients: { segmentIds: [segment] }, templateId },
+      })
+    ).body.data;
     const soon = new Date(Date.now() + 61_000);
     const local = new Date(soon.getTime() + 9 * 3600_000).toISOString().slice(0, 16);
-    const scheduled = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, { token, body: { schedule: { kind: 'at', localTime: local, timeZone: 'Asia/Tokyo' } } });
+    const scheduled = await s.call('POST', `/v1/campaigns/${c.id}/schedule`, {
+      token,
+      body: { schedule: { kind: 'at', localTime: local, timeZone: 'Asia/Tokyo' } },
+    });
     expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
     // Brought forward in the database rather than waiting a minute: the dispatcher finds it due.
     await s.sql(`update campaigns set send_at = now() where id = $1`, [c.id]);
-    await eventually(async () => ((await s.sql(`select 1 from dev_outbox where $1 = any(rcpt_to)`, [address])).length ? true : null), 30_000);
+    await eventually(
+      async () => ((await s.sql(`select 1 from dev_outbox where $1 = any(rcpt_to)`, [address])).length ? true : null),
+      30_000,
+    );
     // The sink has the mail a moment before the delivery's outcome is written: wait for the count.
     const sent = await eventually(async () => {
       const n = (await s.call('GET', `/v1/campaigns/${c.id}`, { token })).body.data.statistics.sent as number;

@@ -15,7 +15,8 @@ import { applyLinks, planLinks, type TDeliveryTracking } from '../tracking/links
  */
 
 /** Header fields the DKIM signature covers; the List-Unsubscribe pair must be among them (RFC 8058). */
-export const SIGNED_HEADERS = 'From:Sender:Reply-To:Subject:Date:Message-ID:To:MIME-Version:Content-Type:List-Unsubscribe:List-Unsubscribe-Post';
+export const SIGNED_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:MIME-Version:Content-Type:List-Unsubscribe:List-Unsubscribe-Post';
 
 const FOOTER_TEXTS = {
   ja: { unsubscribe: '配信停止はこちら', notice: 'このメールは配信を希望された方にお送りしています。' },
@@ -42,15 +43,26 @@ export function signingKey(dkim: TDkimOptions): TSigningKey {
  * tag rules and fallbacks, the same compiled slots). Its own id keeps its compiled form apart from
  * the template's, and changes with the subject and pre-header, so an edit is never served stale.
  */
-export function campaignTemplate(template: TVersionedTemplate, campaign: { id: string; subject: string; preHeader: string }): TVersionedTemplate {
+export function campaignTemplate(
+  template: TVersionedTemplate,
+  campaign: { id: string; subject: string; preHeader: string },
+): TVersionedTemplate {
   if (!campaign.subject && !campaign.preHeader) return template;
   const contents = Object.fromEntries(
     Object.entries(template.contents).map(([language, content]) => [
       language,
-      content && { ...content, subject: campaign.subject || content.subject, preheader: campaign.preHeader || content.preheader },
+      content && {
+        ...content,
+        subject: campaign.subject || content.subject,
+        preheader: campaign.preHeader || content.preheader,
+      },
     ]),
   ) as TTemplateContents;
-  return { ...template, id: `${template.id}:campaign:${campaign.id}:${campaign.subject}\u0000${campaign.preHeader}`, contents };
+  return {
+    ...template,
+    id: `${template.id}:campaign:${campaign.id}:${campaign.subject}\u0000${campaign.preHeader}`,
+    contents,
+  };
 }
 
 export interface TComposeInput {

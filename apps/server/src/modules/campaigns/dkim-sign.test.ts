@@ -18,14 +18,30 @@ describe('DKIM signed off the event loop', () => {
       deliveryId: 'd',
       to: 'guest@example.jp',
       language: 'ja',
-      message: { subject: '山田 花子 様、夏のご案内', html: `<html><body><p>${'ご滞在をより快適に。 '.repeat(200)}</p>  \n\n</body></html>`, text: 'ご案内   です \n\n\n' },
+      message: {
+        subject: '山田 花子 様、夏のご案内',
+        html: `<html><body><p>${'ご滞在をより快適に。 '.repeat(200)}</p>  \n\n</body></html>`,
+        text: 'ご案内   です \n\n\n',
+      },
       publicUrl: 'https://yado.example.jp',
-      identity: { from: { name: 'さくらホテルズ', address: 'info@sakura.example.jp' }, replyTo: null, footer: { senderName: 'さくら', postalAddress: '東京' } },
-      dkim: signingKey({ domainName: 'sakura.example.jp', keySelector: 'yado2026', privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string }),
+      identity: {
+        from: { name: 'さくらホテルズ', address: 'info@sakura.example.jp' },
+        replyTo: null,
+        footer: { senderName: 'さくら', postalAddress: '東京' },
+      },
+      dkim: signingKey({
+        domainName: 'sakura.example.jp',
+        keySelector: 'yado2026',
+        privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      }),
       tracking: {
         openPixelUrl: 'https://yado.example.jp/t/o/x',
         unsubscribePageUrl: 'https://yado.example.jp/u/x',
-        listUnsubscribeHeaders: { 'List-Unsubscribe': '<https://yado.example.jp/v1/public/unsubscribe?token=x>, <mailto:info@sakura.example.jp>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        listUnsubscribeHeaders: {
+          'List-Unsubscribe':
+            '<https://yado.example.jp/v1/public/unsubscribe?token=x>, <mailto:info@sakura.example.jp>',
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
         unsubscribeUrl: 'https://yado.example.jp/v1/public/unsubscribe?token=x',
         clickUrl: (_url: string, i: number) => `https://yado.example.jp/t/c/${i}`,
       },
@@ -37,7 +53,11 @@ describe('DKIM signed off the event loop', () => {
     const tampered = Buffer.from((signed.raw as Buffer).toString('latin1').replace('token=x>', 'token=y>'), 'latin1');
     expect((await dkimVerify(tampered, { resolver })).results[0]?.status.result).toBe('fail');
     expect(signed.envelope).toEqual({ from: 'info@sakura.example.jp', to: ['guest@example.jp'] });
-    const signature = /^DKIM-Signature:([\s\S]*?)\r\n(?![ \t])/im.exec((signed.raw as Buffer).toString())?.[1]?.replace(/\s+/g, '') ?? '';
-    expect(signature).toContain('h=from:subject:date:message-id:to:mime-version:content-type:list-unsubscribe:list-unsubscribe-post;');
+    const signature =
+      /^DKIM-Signature:([\s\S]*?)\r\n(?![ \t])/im.exec((signed.raw as Buffer).toString())?.[1]?.replace(/\s+/g, '') ??
+      '';
+    expect(signature).toContain(
+      'h=from:subject:date:message-id:to:mime-version:content-type:list-unsubscribe:list-unsubscribe-post;',
+    );
   });
 });

@@ -11,7 +11,9 @@ import type { TSigningKey } from './compose-message.ts';
  */
 
 const signAsync = (data: Buffer, key: KeyObject | string) =>
-  new Promise<Buffer>((resolve, reject) => sign('sha256', data, key, (error, signature) => (error ? reject(error) : resolve(signature))));
+  new Promise<Buffer>((resolve, reject) =>
+    sign('sha256', data, key, (error, signature) => (error ? reject(error) : resolve(signature))),
+  );
 
 /** The body's relaxed canonical form (section 3.4.4), hashed. */
 export function relaxedBodyHash(body: string): string {
@@ -23,7 +25,11 @@ export function relaxedBodyHash(body: string): string {
 }
 
 /** A header field's relaxed canonical form (section 3.4.2): `name:value`, unfolded, spaces collapsed. */
-const relaxedHeader = (name: string, value: string) => `${name.toLowerCase()}:${value.replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim()}`;
+const relaxedHeader = (name: string, value: string) =>
+  `${name.toLowerCase()}:${value
+    .replace(/\r\n/g, '')
+    .replace(/[ \t]+/g, ' ')
+    .trim()}`;
 
 /** Header fields of a header block, unfolded into name and value, in order. */
 function headerFields(block: string): { name: string; value: string }[] {
@@ -44,7 +50,8 @@ export async function dkimSignature(raw: Buffer, key: TSigningKey & { headerFiel
   for (const name of key.headerFieldNames.split(':')) {
     // The last instance of a field is the one signed (section 5.4.2); absent fields are left out.
     let field: { name: string; value: string } | undefined;
-    for (let i = fields.length - 1; i >= 0 && !field; i--) if (fields[i]?.name.toLowerCase() === name.toLowerCase()) field = fields[i];
+    for (let i = fields.length - 1; i >= 0 && !field; i--)
+      if (fields[i]?.name.toLowerCase() === name.toLowerCase()) field = fields[i];
     if (!field) continue;
     signed.push(name.toLowerCase());
     canonical.push(relaxedHeader(field.name, field.value));
@@ -65,9 +72,14 @@ export async function signedRaw(mail: Mail.Options): Promise<Mail.Options> {
   const raw = await new MailComposer(unsigned).compile().build();
   if (!dkim) return { envelope: envelopeOf(mail), raw, messageId: mail.messageId };
   const header = await dkimSignature(raw, dkim as TSigningKey & { headerFieldNames: string });
-  return { envelope: envelopeOf(mail), raw: Buffer.concat([Buffer.from(`${header}\r\n`, 'latin1'), raw]), messageId: mail.messageId };
+  return {
+    envelope: envelopeOf(mail),
+    raw: Buffer.concat([Buffer.from(`${header}\r\n`, 'latin1'), raw]),
+    messageId: mail.messageId,
+  };
 }
 
-const addressOf = (a: Mail.Options['from']) => (typeof a === 'string' ? a : a && !Array.isArray(a) ? (a as Mail.Address).address : '');
+const addressOf = (a: Mail.Options['from']) =>
+  typeof a === 'string' ? a : a && !Array.isArray(a) ? (a as Mail.Address).address : '';
 
 const envelopeOf = (mail: Mail.Options) => ({ from: addressOf(mail.from), to: [mail.to as string] });

@@ -92,14 +92,27 @@ const ORDER: Record<TCampaignListQuery['sort'], SQL> = {
 function listWhere(ctx: TActingContext, q: Pick<TCampaignListQuery, 'search' | 'status'>): SQL {
   const parts = [campaignReach(ctx)];
   if (q.status) parts.push(sql`c.status = ${q.status}`);
-  if (q.search) parts.push(sql`(strpos(lower(c.name), lower(${q.search})) > 0 or strpos(lower(c.subject), lower(${q.search})) > 0)`);
+  if (q.search)
+    parts.push(
+      sql`(strpos(lower(c.name), lower(${q.search})) > 0 or strpos(lower(c.subject), lower(${q.search})) > 0)`,
+    );
   return sql.join(parts, sql` and `);
 }
 
-export async function listCampaignRows(tx: TTx, ctx: TActingContext, q: TCampaignListQuery): Promise<{ rows: TCampaignRow[]; total: number }> {
+export async function listCampaignRows(
+  tx: TTx,
+  ctx: TActingContext,
+  q: TCampaignListQuery,
+): Promise<{ rows: TCampaignRow[]; total: number }> {
   const where = listWhere(ctx, q);
-  const rows = await selectRows<TCampaignRow>(tx, sql`${SELECT} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`);
-  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from campaigns c join hosts h on h.id = c.host_id where ${where}`);
+  const rows = await selectRows<TCampaignRow>(
+    tx,
+    sql`${SELECT} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
+  );
+  const [count] = await selectRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from campaigns c join hosts h on h.id = c.host_id where ${where}`,
+  );
   return { rows, total: count?.n ?? 0 };
 }
 
@@ -138,7 +151,12 @@ export interface TCampaignFields {
   templateId: string | null;
 }
 
-export async function insertCampaign(tx: TTx, ctx: TActingContext, brandId: string, v: TCampaignFields): Promise<string> {
+export async function insertCampaign(
+  tx: TTx,
+  ctx: TActingContext,
+  brandId: string,
+  v: TCampaignFields,
+): Promise<string> {
   const [row] = await selectRows<{ id: string }>(
     tx,
     sql`insert into campaigns (brand_id, host_id, name, subject, pre_header, sender_email, template_id, created_by, updated_by)
@@ -153,9 +171,18 @@ export async function updateCampaignFields(tx: TTx, id: string, userId: string, 
     template_id = ${v.templateId}::uuid, updated_by = ${userId}::uuid, updated_at = now() where id = ${id}::uuid`);
 }
 
-export async function setCampaignSegments(tx: TTx, campaignId: string, brandId: string, include: string[], exclude: string[]): Promise<void> {
+export async function setCampaignSegments(
+  tx: TTx,
+  campaignId: string,
+  brandId: string,
+  include: string[],
+  exclude: string[],
+): Promise<void> {
   await tx.execute(sql`delete from campaign_segments where campaign_id = ${campaignId}::uuid`);
-  const all = [...include.map((id) => ({ id, exclude: false })), ...exclude.filter((id) => !include.includes(id)).map((id) => ({ id, exclude: true }))];
+  const all = [
+    ...include.map((id) => ({ id, exclude: false })),
+    ...exclude.filter((id) => !include.includes(id)).map((id) => ({ id, exclude: true })),
+  ];
   if (all.length === 0) return;
   await tx.execute(sql`insert into campaign_segments (campaign_id, segment_id, brand_id, exclude)
     select ${campaignId}::uuid, s.id, ${brandId}::uuid, s.exclude from unnest(${sql.param(all.map((a) => a.id))}::uuid[], ${sql.param(all.map((a) => a.exclude))}::boolean[]) as s(id, exclude)`);
@@ -174,7 +201,12 @@ export async function setScheduled(tx: TTx, id: string, userId: string, s: TSche
 }
 
 /** Draft or cancelled; only from draft or scheduled (a send that started meanwhile keeps going). */
-export async function setStatusFromEditable(tx: TTx, id: string, userId: string, status: 'draft' | 'cancelled'): Promise<boolean> {
+export async function setStatusFromEditable(
+  tx: TTx,
+  id: string,
+  userId: string,
+  status: 'draft' | 'cancelled',
+): Promise<boolean> {
   const rows = await selectRows<{ id: string }>(
     tx,
     sql`update campaigns set status = ${status}, problem = null, updated_by = ${userId}::uuid, updated_at = now()
@@ -184,7 +216,10 @@ export async function setStatusFromEditable(tx: TTx, id: string, userId: string,
 }
 
 export async function deleteCampaignRow(tx: TTx, id: string): Promise<boolean> {
-  const rows = await selectRows<{ id: string }>(tx, sql`delete from campaigns where id = ${id}::uuid and status <> 'pending' returning id`);
+  const rows = await selectRows<{ id: string }>(
+    tx,
+    sql`delete from campaigns where id = ${id}::uuid and status <> 'pending' returning id`,
+  );
   return rows.length > 0;
 }
 
@@ -210,8 +245,14 @@ export interface TDeliveryRow {
   error: string | null;
 }
 
-export async function listDeliveryRows(tx: TTx, campaignId: string, q: { status?: TDeliveryStatus; page: number; pageSize: number }) {
-  const where = q.status ? sql`d.campaign_id = ${campaignId}::uuid and d.status = ${q.status}` : sql`d.campaign_id = ${campaignId}::uuid`;
+export async function listDeliveryRows(
+  tx: TTx,
+  campaignId: string,
+  q: { status?: TDeliveryStatus; page: number; pageSize: number },
+) {
+  const where = q.status
+    ? sql`d.campaign_id = ${campaignId}::uuid and d.status = ${q.status}`
+    : sql`d.campaign_id = ${campaignId}::uuid`;
   const rows = await selectRows<TDeliveryRow>(
     tx,
     sql`select d.id, d.customer_id, trim(cu.last_name || ' ' || cu.first_name) as customer_name, d.email, d.hotel_id, d.status, d.skip_reason,

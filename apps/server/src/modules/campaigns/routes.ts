@@ -34,13 +34,27 @@ export function campaignRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, campaignsApi.quietHours, building, async ({ body, ctx }) => checkQuietHours(rt, ctx, body.schedule));
   route(app, campaignsApi.create, create, async ({ body, ctx }) => createCampaign(rt, ctx, body));
   route(app, campaignsApi.get, read, async ({ params, ctx }) => getCampaign(rt, ctx, uuid(params.id)));
-  route(app, campaignsApi.update, edit, async ({ params, body, ctx }) => updateCampaign(rt, ctx, uuid(params.id), body));
-  route(app, campaignsApi.remove, { entitlement: 'campaign.delete' }, async ({ params, ctx }) => deleteCampaign(rt, ctx, uuid(params.id)));
-  route(app, campaignsApi.schedule, edit, async ({ params, body, ctx }) => scheduleCampaign(rt, ctx, uuid(params.id), body.schedule));
-  route(app, campaignsApi.sendNow, edit, async ({ params, ctx }) => scheduleCampaign(rt, ctx, uuid(params.id), { kind: 'now' }));
+  route(app, campaignsApi.update, edit, async ({ params, body, ctx }) =>
+    updateCampaign(rt, ctx, uuid(params.id), body),
+  );
+  route(app, campaignsApi.remove, { entitlement: 'campaign.delete' }, async ({ params, ctx }) =>
+    deleteCampaign(rt, ctx, uuid(params.id)),
+  );
+  route(app, campaignsApi.schedule, edit, async ({ params, body, ctx }) =>
+    scheduleCampaign(rt, ctx, uuid(params.id), body.schedule),
+  );
+  route(app, campaignsApi.sendNow, edit, async ({ params, ctx }) =>
+    scheduleCampaign(rt, ctx, uuid(params.id), { kind: 'now' }),
+  );
   route(app, campaignsApi.saveDraft, edit, async ({ params, ctx }) => moveCampaign(rt, ctx, uuid(params.id), 'draft'));
   route(app, campaignsApi.cancel, edit, async ({ params, ctx }) => moveCampaign(rt, ctx, uuid(params.id), 'cancelled'));
-  route(app, campaignsApi.duplicate, create, async ({ params, body, ctx }) => duplicateCampaign(rt, ctx, uuid(params.id), body.name));
-  route(app, campaignsApi.testSend, edit, async ({ params, body, ctx }) => testSendCampaign(rt, ctx, uuid(params.id), body, imageUrl));
-  route(app, campaignsApi.deliveries, read, async ({ params, query, ctx }) => listDeliveries(rt, ctx, uuid(params.id), query));
+  route(app, campaignsApi.duplicate, create, async ({ params, body, ctx }) =>
+    duplicateCampaign(rt, ctx, uuid(params.id), body.name),
+  );
+  route(app, campaignsApi.testSend, edit, async ({ params, body, ctx }) =>
+    testSendCampaign(rt, ctx, uuid(params.id), body, imageUrl),
+  );
+  route(app, campaignsApi.deliveries, read, async ({ params, query, ctx }) =>
+    listDeliveries(rt, ctx, uuid(params.id), query),
+  );
 }

@@ -20,19 +20,31 @@ describe('schedule times', () => {
 
   it('holds a send due in the quiet hours until their end that morning', () => {
     // 23:30 in Tokyo waits for 08:00 the next day; 06:00 for 08:00 the same day.
-    expect(quietHoursRelease(instantOf('2026-07-01T23:30', 'Asia/Tokyo'), TOKYO)?.toISOString()).toBe(instantOf('2026-07-02T08:00', 'Asia/Tokyo').toISOString());
-    expect(quietHoursRelease(instantOf('2026-07-02T06:00', 'Asia/Tokyo'), TOKYO)?.toISOString()).toBe(instantOf('2026-07-02T08:00', 'Asia/Tokyo').toISOString());
+    expect(quietHoursRelease(instantOf('2026-07-01T23:30', 'Asia/Tokyo'), TOKYO)?.toISOString()).toBe(
+      instantOf('2026-07-02T08:00', 'Asia/Tokyo').toISOString(),
+    );
+    expect(quietHoursRelease(instantOf('2026-07-02T06:00', 'Asia/Tokyo'), TOKYO)?.toISOString()).toBe(
+      instantOf('2026-07-02T08:00', 'Asia/Tokyo').toISOString(),
+    );
     expect(quietHoursRelease(instantOf('2026-07-01T21:00', 'Asia/Tokyo'), TOKYO)).not.toBeNull();
     expect(quietHoursRelease(instantOf('2026-07-01T20:59', 'Asia/Tokyo'), TOKYO)).toBeNull();
     expect(quietHoursRelease(instantOf('2026-07-01T08:00', 'Asia/Tokyo'), TOKYO)).toBeNull();
     // A window within one day, and none at all.
-    expect(quietHoursRelease(instantOf('2026-07-01T13:00', 'UTC'), { start: '12:00', end: '14:00', timeZone: 'UTC' })?.toISOString()).toBe('2026-07-01T14:00:00.000Z');
-    expect(quietHoursRelease(instantOf('2026-07-01T23:00', 'UTC'), { start: '00:00', end: '00:00', timeZone: 'UTC' })).toBeNull();
+    expect(
+      quietHoursRelease(instantOf('2026-07-01T13:00', 'UTC'), {
+        start: '12:00',
+        end: '14:00',
+        timeZone: 'UTC',
+      })?.toISOString(),
+    ).toBe('2026-07-01T14:00:00.000Z');
+    expect(
+      quietHoursRelease(instantOf('2026-07-01T23:00', 'UTC'), { start: '00:00', end: '00:00', timeZone: 'UTC' }),
+    ).toBeNull();
   });
 });
 
 describe('quiet hours per hotel', () => {
-  it("holds the hotels inside their own quiet hours, each in its own time zone, at a fixed clock", () => {
+  it('holds the hotels inside their own quiet hours, each in its own time zone, at a fixed clock', () => {
     const hotels = new Map([
       ['tokyo', TOKYO],
       ['london', { start: '21:00', end: '08:00', timeZone: 'Europe/London' }],
@@ -44,8 +56,14 @@ describe('quiet hours per hotel', () => {
     expect(quietHold(hotels, TOKYO, night)).toEqual({ hotelIds: ['tokyo', 'own-early'], unplaced: true });
     // 07:30 in Tokyo: the hotel whose quiet hours end at 07:00 sends, the default ones still wait; London (23:30) waits.
     const early = instantOf('2026-07-02T07:30', 'Asia/Tokyo');
-    expect(quietHold(hotels, { start: '00:00', end: '00:00', timeZone: 'Asia/Tokyo' }, early)).toEqual({ hotelIds: ['tokyo', 'london'], unplaced: false });
+    expect(quietHold(hotels, { start: '00:00', end: '00:00', timeZone: 'Asia/Tokyo' }, early)).toEqual({
+      hotelIds: ['tokyo', 'london'],
+      unplaced: false,
+    });
     // 18:00 in Tokyo, 10:00 in London: nobody waits.
-    expect(quietHold(hotels, TOKYO, instantOf('2026-07-02T18:00', 'Asia/Tokyo'))).toEqual({ hotelIds: [], unplaced: false });
+    expect(quietHold(hotels, TOKYO, instantOf('2026-07-02T18:00', 'Asia/Tokyo'))).toEqual({
+      hotelIds: [],
+      unplaced: false,
+    });
   });
 });

@@ -72,14 +72,17 @@ export interface TCampaignJob {
   brandId: string;
 }
 
-const asBrand = <T>(rt: TRuntime, brandId: string, fn: (tx: TTx) => Promise<T>) => withTenant(rt.database.db, { scopeAll: false, brandId }, fn);
+const asBrand = <T>(rt: TRuntime, brandId: string, fn: (tx: TTx) => Promise<T>) =>
+  withTenant(rt.database.db, { scopeAll: false, brandId }, fn);
 
 /** Queues what is due. Cheap when nothing is: one indexed read. */
 export async function dispatchCampaigns(rt: TRuntime): Promise<void> {
   const rows = await withTenant(rt.database.db, { scopeAll: true, brandId: null }, (tx) => campaignsToDispatch(tx));
   for (const row of rows) {
     const job: TCampaignJob = { campaignId: row.id, brandId: row.brand_id };
-    await rt.queue.send(row.status === 'scheduled' ? QUEUES.campaignStart : QUEUES.campaignSend, job, { singletonKey: row.id });
+    await rt.queue.send(row.status === 'scheduled' ? QUEUES.campaignStart : QUEUES.campaignSend, job, {
+      singletonKey: row.id,
+    });
   }
 }
 
@@ -90,7 +93,9 @@ export async function startCampaign(rt: TRuntime, job: TCampaignJob): Promise<vo
   const resolution = await resolveSendingIdentity(rt, campaign.host_id);
   if (!resolution.ok) {
     // The campaign waits and says why (a sender domain that lost verification, say).
-    await asBrand(rt, job.brandId, (tx) => setProblem(tx, campaign.id, resolution.problems[0] ?? 'sending_settings_missing'));
+    await asBrand(rt, job.brandId, (tx) =>
+      setProblem(tx, campaign.id, resolution.problems[0] ?? 'sending_settings_missing'),
+    );
     return;
   }
   const started = await asBrand(rt, job.brandId, async (tx) => {
@@ -102,7 +107,12 @@ export async function startCampaign(rt: TRuntime, job: TCampaignJob): Promise<vo
     }
     let audience;
     try {
-      audience = await audienceSql(tx, { brandId: campaign.brand_id, hostId: campaign.host_id, hostLevel: campaign.host_level }, campaign.segment_ids ?? [], campaign.exclude_segment_ids ?? []);
+      audience = await audienceSql(
+        tx,
+        { brandId: campaign.brand_id, hostId: campaign.host_id, hostLevel: campaign.host_level },
+        campaign.segment_ids ?? [],
+        campaign.exclude_segment_ids ?? [],
+      );
     } catch {
       await markFailed(tx, campaign.id, 'campaign_segment_deleted');
       await releaseUses(tx, campaign.id, 'failed');
@@ -111,13 +121,21 @@ export async function startCampaign(rt: TRuntime, job: TCampaignJob): Promise<vo
     const size = await snapshotAudience(tx, campaign.id, audience, resolution.identity.frequencyCap);
     await markStarted(tx, campaign.id, size);
     const capped = await skippedAtStart(tx, campaign.id);
-    await recordDeliveryOutcomes(tx, capped.map((d) => outcomeOf(campaign, d.id, d.hotel_id, 'skipped')));
+    await recordDeliveryOutcomes(
+      tx,
+      capped.map((d) => outcomeOf(campaign, d.id, d.hotel_id, 'skipped')),
+    );
     return true;
   });
   if (started) await rt.queue.send(QUEUES.campaignSend, job, { singletonKey: job.campaignId });
 }
 
-const outcomeOf = (campaign: TCampaignRow, deliveryId: string, hotelId: string | null, outcome: TDeliveryOutcome['outcome']): TDeliveryOutcome => ({
+const outcomeOf = (
+  campaign: TCampaignRow,
+  deliveryId: string,
+  hotelId: string | null,
+  outcome: TDeliveryOutcome['outcome'],
+): TDeliveryOutcome => ({
   deliveryId,
   campaignId: campaign.id,
   brandId: campaign.brand_id,
@@ -158,7 +176,10 @@ const CHUNK = 50;
  * Messages of a chunk: with a per-domain rate, no more than a tenth of a second of it, since a
  * chunk waits for all its slots before it goes (receivers throttle bursts, not averages).
  */
-const chunkSize = (rt: TRuntime) => (rt.config.campaigns.domainRate > 0 ? Math.max(1, Math.min(CHUNK, Math.floor(rt.config.campaigns.domainRate / 10))) : CHUNK);
+const chunkSize = (rt: TRuntime) =>
+  rt.config.campaigns.domainRate > 0
+    ? Math.max(1, Math.min(CHUNK, Math.floor(rt.config.campaigns.domainRate / 10)))
+    : CHUNK;
 
 /**
  * Sends a campaign's due deliveries until none is due now. `lanes` loops run at once, each claiming
@@ -191,8 +212,16 @@ async function sendLane(rt: TRuntime, s: TSendContext): Promise<void> {
   while (!s.stopped) {
     // The claim and the statistics of what it skipped commit together, as do the answers and theirs.
     const batch = await asBrand(rt, campaign.brand_id, async (tx) => {
-      const claimed = await claimBatch(tx, campaign.id, rt.config.campaigns.batchSize, quietHold(s.hotelQuiet, s.identity.quietHours, new Date()));
-      await recordDeliveryOutcomes(tx, claimed.filter((d) => d.status === 'skipped').map((d) => outcomeOf(campaign, d.id, d.hotel_id, 'skipped')));
+      const claimed = await claimBatch(
+        tx,
+        campaign.id,
+        rt.config.campaigns.batchSize,
+        quietHold(s.hotelQuiet, s.identity.quietHours, new Date()),
+      );
+      await recordDeliveryOutcomes(
+        tx,
+        claimed.filter((d) => d.status === 'skipped').map((d) => outcomeOf(campaign, d.id, d.hotel_id, 'skipped')),
+      );
       return claimed;
     });
     if (batch.length === 0) return;
@@ -204,7 +233,13 @@ async function sendLane(rt: TRuntime, s: TSendContext): Promise<void> {
       const recorded = await recordOutcomes(tx, outcomes);
       const bounced = new Set(outcomes.filter((o) => o.hardBounce).map((o) => o.id));
       const final = recorded.filter((r) => r.status === 'sent' || r.status === 'failed');
-      await recordDeliveryOutcomes(tx, final.map((r) => ({ ...outcomeOf(campaign, r.id, r.hotel_id, r.status as 'sent' | 'failed'), bounce: bounced.has(r.id) })));
+      await recordDeliveryOutcomes(
+        tx,
+        final.map((r) => ({
+          ...outcomeOf(campaign, r.id, r.hotel_id, r.status as 'sent' | 'failed'),
+          bounce: bounced.has(r.id),
+        })),
+      );
     });
   }
 }
@@ -223,16 +258,35 @@ async function sendChunk(rt: TRuntime, s: TSendContext, chunk: TClaimed[]): Prom
     if (result.status === 'fulfilled') return void ready.push({ d, mail: result.value });
     // A mail that cannot even be built (not an SMTP answer) fails alone, rather than holding its batch in flight.
     // Only the error's kind: its message could quote the recipient.
-    rt.log.error({ error: (result.reason as Error).name, campaignId: s.campaign.id, deliveryId: d.id }, 'campaign mail could not be built');
-    outcomes.push({ id: d.id, customerId: d.customer_id, status: 'failed', messageId: null, error: 'the mail could not be built', nextAttemptAt: null, hardBounce: false });
+    rt.log.error(
+      { error: (result.reason as Error).name, campaignId: s.campaign.id, deliveryId: d.id },
+      'campaign mail could not be built',
+    );
+    outcomes.push({
+      id: d.id,
+      customerId: d.customer_id,
+      status: 'failed',
+      messageId: null,
+      error: 'the mail could not be built',
+      nextAttemptAt: null,
+      hardBounce: false,
+    });
   });
   await rateOf(rt).pace(ready.map(({ d }) => domainOf(d.email as string)));
   const skipped = await asBrand(rt, s.campaign.brand_id, async (tx) => {
-    const rows = await skipUnmailable(tx, ready.map(({ d }) => d.id));
-    await recordDeliveryOutcomes(tx, rows.map((r) => outcomeOf(s.campaign, r.id, r.hotel_id, 'skipped')));
+    const rows = await skipUnmailable(
+      tx,
+      ready.map(({ d }) => d.id),
+    );
+    await recordDeliveryOutcomes(
+      tx,
+      rows.map((r) => outcomeOf(s.campaign, r.id, r.hotel_id, 'skipped')),
+    );
     return new Set(rows.map((r) => r.id));
   });
-  const answers = await Promise.all(ready.filter(({ d }) => !skipped.has(d.id)).map(({ d, mail }) => deliver(rt, d, mail)));
+  const answers = await Promise.all(
+    ready.filter(({ d }) => !skipped.has(d.id)).map(({ d, mail }) => deliver(rt, d, mail)),
+  );
   return outcomes.concat(answers);
 }
 
@@ -243,12 +297,17 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
   if (!campaign || campaign.status !== 'pending') return null;
   const resolution = await resolveSendingIdentity(rt, campaign.host_id);
   if (!resolution.ok) {
-    await asBrand(rt, job.brandId, (tx) => setProblem(tx, campaign.id, resolution.problems[0] ?? 'sending_settings_missing'));
+    await asBrand(rt, job.brandId, (tx) =>
+      setProblem(tx, campaign.id, resolution.problems[0] ?? 'sending_settings_missing'),
+    );
     return null;
   }
   const identity = resolution.identity;
   const address = campaign.sender_email ?? identity.from.address;
-  const dkim = address.toLowerCase() === identity.from.address.toLowerCase() ? identity.dkim : await dkimOptionsForSender(rt, campaign.brand_id, address);
+  const dkim =
+    address.toLowerCase() === identity.from.address.toLowerCase()
+      ? identity.dkim
+      : await dkimOptionsForSender(rt, campaign.brand_id, address);
   if (!dkim) {
     await asBrand(rt, job.brandId, (tx) => setProblem(tx, campaign.id, 'sender_domain_not_verified'));
     return null;
@@ -282,7 +341,11 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
     hotelQuiet: new Map(
       found.hotelQuiet.map((h) => [
         h.id,
-        { start: h.start ?? SENDING_DEFAULTS.quietHoursStart, end: h.end ?? SENDING_DEFAULTS.quietHoursEnd, timeZone: h.timezone },
+        {
+          start: h.start ?? SENDING_DEFAULTS.quietHoursStart,
+          end: h.end ?? SENDING_DEFAULTS.quietHoursEnd,
+          timeZone: h.timezone,
+        },
       ]),
     ),
     stopped: false,
@@ -320,7 +383,10 @@ async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Ma
   const language = compiled.language;
   const message = personalise(
     compiled,
-    personalValues({ firstName: d.first_name, lastName: d.last_name, email: to, hotelName: d.hotel_name, brandName: s.brandName }, language),
+    personalValues(
+      { firstName: d.first_name, lastName: d.last_name, email: to, hotelName: d.hotel_name, brandName: s.brandName },
+      language,
+    ),
   );
   const mail = composeMessage({
     campaignId: s.campaign.id,
@@ -331,7 +397,11 @@ async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Ma
     publicUrl: rt.config.publicUrl,
     identity: { from: s.from, replyTo: s.identity.replyTo, footer: s.identity.footer },
     dkim: s.dkim,
-    tracking: trackingFor(rt, d.id, { mailto: s.identity.replyTo ?? s.from.address, language, customerId: d.customer_id }),
+    tracking: trackingFor(rt, d.id, {
+      mailto: s.identity.replyTo ?? s.from.address,
+      language,
+      customerId: d.customer_id,
+    }),
   });
   return signedRaw(mail);
 }
@@ -344,10 +414,16 @@ async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<T
     return { ...base, status: 'sent', messageId: mail.messageId ?? null, error: null, nextAttemptAt: null };
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;
-    const text = `${code ?? (error as { code?: string }).code ?? 'error'} ${(error as { response?: string }).response ?? (error as Error).message}`.slice(0, MAX_ERROR);
-    if (code !== undefined && code >= 500) return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null, hardBounce: true };
+    const text =
+      `${code ?? (error as { code?: string }).code ?? 'error'} ${(error as { response?: string }).response ?? (error as Error).message}`.slice(
+        0,
+        MAX_ERROR,
+      );
+    if (code !== undefined && code >= 500)
+      return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null, hardBounce: true };
     // 4xx, or no answer at all (connection lost): try again later, up to the limit.
-    if (d.attempts >= rt.config.campaigns.retryLimit) return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null };
+    if (d.attempts >= rt.config.campaigns.retryLimit)
+      return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null };
     const delay = rt.config.campaigns.retryBaseSeconds * 2 ** (d.attempts - 1) * 1000;
     return { ...base, status: 'deferred', messageId: null, error: text, nextAttemptAt: new Date(Date.now() + delay) };
   }

@@ -21,17 +21,22 @@ const MAILABLE = sql`cu.email_status = 'active' and nullif(cu.email, '') is not 
 const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
   when cu.email_bounced_at is not null then 'bounced' else d.skip_reason end`;
 
-
 /**
  * Claims up to `limit` deliveries that are due (queued, or deferred past their retry time), skipping
  * rows another worker holds and those of hotels in their quiet hours. Consent is checked again here:
  * a customer who unsubscribed (or lost their email, or hard-bounced) since the snapshot is marked
  * skipped instead, with the reason. The others are marked `sending` (in flight) before any is sent.
  */
-export async function claimBatch(tx: TTx, campaignId: string, limit: number, quiet: TQuietHold = { hotelIds: [], unplaced: false }): Promise<TClaimed[]> {
-  const held = quiet.hotelIds.length || quiet.unplaced
-    ? sql`and case when d.hotel_id is null then not ${quiet.unplaced}::boolean else not (d.hotel_id = any(${sql.param(quiet.hotelIds)}::uuid[])) end`
-    : sql``;
+export async function claimBatch(
+  tx: TTx,
+  campaignId: string,
+  limit: number,
+  quiet: TQuietHold = { hotelIds: [], unplaced: false },
+): Promise<TClaimed[]> {
+  const held =
+    quiet.hotelIds.length || quiet.unplaced
+      ? sql`and case when d.hotel_id is null then not ${quiet.unplaced}::boolean else not (d.hotel_id = any(${sql.param(quiet.hotelIds)}::uuid[])) end`
+      : sql``;
   return selectRows<TClaimed>(
     tx,
     sql`with picked as (
@@ -57,7 +62,10 @@ export async function claimBatch(tx: TTx, campaignId: string, limit: number, qui
  * customer is no longer mailable (an unsubscribe that came after the claim) are marked skipped,
  * with the reason, and returned. One statement, which usually changes nothing.
  */
-export async function skipUnmailable(tx: TTx, deliveryIds: string[]): Promise<{ id: string; hotel_id: string | null }[]> {
+export async function skipUnmailable(
+  tx: TTx,
+  deliveryIds: string[],
+): Promise<{ id: string; hotel_id: string | null }[]> {
   if (deliveryIds.length === 0) return [];
   return selectRows(
     tx,
@@ -100,25 +108,36 @@ export interface TOutcome {
 }
 
 /** Records a batch's SMTP answers in one statement; hard bounces mark the customer's address. */
-export async function recordOutcomes(tx: TTx, outcomes: TOutcome[]): Promise<{ id: string; status: string; hotel_id: string | null }[]> {
+export async function recordOutcomes(
+  tx: TTx,
+  outcomes: TOutcome[],
+): Promise<{ id: string; status: string; hotel_id: string | null }[]> {
   if (outcomes.length === 0) return [];
-  const updated = await selectRows<{ id: string; status: string; hotel_id: string | null }>(tx, sql`update deliveries d set status = v.status,
+  const updated = await selectRows<{ id: string; status: string; hotel_id: string | null }>(
+    tx,
+    sql`update deliveries d set status = v.status,
       sent_at = case when v.status = 'sent' then now() else d.sent_at end,
       message_id = coalesce(v.message_id, d.message_id), error = v.error, next_attempt_at = v.next_at
     from unnest(${sql.param(outcomes.map((o) => o.id))}::uuid[], ${sql.param(outcomes.map((o) => o.status))}::text[],
       ${sql.param(outcomes.map((o) => o.messageId))}::text[], ${sql.param(outcomes.map((o) => o.error))}::text[],
       ${sql.param(outcomes.map((o) => o.nextAttemptAt?.toISOString() ?? null))}::timestamptz[]) as v(id, status, message_id, error, next_at)
     where d.id = v.id and d.status = 'sending'
-    returning d.id, d.status, d.hotel_id`);
+    returning d.id, d.status, d.hotel_id`,
+  );
   const bounced = outcomes.filter((o) => o.hardBounce).map((o) => o.customerId);
   if (bounced.length)
-    await tx.execute(sql`update customers set email_bounced_at = now() where id = any(${sql.param(bounced)}::uuid[]) and email_bounced_at is null`);
+    await tx.execute(
+      sql`update customers set email_bounced_at = now() where id = any(${sql.param(bounced)}::uuid[]) and email_bounced_at is null`,
+    );
   return updated;
 }
 
 /** Deliveries recorded as skipped when the audience was snapshotted (the frequency cap). */
 export async function skippedAtStart(tx: TTx, campaignId: string) {
-  return selectRows<{ id: string; hotel_id: string | null }>(tx, sql`select id, hotel_id from deliveries where campaign_id = ${campaignId}::uuid and status = 'skipped'`);
+  return selectRows<{ id: string; hotel_id: string | null }>(
+    tx,
+    sql`select id, hotel_id from deliveries where campaign_id = ${campaignId}::uuid and status = 'skipped'`,
+  );
 }
 
 /**
@@ -157,7 +176,9 @@ export async function nextRetryAt(tx: TTx, campaignId: string): Promise<Date | n
 }
 
 export async function setProblem(tx: TTx, campaignId: string, problem: string | null): Promise<void> {
-  await tx.execute(sql`update campaigns set problem = ${problem} where id = ${campaignId}::uuid and problem is distinct from ${problem}`);
+  await tx.execute(
+    sql`update campaigns set problem = ${problem} where id = ${campaignId}::uuid and problem is distinct from ${problem}`,
+  );
 }
 
 /** Scheduled -> pending with the snapshot's size; false when the campaign was no longer scheduled. */
@@ -167,7 +188,9 @@ export async function markStarted(tx: TTx, campaignId: string, audience: number)
 }
 
 export async function markFailed(tx: TTx, campaignId: string, problem: string): Promise<void> {
-  await tx.execute(sql`update campaigns set status = 'failed', problem = ${problem}, finished_at = now(), updated_at = now() where id = ${campaignId}::uuid`);
+  await tx.execute(
+    sql`update campaigns set status = 'failed', problem = ${problem}, finished_at = now(), updated_at = now() where id = ${campaignId}::uuid`,
+  );
 }
 
 /** Campaigns to act on, across brands: due scheduled ones and those sending. */
@@ -180,15 +203,21 @@ export async function campaignsToDispatch(tx: TTx) {
 
 /** Locks the campaign row for the start (two starts of one campaign wait for each other). */
 export async function lockCampaign(tx: TTx, campaignId: string) {
-  const [row] = await selectRows<{ status: string }>(tx, sql`select status from campaigns where id = ${campaignId}::uuid for update`);
+  const [row] = await selectRows<{ status: string }>(
+    tx,
+    sql`select status from campaigns where id = ${campaignId}::uuid for update`,
+  );
   return row?.status ?? null;
 }
 
 export async function templateForSend(tx: TTx, templateId: string) {
-  const [row] = await selectRows<{ id: string; version: number; default_language: 'ja' | 'en'; contents: unknown; name: string }>(
-    tx,
-    sql`select id, version, default_language, contents, name from templates where id = ${templateId}::uuid`,
-  );
+  const [row] = await selectRows<{
+    id: string;
+    version: number;
+    default_language: 'ja' | 'en';
+    contents: unknown;
+    name: string;
+  }>(tx, sql`select id, version, default_language, contents, name from templates where id = ${templateId}::uuid`);
   return row ?? null;
 }
 

@@ -152,7 +152,9 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
         if (reportProgress) await setProgress(db, record.id, done, staged.n);
       }
       // Step three's segment: every customer of the file's written rows joins it (if it still exists).
-      const segmentAdded = record.segmentId ? await joinImportSegment(tx, record.id, record.brandId, record.segmentId) : null;
+      const segmentAdded = record.segmentId
+        ? await joinImportSegment(tx, record.id, record.brandId, record.segmentId)
+        : null;
       await moveImport(
         tx,
         record.id,
@@ -208,5 +210,11 @@ export async function applyImportLapsed(rt: TRuntime, job: TApplyImportJob, outc
   const db = rt.database.db;
   if (outcome === 'requeued') await markResumed(db, job.importId);
   else
-    await moveImport(db, job.importId, ['queued', 'importing'], 'failed', sql`, error_code = 'import_interrupted', finished_at = now()`);
+    await moveImport(
+      db,
+      job.importId,
+      ['queued', 'importing'],
+      'failed',
+      sql`, error_code = 'import_interrupted', finished_at = now()`,
+    );
 }

@@ -41,7 +41,12 @@ const selectImport = sql`select i.id, i.brand_id as "brandId", i.host_id as "hos
 
 function toRecord(row: Record<string, unknown>): TImportRecord {
   const at = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-  return { ...(row as unknown as TImportRecord), createdAt: at(row.createdAt) as Date, finishedAt: at(row.finishedAt), resumedAt: at(row.resumedAt) };
+  return {
+    ...(row as unknown as TImportRecord),
+    createdAt: at(row.createdAt) as Date,
+    finishedAt: at(row.finishedAt),
+    resumedAt: at(row.resumedAt),
+  };
 }
 
 /** An import of the acting host (another host's, even in the same brand, is not found). */

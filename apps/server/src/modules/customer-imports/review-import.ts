@@ -87,7 +87,13 @@ export async function reviewImportLapsed(rt: TRuntime, job: TReviewImportJob, ou
   if (outcome === 'requeued') return markResumed(db, job.importId);
   const record = await loadImport(db, job.importId);
   if (!record) return;
-  const moved = await moveImport(db, job.importId, ['reviewing'], 'rejected', sql`, error_code = 'import_review_interrupted', finished_at = now()`);
+  const moved = await moveImport(
+    db,
+    job.importId,
+    ['reviewing'],
+    'rejected',
+    sql`, error_code = 'import_review_interrupted', finished_at = now()`,
+  );
   if (moved) {
     await deleteImportRows(db, job.importId, record.brandId);
     await rm(importFilePath(rt.config.dataDir, job.importId), { force: true });

@@ -88,26 +88,42 @@ const encodeCursor = (cursor: TPageCursor) => Buffer.from(JSON.stringify(cursor)
  * A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. One round
  * trip (readAs): the page, and the capped count when no recent total is remembered.
  */
-export async function listCustomers(rt: TRuntime, ctx: TActingContext, query: TCustomerFilter & { cursor?: string; limit: number }) {
+export async function listCustomers(
+  rt: TRuntime,
+  ctx: TActingContext,
+  query: TCustomerFilter & { cursor?: string; limit: number },
+) {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const filter = filterCondition(ctx, query);
   const position = after ? afterCursor(query.sort, after.k) : undefined;
   const db = rt.database.db;
   const totalKey = JSON.stringify([ctx.host.id, query.search ?? '', query.emailStatus ?? '', query.hotelId ?? '']);
   const plan = planTotal(db, ctx.rls.brandId, totalKey);
-  const statements = [statementOf(db, selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1))];
+  const statements = [
+    statementOf(
+      db,
+      selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1),
+    ),
+  ];
   // Counted up to one past the cap, so "more than the cap" is known without counting them all.
   if (plan.count) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
   // How many rows a search, a filter or a hotel's reach matches varies by its value: plan for the
   // value given. A brand's whole list is planned once.
-  const customPlans = Boolean(query.search || query.emailStatus || query.hotelId) || (ctx.host.level !== 'brand' && ctx.host.level !== 'grand_user');
+  const customPlans =
+    Boolean(query.search || query.emailStatus || query.hotelId) ||
+    (ctx.host.level !== 'brand' && ctx.host.level !== 'grand_user');
   let pageRows: unknown[][];
   let total: number;
   try {
     const [page = [], countRows] = await readAs(rt, ctx, statements, { customPlans });
     pageRows = page;
     // If the count waited for fails, this request counts for itself.
-    const countAlone = async () => Number((await readAs(rt, ctx, [statementOf(db, countCustomersQuery(filter, TOTAL_CAP))], { customPlans }))[0]?.[0]?.[0] ?? 0);
+    const countAlone = async () =>
+      Number(
+        (
+          await readAs(rt, ctx, [statementOf(db, countCustomersQuery(filter, TOTAL_CAP))], { customPlans })
+        )[0]?.[0]?.[0] ?? 0,
+      );
     total = plan.count ? Number(countRows?.[0]?.[0] ?? 0) : (plan.total ?? (await plan.wait.catch(countAlone)));
   } catch (error) {
     plan.settle?.(null);
@@ -181,11 +197,17 @@ export function validateCustomer(input: TCustomerInput) {
 function isPastDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value && value <= today() && value >= '1900-01-01';
+  return (
+    !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value && value <= today() && value >= '1900-01-01'
+  );
 }
 
 /** Adds a customer by hand, allocated to the acting hotel or to the chosen one. */
-export async function createCustomer(rt: TRuntime, ctx: TActingContext, input: TCustomerInput & { hotelId?: string }): Promise<TCustomer> {
+export async function createCustomer(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: TCustomerInput & { hotelId?: string },
+): Promise<TCustomer> {
   const values = validateCustomer(input);
   return inTenant(rt, ctx, async (tx) => {
     const hotelId = ctx.host.level === 'hotel' ? ctx.host.id : input.hotelId;
@@ -193,7 +215,8 @@ export async function createCustomer(rt: TRuntime, ctx: TActingContext, input: T
     const hotel = hotelId ? await findHost(tx, ctx, 'hotel', hotelId) : null;
     if (hotelId && !hotel) throw badRequest({ hotelId: fieldError('hotel_required') });
     const brandId = (hotel?.brandId ?? ctx.host.brandId) as string;
-    if (await phoneTaken(tx, brandId, values.phone)) throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
+    if (await phoneTaken(tx, brandId, values.phone))
+      throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
     const id = randomUUID();
     await insertCustomer(tx, { id, brandId, ...values, consentSource: 'manual' });
     if (hotel) await allocate(tx, { customerId: id, hotelId: hotel.id, brandId, source: 'manual' });
@@ -202,14 +225,26 @@ export async function createCustomer(rt: TRuntime, ctx: TActingContext, input: T
   });
 }
 
-export async function updateCustomer(rt: TRuntime, ctx: TActingContext, id: string, input: TCustomerInput): Promise<TCustomer> {
+export async function updateCustomer(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  input: TCustomerInput,
+): Promise<TCustomer> {
   const values = validateCustomer(input);
   return inTenant(rt, ctx, async (tx) => {
     const before = await mustFind(tx, ctx, id);
-    if (await phoneTaken(tx, before.brandId, values.phone, id)) throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
+    if (await phoneTaken(tx, before.brandId, values.phone, id))
+      throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
     await updateCustomerRow(tx, id, values);
     // Which fields changed, not their values: the audit log holds no personal data.
-    await recordAudit(tx, ctx, { action: 'update', targetType: 'customer', targetId: id, brandId: before.brandId, changes: { fields: Object.keys(diff(before, values)) } });
+    await recordAudit(tx, ctx, {
+      action: 'update',
+      targetType: 'customer',
+      targetId: id,
+      brandId: before.brandId,
+      changes: { fields: Object.keys(diff(before, values)) },
+    });
     return toCustomer(await mustFind(tx, ctx, id));
   });
 }
@@ -224,7 +259,11 @@ export async function deleteCustomer(rt: TRuntime, ctx: TActingContext, id: stri
 }
 
 /** Active or unsubscribed, for one customer or a selection; consent is brand-wide. */
-export async function setCustomersEmailStatus(rt: TRuntime, ctx: TActingContext, input: { ids: string[]; emailStatus: 'active' | 'unsubscribed'; reason?: string }) {
+export async function setCustomersEmailStatus(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: { ids: string[]; emailStatus: 'active' | 'unsubscribed'; reason?: string },
+) {
   return inTenant(rt, ctx, async (tx) => {
     const ids = [...new Set(input.ids)];
     const reachable = await idsInScope(tx, ctx, ids);
@@ -263,7 +302,13 @@ export async function allocationSummary(rt: TRuntime, ctx: TActingContext, id: s
     return {
       brand: { name: rows[0]?.brandName ?? '', bookingCount: customer.totals[0] },
       hotelGroups: [...groups.values()],
-      hotels: rows.map((r) => ({ id: r.hotelId, name: r.hotelName, hotelGroupName: r.hotelGroupName, bookingCount: r.bookingCount, source: r.source })),
+      hotels: rows.map((r) => ({
+        id: r.hotelId,
+        name: r.hotelName,
+        hotelGroupName: r.hotelGroupName,
+        bookingCount: r.bookingCount,
+        source: r.source,
+      })),
     };
   });
 }

@@ -10,22 +10,37 @@ beforeAll(async () => {
   const hosts = await s.sql(`select slug, id from hosts`);
   ids = Object.fromEntries(hosts.map((h) => [h.slug, h.id]));
   // 120 guests of Shinjuku, 30 of Kyoto and 5 of Harbor View Kobe, made with SQL for speed.
-  await s.sql(`
+  await s.sql(
+    `
     insert into customers (brand_id, first_name, last_name, phone, email, address, created_at)
     select $1, '太郎' || g, '山田', '0901000' || lpad(g::text, 4, '0'), 'taro' || g || '@example.jp', '東京都', now() - (g || ' minutes')::interval
-    from generate_series(1, 120) g`, [ids['sakura-hotels']]);
-  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source)
-    select id, $1, brand_id, 'booking' from customers where phone like '0901000%'`, [ids['sakura-shinjuku']]);
-  await s.sql(`
+    from generate_series(1, 120) g`,
+    [ids['sakura-hotels']],
+  );
+  await s.sql(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source)
+    select id, $1, brand_id, 'booking' from customers where phone like '0901000%'`,
+    [ids['sakura-shinjuku']],
+  );
+  await s.sql(
+    `
     insert into customers (brand_id, first_name, last_name, phone, email, address)
     select $1, '花子' || g, '鈴木', '0802000' || lpad(g::text, 4, '0'), null, '京都府'
-    from generate_series(1, 30) g`, [ids['sakura-hotels']]);
-  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source)
-    select id, $1, brand_id, 'booking' from customers where phone like '0802000%'`, [ids['sakura-kyoto']]);
-  await s.sql(`
+    from generate_series(1, 30) g`,
+    [ids['sakura-hotels']],
+  );
+  await s.sql(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source)
+    select id, $1, brand_id, 'booking' from customers where phone like '0802000%'`,
+    [ids['sakura-kyoto']],
+  );
+  await s.sql(
+    `
     insert into customers (brand_id, first_name, last_name, phone, email, address)
     select $1, 'Guest' || g, 'Smith', '0703000' || lpad(g::text, 4, '0'), 'smith' || g || '@example.com', 'Kobe'
-    from generate_series(1, 5) g`, [ids['harbor-view']]);
+    from generate_series(1, 5) g`,
+    [ids['harbor-view']],
+  );
 });
 afterAll(async () => {
   await s?.close();
@@ -38,11 +53,8 @@ describe('customer list', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { body: { data: { items: { id: string }[]; nextCursor: string | null; total: number } } } = await s.call(
-        'GET',
-        `/v1/customers?limit=40${cursor ? `&cursor=${cursor}` : ''}`,
-        { token },
-      );
+      const res: { body: { data: { items: { id: string }[]; nextCursor: string | null; total: number } } } =
+        await s.call('GET', `/v1/customers?limit=40${cursor ? `&cursor=${cursor}` : ''}`, { token });
       expect(res.body.data.total).toBe(150);
       seen.push(...res.body.data.items.map((c) => c.id));
       cursor = res.body.data.nextCursor;
@@ -65,13 +77,29 @@ describe('customer list', () => {
   it('searches by name, email and phone in any common form', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const find = async (q: string) =>
-      (await s.call('GET', `/v1/customers?search=${encodeURIComponent(q)}&limit=100`, { token })).body.data.items.map((c: { phone: string }) => c.phone);
+      (await s.call('GET', `/v1/customers?search=${encodeURIComponent(q)}&limit=100`, { token })).body.data.items.map(
+        (c: { phone: string }) => c.phone,
+      );
     expect(await find('090-1000-0007')).toEqual(['09010000007']);
     expect(await find('０９０１０００００１２')).toEqual(['09010000012']);
     expect(await find('+81 90 1000 0013')).toEqual(['09010000013']);
     expect(await find('taro7@EXAMPLE.jp')).toEqual(['09010000007']);
     expect((await find('鈴木')).length).toBe(30);
-    expect((await find('山田 太郎11')).sort()).toEqual(['09010000011', '09010000110', '09010000111', '09010000112', '09010000113', '09010000114', '09010000115', '09010000116', '09010000117', '09010000118', '09010000119'].sort());
+    expect((await find('山田 太郎11')).sort()).toEqual(
+      [
+        '09010000011',
+        '09010000110',
+        '09010000111',
+        '09010000112',
+        '09010000113',
+        '09010000114',
+        '09010000115',
+        '09010000116',
+        '09010000117',
+        '09010000118',
+        '09010000119',
+      ].sort(),
+    );
   });
 
   it('filters by email status and hotel', async () => {
@@ -82,7 +110,7 @@ describe('customer list', () => {
     expect(unsubscribed.body.data.total).toBe(0);
   });
 
-  it('shows a hotel only its own guests, a group its hotels\' guests, another brand none', async () => {
+  it("shows a hotel only its own guests, a group its hotels' guests, another brand none", async () => {
     const hotel = await s.login(DEMO.hotelAdmin);
     expect((await s.call('GET', '/v1/customers', { token: hotel.token })).body.data.total).toBe(120);
     const group = await s.login(DEMO.groupAdmin);
@@ -109,7 +137,11 @@ describe('customer list', () => {
     const seen = new Set<string>();
     let cursor: string | null = null;
     do {
-      const res: { body: { data: { items: { id: string }[]; nextCursor: string | null } } } = await s.call('GET', `/v1/customers?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { token });
+      const res: { body: { data: { items: { id: string }[]; nextCursor: string | null } } } = await s.call(
+        'GET',
+        `/v1/customers?limit=50${cursor ? `&cursor=${cursor}` : ''}`,
+        { token },
+      );
       for (const c of res.body.data.items) seen.add(c.id);
       cursor = res.body.data.nextCursor;
     } while (cursor);
@@ -139,13 +171,20 @@ describe('customer list in one round trip', () => {
     await s.sql(`update users set status = 'active' where email = $1`, [DEMO.hotelViewer]);
     expect((await list()).status).toBe(200);
 
-    const [assignment] = await s.sql(`select ra.* from role_assignments ra join users u on u.id = ra.user_id where u.email = $1`, [DEMO.hotelViewer]);
+    const [assignment] = await s.sql(
+      `select ra.* from role_assignments ra join users u on u.id = ra.user_id where u.email = $1`,
+      [DEMO.hotelViewer],
+    );
     await s.sql(`delete from role_assignments where user_id = $1`, [assignment.user_id]);
     expect((await list()).status).toBe(403);
-    await s.sql(`insert into role_assignments select * from json_populate_record(null::role_assignments, $1)`, [JSON.stringify(assignment)]);
+    await s.sql(`insert into role_assignments select * from json_populate_record(null::role_assignments, $1)`, [
+      JSON.stringify(assignment),
+    ]);
     expect((await list()).status).toBe(200);
 
-    await s.sql(`update users set tokens_valid_after = now() + interval '1 second' where email = $1`, [DEMO.hotelViewer]);
+    await s.sql(`update users set tokens_valid_after = now() + interval '1 second' where email = $1`, [
+      DEMO.hotelViewer,
+    ]);
     expect((await list()).status).toBe(401);
     await s.sql(`update users set tokens_valid_after = now() - interval '1 day' where email = $1`, [DEMO.hotelViewer]);
   });
@@ -171,9 +210,16 @@ describe('customer list in one round trip', () => {
     const first = await s.call('GET', `/v1/customers?limit=10&emailStatus=active&search=${search}`, { token });
     expect(first.body.data.total).toBe(30);
     const picked = first.body.data.items.slice(0, 2).map((c: { id: string }) => c.id);
-    expect((await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked, emailStatus: 'unsubscribed' } })).status).toBe(200);
+    expect(
+      (await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked, emailStatus: 'unsubscribed' } }))
+        .status,
+    ).toBe(200);
     try {
-      const next = await s.call('GET', `/v1/customers?limit=10&emailStatus=active&search=${search}&cursor=${first.body.data.nextCursor}`, { token });
+      const next = await s.call(
+        'GET',
+        `/v1/customers?limit=10&emailStatus=active&search=${search}&cursor=${first.body.data.nextCursor}`,
+        { token },
+      );
       expect(next.body.data.total).toBe(28);
     } finally {
       await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked, emailStatus: 'active' } });
@@ -182,11 +228,18 @@ describe('customer list in one round trip', () => {
 
   it('shows a total that follows a change made through the console at once', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
-    const total = async () => (await s.call('GET', '/v1/customers?limit=5&search=0909', { token })).body.data.total as number;
+    const total = async () =>
+      (await s.call('GET', '/v1/customers?limit=5&search=0909', { token })).body.data.total as number;
     expect(await total()).toBe(0);
     const made = await s.call('POST', '/v1/customers', {
       token,
-      body: { firstName: '一郎', lastName: '総数', phone: '09099990000', address: '東京都', hotelId: ids['sakura-shinjuku'] },
+      body: {
+        firstName: '一郎',
+        lastName: '総数',
+        phone: '09099990000',
+        address: '東京都',
+        hotelId: ids['sakura-shinjuku'],
+      },
     });
     expect(made.status).toBe(200);
     expect(await total()).toBe(1);
@@ -198,7 +251,13 @@ describe('customer list in one round trip', () => {
 describe('one customer', () => {
   it('may have an address at a real top-level domain of any length (DESIGN section 6)', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
-    const body = { firstName: '花子', lastName: '旅館', phone: '08033334444', address: '東京都', hotelId: ids['sakura-shinjuku'] };
+    const body = {
+      firstName: '花子',
+      lastName: '旅館',
+      phone: '08033334444',
+      address: '東京都',
+      hotelId: ids['sakura-shinjuku'],
+    };
     const dotted = await s.call('POST', '/v1/customers', { token, body: { ...body, email: 'hanako@ryokan..tokyo' } });
     expect(dotted.status).toBe(400);
     expect(dotted.body.error.fields.email.message).toBe('Please enter a valid email');
@@ -210,23 +269,53 @@ describe('one customer', () => {
 
   it('is added with the rules and messages of the specification', async () => {
     const { token } = await s.login(DEMO.hotelStaff);
-    const empty = await s.call('POST', '/v1/customers', { token, body: { firstName: '', lastName: '', phone: '', address: '' } });
+    const empty = await s.call('POST', '/v1/customers', {
+      token,
+      body: { firstName: '', lastName: '', phone: '', address: '' },
+    });
     expect(empty.status).toBe(400);
-    for (const f of ['firstName', 'lastName', 'phone', 'address']) expect(empty.body.error.fields[f].message).toBe('This field is required to fill.');
-    const letters = await s.call('POST', '/v1/customers', { token, body: { firstName: 'a', lastName: 'b', phone: '090-abcd', address: 'c' } });
+    for (const f of ['firstName', 'lastName', 'phone', 'address'])
+      expect(empty.body.error.fields[f].message).toBe('This field is required to fill.');
+    const letters = await s.call('POST', '/v1/customers', {
+      token,
+      body: { firstName: 'a', lastName: 'b', phone: '090-abcd', address: 'c' },
+    });
     expect(letters.body.error.fields.phone.message).toBe('Use only numerical characters.');
-    const dup = await s.call('POST', '/v1/customers', { token, body: { firstName: 'a', lastName: 'b', phone: '090-1000-0001', address: 'c' } });
+    const dup = await s.call('POST', '/v1/customers', {
+      token,
+      body: { firstName: 'a', lastName: 'b', phone: '090-1000-0001', address: 'c' },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error.fields.phone.message).toBe('Phone number already exists.');
 
     const created = await s.call('POST', '/v1/customers', {
       token,
-      body: { firstName: '健', lastName: '中村', phone: '０８０－１１１１－２２２２', email: 'ken@example.jp', gender: 'male', dateOfBirth: '1990-05-20', country: 'jp', prefecture: '東京都', city: '新宿区', address: '西新宿1-1' },
+      body: {
+        firstName: '健',
+        lastName: '中村',
+        phone: '０８０－１１１１－２２２２',
+        email: 'ken@example.jp',
+        gender: 'male',
+        dateOfBirth: '1990-05-20',
+        country: 'jp',
+        prefecture: '東京都',
+        city: '新宿区',
+        address: '西新宿1-1',
+      },
     });
     expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({ fullName: '中村 健', phone: '08011112222', country: 'JP', emailStatus: 'active', consentSource: 'manual' });
+    expect(created.body.data).toMatchObject({
+      fullName: '中村 健',
+      phone: '08011112222',
+      country: 'JP',
+      emailStatus: 'active',
+      consentSource: 'manual',
+    });
     expect(created.body.data.age).toBeGreaterThanOrEqual(36);
-    const future = await s.call('PUT', `/v1/customers/${created.body.data.id}`, { token, body: { ...created.body.data, dateOfBirth: '2999-01-01' } });
+    const future = await s.call('PUT', `/v1/customers/${created.body.data.id}`, {
+      token,
+      body: { ...created.body.data, dateOfBirth: '2999-01-01' },
+    });
     expect(future.body.error.fields.dateOfBirth.code).toBe('invalid_date');
     const edited = await s.call('PUT', `/v1/customers/${created.body.data.id}`, {
       token,
@@ -237,7 +326,9 @@ describe('one customer', () => {
     expect((await s.call('DELETE', `/v1/customers/${created.body.data.id}`, { token })).status).toBe(403);
     const admin = await s.login(DEMO.hotelAdmin);
     expect((await s.call('DELETE', `/v1/customers/${created.body.data.id}`, { token: admin.token })).status).toBe(200);
-    const audit = await s.sql(`select action, changes from audit_log where target_id = $1 order by id`, [created.body.data.id]);
+    const audit = await s.sql(`select action, changes from audit_log where target_id = $1 order by id`, [
+      created.body.data.id,
+    ]);
     expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'delete']);
     expect(JSON.stringify(audit)).not.toContain('08011112222');
   });
@@ -246,13 +337,30 @@ describe('one customer', () => {
     const viewer = await s.login(DEMO.hotelViewer);
     const [c] = await s.sql(`select id from customers where phone = '09010000001'`);
     expect((await s.call('GET', `/v1/customers/${c.id}`, { token: viewer.token })).status).toBe(200);
-    expect((await s.call('PUT', `/v1/customers/${c.id}`, { token: viewer.token, body: { firstName: 'x', lastName: 'y', phone: '1234567', address: 'z' } })).status).toBe(403);
-    expect((await s.call('PUT', '/v1/customers/email-status', { token: viewer.token, body: { ids: [c.id], emailStatus: 'unsubscribed' } })).status).toBe(403);
+    expect(
+      (
+        await s.call('PUT', `/v1/customers/${c.id}`, {
+          token: viewer.token,
+          body: { firstName: 'x', lastName: 'y', phone: '1234567', address: 'z' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await s.call('PUT', '/v1/customers/email-status', {
+          token: viewer.token,
+          body: { ids: [c.id], emailStatus: 'unsubscribed' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('shows bookings in reach and the allocation summary', async () => {
     const [c] = await s.sql(`select id from customers where phone = '09010000002'`);
-    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'booking')`, [c.id, ids['sakura-kyoto'], ids['sakura-hotels']]);
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'booking')`,
+      [c.id, ids['sakura-kyoto'], ids['sakura-hotels']],
+    );
     await s.sql(
       `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, room_name, room_type, source, amount, status) values
        ($1, $2, $3, 'R-1', '2026-01-05', '2026-02-01', '2026-02-03', 2, 2, 'デラックスツイン', 'twin', 'Rakuten Travel', 48000, 'checked_out'),
@@ -262,22 +370,38 @@ describe('one customer', () => {
     );
     const brand = await s.login(DEMO.brandAdmin);
     const bookings = await s.call('GET', `/v1/customers/${c.id}/bookings`, { token: brand.token });
-    expect(bookings.body.data.map((b: { checkIn: string }) => b.checkIn)).toEqual(['2026-06-10', '2026-04-10', '2026-02-01']);
-    expect(bookings.body.data[0]).toMatchObject({ hotelName: 'さくらホテル 京都', hotelGroupName: '関西エリア', brandName: 'さくらホテルズ', amount: 60000 });
+    expect(bookings.body.data.map((b: { checkIn: string }) => b.checkIn)).toEqual([
+      '2026-06-10',
+      '2026-04-10',
+      '2026-02-01',
+    ]);
+    expect(bookings.body.data[0]).toMatchObject({
+      hotelName: 'さくらホテル 京都',
+      hotelGroupName: '関西エリア',
+      brandName: 'さくらホテルズ',
+      amount: 60000,
+    });
     const detail = await s.call('GET', `/v1/customers/${c.id}`, { token: brand.token });
     expect(detail.body.data).toMatchObject({ totalBookings: 2, totalPayments: 108000 });
 
     const hotel = await s.login(DEMO.hotelAdmin);
     const own = await s.call('GET', `/v1/customers/${c.id}/bookings`, { token: hotel.token });
-    expect(own.body.data.map((b: { hotelName: string }) => b.hotelName)).toEqual(['さくらホテル 新宿', 'さくらホテル 新宿']);
+    expect(own.body.data.map((b: { hotelName: string }) => b.hotelName)).toEqual([
+      'さくらホテル 新宿',
+      'さくらホテル 新宿',
+    ]);
 
     const summary = await s.call('GET', `/v1/customers/${c.id}/allocations`, { token: brand.token });
     expect(summary.body.data.brand).toEqual({ name: 'さくらホテルズ', bookingCount: 2 });
-    expect(summary.body.data.hotels.map((h: { name: string; bookingCount: number }) => [h.name, h.bookingCount])).toEqual([
+    expect(
+      summary.body.data.hotels.map((h: { name: string; bookingCount: number }) => [h.name, h.bookingCount]),
+    ).toEqual([
       ['さくらホテル 京都', 1],
       ['さくらホテル 新宿', 1],
     ]);
-    expect(summary.body.data.hotelGroups.map((g: { name: string }) => g.name).sort()).toEqual(['関東エリア', '関西エリア'].sort());
+    expect(summary.body.data.hotelGroups.map((g: { name: string }) => g.name).sort()).toEqual(
+      ['関東エリア', '関西エリア'].sort(),
+    );
   });
 });
 
@@ -285,15 +409,25 @@ describe('email status', () => {
   it('is set for a selection, brand-wide, and refused whole when one customer is out of reach', async () => {
     const { token } = await s.login(DEMO.hotelStaff);
     const picked = await s.sql(`select id from customers where phone in ('09010000003', '09010000004')`);
-    const res = await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: picked.map((p) => p.id), emailStatus: 'unsubscribed' } });
+    const res = await s.call('PUT', '/v1/customers/email-status', {
+      token,
+      body: { ids: picked.map((p) => p.id), emailStatus: 'unsubscribed' },
+    });
     expect(res.body.data).toEqual({ updated: 2 });
     const brand = await s.login(DEMO.brandAdmin);
-    expect((await s.call('GET', '/v1/customers?emailStatus=unsubscribed', { token: brand.token })).body.data.total).toBe(2);
+    expect(
+      (await s.call('GET', '/v1/customers?emailStatus=unsubscribed', { token: brand.token })).body.data.total,
+    ).toBe(2);
 
     const [kyotoOnly] = await s.sql(`select id from customers where phone = '08020000005'`);
-    const mixed = await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: [picked[0]?.id, kyotoOnly.id], emailStatus: 'active' } });
+    const mixed = await s.call('PUT', '/v1/customers/email-status', {
+      token,
+      body: { ids: [picked[0]?.id, kyotoOnly.id], emailStatus: 'active' },
+    });
     expect(mixed.status).toBe(404);
-    expect((await s.call('GET', '/v1/customers?emailStatus=unsubscribed', { token: brand.token })).body.data.total).toBe(2);
+    expect(
+      (await s.call('GET', '/v1/customers?emailStatus=unsubscribed', { token: brand.token })).body.data.total,
+    ).toBe(2);
   });
 });
 
@@ -302,7 +436,9 @@ describe('CSV export', () => {
     const [c] = await s.sql(`select id from customers where phone = '09010000005'`);
     await s.sql(`update customers set address = '=HYPERLINK("x")', last_name = '山田, "本店"' where id = $1`, [c.id]);
     const { token } = await s.login(DEMO.hotelAdmin);
-    const res = await fetch(`${s.url}/v1/customers/export.csv?sort=name`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${s.url}/v1/customers/export.csv?sort=name`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="customers-\d{4}-\d{2}-\d{2}\.csv"/);
@@ -310,13 +446,17 @@ describe('CSV export', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.toString('utf8').slice(1);
     const lines = text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('姓,名,電話番号,メールアドレス,身分証番号,性別,生年月日,年齢,国,都道府県,市区町村,住所,メール配信,予約数,支払総額,登録日時');
+    expect(lines[0]).toBe(
+      '姓,名,電話番号,メールアドレス,身分証番号,性別,生年月日,年齢,国,都道府県,市区町村,住所,メール配信,予約数,支払総額,登録日時',
+    );
     expect(lines).toHaveLength(121);
     expect(text).toContain(`"'=HYPERLINK(""x"")"`);
     expect(text).toContain('"山田, ""本店"""');
     expect(text).not.toContain('鈴木');
 
-    const english = await fetch(`${s.url}/v1/customers/export.csv?lang=en&emailStatus=unsubscribed`, { headers: { authorization: `Bearer ${token}` } });
+    const english = await fetch(`${s.url}/v1/customers/export.csv?lang=en&emailStatus=unsubscribed`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     // text() decodes UTF-8 and drops the BOM itself.
     const rows = (await english.text()).trimEnd().split('\r\n');
     expect(rows[0]?.startsWith('Last name,First name,Phone number')).toBe(true);
@@ -326,7 +466,10 @@ describe('CSV export', () => {
 
   it('is refused to a viewer and to another brand', async () => {
     const viewer = await s.login(DEMO.hotelViewer);
-    expect((await fetch(`${s.url}/v1/customers/export.csv`, { headers: { authorization: `Bearer ${viewer.token}` } })).status).toBe(403);
+    expect(
+      (await fetch(`${s.url}/v1/customers/export.csv`, { headers: { authorization: `Bearer ${viewer.token}` } }))
+        .status,
+    ).toBe(403);
     expect((await fetch(`${s.url}/v1/customers/export.csv`)).status).toBe(401);
   });
 });
@@ -334,12 +477,17 @@ describe('CSV export', () => {
 describe('CSV export through a download link', () => {
   const KYOTO_AS_BRAND_ADMIN = { 'x-user-role': 'admin', 'x-host-slug': 'sakura-kyoto', 'x-host-level': 'hotel' };
 
-  async function askLink(token: string, body: Record<string, unknown>, options: { headers?: Record<string, string>; cookie?: string } = {}) {
+  async function askLink(
+    token: string,
+    body: Record<string, unknown>,
+    options: { headers?: Record<string, string>; cookie?: string } = {},
+  ) {
     const res = await s.call('POST', '/v1/customers/export-downloads', { token, body, ...options });
     const cookie = (res.headers.getSetCookie().find((c) => c.startsWith('yado_export=')) ?? '').split(';')[0] ?? '';
     return { res, cookie, setCookie: res.headers.getSetCookie().join('\n') };
   }
-  const download = (url: string, cookie?: string) => fetch(s.url + url, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+  const download = (url: string, cookie?: string) =>
+    fetch(s.url + url, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
 
   it('gives a one-minute link, bound to this browser, that streams exactly what the bearer export gives', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
@@ -349,11 +497,14 @@ describe('CSV export through a download link', () => {
     const { url, expiresAt } = res.body.data;
     expect(url).toMatch(/^\/v1\/customers\/export-downloads\?link=[A-Za-z0-9._-]+$/);
     // No search text, user, role or token in the address.
-    for (const secret of ['鈴木', encodeURIComponent('鈴木'), token, 'sakura', 'admin']) expect(url.includes(secret), secret).toBe(false);
+    for (const secret of ['鈴木', encodeURIComponent('鈴木'), token, 'sakura', 'admin'])
+      expect(url.includes(secret), secret).toBe(false);
     const lifetime = new Date(expiresAt).getTime() - Date.now();
     expect(lifetime).toBeGreaterThan(50_000);
     expect(lifetime).toBeLessThanOrEqual(60_000);
-    expect(setCookie).toMatch(/yado_export=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/v1\/customers\/export-downloads; HttpOnly; SameSite=Strict/);
+    expect(setCookie).toMatch(
+      /yado_export=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/v1\/customers\/export-downloads; HttpOnly; SameSite=Strict/,
+    );
 
     const file = await download(url, cookie);
     expect(file.status).toBe(200);
@@ -361,9 +512,12 @@ describe('CSV export through a download link', () => {
     expect(file.headers.get('referrer-policy')).toBe('no-referrer');
     const bytes = Buffer.from(await file.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const viaBearer = await fetch(`${s.url}/v1/customers/export.csv?search=${encodeURIComponent('鈴木')}&sort=name&lang=en`, {
-      headers: { authorization: `Bearer ${token}`, ...KYOTO_AS_BRAND_ADMIN },
-    });
+    const viaBearer = await fetch(
+      `${s.url}/v1/customers/export.csv?search=${encodeURIComponent('鈴木')}&sort=name&lang=en`,
+      {
+        headers: { authorization: `Bearer ${token}`, ...KYOTO_AS_BRAND_ADMIN },
+      },
+    );
     expect(bytes.equals(Buffer.from(await viaBearer.arrayBuffer()))).toBe(true);
     const lines = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
     expect(lines[0]?.startsWith('Last name,First name')).toBe(true);
@@ -389,7 +543,12 @@ describe('CSV export through a download link', () => {
     const refused = async (r: Response) => {
       expect(r.status).toBe(401);
       const body = (await r.json()) as { data?: unknown };
-      expect(body).toEqual({ error: { code: 'download_link_invalid', message: 'This download link has expired or is not yours. Start the export again.' } });
+      expect(body).toEqual({
+        error: {
+          code: 'download_link_invalid',
+          message: 'This download link has expired or is not yours. Start the export again.',
+        },
+      });
       expect(body.data).toBeUndefined();
     };
     await refused(await download(url));
@@ -426,13 +585,19 @@ describe('CSV export through a download link', () => {
     expect((await download(first.res.body.data.url, first.cookie)).status).toBe(200);
 
     // Now a viewer there: no customer.export_csv.
-    await s.sql(`update role_assignments set role = 'viewer' where user_id = $1 and host_id = $2`, [user.id, ids['sakura-shinjuku']]);
+    await s.sql(`update role_assignments set role = 'viewer' where user_id = $1 and host_id = $2`, [
+      user.id,
+      ids['sakura-shinjuku'],
+    ]);
     try {
       const lost = await download(first.res.body.data.url, first.cookie);
       expect(lost.status).toBe(403);
       expect(((await lost.json()) as { data?: unknown }).data).toBeUndefined();
     } finally {
-      await s.sql(`update role_assignments set role = 'admin' where user_id = $1 and host_id = $2`, [user.id, ids['sakura-shinjuku']]);
+      await s.sql(`update role_assignments set role = 'admin' where user_id = $1 and host_id = $2`, [
+        user.id,
+        ids['sakura-shinjuku'],
+      ]);
     }
     await s.sql(`update users set status = 'inactive' where id = $1`, [user.id]);
     try {
@@ -448,7 +613,11 @@ describe('CSV export through a download link', () => {
     const viewer = await s.login(DEMO.hotelViewer);
     expect((await askLink(viewer.token, { sort: 'name' })).res.status).toBe(403);
     const harbor = await s.login(DEMO.harborAdmin);
-    const other = await askLink(harbor.token, { sort: 'name' }, { headers: { 'x-user-role': 'admin', 'x-host-slug': 'sakura-hotels', 'x-host-level': 'brand' } });
+    const other = await askLink(
+      harbor.token,
+      { sort: 'name' },
+      { headers: { 'x-user-role': 'admin', 'x-host-slug': 'sakura-hotels', 'x-host-level': 'brand' } },
+    );
     expect(other.res.status).toBe(403);
     expect(other.res.body.data).toBeUndefined();
     expect(other.cookie).toBe('');

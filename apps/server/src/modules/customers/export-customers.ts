@@ -10,13 +10,35 @@ import { UTF8_BOM, csvRow } from './csv.ts';
 import { afterCursor, cursorOf, filterCondition, selectCustomers, type TCustomerFilter } from './queries.ts';
 
 const BATCH = 1000;
-const COLUMNS = ['last_name', 'first_name', 'phone', 'email', 'id_number', 'gender', 'date_of_birth', 'age', 'country', 'prefecture', 'city', 'address', 'email_status', 'total_bookings', 'total_payments', 'created_at'] as const;
+const COLUMNS = [
+  'last_name',
+  'first_name',
+  'phone',
+  'email',
+  'id_number',
+  'gender',
+  'date_of_birth',
+  'age',
+  'country',
+  'prefecture',
+  'city',
+  'address',
+  'email_status',
+  'total_bookings',
+  'total_payments',
+  'created_at',
+] as const;
 
 /**
  * The customers the current filters show, as CSV, streamed batch by batch along the keyset:
  * memory stays flat at any size, and each batch is its own short transaction.
  */
-export function exportCustomers(rt: TRuntime, ctx: TActingContext, filter: TCustomerFilter, language: 'ja' | 'en'): Readable {
+export function exportCustomers(
+  rt: TRuntime,
+  ctx: TActingContext,
+  filter: TCustomerFilter,
+  language: 'ja' | 'en',
+): Readable {
   return exportCustomersWhere(rt, ctx, async () => filterCondition(ctx, filter), filter.sort, language);
 }
 

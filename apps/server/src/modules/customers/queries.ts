@@ -97,7 +97,9 @@ export const customerColumns = {
   totals,
 };
 export type TCustomerRow = {
-  [K in keyof typeof customerColumns]: K extends 'totals' ? [number, number] : (typeof customers.$inferSelect)[K & keyof typeof customers.$inferSelect];
+  [K in keyof typeof customerColumns]: K extends 'totals'
+    ? [number, number]
+    : (typeof customers.$inferSelect)[K & keyof typeof customers.$inferSelect];
 };
 
 export interface TCustomerFilter {
@@ -112,7 +114,9 @@ export function filterCondition(ctx: TScopeContext, f: TCustomerFilter): SQL {
     customerScope(ctx),
     f.search ? searchCondition(f.search) : undefined,
     f.emailStatus ? eq(customers.emailStatus, f.emailStatus) : undefined,
-    f.hotelId ? sql`exists (select 1 from customer_allocations a where a.customer_id = ${qualified(customers.id)} and a.hotel_id = ${f.hotelId})` : undefined,
+    f.hotelId
+      ? sql`exists (select 1 from customer_allocations a where a.customer_id = ${qualified(customers.id)} and a.hotel_id = ${f.hotelId})`
+      : undefined,
   ) as SQL;
 }
 
@@ -120,7 +124,8 @@ export type TCursor = [string, string, string?];
 
 /** Keyset: the position after the last row of a page, in the order of the sort. */
 export function afterCursor(sort: TCustomerFilter['sort'], cursor: TCursor): SQL {
-  if (sort === 'name') return sql`(${customers.lastName}, ${customers.firstName}, ${qualified(customers.id)}) > (${cursor[0]}, ${cursor[1]}, ${cursor[2] ?? ''}::uuid)`;
+  if (sort === 'name')
+    return sql`(${customers.lastName}, ${customers.firstName}, ${qualified(customers.id)}) > (${cursor[0]}, ${cursor[1]}, ${cursor[2] ?? ''}::uuid)`;
   const op = sort === 'created_at' ? sql`>` : sql`<`;
   // The cursor's time has milliseconds, the column microseconds: the last row's own created_at is
   // read back by its id, or customers made in one statement (an import, a sync) would end the list
@@ -141,14 +146,29 @@ export function orderOf(sort: TCustomerFilter['sort']) {
   return [desc(customers.createdAt), desc(customers.id)];
 }
 
-export async function selectCustomers(tx: TTx, where: SQL, sort: TCustomerFilter['sort'], limit: number): Promise<TCustomerRow[]> {
-  const rows = await tx.select(customerColumns).from(customers).where(where).orderBy(...orderOf(sort)).limit(limit);
+export async function selectCustomers(
+  tx: TTx,
+  where: SQL,
+  sort: TCustomerFilter['sort'],
+  limit: number,
+): Promise<TCustomerRow[]> {
+  const rows = await tx
+    .select(customerColumns)
+    .from(customers)
+    .where(where)
+    .orderBy(...orderOf(sort))
+    .limit(limit);
   return rows as TCustomerRow[];
 }
 
 /** The select of selectCustomers, to run elsewhere (a pipeline); rows come as arrays (customerRowOf). */
 export function selectCustomersQuery(db: TDb, where: SQL, sort: TCustomerFilter['sort'], limit: number) {
-  return db.select(customerColumns).from(customers).where(where).orderBy(...orderOf(sort)).limit(limit);
+  return db
+    .select(customerColumns)
+    .from(customers)
+    .where(where)
+    .orderBy(...orderOf(sort))
+    .limit(limit);
 }
 
 const CUSTOMER_KEYS = Object.keys(customerColumns) as (keyof TCustomerRow)[];
@@ -173,12 +193,18 @@ export function countCustomersQuery(where: SQL, cap: number): SQL {
 }
 
 export async function findCustomer(tx: TTx, ctx: TActingContext, id: string): Promise<TCustomerRow | null> {
-  const [row] = await tx.select(customerColumns).from(customers).where(and(customerScope(ctx), eq(customers.id, id)));
+  const [row] = await tx
+    .select(customerColumns)
+    .from(customers)
+    .where(and(customerScope(ctx), eq(customers.id, id)));
   return (row as TCustomerRow | undefined) ?? null;
 }
 
 export async function idsInScope(tx: TTx, ctx: TActingContext, ids: string[]): Promise<string[]> {
-  const rows = await tx.select({ id: customers.id }).from(customers).where(and(customerScope(ctx), inArray(customers.id, ids)));
+  const rows = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(customerScope(ctx), inArray(customers.id, ids)));
   return rows.map((r) => r.id);
 }
 
@@ -186,7 +212,13 @@ export async function phoneTaken(tx: TTx, brandId: string, phone: string, except
   const rows = await tx
     .select({ id: customers.id })
     .from(customers)
-    .where(and(eq(customers.brandId, brandId), eq(customers.phone, phone), exceptId ? sql`${qualified(customers.id)} <> ${exceptId}` : undefined));
+    .where(
+      and(
+        eq(customers.brandId, brandId),
+        eq(customers.phone, phone),
+        exceptId ? sql`${qualified(customers.id)} <> ${exceptId}` : undefined,
+      ),
+    );
   return rows.length > 0;
 }
 
@@ -194,24 +226,44 @@ export async function insertCustomer(tx: TTx, row: typeof customers.$inferInsert
   await tx.insert(customers).values(row);
 }
 
-export async function updateCustomerRow(tx: TTx, id: string, values: Partial<typeof customers.$inferInsert>): Promise<void> {
-  await tx.update(customers).set({ ...values, updatedAt: new Date() }).where(eq(customers.id, id));
+export async function updateCustomerRow(
+  tx: TTx,
+  id: string,
+  values: Partial<typeof customers.$inferInsert>,
+): Promise<void> {
+  await tx
+    .update(customers)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(customers.id, id));
 }
 
 export async function deleteCustomerRow(tx: TTx, id: string): Promise<void> {
   await tx.delete(customers).where(eq(customers.id, id));
 }
 
-export async function setEmailStatusOf(tx: TTx, ids: string[], status: 'active' | 'unsubscribed', reason: string | null): Promise<number> {
+export async function setEmailStatusOf(
+  tx: TTx,
+  ids: string[],
+  status: 'active' | 'unsubscribed',
+  reason: string | null,
+): Promise<number> {
   const rows = await tx
     .update(customers)
-    .set({ emailStatus: status, emailStatusChangedAt: new Date(), unsubscribeReason: status === 'unsubscribed' ? reason : null, updatedAt: new Date() })
+    .set({
+      emailStatus: status,
+      emailStatusChangedAt: new Date(),
+      unsubscribeReason: status === 'unsubscribed' ? reason : null,
+      updatedAt: new Date(),
+    })
     .where(and(inArray(customers.id, ids), sql`${customers.emailStatus} <> ${status}`))
     .returning({ id: customers.id });
   return rows.length;
 }
 
-export async function allocate(tx: TTx, row: { customerId: string; hotelId: string; brandId: string; source: 'booking' | 'import' | 'manual' }): Promise<void> {
+export async function allocate(
+  tx: TTx,
+  row: { customerId: string; hotelId: string; brandId: string; source: 'booking' | 'import' | 'manual' },
+): Promise<void> {
   await tx.insert(customerAllocations).values(row).onConflictDoNothing();
 }
 
@@ -263,4 +315,3 @@ export async function listAllocations(tx: TTx, customerId: string) {
     .where(and(eq(customerAllocations.customerId, customerId), sql`${hotel.deletedAt} is null`))
     .orderBy(asc(hotel.name));
 }
-

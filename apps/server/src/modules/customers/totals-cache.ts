@@ -75,7 +75,8 @@ export function planTotal(db: TDb, brandId: string | null, key: string, now = Da
         return;
       }
       // A change committed while counting: the count may predate it, so it is not kept.
-      if (totals.generation === generation && totals.entries.get(key) === mine) totals.entries.set(key, { total, at: Date.now(), counting: null });
+      if (totals.generation === generation && totals.entries.get(key) === mine)
+        totals.entries.set(key, { total, at: Date.now(), counting: null });
       resolve(total);
     },
   };

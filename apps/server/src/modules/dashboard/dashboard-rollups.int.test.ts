@@ -18,14 +18,16 @@ import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 
 const SAKURA = 'DBK-100234';
 const SAKURA_KEY = 'dbk_demo_sakura_7f3c9a1e5b2d4068';
-const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+const SAFARI =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 const clock = createManualClock(new Date());
 let sim: TBookingSim;
 let s: TTestServer;
 let brandId: string;
 let deliveries: { id: string; customer_id: string; hotel_id: string | null; status: string }[];
 
-const visit = (url: string, init: RequestInit = {}) => fetch(url, { redirect: 'manual', ...init, headers: { 'user-agent': SAFARI, ...(init.headers ?? {}) } });
+const visit = (url: string, init: RequestInit = {}) =>
+  fetch(url, { redirect: 'manual', ...init, headers: { 'user-agent': SAFARI, ...(init.headers ?? {}) } });
 
 beforeAll(async () => {
   sim = createBookingSim({ seed: 29, guestsPerAccount: 800, now: clock.now, rateLimit: false });
@@ -33,8 +35,14 @@ beforeAll(async () => {
   [{ id: brandId }] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
   const [{ id: yokohama }] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
   const { token } = await s.login(DEMO.brandAdmin);
-  expect((await s.call('POST', '/v1/booking/connection', { token, body: { accountId: SAKURA, apiKey: SAKURA_KEY } })).status).toBe(200);
-  await eventually(async () => (await s.sql(`select 1 from booking_sync_runs where brand_id = $1 and status <> 'running'`, [brandId]))[0], 60_000);
+  expect(
+    (await s.call('POST', '/v1/booking/connection', { token, body: { accountId: SAKURA, apiKey: SAKURA_KEY } })).status,
+  ).toBe(200);
+  await eventually(
+    async () =>
+      (await s.sql(`select 1 from booking_sync_runs where brand_id = $1 and status <> 'running'`, [brandId]))[0],
+    60_000,
+  );
 
   // The send: a campaign of さくらホテル 横浜 to every active guest with an email, one in ten failing,
   // an hour ago (an open in the first seconds after a send is a machine's, not the guest's).
@@ -56,7 +64,13 @@ beforeAll(async () => {
   await withTenant(s.rt.database.db, { scopeAll: false, brandId }, (tx) =>
     recordDeliveryOutcomes(
       tx,
-      deliveries.map((d) => ({ deliveryId: d.id, campaignId, brandId, hotelId: d.hotel_id, outcome: d.status === 'sent' ? 'sent' : 'failed' })),
+      deliveries.map((d) => ({
+        deliveryId: d.id,
+        campaignId,
+        brandId,
+        hotelId: d.hotel_id,
+        outcome: d.status === 'sent' ? 'sent' : 'failed',
+      })),
     ),
   );
 
@@ -69,8 +83,22 @@ beforeAll(async () => {
   // bookings become conversions on any day the test runs.
   const before = clock.now().getTime();
   clock.advanceDays(5);
-  const bookers = [...new Set(sim.inspect(SAKURA).reservations.filter((r) => Date.parse(r.booked_at) > before && r.status !== 'cancelled').map((r) => r.guest_id))];
-  const bookerIds = new Set((await s.sql(`select id from customers where brand_id = $1 and external_guest_id = any($2::text[])`, [brandId, bookers])).map((r) => r.id as string));
+  const bookers = [
+    ...new Set(
+      sim
+        .inspect(SAKURA)
+        .reservations.filter((r) => Date.parse(r.booked_at) > before && r.status !== 'cancelled')
+        .map((r) => r.guest_id),
+    ),
+  ];
+  const bookerIds = new Set(
+    (
+      await s.sql(`select id from customers where brand_id = $1 and external_guest_id = any($2::text[])`, [
+        brandId,
+        bookers,
+      ])
+    ).map((r) => r.id as string),
+  );
   const bookingSoon = sent.filter((d) => bookerIds.has(d.customer_id));
   expect(bookingSoon.length, 'guests who were mailed and book within five days').toBeGreaterThan(0);
   // Clicks: every other sent mail clicks once (some of them unopened before), and every guest who
@@ -79,7 +107,11 @@ beforeAll(async () => {
   for (const d of clickers) await visit(trackingFor(s.rt, d.id).clickUrl('https://sakura-hotels.example.jp/winter', 0));
   // An unsubscribe, one-click from the mail client.
   const gone = trackingFor(s.rt, sent[1]!.id);
-  const res = await fetch(gone.unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+  const res = await fetch(gone.unsubscribeUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
   expect(res.status).toBe(200);
   await recorderOf(s.rt).flush();
   // The sync five days on: the guests who clicked and booked are conversions.
@@ -136,7 +168,11 @@ describe('the dashboard after a send, opens, clicks, an unsubscribe and a synced
   it('gives the brand the figures recomputed from the raw rows, in total, today and per hotel', async () => {
     const d = await dashboard(DEMO.brandAdmin);
     const { rows, total } = await recompute('brand');
-    expect({ sent: d.sent.current, bookings: d.bookings.current, revenue: d.revenue.current }).toEqual({ sent: total.sent, bookings: total.bookings, revenue: total.revenue });
+    expect({ sent: d.sent.current, bookings: d.bookings.current, revenue: d.revenue.current }).toEqual({
+      sent: total.sent,
+      bookings: total.bookings,
+      revenue: total.revenue,
+    });
     expect(d.openRate.current).toBeCloseTo(total.opened / total.sent, 10);
     expect(d.clickRate.current).toBeCloseTo(total.clicked / total.sent, 10);
     // Everything happened today (the booking's conversion is recorded when it is synced).
@@ -144,14 +180,28 @@ describe('the dashboard after a send, opens, clicks, an unsubscribe and a synced
     expect(today).toMatchObject(total);
     expect(d.daily.slice(0, -1).every((x: any) => x.sent + x.opened + x.clicked + x.bookings === 0)).toBe(true);
     for (const h of d.hotels) {
-      const want = rows.find((r) => r.host_id === h.hotelId) ?? { sent: 0, opened: 0, clicked: 0, bookings: 0, revenue: 0 };
-      expect(h, h.name).toMatchObject({ sent: want.sent, opened: want.opened, clicked: want.clicked, bookings: want.bookings, revenue: want.revenue });
+      const want = rows.find((r) => r.host_id === h.hotelId) ?? {
+        sent: 0,
+        opened: 0,
+        clicked: 0,
+        bookings: 0,
+        revenue: 0,
+      };
+      expect(h, h.name).toMatchObject({
+        sent: want.sent,
+        opened: want.opened,
+        clicked: want.clicked,
+        bookings: want.bookings,
+        revenue: want.revenue,
+      });
     }
     expect(d.campaignsSent.current).toBe(1);
   });
 
   it('gives a hotel group and a hotel only their hotels’ share', async () => {
-    const hotels = await s.sql(`select h.id, h.slug from hosts h join hosts g on g.id = h.hotel_group_id where g.slug = 'sakura-kanto'`);
+    const hotels = await s.sql(
+      `select h.id, h.slug from hosts h join hosts g on g.id = h.hotel_group_id where g.slug = 'sakura-kanto'`,
+    );
     const group = await dashboard(DEMO.groupAdmin);
     const groupWant = (await recompute(hotels.map((h) => h.id))).total;
     expect({ sent: group.sent.current, bookings: group.bookings.current, revenue: group.revenue.current }).toEqual({

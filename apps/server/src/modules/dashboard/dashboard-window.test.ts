@@ -24,6 +24,14 @@ describe('dashboard window', () => {
 
   it('lists seven days for the chart, oldest first', () => {
     const w = dashboardWindow(new Date('2026-11-24T03:00:00Z'), 'Asia/Tokyo');
-    expect(daysOf(w.from, w.to)).toEqual(['2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24']);
+    expect(daysOf(w.from, w.to)).toEqual([
+      '2026-11-18',
+      '2026-11-19',
+      '2026-11-20',
+      '2026-11-21',
+      '2026-11-22',
+      '2026-11-23',
+      '2026-11-24',
+    ]);
   });
 });

@@ -2,7 +2,12 @@ import { DASHBOARD_WINDOW_DAYS, type TDashboardWindow } from '@yado/contracts';
 
 /** The host's local calendar day of an instant, as 'YYYY-MM-DD'. */
 export function localDay(instant: Date, timezone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(instant);
 }
 
 /** A calendar day moved by whole days (calendar arithmetic: no time zone involved). */

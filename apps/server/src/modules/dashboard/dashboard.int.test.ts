@@ -17,16 +17,28 @@ const id: Record<string, string> = {};
 const window = dashboardWindow(new Date(), 'Asia/Tokyo');
 const lastWeek = addDays(window.to, -8);
 
-async function customer(brand: string, phone: string, status: 'active' | 'unsubscribed', hotels: string[]): Promise<void> {
+async function customer(
+  brand: string,
+  phone: string,
+  status: 'active' | 'unsubscribed',
+  hotels: string[],
+): Promise<void> {
   const [row] = await s.sql(
     `insert into customers (brand_id, first_name, last_name, phone, email, email_status) values ($1, '太郎', '山田', $2, $3, $4) returning id`,
     [id[brand], phone, `${phone}@guest.test`, status],
   );
   for (const hotel of hotels)
-    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'import')`, [row.id, id[hotel], id[brand]]);
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'import')`,
+      [row.id, id[hotel], id[brand]],
+    );
 }
 
-async function stats(host: string, day: string, v: { sent: number; delivered: number; opens: number; clicks: number; conversions: number; revenue: number }) {
+async function stats(
+  host: string,
+  day: string,
+  v: { sent: number; delivered: number; opens: number; clicks: number; conversions: number; revenue: number },
+) {
   await s.sql(
     `insert into host_daily_stats (host_id, day, brand_id, sent, delivered, unique_opens, opens, unique_clicks, clicks, conversions, revenue)
      select h.id, $2, h.brand_id, $3, $4, $5, $5, $6, $6, $7, $8 from hosts h where h.id = $1`,
@@ -35,7 +47,13 @@ async function stats(host: string, day: string, v: { sent: number; delivered: nu
 }
 
 /** A campaign; a sent or failed one with its mails per hotel (delivered, opened, clicked) in the per campaign rollup. */
-async function campaign(host: string, name: string, status: string, at: { sendAt?: string; finishedAt?: string }, mails: Record<string, number[]> = {}) {
+async function campaign(
+  host: string,
+  name: string,
+  status: string,
+  at: { sendAt?: string; finishedAt?: string },
+  mails: Record<string, number[]> = {},
+) {
   const [row] = await s.sql(
     `insert into campaigns (brand_id, host_id, name, status, send_at, started_at, finished_at) select h.brand_id, h.id, $2, $3, $4, $5, $5 from hosts h where h.id = $1 returning id, brand_id`,
     [id[host], name, status, at.sendAt ?? null, at.finishedAt ?? null],
@@ -75,29 +93,98 @@ beforeAll(async () => {
   await customer('harbor-view', '09000000006', 'active', ['harbor-kobe']);
   await customer('harbor-view', '09000000007', 'unsubscribed', ['harbor-okinawa']);
 
-  await stats('sakura-shinjuku', window.to, { sent: 100, delivered: 100, opens: 40, clicks: 10, conversions: 2, revenue: 50_000 });
-  await stats('sakura-shinjuku', window.from, { sent: 100, delivered: 100, opens: 20, clicks: 10, conversions: 1, revenue: 30_000 });
-  await stats('sakura-shinjuku', lastWeek, { sent: 50, delivered: 50, opens: 10, clicks: 5, conversions: 0, revenue: 0 });
-  await stats('sakura-yokohama', window.to, { sent: 200, delivered: 200, opens: 50, clicks: 20, conversions: 1, revenue: 20_000 });
-  await stats('sakura-kyoto', window.to, { sent: 1000, delivered: 1000, opens: 100, clicks: 30, conversions: 5, revenue: 100_000 });
+  await stats('sakura-shinjuku', window.to, {
+    sent: 100,
+    delivered: 100,
+    opens: 40,
+    clicks: 10,
+    conversions: 2,
+    revenue: 50_000,
+  });
+  await stats('sakura-shinjuku', window.from, {
+    sent: 100,
+    delivered: 100,
+    opens: 20,
+    clicks: 10,
+    conversions: 1,
+    revenue: 30_000,
+  });
+  await stats('sakura-shinjuku', lastWeek, {
+    sent: 50,
+    delivered: 50,
+    opens: 10,
+    clicks: 5,
+    conversions: 0,
+    revenue: 0,
+  });
+  await stats('sakura-yokohama', window.to, {
+    sent: 200,
+    delivered: 200,
+    opens: 50,
+    clicks: 20,
+    conversions: 1,
+    revenue: 20_000,
+  });
+  await stats('sakura-kyoto', window.to, {
+    sent: 1000,
+    delivered: 1000,
+    opens: 100,
+    clicks: 30,
+    conversions: 5,
+    revenue: 100_000,
+  });
   // The brand's own row: guests allocated to no hotel.
   await stats('sakura-hotels', window.to, { sent: 10, delivered: 10, opens: 0, clicks: 0, conversions: 0, revenue: 0 });
   // Older than both windows: never counted.
-  await stats('sakura-shinjuku', addDays(window.to, -20), { sent: 999, delivered: 999, opens: 999, clicks: 999, conversions: 9, revenue: 9 });
+  await stats('sakura-shinjuku', addDays(window.to, -20), {
+    sent: 999,
+    delivered: 999,
+    opens: 999,
+    clicks: 999,
+    conversions: 9,
+    revenue: 9,
+  });
   await stats('harbor-kobe', window.to, { sent: 7, delivered: 7, opens: 7, clicks: 7, conversions: 7, revenue: 7 });
 
   const soon = new Date(Date.now() + 86_400_000).toISOString();
   await campaign('sakura-shinjuku', '新宿の冬プラン', 'scheduled', { sendAt: soon });
   await campaign('sakura-kyoto', '京都の紅葉', 'scheduled', { sendAt: new Date(Date.now() + 3_600_000).toISOString() });
   // Rates are over the mails of the campaigns sent in each week.
-  await campaign('sakura-kyoto', '京都の秋', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-kyoto': [1000, 100, 30] });
-  await campaign('sakura-shinjuku', '新宿の秋', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-shinjuku': [200, 60, 20], 'sakura-yokohama': [200, 50, 20] });
-  await campaign('sakura-shinjuku', '新宿の夏', 'failed', { finishedAt: new Date(Date.now() - 9 * 86_400_000).toISOString() }, { 'sakura-shinjuku': [50, 10, 5] });
+  await campaign(
+    'sakura-kyoto',
+    '京都の秋',
+    'sent',
+    { finishedAt: new Date().toISOString() },
+    { 'sakura-kyoto': [1000, 100, 30] },
+  );
+  await campaign(
+    'sakura-shinjuku',
+    '新宿の秋',
+    'sent',
+    { finishedAt: new Date().toISOString() },
+    { 'sakura-shinjuku': [200, 60, 20], 'sakura-yokohama': [200, 50, 20] },
+  );
+  await campaign(
+    'sakura-shinjuku',
+    '新宿の夏',
+    'failed',
+    { finishedAt: new Date(Date.now() - 9 * 86_400_000).toISOString() },
+    { 'sakura-shinjuku': [50, 10, 5] },
+  );
   await campaign('harbor-kobe', 'Kobe autumn', 'scheduled', { sendAt: soon });
   // A scenario's mails go out through a hidden campaign: not a campaign sent, nor in the rates.
   const journeyMails = await scenario('sakura-shinjuku', '新宿の誕生日', 'running', 3, 2);
-  await campaign('sakura-shinjuku', '新宿の誕生日 · メール', 'sent', { finishedAt: new Date().toISOString() }, { 'sakura-shinjuku': [500, 500, 500] });
-  await s.sql(`update campaigns set scenario_id = $1, scenario_node_id = 'mail', scenario_round = 1 where name = '新宿の誕生日 · メール'`, [journeyMails]);
+  await campaign(
+    'sakura-shinjuku',
+    '新宿の誕生日 · メール',
+    'sent',
+    { finishedAt: new Date().toISOString() },
+    { 'sakura-shinjuku': [500, 500, 500] },
+  );
+  await s.sql(
+    `update campaigns set scenario_id = $1, scenario_node_id = 'mail', scenario_round = 1 where name = '新宿の誕生日 · メール'`,
+    [journeyMails],
+  );
   await scenario('sakura-hotels', 'ブランドのウェルカム', 'running', 1, 3);
   await scenario('sakura-kyoto', '京都の前泊案内', 'running', 10);
   await scenario('sakura-yokohama', '横浜の下書き', 'draft', 0);
@@ -118,12 +205,19 @@ describe('the dashboard of a brand', () => {
   it('shows the brand, its hotel groups and hotels', async () => {
     const res = await get(DEMO.brandAdmin, 'level-info');
     expect(res.status).toBe(200);
-    expect(res.body.data.host).toMatchObject({ name: 'さくらホテルズ', level: 'brand', address: '東京都千代田区丸の内1-1-1', phone: '0312345678' });
+    expect(res.body.data.host).toMatchObject({
+      name: 'さくらホテルズ',
+      level: 'brand',
+      address: '東京都千代田区丸の内1-1-1',
+      phone: '0312345678',
+    });
     expect(res.body.data.hotelGroups.map((g: any) => [g.name, g.hotelCount])).toEqual([
       ['関東エリア', 2],
       ['関西エリア', 1],
     ]);
-    expect(res.body.data.hotels.map((h: any) => h.name).sort()).toEqual(['さくらホテル 京都', 'さくらホテル 新宿', 'さくらホテル 横浜', 'さくら旅館 箱根'].sort());
+    expect(res.body.data.hotels.map((h: any) => h.name).sort()).toEqual(
+      ['さくらホテル 京都', 'さくらホテル 新宿', 'さくらホテル 横浜', 'さくら旅館 箱根'].sort(),
+    );
   });
 
   it('counts all of the brand’s customers, and has no figure for a week it did not count', async () => {
@@ -149,11 +243,26 @@ describe('the dashboard of a brand', () => {
     expect(d.revenue).toEqual({ current: 200_000, previous: 0 });
     expect(d.daily).toHaveLength(7);
     expect(d.daily[0]).toMatchObject({ day: window.from, sent: 100, opened: 20, bookings: 1, revenue: 30_000 });
-    expect(d.daily[6]).toMatchObject({ day: window.to, sent: 1310, opened: 190, clicked: 60, bookings: 8, revenue: 170_000 });
+    expect(d.daily[6]).toMatchObject({
+      day: window.to,
+      sent: 1310,
+      opened: 190,
+      clicked: 60,
+      bookings: 8,
+      revenue: 170_000,
+    });
     expect(d.daily.slice(1, 6).every((x: any) => x.sent === 0)).toBe(true);
     const byName = Object.fromEntries(d.hotels.map((h: any) => [h.name, h]));
-    expect(Object.keys(byName).sort()).toEqual(['さくらホテル 京都', 'さくらホテル 新宿', 'さくらホテル 横浜', 'さくら旅館 箱根'].sort());
-    expect(byName['さくらホテル 新宿']).toMatchObject({ sent: 200, opened: 60, clicked: 20, bookings: 3, revenue: 80_000 });
+    expect(Object.keys(byName).sort()).toEqual(
+      ['さくらホテル 京都', 'さくらホテル 新宿', 'さくらホテル 横浜', 'さくら旅館 箱根'].sort(),
+    );
+    expect(byName['さくらホテル 新宿']).toMatchObject({
+      sent: 200,
+      opened: 60,
+      clicked: 20,
+      bookings: 3,
+      revenue: 80_000,
+    });
     expect(byName['さくら旅館 箱根']).toMatchObject({ sent: 0, opened: 0, revenue: 0 });
     expect(d.campaignsSent).toEqual({ current: 2, previous: 0 });
     expect(d.campaignsFailed).toEqual({ current: 0, previous: 1 });
@@ -196,7 +305,9 @@ describe('the dashboard of a hotel group', () => {
     const info = await get(DEMO.groupAdmin, 'level-info');
     expect(info.body.data.host.name).toBe('関東エリア');
     expect(info.body.data.hotelGroups).toEqual([]);
-    expect(info.body.data.hotels.map((h: any) => h.name).sort()).toEqual(['さくらホテル 新宿', 'さくらホテル 横浜'].sort());
+    expect(info.body.data.hotels.map((h: any) => h.name).sort()).toEqual(
+      ['さくらホテル 新宿', 'さくらホテル 横浜'].sort(),
+    );
 
     const customers = await get(DEMO.groupAdmin, 'customer-statistics');
     // c1, c2 (at two of its hotels, counted once) and c3; not 京都's c4 nor the brand's c5.
@@ -221,9 +332,14 @@ describe('the running scenarios of a hotel group and a hotel', () => {
       return res.body.data.scenarios.map((x: any) => x.name);
     };
     expect(await names(DEMO.groupAdmin)).toEqual(['新宿の誕生日']);
-    for (const email of [DEMO.hotelAdmin, DEMO.hotelStaff, DEMO.hotelViewer]) expect(await names(email), email).toEqual(['新宿の誕生日']);
+    for (const email of [DEMO.hotelAdmin, DEMO.hotelStaff, DEMO.hotelViewer])
+      expect(await names(email), email).toEqual(['新宿の誕生日']);
     // Acting as 京都 from the brand: only 京都's.
-    const kyoto = await get(DEMO.brandAdmin, 'running-scenarios', { 'x-user-role': 'admin', 'x-host-slug': 'sakura-kyoto', 'x-host-level': 'hotel' });
+    const kyoto = await get(DEMO.brandAdmin, 'running-scenarios', {
+      'x-user-role': 'admin',
+      'x-host-slug': 'sakura-kyoto',
+      'x-host-level': 'hotel',
+    });
     expect(kyoto.body.data).toMatchObject({ total: 1, scenarios: [{ name: '京都の前泊案内', entered: 0 }] });
   });
 });
@@ -232,7 +348,11 @@ describe('the dashboard of a hotel', () => {
   it('holds only the hotel, for its admin and its viewer alike', async () => {
     for (const email of [DEMO.hotelAdmin, DEMO.hotelViewer]) {
       const info = await get(email, 'level-info');
-      expect(info.body.data).toMatchObject({ host: { name: 'さくらホテル 新宿', hotelGroupName: '関東エリア' }, hotelGroups: [], hotels: [] });
+      expect(info.body.data).toMatchObject({
+        host: { name: 'さくらホテル 新宿', hotelGroupName: '関東エリア' },
+        hotelGroups: [],
+        hotels: [],
+      });
       const customers = (await get(email, 'customer-statistics')).body.data;
       expect(customers.customers.current).toBe(2);
       const perf = (await get(email, 'campaign-performance')).body.data;
@@ -252,13 +372,19 @@ describe('the dashboard of a hotel', () => {
       [id['sakura-shinjuku'], window.previousTo, id['sakura-hotels']],
     );
     // A count of today taken long ago is not trusted: a new customer shows.
-    await s.sql(`update customer_count_days set counted_at = now() - interval '1 hour' where host_id = $1 and day = $2`, [id['sakura-shinjuku'], window.to]);
+    await s.sql(
+      `update customer_count_days set counted_at = now() - interval '1 hour' where host_id = $1 and day = $2`,
+      [id['sakura-shinjuku'], window.to],
+    );
     await customer('sakura-hotels', '09000000008', 'unsubscribed', ['sakura-shinjuku']);
     const d = (await get(DEMO.hotelAdmin, 'customer-statistics')).body.data;
     expect(d.customers).toEqual({ current: 3, previous: 1 });
     expect(d.activeCustomers).toEqual({ current: 2, previous: 1 });
     expect(d.unsubscribedCustomers).toEqual({ current: 1, previous: 0 });
-    const [row] = await s.sql(`select customers, counted_at from customer_count_days where host_id = $1 and day = $2`, [id['sakura-shinjuku'], window.to]);
+    const [row] = await s.sql(`select customers, counted_at from customer_count_days where host_id = $1 and day = $2`, [
+      id['sakura-shinjuku'],
+      window.to,
+    ]);
     expect(row.customers).toBe(3);
     expect(new Date(d.countedAt).getTime()).toBe(new Date(row.counted_at).getTime());
     expect(Date.now() - new Date(d.countedAt).getTime()).toBeLessThan(60_000);
@@ -270,7 +396,9 @@ describe('the daily customer counts', () => {
     await s.sql(`delete from customer_count_days where day = $1`, [window.previousTo]);
     // Six days ago, "yesterday" was the last day of the week before today's window.
     const then = new Date(Date.now() - 6 * 86_400_000);
-    const [{ n }] = await s.sql(`select count(*)::int as n from hosts where level <> 'grand_user' and deleted_at is null`);
+    const [{ n }] = await s.sql(
+      `select count(*)::int as n from hosts where level <> 'grand_user' and deleted_at is null`,
+    );
     expect(await keepDailyCustomerCounts(s.rt, then)).toBe(n);
     expect(await keepDailyCustomerCounts(s.rt, then)).toBe(0);
     const rows = await s.sql(`select host_id, customers from customer_count_days where day = $1`, [window.previousTo]);
@@ -300,11 +428,18 @@ describe('another brand and the platform', () => {
     expect(perf.hotels.map((h: any) => h.name).sort()).toEqual(['Harbor View Kobe', 'Harbor View Okinawa']);
     expect(perf.nextScheduled.map((c: any) => c.name)).toEqual(['Kobe autumn']);
     const scenarios = (await get(DEMO.harborAdmin, 'running-scenarios')).body.data;
-    expect(scenarios).toMatchObject({ total: 1, scenarios: [{ name: 'Kobe welcome', hostName: 'Harbor View Kobe', entered: 1 }] });
+    expect(scenarios).toMatchObject({
+      total: 1,
+      scenarios: [{ name: 'Kobe welcome', hostName: 'Harbor View Kobe', entered: 1 }],
+    });
   });
 
   it('refuses another brand’s host as the acting context', async () => {
-    const res = await get(DEMO.harborAdmin, 'campaign-performance', { 'x-user-role': 'admin', 'x-host-slug': 'sakura-shinjuku', 'x-host-level': 'hotel' });
+    const res = await get(DEMO.harborAdmin, 'campaign-performance', {
+      'x-user-role': 'admin',
+      'x-host-slug': 'sakura-shinjuku',
+      'x-host-level': 'hotel',
+    });
     expect(res.status).toBe(403);
   });
 
@@ -327,7 +462,8 @@ describe('days in two time zones', () => {
     expect(localDay(at, 'Asia/Tokyo')).toBe(yesterday);
     expect(localDay(at, 'Pacific/Honolulu')).toBe(addDays(yesterday, -1));
     const as = (slug: string) => ({ 'x-user-role': 'admin', 'x-host-slug': slug, 'x-host-level': 'hotel' });
-    const perf = async (headers?: Record<string, string>) => (await get(DEMO.harborAdmin, 'campaign-performance', headers)).body.data;
+    const perf = async (headers?: Record<string, string>) =>
+      (await get(DEMO.harborAdmin, 'campaign-performance', headers)).body.data;
     const before = await perf();
 
     const [camp] = await s.sql(
@@ -337,8 +473,17 @@ describe('days in two time zones', () => {
     const outcomes = [
       ...Array.from({ length: 3 }, () => id['harbor-kobe']!),
       ...Array.from({ length: 5 }, () => id['harbor-okinawa']!),
-    ].map((hotelId) => ({ deliveryId: crypto.randomUUID(), campaignId: camp.id, brandId: id['harbor-view']!, hotelId, outcome: 'sent' as const, at }));
-    await withTenant(s.rt.database.db, { scopeAll: false, brandId: id['harbor-view']! }, (tx) => recordDeliveryOutcomes(tx, outcomes));
+    ].map((hotelId) => ({
+      deliveryId: crypto.randomUUID(),
+      campaignId: camp.id,
+      brandId: id['harbor-view']!,
+      hotelId,
+      outcome: 'sent' as const,
+      at,
+    }));
+    await withTenant(s.rt.database.db, { scopeAll: false, brandId: id['harbor-view']! }, (tx) =>
+      recordDeliveryOutcomes(tx, outcomes),
+    );
 
     const brand = await perf();
     const sentOn = (d: any, day: string) => d.daily.find((x: any) => x.day === day)?.sent ?? 0;
@@ -354,7 +499,8 @@ describe('days in two time zones', () => {
     for (const day of brand.daily) {
       for (const key of ['sent', 'opened', 'clicked', 'bookings', 'revenue'])
         expect(day[key], `${day.day} ${key}`).toBe(
-          (kobe.daily.find((x: any) => x.day === day.day)?.[key] ?? 0) + (okinawa.daily.find((x: any) => x.day === day.day)?.[key] ?? 0),
+          (kobe.daily.find((x: any) => x.day === day.day)?.[key] ?? 0) +
+            (okinawa.daily.find((x: any) => x.day === day.day)?.[key] ?? 0),
         );
     }
     // The campaign is one instant: it finished yesterday in Tokyo, the brand's zone.

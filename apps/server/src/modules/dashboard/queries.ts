@@ -42,15 +42,24 @@ export async function panelHost(tx: TTx, hostId: string): Promise<TPanelHostRow 
 /** A brand's hotel groups and hotels, or a group's hotels, by name. */
 export function panelChildren(tx: TTx, host: TScopeHost): Promise<TPanelHostRow[]> {
   const below =
-    host.level === 'brand' ? sql`h.brand_id = ${host.id} and h.level in ('hotel_group', 'hotel')` : sql`h.hotel_group_id = ${host.id} and h.level = 'hotel'`;
+    host.level === 'brand'
+      ? sql`h.brand_id = ${host.id} and h.level in ('hotel_group', 'hotel')`
+      : sql`h.hotel_group_id = ${host.id} and h.level = 'hotel'`;
   return selectRows<TPanelHostRow>(tx, sql`${PANEL} where ${below} and h.deleted_at is null order by h.name, h.id`);
 }
 
 /** The live hotels of a scope: a brand's, a group's, or the hotel itself. */
 export async function scopeHotels(tx: TTx, host: TScopeHost): Promise<{ id: string; name: string }[]> {
   const where =
-    host.level === 'brand' ? sql`brand_id = ${host.id}` : host.level === 'hotel_group' ? sql`hotel_group_id = ${host.id}` : sql`id = ${host.id}`;
-  return selectRows(tx, sql`select id, name from hosts where level = 'hotel' and deleted_at is null and ${where} order by name, id`);
+    host.level === 'brand'
+      ? sql`brand_id = ${host.id}`
+      : host.level === 'hotel_group'
+        ? sql`hotel_group_id = ${host.id}`
+        : sql`id = ${host.id}`;
+  return selectRows(
+    tx,
+    sql`select id, name from hosts where level = 'hotel' and deleted_at is null and ${where} order by name, id`,
+  );
 }
 
 export interface TCustomerCounts {
@@ -112,7 +121,11 @@ export async function lastSync(
   tx: TTx,
   brandId: string,
 ): Promise<{ connected: boolean; run: { status: 'succeeded' | 'failed'; finished_at: TTimestamp } | null }> {
-  const [row] = await selectRows<{ connected: boolean; status: 'succeeded' | 'failed' | null; finished_at: TTimestamp | null }>(
+  const [row] = await selectRows<{
+    connected: boolean;
+    status: 'succeeded' | 'failed' | null;
+    finished_at: TTimestamp | null;
+  }>(
     tx,
     sql`select exists (select 1 from booking_connections where brand_id = ${brandId}) as connected, r.status, r.finished_at
       from (select 1) one left join lateral (
@@ -154,7 +167,13 @@ function within(column: SQL, timezone: string, w: { from: string; to: string }):
 
 /** The span of all windows, for the index or the scan to start from. */
 function spanOf(windows: { from: string; to: string }[]): { from: string; to: string } {
-  return { from: windows.map((w) => w.from).sort()[0]!, to: windows.map((w) => w.to).sort().at(-1)! };
+  return {
+    from: windows.map((w) => w.from).sort()[0]!,
+    to: windows
+      .map((w) => w.to)
+      .sort()
+      .at(-1)!,
+  };
 }
 
 /**
@@ -181,7 +200,11 @@ export async function finishedCampaigns(
   return windows.map((_, i) => ({ sent: row?.[`sent_${i}`] ?? 0, failed: row?.[`failed_${i}`] ?? 0 }));
 }
 
-export function nextScheduled(tx: TTx, host: TScopeHost, limit: number): Promise<{ id: string; name: string; send_at: TTimestamp; host_name: string }[]> {
+export function nextScheduled(
+  tx: TTx,
+  host: TScopeHost,
+  limit: number,
+): Promise<{ id: string; name: string; send_at: TTimestamp; host_name: string }[]> {
   return selectRows(
     tx,
     sql`select c.id, c.name, c.send_at, h.name as host_name from campaigns c join hosts h on h.id = c.host_id
@@ -207,7 +230,13 @@ export interface TPerformanceRow {
  * a group's or hotel's only those of its hotels. Unique opens and clicks: a guest who opens twice
  * is one open.
  */
-export function performanceRows(tx: TTx, host: TScopeHost, hotelIds: string[], from: string, to: string): Promise<TPerformanceRow[]> {
+export function performanceRows(
+  tx: TTx,
+  host: TScopeHost,
+  hotelIds: string[],
+  from: string,
+  to: string,
+): Promise<TPerformanceRow[]> {
   const hosts = host.level === 'brand' ? sql`true` : sql`s.host_id = any(${sql.param([host.id, ...hotelIds])}::uuid[])`;
   return selectRows<TPerformanceRow>(
     tx,
@@ -245,7 +274,11 @@ export async function campaignEngagement(
       from campaign_host_stats s join campaigns c on c.id = s.campaign_id
       where s.brand_id = ${host.brandId} and ${hosts} and c.scenario_id is null and ${within(at, timezone, spanOf(windows))}`,
   );
-  return windows.map((_, i) => ({ delivered: row?.[`delivered_${i}`] ?? 0, opened: row?.[`opened_${i}`] ?? 0, clicked: row?.[`clicked_${i}`] ?? 0 }));
+  return windows.map((_, i) => ({
+    delivered: row?.[`delivered_${i}`] ?? 0,
+    opened: row?.[`opened_${i}`] ?? 0,
+    clicked: row?.[`clicked_${i}`] ?? 0,
+  }));
 }
 
 export interface TRunningScenarioRow {
@@ -261,7 +294,11 @@ export interface TRunningScenarioRow {
  * each (its journeys, counted on the journeys' scenario index for the few shown only), and how
  * many run in all. Read from the scenarios module's tables, never written.
  */
-export async function runningScenarios(tx: TTx, host: TScopeHost, limit: number): Promise<{ rows: TRunningScenarioRow[]; total: number }> {
+export async function runningScenarios(
+  tx: TTx,
+  host: TScopeHost,
+  limit: number,
+): Promise<{ rows: TRunningScenarioRow[]; total: number }> {
   const rows = await selectRows<TRunningScenarioRow>(
     tx,
     sql`select s.id, s.name, h.name as host_name, s.started_at,
@@ -272,6 +309,9 @@ export async function runningScenarios(tx: TTx, host: TScopeHost, limit: number)
       join hosts h on h.id = s.host_id
       order by s.started_at desc nulls last, s.id`,
   );
-  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from scenarios s where ${ownedBy(host, 's')} and s.status = 'running'`);
+  const [count] = await selectRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from scenarios s where ${ownedBy(host, 's')} and s.status = 'running'`,
+  );
   return { rows, total: count?.n ?? 0 };
 }

@@ -4,7 +4,14 @@ import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { daysOf, dashboardWindow } from './dashboard-window.ts';
 import { dashboardScope } from './dashboard-scope.ts';
-import { campaignEngagement, finishedCampaigns, nextScheduled, panelHost, performanceRows, scopeHotels } from './queries.ts';
+import {
+  campaignEngagement,
+  finishedCampaigns,
+  nextScheduled,
+  panelHost,
+  performanceRows,
+  scopeHotels,
+} from './queries.ts';
 
 export const NEXT_SCHEDULED_LIMIT = 5;
 
@@ -28,14 +35,24 @@ const rate = (part: number, whole: number): number | null => (whole > 0 ? part /
  * of campaigns only; the daily and per-hotel figures hold every marketing mail, scenario mails too.
  * The running scenarios are their own block (`read-running-scenarios.ts`).
  */
-export async function readCampaignPerformance(rt: TRuntime, ctx: TActingContext, now = new Date()): Promise<TCampaignPerformance> {
+export async function readCampaignPerformance(
+  rt: TRuntime,
+  ctx: TActingContext,
+  now = new Date(),
+): Promise<TCampaignPerformance> {
   const scope = dashboardScope(ctx);
   return inTenant(rt, ctx, async (tx) => {
     const host = await panelHost(tx, scope.id);
     if (!host) throw new AppError(404, 'not_found');
     const window = dashboardWindow(now, host.timezone);
     const hotels = await scopeHotels(tx, scope);
-    const rows = await performanceRows(tx, scope, hotels.map((h) => h.id), window.previousFrom, window.to);
+    const rows = await performanceRows(
+      tx,
+      scope,
+      hotels.map((h) => h.id),
+      window.previousFrom,
+      window.to,
+    );
 
     const current = { ...ZERO };
     const previous = { ...ZERO };
@@ -56,24 +73,41 @@ export async function readCampaignPerformance(rt: TRuntime, ctx: TActingContext,
       { from: window.from, to: window.to },
       { from: window.previousFrom, to: window.previousTo },
     ]);
-    const [mailsNow, mailsBefore] = await campaignEngagement(tx, scope, hotels.map((h) => h.id), window.timezone, [
-      { from: window.from, to: window.to },
-      { from: window.previousFrom, to: window.previousTo },
-    ]);
+    const [mailsNow, mailsBefore] = await campaignEngagement(
+      tx,
+      scope,
+      hotels.map((h) => h.id),
+      window.timezone,
+      [
+        { from: window.from, to: window.to },
+        { from: window.previousFrom, to: window.previousTo },
+      ],
+    );
     const figure = (a: number | null, b: number | null): TFigure => ({ current: a, previous: b });
     const scheduled = await nextScheduled(tx, scope, NEXT_SCHEDULED_LIMIT);
     return {
       window,
       openRate: figure(rate(mailsNow!.opened, mailsNow!.delivered), rate(mailsBefore!.opened, mailsBefore!.delivered)),
-      clickRate: figure(rate(mailsNow!.clicked, mailsNow!.delivered), rate(mailsBefore!.clicked, mailsBefore!.delivered)),
+      clickRate: figure(
+        rate(mailsNow!.clicked, mailsNow!.delivered),
+        rate(mailsBefore!.clicked, mailsBefore!.delivered),
+      ),
       campaignsSent: figure(finishedNow?.sent ?? 0, finishedBefore?.sent ?? 0),
       campaignsFailed: figure(finishedNow?.failed ?? 0, finishedBefore?.failed ?? 0),
       sent: figure(current.sent, previous.sent),
       bookings: figure(current.bookings, previous.bookings),
       revenue: figure(current.revenue, previous.revenue),
       daily: [...byDay].map(([day, sums]): TDailyPerformance => ({ day, ...sums })),
-      hotels: scope.level === 'hotel' ? null : hotels.map((h): THotelPerformance => ({ hotelId: h.id, name: h.name, ...(byHotel.get(h.id) ?? ZERO) })),
-      nextScheduled: scheduled.map((c) => ({ id: c.id, name: c.name, sendAt: new Date(c.send_at).toISOString(), hostName: c.host_name })),
+      hotels:
+        scope.level === 'hotel'
+          ? null
+          : hotels.map((h): THotelPerformance => ({ hotelId: h.id, name: h.name, ...(byHotel.get(h.id) ?? ZERO) })),
+      nextScheduled: scheduled.map((c) => ({
+        id: c.id,
+        name: c.name,
+        sendAt: new Date(c.send_at).toISOString(),
+        hostName: c.host_name,
+      })),
     };
   });
 }

@@ -4,7 +4,15 @@ import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { dashboardWindow } from './dashboard-window.ts';
 import { dashboardScope } from './dashboard-scope.ts';
-import { countCustomers, countDays, lastSync, panelHost, saveCountDay, scopeHotels, type TCustomerCounts } from './queries.ts';
+import {
+  countCustomers,
+  countDays,
+  lastSync,
+  panelHost,
+  saveCountDay,
+  scopeHotels,
+  type TCustomerCounts,
+} from './queries.ts';
 
 /**
  * How old today's customer count may be before a reader counts again. Counting is a pass over the
@@ -18,14 +26,20 @@ export const COUNT_MAX_AGE_MS = 5 * 60_000;
  * last sync from the booking system. Today's count is stored as the day's row; the week before
  * is the row of its last day, or null when no count was kept that day (never a guess).
  */
-export async function readCustomerStatistics(rt: TRuntime, ctx: TActingContext, now = new Date()): Promise<TCustomerStatistics> {
+export async function readCustomerStatistics(
+  rt: TRuntime,
+  ctx: TActingContext,
+  now = new Date(),
+): Promise<TCustomerStatistics> {
   const scope = dashboardScope(ctx);
   return inTenant(rt, ctx, async (tx) => {
     const host = await panelHost(tx, scope.id);
     if (!host) throw new AppError(404, 'not_found');
     const window = dashboardWindow(now, host.timezone);
     const rows = await countDays(tx, scope.id, [window.to, window.previousTo]);
-    const stored = rows.find((r) => r.day === window.to && now.getTime() - new Date(r.counted_at).getTime() < COUNT_MAX_AGE_MS);
+    const stored = rows.find(
+      (r) => r.day === window.to && now.getTime() - new Date(r.counted_at).getTime() < COUNT_MAX_AGE_MS,
+    );
     let today: TCustomerCounts;
     let countedAt: Date;
     if (stored) {
@@ -37,7 +51,10 @@ export async function readCustomerStatistics(rt: TRuntime, ctx: TActingContext, 
       countedAt = await saveCountDay(tx, scope, window.to, today);
     }
     const before = rows.find((r) => r.day === window.previousTo);
-    const figure = (key: keyof TCustomerCounts): TFigure => ({ current: today[key], previous: before ? before[key] : null });
+    const figure = (key: keyof TCustomerCounts): TFigure => ({
+      current: today[key],
+      previous: before ? before[key] : null,
+    });
     const sync = await lastSync(tx, scope.brandId);
     return {
       window,

@@ -23,9 +23,18 @@ export async function readLevelInfo(rt: TRuntime, ctx: TActingContext): Promise<
     if (!host) throw new AppError(404, 'not_found');
     const children = scope.level === 'hotel' ? [] : await panelChildren(tx, scope);
     return {
-      host: { ...panel(host), timezone: host.timezone, brandName: host.brand_name, hotelGroupName: host.hotel_group_name },
-      hotelGroups: children.filter((c) => c.level === 'hotel_group').map((c) => ({ ...panel(c), hotelCount: c.hotel_count })),
-      hotels: children.filter((c) => c.level === 'hotel').map((c) => ({ ...panel(c), hotelGroupName: c.hotel_group_name })),
+      host: {
+        ...panel(host),
+        timezone: host.timezone,
+        brandName: host.brand_name,
+        hotelGroupName: host.hotel_group_name,
+      },
+      hotelGroups: children
+        .filter((c) => c.level === 'hotel_group')
+        .map((c) => ({ ...panel(c), hotelCount: c.hotel_count })),
+      hotels: children
+        .filter((c) => c.level === 'hotel')
+        .map((c) => ({ ...panel(c), hotelGroupName: c.hotel_group_name })),
     };
   });
 }

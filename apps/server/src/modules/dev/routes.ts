@@ -26,7 +26,9 @@ export function devRoutes(app: FastifyInstance, rt: TRuntime): void {
         headers: devOutbox.headers,
       })
       .from(devOutbox)
-      .where(to ? sql`exists (select 1 from unnest(${qualified(devOutbox.rcptTo)}) r where lower(r) = ${to})` : undefined)
+      .where(
+        to ? sql`exists (select 1 from unnest(${qualified(devOutbox.rcptTo)}) r where lower(r) = ${to})` : undefined,
+      )
       .orderBy(desc(devOutbox.receivedAt))
       .limit(query.limit);
     // The sink stores messages as received; their bodies are decoded here, for the few read.
@@ -51,7 +53,10 @@ export function devRoutes(app: FastifyInstance, rt: TRuntime): void {
   rawRoute(app, devApi.outboxRaw, 'embedded-granduser', async ({ params, reply }) => {
     const id = params.id ?? '';
     const [row] = UUID.test(id)
-      ? await rt.database.db.select({ raw: devOutbox.raw }).from(devOutbox).where(and(eq(devOutbox.id, id)))
+      ? await rt.database.db
+          .select({ raw: devOutbox.raw })
+          .from(devOutbox)
+          .where(and(eq(devOutbox.id, id)))
       : [];
     if (!row?.raw) throw new AppError(404, 'not_found');
     return reply.type('message/rfc822').header('content-disposition', `inline; filename="${id}.eml"`).send(row.raw);

@@ -32,7 +32,12 @@ async function mustFind(tx: TTx, ctx: TActingContext, level: THostLevel, id: str
   return host;
 }
 
-export async function getHostDetail(rt: TRuntime, ctx: TActingContext, level: THostLevel, id: string): Promise<THostDetail> {
+export async function getHostDetail(
+  rt: TRuntime,
+  ctx: TActingContext,
+  level: THostLevel,
+  id: string,
+): Promise<THostDetail> {
   return inTenant(rt, ctx, async (tx) => {
     const host = await mustFind(tx, ctx, level, id);
     const children = await listChildren(tx, host);
@@ -69,13 +74,20 @@ async function newSlug(tx: TTx, name: string, level: THostLevel): Promise<string
   return `${base}-${randomUUID()}`;
 }
 
-const codeTaken = () => new AppError(409, 'booking_hotel_code_taken', { bookingHotelCode: fieldError('booking_hotel_code_taken') });
+const codeTaken = () =>
+  new AppError(409, 'booking_hotel_code_taken', { bookingHotelCode: fieldError('booking_hotel_code_taken') });
 
 /**
  * Sets a hotel's booking-system code, unique among the brand's live hotels. A new code makes the
  * brand's next sync read the booking system again, so reservations skipped at that code arrive.
  */
-async function applyBookingHotelCode(tx: TTx, hotelId: string, brandId: string, before: string | null, code: string | null): Promise<void> {
+async function applyBookingHotelCode(
+  tx: TTx,
+  hotelId: string,
+  brandId: string,
+  before: string | null,
+  code: string | null,
+): Promise<void> {
   if (code === before) return;
   if (code && (await bookingHotelCodeTaken(tx, brandId, code, hotelId))) throw codeTaken();
   if (code) await hotelCodeChanged(tx, brandId);
@@ -95,7 +107,12 @@ export interface TCreateHost extends THostFields {
 }
 
 /** Creates a brand (granduser), a hotel group or a hotel (in the acting brand, or a chosen one). */
-export async function createHost(rt: TRuntime, ctx: TActingContext, level: Exclude<THostLevel, 'grand_user'>, input: TCreateHost): Promise<THost> {
+export async function createHost(
+  rt: TRuntime,
+  ctx: TActingContext,
+  level: Exclude<THostLevel, 'grand_user'>,
+  input: TCreateHost,
+): Promise<THost> {
   const valid = assertValidHost(input, { logoRequired: true });
   return inTenant(rt, ctx, async (tx) => {
     const id = randomUUID();
@@ -109,7 +126,8 @@ export async function createHost(rt: TRuntime, ctx: TActingContext, level: Exclu
       if (!brand) throw badRequest({ brandId: fieldError('brand_required') });
       if (level === 'hotel' && input.hotelGroupId) {
         const group = await findHost(tx, ctx, 'hotel_group', input.hotelGroupId);
-        if (!group || group.brandId !== brandId) throw badRequest({ hotelGroupId: fieldError('hotel_group_other_brand') });
+        if (!group || group.brandId !== brandId)
+          throw badRequest({ hotelGroupId: fieldError('hotel_group_other_brand') });
         hotelGroupId = group.id;
       }
     }
@@ -139,7 +157,13 @@ export async function createHost(rt: TRuntime, ctx: TActingContext, level: Exclu
   }).catch(explainCodeRace);
 }
 
-export async function updateHost(rt: TRuntime, ctx: TActingContext, level: THostLevel, id: string, input: THostFields): Promise<THost> {
+export async function updateHost(
+  rt: TRuntime,
+  ctx: TActingContext,
+  level: THostLevel,
+  id: string,
+  input: THostFields,
+): Promise<THost> {
   return inTenant(rt, ctx, async (tx) => {
     const before = await mustFind(tx, ctx, level, id);
     const valid = assertValidHost(input, { logoRequired: before.level !== 'grand_user' && Boolean(before.logoUrl) });
@@ -151,12 +175,20 @@ export async function updateHost(rt: TRuntime, ctx: TActingContext, level: THost
       logoUrl: valid.logoUrl ?? before.logoUrl,
       ...(valid.timezone ? { timezone: valid.timezone } : {}),
       // Only a hotel has a code, and only the hotel edit of Management sends one.
-      ...(level === 'hotel' && valid.bookingHotelCode !== undefined ? { bookingHotelCode: valid.bookingHotelCode } : {}),
+      ...(level === 'hotel' && valid.bookingHotelCode !== undefined
+        ? { bookingHotelCode: valid.bookingHotelCode }
+        : {}),
     };
     if (values.bookingHotelCode !== undefined && before.brandId)
       await applyBookingHotelCode(tx, id, before.brandId, before.bookingHotelCode, values.bookingHotelCode);
     await updateHostRow(tx, id, values);
-    await recordAudit(tx, ctx, { action: 'update', targetType: auditType(level), targetId: id, brandId: before.brandId, changes: diff(before, values) });
+    await recordAudit(tx, ctx, {
+      action: 'update',
+      targetType: auditType(level),
+      targetId: id,
+      brandId: before.brandId,
+      changes: diff(before, values),
+    });
     return mustFind(tx, ctx, level, id);
   }).catch(explainCodeRace);
 }
@@ -164,12 +196,18 @@ export async function updateHost(rt: TRuntime, ctx: TActingContext, level: THost
 const auditType = (level: THostLevel) => (level === 'grand_user' ? 'brand' : level);
 
 /** Puts a hotel in a hotel group of its own brand, or takes it out. */
-export async function setHotelGroup(rt: TRuntime, ctx: TActingContext, hotelId: string, hotelGroupId: string | null): Promise<THost> {
+export async function setHotelGroup(
+  rt: TRuntime,
+  ctx: TActingContext,
+  hotelId: string,
+  hotelGroupId: string | null,
+): Promise<THost> {
   return inTenant(rt, ctx, async (tx) => {
     const hotel = await mustFind(tx, ctx, 'hotel', hotelId);
     if (hotelGroupId) {
       const group = await findHost(tx, ctx, 'hotel_group', hotelGroupId);
-      if (!group || group.brandId !== hotel.brandId) throw badRequest({ hotelGroupId: fieldError('hotel_group_other_brand') });
+      if (!group || group.brandId !== hotel.brandId)
+        throw badRequest({ hotelGroupId: fieldError('hotel_group_other_brand') });
     }
     await updateHostRow(tx, hotelId, { hotelGroupId });
     await recordAudit(tx, ctx, {
@@ -188,14 +226,27 @@ export async function setHotelGroup(rt: TRuntime, ctx: TActingContext, hotelId: 
  * audit log names every host it took. A brand takes its groups and hotels along; a hotel group
  * releases its hotels, which stay in the brand.
  */
-export async function deleteHost(rt: TRuntime, ctx: TActingContext, level: Exclude<THostLevel, 'grand_user'>, id: string, confirmation: string): Promise<{ id: string }> {
+export async function deleteHost(
+  rt: TRuntime,
+  ctx: TActingContext,
+  level: Exclude<THostLevel, 'grand_user'>,
+  id: string,
+  confirmation: string,
+): Promise<{ id: string }> {
   return inTenant(rt, ctx, async (tx) => {
     const host = await mustFind(tx, ctx, level, id);
-    if (confirmation.trim() !== host.name.trim()) throw badRequest({ confirmation: fieldError('confirmation_mismatch') });
+    if (confirmation.trim() !== host.name.trim())
+      throw badRequest({ confirmation: fieldError('confirmation_mismatch') });
     if (ctx.host.id === host.id) throw new AppError(403, 'forbidden');
     const released = level === 'hotel_group' ? await ungroupHotels(tx, id) : [];
     const deleted = await softDeleteHostTree(tx, host, new Date());
-    await recordAudit(tx, ctx, { action: 'delete', targetType: level, targetId: id, brandId: host.brandId, changes: { name: host.name, deletedHostIds: deleted, releasedHotelIds: released } });
+    await recordAudit(tx, ctx, {
+      action: 'delete',
+      targetType: level,
+      targetId: id,
+      brandId: host.brandId,
+      changes: { name: host.name, deletedHostIds: deleted, releasedHotelIds: released },
+    });
     return { id };
   });
 }

@@ -10,7 +10,10 @@ afterAll(async () => {
 });
 
 // A real 1×1 PNG and the start of a JPEG: the server judges images by their bytes.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 1)]);
 
 async function upload(token: string, bytes: Buffer, filename: string) {
@@ -67,13 +70,22 @@ describe('brands', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error.fields.name.message).toBe('This field is required to fill.');
     expect(missing.body.error.fields.logoUrl.message).toBe('Please upload a logo');
-    const badEmail = await s.call('POST', '/v1/brands', { token, body: { name: 'x', address: 'y', email: 'nope', phone: '03-12a', logoUrl: await logo(token) } });
+    const badEmail = await s.call('POST', '/v1/brands', {
+      token,
+      body: { name: 'x', address: 'y', email: 'nope', phone: '03-12a', logoUrl: await logo(token) },
+    });
     expect(badEmail.body.error.fields.email.message).toBe('Please enter a valid email');
     expect(badEmail.body.error.fields.phone.message).toBe('Use only numerical characters.');
 
     const created = await s.call('POST', '/v1/brands', {
       token,
-      body: { name: '富士リゾート', address: '静岡県富士宮市1-1', email: 'info@fuji.co.jp', phone: '0544-11-2222', logoUrl: await logo(token) },
+      body: {
+        name: '富士リゾート',
+        address: '静岡県富士宮市1-1',
+        email: 'info@fuji.co.jp',
+        phone: '0544-11-2222',
+        logoUrl: await logo(token),
+      },
     });
     expect(created.status).toBe(200);
     const brand = created.body.data;
@@ -86,13 +98,18 @@ describe('brands', () => {
     expect(sorted.body.data.items).toHaveLength(2);
     expect(sorted.body.data.total).toBe(3);
 
-    const edited = await s.call('PUT', `/v1/brands/${brand.id}`, { token, body: { name: '富士リゾーツ', address: brand.address, logoUrl: brand.logoUrl } });
+    const edited = await s.call('PUT', `/v1/brands/${brand.id}`, {
+      token,
+      body: { name: '富士リゾーツ', address: brand.address, logoUrl: brand.logoUrl },
+    });
     expect(edited.body.data.name).toBe('富士リゾーツ');
 
     const wrong = await s.call('DELETE', `/v1/brands/${brand.id}`, { token, body: { confirmation: '富士リゾート' } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.fields.confirmation.code).toBe('confirmation_mismatch');
-    expect((await s.call('DELETE', `/v1/brands/${brand.id}`, { token, body: { confirmation: '富士リゾーツ' } })).status).toBe(200);
+    expect(
+      (await s.call('DELETE', `/v1/brands/${brand.id}`, { token, body: { confirmation: '富士リゾーツ' } })).status,
+    ).toBe(200);
     expect((await s.call('GET', `/v1/brands/${brand.id}`, { token })).status).toBe(404);
     const [row] = await s.sql('select deleted_at from hosts where id = $1', [brand.id]);
     expect(row.deleted_at).not.toBeNull();
@@ -108,14 +125,22 @@ describe('brands', () => {
 describe('hotel groups and hotels', () => {
   it('lets a brand admin build the brand: a group, a hotel in it, then out of it', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
-    const group = await s.call('POST', '/v1/hotel-groups', { token, body: { name: '九州エリア', address: '福岡県福岡市博多区1-1', logoUrl: await logo(token) } });
+    const group = await s.call('POST', '/v1/hotel-groups', {
+      token,
+      body: { name: '九州エリア', address: '福岡県福岡市博多区1-1', logoUrl: await logo(token) },
+    });
     expect(group.status).toBe(200);
     const [sakura] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
     expect(group.body.data.brandId).toBe(sakura.id);
 
     const hotel = await s.call('POST', '/v1/hotels', {
       token,
-      body: { name: 'さくらホテル 博多', address: '福岡県福岡市博多区2-2', logoUrl: await logo(token), hotelGroupId: group.body.data.id },
+      body: {
+        name: 'さくらホテル 博多',
+        address: '福岡県福岡市博多区2-2',
+        logoUrl: await logo(token),
+        hotelGroupId: group.body.data.id,
+      },
     });
     expect(hotel.status).toBe(200);
     expect(hotel.body.data).toMatchObject({ hotelGroupName: '九州エリア', brandName: 'さくらホテルズ' });
@@ -127,10 +152,16 @@ describe('hotel groups and hotels', () => {
     const filtered = await s.call('GET', `/v1/hotels?hotelGroupId=${group.body.data.id}`, { token });
     expect(filtered.body.data.items).toHaveLength(1);
 
-    const out = await s.call('PUT', `/v1/hotels/${hotel.body.data.id}/hotel-group`, { token, body: { hotelGroupId: null } });
+    const out = await s.call('PUT', `/v1/hotels/${hotel.body.data.id}/hotel-group`, {
+      token,
+      body: { hotelGroupId: null },
+    });
     expect(out.body.data.hotelGroupId).toBeNull();
     const [coastal] = await s.sql(`select id from hosts where slug = 'harbor-coastal'`);
-    const foreign = await s.call('PUT', `/v1/hotels/${hotel.body.data.id}/hotel-group`, { token, body: { hotelGroupId: coastal.id } });
+    const foreign = await s.call('PUT', `/v1/hotels/${hotel.body.data.id}/hotel-group`, {
+      token,
+      body: { hotelGroupId: coastal.id },
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error.fields.hotelGroupId.code).toBe('hotel_group_other_brand');
 
@@ -139,7 +170,11 @@ describe('hotel groups and hotels', () => {
     const audit = await s.call('GET', `/v1/audit?hostId=${sakura.id}`, { token: grand.token });
     const actions = audit.body.data.map((e: { action: string; targetType: string }) => `${e.action}:${e.targetType}`);
     expect(actions).toEqual(expect.arrayContaining(['create:hotel_group', 'create:hotel', 'remove_from_group:hotel']));
-    expect(audit.body.data[0]).toMatchObject({ actorEmail: DEMO.brandAdmin, actingRole: 'admin', actingHostName: 'さくらホテルズ' });
+    expect(audit.body.data[0]).toMatchObject({
+      actorEmail: DEMO.brandAdmin,
+      actingRole: 'admin',
+      actingHostName: 'さくらホテルズ',
+    });
     expect((await s.call('GET', '/v1/audit', { token })).status).toBe(403);
   });
 
@@ -152,11 +187,18 @@ describe('hotel groups and hotels', () => {
 
     const group = await s.login(DEMO.groupAdmin);
     const groupHotels = await s.call('GET', '/v1/hotels', { token: group.token });
-    expect(groupHotels.body.data.items.map((h: { name: string }) => h.name).sort()).toEqual(['さくらホテル 新宿', 'さくらホテル 横浜'].sort());
+    expect(groupHotels.body.data.items.map((h: { name: string }) => h.name).sort()).toEqual(
+      ['さくらホテル 新宿', 'さくらホテル 横浜'].sort(),
+    );
     const [yokohama] = await s.sql(`select id, address from hosts where slug = 'sakura-yokohama'`);
-    const updated = await s.call('PUT', `/v1/hotels/${yokohama.id}`, { token: group.token, body: { name: 'さくらホテル 横浜みなとみらい', address: yokohama.address } });
+    const updated = await s.call('PUT', `/v1/hotels/${yokohama.id}`, {
+      token: group.token,
+      body: { name: 'さくらホテル 横浜みなとみらい', address: yokohama.address },
+    });
     expect(updated.status).toBe(200);
-    expect((await s.call('POST', '/v1/hotels', { token: group.token, body: { name: 'x', address: 'y' } })).status).toBe(403);
+    expect((await s.call('POST', '/v1/hotels', { token: group.token, body: { name: 'x', address: 'y' } })).status).toBe(
+      403,
+    );
     expect((await s.call('GET', '/v1/hotel-groups', { token: group.token })).status).toBe(403);
 
     const hotelAdmin = await s.login(DEMO.hotelAdmin);
@@ -165,23 +207,49 @@ describe('hotel groups and hotels', () => {
     const viewer = await s.login(DEMO.multi);
     const asViewer = { 'x-user-role': 'viewer', 'x-host-slug': 'harbor-view', 'x-host-level': 'brand' };
     const theirs = await s.call('GET', '/v1/hotels', { token: viewer.token, headers: asViewer });
-    expect(theirs.body.data.items.map((h: { name: string }) => h.name).sort()).toEqual(['Harbor View Kobe', 'Harbor View Okinawa']);
+    expect(theirs.body.data.items.map((h: { name: string }) => h.name).sort()).toEqual([
+      'Harbor View Kobe',
+      'Harbor View Okinawa',
+    ]);
     const [kobe] = await s.sql(`select id from hosts where slug = 'harbor-kobe'`);
-    expect((await s.call('PUT', `/v1/hotels/${kobe.id}`, { token: viewer.token, headers: asViewer, body: { name: 'x', address: 'y' } })).status).toBe(403);
-    expect((await s.call('DELETE', `/v1/hotels/${kobe.id}`, { token: viewer.token, headers: asViewer, body: { confirmation: 'Harbor View Kobe' } })).status).toBe(403);
+    expect(
+      (
+        await s.call('PUT', `/v1/hotels/${kobe.id}`, {
+          token: viewer.token,
+          headers: asViewer,
+          body: { name: 'x', address: 'y' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await s.call('DELETE', `/v1/hotels/${kobe.id}`, {
+          token: viewer.token,
+          headers: asViewer,
+          body: { confirmation: 'Harbor View Kobe' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("deletes a hotel with its name typed, and takes its users' roles there away at once", async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const [hakone] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
     const [viewer] = await s.sql(`select id from users where email = $1`, [DEMO.hotelViewer]);
-    await s.sql(`insert into role_assignments (user_id, host_id, brand_id, role, origin) select $1, id, brand_id, 'viewer', 'invited' from hosts where id = $2`, [viewer.id, hakone.id]);
+    await s.sql(
+      `insert into role_assignments (user_id, host_id, brand_id, role, origin) select $1, id, brand_id, 'viewer', 'invited' from hosts where id = $2`,
+      [viewer.id, hakone.id],
+    );
     const v = await s.login(DEMO.hotelViewer);
     const switchTo = { 'x-user-role': 'viewer', 'x-host-slug': 'sakura-hakone', 'x-host-level': 'hotel' };
     expect((await s.call('GET', '/v1/auth/me', { token: v.token, headers: switchTo })).status).toBe(200);
 
-    expect((await s.call('DELETE', `/v1/hotels/${hakone.id}`, { token, body: { confirmation: '箱根' } })).status).toBe(400);
-    expect((await s.call('DELETE', `/v1/hotels/${hakone.id}`, { token, body: { confirmation: 'さくら旅館 箱根' } })).status).toBe(200);
+    expect((await s.call('DELETE', `/v1/hotels/${hakone.id}`, { token, body: { confirmation: '箱根' } })).status).toBe(
+      400,
+    );
+    expect(
+      (await s.call('DELETE', `/v1/hotels/${hakone.id}`, { token, body: { confirmation: 'さくら旅館 箱根' } })).status,
+    ).toBe(200);
     expect((await s.call('GET', '/v1/auth/me', { token: v.token, headers: switchTo })).status).toBe(403);
     const assignable = await s.call('GET', '/v1/auth/assignable', { token });
     expect(assignable.body.data.hotel.map((h: { slug: string }) => h.slug)).not.toContain('sakura-hakone');
@@ -192,7 +260,9 @@ describe('hotel groups and hotels', () => {
   it('releases the hotels of a deleted hotel group into the brand', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const [kansai] = await s.sql(`select id from hosts where slug = 'sakura-kansai'`);
-    expect((await s.call('DELETE', `/v1/hotel-groups/${kansai.id}`, { token, body: { confirmation: '関西エリア' } })).status).toBe(200);
+    expect(
+      (await s.call('DELETE', `/v1/hotel-groups/${kansai.id}`, { token, body: { confirmation: '関西エリア' } })).status,
+    ).toBe(200);
     const [kyoto] = await s.sql(`select hotel_group_id, deleted_at from hosts where slug = 'sakura-kyoto'`);
     expect(kyoto).toEqual({ hotel_group_id: null, deleted_at: null });
   });
@@ -206,11 +276,16 @@ describe('settings: the acting host', () => {
     const empty = await s.call('PUT', '/v1/settings/host', { token: admin.token, body: { name: '', address: '' } });
     expect(empty.status).toBe(400);
     expect(Object.keys(empty.body.error.fields).sort()).toEqual(['address', 'name']);
-    const saved = await s.call('PUT', '/v1/settings/host', { token: admin.token, body: { name: 'さくらホテル 新宿', address: '東京都新宿区西新宿2-2-3', logoUrl: await logo(admin.token) } });
+    const saved = await s.call('PUT', '/v1/settings/host', {
+      token: admin.token,
+      body: { name: 'さくらホテル 新宿', address: '東京都新宿区西新宿2-2-3', logoUrl: await logo(admin.token) },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.data.address).toBe('東京都新宿区西新宿2-2-3');
     const staff = await s.login(DEMO.hotelStaff);
     expect((await s.call('GET', '/v1/settings/host', { token: staff.token })).status).toBe(200);
-    expect((await s.call('PUT', '/v1/settings/host', { token: staff.token, body: { name: 'x', address: 'y' } })).status).toBe(403);
+    expect(
+      (await s.call('PUT', '/v1/settings/host', { token: staff.token, body: { name: 'x', address: 'y' } })).status,
+    ).toBe(403);
   });
 });

@@ -60,7 +60,11 @@ export interface THostFilter {
   pageSize: number;
 }
 
-export async function listHosts(tx: TTx, ctx: TActingContext, f: THostFilter): Promise<{ items: THost[]; total: number }> {
+export async function listHosts(
+  tx: TTx,
+  ctx: TActingContext,
+  f: THostFilter,
+): Promise<{ items: THost[]; total: number }> {
   const where = and(
     hostScope(ctx),
     alive,
@@ -84,7 +88,10 @@ export async function listHosts(tx: TTx, ctx: TActingContext, f: THostFilter): P
     .orderBy(...order)
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
-  const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(hosts).where(where);
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(hosts)
+    .where(where);
   return { items: (rows as TRow[]).map(toHost), total: count?.n ?? 0 };
 }
 
@@ -100,17 +107,32 @@ export async function findHost(tx: TTx, ctx: TActingContext, level: THostLevel, 
 }
 
 export async function listChildren(tx: TTx, host: THost) {
-  const below = host.level === 'brand' ? eq(hosts.brandId, host.id) : host.level === 'hotel_group' ? eq(hosts.hotelGroupId, host.id) : sql`false`;
+  const below =
+    host.level === 'brand'
+      ? eq(hosts.brandId, host.id)
+      : host.level === 'hotel_group'
+        ? eq(hosts.hotelGroupId, host.id)
+        : sql`false`;
   const rows = await tx
-    .select({ id: hosts.id, name: hosts.name, level: hosts.level, hotelGroupName: group.name, hotelCount: columns.hotelCount })
+    .select({
+      id: hosts.id,
+      name: hosts.name,
+      level: hosts.level,
+      hotelGroupName: group.name,
+      hotelCount: columns.hotelCount,
+    })
     .from(hosts)
     .leftJoin(group, eq(group.id, hosts.hotelGroupId))
     .leftJoin(brand, eq(brand.id, hosts.brandId))
     .where(and(below, alive, sql`${qualified(hosts.id)} <> ${host.id}`))
     .orderBy(asc(hosts.name));
   return {
-    hotelGroups: rows.filter((r) => r.level === 'hotel_group').map((r) => ({ id: r.id, name: r.name, hotelCount: r.hotelCount })),
-    hotels: rows.filter((r) => r.level === 'hotel').map((r) => ({ id: r.id, name: r.name, hotelGroupName: r.hotelGroupName })),
+    hotelGroups: rows
+      .filter((r) => r.level === 'hotel_group')
+      .map((r) => ({ id: r.id, name: r.name, hotelCount: r.hotelCount })),
+    hotels: rows
+      .filter((r) => r.level === 'hotel')
+      .map((r) => ({ id: r.id, name: r.name, hotelGroupName: r.hotelGroupName })),
   };
 }
 
@@ -152,15 +174,25 @@ export async function insertHost(
 }
 
 export async function updateHostRow(tx: TTx, id: string, values: Partial<typeof hosts.$inferInsert>): Promise<void> {
-  await tx.update(hosts).set({ ...values, updatedAt: new Date() }).where(eq(hosts.id, id));
+  await tx
+    .update(hosts)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(hosts.id, id));
 }
 
 /** Whether another live hotel of the brand has this booking-system code. */
-export async function bookingHotelCodeTaken(tx: TTx, brandId: string, code: string, exceptHotelId: string): Promise<boolean> {
+export async function bookingHotelCodeTaken(
+  tx: TTx,
+  brandId: string,
+  code: string,
+  exceptHotelId: string,
+): Promise<boolean> {
   const rows = await tx
     .select({ id: hosts.id })
     .from(hosts)
-    .where(and(eq(hosts.brandId, brandId), eq(hosts.bookingHotelCode, code), alive, sql`${hosts.id} <> ${exceptHotelId}`))
+    .where(
+      and(eq(hosts.brandId, brandId), eq(hosts.bookingHotelCode, code), alive, sql`${hosts.id} <> ${exceptHotelId}`),
+    )
     .limit(1);
   return rows.length > 0;
 }
@@ -173,11 +205,19 @@ export async function slugTaken(tx: TTx, slug: string): Promise<boolean> {
 /** Soft-deletes a host and, for a brand, everything in it. Returns the ids it deleted. */
 export async function softDeleteHostTree(tx: TTx, host: THost, at: Date): Promise<string[]> {
   const tree = host.level === 'brand' ? eq(hosts.brandId, host.id) : eq(hosts.id, host.id);
-  const rows = await tx.update(hosts).set({ deletedAt: at }).where(and(tree, isNull(hosts.deletedAt))).returning({ id: hosts.id });
+  const rows = await tx
+    .update(hosts)
+    .set({ deletedAt: at })
+    .where(and(tree, isNull(hosts.deletedAt)))
+    .returning({ id: hosts.id });
   return rows.map((r) => r.id);
 }
 
 export async function ungroupHotels(tx: TTx, groupId: string): Promise<string[]> {
-  const rows = await tx.update(hosts).set({ hotelGroupId: null, updatedAt: new Date() }).where(eq(hosts.hotelGroupId, groupId)).returning({ id: hosts.id });
+  const rows = await tx
+    .update(hosts)
+    .set({ hotelGroupId: null, updatedAt: new Date() })
+    .where(eq(hosts.hotelGroupId, groupId))
+    .returning({ id: hosts.id });
   return rows.map((r) => r.id);
 }

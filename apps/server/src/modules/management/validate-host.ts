@@ -25,9 +25,12 @@ export function assertValidHost(input: THostFields, options: { logoRequired: boo
   if (phone && !DIGITS.test(phone)) fields.phone = fieldError('use_numbers_only');
   if (input.logoUrl && !isOurLogoUrl(input.logoUrl)) fields.logoUrl = fieldError('logo_required');
   if (options.logoRequired && !input.logoUrl) fields.logoUrl = fieldError('logo_required');
-  if (input.timezone && !isTimeZone(input.timezone)) fields.timezone = { code: 'invalid', message: 'Unknown time zone' };
-  const bookingHotelCode = input.bookingHotelCode === undefined ? undefined : normalizeBookingHotelCode(input.bookingHotelCode ?? '') || null;
-  if (bookingHotelCode && !isBookingHotelCode(bookingHotelCode)) fields.bookingHotelCode = fieldError('booking_hotel_code_invalid');
+  if (input.timezone && !isTimeZone(input.timezone))
+    fields.timezone = { code: 'invalid', message: 'Unknown time zone' };
+  const bookingHotelCode =
+    input.bookingHotelCode === undefined ? undefined : normalizeBookingHotelCode(input.bookingHotelCode ?? '') || null;
+  if (bookingHotelCode && !isBookingHotelCode(bookingHotelCode))
+    fields.bookingHotelCode = fieldError('booking_hotel_code_invalid');
   if (Object.keys(fields).length > 0) throw badRequest(fields);
   return { ...input, email: input.email || null, phone, bookingHotelCode };
 }

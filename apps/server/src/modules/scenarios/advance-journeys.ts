@@ -1,4 +1,10 @@
-import { ZScenarioGraph, type TScenarioGraph, type TScenarioNode, type TScenarioRun, type TEdgeHandle } from '@yado/contracts/scenarios';
+import {
+  ZScenarioGraph,
+  type TScenarioGraph,
+  type TScenarioNode,
+  type TScenarioRun,
+  type TEdgeHandle,
+} from '@yado/contracts/scenarios';
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, withTenant, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
@@ -45,7 +51,10 @@ export interface TScenarioForEngine {
 }
 
 export async function scenariosById(tx: TTx, ids: string[]): Promise<Map<string, TScenarioForEngine>> {
-  const rows = await selectRows<TScenarioForEngine>(tx, sql`select id, brand_id, host_id, name, status, graph, run from scenarios where id = any(${p(ids)}::uuid[])`);
+  const rows = await selectRows<TScenarioForEngine>(
+    tx,
+    sql`select id, brand_id, host_id, name, status, graph, run from scenarios where id = any(${p(ids)}::uuid[])`,
+  );
   return new Map(rows.map((r) => [r.id, { ...r, graph: ZScenarioGraph.parse(r.graph) }]));
 }
 
@@ -111,7 +120,16 @@ interface TSetContext {
   identities: TIdentities;
 }
 
-async function step(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: TScenarioNode, phase: 'arrive' | 'wait', ids: string[], at: Date, set: TSetContext): Promise<void> {
+async function step(
+  rt: TRuntime,
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  node: TScenarioNode,
+  phase: 'arrive' | 'wait',
+  ids: string[],
+  at: Date,
+  set: TSetContext,
+): Promise<void> {
   const next = (handle: TEdgeHandle = 'next') => edgeFrom(scenario.graph, node.id, handle);
   switch (node.type) {
     case 'trigger':
@@ -123,7 +141,10 @@ async function step(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: T
       else await moveOn(tx, scenario, ids, node.id, 'done', null, next(), at);
       return;
     case 'branch': {
-      const yes = await selectRows<{ id: string }>(tx, sql`select j.id from journeys j where j.id = any(${p(ids)}::uuid[]) and ${branchHolds(node.data.condition, scenario.run.timeZone)}`);
+      const yes = await selectRows<{ id: string }>(
+        tx,
+        sql`select j.id from journeys j where j.id = any(${p(ids)}::uuid[]) and ${branchHolds(node.data.condition, scenario.run.timeZone)}`,
+      );
       const yesIds = new Set(yes.map((r) => r.id));
       const no = ids.filter((id) => !yesIds.has(id));
       if (yesIds.size) await moveOn(tx, scenario, [...yesIds], node.id, 'yes', null, next('yes'), at);
@@ -171,7 +192,15 @@ function identityOf(rt: TRuntime, tx: TTx, identities: TIdentities, hostId: stri
  * the reason); the send path checks consent again right before sending. A node that cannot send
  * (no sending identity, deleted template) fails its customers with the reason, and they go on.
  */
-async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, node: Extract<TScenarioNode, { type: 'email' }>, ids: string[], at: Date, set: TSetContext): Promise<void> {
+async function queueEmails(
+  rt: TRuntime,
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  node: Extract<TScenarioNode, { type: 'email' }>,
+  ids: string[],
+  at: Date,
+  set: TSetContext,
+): Promise<void> {
   const fail = (reason: string) => failAndGoOn(tx, scenario, node.id, ids, reason, at);
   const { templateId, subject, senderEmail } = node.data;
   if (!templateId || !subject) return fail('email_incomplete');
@@ -205,9 +234,18 @@ async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, 
   );
   await recordDeliveryOutcomes(
     tx,
-    inserted.filter((d) => d.status === 'skipped').map((d) => ({ deliveryId: d.id, campaignId: d.campaign_id, brandId: scenario.brand_id, hotelId: d.hotel_id, outcome: 'skipped' as const })),
+    inserted
+      .filter((d) => d.status === 'skipped')
+      .map((d) => ({
+        deliveryId: d.id,
+        campaignId: d.campaign_id,
+        brandId: scenario.brand_id,
+        hotelId: d.hotel_id,
+        outcome: 'skipped' as const,
+      })),
   );
-  for (const d of inserted) if (d.status === 'queued') set.toSend.set(d.campaign_id, { campaignId: d.campaign_id, brandId: scenario.brand_id });
+  for (const d of inserted)
+    if (d.status === 'queued') set.toSend.set(d.campaign_id, { campaignId: d.campaign_id, brandId: scenario.brand_id });
   await tx.execute(sql`update journeys j set delivery_id = d.id, phase = 'wait', due_at = case when d.status in ('sent', 'skipped', 'failed') then ${atIso}::timestamptz end,
       updated_at = ${atIso}::timestamptz
     from campaigns c join deliveries d on d.campaign_id = c.id
@@ -216,16 +254,37 @@ async function queueEmails(rt: TRuntime, tx: TTx, scenario: TScenarioForEngine, 
 }
 
 /** A node that cannot act for these customers: the failure is logged with its reason, and they go on (the error path when there is one). */
-async function failAndGoOn(tx: TTx, scenario: TScenarioForEngine, nodeId: string, ids: string[], reason: string, at: Date): Promise<void> {
+async function failAndGoOn(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  nodeId: string,
+  ids: string[],
+  reason: string,
+  at: Date,
+): Promise<void> {
   const errorPath = edgeFrom(scenario.graph, nodeId, 'error');
   await moveOn(tx, scenario, ids, nodeId, 'failed', reason, errorPath ?? edgeFrom(scenario.graph, nodeId, 'next'), at);
 }
 
 /** The send answered (or cannot happen): sent and skipped go on along `next`, failed along `error` if the node has one. */
-async function emailOutcomes(tx: TTx, scenario: TScenarioForEngine, ids: string[], nodeId: string, next: string | null, errorPath: string | null, at: Date): Promise<void> {
+async function emailOutcomes(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  ids: string[],
+  nodeId: string,
+  next: string | null,
+  errorPath: string | null,
+  at: Date,
+): Promise<void> {
   // A send that cannot happen (the hidden campaign failed or waits on a problem) fails now, so the
   // customer goes on and the mail is not sent late, out of step with the journey.
-  const stuck = await selectRows<{ id: string; campaign_id: string; hotel_id: string | null; brand_id: string; problem: string }>(
+  const stuck = await selectRows<{
+    id: string;
+    campaign_id: string;
+    hotel_id: string | null;
+    brand_id: string;
+    problem: string;
+  }>(
     tx,
     sql`update deliveries d set status = 'failed', error = coalesce(c.problem, 'campaign_failed')
       from journeys j, campaigns c
@@ -233,7 +292,16 @@ async function emailOutcomes(tx: TTx, scenario: TScenarioForEngine, ids: string[
         and (c.status = 'failed' or c.problem is not null)
       returning d.id, d.campaign_id, d.hotel_id, d.brand_id, d.error as problem`,
   );
-  await recordDeliveryOutcomes(tx, stuck.map((d) => ({ deliveryId: d.id, campaignId: d.campaign_id, brandId: d.brand_id, hotelId: d.hotel_id, outcome: 'failed' as const })));
+  await recordDeliveryOutcomes(
+    tx,
+    stuck.map((d) => ({
+      deliveryId: d.id,
+      campaignId: d.campaign_id,
+      brandId: d.brand_id,
+      hotelId: d.hotel_id,
+      outcome: 'failed' as const,
+    })),
+  );
   const rows = await selectRows<{ id: string; status: string; detail: string | null }>(
     tx,
     sql`select j.id, d.status, case when d.status = 'skipped' then d.skip_reason when d.status = 'failed' then left(d.error, 200) end as detail
@@ -245,8 +313,28 @@ async function emailOutcomes(tx: TTx, scenario: TScenarioForEngine, ids: string[
   if (pending.length) await tx.execute(sql`update journeys set due_at = null where id = any(${p(pending)}::uuid[])`);
   const ok = final.filter((r) => r.status !== 'failed');
   const failed = final.filter((r) => r.status === 'failed');
-  if (ok.length) await moveOn(tx, scenario, ok.map((r) => r.id), nodeId, ok.map((r) => r.status), ok.map((r) => r.detail), next, at);
-  if (failed.length) await moveOn(tx, scenario, failed.map((r) => r.id), nodeId, 'failed', failed.map((r) => r.detail), errorPath ?? next, at);
+  if (ok.length)
+    await moveOn(
+      tx,
+      scenario,
+      ok.map((r) => r.id),
+      nodeId,
+      ok.map((r) => r.status),
+      ok.map((r) => r.detail),
+      next,
+      at,
+    );
+  if (failed.length)
+    await moveOn(
+      tx,
+      scenario,
+      failed.map((r) => r.id),
+      nodeId,
+      'failed',
+      failed.map((r) => r.detail),
+      errorPath ?? next,
+      at,
+    );
 }
 
 /**
@@ -279,8 +367,12 @@ async function moveOn(
     : until
       ? sql`node_id = ${target}, phase = 'wait', due_at = ${until}::timestamptz`
       : sql`node_id = ${target}, phase = 'arrive', due_at = ${atIso}::timestamptz`;
-  const arrived = target ? sql` union all select brand_id, scenario_id, id, ${target}, 'entered', null, ${atIso}::timestamptz from moved` : sql``;
-  const waiting = until ? sql` union all select brand_id, scenario_id, id, ${target}, 'waiting', ${until}, ${atIso}::timestamptz from moved` : sql``;
+  const arrived = target
+    ? sql` union all select brand_id, scenario_id, id, ${target}, 'entered', null, ${atIso}::timestamptz from moved`
+    : sql``;
+  const waiting = until
+    ? sql` union all select brand_id, scenario_id, id, ${target}, 'waiting', ${until}, ${atIso}::timestamptz from moved`
+    : sql``;
   await tx.execute(sql`with v as (${source}), moved as (
       update journeys j set ${state}, updated_at = ${atIso}::timestamptz from v where j.id = v.id
       returning j.id, j.brand_id, j.scenario_id, v.event, v.detail)
@@ -317,7 +409,14 @@ export async function leave(tx: TTx, ids: string[], nodeId: string, reason: stri
     select brand_id, scenario_id, id, coalesce(node_id, ${nodeId}), 'left', ${reason}, ${atIso}::timestamptz from moved`);
 }
 
-export async function logSteps(tx: TTx, ids: string[], nodeId: string, event: string, detail: string | null, at: Date): Promise<void> {
+export async function logSteps(
+  tx: TTx,
+  ids: string[],
+  nodeId: string,
+  event: string,
+  detail: string | null,
+  at: Date,
+): Promise<void> {
   await tx.execute(sql`insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
     select brand_id, scenario_id, id, ${nodeId}, ${event}, ${detail}, ${at.toISOString()}::timestamptz from journeys where id = any(${p(ids)}::uuid[])`);
 }

@@ -1,4 +1,11 @@
-import { SCENARIO_GRAPH_VERSION, ZScenarioRunInput, type TBuiltInPreset, type TPreset, type TScenarioGraph, type TTrigger } from '@yado/contracts/scenarios';
+import {
+  SCENARIO_GRAPH_VERSION,
+  ZScenarioRunInput,
+  type TBuiltInPreset,
+  type TPreset,
+  type TScenarioGraph,
+  type TTrigger,
+} from '@yado/contracts/scenarios';
 
 /**
  * The presets every hotel starts from (issue 14), for the hotel stay. Each makes a draft whose
@@ -51,7 +58,8 @@ const PRESETS: Record<TBuiltInPreset, Omit<TPreset, 'id' | 'builtIn' | 'hostId' 
   },
   win_back: {
     name: 'Win-back',
-    description: 'An email to guests with no stay for 12 months: choose a dynamic segment of them (last check-out more than 12 months ago).',
+    description:
+      'An email to guests with no stay for 12 months: choose a dynamic segment of them (last check-out more than 12 months ago).',
     emoji: '💌',
     colour: 'orange',
     graph: triggerThenEmail({ kind: 'segment_entered', segmentId: null }, 'We miss you'),
@@ -61,7 +69,15 @@ const PRESETS: Record<TBuiltInPreset, Omit<TPreset, 'id' | 'builtIn' | 'hostId' 
 export const BUILT_IN_PREFIX = 'builtin:';
 
 export function builtInPresets(): TPreset[] {
-  return (Object.keys(PRESETS) as TBuiltInPreset[]).map((key) => ({ id: `${BUILT_IN_PREFIX}${key}`, builtIn: key, hostId: null, editable: false, createdAt: null, run: RUN, ...PRESETS[key] }));
+  return (Object.keys(PRESETS) as TBuiltInPreset[]).map((key) => ({
+    id: `${BUILT_IN_PREFIX}${key}`,
+    builtIn: key,
+    hostId: null,
+    editable: false,
+    createdAt: null,
+    run: RUN,
+    ...PRESETS[key],
+  }));
 }
 
 export function builtInPreset(id: string): TPreset | null {

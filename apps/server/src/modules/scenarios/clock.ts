@@ -22,7 +22,9 @@ export async function scenarioNow(rt: TRuntime): Promise<Date> {
 export async function advanceClock(rt: TRuntime, move: { minutes?: number; to?: string }): Promise<Date> {
   if (rt.config.scenarios.clock !== 'manual') throw new AppError(404, 'scenario_clock_not_manual');
   const current = await scenarioNow(rt);
-  const target = move.to ? new Date(Math.max(Date.parse(move.to), current.getTime())) : new Date(current.getTime() + (move.minutes ?? 0) * 60_000);
+  const target = move.to
+    ? new Date(Math.max(Date.parse(move.to), current.getTime()))
+    : new Date(current.getTime() + (move.minutes ?? 0) * 60_000);
   await rt.database.db.execute(sql`update scenario_clock set now = ${target.toISOString()}::timestamptz where id = 1`);
   return target;
 }

@@ -2,7 +2,13 @@ import { zonedToInstant, type TDelay } from '@yado/contracts/scenarios';
 
 /** Local calendar date (`YYYY-MM-DD`) and weekday of an instant in a time zone. */
 export function localDate(at: Date, timeZone: string): { date: string; weekday: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'short' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    weekday: 'short',
+  }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
   return { date: `${get('year')}-${get('month')}-${get('day')}`, weekday };

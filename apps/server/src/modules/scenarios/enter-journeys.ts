@@ -95,7 +95,11 @@ async function enterScenario(rt: TRuntime, times: TScenarioTimes, at: Date): Pro
     if (!scenario) return 0;
     const host = await hostOf(tx, scenario.host_id);
     const scope = await scopeOfHost(tx, host);
-    const owner = { brandId: scenario.brand_id, hostId: scenario.host_id, hostLevel: host.level as 'brand' | 'hotel_group' | 'hotel' };
+    const owner = {
+      brandId: scenario.brand_id,
+      hostId: scenario.host_id,
+      hostLevel: host.level as 'brand' | 'hotel_group' | 'hotel',
+    };
     let n = 0;
     const errors: Record<string, string> = {};
     for (const node of scenario.graph.nodes) {
@@ -114,7 +118,10 @@ async function enterScenario(rt: TRuntime, times: TScenarioTimes, at: Date): Pro
 }
 
 async function hostOf(tx: TTx, hostId: string) {
-  const [row] = await selectRows<{ id: string; level: string; brand_id: string | null }>(tx, sql`select id, level, brand_id from hosts where id = ${hostId}::uuid`);
+  const [row] = await selectRows<{ id: string; level: string; brand_id: string | null }>(
+    tx,
+    sql`select id, level, brand_id from hosts where id = ${hostId}::uuid`,
+  );
   return { id: hostId, level: row?.level ?? 'brand', brandId: row?.brand_id ?? null };
 }
 
@@ -128,7 +135,13 @@ async function hostOf(tx: TTx, hostId: string) {
  * statistics said it was empty (a new product, a table just vacuumed empty), and each such scan
  * also read the rows this statement had inserted so far: quadratic, a minute for 100,000 guests.
  */
-async function insertJourneys(tx: TTx, scenario: TScenarioForEngine, nodeId: string, source: SQL, at: Date): Promise<number> {
+async function insertJourneys(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  nodeId: string,
+  source: SQL,
+  at: Date,
+): Promise<number> {
   const atIso = at.toISOString();
   const rows = await selectRows<{ n: number }>(
     tx,
@@ -157,7 +170,8 @@ async function insertJourneys(tx: TTx, scenario: TScenarioForEngine, nodeId: str
 }
 
 /** The stay's moment: a local date (SQL) at the scenario's send time, in its time zone. */
-const localMoment = (date: SQL, sendTime: string, timeZone: string) => sql`((${date})::timestamp + ${sendTime}::time) at time zone ${timeZone}`;
+const localMoment = (date: SQL, sendTime: string, timeZone: string) =>
+  sql`((${date})::timestamp + ${sendTime}::time) at time zone ${timeZone}`;
 
 function stayMoment(trigger: TTrigger, sendTime: string, timeZone: string): SQL | null {
   switch (trigger.kind) {
@@ -173,7 +187,9 @@ function stayMoment(trigger: TTrigger, sendTime: string, timeZone: string): SQL 
 }
 
 const bookingScope = (scope: TSegmentScope) =>
-  scope.hotelIds ? sql`b.brand_id = ${scope.brandId}::uuid and b.hotel_id = any(${p(scope.hotelIds)}::uuid[])` : sql`b.brand_id = ${scope.brandId}::uuid`;
+  scope.hotelIds
+    ? sql`b.brand_id = ${scope.brandId}::uuid and b.hotel_id = any(${p(scope.hotelIds)}::uuid[])`
+    : sql`b.brand_id = ${scope.brandId}::uuid`;
 
 async function enterAtTrigger(
   tx: TTx,
@@ -192,7 +208,13 @@ async function enterAtTrigger(
       if (!trigger.segmentId || !times.next_entry_at || times.next_entry_at > at) return 0;
       const audience = await audienceSql(tx, owner, [trigger.segmentId], [], at);
       const key = `run:${times.run_number}:${times.entry_count}`;
-      return insertJourneys(tx, scenario, node.id, sql`select customers.id as customer_id, null::uuid as booking_id, ${key}::text as entry_key, ${atIso}::timestamptz as due_at from customers where ${audience.where}`, at);
+      return insertJourneys(
+        tx,
+        scenario,
+        node.id,
+        sql`select customers.id as customer_id, null::uuid as booking_id, ${key}::text as entry_key, ${atIso}::timestamptz as due_at from customers where ${audience.where}`,
+        at,
+      );
     }
     case 'segment_entered': {
       if (!trigger.segmentId) return 0;
@@ -200,7 +222,9 @@ async function enterAtTrigger(
       if (times.segment_scanned_at && at.getTime() - new Date(times.segment_scanned_at).getTime() < 60_000) return 0;
       const audience = await audienceSql(tx, owner, [trigger.segmentId], [], at);
       const first = times.segment_scanned_at === null;
-      await tx.execute(sql`update scenarios set segment_scanned_at = ${atIso}::timestamptz where id = ${scenario.id}::uuid`);
+      await tx.execute(
+        sql`update scenarios set segment_scanned_at = ${atIso}::timestamptz where id = ${scenario.id}::uuid`,
+      );
       // Members not seen before are recorded and, after the first look, enter: the insert is the journeys' source
       // (a data-modifying statement may only be a CTE, not a subquery).
       const seen = sql`insert into scenario_segment_seen (scenario_id, customer_id, brand_id)
@@ -218,7 +242,10 @@ async function enterAtTrigger(
       if (times.birthdays_on === today) return 0;
       const [y, m, d] = today.split('-').map(Number) as [number, number, number];
       const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-      const feb29 = !leap && m === 2 && d === 28 ? sql`or (extract(month from customers.date_of_birth) = 2 and extract(day from customers.date_of_birth) = 29)` : sql``;
+      const feb29 =
+        !leap && m === 2 && d === 28
+          ? sql`or (extract(month from customers.date_of_birth) = 2 and extract(day from customers.date_of_birth) = 29)`
+          : sql``;
       const due = new Date(Math.max(zonedToInstant(today, sendTime, timeZone), at.getTime())).toISOString();
       await tx.execute(sql`update scenarios set birthdays_on = ${today}::date where id = ${scenario.id}::uuid`);
       return insertJourneys(
@@ -237,11 +264,21 @@ async function enterAtTrigger(
 }
 
 /** Booking triggers over the bookings changed since the last scan (the first scan reads them all). */
-async function enterFromBookings(tx: TTx, scenario: TScenarioForEngine, times: TScenarioTimes, node: TScenarioNode, trigger: TTrigger, scope: TSegmentScope, at: Date): Promise<number> {
+async function enterFromBookings(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  times: TScenarioTimes,
+  node: TScenarioNode,
+  trigger: TTrigger,
+  scope: TSegmentScope,
+  at: Date,
+): Promise<number> {
   const atIso = at.toISOString();
   const { timeZone, sendTime } = scenario.run;
   const today = localDate(at, timeZone).date;
-  const changed = times.bookings_seen_at ? sql`b.updated_at > ${new Date(times.bookings_seen_at).toISOString()}::timestamptz` : sql`true`;
+  const changed = times.bookings_seen_at
+    ? sql`b.updated_at > ${new Date(times.bookings_seen_at).toISOString()}::timestamptz`
+    : sql`true`;
   const base = sql`${bookingScope(scope)} and ${changed}`;
   const moment = stayMoment(trigger, sendTime, timeZone);
   const key = sql`'booking:' || b.id::text`;
@@ -255,11 +292,24 @@ async function enterFromBookings(tx: TTx, scenario: TScenarioForEngine, times: T
       sql`select j.id from journeys j join bookings b on b.id = j.booking_id
         where j.scenario_id = ${scenario.id}::uuid and j.state = 'waiting' and ${base} and b.status in ('cancelled', 'no_show')`,
     );
-    if (cancelled.length) await leave(tx, cancelled.map((r) => r.id), node.id, 'booking_cancelled', at);
-    const dateOf = trigger.kind === 'after_check_out' ? sql`b.check_out + ${trigger.days}::int` : trigger.kind === 'before_check_in' ? sql`b.check_in - ${trigger.days}::int` : sql`b.check_in`;
+    if (cancelled.length)
+      await leave(
+        tx,
+        cancelled.map((r) => r.id),
+        node.id,
+        'booking_cancelled',
+        at,
+      );
+    const dateOf =
+      trigger.kind === 'after_check_out'
+        ? sql`b.check_out + ${trigger.days}::int`
+        : trigger.kind === 'before_check_in'
+          ? sql`b.check_in - ${trigger.days}::int`
+          : sql`b.check_in`;
     // A stay whose moment is today or later enters; one synced late (after its moment, before the
     // stay itself) still gets the mail at once rather than never.
-    const stillAhead = trigger.kind === 'after_check_out' ? sql`${dateOf} >= ${today}::date` : sql`b.check_in >= ${today}::date`;
+    const stillAhead =
+      trigger.kind === 'after_check_out' ? sql`${dateOf} >= ${today}::date` : sql`b.check_in >= ${today}::date`;
     return insertJourneys(
       tx,
       scenario,
@@ -283,15 +333,29 @@ async function enterFromBookings(tx: TTx, scenario: TScenarioForEngine, times: T
   if (trigger.kind === 'booking_cancelled') {
     // Only cancellations seen while running: the first scan records where the bookings stand.
     if (!times.bookings_seen_at) return 0;
-    return insertJourneys(tx, scenario, node.id, sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at from bookings b where ${base} and b.status = 'cancelled'`, at);
+    return insertJourneys(
+      tx,
+      scenario,
+      node.id,
+      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at from bookings b where ${base} and b.status = 'cancelled'`,
+      at,
+    );
   }
   return 0;
 }
 
 /** Moves the scenario's marks on: next segment entry, booking watermark, node errors. */
-async function afterEntries(tx: TTx, scenario: TScenarioForEngine, times: TScenarioTimes, at: Date, errors: Record<string, string>): Promise<void> {
+async function afterEntries(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  times: TScenarioTimes,
+  at: Date,
+  errors: Record<string, string>,
+): Promise<void> {
   const hasSegmentEntry = scenario.graph.nodes.some((n) => n.type === 'trigger' && n.data.kind === 'segment_members');
-  const hasBookings = scenario.graph.nodes.some((n) => n.type === 'trigger' && (STAY_TRIGGERS as readonly string[]).includes(n.data.kind));
+  const hasBookings = scenario.graph.nodes.some(
+    (n) => n.type === 'trigger' && (STAY_TRIGGERS as readonly string[]).includes(n.data.kind),
+  );
   let next: Date | null = times.next_entry_at ? new Date(times.next_entry_at) : null;
   let count = times.entry_count;
   if (hasSegmentEntry && next && next <= at) {
@@ -306,7 +370,12 @@ async function afterEntries(tx: TTx, scenario: TScenarioForEngine, times: TScena
   // Not after the first look, which read everything: a booking cancelled just before the scenario
   // started must not count as cancelled while it runs.
   const lookBack = times.bookings_seen_at ? sql`interval '5 minutes'` : sql`interval '0'`;
-  const [mark] = hasBookings ? await selectRows<{ at: Date | null }>(tx, sql`select max(b.updated_at) - ${lookBack} as at from bookings b where ${bookingScope(scope)}`) : [];
+  const [mark] = hasBookings
+    ? await selectRows<{ at: Date | null }>(
+        tx,
+        sql`select max(b.updated_at) - ${lookBack} as at from bookings b where ${bookingScope(scope)}`,
+      )
+    : [];
   await tx.execute(sql`update scenarios set next_entry_at = ${next?.toISOString() ?? null}::timestamptz, entry_count = ${count},
       bookings_seen_at = greatest(bookings_seen_at, coalesce(${mark?.at ? new Date(mark.at).toISOString() : null}::timestamptz, ${hasBookings ? '1970-01-01T00:00:00Z' : null}::timestamptz)),
       node_errors = ${JSON.stringify(errors)}::jsonb
@@ -314,7 +383,12 @@ async function afterEntries(tx: TTx, scenario: TScenarioForEngine, times: TScena
 }
 
 /** The first recurrence after `at` (catching up after downtime enters once, not once per missed period). */
-export function nextRecurrence(from: Date, every: number, unit: 'minutes' | 'days' | 'weeks' | 'months' | 'years', at: Date): Date {
+export function nextRecurrence(
+  from: Date,
+  every: number,
+  unit: 'minutes' | 'days' | 'weeks' | 'months' | 'years',
+  at: Date,
+): Date {
   let next = new Date(from);
   const stepOnce = (d: Date) => {
     const n = new Date(d);

@@ -74,8 +74,14 @@ export async function listScenarioRows(tx: TTx, ctx: TActingContext, q: TScenari
   if (q.status) parts.push(sql`s.status = ${q.status}`);
   if (q.search) parts.push(sql`strpos(lower(s.name), lower(${q.search})) > 0`);
   const where = sql.join(parts, sql` and `);
-  const rows = await selectRows<TScenarioRow>(tx, sql`${SELECT} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`);
-  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from scenarios s join hosts h on h.id = s.host_id where ${where}`);
+  const rows = await selectRows<TScenarioRow>(
+    tx,
+    sql`${SELECT} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
+  );
+  const [count] = await selectRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from scenarios s join hosts h on h.id = s.host_id where ${where}`,
+  );
   const byStatus = await selectRows<{ status: TScenarioStatus; n: number }>(
     tx,
     sql`select s.status, count(*)::int as n from scenarios s join hosts h on h.id = s.host_id where ${scenarioReach(ctx)} group by s.status`,
@@ -96,7 +102,12 @@ export interface TScenarioFields {
   presetId?: string | null;
 }
 
-export async function insertScenario(tx: TTx, ctx: TActingContext, brandId: string, f: TScenarioFields): Promise<string> {
+export async function insertScenario(
+  tx: TTx,
+  ctx: TActingContext,
+  brandId: string,
+  f: TScenarioFields,
+): Promise<string> {
   const [row] = await selectRows<{ id: string }>(
     tx,
     sql`insert into scenarios (brand_id, host_id, name, description, graph, run, preset_id, created_by, updated_by)
@@ -112,7 +123,14 @@ export async function updateScenarioFields(tx: TTx, id: string, userId: string, 
 }
 
 /** Status change with the columns it sets; `from` guards against a concurrent change (false when it lost). */
-export async function setScenarioStatus(tx: TTx, id: string, from: TScenarioStatus, to: TScenarioStatus, userId: string, extra: SQL = sql``): Promise<boolean> {
+export async function setScenarioStatus(
+  tx: TTx,
+  id: string,
+  from: TScenarioStatus,
+  to: TScenarioStatus,
+  userId: string,
+  extra: SQL = sql``,
+): Promise<boolean> {
   const rows = await selectRows<{ id: string }>(
     tx,
     sql`update scenarios set status = ${to}, updated_by = ${userId}::uuid, updated_at = now() ${extra} where id = ${id}::uuid and status = ${from} returning id`,
@@ -130,9 +148,13 @@ export async function deleteScenarioRow(tx: TTx, id: string): Promise<void> {
 export async function haltJourneys(tx: TTx, scenarioId: string, reason: string, at: Date): Promise<void> {
   await tx.execute(sql`insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
     select brand_id, scenario_id, id, coalesce(node_id, ''), 'left', ${reason}, ${at.toISOString()}::timestamptz from journeys where scenario_id = ${scenarioId}::uuid and state = 'waiting'`);
-  await tx.execute(sql`update journeys set state = 'left', due_at = null, updated_at = ${at.toISOString()}::timestamptz where scenario_id = ${scenarioId}::uuid and state = 'waiting'`);
+  await tx.execute(
+    sql`update journeys set state = 'left', due_at = null, updated_at = ${at.toISOString()}::timestamptz where scenario_id = ${scenarioId}::uuid and state = 'waiting'`,
+  );
   // Mails queued but not yet sent are halted too: the send path sends only pending campaigns.
-  await tx.execute(sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where scenario_id = ${scenarioId}::uuid and status = 'pending'`);
+  await tx.execute(
+    sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where scenario_id = ${scenarioId}::uuid and status = 'pending'`,
+  );
 }
 
 /** Per node: journeys entered, done (passed on), failed, left, and waiting now; the last failure's reason. */
@@ -152,11 +174,16 @@ export async function nodeCounts(tx: TTx, scenarioId: string) {
   return { events, waiting, failures };
 }
 
-export async function journeyRows(tx: TTx, scenarioId: string, q: { nodeId?: string; state?: string; search?: string; page: number; pageSize: number }) {
+export async function journeyRows(
+  tx: TTx,
+  scenarioId: string,
+  q: { nodeId?: string; state?: string; search?: string; page: number; pageSize: number },
+) {
   const parts = [sql`j.scenario_id = ${scenarioId}::uuid`];
   if (q.nodeId) parts.push(sql`j.node_id = ${q.nodeId}`);
   if (q.state) parts.push(sql`j.state = ${q.state}`);
-  if (q.search) parts.push(sql`strpos(lower(c.last_name || c.first_name || coalesce(c.email, '')), lower(${q.search})) > 0`);
+  if (q.search)
+    parts.push(sql`strpos(lower(c.last_name || c.first_name || coalesce(c.email, '')), lower(${q.search})) > 0`);
   const where = sql.join(parts, sql` and `);
   const rows = await selectRows<{
     id: string;
@@ -176,13 +203,25 @@ export async function journeyRows(tx: TTx, scenarioId: string, q: { nodeId?: str
       from journeys j join customers c on c.id = j.customer_id where ${where}
       order by j.entered_at desc, j.id limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
   );
-  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from journeys j join customers c on c.id = j.customer_id where ${where}`);
+  const [count] = await selectRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from journeys j join customers c on c.id = j.customer_id where ${where}`,
+  );
   return { rows, total: count?.n ?? 0 };
 }
 
 /** Per email node: the delivery counts and unique opens and clicks over its hidden campaigns (one per round). */
 export async function emailNodeStats(tx: TTx, scenarioId: string) {
-  return selectRows<{ node_id: string; campaign_id: string | null; sent: number; skipped: number; failed: number; queued: number; opened: number; clicked: number }>(
+  return selectRows<{
+    node_id: string;
+    campaign_id: string | null;
+    sent: number;
+    skipped: number;
+    failed: number;
+    queued: number;
+    opened: number;
+    clicked: number;
+  }>(
     tx,
     sql`select c.scenario_node_id as node_id, (array_agg(c.id order by c.scenario_round))[1] as campaign_id,
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'sent')), 0)::int as sent,
@@ -217,7 +256,10 @@ function presetReach(ctx: TActingContext): SQL {
 }
 
 export async function listPresetRows(tx: TTx, ctx: TActingContext): Promise<TPresetRow[]> {
-  return selectRows<TPresetRow>(tx, sql`select p.id, p.host_id, p.name, p.description, p.emoji, p.colour, p.graph, p.run, p.created_at from scenario_presets p where ${presetReach(ctx)} order by p.created_at desc`);
+  return selectRows<TPresetRow>(
+    tx,
+    sql`select p.id, p.host_id, p.name, p.description, p.emoji, p.colour, p.graph, p.run, p.created_at from scenario_presets p where ${presetReach(ctx)} order by p.created_at desc`,
+  );
 }
 
 export async function findPresetRow(tx: TTx, ctx: TActingContext, id: string): Promise<TPresetRow | null> {
@@ -228,7 +270,12 @@ export async function findPresetRow(tx: TTx, ctx: TActingContext, id: string): P
   return row ?? null;
 }
 
-export async function insertPreset(tx: TTx, ctx: TActingContext, brandId: string, f: Omit<TPresetRow, 'id' | 'host_id' | 'created_at'>): Promise<string> {
+export async function insertPreset(
+  tx: TTx,
+  ctx: TActingContext,
+  brandId: string,
+  f: Omit<TPresetRow, 'id' | 'host_id' | 'created_at'>,
+): Promise<string> {
   const [row] = await selectRows<{ id: string }>(
     tx,
     sql`insert into scenario_presets (brand_id, host_id, name, description, emoji, colour, graph, run, created_by)

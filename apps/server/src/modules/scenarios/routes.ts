@@ -39,24 +39,43 @@ export function scenarioRoutes(app: FastifyInstance, rt: TRuntime): void {
   );
   route(app, scenariosApi.create, create, async ({ body, ctx }) => createScenario(rt, ctx, body));
   route(app, scenariosApi.get, read, async ({ params, ctx }) => getScenario(rt, ctx, uuid(params.id)));
-  route(app, scenariosApi.update, edit, async ({ params, body, ctx }) => updateScenario(rt, ctx, uuid(params.id), body));
-  route(app, scenariosApi.remove, { entitlement: 'scenarios.delete' }, async ({ params, ctx }) => deleteScenario(rt, ctx, uuid(params.id)));
-  route(app, scenariosApi.copy, create, async ({ params, body, ctx }) => copyScenario(rt, ctx, uuid(params.id), body.name));
-  route(app, scenariosApi.action, edit, async ({ params, body, ctx }) => actOnScenario(rt, ctx, uuid(params.id), body.action, body.confirmation));
+  route(app, scenariosApi.update, edit, async ({ params, body, ctx }) =>
+    updateScenario(rt, ctx, uuid(params.id), body),
+  );
+  route(app, scenariosApi.remove, { entitlement: 'scenarios.delete' }, async ({ params, ctx }) =>
+    deleteScenario(rt, ctx, uuid(params.id)),
+  );
+  route(app, scenariosApi.copy, create, async ({ params, body, ctx }) =>
+    copyScenario(rt, ctx, uuid(params.id), body.name),
+  );
+  route(app, scenariosApi.action, edit, async ({ params, body, ctx }) =>
+    actOnScenario(rt, ctx, uuid(params.id), body.action, body.confirmation),
+  );
   route(app, scenariosApi.executionLog, read, async ({ params, ctx }) => executionLog(rt, ctx, uuid(params.id)));
-  route(app, scenariosApi.journeys, read, async ({ params, query, ctx }) => listJourneys(rt, ctx, uuid(params.id), query));
+  route(app, scenariosApi.journeys, read, async ({ params, query, ctx }) =>
+    listJourneys(rt, ctx, uuid(params.id), query),
+  );
   route(app, scenariosApi.emailDetails, read, async ({ params, ctx }) => emailDetails(rt, ctx, uuid(params.id)));
 
   route(app, scenariosApi.presetList, { entitlement: 'presets.read_preset' }, async ({ ctx }) => listPresets(rt, ctx));
-  route(app, scenariosApi.presetCreate, { entitlement: 'presets.create' }, async ({ body, ctx }) => createPreset(rt, ctx, body));
-  route(app, scenariosApi.presetRemove, { entitlement: 'presets.delete' }, async ({ params, ctx }) => deletePreset(rt, ctx, params.id ?? ''));
-  route(app, scenariosApi.presetUse, create, async ({ params, body, ctx }) => scenarioFromPreset(rt, ctx, params.id ?? '', body.name));
+  route(app, scenariosApi.presetCreate, { entitlement: 'presets.create' }, async ({ body, ctx }) =>
+    createPreset(rt, ctx, body),
+  );
+  route(app, scenariosApi.presetRemove, { entitlement: 'presets.delete' }, async ({ params, ctx }) =>
+    deletePreset(rt, ctx, params.id ?? ''),
+  );
+  route(app, scenariosApi.presetUse, create, async ({ params, body, ctx }) =>
+    scenarioFromPreset(rt, ctx, params.id ?? '', body.name),
+  );
 
   // Development and test aids: the manual clock (SCENARIO_CLOCK=manual). The engine first catches up
   // with the clock as it stands (a scenario run a moment ago may not have had its first tick: its
   // guests would otherwise first be looked at after the move, when their stays' moments are past),
   // then the clock moves and the engine ticks at once.
-  route(app, scenariosApi.clockGet, 'embedded-granduser', async () => ({ now: (await scenarioNow(rt)).toISOString(), manual: rt.config.scenarios.clock === 'manual' }));
+  route(app, scenariosApi.clockGet, 'embedded-granduser', async () => ({
+    now: (await scenarioNow(rt)).toISOString(),
+    manual: rt.config.scenarios.clock === 'manual',
+  }));
   route(app, scenariosApi.clockAdvance, 'embedded-granduser', async ({ body }) => {
     const tickUntilIdle = async (at: Date) => {
       let steps = 0;

@@ -16,10 +16,15 @@ let grand: string;
 const tag = randomBytes(3).toString('hex');
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { SCENARIO_CLOCK: 'manual', SCENARIO_TICK_SECONDS: '1', CAMPAIGN_DISPATCH_SECONDS: '1' } });
+  s = await startTestServer({
+    env: { SCENARIO_CLOCK: 'manual', SCENARIO_TICK_SECONDS: '1', CAMPAIGN_DISPATCH_SECONDS: '1' },
+  });
   // The embedded product seeds the demo's sending identity on its first start; PostgreSQL's template does not.
-  if ((await s.sql(`select 1 from sending_domains where domain = 'sakura-hotels.example.jp'`)).length === 0) await seedDemoSending(s.rt);
-  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = (select id from hosts where slug = 'sakura-hotels')`);
+  if ((await s.sql(`select 1 from sending_domains where domain = 'sakura-hotels.example.jp'`)).length === 0)
+    await seedDemoSending(s.rt);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = (select id from hosts where slug = 'sakura-hotels')`,
+  );
   token = (await s.login(DEMO.brandAdmin)).token;
   grand = (await s.login(DEMO.grand)).token;
 }, 120_000);
@@ -32,33 +37,47 @@ describe('moving the manual clock', () => {
     const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
     const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
     const email = `clock.${tag}@guest.example.jp`;
-    const [guest] = await s.sql(`insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '時計', 'テスト', $2, $3) returning id`, [
-      brand.id,
-      `0907${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`,
-      email,
-    ]);
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `時計 ${tag}`, type: 'static' } })).body.data.id;
-    expect((await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [guest.id] } })).status).toBe(200);
+    const [guest] = await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '時計', 'テスト', $2, $3) returning id`,
+      [brand.id, `0907${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`, email],
+    );
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `時計 ${tag}`, type: 'static' } }))
+      .body.data.id;
+    expect(
+      (await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [guest.id] } })).status,
+    ).toBe(200);
     const template = await s.call('POST', '/v1/templates', {
       token,
-      body: { name: `時計 ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } },
+      body: {
+        name: `時計 ${tag}`,
+        defaultLanguage: 'ja',
+        contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
+      },
     });
     const graph = {
       nodes: [
         { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: segment } },
-        { id: 'mail', type: 'email', data: { templateId: template.body.data.id, subject: `時計の便り ${tag}`, senderEmail: settings.sender_email } },
+        {
+          id: 'mail',
+          type: 'email',
+          data: { templateId: template.body.data.id, subject: `時計の便り ${tag}`, senderEmail: settings.sender_email },
+        },
       ],
       edges: [{ id: 'a', source: 'start', target: 'mail' }],
     };
     const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `時計 ${tag}`, graph } });
-    expect((await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, { token, body: { action: 'run' } })).body.data.status).toBe('running');
+    expect(
+      (await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, { token, body: { action: 'run' } })).body
+        .data.status,
+    ).toBe('running');
 
     const moved = await s.call('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 5 } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body.data.steps).toBeGreaterThan(0);
 
     const [mail] = await eventually(async () => {
-      const mails = (await s.call('GET', `/v1/dev/outbox?to=${encodeURIComponent(email)}`, { token: grand })).body.data as {
+      const mails = (await s.call('GET', `/v1/dev/outbox?to=${encodeURIComponent(email)}`, { token: grand })).body
+        .data as {
         to: string[];
         subject: string;
         headers: { key: string; value: string }[];

@@ -31,15 +31,22 @@ async function advance(minutes: number) {
   return r.body.data as { now: string; steps: number };
 }
 /** Local date in Tokyo, `days` after the clock's now. */
-const tokyoDate = (base: Date, days: number) => new Date(base.getTime() + 9 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
+const tokyoDate = (base: Date, days: number) =>
+  new Date(base.getTime() + 9 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
 
 let phoneSeq = 0;
 async function customer(name: string): Promise<{ id: string; email: string }> {
   const email = `${name}.${tag}@guest.example.jp`;
   phoneSeq += 1;
   const phone = `090${String(parseInt(tag, 16) % 10000).padStart(4, '0')}${String(phoneSeq).padStart(4, '0')}`;
-  const [row] = await s.sql(`insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, 'テスト', $3, $4) returning id`, [brand.id, name, phone, email]);
-  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [row.id, hotel.id, brand.id]);
+  const [row] = await s.sql(
+    `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, 'テスト', $3, $4) returning id`,
+    [brand.id, name, phone, email],
+  );
+  await s.sql(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+    [row.id, hotel.id, brand.id],
+  );
   return { id: row.id, email };
 }
 async function booking(customerId: string, checkIn: string, nights = 2): Promise<string> {
@@ -61,21 +68,35 @@ async function runScenario(graph: unknown, name: string): Promise<string> {
   return created.body.data.id;
 }
 
-const journeysOf = async (scenarioId: string) => (await s.call('GET', `/v1/scenarios/${scenarioId}/journeys?pageSize=100`, { token })).body.data.items as { customerId: string; state: string; path: { nodeId: string; event: string; detail: string | null }[] }[];
+const journeysOf = async (scenarioId: string) =>
+  (await s.call('GET', `/v1/scenarios/${scenarioId}/journeys?pageSize=100`, { token })).body.data.items as {
+    customerId: string;
+    state: string;
+    path: { nodeId: string; event: string; detail: string | null }[];
+  }[];
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { SCENARIO_CLOCK: 'manual', SCENARIO_TICK_SECONDS: '1', CAMPAIGN_DISPATCH_SECONDS: '1' } });
+  s = await startTestServer({
+    env: { SCENARIO_CLOCK: 'manual', SCENARIO_TICK_SECONDS: '1', CAMPAIGN_DISPATCH_SECONDS: '1' },
+  });
   await seedDemoSending(s.rt);
   [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
   [hotel] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
-  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [brand.id]);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
+    [brand.id],
+  );
   const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
   sender = settings.sender_email;
   token = (await s.login(DEMO.brandAdmin)).token;
   grand = (await s.login(DEMO.grand)).token;
   const template = await s.call('POST', '/v1/templates', {
     token,
-    body: { name: `旅程 ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } },
+    body: {
+      name: `旅程 ${tag}`,
+      defaultLanguage: 'ja',
+      contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
+    },
   });
   templateId = template.body.data.id;
 }, 120_000);
@@ -93,7 +114,10 @@ describe('a pre-arrival scenario on the manual clock', () => {
     const movedBooking = await booking(moved.id, tokyoDate(start, 10));
     const cancelledBooking = await booking(cancelled.id, tokyoDate(start, 10));
 
-    const fromPreset = await s.call('POST', '/v1/presets/builtin:pre_arrival/scenarios', { token, body: { name: `到着前 ${tag}` } });
+    const fromPreset = await s.call('POST', '/v1/presets/builtin:pre_arrival/scenarios', {
+      token,
+      body: { name: `到着前 ${tag}` },
+    });
     expect(fromPreset.status, JSON.stringify(fromPreset.body)).toBe(200);
     const draft = fromPreset.body.data;
     expect(draft.status).toBe('draft');
@@ -104,7 +128,11 @@ describe('a pre-arrival scenario on the manual clock', () => {
     expect(refused.body.error.fields['nodes.email'].code).toBe('email_incomplete');
 
     const graph = structuredClone(draft.graph);
-    graph.nodes.find((n: { id: string }) => n.id === 'email').data = { templateId, subject: `またのお越しを ${tag}`, senderEmail: sender };
+    graph.nodes.find((n: { id: string }) => n.id === 'email').data = {
+      templateId,
+      subject: `またのお越しを ${tag}`,
+      senderEmail: sender,
+    };
     expect((await s.call('PUT', `/v1/scenarios/${draft.id}`, { token, body: { graph } })).status).toBe(200);
     const run = await s.call('POST', `/v1/scenarios/${draft.id}/actions`, { token, body: { action: 'run' } });
     expect(run.status, JSON.stringify(run.body)).toBe(200);
@@ -121,7 +149,10 @@ describe('a pre-arrival scenario on the manual clock', () => {
     expect(mine.every((j) => j.state === 'waiting')).toBe(true);
 
     // The daily sync brings a moved stay and a cancellation.
-    await s.sql(`update bookings set check_in = check_in + 10, check_out = check_out + 10, updated_at = now() where id = $1`, [movedBooking]);
+    await s.sql(
+      `update bookings set check_in = check_in + 10, check_out = check_out + 10, updated_at = now() where id = $1`,
+      [movedBooking],
+    );
     await s.sql(`update bookings set status = 'cancelled', updated_at = now() where id = $1`, [cancelledBooking]);
 
     await advance(8 * DAY);
@@ -150,33 +181,55 @@ describe('a pre-arrival scenario on the manual clock', () => {
     expect(details.body.data.items[0]).toMatchObject({ nodeId: 'email', sent: 2, failed: 0 });
     // The hidden campaign is the scenario's: not in the campaign list.
     const campaigns = await s.call('GET', '/v1/campaigns?pageSize=100', { token });
-    expect(campaigns.body.data.items.some((c: { id: string }) => c.id === details.body.data.items[0].campaignId)).toBe(false);
+    expect(campaigns.body.data.items.some((c: { id: string }) => c.id === details.body.data.items[0].campaignId)).toBe(
+      false,
+    );
 
-    const stop = await s.call('POST', `/v1/scenarios/${draft.id}/actions`, { token, body: { action: 'stop', confirmation: STOP_SENTENCE } });
+    const stop = await s.call('POST', `/v1/scenarios/${draft.id}/actions`, {
+      token,
+      body: { action: 'stop', confirmation: STOP_SENTENCE },
+    });
     expect(stop.status).toBe(200);
     expect(stop.body.data.status).toBe('stopped');
     // Stopping halts mails not yet sent too: the node's hidden campaign no longer sends.
-    expect(await s.sql(`select status from campaigns where scenario_id = $1`, [draft.id])).toEqual([{ status: 'cancelled' }]);
+    expect(await s.sql(`select status from campaigns where scenario_id = $1`, [draft.id])).toEqual([
+      { status: 'cancelled' },
+    ]);
 
     // A journey's log goes with it: a deleted customer's rows, then the deleted scenario's.
     const stepsOf = async (where: string, id: string) =>
-      (await s.sql(`select count(*)::int as n from journey_steps where journey_id in (select id from journeys where ${where} = $1)`, [id]))[0].n as number;
-    const keptJourney = (await s.sql(`select id from journeys where scenario_id = $1 and customer_id = $2`, [draft.id, kept.id]))[0].id as string;
+      (
+        await s.sql(
+          `select count(*)::int as n from journey_steps where journey_id in (select id from journeys where ${where} = $1)`,
+          [id],
+        )
+      )[0].n as number;
+    const keptJourney = (
+      await s.sql(`select id from journeys where scenario_id = $1 and customer_id = $2`, [draft.id, kept.id])
+    )[0].id as string;
     expect(await stepsOf('id', keptJourney)).toBeGreaterThan(0);
     expect((await s.call('DELETE', `/v1/customers/${kept.id}`, { token })).status).toBe(200);
-    expect(await s.sql(`select count(*)::int as n from journey_steps where journey_id = $1`, [keptJourney])).toEqual([{ n: 0 }]);
+    expect(await s.sql(`select count(*)::int as n from journey_steps where journey_id = $1`, [keptJourney])).toEqual([
+      { n: 0 },
+    ]);
     expect(await stepsOf('scenario_id', draft.id)).toBeGreaterThan(0);
     await s.sql(`delete from scenarios where id = $1`, [draft.id]);
-    expect(await s.sql(`select count(*)::int as n from journey_steps where scenario_id = $1`, [draft.id])).toEqual([{ n: 0 }]);
+    expect(await s.sql(`select count(*)::int as n from journey_steps where scenario_id = $1`, [draft.id])).toEqual([
+      { n: 0 },
+    ]);
   }, 180_000);
 });
 
 describe('consent and the frequency cap apply to scenario mails', () => {
   it('skips the second mail of a guest who unsubscribed mid-journey and of one at the cap, and they go on', async () => {
-    await s.sql(`update campaign_email_settings set frequency_cap_count = 1, frequency_cap_days = 30 where host_id = $1`, [brand.id]);
+    await s.sql(
+      `update campaign_email_settings set frequency_cap_count = 1, frequency_cap_days = 30 where host_id = $1`,
+      [brand.id],
+    );
     const leaving = await customer('leaving');
     const capped = await customer('capped');
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `旅程 ${tag}`, type: 'static' } })).body.data.id;
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `旅程 ${tag}`, type: 'static' } }))
+      .body.data.id;
     await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [leaving.id, capped.id] } });
     const email = (subject: string) => ({ templateId, subject, senderEmail: sender });
     const id = await runScenario(
@@ -196,7 +249,10 @@ describe('consent and the frequency cap apply to scenario mails', () => {
       `同意 ${tag}`,
     );
     await advance(1);
-    await eventually(async () => ((await mails(leaving.email)).length && (await mails(capped.email)).length ? true : null), 30_000);
+    await eventually(
+      async () => ((await mails(leaving.email)).length && (await mails(capped.email)).length ? true : null),
+      30_000,
+    );
     // The send answered and the worker's tick moved both on to the delay.
     await eventually(async () => {
       const js = await journeysOf(id);
@@ -211,7 +267,10 @@ describe('consent and the frequency cap apply to scenario mails', () => {
     expect(last(capped.id)).toMatchObject({ nodeId: 'second', event: 'skipped', detail: 'frequency_cap' });
     expect(await mails(leaving.email)).toHaveLength(1);
     expect(await mails(capped.email)).toHaveLength(1);
-    await s.sql(`update campaign_email_settings set frequency_cap_count = null, frequency_cap_days = null where host_id = $1`, [brand.id]);
+    await s.sql(
+      `update campaign_email_settings set frequency_cap_count = null, frequency_cap_days = null where host_id = $1`,
+      [brand.id],
+    );
   }, 120_000);
 });
 
@@ -223,8 +282,21 @@ describe("a segment's relative dates", () => {
     const tomorrow = await customer('tomorrow');
     await booking(ahead.id, tokyoDate(start, 12));
     await booking(tomorrow.id, tokyoDate(start, 1));
-    const filter = { version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'checkInDate', operator: 'in_next_days', value: 3 }] }] };
-    const created = await s.call('POST', '/v1/segments', { token, body: { name: `三日以内 ${tag}`, type: 'dynamic', filter } });
+    const filter = {
+      version: 1,
+      join: 'and',
+      groups: [
+        {
+          kind: 'group',
+          join: 'and',
+          items: [{ kind: 'condition', field: 'checkInDate', operator: 'in_next_days', value: 3 }],
+        },
+      ],
+    };
+    const created = await s.call('POST', '/v1/segments', {
+      token,
+      body: { name: `三日以内 ${tag}`, type: 'dynamic', filter },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     await advance(10 * DAY);
     const id = await runScenario(
@@ -252,12 +324,25 @@ describe('a send that cannot happen', () => {
     const now = await clockNow();
     const today = tokyoDate(now, 0);
     await s.sql(`update customers set date_of_birth = $2::date - interval '30 years' where id = $1`, [guest.id, today]);
-    const doomed = (await s.call('POST', '/v1/templates', { token, body: { name: `消える ${tag}`, defaultLanguage: 'ja', contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } } } })).body.data.id;
+    const doomed = (
+      await s.call('POST', '/v1/templates', {
+        token,
+        body: {
+          name: `消える ${tag}`,
+          defaultLanguage: 'ja',
+          contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
+        },
+      })
+    ).body.data.id;
     const id = await runScenario(
       {
         nodes: [
           { id: 'born', type: 'trigger', data: { kind: 'birthday' } },
-          { id: 'greet', type: 'email', data: { templateId: doomed, subject: `おめでとう ${tag}`, senderEmail: sender } },
+          {
+            id: 'greet',
+            type: 'email',
+            data: { templateId: doomed, subject: `おめでとう ${tag}`, senderEmail: sender },
+          },
           { id: 'fallback', type: 'email', data: { templateId, subject: `代わり ${tag}`, senderEmail: sender } },
         ],
         edges: [
@@ -273,14 +358,22 @@ describe('a send that cannot happen', () => {
     await advance(1);
     expect((await journeysOf(id)).filter((j) => j.customerId === guest.id)).toHaveLength(1);
     await advance(DAY);
-    await eventually(async () => ((await mails(guest.email)).length ? true : null), 30_000).catch(async (error: unknown) => {
-      throw new Error(`${String(error)}: ${JSON.stringify(await journeysOf(id))}`);
-    });
+    await eventually(async () => ((await mails(guest.email)).length ? true : null), 30_000).catch(
+      async (error: unknown) => {
+        throw new Error(`${String(error)}: ${JSON.stringify(await journeysOf(id))}`);
+      },
+    );
     expect(await mails(guest.email)).toEqual([{ subject: `代わり ${tag}` }]);
     const [journey] = (await journeysOf(id)).filter((j) => j.customerId === guest.id);
-    expect(journey?.path.find((p) => p.nodeId === 'greet' && p.event === 'failed')?.detail).toBe('campaign_template_deleted');
+    expect(journey?.path.find((p) => p.nodeId === 'greet' && p.event === 'failed')?.detail).toBe(
+      'campaign_template_deleted',
+    );
     const summary = (await s.call('GET', `/v1/scenarios/${id}/summary`, { token })).body.data;
-    expect(summary.nodes.find((n: { nodeId: string }) => n.nodeId === 'greet')).toMatchObject({ state: 'error', message: 'campaign_template_deleted', counts: { failed: 1 } });
+    expect(summary.nodes.find((n: { nodeId: string }) => n.nodeId === 'greet')).toMatchObject({
+      state: 'error',
+      message: 'campaign_template_deleted',
+      counts: { failed: 1 },
+    });
     // The next day's tick enters nobody again for this birthday.
     await advance(DAY);
     expect((await journeysOf(id)).filter((j) => j.customerId === guest.id)).toHaveLength(1);

@@ -1,9 +1,4 @@
-import {
-  ACTION_FROM,
-  ERROR_MESSAGES,
-  checkScenarioGraph,
-  type TErrorCode,
-} from '@yado/contracts';
+import { ACTION_FROM, ERROR_MESSAGES, checkScenarioGraph, type TErrorCode } from '@yado/contracts';
 import {
   isStopSentence,
   zonedToInstant,
@@ -56,8 +51,20 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
  * The audit log's entry for a scenario or preset change, in the change's transaction. The name is
  * kept in the entry (a scenario may be renamed or deleted later), so the log reads as a sentence.
  */
-function audit(tx: TTx, ctx: TActingContext, target: { type: 'scenario' | 'preset'; id: string; brandId: string; name: string }, action: TAuditEvent['action'], changes: Record<string, unknown> = {}) {
-  return recordAudit(tx, ctx, { action, targetType: target.type, targetId: target.id, brandId: target.brandId, changes: { name: target.name, ...changes } });
+function audit(
+  tx: TTx,
+  ctx: TActingContext,
+  target: { type: 'scenario' | 'preset'; id: string; brandId: string; name: string },
+  action: TAuditEvent['action'],
+  changes: Record<string, unknown> = {},
+) {
+  return recordAudit(tx, ctx, {
+    action,
+    targetType: target.type,
+    targetId: target.id,
+    brandId: target.brandId,
+    changes: { name: target.name, ...changes },
+  });
 }
 /** JSON with keys in order, so a graph read back from jsonb (which reorders keys) compares equal to the one saved. */
 function canonical(value: unknown): string {
@@ -71,7 +78,12 @@ function canonical(value: unknown): string {
   }
   return JSON.stringify(value);
 }
-const scenarioTarget = (row: Pick<TScenarioRow, 'id' | 'brand_id' | 'name'>) => ({ type: 'scenario' as const, id: row.id, brandId: row.brand_id, name: row.name });
+const scenarioTarget = (row: Pick<TScenarioRow, 'id' | 'brand_id' | 'name'>) => ({
+  type: 'scenario' as const,
+  id: row.id,
+  brandId: row.brand_id,
+  name: row.name,
+});
 
 function owningBrand(ctx: TActingContext): string {
   // A scenario belongs to a brand, hotel group or hotel: the platform itself has no customers.
@@ -96,7 +108,8 @@ async function nodeStatuses(tx: TTx, row: TScenarioRow): Promise<TNodeStatus[]> 
   if (row.status === 'draft' && row.run_number === 0) return [];
   const { events, waiting, failures } = await nodeCounts(tx, row.id);
   return row.graph.nodes.map((node) => {
-    const of = (...names: string[]) => events.filter((e) => e.node_id === node.id && names.includes(e.event)).reduce((a, e) => a + e.n, 0);
+    const of = (...names: string[]) =>
+      events.filter((e) => e.node_id === node.id && names.includes(e.event)).reduce((a, e) => a + e.n, 0);
     const counts = {
       entered: of('entered'),
       waiting: waiting.find((w) => w.node_id === node.id)?.n ?? 0,
@@ -106,7 +119,8 @@ async function nodeStatuses(tx: TTx, row: TScenarioRow): Promise<TNodeStatus[]> 
     };
     const nodeError = row.node_errors?.[node.id] ?? null;
     const failure = failures.find((f) => f.node_id === node.id)?.detail ?? null;
-    const state = nodeError || counts.failed > 0 ? 'error' : counts.waiting > 0 ? 'running' : counts.entered > 0 ? 'success' : null;
+    const state =
+      nodeError || counts.failed > 0 ? 'error' : counts.waiting > 0 ? 'running' : counts.entered > 0 ? 'success' : null;
     return { nodeId: node.id, state, message: nodeError ?? (counts.failed > 0 ? failure : null), counts };
   });
 }
@@ -175,7 +189,11 @@ export async function getScenario(rt: TRuntime, ctx: TActingContext, id: string)
   return inTenant(rt, ctx, async (tx) => toScenario(tx, await mustFind(tx, ctx, id), ctx));
 }
 
-export async function createScenario(rt: TRuntime, ctx: TActingContext, input: TScenarioValues & { presetId?: string | null }): Promise<TScenario> {
+export async function createScenario(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: TScenarioValues & { presetId?: string | null },
+): Promise<TScenario> {
   const brandId = owningBrand(ctx);
   const id = await inTenant(rt, ctx, async (tx) => {
     const created = await insertScenario(tx, ctx, brandId, input);
@@ -185,18 +203,32 @@ export async function createScenario(rt: TRuntime, ctx: TActingContext, input: T
   return getScenario(rt, ctx, id);
 }
 
-export async function updateScenario(rt: TRuntime, ctx: TActingContext, id: string, input: TScenarioUpdate): Promise<TScenario> {
+export async function updateScenario(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  input: TScenarioUpdate,
+): Promise<TScenario> {
   await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
     // Once a scenario runs (or is scheduled to), changes cannot be made (section 4).
     if (row.status !== 'draft') throw new AppError(409, 'scenario_not_editable');
-    const fields = { name: input.name ?? row.name, description: input.description ?? row.description, graph: input.graph ?? row.graph, run: input.run ?? row.run };
+    const fields = {
+      name: input.name ?? row.name,
+      description: input.description ?? row.description,
+      graph: input.graph ?? row.graph,
+      run: input.run ?? row.run,
+    };
     await updateScenarioFields(tx, id, ctx.user.id, fields);
     // Name and description as before → after; the workflow and run period by name only.
-    const changes: Record<string, unknown> = diff({ name: row.name, description: row.description }, { name: fields.name, description: fields.description });
+    const changes: Record<string, unknown> = diff(
+      { name: row.name, description: row.description },
+      { name: fields.name, description: fields.description },
+    );
     const changed = (['graph', 'run'] as const).filter((key) => canonical(fields[key]) !== canonical(row[key]));
     if (changed.length) changes.fields = changed;
-    if (Object.keys(changes).length) await audit(tx, ctx, { ...scenarioTarget(row), name: fields.name }, 'update', changes);
+    if (Object.keys(changes).length)
+      await audit(tx, ctx, { ...scenarioTarget(row), name: fields.name }, 'update', changes);
   });
   return getScenario(rt, ctx, id);
 }
@@ -206,7 +238,13 @@ export async function copyScenario(rt: TRuntime, ctx: TActingContext, id: string
   const created = await inTenant(rt, ctx, async (tx) => {
     const row = await mustFind(tx, ctx, id);
     const copyName = name ?? `${row.name} (copy)`.slice(0, 100);
-    const copied = await insertScenario(tx, ctx, brandId, { name: copyName, description: row.description, graph: row.graph, run: row.run, presetId: row.preset_id });
+    const copied = await insertScenario(tx, ctx, brandId, {
+      name: copyName,
+      description: row.description,
+      graph: row.graph,
+      run: row.run,
+      presetId: row.preset_id,
+    });
     await audit(tx, ctx, { type: 'scenario', id: copied, brandId, name: copyName }, 'copy', { copiedFrom: row.name });
     return copied;
   });
@@ -243,12 +281,24 @@ function faultFields(faults: TGraphFault[]): TFieldErrors {
 }
 
 /** Section 5's checks at run time, plus references that must still exist: segments and templates in reach. */
-async function runFaults(tx: TTx, ctx: TActingContext, graph: TScenarioGraph, run: TScenarioRun, now: Date): Promise<TGraphFault[]> {
+async function runFaults(
+  tx: TTx,
+  ctx: TActingContext,
+  graph: TScenarioGraph,
+  run: TScenarioRun,
+  now: Date,
+): Promise<TGraphFault[]> {
   const faults = checkScenarioGraph(graph, { now: now.getTime(), timeZone: run.timeZone, run });
   for (const node of graph.nodes) {
-    if (node.type === 'trigger' && 'segmentId' in node.data && node.data.segmentId && !(await findSegmentRow(tx, ctx, node.data.segmentId)))
+    if (
+      node.type === 'trigger' &&
+      'segmentId' in node.data &&
+      node.data.segmentId &&
+      !(await findSegmentRow(tx, ctx, node.data.segmentId))
+    )
       faults.push({ nodeId: node.id, code: 'trigger_needs_segment' });
-    if (node.type === 'email' && node.data.templateId && !(await findTemplate(tx, ctx, node.data.templateId))) faults.push({ nodeId: node.id, code: 'email_incomplete' });
+    if (node.type === 'email' && node.data.templateId && !(await findTemplate(tx, ctx, node.data.templateId)))
+      faults.push({ nodeId: node.id, code: 'email_incomplete' });
   }
   return faults;
 }
@@ -259,25 +309,49 @@ export async function validateScenario(rt: TRuntime, ctx: TActingContext, graph:
 }
 
 function runWindow(run: TScenarioRun, now: Date): { startsAt: Date; endsAt: Date | null } {
-  const startsAt = run.startDate ? new Date(zonedToInstant(run.startDate, run.startTime ?? '00:00', run.timeZone)) : now;
-  const endsAt = run.endDate && run.period.kind !== 'long_run' ? new Date(zonedToInstant(run.endDate, run.endTime ?? '23:59', run.timeZone)) : null;
+  const startsAt = run.startDate
+    ? new Date(zonedToInstant(run.startDate, run.startTime ?? '00:00', run.timeZone))
+    : now;
+  const endsAt =
+    run.endDate && run.period.kind !== 'long_run'
+      ? new Date(zonedToInstant(run.endDate, run.endTime ?? '23:59', run.timeZone))
+      : null;
   return { startsAt: startsAt < now ? now : startsAt, endsAt };
 }
 
 async function holdSegments(tx: TTx, row: TScenarioRow, state: 'scheduled' | 'running'): Promise<void> {
-  const ids = row.graph.nodes.flatMap((n) => (n.type === 'trigger' && 'segmentId' in n.data && n.data.segmentId ? [n.data.segmentId] : []));
+  const ids = row.graph.nodes.flatMap((n) =>
+    n.type === 'trigger' && 'segmentId' in n.data && n.data.segmentId ? [n.data.segmentId] : [],
+  );
   await releaseSegmentUses(tx, 'scenario', row.id, ids);
-  for (const segmentId of ids) await recordSegmentUse(tx, { segmentId, brandId: row.brand_id, kind: 'scenario', objectId: row.id, name: row.name, state, blocksDelete: true });
+  for (const segmentId of ids)
+    await recordSegmentUse(tx, {
+      segmentId,
+      brandId: row.brand_id,
+      kind: 'scenario',
+      objectId: row.id,
+      name: row.name,
+      state,
+      blocksDelete: true,
+    });
 }
 
-export async function actOnScenario(rt: TRuntime, ctx: TActingContext, id: string, action: TScenarioAction, confirmation?: string): Promise<TScenario> {
+export async function actOnScenario(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  action: TScenarioAction,
+  confirmation?: string,
+): Promise<TScenario> {
   const now = await scenarioNow(rt);
   await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
-    if (!(ACTION_FROM[action] as readonly string[]).includes(row.status)) throw new AppError(409, 'scenario_action_not_allowed');
+    if (!(ACTION_FROM[action] as readonly string[]).includes(row.status))
+      throw new AppError(409, 'scenario_action_not_allowed');
     const nowIso = now.toISOString();
     const moved = async (to: TScenario['status'], extra = sql``) => {
-      if (!(await setScenarioStatus(tx, id, row.status, to, ctx.user.id, extra))) throw new AppError(409, 'scenario_action_not_allowed');
+      if (!(await setScenarioStatus(tx, id, row.status, to, ctx.user.id, extra)))
+        throw new AppError(409, 'scenario_action_not_allowed');
       await audit(tx, ctx, scenarioTarget(row), action, { status: [row.status, to] });
     };
     switch (action) {
@@ -302,14 +376,20 @@ export async function actOnScenario(rt: TRuntime, ctx: TActingContext, id: strin
         return;
       case 'stop':
         // The typed sentence, exactly, in English or Japanese (section 4): stopping cannot be undone.
-        if (!isStopSentence(confirmation)) throw new AppError(400, 'scenario_stop_confirmation', { confirmation: fieldError('scenario_stop_confirmation') });
+        if (!isStopSentence(confirmation))
+          throw new AppError(400, 'scenario_stop_confirmation', {
+            confirmation: fieldError('scenario_stop_confirmation'),
+          });
         await moved('stopped', sql`, stopped_at = ${nowIso}::timestamptz, next_entry_at = null`);
         await haltJourneys(tx, id, 'scenario_stopped', now);
         await releaseSegmentUses(tx, 'scenario', id);
         return;
       case 'restart':
         // Back to a draft of the last saved configuration; the next run starts afresh.
-        await moved('draft', sql`, starts_at = null, ends_at = null, started_at = null, stopped_at = null, completed_at = null, next_entry_at = null, node_errors = '{}'::jsonb`);
+        await moved(
+          'draft',
+          sql`, starts_at = null, ends_at = null, started_at = null, stopped_at = null, completed_at = null, next_entry_at = null, node_errors = '{}'::jsonb`,
+        );
         return;
       case 'resume': {
         if (row.ends_at && new Date(row.ends_at) <= now) throw new AppError(409, 'scenario_action_not_allowed');
@@ -332,13 +412,25 @@ export async function executionLog(rt: TRuntime, ctx: TActingContext, id: string
     const row = await mustFind(tx, ctx, id);
     const runs =
       row.run_number > 0 && row.started_at
-        ? [{ run: row.run_number, startedAt: iso(row.started_at) as string, endedAt: iso(row.stopped_at ?? row.completed_at), entered: row.entered }]
+        ? [
+            {
+              run: row.run_number,
+              startedAt: iso(row.started_at) as string,
+              endedAt: iso(row.stopped_at ?? row.completed_at),
+              entered: row.entered,
+            },
+          ]
         : [];
     return { runs, nodes: await nodeStatuses(tx, row) };
   });
 }
 
-export async function listJourneys(rt: TRuntime, ctx: TActingContext, id: string, q: { nodeId?: string; state?: string; search?: string; page: number; pageSize: number }) {
+export async function listJourneys(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  q: { nodeId?: string; state?: string; search?: string; page: number; pageSize: number },
+) {
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     const { rows, total } = await journeyRows(tx, id, q);
@@ -352,7 +444,12 @@ export async function listJourneys(rt: TRuntime, ctx: TActingContext, id: string
         state: r.state as 'waiting' | 'done' | 'left' | 'failed',
         dueAt: iso(r.due_at),
         enteredAt: iso(r.entered_at) as string,
-        path: r.path.map((s) => ({ nodeId: s.nodeId, event: s.event, detail: s.detail, at: new Date(s.at).toISOString() })),
+        path: r.path.map((s) => ({
+          nodeId: s.nodeId,
+          event: s.event,
+          detail: s.detail,
+          at: new Date(s.at).toISOString(),
+        })),
       })),
       total,
       page: q.page,
@@ -438,8 +535,21 @@ export async function createPreset(
     const from = input.scenarioId ? await mustFind(tx, ctx, input.scenarioId) : null;
     const graph: TScenarioGraph = from?.graph ?? { version: 1, nodes: [], edges: [] };
     const run = from?.run ?? builtInPresets()[0]!.run;
-    const id = await insertPreset(tx, ctx, brandId, { name: input.name, description: input.description, emoji: input.emoji, colour: input.colour, graph, run });
-    await audit(tx, ctx, { type: 'preset', id, brandId, name: input.name }, 'create', from ? { fromScenario: from.name } : {});
+    const id = await insertPreset(tx, ctx, brandId, {
+      name: input.name,
+      description: input.description,
+      emoji: input.emoji,
+      colour: input.colour,
+      graph,
+      run,
+    });
+    await audit(
+      tx,
+      ctx,
+      { type: 'preset', id, brandId, name: input.name },
+      'create',
+      from ? { fromScenario: from.name } : {},
+    );
     const row = await findPresetRow(tx, ctx, id);
     return toPreset(row as TPresetRow, ctx);
   });
@@ -457,7 +567,18 @@ export async function deletePreset(rt: TRuntime, ctx: TActingContext, id: string
 }
 
 /** A preset makes a draft scenario of the acting host, to adjust. */
-export async function scenarioFromPreset(rt: TRuntime, ctx: TActingContext, id: string, name?: string): Promise<TScenario> {
+export async function scenarioFromPreset(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  name?: string,
+): Promise<TScenario> {
   const preset = await inTenant(rt, ctx, (tx) => presetById(tx, ctx, id));
-  return createScenario(rt, ctx, { name: name ?? preset.name, description: preset.description, graph: preset.graph, run: preset.run, presetId: preset.id });
+  return createScenario(rt, ctx, {
+    name: name ?? preset.name,
+    description: preset.description,
+    graph: preset.graph,
+    run: preset.run,
+    presetId: preset.id,
+  });
 }

@@ -25,7 +25,8 @@ const DAY = 24 * 60;
 
 beforeAll(async () => {
   s = await startTestServer({ worker: false, env: { ...LEASE, SCENARIO_CLOCK: 'manual' } });
-  if (!s.rt.config.databaseUrl) throw new Error('the restart test needs PostgreSQL: a worker process cannot share PGlite');
+  if (!s.rt.config.databaseUrl)
+    throw new Error('the restart test needs PostgreSQL: a worker process cannot share PGlite');
   [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
   [hotel] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
   token = (await s.login(DEMO.brandAdmin)).token;
@@ -44,23 +45,30 @@ async function advance(minutes: number): Promise<void> {
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 }
 /** The local date in Tokyo, `days` after `base`. */
-const tokyoDate = (base: Date, days = 0) => new Date(base.getTime() + 9 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
+const tokyoDate = (base: Date, days = 0) =>
+  new Date(base.getTime() + 9 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
 
 let phoneSeq = 0;
 async function customer(name: string): Promise<string> {
   phoneSeq += 1;
   const phone = `080${String(parseInt(tag, 16) % 10_000).padStart(4, '0')}${String(phoneSeq).padStart(4, '0')}`;
-  const [row] = await s.sql(`insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, '入口', $3, $4) returning id`, [
-    brand.id,
-    name,
-    phone,
-    `${name}.${tag}@guest.example.jp`,
-  ]);
-  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [row.id, hotel.id, brand.id]);
+  const [row] = await s.sql(
+    `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, '入口', $3, $4) returning id`,
+    [brand.id, name, phone, `${name}.${tag}@guest.example.jp`],
+  );
+  await s.sql(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+    [row.id, hotel.id, brand.id],
+  );
   return row.id;
 }
 /** A booking as the daily sync writes it: made on `bookingDate`, for a stay from `checkIn`. */
-async function booking(customerId: string, bookingDate: string, checkIn: string, status = 'confirmed'): Promise<string> {
+async function booking(
+  customerId: string,
+  bookingDate: string,
+  checkIn: string,
+  status = 'confirmed',
+): Promise<string> {
   const [row] = await s.sql(
     `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
      values ($1, $2, $3, $4, $5::date, $6::date, $6::date + 2, 2, 2, 40000, $7) returning id`,
@@ -70,7 +78,10 @@ async function booking(customerId: string, bookingDate: string, checkIn: string,
 }
 /** The sync changes a booking: its status, or only its guests (a change that is not an entrance). */
 const resync = (id: string, status?: string) =>
-  s.sql(`update bookings set status = coalesce($2, status), guests = guests + 1, updated_at = now() where id = $1`, [id, status ?? null]);
+  s.sql(`update bookings set status = coalesce($2, status), guests = guests + 1, updated_at = now() where id = $1`, [
+    id,
+    status ?? null,
+  ]);
 
 const holdGraph = (trigger: Record<string, unknown>) => ({
   nodes: [
@@ -81,18 +92,32 @@ const holdGraph = (trigger: Record<string, unknown>) => ({
 });
 
 async function runScenario(name: string, graph: unknown, run?: unknown): Promise<string> {
-  const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `${name} ${tag}`, graph, ...(run ? { run } : {}) } });
+  const created = await s.call('POST', '/v1/scenarios', {
+    token,
+    body: { name: `${name} ${tag}`, graph, ...(run ? { run } : {}) },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const started = await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, { token, body: { action: 'run' } });
+  const started = await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, {
+    token,
+    body: { action: 'run' },
+  });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   expect(started.body.data.status).toBe('running');
   return created.body.data.id;
 }
 
 /** Journeys per customer of ours (the demo's own guests may enter too), with their booking and round. */
-async function entries(scenarioId: string, customerIds: string[]): Promise<Record<string, { bookingId: string | null; round: number }[]>> {
-  const rows = await s.sql(`select customer_id, booking_id, round from journeys where scenario_id = $1 and customer_id = any($2::uuid[]) order by round`, [scenarioId, customerIds]);
-  const out: Record<string, { bookingId: string | null; round: number }[]> = Object.fromEntries(customerIds.map((id) => [id, []]));
+async function entries(
+  scenarioId: string,
+  customerIds: string[],
+): Promise<Record<string, { bookingId: string | null; round: number }[]>> {
+  const rows = await s.sql(
+    `select customer_id, booking_id, round from journeys where scenario_id = $1 and customer_id = any($2::uuid[]) order by round`,
+    [scenarioId, customerIds],
+  );
+  const out: Record<string, { bookingId: string | null; round: number }[]> = Object.fromEntries(
+    customerIds.map((id) => [id, []]),
+  );
   for (const r of rows) out[r.customer_id]?.push({ bookingId: r.booking_id, round: r.round });
   return out;
 }
@@ -112,7 +137,11 @@ describe('booking made', () => {
     const made = await booking(later, tokyoDate(at), tokyoDate(at, 30));
     await booking(undone, tokyoDate(at), tokyoDate(at, 30), 'cancelled');
     await advance(1);
-    expect(await entries(id, [earlier, later, undone])).toEqual({ [earlier]: [], [later]: [{ bookingId: made, round: 0 }], [undone]: [] });
+    expect(await entries(id, [earlier, later, undone])).toEqual({
+      [earlier]: [],
+      [later]: [{ bookingId: made, round: 0 }],
+      [undone]: [],
+    });
 
     // The next syncs touch the same booking: nobody enters again.
     await resync(made);
@@ -148,7 +177,11 @@ describe('cancellation', () => {
     await resync(duringBooking, 'cancelled');
     await resync(keptBooking);
     await advance(1);
-    expect(await entries(id, [before, during, kept])).toEqual({ [before]: [], [during]: [{ bookingId: duringBooking, round: 0 }], [kept]: [] });
+    expect(await entries(id, [before, during, kept])).toEqual({
+      [before]: [],
+      [during]: [{ bookingId: duringBooking, round: 0 }],
+      [kept]: [],
+    });
     // The cancelled booking synced again: still one entrance.
     await resync(duringBooking, 'cancelled');
     await advance(DAY);
@@ -164,9 +197,18 @@ describe('customers who newly enter a dynamic segment while the scenario runs', 
     const filter = {
       version: 1,
       join: 'and',
-      groups: [{ kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'firstName', operator: 'contains', value: mark }] }],
+      groups: [
+        {
+          kind: 'group',
+          join: 'and',
+          items: [{ kind: 'condition', field: 'firstName', operator: 'contains', value: mark }],
+        },
+      ],
     };
-    const segment = await s.call('POST', '/v1/segments', { token, body: { name: `新しい VIP ${tag}`, type: 'dynamic', filter } });
+    const segment = await s.call('POST', '/v1/segments', {
+      token,
+      body: { name: `新しい VIP ${tag}`, type: 'dynamic', filter },
+    });
     expect(segment.status, JSON.stringify(segment.body)).toBe(200);
     const id = await runScenario('新しい VIP', holdGraph({ kind: 'segment_entered', segmentId: segment.body.data.id }));
     // The first look records who is inside already; they are not new.
@@ -191,26 +233,33 @@ describe('customers who newly enter a dynamic segment while the scenario runs', 
 describe('a recurring run', () => {
   /** A worker process of this server's database, ticking on the manual clock twice a second. */
   async function startWorker(): Promise<ChildProcess> {
-    const child = await startWorkerProcess({
-      DATABASE_URL: s.rt.config.databaseUrl as string,
-      DATA_DIR: s.rt.config.dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
-      SCENARIO_CLOCK: 'manual',
-      SCENARIO_TICK_SECONDS: '0.5',
-      ...LEASE,
-    }, { debugVariable: 'YADO_DEBUG_WORKER' });
+    const child = await startWorkerProcess(
+      {
+        DATABASE_URL: s.rt.config.databaseUrl as string,
+        DATA_DIR: s.rt.config.dataDir,
+        SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
+        SCENARIO_CLOCK: 'manual',
+        SCENARIO_TICK_SECONDS: '0.5',
+        ...LEASE,
+      },
+      { debugVariable: 'YADO_DEBUG_WORKER' },
+    );
     workers.push(child);
     return child;
   }
   /** Moves the clock in the database only: no tick in this process, the worker's ticks see it. */
-  const moveClock = (minutes: number) => s.sql(`update scenario_clock set now = now + make_interval(mins => $1::int) where id = 1`, [minutes]);
+  const moveClock = (minutes: number) =>
+    s.sql(`update scenario_clock set now = now + make_interval(mins => $1::int) where id = 1`, [minutes]);
 
   it('enters the then-current members at each recurrence, once per period, across worker processes killed and started again', async () => {
     const first = await customer('member-first');
     const second = await customer('member-second');
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `毎週 ${tag}`, type: 'static' } })).body.data.id;
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `毎週 ${tag}`, type: 'static' } }))
+      .body.data.id;
     await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [first] } });
-    const id = await runScenario('毎週', holdGraph({ kind: 'segment_members', segmentId: segment }), { period: { kind: 'recurring', every: 1, unit: 'weeks' } });
+    const id = await runScenario('毎週', holdGraph({ kind: 'segment_members', segmentId: segment }), {
+      period: { kind: 'recurring', every: 1, unit: 'weeks' },
+    });
     const [{ next_entry_at: firstNext }] = await s.sql(`select next_entry_at from scenarios where id = $1`, [id]);
 
     let worker = await startWorker();

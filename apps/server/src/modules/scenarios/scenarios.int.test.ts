@@ -9,7 +9,14 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   s = await startTestServer({ env: { SCENARIO_CLOCK: 'manual' } });
-  for (const [key, email] of Object.entries({ grand: DEMO.grand, brand: DEMO.brandAdmin, hotelAdmin: DEMO.hotelAdmin, staff: DEMO.hotelStaff, viewer: DEMO.hotelViewer, harbor: DEMO.harborAdmin }))
+  for (const [key, email] of Object.entries({
+    grand: DEMO.grand,
+    brand: DEMO.brandAdmin,
+    hotelAdmin: DEMO.hotelAdmin,
+    staff: DEMO.hotelStaff,
+    viewer: DEMO.hotelViewer,
+    harbor: DEMO.harborAdmin,
+  }))
     tokens[key] = (await s.login(email)).token;
 }, 60_000);
 afterAll(async () => {
@@ -28,12 +35,18 @@ const delayGraph = (amount: number, unit = 'days') =>
 
 describe('scenario routes per role', () => {
   it('lets a hotel admin and staff create and edit their own; a viewer reads; staff cannot delete', async () => {
-    const made = await s.call('POST', '/v1/scenarios', { token: tokens.hotelAdmin, body: { name: 'ホテルの誕生日', graph: delayGraph(1) } });
+    const made = await s.call('POST', '/v1/scenarios', {
+      token: tokens.hotelAdmin,
+      body: { name: 'ホテルの誕生日', graph: delayGraph(1) },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const id = made.body.data.id;
     expect(made.body.data).toMatchObject({ status: 'draft', editable: true, faults: [] });
 
-    const byStaff = await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.staff, body: { description: 'スタッフが編集' } });
+    const byStaff = await s.call('PUT', `/v1/scenarios/${id}`, {
+      token: tokens.staff,
+      body: { description: 'スタッフが編集' },
+    });
     expect(byStaff.status, JSON.stringify(byStaff.body)).toBe(200);
     expect((await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.staff })).status).toBe(403);
 
@@ -42,8 +55,12 @@ describe('scenario routes per role', () => {
     expect(viewerList.body.data.items.some((x: { id: string }) => x.id === id)).toBe(true);
     expect((await s.call('GET', `/v1/scenarios/${id}`, { token: tokens.viewer })).status).toBe(200);
     expect((await s.call('POST', '/v1/scenarios', { token: tokens.viewer, body: { name: 'x' } })).status).toBe(403);
-    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.viewer, body: { name: 'x' } })).status).toBe(403);
-    expect((await s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.viewer, body: { action: 'run' } })).status).toBe(403);
+    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.viewer, body: { name: 'x' } })).status).toBe(
+      403,
+    );
+    expect(
+      (await s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.viewer, body: { action: 'run' } })).status,
+    ).toBe(403);
 
     // The brand above reads the hotel's scenario but does not change it.
     const brandRead = await s.call('GET', `/v1/scenarios/${id}`, { token: tokens.brand });
@@ -61,7 +78,10 @@ describe('scenario routes per role', () => {
       ['GET', `/v1/scenarios/${id}/journeys`],
       ['GET', `/v1/scenarios/${id}/emails`],
     ] as const) {
-      const res = await s.call(method, path, { token: tokens.harbor, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const res = await s.call(method, path, {
+        token: tokens.harbor,
+        body: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     const harborList = await s.call('GET', '/v1/scenarios', { token: tokens.harbor });
@@ -70,33 +90,63 @@ describe('scenario routes per role', () => {
     // Delete archives; restore brings a draft back; a second delete of an archived one removes it.
     const archived = await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin });
     expect(archived.body.data).toEqual({ id, status: 'archived' });
-    expect((await s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.hotelAdmin, body: { action: 'restore' } })).body.data.status).toBe('draft');
+    expect(
+      (await s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.hotelAdmin, body: { action: 'restore' } }))
+        .body.data.status,
+    ).toBe('draft');
     await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin });
-    expect((await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin })).body.data).toEqual({ id, status: null });
+    expect((await s.call('DELETE', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin })).body.data).toEqual({
+      id,
+      status: null,
+    });
     expect((await s.call('GET', `/v1/scenarios/${id}`, { token: tokens.hotelAdmin })).status).toBe(404);
   });
 
   it('copies into a draft, runs, refuses changes while running, and stops only with the typed sentence', async () => {
-    const made = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '誕生日', graph: delayGraph(2) } })).body.data;
+    const made = (
+      await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '誕生日', graph: delayGraph(2) } })
+    ).body.data;
     // A hotel does not reach its brand's scenarios (reach runs downwards, as for campaigns).
-    expect((await s.call('POST', `/v1/scenarios/${made.id}/copy`, { token: tokens.hotelAdmin, body: {} })).status).toBe(404);
+    expect((await s.call('POST', `/v1/scenarios/${made.id}/copy`, { token: tokens.hotelAdmin, body: {} })).status).toBe(
+      404,
+    );
     const copy = await s.call('POST', `/v1/scenarios/${made.id}/copy`, { token: tokens.brand, body: {} });
     expect(copy.status).toBe(200);
     expect(copy.body.data).toMatchObject({ name: '誕生日 (copy)', status: 'draft', editable: true });
 
-    const run = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } });
+    const run = await s.call('POST', `/v1/scenarios/${made.id}/actions`, {
+      token: tokens.brand,
+      body: { action: 'run' },
+    });
     expect(run.status, JSON.stringify(run.body)).toBe(200);
     expect(run.body.data.status).toBe('running');
-    expect((await s.call('PUT', `/v1/scenarios/${made.id}`, { token: tokens.brand, body: { name: '変更' } })).body.error.code).toBe('scenario_not_editable');
-    expect((await s.call('DELETE', `/v1/scenarios/${made.id}`, { token: tokens.brand })).body.error.code).toBe('scenario_running');
-    expect((await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } })).body.error.code).toBe('scenario_action_not_allowed');
+    expect(
+      (await s.call('PUT', `/v1/scenarios/${made.id}`, { token: tokens.brand, body: { name: '変更' } })).body.error
+        .code,
+    ).toBe('scenario_not_editable');
+    expect((await s.call('DELETE', `/v1/scenarios/${made.id}`, { token: tokens.brand })).body.error.code).toBe(
+      'scenario_running',
+    );
+    expect(
+      (await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } })).body
+        .error.code,
+    ).toBe('scenario_action_not_allowed');
 
-    const wrong = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'stop', confirmation: 'i acknowledge' } });
+    const wrong = await s.call('POST', `/v1/scenarios/${made.id}/actions`, {
+      token: tokens.brand,
+      body: { action: 'stop', confirmation: 'i acknowledge' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.fields.confirmation.code).toBe('scenario_stop_confirmation');
-    const stop = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'stop', confirmation: STOP_SENTENCE } });
+    const stop = await s.call('POST', `/v1/scenarios/${made.id}/actions`, {
+      token: tokens.brand,
+      body: { action: 'stop', confirmation: STOP_SENTENCE },
+    });
     expect(stop.body.data.status).toBe('stopped');
-    const restart = await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'restart' } });
+    const restart = await s.call('POST', `/v1/scenarios/${made.id}/actions`, {
+      token: tokens.brand,
+      body: { action: 'restart' },
+    });
     expect(restart.body.data.status).toBe('draft');
   });
 });
@@ -105,7 +155,10 @@ describe('bad graphs', () => {
   const runOf = async (g: unknown) => {
     const made = await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '不正', graph: g } });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
-    return s.call('POST', `/v1/scenarios/${made.body.data.id}/actions`, { token: tokens.brand, body: { action: 'run' } });
+    return s.call('POST', `/v1/scenarios/${made.body.data.id}/actions`, {
+      token: tokens.brand,
+      body: { action: 'run' },
+    });
   };
 
   it('refuses a run with the reason marked on each node', async () => {
@@ -165,7 +218,13 @@ describe('bad graphs', () => {
   it('answers malformed graphs with 400, never 500', async () => {
     const bodies = [
       { name: 'x', graph: { nodes: [{ id: 't', type: 'teleport', data: {} }], edges: [] } },
-      { name: 'x', graph: { nodes: [{ id: 'd', type: 'delay', data: { kind: 'duration', amount: 'soon', unit: 'days' } }], edges: [] } },
+      {
+        name: 'x',
+        graph: {
+          nodes: [{ id: 'd', type: 'delay', data: { kind: 'duration', amount: 'soon', unit: 'days' } }],
+          edges: [],
+        },
+      },
       { name: 'x', graph: { nodes: [{ id: 'bad id!', type: 'trigger', data: { kind: 'birthday' } }], edges: [] } },
       { name: 'x', graph: { nodes: 'many', edges: [] } },
       { name: 'x', run: { period: { kind: 'recurring', every: 0, unit: 'days' } } },
@@ -184,36 +243,56 @@ describe('presets', () => {
   it('lists the built-in ones, creates and deletes a host preset, and refuses to delete a built-in one', async () => {
     const list = await s.call('GET', '/v1/presets', { token: tokens.viewer });
     expect(list.status).toBe(200);
-    expect(list.body.data.items.filter((p: { builtIn: string | null }) => p.builtIn).map((p: { builtIn: string }) => p.builtIn)).toEqual([
-      'pre_arrival',
-      'check_in_welcome',
-      'post_stay_thanks',
-      'birthday',
-      'win_back',
-    ]);
+    expect(
+      list.body.data.items
+        .filter((p: { builtIn: string | null }) => p.builtIn)
+        .map((p: { builtIn: string }) => p.builtIn),
+    ).toEqual(['pre_arrival', 'check_in_welcome', 'post_stay_thanks', 'birthday', 'win_back']);
     expect((await s.call('POST', '/v1/presets', { token: tokens.viewer, body: { name: 'x' } })).status).toBe(403);
-    const made = await s.call('POST', '/v1/presets', { token: tokens.hotelAdmin, body: { name: '雨の日', emoji: '☔', colour: 'cyan' } });
+    const made = await s.call('POST', '/v1/presets', {
+      token: tokens.hotelAdmin,
+      body: { name: '雨の日', emoji: '☔', colour: 'cyan' },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     expect((await s.call('DELETE', `/v1/presets/${made.body.data.id}`, { token: tokens.harbor })).status).toBe(404);
-    expect((await s.call('DELETE', '/v1/presets/builtin:birthday', { token: tokens.brand })).body.error.code).toBe('preset_built_in');
+    expect((await s.call('DELETE', '/v1/presets/builtin:birthday', { token: tokens.brand })).body.error.code).toBe(
+      'preset_built_in',
+    );
     expect((await s.call('DELETE', `/v1/presets/${made.body.data.id}`, { token: tokens.hotelAdmin })).status).toBe(200);
-    const fromPreset = await s.call('POST', '/v1/presets/builtin:check_in_welcome/scenarios', { token: tokens.staff, body: {} });
+    const fromPreset = await s.call('POST', '/v1/presets/builtin:check_in_welcome/scenarios', {
+      token: tokens.staff,
+      body: {},
+    });
     expect(fromPreset.status).toBe(200);
     expect(fromPreset.body.data).toMatchObject({ status: 'draft', presetId: 'builtin:check_in_welcome' });
-    expect((await s.call('POST', '/v1/presets/builtin:nothing/scenarios', { token: tokens.staff, body: {} })).status).toBe(404);
+    expect(
+      (await s.call('POST', '/v1/presets/builtin:nothing/scenarios', { token: tokens.staff, body: {} })).status,
+    ).toBe(404);
   });
 });
 
 describe('the stop sentence', () => {
   it('accepts the sentence typed in Japanese or in English, and refuses anything else', async () => {
     const started = async () => {
-      const made = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '停止の文', graph: delayGraph(1) } })).body.data;
-      expect((await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } })).body.data.status).toBe('running');
+      const made = (
+        await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '停止の文', graph: delayGraph(1) } })
+      ).body.data;
+      expect(
+        (await s.call('POST', `/v1/scenarios/${made.id}/actions`, { token: tokens.brand, body: { action: 'run' } }))
+          .body.data.status,
+      ).toBe('running');
       return made.id as string;
     };
-    const stop = (id: string, confirmation?: string) => s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.brand, body: { action: 'stop', confirmation } });
+    const stop = (id: string, confirmation?: string) =>
+      s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.brand, body: { action: 'stop', confirmation } });
     const id = await started();
-    for (const wrong of [undefined, '', 'この操作は元に戻せません。', STOP_SENTENCES.en.toLowerCase(), `${STOP_SENTENCES.ja}${STOP_SENTENCES.en}`]) {
+    for (const wrong of [
+      undefined,
+      '',
+      'この操作は元に戻せません。',
+      STOP_SENTENCES.en.toLowerCase(),
+      `${STOP_SENTENCES.ja}${STOP_SENTENCES.en}`,
+    ]) {
       const refused = await stop(id, wrong);
       expect(refused.status, String(wrong)).toBe(400);
       expect(refused.body.error.fields.confirmation.code).toBe('scenario_stop_confirmation');
@@ -230,7 +309,14 @@ describe('the stop sentence', () => {
 });
 
 describe('the audit log', () => {
-  type TEntry = { action: string; targetType: string; targetId: string; actorEmail: string | null; actingRole: string | null; changes: Record<string, unknown> };
+  type TEntry = {
+    action: string;
+    targetType: string;
+    targetId: string;
+    actorEmail: string | null;
+    actingRole: string | null;
+    changes: Record<string, unknown>;
+  };
   const brandId = async () => (await s.sql(`select id from hosts where slug = 'sakura-hotels'`))[0].id as string;
   /** The brand's audit entries about one target, oldest first, as the audit log page reads them. */
   const entriesOf = async (targetId: string): Promise<TEntry[]> => {
@@ -238,20 +324,47 @@ describe('the audit log', () => {
     expect(res.status).toBe(200);
     return (res.body.data as TEntry[]).filter((e) => e.targetId === targetId).reverse();
   };
-  const act = (id: string, action: string, confirmation?: string) => s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.brand, body: { action, confirmation } });
+  const act = (id: string, action: string, confirmation?: string) =>
+    s.call('POST', `/v1/scenarios/${id}/actions`, { token: tokens.brand, body: { action, confirmation } });
 
   it('records every change of a scenario, with its name, status and who made it; a refused action records nothing', async () => {
-    const made = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '監査の誕生日', graph: delayGraph(1) } })).body.data;
+    const made = (
+      await s.call('POST', '/v1/scenarios', {
+        token: tokens.brand,
+        body: { name: '監査の誕生日', graph: delayGraph(1) },
+      })
+    ).body.data;
     const id = made.id as string;
-    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.brand, body: { name: '監査の誕生日 2', graph: delayGraph(2) } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `/v1/scenarios/${id}`, {
+          token: tokens.brand,
+          body: { name: '監査の誕生日 2', graph: delayGraph(2) },
+        })
+      ).status,
+    ).toBe(200);
     // Saving the same values again (the editor sends the whole graph) changes nothing, and says nothing.
-    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.brand, body: { name: '監査の誕生日 2', graph: delayGraph(2) } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `/v1/scenarios/${id}`, {
+          token: tokens.brand,
+          body: { name: '監査の誕生日 2', graph: delayGraph(2) },
+        })
+      ).status,
+    ).toBe(200);
     expect((await act(id, 'run')).body.data.status).toBe('running');
     expect((await act(id, 'stop', 'no')).status).toBe(400);
     expect((await act(id, 'stop', STOP_SENTENCES.ja)).body.data.status).toBe('stopped');
     expect((await act(id, 'restart')).body.data.status).toBe('draft');
     // Scheduled (a start in the future), then cancelled back to a draft.
-    expect((await s.call('PUT', `/v1/scenarios/${id}`, { token: tokens.brand, body: { run: { startDate: '2099-01-01', startTime: '09:00' } } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `/v1/scenarios/${id}`, {
+          token: tokens.brand,
+          body: { run: { startDate: '2099-01-01', startTime: '09:00' } },
+        })
+      ).status,
+    ).toBe(200);
     expect((await act(id, 'run')).body.data.status).toBe('scheduled');
     expect((await act(id, 'cancel')).body.data.status).toBe('draft');
     // A completed run (arranged: the engine completes it when nobody is left inside) resumes.
@@ -281,25 +394,46 @@ describe('the audit log', () => {
       ['archive', ['draft', 'archived']],
       ['delete', null],
     ]);
-    expect(entries.every((e) => e.targetType === 'scenario' && e.actorEmail === DEMO.brandAdmin && e.actingRole === 'admin')).toBe(true);
+    expect(
+      entries.every((e) => e.targetType === 'scenario' && e.actorEmail === DEMO.brandAdmin && e.actingRole === 'admin'),
+    ).toBe(true);
     expect(entries[0]?.changes).toEqual({ name: '監査の誕生日' });
     expect(entries[1]?.changes).toEqual({ name: ['監査の誕生日', '監査の誕生日 2'], fields: ['graph'] });
     expect(entries[5]?.changes).toEqual({ name: '監査の誕生日 2', fields: ['run'] });
     expect(entries.at(-1)?.changes).toEqual({ name: '監査の誕生日 2' });
-    expect(await entriesOf(copy.id)).toMatchObject([{ action: 'copy', targetType: 'scenario', changes: { name: '監査の誕生日 2 (copy)', copiedFrom: '監査の誕生日 2' } }]);
+    expect(await entriesOf(copy.id)).toMatchObject([
+      {
+        action: 'copy',
+        targetType: 'scenario',
+        changes: { name: '監査の誕生日 2 (copy)', copiedFrom: '監査の誕生日 2' },
+      },
+    ]);
   });
 
   it('records presets made and deleted, and a scenario made from one; another brand sees none of it', async () => {
-    const made = (await s.call('POST', '/v1/presets', { token: tokens.hotelAdmin, body: { name: '監査のプリセット', emoji: '📝', colour: 'teal' } })).body.data;
+    const made = (
+      await s.call('POST', '/v1/presets', {
+        token: tokens.hotelAdmin,
+        body: { name: '監査のプリセット', emoji: '📝', colour: 'teal' },
+      })
+    ).body.data;
     expect((await s.call('DELETE', `/v1/presets/${made.id}`, { token: tokens.hotelAdmin })).status).toBe(200);
     expect((await entriesOf(made.id)).map((e) => [e.action, e.targetType, e.changes.name, e.actorEmail])).toEqual([
       ['create', 'preset', '監査のプリセット', DEMO.hotelAdmin],
       ['delete', 'preset', '監査のプリセット', DEMO.hotelAdmin],
     ]);
-    const fromPreset = (await s.call('POST', '/v1/presets/builtin:birthday/scenarios', { token: tokens.hotelAdmin, body: { name: '監査の誕生日プリセット' } })).body.data;
-    expect(await entriesOf(fromPreset.id)).toMatchObject([{ action: 'create', targetType: 'scenario', changes: { name: '監査の誕生日プリセット' } }]);
+    const fromPreset = (
+      await s.call('POST', '/v1/presets/builtin:birthday/scenarios', {
+        token: tokens.hotelAdmin,
+        body: { name: '監査の誕生日プリセット' },
+      })
+    ).body.data;
+    expect(await entriesOf(fromPreset.id)).toMatchObject([
+      { action: 'create', targetType: 'scenario', changes: { name: '監査の誕生日プリセット' } },
+    ]);
     const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
-    const theirs = (await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: tokens.grand })).body.data as TEntry[];
+    const theirs = (await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: tokens.grand })).body
+      .data as TEntry[];
     expect(theirs.some((e) => e.targetId === made.id || e.targetId === fromPreset.id)).toBe(false);
   });
 });

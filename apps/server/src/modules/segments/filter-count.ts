@@ -1,6 +1,14 @@
 import { FILTER_FIELDS, type TFilter, type TFilterCondition, type TFilterGroup } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import { bookingScopeSql, checkInDays, conditionSql, customerScopeSql, passCountSql, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import {
+  bookingScopeSql,
+  checkInDays,
+  conditionSql,
+  customerScopeSql,
+  passCountSql,
+  type TFilterEnv,
+  type TSegmentScope,
+} from './filter-sql.ts';
 
 /**
  * The live count of a filter: the whole filter and every group, in one statement (total, n0, n1...).
@@ -38,7 +46,11 @@ type TSetGroup =
   /** Customers with a check-in day in [from, to] (none: without). */
   | { kind: 'days'; none: boolean; from: string; to: string };
 
-const andOf = (parts: SQL[]): SQL => sql.join(parts.map((part) => sql`(${part})`), sql` and `);
+const andOf = (parts: SQL[]): SQL =>
+  sql.join(
+    parts.map((part) => sql`(${part})`),
+    sql` and `,
+  );
 
 function setGroup(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv): TSetGroup | null {
   const conds = group.items.filter((item): item is TFilterCondition => item.kind === 'condition');
@@ -46,8 +58,12 @@ function setGroup(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv): T
   const single = group.join === 'and' || conds.length === 1;
   const onBookings = conds.filter((c) => FILTER_FIELDS[c.field].entity === 'booking');
   if (onBookings.length === 0) {
-    if (!single || !conds.some((c) => c.field === 'lastName' && (c.operator === 'is' || c.operator === 'starts_with'))) return null;
-    return { kind: 'names', ids: sql`select customers.id from customers where ${customerScopeSql(scope)} and ${andOf(conds.map((c) => conditionSql(c, env)))}` };
+    if (!single || !conds.some((c) => c.field === 'lastName' && (c.operator === 'is' || c.operator === 'starts_with')))
+      return null;
+    return {
+      kind: 'names',
+      ids: sql`select customers.id from customers where ${customerScopeSql(scope)} and ${andOf(conds.map((c) => conditionSql(c, env)))}`,
+    };
   }
   if (onBookings.length !== conds.length || !single) return null;
   const none = group.bookings?.quantifier === 'none';
@@ -75,7 +91,8 @@ function daysIds(g: { none: boolean; from: string; to: string }, scope: TSegment
   const inScope = customerScopeSql(scope);
   const [from, to] = [day(g.from), day(g.to)];
   const back = sql`select customers.id from customers where ${inScope} and customers.last_check_in > ${to} and ${stayedSince(g.from, g.to, g.none)}`;
-  if (!g.none) return sql`select customers.id from customers where ${inScope} and customers.last_check_in between ${day(low && low > g.from ? low : g.from)} and ${to} union all ${back}`;
+  if (!g.none)
+    return sql`select customers.id from customers where ${inScope} and customers.last_check_in between ${day(low && low > g.from ? low : g.from)} and ${to} union all ${back}`;
   const before = low
     ? sql`select customers.id from customers where ${inScope} and customers.last_check_in >= ${day(low)} and customers.last_check_in < ${from}`
     : sql`select customers.id from customers where ${inScope} and customers.last_check_in < ${from} union all select customers.id from customers where ${inScope} and customers.last_check_in is null`;
@@ -127,7 +144,9 @@ export function setCountSql(filter: TFilter, scope: TSegmentScope, env: TFilterE
   } else {
     // Without a group that lists its customers (a stays or family-name group), the total would be
     // read from every customer: the pass does that once for all the counts.
-    const listed = sets.map((g, k) => ({ g, k })).filter(({ g }) => g.kind !== 'days' && !(g.kind === 'stays' && g.none));
+    const listed = sets
+      .map((g, k) => ({ g, k }))
+      .filter(({ g }) => g.kind !== 'days' && !(g.kind === 'stays' && g.none));
     if (listed.length === 0) return null;
     // Every customer of a stays group has a check-in on or after its first asked day.
     const lows = sets.flatMap((g) => (g.kind === 'stays' && !g.none ? [g.low] : []));
@@ -137,7 +156,8 @@ export function setCountSql(filter: TFilter, scope: TSegmentScope, env: TFilterE
     // hashed sets); otherwise a stays group, whose bookings name few customers.
     const days = sets.findIndex((g) => g.kind === 'days');
     const lead = days >= 0 ? days : (listed.find(({ g }) => g.kind === 'stays') ?? listed[0]!).k;
-    const from = (g: TSetGroup, k: number): SQL => (g.kind === 'days' ? daysIds(g, scope, low) : sql`select id from ${name(k)}`);
+    const from = (g: TSetGroup, k: number): SQL =>
+      g.kind === 'days' ? daysIds(g, scope, low) : sql`select id from ${name(k)}`;
     const tests = sets.flatMap((g, k): SQL[] => {
       if (k === lead) return [];
       return [g.kind === 'stays' && g.none ? sql`m.id not in (${from(g, k)})` : sql`m.id in (${from(g, k)})`];

@@ -43,7 +43,19 @@ const guest: TEvalCustomer = {
   // 2026-06-30 16:00 UTC is 2026-07-01 in Tokyo.
   createdAt: new Date('2026-06-30T16:00:00Z'),
   hotelIds: [SHINJUKU],
-  bookings: [booking({}), booking({ id: 'k2', hotelId: KYOTO, checkIn: '2026-06-21', checkOut: '2026-06-22', nights: 1, amount: 20000, status: 'confirmed', roomType: null })],
+  bookings: [
+    booking({}),
+    booking({
+      id: 'k2',
+      hotelId: KYOTO,
+      checkIn: '2026-06-21',
+      checkOut: '2026-06-22',
+      nights: 1,
+      amount: 20000,
+      status: 'confirmed',
+      roomType: null,
+    }),
+  ],
 };
 
 const holds = (field: string, operator: string, value: unknown, b: TEvalBooking | null = null) =>
@@ -85,23 +97,54 @@ describe('one condition', () => {
     ['roomType', 'is', ['twin'], true],
     ['bookingSource', 'is_not', ['ota'], true],
     ['bookingStatus', 'is', ['cancelled'], false],
-  ])('booking %s %s %j is %s', (field, operator, value, expected) => expect(holds(field, operator, value, guest.bookings[0]!)).toBe(expected));
+  ])('booking %s %s %j is %s', (field, operator, value, expected) =>
+    expect(holds(field, operator, value, guest.bookings[0]!)).toBe(expected),
+  );
 });
 
-const cond = (field: string, operator: string, value: unknown = null) => ({ kind: 'condition' as const, field, operator, value }) as TFilterCondition;
+const cond = (field: string, operator: string, value: unknown = null) =>
+  ({ kind: 'condition' as const, field, operator, value }) as TFilterCondition;
 
 describe('groups and bookings', () => {
   it('asks one booking to meet all booking conditions of an "and" group', () => {
-    const f: TFilter = { version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', items: [cond('hotel', 'is', [KYOTO]), cond('amount', 'greater_than', 50000)] }] };
+    const f: TFilter = {
+      version: 1,
+      join: 'and',
+      groups: [
+        { kind: 'group', join: 'and', items: [cond('hotel', 'is', [KYOTO]), cond('amount', 'greater_than', 50000)] },
+      ],
+    };
     // Kyoto has a booking, and some booking is over 50,000, but no one booking is both.
     expect(evaluateFilter(f, guest, scope, ENV)).toBe(false);
   });
 
   it('counts bookings for "at least N" and "none"', () => {
-    const atLeast = (count: number): TFilter => ({ version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', bookings: { quantifier: 'at_least', count }, items: [cond('nights', 'greater_than', 0)] }] });
+    const atLeast = (count: number): TFilter => ({
+      version: 1,
+      join: 'and',
+      groups: [
+        {
+          kind: 'group',
+          join: 'and',
+          bookings: { quantifier: 'at_least', count },
+          items: [cond('nights', 'greater_than', 0)],
+        },
+      ],
+    });
     expect(evaluateFilter(atLeast(2), guest, scope, ENV)).toBe(true);
     expect(evaluateFilter(atLeast(3), guest, scope, ENV)).toBe(false);
-    const none: TFilter = { version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', bookings: { quantifier: 'none', count: 1 }, items: [cond('checkInDate', 'in_last_days', 200)] }] };
+    const none: TFilter = {
+      version: 1,
+      join: 'and',
+      groups: [
+        {
+          kind: 'group',
+          join: 'and',
+          bookings: { quantifier: 'none', count: 1 },
+          items: [cond('checkInDate', 'in_last_days', 200)],
+        },
+      ],
+    };
     expect(evaluateFilter(none, guest, scope, ENV)).toBe(false);
     // A hotel's segment sees only its own bookings: the Kyoto stay is not there.
     expect(evaluateFilter(none, guest, { brandId: BRAND, hotelIds: [SHINJUKU] }, ENV)).toBe(true);
@@ -111,7 +154,17 @@ describe('groups and bookings', () => {
     const f: TFilter = {
       version: 1,
       join: 'and',
-      groups: [{ kind: 'group', join: 'and', items: [cond('firstName', 'is', 'taro'), cond('hotel', 'is', [SHINJUKU]), cond('amount', 'greater_than', 100000)] }],
+      groups: [
+        {
+          kind: 'group',
+          join: 'and',
+          items: [
+            cond('firstName', 'is', 'taro'),
+            cond('hotel', 'is', [SHINJUKU]),
+            cond('amount', 'greater_than', 100000),
+          ],
+        },
+      ],
     };
     const out = explainFilter(f, guest, scope, ENV);
     expect(out.in).toBe(false);
@@ -123,7 +176,11 @@ describe('groups and bookings', () => {
   });
 
   it('leaves a customer of another brand or hotel out', () => {
-    const f: TFilter = { version: 1, join: 'and', groups: [{ kind: 'group', join: 'and', items: [cond('firstName', 'is', 'taro')] }] };
+    const f: TFilter = {
+      version: 1,
+      join: 'and',
+      groups: [{ kind: 'group', join: 'and', items: [cond('firstName', 'is', 'taro')] }],
+    };
     expect(evaluateFilter(f, guest, { brandId: 'other', hotelIds: null }, ENV)).toBe(false);
     expect(evaluateFilter(f, guest, { brandId: BRAND, hotelIds: [KYOTO] }, ENV)).toBe(false);
   });

@@ -56,7 +56,9 @@ type TValue = string | number | null;
 
 /** 'YYYY-MM-DD' of an instant in a time zone. */
 export function dateIn(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
 }
 
 export function addDays(iso: string, days: number): string {
@@ -72,7 +74,12 @@ function ageOf(dateOfBirth: string, today: string): number {
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
 }
 
-export function fieldValue(field: TFilterCondition['field'], customer: TEvalCustomer, booking: TEvalBooking | null, env: TFilterEnv): TValue {
+export function fieldValue(
+  field: TFilterCondition['field'],
+  customer: TEvalCustomer,
+  booking: TEvalBooking | null,
+  env: TFilterEnv,
+): TValue {
   switch (field) {
     case 'firstName':
       return customer.firstName;
@@ -132,7 +139,12 @@ export function fieldValue(field: TFilterCondition['field'], customer: TEvalCust
   }
 }
 
-export function conditionHolds(cond: TFilterCondition, customer: TEvalCustomer, booking: TEvalBooking | null, env: TFilterEnv): boolean {
+export function conditionHolds(
+  cond: TFilterCondition,
+  customer: TEvalCustomer,
+  booking: TEvalBooking | null,
+  env: TFilterEnv,
+): boolean {
   const def = FILTER_FIELDS[cond.field];
   const actual = fieldValue(cond.field, customer, booking, env);
   const v = cond.value;
@@ -184,7 +196,8 @@ export function conditionHolds(cond: TFilterCondition, customer: TEvalCustomer, 
   }
 }
 
-const joined = (values: boolean[], join: 'and' | 'or') => (join === 'and' ? values.every(Boolean) : values.some(Boolean));
+const joined = (values: boolean[], join: 'and' | 'or') =>
+  join === 'and' ? values.every(Boolean) : values.some(Boolean);
 
 export function customerInScope(customer: TEvalCustomer, scope: TSegmentScope): boolean {
   if (customer.brandId !== scope.brandId) return false;
@@ -192,7 +205,9 @@ export function customerInScope(customer: TEvalCustomer, scope: TSegmentScope): 
 }
 
 export function bookingsInScope(customer: TEvalCustomer, scope: TSegmentScope): TEvalBooking[] {
-  return customer.bookings.filter((b) => b.brandId === scope.brandId && (scope.hotelIds === null || scope.hotelIds.includes(b.hotelId)));
+  return customer.bookings.filter(
+    (b) => b.brandId === scope.brandId && (scope.hotelIds === null || scope.hotelIds.includes(b.hotelId)),
+  );
 }
 
 function explainBooking(b: TEvalBooking): TExplainBooking {
@@ -212,8 +227,16 @@ function explainBooking(b: TEvalBooking): TExplainBooking {
   };
 }
 
-function explainGroup(group: TFilterGroup, path: string, customer: TEvalCustomer, bookings: TEvalBooking[], env: TFilterEnv): TExplainGroup {
-  const bookingConds = group.items.filter((i): i is TFilterCondition => i.kind === 'condition' && FILTER_FIELDS[i.field].entity === 'booking');
+function explainGroup(
+  group: TFilterGroup,
+  path: string,
+  customer: TEvalCustomer,
+  bookings: TEvalBooking[],
+  env: TFilterEnv,
+): TExplainGroup {
+  const bookingConds = group.items.filter(
+    (i): i is TFilterCondition => i.kind === 'condition' && FILTER_FIELDS[i.field].entity === 'booking',
+  );
   const matches = (b: TEvalBooking) =>
     joined(
       bookingConds.map((c) => conditionHolds(c, customer, b, env)),
@@ -224,7 +247,9 @@ function explainGroup(group: TFilterGroup, path: string, customer: TEvalCustomer
   if (bookingConds.length > 0) {
     const quantifier = group.bookings?.quantifier ?? 'at_least';
     const count = quantifier === 'none' ? 1 : (group.bookings?.count ?? 1);
-    const byRecent = [...bookings].sort((a, b) => (a.checkIn < b.checkIn ? 1 : a.checkIn > b.checkIn ? -1 : a.id < b.id ? 1 : -1));
+    const byRecent = [...bookings].sort((a, b) =>
+      a.checkIn < b.checkIn ? 1 : a.checkIn > b.checkIn ? -1 : a.id < b.id ? 1 : -1,
+    );
     const matched = byRecent.filter(matches);
     // Shown: the latest matching booking, or else the one that came closest (most conditions held).
     shown = matched[0] ?? null;
@@ -279,11 +304,23 @@ export function explainFilter(filter: TFilter, customer: TEvalCustomer, scope: T
   };
 }
 
-export function evaluateFilter(filter: TFilter, customer: TEvalCustomer, scope: TSegmentScope, env: TFilterEnv): boolean {
+export function evaluateFilter(
+  filter: TFilter,
+  customer: TEvalCustomer,
+  scope: TSegmentScope,
+  env: TFilterEnv,
+): boolean {
   return explainFilter(filter, customer, scope, env).in;
 }
 
 /** Whether one top-level group holds (the live count's per-group figure). */
-export function evaluateGroup(group: TFilterGroup, customer: TEvalCustomer, scope: TSegmentScope, env: TFilterEnv): boolean {
-  return customerInScope(customer, scope) && explainGroup(group, 'g', customer, bookingsInScope(customer, scope), env).held;
+export function evaluateGroup(
+  group: TFilterGroup,
+  customer: TEvalCustomer,
+  scope: TSegmentScope,
+  env: TFilterEnv,
+): boolean {
+  return (
+    customerInScope(customer, scope) && explainGroup(group, 'g', customer, bookingsInScope(customer, scope), env).held
+  );
 }

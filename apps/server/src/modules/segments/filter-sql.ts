@@ -1,4 +1,10 @@
-import { FILTER_FIELDS, type TFilter, type TFilterCondition, type TFilterField, type TFilterGroup } from '@yado/contracts';
+import {
+  FILTER_FIELDS,
+  type TFilter,
+  type TFilterCondition,
+  type TFilterField,
+  type TFilterGroup,
+} from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { startsWith } from '../customers/queries.ts';
 import { addDays } from './filter-eval.ts';
@@ -51,7 +57,9 @@ const CHOICE_COLUMNS: Partial<Record<TFilterField, SQL>> = {
   emailStatus: sql.raw('customers.email_status'),
   source: sql.raw('customers.consent_source'),
   bookingStatus: sql.raw('b.status'),
-  checkInStatus: sql.raw(`(case when b.status in ('checked_in', 'checked_out') then 'checked_in' else 'not_checked_in' end)`),
+  checkInStatus: sql.raw(
+    `(case when b.status in ('checked_in', 'checked_out') then 'checked_in' else 'not_checked_in' end)`,
+  ),
   checkOutStatus: sql.raw(`(case when b.status = 'checked_out' then 'checked_out' else 'not_checked_out' end)`),
   roomType: sql.raw('b.room_type'),
   bookingSource: sql.raw('b.source'),
@@ -155,7 +163,8 @@ export function customerScopeSql(scope: TSegmentScope, mode: TCompileMode = 'set
   const brand = sql`customers.brand_id = ${p(scope.brandId)}::uuid`;
   if (!scope.hotelIds) return brand;
   const hotels = sql`${p(scope.hotelIds)}::uuid[]`;
-  if (mode === 'row') return sql`${brand} and exists (select 1 from customer_allocations a where a.customer_id = customers.id and a.hotel_id = any(${hotels}))`;
+  if (mode === 'row')
+    return sql`${brand} and exists (select 1 from customer_allocations a where a.customer_id = customers.id and a.hotel_id = any(${hotels}))`;
   return sql`${brand} and customers.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${hotels}))`;
 }
 
@@ -202,7 +211,12 @@ function checkInDaysSql([from, to]: [SQL, SQL]): SQL {
  * or has none): the same answer from the customer's check-in days. Null where that does not hold: a
  * hotel's or group's scope (the days are the whole brand's), other booking fields, a count.
  */
-function checkInDaysPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv): SQL | null {
+function checkInDaysPart(
+  conds: TFilterCondition[],
+  group: TFilterGroup,
+  scope: TSegmentScope,
+  env: TFilterEnv,
+): SQL | null {
   if (scope.hotelIds || (group.bookings?.quantifier !== 'none' && (group.bookings?.count ?? 1) !== 1)) return null;
   const spans = conds.map((c) => checkInSpan(c, env));
   if (spans.some((s) => s === null)) return null;
@@ -210,12 +224,27 @@ function checkInDaysPart(conds: TFilterCondition[], group: TFilterGroup, scope: 
   // Conditions joined by "and" ask for one booking in every span: in their overlap.
   const test =
     group.join === 'and' && all.length > 1
-      ? checkInDaysSql([sql`greatest(${sql.join(all.map((s) => s[0]), sql`, `)})`, sql`least(${sql.join(all.map((s) => s[1]), sql`, `)})`])
+      ? checkInDaysSql([
+          sql`greatest(${sql.join(
+            all.map((s) => s[0]),
+            sql`, `,
+          )})`,
+          sql`least(${sql.join(
+            all.map((s) => s[1]),
+            sql`, `,
+          )})`,
+        ])
       : joinWith(all.map(checkInDaysSql), group.join);
   return group.bookings?.quantifier === 'none' ? sql`not ${test}` : test;
 }
 
-function bookingPart(conds: TFilterCondition[], group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
+function bookingPart(
+  conds: TFilterCondition[],
+  group: TFilterGroup,
+  scope: TSegmentScope,
+  env: TFilterEnv,
+  mode: TCompileMode,
+): SQL {
   if (mode === 'set') {
     const days = checkInDaysPart(conds, group, scope, env);
     if (days) return days;
@@ -253,10 +282,14 @@ function ownParts(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mo
   return parts;
 }
 
-const subgroupsOf = (group: TFilterGroup): TFilterGroup[] => group.items.filter((item): item is TFilterGroup => item.kind === 'group');
+const subgroupsOf = (group: TFilterGroup): TFilterGroup[] =>
+  group.items.filter((item): item is TFilterGroup => item.kind === 'group');
 
 export function groupSql(group: TFilterGroup, scope: TSegmentScope, env: TFilterEnv, mode: TCompileMode): SQL {
-  return joinWith([...ownParts(group, scope, env, mode), ...subgroupsOf(group).map((g) => groupSql(g, scope, env, mode))], group.join);
+  return joinWith(
+    [...ownParts(group, scope, env, mode), ...subgroupsOf(group).map((g) => groupSql(g, scope, env, mode))],
+    group.join,
+  );
 }
 
 /** The whole filter as one predicate over `c` (scope not included). */

@@ -1,4 +1,10 @@
-import { ACCOUNT_EMAIL_PATTERN, MEMBER_FILE_MAX_ROWS, MEMBER_FILE_REPORT_ROWS, normalizePhone, type TMemberFileReport } from '@yado/contracts';
+import {
+  ACCOUNT_EMAIL_PATTERN,
+  MEMBER_FILE_MAX_ROWS,
+  MEMBER_FILE_REPORT_ROWS,
+  normalizePhone,
+  type TMemberFileReport,
+} from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows } from '../../db/client.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
@@ -44,12 +50,14 @@ export function readMemberFile(bytes: Buffer): { encoding: TEncoding; rows: TMem
   const sniffer = new EncodingSniffer();
   sniffer.write(bytes);
   const encoding = sniffer.result();
-  if (!encoding) throw new AppError(400, 'import_unsupported_encoding', { file: fieldError('import_unsupported_encoding') });
+  if (!encoding)
+    throw new AppError(400, 'import_unsupported_encoding', { file: fieldError('import_unsupported_encoding') });
   const decoder = textDecoder(encoding);
   const text = decoder.write(bytes) + decoder.end();
   const lines = text.split(/\r\n|\n|\r/);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  if (lines.length > MEMBER_FILE_MAX_ROWS + 1) throw new AppError(413, 'member_file_too_many_rows', { file: fieldError('member_file_too_many_rows') });
+  if (lines.length > MEMBER_FILE_MAX_ROWS + 1)
+    throw new AppError(413, 'member_file_too_many_rows', { file: fieldError('member_file_too_many_rows') });
   const seen = new Set<string>();
   const rows: TMemberFileRow[] = [];
   lines.forEach((line, i) => {
@@ -73,7 +81,8 @@ export function readMemberFile(bytes: Buffer): { encoding: TEncoding; rows: TMem
     }
     rows.push({ row, value, kind, key });
   });
-  if (!rows.some((r) => r.kind === 'phone' || r.kind === 'email')) throw new AppError(400, 'member_file_no_rows', { file: fieldError('member_file_no_rows') });
+  if (!rows.some((r) => r.kind === 'phone' || r.kind === 'email'))
+    throw new AppError(400, 'member_file_no_rows', { file: fieldError('member_file_no_rows') });
   return { encoding, rows };
 }
 
@@ -81,7 +90,12 @@ export function readMemberFile(bytes: Buffer): { encoding: TEncoding; rows: TMem
  * Adds the customers the file names to a static segment (those in the segment's scope and the
  * acting reach), and reports which rows matched nobody and why.
  */
-export async function importMemberFile(rt: TRuntime, ctx: TActingContext, segmentId: string, bytes: Buffer): Promise<TMemberFileReport> {
+export async function importMemberFile(
+  rt: TRuntime,
+  ctx: TActingContext,
+  segmentId: string,
+  bytes: Buffer,
+): Promise<TMemberFileReport> {
   const { encoding, rows } = readMemberFile(bytes);
   const phones = rows.filter((r) => r.kind === 'phone').map((r) => r.key);
   const emails = rows.filter((r) => r.kind === 'email').map((r) => r.key);
@@ -103,8 +117,17 @@ export async function importMemberFile(rt: TRuntime, ctx: TActingContext, segmen
         continue;
       }
       const reason = r.kind === 'phone' || r.kind === 'email' ? 'not_found' : r.kind;
-      if (unmatched.length < MEMBER_FILE_REPORT_ROWS) unmatched.push({ row: r.row, value: r.value.slice(0, 100), reason });
+      if (unmatched.length < MEMBER_FILE_REPORT_ROWS)
+        unmatched.push({ row: r.row, value: r.value.slice(0, 100), reason });
     }
-    return { rows: rows.length, matched, unmatched: rows.length - matched, added: result.added, alreadyIn: result.alreadyIn, encoding, unmatchedRows: unmatched };
+    return {
+      rows: rows.length,
+      matched,
+      unmatched: rows.length - matched,
+      added: result.added,
+      alreadyIn: result.alreadyIn,
+      encoding,
+      unmatchedRows: unmatched,
+    };
   });
 }

@@ -73,7 +73,10 @@ export async function listSegmentRows(
     tx,
     sql`${SELECT} where ${where} order by ${ORDER[q.sort] ?? ORDER['-created_at']!} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
   );
-  const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from segments s join hosts h on h.id = s.host_id where ${where}`);
+  const [count] = await selectRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from segments s join hosts h on h.id = s.host_id where ${where}`,
+  );
   return { rows, total: count?.n ?? 0 };
 }
 
@@ -83,7 +86,10 @@ export async function findSegmentRow(tx: TTx, ctx: TActingContext, id: string): 
 }
 
 export async function segmentsInReach(tx: TTx, ctx: TActingContext, limit: number): Promise<TSegmentRow[]> {
-  return selectRows<TSegmentRow>(tx, sql`${SELECT} where ${segmentReach(ctx)} order by s.created_at desc limit ${limit}`);
+  return selectRows<TSegmentRow>(
+    tx,
+    sql`${SELECT} where ${segmentReach(ctx)} order by s.created_at desc limit ${limit}`,
+  );
 }
 
 export async function nameTaken(tx: TTx, hostId: string, name: string, exceptId?: string): Promise<boolean> {
@@ -96,13 +102,26 @@ export async function nameTaken(tx: TTx, hostId: string, name: string, exceptId?
 
 export async function insertSegment(
   tx: TTx,
-  v: { id: string; brandId: string; hostId: string; name: string; description: string; type: string; filter: unknown; userId: string },
+  v: {
+    id: string;
+    brandId: string;
+    hostId: string;
+    name: string;
+    description: string;
+    type: string;
+    filter: unknown;
+    userId: string;
+  },
 ): Promise<void> {
   await tx.execute(sql`insert into segments (id, brand_id, host_id, name, description, type, filter, created_by, updated_by)
     values (${v.id}::uuid, ${v.brandId}::uuid, ${v.hostId}::uuid, ${v.name}, ${v.description}, ${v.type}, ${v.filter === null ? null : JSON.stringify(v.filter)}::jsonb, ${v.userId}::uuid, ${v.userId}::uuid)`);
 }
 
-export async function updateSegmentRow(tx: TTx, id: string, v: { name: string; description: string; filter: unknown; userId: string }): Promise<void> {
+export async function updateSegmentRow(
+  tx: TTx,
+  id: string,
+  v: { name: string; description: string; filter: unknown; userId: string },
+): Promise<void> {
   await tx.execute(sql`update segments set name = ${v.name}, description = ${v.description},
     filter = ${v.filter === null ? null : JSON.stringify(v.filter)}::jsonb, updated_by = ${v.userId}::uuid, updated_at = now() where id = ${id}::uuid`);
 }
@@ -116,14 +135,21 @@ export async function setAudience(tx: TTx, id: string, audience: number): Promis
 }
 
 export async function copyMembers(tx: TTx, fromId: string, toId: string): Promise<void> {
-  await tx.execute(sql`insert into segment_members (segment_id, customer_id, brand_id) select ${toId}::uuid, customer_id, brand_id from segment_members where segment_id = ${fromId}::uuid`);
+  await tx.execute(
+    sql`insert into segment_members (segment_id, customer_id, brand_id) select ${toId}::uuid, customer_id, brand_id from segment_members where segment_id = ${fromId}::uuid`,
+  );
 }
 
 /**
  * Adds the customers `candidates` selects (a statement over `customers`) to a static segment.
  * Answers how many were picked and how many of them were new to the list.
  */
-export async function addMembersWhere(tx: TTx, segmentId: string, brandId: string, candidates: SQL): Promise<{ picked: number; added: number }> {
+export async function addMembersWhere(
+  tx: TTx,
+  segmentId: string,
+  brandId: string,
+  candidates: SQL,
+): Promise<{ picked: number; added: number }> {
   const [row] = await selectRows<{ picked: number; added: number }>(
     tx,
     sql`with cand as (select customers.id from customers where ${candidates}),
@@ -135,26 +161,42 @@ export async function addMembersWhere(tx: TTx, segmentId: string, brandId: strin
 }
 
 export async function removeMembers(tx: TTx, segmentId: string, customerIds: string[]): Promise<number> {
-  const rows = await selectRows(tx, sql`delete from segment_members where segment_id = ${segmentId}::uuid and customer_id = any(${sql.param(customerIds)}::uuid[]) returning 1`);
+  const rows = await selectRows(
+    tx,
+    sql`delete from segment_members where segment_id = ${segmentId}::uuid and customer_id = any(${sql.param(customerIds)}::uuid[]) returning 1`,
+  );
   return rows.length;
 }
 
 /** A static segment's members, as a predicate over `customers`. */
-export const memberOf = (segmentId: string): SQL => sql`customers.id in (select m.customer_id from segment_members m where m.segment_id = ${segmentId}::uuid)`;
+export const memberOf = (segmentId: string): SQL =>
+  sql`customers.id in (select m.customer_id from segment_members m where m.segment_id = ${segmentId}::uuid)`;
 
 export async function listUses(tx: TTx, segmentId: string) {
-  return selectRows<{ kind: 'campaign' | 'scenario'; object_id: string; name: string; state: string; blocks_delete: boolean }>(
+  return selectRows<{
+    kind: 'campaign' | 'scenario';
+    object_id: string;
+    name: string;
+    state: string;
+    blocks_delete: boolean;
+  }>(
     tx,
     sql`select kind, object_id, name, state, blocks_delete from segment_uses where segment_id = ${segmentId}::uuid order by kind, name`,
   );
 }
 
 /** The hotels of a host's scope: null for a brand (all of it). */
-export async function scopeOfHost(tx: TTx, host: { id: string; level: string; brandId: string | null }): Promise<TSegmentScope> {
+export async function scopeOfHost(
+  tx: TTx,
+  host: { id: string; level: string; brandId: string | null },
+): Promise<TSegmentScope> {
   const brandId = host.level === 'brand' ? host.id : (host.brandId as string);
   if (host.level === 'brand') return { brandId, hotelIds: null };
   if (host.level === 'hotel') return { brandId, hotelIds: [host.id] };
-  const rows = await selectRows<{ id: string }>(tx, sql`select id from hosts where hotel_group_id = ${host.id}::uuid and level = 'hotel' and deleted_at is null`);
+  const rows = await selectRows<{ id: string }>(
+    tx,
+    sql`select id from hosts where hotel_group_id = ${host.id}::uuid and level = 'hotel' and deleted_at is null`,
+  );
   return { brandId, hotelIds: rows.map((r) => r.id) };
 }
 
@@ -223,7 +265,12 @@ export async function listedIn(tx: TTx, customerId: string, segmentIds: string[]
  * Import step three: the customers of an import's written rows join its chosen static segment.
  * A segment deleted or made dynamic since the choice takes no one. Answers how many were new to it.
  */
-export async function joinImportSegment(tx: TTx, importId: string, brandId: string, segmentId: string): Promise<number> {
+export async function joinImportSegment(
+  tx: TTx,
+  importId: string,
+  brandId: string,
+  segmentId: string,
+): Promise<number> {
   const [row] = await selectRows<{ n: number }>(
     tx,
     sql`with added as (

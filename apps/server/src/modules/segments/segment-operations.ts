@@ -7,10 +7,24 @@ import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { toCustomer } from '../customers/customer-operations.ts';
-import { countCustomersQuery, customerScope, filterCondition, findCustomer, selectCustomers, type TCustomerFilter } from '../customers/queries.ts';
+import {
+  countCustomersQuery,
+  customerScope,
+  filterCondition,
+  findCustomer,
+  selectCustomers,
+  type TCustomerFilter,
+} from '../customers/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { dateIn, explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
-import { customerScopeSql, filterSql, groupPlaces, type TCompileMode, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import {
+  customerScopeSql,
+  filterSql,
+  groupPlaces,
+  type TCompileMode,
+  type TFilterEnv,
+  type TSegmentScope,
+} from './filter-sql.ts';
 import { countSql } from './filter-count.ts';
 import {
   addMembersWhere,
@@ -121,7 +135,9 @@ const nameConflict = () => new AppError(409, 'segment_name_taken', { name: field
 /** JSON with keys sorted: a filter read back from jsonb has its keys in another order. */
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 
 function isUniqueViolation(error: unknown): boolean {
@@ -150,17 +166,37 @@ export interface TSegmentInput {
   filter?: TFilter | null;
 }
 
-export async function createSegment(rt: TRuntime, ctx: TActingContext, input: TSegmentInput & { type: 'dynamic' | 'static' }): Promise<TSegment> {
+export async function createSegment(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: TSegmentInput & { type: 'dynamic' | 'static' },
+): Promise<TSegment> {
   const host = owningHost(ctx);
   if (input.type === 'dynamic') mustAllowDynamic(rt);
-  if (input.type === 'dynamic' && !input.filter) throw new AppError(400, 'segment_filter_required', { filter: fieldError('segment_filter_required') });
+  if (input.type === 'dynamic' && !input.filter)
+    throw new AppError(400, 'segment_filter_required', { filter: fieldError('segment_filter_required') });
   const id = randomUUID();
   try {
     return await inTenant(rt, ctx, async (tx) => {
       if (await nameTaken(tx, host.id, input.name)) throw nameConflict();
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
-      await insertSegment(tx, { id, brandId, hostId: host.id, name: input.name, description: input.description, type: input.type, filter: input.filter ?? null, userId: ctx.user.id });
-      await recordAudit(tx, ctx, { action: 'create', targetType: 'segment', targetId: id, brandId, changes: { name: input.name } });
+      await insertSegment(tx, {
+        id,
+        brandId,
+        hostId: host.id,
+        name: input.name,
+        description: input.description,
+        type: input.type,
+        filter: input.filter ?? null,
+        userId: ctx.user.id,
+      });
+      await recordAudit(tx, ctx, {
+        action: 'create',
+        targetType: 'segment',
+        targetId: id,
+        brandId,
+        changes: { name: input.name },
+      });
       await refreshAudience(tx, await mustFind(tx, ctx, id));
       return toSegment(await mustFind(tx, ctx, id), ctx);
     });
@@ -171,17 +207,29 @@ export async function createSegment(rt: TRuntime, ctx: TActingContext, input: TS
   }
 }
 
-export async function updateSegment(rt: TRuntime, ctx: TActingContext, id: string, input: TSegmentInput): Promise<TSegment> {
+export async function updateSegment(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  input: TSegmentInput,
+): Promise<TSegment> {
   try {
     return await inTenant(rt, ctx, async (tx) => {
       const row = await mustOwn(tx, ctx, id);
-      if (row.type === 'dynamic' && !input.filter) throw new AppError(400, 'segment_filter_required', { filter: fieldError('segment_filter_required') });
+      if (row.type === 'dynamic' && !input.filter)
+        throw new AppError(400, 'segment_filter_required', { filter: fieldError('segment_filter_required') });
       // With the flag off a dynamic segment may still be renamed, but its filter stays as it is.
       if (row.type === 'dynamic' && canonical(input.filter) !== canonical(row.filter)) mustAllowDynamic(rt);
       if (await nameTaken(tx, row.host_id, input.name, id)) throw nameConflict();
       const filter = row.type === 'dynamic' ? input.filter : (row.filter ?? null);
       await updateSegmentRow(tx, id, { name: input.name, description: input.description, filter, userId: ctx.user.id });
-      await recordAudit(tx, ctx, { action: 'update', targetType: 'segment', targetId: id, brandId: row.brand_id, changes: { name: [row.name, input.name] } });
+      await recordAudit(tx, ctx, {
+        action: 'update',
+        targetType: 'segment',
+        targetId: id,
+        brandId: row.brand_id,
+        changes: { name: [row.name, input.name] },
+      });
       const saved = await mustFind(tx, ctx, id);
       // Counted on every save, so the list and the page show the audience at once; a dynamic
       // segment kept as it is while the flag is off keeps its last count.
@@ -195,7 +243,12 @@ export async function updateSegment(rt: TRuntime, ctx: TActingContext, id: strin
 }
 
 /** A copy in the acting host (a hotel may copy a segment it can read into its own, scoped to it). */
-export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: string, name?: string): Promise<TSegment> {
+export async function duplicateSegment(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  name?: string,
+): Promise<TSegment> {
   const host = owningHost(ctx);
   const newId = randomUUID();
   try {
@@ -203,14 +256,33 @@ export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: st
       const row = await mustFind(tx, ctx, id);
       if (row.type === 'dynamic') mustAllowDynamic(rt);
       // In the user's language, numbered past the copies already made.
-      const copyOf = (n: number) => (ctx.user.language === 'ja' ? `${row.name}（コピー${n > 1 ? ` ${n}` : ''}）` : `${row.name} (copy${n > 1 ? ` ${n}` : ''})`).slice(0, 100);
+      const copyOf = (n: number) =>
+        (ctx.user.language === 'ja'
+          ? `${row.name}（コピー${n > 1 ? ` ${n}` : ''}）`
+          : `${row.name} (copy${n > 1 ? ` ${n}` : ''})`
+        ).slice(0, 100);
       let copyName = name ?? copyOf(1);
       if (!name) for (let n = 2; (await nameTaken(tx, host.id, copyName)) && n < 100; n++) copyName = copyOf(n);
       if (await nameTaken(tx, host.id, copyName)) throw nameConflict();
       const brandId = (host.level === 'brand' ? host.id : host.brandId) as string;
-      await insertSegment(tx, { id: newId, brandId, hostId: host.id, name: copyName, description: row.description, type: row.type, filter: row.filter ?? null, userId: ctx.user.id });
+      await insertSegment(tx, {
+        id: newId,
+        brandId,
+        hostId: host.id,
+        name: copyName,
+        description: row.description,
+        type: row.type,
+        filter: row.filter ?? null,
+        userId: ctx.user.id,
+      });
       if (row.type === 'static') await copyMembers(tx, row.id, newId);
-      await recordAudit(tx, ctx, { action: 'duplicate', targetType: 'segment', targetId: newId, brandId, changes: { name: copyName, copyOf: row.name } });
+      await recordAudit(tx, ctx, {
+        action: 'duplicate',
+        targetType: 'segment',
+        targetId: newId,
+        brandId,
+        changes: { name: copyName, copyOf: row.name },
+      });
       await refreshAudience(tx, await mustFind(tx, ctx, newId));
       return toSegment(await mustFind(tx, ctx, newId), ctx);
     });
@@ -223,7 +295,13 @@ export async function duplicateSegment(rt: TRuntime, ctx: TActingContext, id: st
 export async function segmentUses(rt: TRuntime, ctx: TActingContext, id: string) {
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
-    return (await listUses(tx, id)).map((u) => ({ kind: u.kind, id: u.object_id, name: u.name, state: u.state, blocksDelete: u.blocks_delete }));
+    return (await listUses(tx, id)).map((u) => ({
+      kind: u.kind,
+      id: u.object_id,
+      name: u.name,
+      state: u.state,
+      blocksDelete: u.blocks_delete,
+    }));
   });
 }
 
@@ -233,11 +311,22 @@ export async function deleteSegment(rt: TRuntime, ctx: TActingContext, id: strin
     const blocking = (await listUses(tx, id)).filter((u) => u.blocks_delete);
     if (blocking.length > 0) {
       // The message names what holds the segment; the console also reads them from /uses.
-      const fields = Object.fromEntries(blocking.map((u, i) => [`uses.${i}`, { code: u.kind, message: `${u.kind === 'campaign' ? 'Campaign' : 'Scenario'} “${u.name}” (${u.state})` }]));
+      const fields = Object.fromEntries(
+        blocking.map((u, i) => [
+          `uses.${i}`,
+          { code: u.kind, message: `${u.kind === 'campaign' ? 'Campaign' : 'Scenario'} “${u.name}” (${u.state})` },
+        ]),
+      );
       throw new AppError(409, 'segment_in_use', fields);
     }
     await deleteSegmentRow(tx, id);
-    await recordAudit(tx, ctx, { action: 'delete', targetType: 'segment', targetId: id, brandId: row.brand_id, changes: { name: row.name } });
+    await recordAudit(tx, ctx, {
+      action: 'delete',
+      targetType: 'segment',
+      targetId: id,
+      brandId: row.brand_id,
+      changes: { name: row.name },
+    });
     return { id };
   });
 }
@@ -250,7 +339,12 @@ async function countFilter(tx: TTx, filter: TFilter, scope: TSegmentScope, env: 
   const total = Number(row?.total ?? 0);
   return {
     total,
-    groups: groupPlaces(filter).map((place, k) => ({ index: place.index, path: place.path, id: place.id, count: Number(row?.[`n${k}`] ?? 0) })),
+    groups: groupPlaces(filter).map((place, k) => ({
+      index: place.index,
+      path: place.path,
+      id: place.id,
+      count: Number(row?.[`n${k}`] ?? 0),
+    })),
     countedAt: new Date().toISOString(),
   };
 }
@@ -272,7 +366,10 @@ async function refreshAudience(tx: TTx, row: TSegmentRow): Promise<TFilterCount>
   if (row.type === 'dynamic' && row.filter) {
     result = await countFilter(tx, row.filter as TFilter, scope, await envOf(tx, scope.brandId, true));
   } else {
-    const [n] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from customers where ${customerScopeSql(scope)} and ${memberOf(row.id)}`);
+    const [n] = await selectRows<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from customers where ${customerScopeSql(scope)} and ${memberOf(row.id)}`,
+    );
     result = { total: n?.n ?? 0, groups: [], countedAt: new Date().toISOString() };
   }
   await setAudience(tx, row.id, result.total);
@@ -314,12 +411,21 @@ function decodeCursor(cursor: string): [string] {
   }
 }
 
-export async function listMembers(rt: TRuntime, ctx: TActingContext, id: string, q: { search?: string; cursor?: string; limit: number }) {
+export async function listMembers(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  q: { search?: string; cursor?: string; limit: number },
+) {
   const after = q.cursor ? decodeCursor(q.cursor) : null;
   return inTenant(rt, ctx, async (tx) => {
     const row = await mustFind(tx, ctx, id);
     // The segment's members that the acting context may see (an ancestor sees them all).
-    const base = and(await membership(tx, row), customerScope(ctx), q.search ? filterCondition(ctx, { search: q.search, sort: '-created_at' }) : undefined) as SQL;
+    const base = and(
+      await membership(tx, row),
+      customerScope(ctx),
+      q.search ? filterCondition(ctx, { search: q.search, sort: '-created_at' }) : undefined,
+    ) as SQL;
     const position = after
       ? sql`(customers.created_at, customers.id) < (select k.created_at, k.id from customers k where k.id = ${after[0]}::uuid)`
       : undefined;
@@ -338,7 +444,11 @@ export async function listMembers(rt: TRuntime, ctx: TActingContext, id: string,
 }
 
 /** The members' predicate and the acting reach, for the CSV export (read batch by batch). */
-export async function memberExportCondition(tx: TTx, ctx: TActingContext, id: string): Promise<{ where: SQL; name: string }> {
+export async function memberExportCondition(
+  tx: TTx,
+  ctx: TActingContext,
+  id: string,
+): Promise<{ where: SQL; name: string }> {
   const row = await mustFind(tx, ctx, id);
   return { where: and(await membership(tx, row, 'row'), customerScope(ctx)) as SQL, name: row.name };
 }
@@ -349,14 +459,26 @@ export interface TMemberSelection {
 }
 
 function selectionWhere(ctx: TActingContext, input: TMemberSelection): SQL {
-  if (input.customerIds) return and(customerScope(ctx), sql`customers.id = any(${sql.param(input.customerIds)}::uuid[])`) as SQL;
+  if (input.customerIds)
+    return and(customerScope(ctx), sql`customers.id = any(${sql.param(input.customerIds)}::uuid[])`) as SQL;
   return filterCondition(ctx, { ...(input.selection ?? {}), sort: '-created_at' });
 }
 
 async function addTo(tx: TTx, ctx: TActingContext, row: TSegmentRow, candidates: SQL) {
   const scope = await scopeOfRow(tx, row);
-  const { picked, added } = await addMembersWhere(tx, row.id, row.brand_id, and(customerScopeSql(scope), candidates) as SQL);
-  await recordAudit(tx, ctx, { action: 'update', targetType: 'segment', targetId: row.id, brandId: row.brand_id, changes: { membersAdded: added } });
+  const { picked, added } = await addMembersWhere(
+    tx,
+    row.id,
+    row.brand_id,
+    and(customerScopeSql(scope), candidates) as SQL,
+  );
+  await recordAudit(tx, ctx, {
+    action: 'update',
+    targetType: 'segment',
+    targetId: row.id,
+    brandId: row.brand_id,
+    changes: { membersAdded: added },
+  });
   const { total } = await refreshAudience(tx, row);
   return { added, alreadyIn: picked - added, total };
 }
@@ -366,7 +488,11 @@ export async function addMembers(rt: TRuntime, ctx: TActingContext, id: string, 
 }
 
 /** "Add to segments" from the customer list: the same customers into several static segments, all or none. */
-export async function addToSegments(rt: TRuntime, ctx: TActingContext, input: TMemberSelection & { segmentIds: string[] }) {
+export async function addToSegments(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: TMemberSelection & { segmentIds: string[] },
+) {
   return inTenant(rt, ctx, async (tx) => {
     const segments = [];
     for (const id of [...new Set(input.segmentIds)]) {
@@ -393,7 +519,13 @@ export async function removeSegmentMembers(rt: TRuntime, ctx: TActingContext, id
   return inTenant(rt, ctx, async (tx) => {
     const row = await mustOwnStatic(tx, ctx, id);
     const removed = await removeMembers(tx, id, customerIds);
-    await recordAudit(tx, ctx, { action: 'update', targetType: 'segment', targetId: id, brandId: row.brand_id, changes: { membersRemoved: removed } });
+    await recordAudit(tx, ctx, {
+      action: 'update',
+      targetType: 'segment',
+      targetId: id,
+      brandId: row.brand_id,
+      changes: { membersRemoved: removed },
+    });
     const { total } = await refreshAudience(tx, row);
     return { removed, total };
   });
@@ -433,23 +565,21 @@ function evalCustomerOf(found: NonNullable<Awaited<ReturnType<typeof customerFor
     consentSource: c.consent_source as string,
     createdAt: new Date(c.created_at as string),
     hotelIds: (c.hotel_ids as string[]) ?? [],
-    bookings: found.bookings.map(
-      (b): TEvalBooking => ({
-        id: b.id as string,
-        brandId: b.brand_id as string,
-        hotelId: b.hotel_id as string,
-        hotelName: b.hotel_name as string,
-        bookingDate: b.booking_date as string,
-        checkIn: b.check_in as string,
-        checkOut: b.check_out as string,
-        nights: Number(b.nights),
-        guests: Number(b.guests),
-        amount: Number(b.amount),
-        roomType: (b.room_type as string) ?? null,
-        source: (b.source as string) ?? null,
-        status: b.status as string,
-      }),
-    ),
+    bookings: found.bookings.map((b): TEvalBooking => ({
+      id: b.id as string,
+      brandId: b.brand_id as string,
+      hotelId: b.hotel_id as string,
+      hotelName: b.hotel_name as string,
+      bookingDate: b.booking_date as string,
+      checkIn: b.check_in as string,
+      checkOut: b.check_out as string,
+      nights: Number(b.nights),
+      guests: Number(b.guests),
+      amount: Number(b.amount),
+      roomType: (b.room_type as string) ?? null,
+      source: (b.source as string) ?? null,
+      status: b.status as string,
+    })),
   };
 }
 
@@ -457,7 +587,12 @@ function evalCustomerOf(found: NonNullable<Awaited<ReturnType<typeof customerFor
  * In or out, and why. Whether the customer is in is asked of PostgreSQL (as a send would); the
  * breakdown comes from the evaluator, which the property test holds to the same answers.
  */
-export async function explainMembership(rt: TRuntime, ctx: TActingContext, id: string, customerId: string): Promise<TExplanation> {
+export async function explainMembership(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  customerId: string,
+): Promise<TExplanation> {
   return inTenant(rt, ctx, async (tx) => {
     const row = await mustFind(tx, ctx, id);
     if (!(await findCustomer(tx, ctx, customerId))) throw new AppError(404, 'not_found');
@@ -465,10 +600,22 @@ export async function explainMembership(rt: TRuntime, ctx: TActingContext, id: s
     const found = await customerForExplain(tx, customerId);
     if (!found) throw new AppError(404, 'not_found');
     const customer = evalCustomerOf(found);
-    const [inScope] = await selectRows<{ v: boolean }>(tx, sql`select exists (select 1 from customers where customers.id = ${customerId}::uuid and ${customerScopeSql(scope, 'row')}) as v`);
+    const [inScope] = await selectRows<{ v: boolean }>(
+      tx,
+      sql`select exists (select 1 from customers where customers.id = ${customerId}::uuid and ${customerScopeSql(scope, 'row')}) as v`,
+    );
     if (row.type === 'static' || !row.filter) {
       const listed = (await listedIn(tx, customerId, [row.id])).has(row.id);
-      return { segmentId: id, customerId, type: row.type, in: Boolean(inScope?.v) && listed, inScope: Boolean(inScope?.v), listed, join: null, groups: [] };
+      return {
+        segmentId: id,
+        customerId,
+        type: row.type,
+        in: Boolean(inScope?.v) && listed,
+        inScope: Boolean(inScope?.v),
+        listed,
+        join: null,
+        groups: [],
+      };
     }
     const filter = row.filter as TFilter;
     const env = await envOf(tx, scope.brandId);
@@ -477,7 +624,16 @@ export async function explainMembership(rt: TRuntime, ctx: TActingContext, id: s
       sql`select exists (select 1 from customers where customers.id = ${customerId}::uuid and ${customerScopeSql(scope, 'row')} and ${filterSql(filter, scope, env, 'row')}) as v`,
     );
     const explained = explainFilter(filter, customer, scope, env);
-    return { segmentId: id, customerId, type: row.type, in: Boolean(held?.v), inScope: Boolean(inScope?.v), listed: null, join: filter.join, groups: explained.groups };
+    return {
+      segmentId: id,
+      customerId,
+      type: row.type,
+      in: Boolean(held?.v),
+      inScope: Boolean(inScope?.v),
+      listed: null,
+      join: filter.join,
+      groups: explained.groups,
+    };
   });
 }
 
@@ -503,19 +659,30 @@ export async function segmentsOfCustomer(rt: TRuntime, ctx: TActingContext, cust
     const checks: SQL[] = [];
     const scopes = new Map<string, TSegmentScope>();
     const env = await envOf(tx, customer.brandId);
-    for (const r of [...statics.filter((s) => listed.has(s.id)), ...rows.filter((r) => r.type === 'dynamic' && r.filter).slice(0, MAX_DYNAMIC_CHECKED)]) {
+    for (const r of [
+      ...statics.filter((s) => listed.has(s.id)),
+      ...rows.filter((r) => r.type === 'dynamic' && r.filter).slice(0, MAX_DYNAMIC_CHECKED),
+    ]) {
       const scope = scopes.get(r.host_id) ?? (await scopeOfRow(tx, r));
       scopes.set(r.host_id, scope);
       const held = r.type === 'dynamic' ? filterSql(r.filter as TFilter, scope, env, 'row') : sql`true`;
-      checks.push(sql`select ${r.id}::uuid as id where exists (select 1 from customers where customers.id = ${customerId}::uuid and ${customerScopeSql(scope, 'row')} and ${held})`);
+      checks.push(
+        sql`select ${r.id}::uuid as id where exists (select 1 from customers where customers.id = ${customerId}::uuid and ${customerScopeSql(scope, 'row')} and ${held})`,
+      );
     }
     if (checks.length === 0) return [];
     const inIds = new Set((await selectRows<{ id: string }>(tx, sql.join(checks, sql` union all `))).map((r) => r.id));
-    return rows.filter((r) => inIds.has(r.id)).map((r) => ({ id: r.id, name: r.name, type: r.type, hostName: r.host_name }));
+    return rows
+      .filter((r) => inIds.has(r.id))
+      .map((r) => ({ id: r.id, name: r.name, type: r.type, hostName: r.host_name }));
   });
 }
 
-export async function fieldValues(rt: TRuntime, ctx: TActingContext, source: 'hotels' | 'room_types' | 'booking_sources') {
+export async function fieldValues(
+  rt: TRuntime,
+  ctx: TActingContext,
+  source: 'hotels' | 'room_types' | 'booking_sources',
+) {
   const host = owningHost(ctx);
   return inTenant(rt, ctx, async (tx) => {
     const scope = await scopeOfHost(tx, host);
@@ -524,4 +691,3 @@ export async function fieldValues(rt: TRuntime, ctx: TActingContext, source: 'ho
     return values.map((v) => ({ value: v, label: v }));
   });
 }
-

@@ -27,6 +27,13 @@ export async function recordSegmentUse(tx: TTx, use: TSegmentUseInput): Promise<
 }
 
 /** Forgets every use by one object (its segments changed, or it was deleted), or only of the segments not in `keep`. */
-export async function releaseSegmentUses(tx: TTx, kind: 'campaign' | 'scenario', objectId: string, keep: string[] = []): Promise<void> {
-  await tx.execute(sql`delete from segment_uses where kind = ${kind} and object_id = ${objectId}::uuid and not (segment_id = any(${sql.param(keep)}::uuid[]))`);
+export async function releaseSegmentUses(
+  tx: TTx,
+  kind: 'campaign' | 'scenario',
+  objectId: string,
+  keep: string[] = [],
+): Promise<void> {
+  await tx.execute(
+    sql`delete from segment_uses where kind = ${kind} and object_id = ${objectId}::uuid and not (segment_id = any(${sql.param(keep)}::uuid[]))`,
+  );
 }

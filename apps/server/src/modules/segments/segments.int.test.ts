@@ -9,8 +9,18 @@ let ids: Record<string, string>;
 const tokens: Record<string, string> = {};
 const token = async (email: string) => (tokens[email] ??= (await s.login(email)).token);
 
-const cond = (field: string, operator: string, value: unknown = null) => ({ kind: 'condition', field, operator, value });
-const group = (join: 'and' | 'or', items: unknown[], bookings?: unknown) => ({ kind: 'group', join, items, ...(bookings ? { bookings } : {}) });
+const cond = (field: string, operator: string, value: unknown = null) => ({
+  kind: 'condition',
+  field,
+  operator,
+  value,
+});
+const group = (join: 'and' | 'or', items: unknown[], bookings?: unknown) => ({
+  kind: 'group',
+  join,
+  items,
+  ...(bookings ? { bookings } : {}),
+});
 const doc = (join: 'and' | 'or', groups: unknown[]) => ({ version: 1, join, groups });
 
 /** Today in Tokyo, and a date N days from it. */
@@ -33,12 +43,18 @@ beforeAll(async () => {
      from generate_series(1, 40) g`,
     [brand],
   );
-  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $1, brand_id, 'booking' from customers where phone like '0901000%'`, [ids['sakura-shinjuku']]);
+  await s.sql(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $1, brand_id, 'booking' from customers where phone like '0901000%'`,
+    [ids['sakura-shinjuku']],
+  );
   await s.sql(
     `insert into customers (brand_id, first_name, last_name, phone, email, address) select $1, '花子' || g, '鈴木', '0802000' || lpad(g::text, 4, '0'), null, '京都府' from generate_series(1, 20) g`,
     [brand],
   );
-  await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $1, brand_id, 'booking' from customers where phone like '0802000%'`, [ids['sakura-kyoto']]);
+  await s.sql(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $1, brand_id, 'booking' from customers where phone like '0802000%'`,
+    [ids['sakura-kyoto']],
+  );
   await s.sql(
     `insert into customers (brand_id, first_name, last_name, phone, email, address) select $1, 'Guest' || g, 'Smith', '0703000' || lpad(g::text, 4, '0'), 'smith' || g || '@example.com', 'Kobe' from generate_series(1, 3) g`,
     [ids['harbor-view']],
@@ -64,7 +80,11 @@ afterAll(async () => {
 
 const shinjukuSummer = () =>
   doc('and', [
-    group('and', [cond('hotel', 'is', [ids['sakura-shinjuku']]), cond('checkInDate', 'month_is', 7), cond('amount', 'greater_than', 50000)]),
+    group('and', [
+      cond('hotel', 'is', [ids['sakura-shinjuku']]),
+      cond('checkInDate', 'month_is', 7),
+      cond('amount', 'greater_than', 50000),
+    ]),
     group('and', [cond('checkInDate', 'in_last_days', 365)], { quantifier: 'none', count: 1 }),
   ]);
 
@@ -72,14 +92,18 @@ describe('the OpenAPI document', () => {
   it('describes the segment routes, the recursive filter document included', async () => {
     const res = await s.call('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/v1/segments', '/v1/segments/count', '/v1/segments/{id}/explain/{customerId}']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/segments', '/v1/segments/count', '/v1/segments/{id}/explain/{customerId}']),
+    );
     // The group schema is recursive, so it is a shared component the count's body refers to.
     expect(JSON.stringify(res.body.paths['/v1/segments/count'])).toContain('#/components/schemas/');
     const components = JSON.stringify(res.body.components.schemas);
     expect(components).toContain('in_last_days');
     expect(components).toContain('at_least');
     // Every reference in the document names a component that is there.
-    const refs = [...JSON.stringify(res.body).matchAll(/#\/components\/schemas\/([\w.-]+)/g)].map((m) => m[1] as string);
+    const refs = [...JSON.stringify(res.body).matchAll(/#\/components\/schemas\/([\w.-]+)/g)].map(
+      (m) => m[1] as string,
+    );
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of new Set(refs)) expect(res.body.components.schemas[ref], ref).toBeDefined();
   });
@@ -87,31 +111,52 @@ describe('the OpenAPI document', () => {
 
 describe('live count', () => {
   it('counts the whole filter and each group in one answer', async () => {
-    const res = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter: shinjukuSummer() } });
+    const res = await s.call('POST', '/v1/segments/count', {
+      token: await token(DEMO.brandAdmin),
+      body: { filter: shinjukuSummer() },
+    });
     expect(res.status).toBe(200);
-    // 10 stayed in July over 50,000; 5 of them came back 10 days ago; 60 customers have no stay this year... 
+    // 10 stayed in July over 50,000; 5 of them came back 10 days ago; 60 customers have no stay this year...
     expect(res.body.data.groups.map((g: { count: number }) => g.count)).toEqual([10, 55]);
     expect(res.body.data.total).toBe(5);
   });
 
-  it('counts only the hotel\'s guests and bookings for a hotel', async () => {
-    const filter = doc('or', [group('and', [cond('lastName', 'starts_with', '山')]), group('and', [cond('hotel', 'all')])]);
+  it("counts only the hotel's guests and bookings for a hotel", async () => {
+    const filter = doc('or', [
+      group('and', [cond('lastName', 'starts_with', '山')]),
+      group('and', [cond('hotel', 'all')]),
+    ]);
     const brand = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter } });
     expect(brand.body.data.groups.map((g: { count: number }) => g.count)).toEqual([40, 10]);
-    const hotel = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.hotelAdmin), body: { filter: doc('and', [group('and', [cond('hotel', 'all')])]) } });
+    const hotel = await s.call('POST', '/v1/segments/count', {
+      token: await token(DEMO.hotelAdmin),
+      body: { filter: doc('and', [group('and', [cond('hotel', 'all')])]) },
+    });
     // Five Shinjuku guests also stayed at Kyoto: the hotel does not see those stays, so its "any booking" is still 10.
     expect(hotel.body.data.total).toBe(10);
     const kyotoOnly = doc('and', [group('and', [cond('hotel', 'is', [ids['sakura-kyoto']])])]);
-    expect((await s.call('POST', '/v1/segments/count', { token: await token(DEMO.hotelAdmin), body: { filter: kyotoOnly } })).body.data.total).toBe(0);
-    expect((await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter: kyotoOnly } })).body.data.total).toBe(5);
+    expect(
+      (await s.call('POST', '/v1/segments/count', { token: await token(DEMO.hotelAdmin), body: { filter: kyotoOnly } }))
+        .body.data.total,
+    ).toBe(0);
+    expect(
+      (await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter: kyotoOnly } }))
+        .body.data.total,
+    ).toBe(5);
   });
 
   it('counts every group at every level in the same answer, each as it would count alone', async () => {
     const t = await token(DEMO.brandAdmin);
     // 山田 and (a Shinjuku stay over 50,000 or a stay in the last 30 days); or 鈴木.
-    const shinjuku = group('and', [cond('hotel', 'is', [ids['sakura-shinjuku']]), cond('amount', 'greater_than', 50000)]);
+    const shinjuku = group('and', [
+      cond('hotel', 'is', [ids['sakura-shinjuku']]),
+      cond('amount', 'greater_than', 50000),
+    ]);
     const recent = { ...group('and', [cond('checkInDate', 'in_last_days', 30)]), id: 'recent' };
-    const filter = doc('or', [group('and', [cond('lastName', 'is', '山田'), group('or', [shinjuku, recent])]), group('and', [cond('lastName', 'is', '鈴木')])]);
+    const filter = doc('or', [
+      group('and', [cond('lastName', 'is', '山田'), group('or', [shinjuku, recent])]),
+      group('and', [cond('lastName', 'is', '鈴木')]),
+    ]);
     const res = await s.call('POST', '/v1/segments/count', { token: t, body: { filter } });
     expect(res.status).toBe(200);
     expect(res.body.data.total).toBe(30);
@@ -123,7 +168,8 @@ describe('live count', () => {
       { index: 1, path: 'groups.1', id: null, count: 20 },
     ]);
     // Each group's count is its audience alone.
-    const alone = async (g: unknown) => (await s.call('POST', '/v1/segments/count', { token: t, body: { filter: doc('and', [g]) } })).body.data.total;
+    const alone = async (g: unknown) =>
+      (await s.call('POST', '/v1/segments/count', { token: t, body: { filter: doc('and', [g]) } })).body.data.total;
     expect(await alone(filter.groups[0])).toBe(10);
     expect(await alone(group('or', [shinjuku, recent]))).toBe(10);
     expect(await alone(recent)).toBe(5);
@@ -133,7 +179,9 @@ describe('live count', () => {
   });
 
   it('treats SQL-looking text as a value', async () => {
-    const filter = doc('and', [group('or', [cond('firstName', 'contains', "'; drop table customers; --"), cond('email', 'is', "' or 1=1 --")])]);
+    const filter = doc('and', [
+      group('or', [cond('firstName', 'contains', "'; drop table customers; --"), cond('email', 'is', "' or 1=1 --")]),
+    ]);
     const res = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter } });
     expect(res.status).toBe(200);
     expect(res.body.data.total).toBe(0);
@@ -142,34 +190,86 @@ describe('live count', () => {
 });
 
 describe('bad filters', () => {
-  const countOf = async (filter: unknown) => s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter } });
+  const countOf = async (filter: unknown) =>
+    s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter } });
 
   it.each([
     ['an empty group', doc('and', [group('and', [])]), 'filter.groups.0.items', 'empty_group'],
     ['no groups', doc('and', []), 'filter.groups', 'no_groups'],
-    ['between with low above high', doc('and', [group('and', [cond('amount', 'between', [9, 1])])]), 'filter.groups.0.items.0.value', 'between_order'],
-    ['a value of the wrong type', doc('and', [group('and', [cond('age', 'greater_than', 'thirty')])]), 'filter.groups.0.items.0.value', 'value_wrong_type'],
-    ['an unknown field', doc('and', [group('and', [cond('password', 'is', 'x')])]), 'filter.groups.0.items.0.field', 'unknown_field'],
-    ['an unknown operator', doc('and', [group('and', [cond('age', 'regex', 'x')])]), 'filter.groups.0.items.0.operator', 'unknown_operator'],
-    ['an operator of another type', doc('and', [group('and', [cond('age', 'contains', 'x')])]), 'filter.groups.0.items.0.operator', 'operator_not_for_field'],
-    ['an impossible date', doc('and', [group('and', [cond('checkInDate', 'is', '2026-02-30')])]), 'filter.groups.0.items.0.value', 'bad_date'],
-    ['an unknown choice', doc('and', [group('and', [cond('gender', 'is', ['robot'])])]), 'filter.groups.0.items.0.value', 'unknown_choice'],
-    ['a fourth level', doc('and', [group('and', [group('and', [group('and', [group('and', [cond('age', 'is', 1)])])])])]), 'filter.groups.0.items.0.items.0.items.0', 'too_deep'],
+    [
+      'between with low above high',
+      doc('and', [group('and', [cond('amount', 'between', [9, 1])])]),
+      'filter.groups.0.items.0.value',
+      'between_order',
+    ],
+    [
+      'a value of the wrong type',
+      doc('and', [group('and', [cond('age', 'greater_than', 'thirty')])]),
+      'filter.groups.0.items.0.value',
+      'value_wrong_type',
+    ],
+    [
+      'an unknown field',
+      doc('and', [group('and', [cond('password', 'is', 'x')])]),
+      'filter.groups.0.items.0.field',
+      'unknown_field',
+    ],
+    [
+      'an unknown operator',
+      doc('and', [group('and', [cond('age', 'regex', 'x')])]),
+      'filter.groups.0.items.0.operator',
+      'unknown_operator',
+    ],
+    [
+      'an operator of another type',
+      doc('and', [group('and', [cond('age', 'contains', 'x')])]),
+      'filter.groups.0.items.0.operator',
+      'operator_not_for_field',
+    ],
+    [
+      'an impossible date',
+      doc('and', [group('and', [cond('checkInDate', 'is', '2026-02-30')])]),
+      'filter.groups.0.items.0.value',
+      'bad_date',
+    ],
+    [
+      'an unknown choice',
+      doc('and', [group('and', [cond('gender', 'is', ['robot'])])]),
+      'filter.groups.0.items.0.value',
+      'unknown_choice',
+    ],
+    [
+      'a fourth level',
+      doc('and', [group('and', [group('and', [group('and', [group('and', [cond('age', 'is', 1)])])])])]),
+      'filter.groups.0.items.0.items.0.items.0',
+      'too_deep',
+    ],
   ])('refuses %s with the message and its place', async (_name, filter, path, code) => {
     const res = await countOf(filter);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('filter_invalid');
     expect(res.body.error.message).toBe('Oops! Please double-check the filter logic arrangement.');
-    expect(res.body.error.fields[path]).toEqual({ code, message: 'Oops! Please double-check the filter logic arrangement.' });
+    expect(res.body.error.fields[path]).toEqual({
+      code,
+      message: 'Oops! Please double-check the filter logic arrangement.',
+    });
   });
 
   it('refuses deep, huge and odd documents with 400, never 500', async () => {
     // Written out by hand: JSON.stringify itself cannot nest this deep.
     const deepText = `{"version":1,"join":"and","groups":[${'{"kind":"group","join":"and","items":['.repeat(5000)}${JSON.stringify(cond('age', 'is', 3))}${']}'.repeat(5000)}]}`;
-    const deep = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), rawBody: `{"filter":${deepText}}` });
+    const deep = await s.call('POST', '/v1/segments/count', {
+      token: await token(DEMO.brandAdmin),
+      rawBody: `{"filter":${deepText}}`,
+    });
     expect(deep.status).toBe(400);
     expect(deep.body.error.code).toBe('filter_invalid');
-    const many = doc('and', [group('and', Array.from({ length: 60 }, () => cond('age', 'is', 3)))]);
+    const many = doc('and', [
+      group(
+        'and',
+        Array.from({ length: 60 }, () => cond('age', 'is', 3)),
+      ),
+    ]);
     const long = doc('and', [group('and', [cond('firstName', 'is', 'x'.repeat(5000))])]);
     const extra = { ...doc('and', [group('and', [cond('age', 'is', 3)])]), sql: 'select 1' };
     const wrongVersion = { ...doc('and', [group('and', [cond('age', 'is', 3)])]), version: 2 };
@@ -188,12 +288,21 @@ describe('segments', () => {
 
   it('creates, lists, searches, sorts and pages', async () => {
     const t = await token(DEMO.brandAdmin);
-    const created = await s.call('POST', '/v1/segments', { token: t, body: { name: '新宿の夏', description: '夏の新宿', type: 'dynamic', filter: shinjukuSummer() } });
+    const created = await s.call('POST', '/v1/segments', {
+      token: t,
+      body: { name: '新宿の夏', description: '夏の新宿', type: 'dynamic', filter: shinjukuSummer() },
+    });
 
     expect(created.status).toBe(200);
     segmentId = created.body.data.id;
     // Counted when saved, so the list shows an audience at once.
-    expect(created.body.data).toMatchObject({ name: '新宿の夏', type: 'dynamic', editable: true, hostLevel: 'brand', audience: 5 });
+    expect(created.body.data).toMatchObject({
+      name: '新宿の夏',
+      type: 'dynamic',
+      editable: true,
+      hostLevel: 'brand',
+      audience: 5,
+    });
     expect(created.body.data.audienceCountedAt).not.toBeNull();
     for (const name of ['B static', 'A static', 'C static']) {
       const saved = await s.call('POST', '/v1/segments', { token: t, body: { name, type: 'static' } });
@@ -203,7 +312,10 @@ describe('segments', () => {
       expect(saved.body.data.audienceCountedAt).not.toBeNull();
     }
     const listed = await s.call('GET', `/v1/segments?search=${encodeURIComponent('新宿の夏')}`, { token: t });
-    expect(listed.body.data.items[0]).toMatchObject({ audience: 5, audienceCountedAt: created.body.data.audienceCountedAt });
+    expect(listed.body.data.items[0]).toMatchObject({
+      audience: 5,
+      audienceCountedAt: created.body.data.audienceCountedAt,
+    });
     const page1 = await s.call('GET', '/v1/segments?sort=name&pageSize=2', { token: t });
     expect(page1.body.data.total).toBe(4);
     expect(page1.body.data.items.map((x: { name: string }) => x.name)).toEqual(['A static', 'B static']);
@@ -219,13 +331,28 @@ describe('segments', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('segment_name_taken');
     // Another host may use the same name.
-    expect((await s.call('POST', '/v1/segments', { token: await token(DEMO.hotelAdmin), body: { name: 'A static', type: 'static' } })).status).toBe(200);
+    expect(
+      (
+        await s.call('POST', '/v1/segments', {
+          token: await token(DEMO.hotelAdmin),
+          body: { name: 'A static', type: 'static' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('needs a filter for a dynamic segment and refuses junk input', async () => {
     const t = await token(DEMO.brandAdmin);
-    expect((await s.call('POST', '/v1/segments', { token: t, body: { name: 'x', type: 'dynamic' } })).body.error.code).toBe('segment_filter_required');
-    for (const body of [{ name: '', type: 'static' }, { name: 'x', type: 'weird' }, { name: 'x'.repeat(101), type: 'static' }, { type: 'static' }, []]) {
+    expect(
+      (await s.call('POST', '/v1/segments', { token: t, body: { name: 'x', type: 'dynamic' } })).body.error.code,
+    ).toBe('segment_filter_required');
+    for (const body of [
+      { name: '', type: 'static' },
+      { name: 'x', type: 'weird' },
+      { name: 'x'.repeat(101), type: 'static' },
+      { type: 'static' },
+      [],
+    ]) {
       const res = await s.call('POST', '/v1/segments', { token: t, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -247,11 +374,17 @@ describe('segments', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { data: { items: { id: string; lastName: string; totalBookings: number }[]; nextCursor: string | null; total: number } } } = await s.call(
-        'GET',
-        `/v1/segments/${seg.body.data.id}/members?limit=15${cursor ? `&cursor=${cursor}` : ''}`,
-        { token: t },
-      );
+      const res: {
+        body: {
+          data: {
+            items: { id: string; lastName: string; totalBookings: number }[];
+            nextCursor: string | null;
+            total: number;
+          };
+        };
+      } = await s.call('GET', `/v1/segments/${seg.body.data.id}/members?limit=15${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: t,
+      });
       expect(res.body.data.total).toBe(40);
       expect(res.body.data.items.every((c) => c.lastName === '山田')).toBe(true);
       seen.push(...res.body.data.items.map((c) => c.id));
@@ -259,7 +392,9 @@ describe('segments', () => {
     } while (cursor);
     expect(new Set(seen).size).toBe(40);
     // The member CSV holds the same customers.
-    const csv = await (await fetch(`${s.url}/v1/segments/${seg.body.data.id}/members.csv`, { headers: { authorization: `Bearer ${t}` } })).text();
+    const csv = await (
+      await fetch(`${s.url}/v1/segments/${seg.body.data.id}/members.csv`, { headers: { authorization: `Bearer ${t}` } })
+    ).text();
     const rows = csv.trim().split('\n').slice(1);
     expect(rows).toHaveLength(40);
     expect(rows.every((r) => r.startsWith('山田,'))).toBe(true);
@@ -282,7 +417,10 @@ describe('segments', () => {
     const no = await s.call('GET', `/v1/segments/${segmentId}/explain/${outGuest.id}`, { token: t });
     expect(no.body.data.in).toBe(false);
     // Came back 10 days ago: the "no stay in the last year" group failed, showing that stay.
-    expect(no.body.data.groups[1]).toMatchObject({ held: false, bookings: { quantifier: 'none', matched: 1, held: false } });
+    expect(no.body.data.groups[1]).toMatchObject({
+      held: false,
+      bookings: { quantifier: 'none', matched: 1, held: false },
+    });
     expect(no.body.data.groups[1].bookings.booking.checkIn).toBe(day(-10));
     expect(no.body.data.groups[1].items[0]).toMatchObject({ held: true, actual: day(-10) });
   });
@@ -303,16 +441,28 @@ describe('segments', () => {
     expect(copy2.body.data.name).toBe('新宿の夏（コピー 2）');
     const edited = await s.call('PUT', `/v1/segments/${copy.body.data.id}`, {
       token: t,
-      body: { name: '新宿の夏 2', description: 'x', filter: doc('and', [group('and', [cond('age', 'greater_than', 20)])]) },
+      body: {
+        name: '新宿の夏 2',
+        description: 'x',
+        filter: doc('and', [group('and', [cond('age', 'greater_than', 20)])]),
+      },
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data.filter.groups[0].items[0].field).toBe('age');
     // Counted again when saved: the new filter's audience, just now.
-    const live = await s.call('POST', '/v1/segments/count', { token: t, body: { filter: doc('and', [group('and', [cond('age', 'greater_than', 20)])]) } });
+    const live = await s.call('POST', '/v1/segments/count', {
+      token: t,
+      body: { filter: doc('and', [group('and', [cond('age', 'greater_than', 20)])]) },
+    });
     expect(edited.body.data.audience).toBe(live.body.data.total);
     expect(edited.body.data.audience).not.toBe(copy.body.data.audience);
-    expect(Date.parse(edited.body.data.audienceCountedAt)).toBeGreaterThanOrEqual(Date.parse(copy.body.data.audienceCountedAt));
-    const clash = await s.call('PUT', `/v1/segments/${copy.body.data.id}`, { token: t, body: { name: '新宿の夏', description: '', filter: shinjukuSummer() } });
+    expect(Date.parse(edited.body.data.audienceCountedAt)).toBeGreaterThanOrEqual(
+      Date.parse(copy.body.data.audienceCountedAt),
+    );
+    const clash = await s.call('PUT', `/v1/segments/${copy.body.data.id}`, {
+      token: t,
+      body: { name: '新宿の夏', description: '', filter: shinjukuSummer() },
+    });
     expect(clash.status).toBe(409);
     expect((await s.call('DELETE', `/v1/segments/${copy2.body.data.id}`, { token: t })).status).toBe(200);
     expect((await s.call('GET', `/v1/segments/${copy2.body.data.id}`, { token: t })).status).toBe(404);
@@ -322,14 +472,24 @@ describe('segments', () => {
     const t = await token(DEMO.brandAdmin);
     const campaignId = '11111111-2222-4333-8444-555555555555';
     await withTenant(s.rt.database.db, { scopeAll: false, brandId: ids['sakura-hotels']! }, (tx) =>
-      recordSegmentUse(tx, { segmentId, brandId: ids['sakura-hotels']!, kind: 'campaign', objectId: campaignId, name: '夏のご案内', state: 'scheduled', blocksDelete: true }),
+      recordSegmentUse(tx, {
+        segmentId,
+        brandId: ids['sakura-hotels']!,
+        kind: 'campaign',
+        objectId: campaignId,
+        name: '夏のご案内',
+        state: 'scheduled',
+        blocksDelete: true,
+      }),
     );
     const res = await s.call('DELETE', `/v1/segments/${segmentId}`, { token: t });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('segment_in_use');
     expect(JSON.stringify(res.body.error.fields)).toContain('夏のご案内');
     const uses = await s.call('GET', `/v1/segments/${segmentId}/uses`, { token: t });
-    expect(uses.body.data).toEqual([{ kind: 'campaign', id: campaignId, name: '夏のご案内', state: 'scheduled', blocksDelete: true }]);
+    expect(uses.body.data).toEqual([
+      { kind: 'campaign', id: campaignId, name: '夏のご案内', state: 'scheduled', blocksDelete: true },
+    ]);
   });
 });
 
@@ -344,44 +504,79 @@ describe('static members', () => {
     const t = await token(DEMO.hotelAdmin);
     const some = await s.sql(`select id from customers where phone between '09010000001' and '09010000003'`);
     const kyoto = await s.sql(`select id from customers where phone = '08020000001'`);
-    const byIds = await s.call('POST', `/v1/segments/${staticId}/members`, { token: t, body: { customerIds: [...some.map((r) => r.id), kyoto[0].id] } });
+    const byIds = await s.call('POST', `/v1/segments/${staticId}/members`, {
+      token: t,
+      body: { customerIds: [...some.map((r) => r.id), kyoto[0].id] },
+    });
     // The Kyoto guest is beyond this hotel's reach.
     expect(byIds.body.data).toEqual({ added: 3, alreadyIn: 0, total: 3 });
-    const bySelection = await s.call('POST', `/v1/segments/${staticId}/members`, { token: t, body: { selection: { search: '太郎1' } } });
+    const bySelection = await s.call('POST', `/v1/segments/${staticId}/members`, {
+      token: t,
+      body: { selection: { search: '太郎1' } },
+    });
     expect(bySelection.body.data.added + bySelection.body.data.alreadyIn).toBe(11);
     expect(bySelection.body.data.alreadyIn).toBe(1);
-    const removed = await s.call('POST', `/v1/segments/${staticId}/members/remove`, { token: t, body: { customerIds: [some[0].id] } });
+    const removed = await s.call('POST', `/v1/segments/${staticId}/members/remove`, {
+      token: t,
+      body: { customerIds: [some[0].id] },
+    });
     expect(removed.body.data.removed).toBe(1);
-    expect((await s.call('GET', `/v1/segments/${staticId}`, { token: t })).body.data.audience).toBe(removed.body.data.total);
+    expect((await s.call('GET', `/v1/segments/${staticId}`, { token: t })).body.data.audience).toBe(
+      removed.body.data.total,
+    );
     const count = await s.call('POST', `/v1/segments/${staticId}/count`, { token: t });
     expect(count.body.data.total).toBe(removed.body.data.total);
-    const both = await s.call('POST', `/v1/segments/${staticId}/members`, { token: t, body: { customerIds: [some[0].id], selection: {} } });
+    const both = await s.call('POST', `/v1/segments/${staticId}/members`, {
+      token: t,
+      body: { customerIds: [some[0].id], selection: {} },
+    });
     expect(both.status).toBe(400);
   });
 
-  it('explains a static segment: listed or not, and out of the hotel\'s scope', async () => {
+  it("explains a static segment: listed or not, and out of the hotel's scope", async () => {
     const brand = await token(DEMO.brandAdmin);
-    const [member] = await s.sql(`select customer_id as id from segment_members where segment_id = $1 limit 1`, [staticId]);
+    const [member] = await s.sql(`select customer_id as id from segment_members where segment_id = $1 limit 1`, [
+      staticId,
+    ]);
     const [kyoto] = await s.sql(`select id from customers where phone = '08020000001'`);
     const yes = await s.call('GET', `/v1/segments/${staticId}/explain/${member.id}`, { token: brand });
     expect(yes.body.data).toMatchObject({ type: 'static', in: true, inScope: true, listed: true, groups: [] });
     const no = await s.call('GET', `/v1/segments/${staticId}/explain/${kyoto.id}`, { token: brand });
     expect(no.body.data).toMatchObject({ in: false, inScope: false, listed: false });
     // The hotel itself does not reach the Kyoto guest at all.
-    expect((await s.call('GET', `/v1/segments/${staticId}/explain/${kyoto.id}`, { token: await token(DEMO.hotelAdmin) })).status).toBe(404);
+    expect(
+      (await s.call('GET', `/v1/segments/${staticId}/explain/${kyoto.id}`, { token: await token(DEMO.hotelAdmin) }))
+        .status,
+    ).toBe(404);
   });
 
-  it('freezes a filter\'s current result', async () => {
+  it("freezes a filter's current result", async () => {
     const t = await token(DEMO.hotelAdmin);
-    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Frozen', type: 'static' } })).body.data.id;
-    const res = await s.call('POST', `/v1/segments/${seg}/members/freeze`, { token: t, body: { filter: doc('and', [group('and', [cond('amount', 'greater_than', 50000)])]) } });
+    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Frozen', type: 'static' } })).body.data
+      .id;
+    const res = await s.call('POST', `/v1/segments/${seg}/members/freeze`, {
+      token: t,
+      body: { filter: doc('and', [group('and', [cond('amount', 'greater_than', 50000)])]) },
+    });
     expect(res.body.data).toEqual({ added: 10, alreadyIn: 0, total: 10 });
   });
 
   it('imports a file of phones and emails in UTF-8 or CP932 with a report', async () => {
     const t = await token(DEMO.hotelAdmin);
-    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'From file', type: 'static' } })).body.data.id;
-    const text = ['電話番号', '090-1000-0021', 'TARO22@example.jp', '０９０１０００００２３', 'not a phone', '', '09010000021', '08020000001', '=cmd|" /C calc"!A0', '09099999999'].join('\r\n');
+    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'From file', type: 'static' } })).body
+      .data.id;
+    const text = [
+      '電話番号',
+      '090-1000-0021',
+      'TARO22@example.jp',
+      '０９０１０００００２３',
+      'not a phone',
+      '',
+      '09010000021',
+      '08020000001',
+      '=cmd|" /C calc"!A0',
+      '09099999999',
+    ].join('\r\n');
     const send = (bytes: Buffer, name: string) => {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(bytes)]), name);
@@ -390,8 +585,17 @@ describe('static members', () => {
     const res = await send(iconv.encode(text, 'cp932'), 'members.csv');
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ encoding: 'cp932', matched: 3, added: 3, alreadyIn: 0 });
-    const reasons = Object.fromEntries(res.body.data.unmatchedRows.map((r: { row: number; reason: string }) => [r.row, r.reason]));
-    expect(reasons).toEqual({ 5: 'invalid', 6: 'empty', 7: 'duplicate', 8: 'not_found', 9: 'invalid', 10: 'not_found' });
+    const reasons = Object.fromEntries(
+      res.body.data.unmatchedRows.map((r: { row: number; reason: string }) => [r.row, r.reason]),
+    );
+    expect(reasons).toEqual({
+      5: 'invalid',
+      6: 'empty',
+      7: 'duplicate',
+      8: 'not_found',
+      9: 'invalid',
+      10: 'not_found',
+    });
     const again = await send(Buffer.from(text, 'utf8'), 'members.csv');
     expect(again.body.data).toMatchObject({ encoding: 'utf-8', matched: 3, added: 0, alreadyIn: 3 });
     const junk = await send(Buffer.from('hello\nworld\n'), 'junk.csv');
@@ -405,20 +609,35 @@ describe('static members', () => {
 
   it('adds one selection to several segments from the customer list, and refuses dynamic ones', async () => {
     const t = await token(DEMO.hotelAdmin);
-    const a = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Multi A', type: 'static' } })).body.data.id;
-    const b = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Multi B', type: 'static' } })).body.data.id;
+    const a = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Multi A', type: 'static' } })).body.data
+      .id;
+    const b = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Multi B', type: 'static' } })).body.data
+      .id;
     const [guest] = await s.sql(`select id from customers where phone = '09010000030'`);
-    const res = await s.call('POST', '/v1/segments/add-members', { token: t, body: { segmentIds: [a, b], customerIds: [guest.id] } });
+    const res = await s.call('POST', '/v1/segments/add-members', {
+      token: t,
+      body: { segmentIds: [a, b], customerIds: [guest.id] },
+    });
     expect(res.body.data.segments.map((x: { added: number }) => x.added)).toEqual([1, 1]);
-    const dyn = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Dyn', type: 'dynamic', filter: doc('and', [group('and', [cond('age', 'greater_than', 1)])]) } })).body.data.id;
-    const refused = await s.call('POST', `/v1/segments/${dyn}/members`, { token: t, body: { customerIds: [guest.id] } });
+    const dyn = (
+      await s.call('POST', '/v1/segments', {
+        token: t,
+        body: { name: 'Dyn', type: 'dynamic', filter: doc('and', [group('and', [cond('age', 'greater_than', 1)])]) },
+      })
+    ).body.data.id;
+    const refused = await s.call('POST', `/v1/segments/${dyn}/members`, {
+      token: t,
+      body: { customerIds: [guest.id] },
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('segment_not_static');
   });
 
   it('exports members as CSV under the customer export rules', async () => {
     const t = await token(DEMO.hotelAdmin);
-    const res = await fetch(`${s.url}/v1/segments/${staticId}/members.csv?lang=en`, { headers: { authorization: `Bearer ${t}` } });
+    const res = await fetch(`${s.url}/v1/segments/${staticId}/members.csv?lang=en`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
     expect(res.status).toBe(200);
     const csv = await res.text();
     const lines = csv.trim().split('\n');
@@ -434,7 +653,9 @@ describe('static members', () => {
     const noCookie = await fetch(`${s.url}${link.body.data.url}`);
     expect(noCookie.status).toBe(401);
     // The hotel viewer may read segments but not export customers.
-    const viewer = await fetch(`${s.url}/v1/segments/${staticId}/members.csv`, { headers: { authorization: `Bearer ${await token(DEMO.hotelViewer)}` } });
+    const viewer = await fetch(`${s.url}/v1/segments/${staticId}/members.csv`, {
+      headers: { authorization: `Bearer ${await token(DEMO.hotelViewer)}` },
+    });
     expect(viewer.status).toBe(403);
   });
 });
@@ -442,25 +663,56 @@ describe('static members', () => {
 describe('customer import step three', () => {
   it('adds the imported customers to the chosen static segment', async () => {
     const t = await token(DEMO.hotelAdmin);
-    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Imported', type: 'static' } })).body.data.id;
-    const dynamic = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Imported dyn', type: 'dynamic', filter: doc('and', [group('and', [cond('age', 'greater_than', 1)])]) } })).body.data.id;
-    const csv = 'last_name,first_name,phone,address\n木村,一,09050000001,東京都\n木村,二,09050000002,東京都\n山田,太郎1,09010000001,東京都\n';
+    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Imported', type: 'static' } })).body
+      .data.id;
+    const dynamic = (
+      await s.call('POST', '/v1/segments', {
+        token: t,
+        body: {
+          name: 'Imported dyn',
+          type: 'dynamic',
+          filter: doc('and', [group('and', [cond('age', 'greater_than', 1)])]),
+        },
+      })
+    ).body.data.id;
+    const csv =
+      'last_name,first_name,phone,address\n木村,一,09050000001,東京都\n木村,二,09050000002,東京都\n山田,太郎1,09010000001,東京都\n';
     const form = new FormData();
     form.append('file', new Blob([csv]), 'customers.csv');
     const up = await s.call('POST', '/v1/customer-imports', { token: t, form });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const id = up.body.data.id;
-    await eventually(async () => ((await s.call('GET', `/v1/customer-imports/${id}`, { token: t })).body.data?.status === 'reviewed' ? true : null), 30_000);
+    await eventually(
+      async () =>
+        (await s.call('GET', `/v1/customer-imports/${id}`, { token: t })).body.data?.status === 'reviewed'
+          ? true
+          : null,
+      30_000,
+    );
     // Only a static segment of this host can be chosen.
-    const wrong = await s.call('POST', `/v1/customer-imports/${id}/confirm`, { token: t, body: { emailReception: 'booking', segmentId: dynamic } });
+    const wrong = await s.call('POST', `/v1/customer-imports/${id}/confirm`, {
+      token: t,
+      body: { emailReception: 'booking', segmentId: dynamic },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.fields.segmentId.code).toBe('segment_not_static');
     // Nor one of another host, even one the hotel could never see.
-    const brandSegment = (await s.call('POST', '/v1/segments', { token: await token(DEMO.brandAdmin), body: { name: 'Brand import', type: 'static' } })).body.data.id;
-    const foreign = await s.call('POST', `/v1/customer-imports/${id}/confirm`, { token: t, body: { emailReception: 'booking', segmentId: brandSegment } });
+    const brandSegment = (
+      await s.call('POST', '/v1/segments', {
+        token: await token(DEMO.brandAdmin),
+        body: { name: 'Brand import', type: 'static' },
+      })
+    ).body.data.id;
+    const foreign = await s.call('POST', `/v1/customer-imports/${id}/confirm`, {
+      token: t,
+      body: { emailReception: 'booking', segmentId: brandSegment },
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error.fields.segmentId.code).toBe('not_found');
-    const ok = await s.call('POST', `/v1/customer-imports/${id}/confirm`, { token: t, body: { emailReception: 'booking', segmentId: seg } });
+    const ok = await s.call('POST', `/v1/customer-imports/${id}/confirm`, {
+      token: t,
+      body: { emailReception: 'booking', segmentId: seg },
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.data.segmentId).toBe(seg);
     const done = await eventually(async () => {
@@ -470,7 +722,11 @@ describe('customer import step three', () => {
     expect(done.segmentAdded).toBe(3);
     expect((await s.call('GET', `/v1/segments/${seg}`, { token: t })).body.data.audience).toBe(3);
     const members = await s.call('GET', `/v1/segments/${seg}/members`, { token: t });
-    expect(members.body.data.items.map((c: { phone: string }) => c.phone).sort()).toEqual(['09010000001', '09050000001', '09050000002']);
+    expect(members.body.data.items.map((c: { phone: string }) => c.phone).sort()).toEqual([
+      '09010000001',
+      '09050000001',
+      '09050000002',
+    ]);
   });
 });
 
@@ -478,18 +734,47 @@ describe('roles and tenancy', () => {
   let hotelSegment: string;
   let brandSegment: string;
   beforeAll(async () => {
-    hotelSegment = (await s.call('POST', '/v1/segments', { token: await token(DEMO.hotelAdmin), body: { name: 'Hotel own', type: 'static' } })).body.data.id;
-    brandSegment = (await s.call('POST', '/v1/segments', { token: await token(DEMO.brandAdmin), body: { name: 'Brand own', type: 'static' } })).body.data.id;
+    hotelSegment = (
+      await s.call('POST', '/v1/segments', {
+        token: await token(DEMO.hotelAdmin),
+        body: { name: 'Hotel own', type: 'static' },
+      })
+    ).body.data.id;
+    brandSegment = (
+      await s.call('POST', '/v1/segments', {
+        token: await token(DEMO.brandAdmin),
+        body: { name: 'Brand own', type: 'static' },
+      })
+    ).body.data.id;
   });
 
   it('lets viewers read, staff edit but not delete, per the entitlements', async () => {
     const viewer = await token(DEMO.hotelViewer);
     expect((await s.call('GET', `/v1/segments/${hotelSegment}`, { token: viewer })).status).toBe(200);
-    expect((await s.call('POST', '/v1/segments', { token: viewer, body: { name: 'v', type: 'static' } })).status).toBe(403);
-    expect((await s.call('PUT', `/v1/segments/${hotelSegment}`, { token: viewer, body: { name: 'v', description: '' } })).status).toBe(403);
-    expect((await s.call('POST', '/v1/segments/count', { token: viewer, body: { filter: doc('and', [group('and', [cond('age', 'is', 1)])]) } })).status).toBe(403);
+    expect((await s.call('POST', '/v1/segments', { token: viewer, body: { name: 'v', type: 'static' } })).status).toBe(
+      403,
+    );
+    expect(
+      (await s.call('PUT', `/v1/segments/${hotelSegment}`, { token: viewer, body: { name: 'v', description: '' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await s.call('POST', '/v1/segments/count', {
+          token: viewer,
+          body: { filter: doc('and', [group('and', [cond('age', 'is', 1)])]) },
+        })
+      ).status,
+    ).toBe(403);
     const staff = await token(DEMO.hotelStaff);
-    expect((await s.call('PUT', `/v1/segments/${hotelSegment}`, { token: staff, body: { name: 'Hotel own', description: 'by staff' } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `/v1/segments/${hotelSegment}`, {
+          token: staff,
+          body: { name: 'Hotel own', description: 'by staff' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await s.call('DELETE', `/v1/segments/${hotelSegment}`, { token: staff })).status).toBe(403);
   });
 
@@ -497,26 +782,114 @@ describe('roles and tenancy', () => {
     const [guest] = await s.sql(`select id from customers where phone = '09010000003'`);
     const filter = doc('and', [group('and', [cond('age', 'greater_than', 1)])]);
     // A fresh static segment of the hotel per check that changes or deletes one.
-    const fresh = async () => (await s.call('POST', '/v1/segments', { token: await token(DEMO.hotelAdmin), body: { name: `r${Math.random()}`, type: 'static' } })).body.data.id as string;
+    const fresh = async () =>
+      (
+        await s.call('POST', '/v1/segments', {
+          token: await token(DEMO.hotelAdmin),
+          body: { name: `r${Math.random()}`, type: 'static' },
+        })
+      ).body.data.id as string;
     const checks: [string, (t: string) => Promise<{ status: number }>, Record<string, number>][] = [
       ['list', (t) => s.call('GET', '/v1/segments', { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['get', (t) => s.call('GET', `/v1/segments/${hotelSegment}`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['members', (t) => s.call('GET', `/v1/segments/${hotelSegment}/members`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['uses', (t) => s.call('GET', `/v1/segments/${hotelSegment}/uses`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['recount', (t) => s.call('POST', `/v1/segments/${hotelSegment}/count`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['explain', (t) => s.call('GET', `/v1/segments/${hotelSegment}/explain/${guest.id}`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['customer segments', (t) => s.call('GET', `/v1/customers/${guest.id}/segments`, { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['live count', (t) => s.call('POST', '/v1/segments/count', { token: t, body: { filter } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['field values', (t) => s.call('GET', '/v1/segments/field-values?source=hotels', { token: t }), { viewer: 200, staff: 200, admin: 200 }],
-      ['create', (t) => s.call('POST', '/v1/segments', { token: t, body: { name: `c${Math.random()}`, type: 'static' } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['duplicate', (t) => s.call('POST', `/v1/segments/${hotelSegment}/duplicate`, { token: t, body: { name: `d${Math.random()}` } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['edit', async (t) => s.call('PUT', `/v1/segments/${await fresh()}`, { token: t, body: { name: `e${Math.random()}`, description: '' } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['add members', async (t) => s.call('POST', `/v1/segments/${await fresh()}/members`, { token: t, body: { customerIds: [guest.id] } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['add to segments', async (t) => s.call('POST', '/v1/segments/add-members', { token: t, body: { segmentIds: [await fresh()], customerIds: [guest.id] } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['remove members', async (t) => s.call('POST', `/v1/segments/${await fresh()}/members/remove`, { token: t, body: { customerIds: [guest.id] } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['freeze', async (t) => s.call('POST', `/v1/segments/${await fresh()}/members/freeze`, { token: t, body: { filter } }), { viewer: 403, staff: 200, admin: 200 }],
-      ['delete', async (t) => s.call('DELETE', `/v1/segments/${await fresh()}`, { token: t }), { viewer: 403, staff: 403, admin: 200 }],
-      ['export link', (t) => s.call('POST', `/v1/segments/${hotelSegment}/export-downloads`, { token: t, body: {} }), { viewer: 403, staff: 200, admin: 200 }],
+      [
+        'get',
+        (t) => s.call('GET', `/v1/segments/${hotelSegment}`, { token: t }),
+        { viewer: 200, staff: 200, admin: 200 },
+      ],
+      [
+        'members',
+        (t) => s.call('GET', `/v1/segments/${hotelSegment}/members`, { token: t }),
+        { viewer: 200, staff: 200, admin: 200 },
+      ],
+      [
+        'uses',
+        (t) => s.call('GET', `/v1/segments/${hotelSegment}/uses`, { token: t }),
+        { viewer: 200, staff: 200, admin: 200 },
+      ],
+      [
+        'recount',
+        (t) => s.call('POST', `/v1/segments/${hotelSegment}/count`, { token: t }),
+        { viewer: 200, staff: 200, admin: 200 },
+      ],
+      [
+        'explain',
+        (t) => s.call('GET', `/v1/segments/${hotelSegment}/explain/${guest.id}`, { token: t }),
+        { viewer: 200, staff: 200, admin: 200 },
+      ],
+      [
+        'customer segments',
+        (t) => s.call('GET', `/v1/customers/${guest.id}/segments`, { token: t }),
+        { viewer: 200, staff: 200, admin: 200 },
+      ],
+      [
+        'live count',
+        (t) => s.call('POST', '/v1/segments/count', { token: t, body: { filter } }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'field values',
+        (t) => s.call('GET', '/v1/segments/field-values?source=hotels', { token: t }),
+        { viewer: 200, staff: 200, admin: 200 },
+      ],
+      [
+        'create',
+        (t) => s.call('POST', '/v1/segments', { token: t, body: { name: `c${Math.random()}`, type: 'static' } }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'duplicate',
+        (t) =>
+          s.call('POST', `/v1/segments/${hotelSegment}/duplicate`, { token: t, body: { name: `d${Math.random()}` } }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'edit',
+        async (t) =>
+          s.call('PUT', `/v1/segments/${await fresh()}`, {
+            token: t,
+            body: { name: `e${Math.random()}`, description: '' },
+          }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'add members',
+        async (t) =>
+          s.call('POST', `/v1/segments/${await fresh()}/members`, { token: t, body: { customerIds: [guest.id] } }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'add to segments',
+        async (t) =>
+          s.call('POST', '/v1/segments/add-members', {
+            token: t,
+            body: { segmentIds: [await fresh()], customerIds: [guest.id] },
+          }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'remove members',
+        async (t) =>
+          s.call('POST', `/v1/segments/${await fresh()}/members/remove`, {
+            token: t,
+            body: { customerIds: [guest.id] },
+          }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'freeze',
+        async (t) => s.call('POST', `/v1/segments/${await fresh()}/members/freeze`, { token: t, body: { filter } }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
+      [
+        'delete',
+        async (t) => s.call('DELETE', `/v1/segments/${await fresh()}`, { token: t }),
+        { viewer: 403, staff: 403, admin: 200 },
+      ],
+      [
+        'export link',
+        (t) => s.call('POST', `/v1/segments/${hotelSegment}/export-downloads`, { token: t, body: {} }),
+        { viewer: 403, staff: 200, admin: 200 },
+      ],
     ];
     const users = { viewer: DEMO.hotelViewer, staff: DEMO.hotelStaff, admin: DEMO.hotelAdmin };
     for (const [name, call, expected] of checks) {
@@ -527,13 +900,20 @@ describe('roles and tenancy', () => {
     }
   });
 
-  it('shows a brand its hotels\' segments, read-only, filterable by hotel; a hotel sees only its own', async () => {
+  it("shows a brand its hotels' segments, read-only, filterable by hotel; a hotel sees only its own", async () => {
     const brand = await token(DEMO.brandAdmin);
     const list = await s.call('GET', `/v1/segments?hotelId=${ids['sakura-shinjuku']}&pageSize=100`, { token: brand });
     expect(list.status).toBe(200);
-    expect(list.body.data.items.every((x: { hostId: string; editable: boolean }) => x.hostId === ids['sakura-shinjuku'] && !x.editable)).toBe(true);
+    expect(
+      list.body.data.items.every(
+        (x: { hostId: string; editable: boolean }) => x.hostId === ids['sakura-shinjuku'] && !x.editable,
+      ),
+    ).toBe(true);
     expect(list.body.data.items.map((x: { id: string }) => x.id)).toContain(hotelSegment);
-    const edit = await s.call('PUT', `/v1/segments/${hotelSegment}`, { token: brand, body: { name: 'taken over', description: '' } });
+    const edit = await s.call('PUT', `/v1/segments/${hotelSegment}`, {
+      token: brand,
+      body: { name: 'taken over', description: '' },
+    });
     expect(edit.status).toBe(403);
     expect(edit.body.error.code).toBe('segment_not_owner');
     const group = await token(DEMO.groupAdmin);
@@ -571,11 +951,13 @@ describe('roles and tenancy', () => {
     const list = await get('/v1/segments?pageSize=100');
     expect(JSON.stringify(list.body)).not.toContain(brandSegment);
     // Their live count never sees our customers.
-    const count = await post('/v1/segments/count', { filter: doc('and', [group('and', [cond('lastName', 'is', '山田')])]) });
+    const count = await post('/v1/segments/count', {
+      filter: doc('and', [group('and', [cond('lastName', 'is', '山田')])]),
+    });
     expect(count.body.data.total).toBe(0);
   });
 
-  it('offers the host\'s hotels, room types and booking sources as values', async () => {
+  it("offers the host's hotels, room types and booking sources as values", async () => {
     const brand = await token(DEMO.brandAdmin);
     const hotels = await s.call('GET', '/v1/segments/field-values?source=hotels', { token: brand });
     expect(hotels.body.data.length).toBe(4);
@@ -585,7 +967,9 @@ describe('roles and tenancy', () => {
     const hotelSources = await s.call('GET', '/v1/segments/field-values?source=booking_sources', { token: hotel });
     expect(hotelSources.body.data.map((x: { value: string }) => x.value)).toEqual(['web']);
     // A hotel viewer reads segments, so it may name the hotels of a filter: its own only.
-    const viewerHotels = await s.call('GET', '/v1/segments/field-values?source=hotels', { token: await token(DEMO.hotelViewer) });
+    const viewerHotels = await s.call('GET', '/v1/segments/field-values?source=hotels', {
+      token: await token(DEMO.hotelViewer),
+    });
     expect(viewerHotels.body.data).toEqual([{ value: ids['sakura-shinjuku'], label: expect.any(String) }]);
     expect((await s.call('GET', '/v1/segments/field-values?source=passwords', { token: brand })).status).toBe(400);
   });
@@ -604,7 +988,9 @@ describe('with the dynamic_segmentation flag off', () => {
     const admin = (await off.login(DEMO.brandAdmin)).token;
     const filter = doc('and', [group('and', [cond('lastName', 'is', '山田')])]);
     // The console hears of it too.
-    expect((await off.call('GET', '/v1/auth/me', { token: admin })).body.data.features.dynamic_segmentation).toBe(false);
+    expect((await off.call('GET', '/v1/auth/me', { token: admin })).body.data.features.dynamic_segmentation).toBe(
+      false,
+    );
     expect((await off.call('GET', '/v1/config')).body.data.features.dynamic_segmentation).toBe(false);
     for (const res of [
       await off.call('POST', '/v1/segments', { token: admin, body: { name: 'dyn', type: 'dynamic', filter } }),
@@ -621,12 +1007,18 @@ describe('with the dynamic_segmentation flag off', () => {
       [brand.id, JSON.stringify(filter)],
     );
     expect((await off.call('GET', `/v1/segments/${made.id}`, { token: admin })).status).toBe(200);
-    const renamed = await off.call('PUT', `/v1/segments/${made.id}`, { token: admin, body: { name: 'Renamed', description: '', filter } });
+    const renamed = await off.call('PUT', `/v1/segments/${made.id}`, {
+      token: admin,
+      body: { name: 'Renamed', description: '', filter },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data.name).toBe('Renamed');
     const other = doc('and', [group('and', [cond('lastName', 'is', '鈴木')])]);
     for (const res of [
-      await off.call('PUT', `/v1/segments/${made.id}`, { token: admin, body: { name: 'Renamed', description: '', filter: other } }),
+      await off.call('PUT', `/v1/segments/${made.id}`, {
+        token: admin,
+        body: { name: 'Renamed', description: '', filter: other },
+      }),
       await off.call('POST', `/v1/segments/${made.id}/count`, { token: admin }),
       await off.call('POST', `/v1/segments/${made.id}/duplicate`, { token: admin, body: {} }),
     ]) {
@@ -636,9 +1028,23 @@ describe('with the dynamic_segmentation flag off', () => {
     // Static segments: created, counted, listed.
     const list = await off.call('POST', '/v1/segments', { token: admin, body: { name: 'Static', type: 'static' } });
     expect(list.status).toBe(200);
-    const [guest] = await off.sql(`insert into customers (brand_id, first_name, last_name, phone) values ($1, '一郎', '田中', '09099990000') returning id`, [brand.id]);
-    expect((await off.call('POST', `/v1/segments/${list.body.data.id}/members`, { token: admin, body: { customerIds: [guest.id] } })).body.data.total).toBe(1);
-    expect((await off.call('POST', `/v1/segments/${list.body.data.id}/count`, { token: admin })).body.data.total).toBe(1);
-    expect((await off.call('POST', `/v1/segments/${list.body.data.id}/duplicate`, { token: admin, body: {} })).status).toBe(200);
+    const [guest] = await off.sql(
+      `insert into customers (brand_id, first_name, last_name, phone) values ($1, '一郎', '田中', '09099990000') returning id`,
+      [brand.id],
+    );
+    expect(
+      (
+        await off.call('POST', `/v1/segments/${list.body.data.id}/members`, {
+          token: admin,
+          body: { customerIds: [guest.id] },
+        })
+      ).body.data.total,
+    ).toBe(1);
+    expect((await off.call('POST', `/v1/segments/${list.body.data.id}/count`, { token: admin })).body.data.total).toBe(
+      1,
+    );
+    expect(
+      (await off.call('POST', `/v1/segments/${list.body.data.id}/duplicate`, { token: admin, body: {} })).status,
+    ).toBe(200);
   });
 });

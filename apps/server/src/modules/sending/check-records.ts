@@ -32,10 +32,25 @@ export function expectedRecords(
   const d = domain.domain;
   return [
     { kind: 'spf', type: 'TXT', name: d, value: `v=spf1 include:${names.spfInclude} ~all` },
-    { kind: 'dkim', type: 'TXT', name: `${domain.dkimSelector}._domainkey.${d}`, value: `v=DKIM1; k=rsa; p=${domain.dkimPublicKey}` },
-    { kind: 'dmarc', type: 'TXT', name: `_dmarc.${d}`, value: `v=DMARC1; p=none; rua=mailto:${names.dmarcReportAddress}` },
+    {
+      kind: 'dkim',
+      type: 'TXT',
+      name: `${domain.dkimSelector}._domainkey.${d}`,
+      value: `v=DKIM1; k=rsa; p=${domain.dkimPublicKey}`,
+    },
+    {
+      kind: 'dmarc',
+      type: 'TXT',
+      name: `_dmarc.${d}`,
+      value: `v=DMARC1; p=none; rua=mailto:${names.dmarcReportAddress}`,
+    },
     { kind: 'cname', type: 'CNAME', name: `yado.${d}`, value: names.trackingHost },
-    { kind: 'ownership', type: 'TXT', name: `_yado-verification.${d}`, value: `yado-verification=${domain.ownershipToken}` },
+    {
+      kind: 'ownership',
+      type: 'TXT',
+      name: `_yado-verification.${d}`,
+      value: `yado-verification=${domain.ownershipToken}`,
+    },
   ];
 }
 
@@ -58,7 +73,11 @@ export function parseTags(value: string): Map<string, string> | null {
   return tags;
 }
 
-const outcome = (result: TCheckResult, found: string[], problem: string | null = null): TCheckOutcome => ({ result, found, problem });
+const outcome = (result: TCheckResult, found: string[], problem: string | null = null): TCheckOutcome => ({
+  result,
+  found,
+  problem,
+});
 
 /** An SPF record with our include added before its final `all` (or at its end), keeping everything it had. */
 export function mergeSpf(existing: string, include: string): string {
@@ -76,12 +95,20 @@ function checkSpf(values: string[], expected: TExpectedRecord, names: TSendingNa
   if (hasStrayCharacters(record)) return outcome('malformed', spf, 'dns_incorrect_format');
   const ours = `include:${names.spfInclude}`.toLowerCase();
   if (record.toLowerCase().split(/\s+/).includes(ours)) return outcome('correct', spf);
-  return { ...outcome('wrong', spf, 'dns_spf_without_include'), suggestion: mergeSpf(record, names.spfInclude) || expected.value };
+  return {
+    ...outcome('wrong', spf, 'dns_spf_without_include'),
+    suggestion: mergeSpf(record, names.spfInclude) || expected.value,
+  };
 }
 
 function checkDkim(values: string[], expected: TExpectedRecord): TCheckOutcome {
   const keys = values.filter((v) => /v=DKIM1|(^|;)\s*p=/i.test(v));
-  if (keys.length === 0) return outcome(values.length ? 'wrong' : 'missing', values, values.length ? 'dns_record_wrong' : 'dns_record_missing');
+  if (keys.length === 0)
+    return outcome(
+      values.length ? 'wrong' : 'missing',
+      values,
+      values.length ? 'dns_record_wrong' : 'dns_record_missing',
+    );
   if (keys.length > 1) return outcome('malformed', keys, 'dns_incorrect_format');
   const record = keys[0] as string;
   const tags = parseTags(record);
@@ -95,12 +122,21 @@ function checkDkim(values: string[], expected: TExpectedRecord): TCheckOutcome {
 
 function checkDmarc(values: string[]): TCheckOutcome {
   const dmarc = values.filter((v) => /v\s*=\s*DMARC1/i.test(v));
-  if (dmarc.length === 0) return outcome(values.length ? 'wrong' : 'missing', values, values.length ? 'dns_record_wrong' : 'dns_record_missing');
+  if (dmarc.length === 0)
+    return outcome(
+      values.length ? 'wrong' : 'missing',
+      values,
+      values.length ? 'dns_record_wrong' : 'dns_record_missing',
+    );
   if (dmarc.length > 1) return outcome('malformed', dmarc, 'dns_incorrect_format');
   const record = dmarc[0] as string;
   const tags = parseTags(record);
   // Any valid DMARC policy of the brand's own is kept: ours is suggested only when none exists.
-  const valid = !hasStrayCharacters(record) && tags && /^v\s*=\s*DMARC1\s*(;|$)/.test(record.trim()) && ['none', 'quarantine', 'reject'].includes((tags.get('p') ?? '').toLowerCase());
+  const valid =
+    !hasStrayCharacters(record) &&
+    tags &&
+    /^v\s*=\s*DMARC1\s*(;|$)/.test(record.trim()) &&
+    ['none', 'quarantine', 'reject'].includes((tags.get('p') ?? '').toLowerCase());
   return valid ? outcome('correct', dmarc) : outcome('malformed', dmarc, 'dns_incorrect_format');
 }
 
@@ -108,14 +144,17 @@ const hostName = (value: string) => value.trim().toLowerCase().replace(/\.$/, ''
 
 function checkCname(values: string[], expected: TExpectedRecord): TCheckOutcome {
   if (values.length === 0) return outcome('missing', values, 'dns_record_missing');
-  return values.some((v) => hostName(v) === hostName(expected.value)) ? outcome('correct', values) : outcome('wrong', values, 'dns_record_wrong');
+  return values.some((v) => hostName(v) === hostName(expected.value))
+    ? outcome('correct', values)
+    : outcome('wrong', values, 'dns_record_wrong');
 }
 
 function checkOwnership(values: string[], expected: TExpectedRecord): TCheckOutcome {
   const tokens = values.filter((v) => v.includes('yado-verification'));
   if (tokens.length === 0) return outcome('missing', values, 'dns_record_missing');
   if (tokens.includes(expected.value)) return outcome('correct', [expected.value]);
-  if (tokens.some((t) => t.replace(/^[\s"'“]+|[\s"'”]+$/g, '') === expected.value)) return outcome('malformed', tokens, 'dns_incorrect_format');
+  if (tokens.some((t) => t.replace(/^[\s"'“]+|[\s"'”]+$/g, '') === expected.value))
+    return outcome('malformed', tokens, 'dns_incorrect_format');
   return outcome('wrong', tokens, 'dns_record_wrong');
 }
 

@@ -35,7 +35,10 @@ export interface TDkimOptions {
   privateKey: string;
 }
 
-export function dkimOptionsOf(domain: { domain: string; dkimSelector: string; dkimPrivateKeyEncrypted: string }, dataEncryptionKey: string): TDkimOptions {
+export function dkimOptionsOf(
+  domain: { domain: string; dkimSelector: string; dkimPrivateKeyEncrypted: string },
+  dataEncryptionKey: string,
+): TDkimOptions {
   return {
     domainName: domain.domain,
     keySelector: domain.dkimSelector,

@@ -1,5 +1,11 @@
 import { domainToUnicode } from 'node:url';
-import { normalizeDomain, type TDnsRecord, type TDomainState, type TRecordCheck, type TSendingDomain } from '@yado/contracts';
+import {
+  normalizeDomain,
+  type TDnsRecord,
+  type TDomainState,
+  type TRecordCheck,
+  type TSendingDomain,
+} from '@yado/contracts';
 import type { TConfig } from '../../config.ts';
 import { withTenant } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
@@ -9,7 +15,14 @@ import type { TActingContext } from '../tenancy/acting-context.ts';
 import { checkRecord, expectedRecords, type TExpectedRecord } from './check-records.ts';
 import { createDkimKeys, ownershipToken } from './dkim.ts';
 import { createDnsLookup } from './dns-lookup.ts';
-import { deleteDomainRow, findDomainRow, insertDomainRow, listDomainRows, saveCheck, type TDomainRow } from './queries.ts';
+import {
+  deleteDomainRow,
+  findDomainRow,
+  insertDomainRow,
+  listDomainRows,
+  saveCheck,
+  type TDomainRow,
+} from './queries.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,7 +42,11 @@ function managingBrand(ctx: TActingContext): string {
 }
 
 export function namesOf(config: TConfig) {
-  return { spfInclude: config.sending.spfInclude, trackingHost: config.sending.trackingHost, dmarcReportAddress: config.sending.dmarcReportAddress };
+  return {
+    spfInclude: config.sending.spfInclude,
+    trackingHost: config.sending.trackingHost,
+    dmarcReportAddress: config.sending.dmarcReportAddress,
+  };
 }
 
 const recordState = (check: TStoredCheck | undefined): TDomainState =>
@@ -45,10 +62,13 @@ export function toSendingDomain(row: TDomainRow, config: TConfig, now = new Date
     state: row.state,
     records: expectedRecords(row, namesOf(config)).map((r) => {
       const stored = checks.find((c) => c.kind === r.kind);
-      const check = stored ? { result: stored.result, found: stored.found, problem: stored.problem, checkedAt: stored.checkedAt } : null;
+      const check = stored
+        ? { result: stored.result, found: stored.found, problem: stored.problem, checkedAt: stored.checkedAt }
+        : null;
       // The brand's own SPF or DMARC record is kept: without our include, the SPF to publish is
       // theirs with it added; once correct, theirs is what is shown, never a replacement.
-      const kept = stored?.result === 'correct' && (r.kind === 'spf' || r.kind === 'dmarc') ? stored.found[0] : undefined;
+      const kept =
+        stored?.result === 'correct' && (r.kind === 'spf' || r.kind === 'dmarc') ? stored.found[0] : undefined;
       return { ...r, value: stored?.suggestion ?? kept ?? r.value, state: recordState(stored), check };
     }),
     verifyInSeconds: Math.max(0, Math.ceil((row.verifyAvailableAt.getTime() - now.getTime()) / 1000)),
@@ -60,7 +80,10 @@ export function toSendingDomain(row: TDomainRow, config: TConfig, now = new Date
   };
 }
 
-export async function listDomains(rt: TRuntime, ctx: TActingContext): Promise<{ domains: TSendingDomain[]; canManage: boolean }> {
+export async function listDomains(
+  rt: TRuntime,
+  ctx: TActingContext,
+): Promise<{ domains: TSendingDomain[]; canManage: boolean }> {
   const brandId = brandOfContext(ctx);
   const rows = await inTenant(rt, ctx, (tx) => listDomainRows(tx, brandId));
   return {
@@ -79,7 +102,10 @@ export async function getDomain(rt: TRuntime, ctx: TActingContext, id: string): 
 const isDomainTaken = (error: unknown): boolean => {
   const e = error as { constraint?: string; message?: string; cause?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
-  return /sending_domains_domain_key/.test(String(e.constraint ?? e.message ?? '')) || (e.cause !== undefined && isDomainTaken(e.cause));
+  return (
+    /sending_domains_domain_key/.test(String(e.constraint ?? e.message ?? '')) ||
+    (e.cause !== undefined && isDomainTaken(e.cause))
+  );
 };
 
 /**
@@ -95,7 +121,11 @@ export async function addDomain(rt: TRuntime, ctx: TActingContext, input: { doma
 }
 
 /** Creates the domain row and its keys; with a context, records the audit entry in the same transaction. */
-export async function createDomain(rt: TRuntime, input: { brandId: string; domain: string; createdBy: string | null }, ctx?: TActingContext): Promise<TDomainRow> {
+export async function createDomain(
+  rt: TRuntime,
+  input: { brandId: string; domain: string; createdBy: string | null },
+  ctx?: TActingContext,
+): Promise<TDomainRow> {
   const keys = await createDkimKeys(rt.config.dataEncryptionKey);
   const values = {
     brandId: input.brandId,
@@ -108,10 +138,19 @@ export async function createDomain(rt: TRuntime, input: { brandId: string; domai
     createdBy: input.createdBy,
   };
   try {
-    if (!ctx) return await withTenant(rt.database.db, { scopeAll: false, brandId: input.brandId }, (tx) => insertDomainRow(tx, values));
+    if (!ctx)
+      return await withTenant(rt.database.db, { scopeAll: false, brandId: input.brandId }, (tx) =>
+        insertDomainRow(tx, values),
+      );
     return await inTenant(rt, ctx, async (tx) => {
       const row = await insertDomainRow(tx, values);
-      await recordAudit(tx, ctx, { action: 'create', targetType: 'sending_domain', targetId: row.id, brandId: input.brandId, changes: { domain: row.domain } });
+      await recordAudit(tx, ctx, {
+        action: 'create',
+        targetType: 'sending_domain',
+        targetId: row.id,
+        brandId: input.brandId,
+        changes: { domain: row.domain },
+      });
       return row;
     });
   } catch (error) {
@@ -141,7 +180,14 @@ export async function lookUpRecords(config: TConfig, row: TDomainRow, now = new 
     expected.map(async (r): Promise<TStoredCheck> => {
       const found = r.type === 'CNAME' ? await lookup.cname(r.name) : await lookup.txt(r.name);
       const outcome = checkRecord(r, found, names);
-      return { kind: r.kind, result: outcome.result, found: outcome.found, problem: outcome.problem, checkedAt: now.toISOString(), ...(outcome.suggestion ? { suggestion: outcome.suggestion } : {}) };
+      return {
+        kind: r.kind,
+        result: outcome.result,
+        found: outcome.found,
+        problem: outcome.problem,
+        checkedAt: now.toISOString(),
+        ...(outcome.suggestion ? { suggestion: outcome.suggestion } : {}),
+      };
     }),
   );
   return {
@@ -186,7 +232,11 @@ export async function verifyDomain(rt: TRuntime, ctx: TActingContext, id: string
       targetType: 'sending_domain',
       targetId: row.id,
       brandId,
-      changes: { domain: row.domain, state: verification.state, records: Object.fromEntries(verification.checks.map((c) => [c.kind, c.result])) },
+      changes: {
+        domain: row.domain,
+        state: verification.state,
+        records: Object.fromEntries(verification.checks.map((c) => [c.kind, c.result])),
+      },
     });
     return updated;
   });
@@ -199,7 +249,13 @@ export async function removeDomain(rt: TRuntime, ctx: TActingContext, id: string
   return inTenant(rt, ctx, async (tx) => {
     const row = await findDomainRow(tx, brandId, id);
     if (!row || !(await deleteDomainRow(tx, brandId, id))) throw new AppError(404, 'domain_not_found');
-    await recordAudit(tx, ctx, { action: 'delete', targetType: 'sending_domain', targetId: id, brandId, changes: { domain: row.domain } });
+    await recordAudit(tx, ctx, {
+      action: 'delete',
+      targetType: 'sending_domain',
+      targetId: id,
+      brandId,
+      changes: { domain: row.domain },
+    });
     return { id };
   });
 }

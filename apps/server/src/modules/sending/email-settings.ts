@@ -16,7 +16,15 @@ import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { dkimOptionsOf, type TDkimOptions } from './dkim.ts';
-import { findDomainByName, findSettingsRows, inheritanceChain, listDomainRows, upsertSettingsRow, type TDomainRow, type TSettingsRow } from './queries.ts';
+import {
+  findDomainByName,
+  findSettingsRows,
+  inheritanceChain,
+  listDomainRows,
+  upsertSettingsRow,
+  type TDomainRow,
+  type TSettingsRow,
+} from './queries.ts';
 
 const EMPTY: TCampaignEmailValues = Object.fromEntries(SETTINGS_FIELDS.map((f) => [f, null])) as TCampaignEmailValues;
 
@@ -36,7 +44,10 @@ async function resolve(tx: TTx, hostId: string, brandId: string, override?: TCam
   const chain = await inheritanceChain(tx, hostId);
   const self = chain[0];
   if (!self) throw new AppError(404, 'not_found');
-  const rows = await findSettingsRows(tx, chain.map((h) => h.id));
+  const rows = await findSettingsRows(
+    tx,
+    chain.map((h) => h.id),
+  );
   const own = override ?? valuesOf(rows.find((r) => r.hostId === self.id));
   const inherited: TCampaignEmailValues = { ...EMPTY };
   const inheritedFrom: TCampaignEmailSettings['inheritedFrom'] = {};
@@ -56,7 +67,12 @@ async function resolve(tx: TTx, hostId: string, brandId: string, override?: TCam
   const senderDomainRow = domain ? await findDomainByName(tx, brandId, domain) : null;
   const domains = await listDomainRows(tx, brandId);
   const problems: TErrorCode[] = [];
-  if (!effective.senderEmail || !effective.senderName || !effective.unsubscribedMessage || !domains.some((d) => d.state === 'verified'))
+  if (
+    !effective.senderEmail ||
+    !effective.senderName ||
+    !effective.unsubscribedMessage ||
+    !domains.some((d) => d.state === 'verified')
+  )
     problems.push('sending_settings_missing');
   if (effective.senderEmail && senderDomainRow?.state !== 'verified') problems.push('domain_not_verified');
   if (!effective.footerSenderName || !effective.footerPostalAddress) problems.push('footer_missing');
@@ -104,7 +120,11 @@ function normalizeAddress(email: string): string {
  * have a value here or above; the sender email must be on one of the brand's domains (a domain
  * still in verification is accepted: the setup continues, and campaigns wait for it).
  */
-export async function updateEmailSettings(rt: TRuntime, ctx: TActingContext, input: TCampaignEmailValues): Promise<TCampaignEmailSettings> {
+export async function updateEmailSettings(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: TCampaignEmailValues,
+): Promise<TCampaignEmailSettings> {
   const { hostId, brandId } = hostOf(ctx);
   const values: TCampaignEmailValues = {
     ...input,
@@ -134,7 +154,13 @@ export async function updateEmailSettings(rt: TRuntime, ctx: TActingContext, inp
     await upsertSettingsRow(tx, { hostId, brandId, ...values, updatedBy: ctx.user.id });
     const changes = diff(before, values);
     if (Object.keys(changes).length)
-      await recordAudit(tx, ctx, { action: 'update', targetType: 'campaign_email_settings', targetId: hostId, brandId, changes });
+      await recordAudit(tx, ctx, {
+        action: 'update',
+        targetType: 'campaign_email_settings',
+        targetId: hostId,
+        brandId,
+        changes,
+      });
     return (await resolve(tx, hostId, brandId)).view;
   });
 }
@@ -165,7 +191,9 @@ export async function resolveSendingIdentity(rt: TRuntime, hostId: string): Prom
   );
   if (!host?.brandId) return { ok: false, problems: ['sending_host_only'] };
   const brandId = host.brandId;
-  return withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => identityOf(rt, await resolve(tx, hostId, brandId)));
+  return withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) =>
+    identityOf(rt, await resolve(tx, hostId, brandId)),
+  );
 }
 
 /**
@@ -181,7 +209,15 @@ export async function resolveSendingIdentityIn(rt: TRuntime, tx: TTx, hostId: st
 
 function identityOf(rt: TRuntime, { view, senderDomainRow }: TResolved): TSendingResolution {
   const e = view.effective;
-  if (!view.canSend || !senderDomainRow || !e.senderEmail || !e.senderName || !e.unsubscribedMessage || !e.footerSenderName || !e.footerPostalAddress)
+  if (
+    !view.canSend ||
+    !senderDomainRow ||
+    !e.senderEmail ||
+    !e.senderName ||
+    !e.unsubscribedMessage ||
+    !e.footerSenderName ||
+    !e.footerPostalAddress
+  )
     return { ok: false, problems: view.problems };
   return {
     ok: true,
@@ -191,8 +227,15 @@ function identityOf(rt: TRuntime, { view, senderDomainRow }: TResolved): TSendin
       unsubscribedMessage: e.unsubscribedMessage,
       footer: { senderName: e.footerSenderName, postalAddress: e.footerPostalAddress },
       defaultLanguage: e.defaultLanguage ?? SENDING_DEFAULTS.defaultLanguage,
-      frequencyCap: { count: e.frequencyCapCount ?? SENDING_DEFAULTS.frequencyCapCount, days: e.frequencyCapDays ?? SENDING_DEFAULTS.frequencyCapDays },
-      quietHours: { start: e.quietHoursStart ?? SENDING_DEFAULTS.quietHoursStart, end: e.quietHoursEnd ?? SENDING_DEFAULTS.quietHoursEnd, timeZone: view.timeZone },
+      frequencyCap: {
+        count: e.frequencyCapCount ?? SENDING_DEFAULTS.frequencyCapCount,
+        days: e.frequencyCapDays ?? SENDING_DEFAULTS.frequencyCapDays,
+      },
+      quietHours: {
+        start: e.quietHoursStart ?? SENDING_DEFAULTS.quietHoursStart,
+        end: e.quietHoursEnd ?? SENDING_DEFAULTS.quietHoursEnd,
+        timeZone: view.timeZone,
+      },
       dkim: dkimOptionsOf(senderDomainRow, rt.config.dataEncryptionKey),
     },
   };
@@ -215,9 +258,15 @@ export async function emailSettingsOrNull(rt: TRuntime, ctx: TActingContext): Pr
  * equal to the address's domain signs it (d= the From domain, so DMARC aligns); null when that
  * domain is not a verified domain of the brand, and such mail must not be sent as the brand's.
  */
-export async function dkimOptionsForSender(rt: TRuntime, brandId: string, address: string): Promise<TDkimOptions | null> {
+export async function dkimOptionsForSender(
+  rt: TRuntime,
+  brandId: string,
+  address: string,
+): Promise<TDkimOptions | null> {
   const domain = senderDomainOf(address);
   if (!domain) return null;
-  const row = await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) => findDomainByName(tx, brandId, domain));
+  const row = await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) =>
+    findDomainByName(tx, brandId, domain),
+  );
   return row?.state === 'verified' ? dkimOptionsOf(row, rt.config.dataEncryptionKey) : null;
 }

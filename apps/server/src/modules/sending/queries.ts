@@ -6,7 +6,11 @@ export type TDomainRow = typeof sendingDomains.$inferSelect;
 export type TSettingsRow = typeof campaignEmailSettings.$inferSelect;
 
 export async function listDomainRows(tx: TTx, brandId: string): Promise<TDomainRow[]> {
-  return tx.select().from(sendingDomains).where(eq(sendingDomains.brandId, brandId)).orderBy(asc(sendingDomains.createdAt));
+  return tx
+    .select()
+    .from(sendingDomains)
+    .where(eq(sendingDomains.brandId, brandId))
+    .orderBy(asc(sendingDomains.createdAt));
 }
 
 export async function findDomainRow(tx: TTx, brandId: string, id: string): Promise<TDomainRow | null> {
@@ -33,7 +37,9 @@ export async function insertDomainRow(tx: TTx, values: typeof sendingDomains.$in
 export async function saveCheck(
   tx: TTx,
   id: string,
-  values: Pick<TDomainRow, 'state' | 'checks' | 'lastCheckedAt' | 'verifiedAt' | 'lapsedAt'> & { verifyAvailableAt?: Date },
+  values: Pick<TDomainRow, 'state' | 'checks' | 'lastCheckedAt' | 'verifiedAt' | 'lapsedAt'> & {
+    verifyAvailableAt?: Date;
+  },
 ): Promise<TDomainRow> {
   const [row] = await tx.update(sendingDomains).set(values).where(eq(sendingDomains.id, id)).returning();
   return row as TDomainRow;
@@ -49,7 +55,11 @@ export async function deleteDomainRow(tx: TTx, brandId: string, id: string): Pro
 
 /** Domains the daily re-check reads (across brands): every one tried at least once. */
 export async function domainsToRecheck(tx: TTx): Promise<TDomainRow[]> {
-  return tx.select().from(sendingDomains).where(ne(sendingDomains.state, 'unverified')).orderBy(asc(sendingDomains.createdAt));
+  return tx
+    .select()
+    .from(sendingDomains)
+    .where(ne(sendingDomains.state, 'unverified'))
+    .orderBy(asc(sendingDomains.createdAt));
 }
 
 export async function findSettingsRows(tx: TTx, hostIds: string[]): Promise<TSettingsRow[]> {
@@ -79,10 +89,14 @@ export async function inheritanceChain(tx: TTx, hostId: string): Promise<TChainH
   const chain: TChainHost[] = [{ id: host.id, level: host.level, name: host.name, timezone: host.timezone }];
   const above = [host.hotelGroupId, host.level === 'brand' ? null : host.brandId].filter((x): x is string => !!x);
   if (above.length) {
-    const rows = await tx.select().from(hosts).where(and(inArray(hosts.id, above), isNotNull(hosts.level)));
+    const rows = await tx
+      .select()
+      .from(hosts)
+      .where(and(inArray(hosts.id, above), isNotNull(hosts.level)));
     for (const id of above) {
       const row = rows.find((r) => r.id === id);
-      if (row && row.level !== 'grand_user') chain.push({ id: row.id, level: row.level, name: row.name, timezone: row.timezone });
+      if (row && row.level !== 'grand_user')
+        chain.push({ id: row.id, level: row.level, name: row.name, timezone: row.timezone });
     }
   }
   return chain;
@@ -90,6 +104,9 @@ export async function inheritanceChain(tx: TTx, hostId: string): Promise<TChainH
 
 /** Whether the acting brand has any segment or template yet (row-level security scopes the table to it). */
 export async function brandHasRows(tx: TTx, table: 'segments' | 'templates'): Promise<boolean> {
-  const [row] = await selectRows<{ found: boolean }>(tx, sql`select exists (select 1 from ${sql.identifier(table)}) as found`);
+  const [row] = await selectRows<{ found: boolean }>(
+    tx,
+    sql`select exists (select 1 from ${sql.identifier(table)}) as found`,
+  );
   return row?.found ?? false;
 }

@@ -27,11 +27,20 @@ afterAll(async () => {
   await s?.close();
 });
 
-type TRecord = { kind: string; type: 'TXT' | 'CNAME'; name: string; value: string; state: string; check: { result: string; found: string[]; problem: string | null } | null };
+type TRecord = {
+  kind: string;
+  type: 'TXT' | 'CNAME';
+  name: string;
+  value: string;
+  state: string;
+  check: { result: string; found: string[]; problem: string | null } | null;
+};
 
-const add = (domain: string, token = admin, headers?: Record<string, string>) => s.call('POST', '/v1/sending/domains', { token, headers, body: { domain } });
+const add = (domain: string, token = admin, headers?: Record<string, string>) =>
+  s.call('POST', '/v1/sending/domains', { token, headers, body: { domain } });
 const verify = (id: string, token = admin) => s.call('POST', `/v1/sending/domains/${id}/verify`, { token });
-const publish = (name: string, type: 'TXT' | 'CNAME', values: string[]) => s.call('PUT', '/v1/dev/dns', { token: grand, body: { name, type, values } });
+const publish = (name: string, type: 'TXT' | 'CNAME', values: string[]) =>
+  s.call('PUT', '/v1/dev/dns', { token: grand, body: { name, type, values } });
 const publishAll = async (records: TRecord[]) => {
   for (const r of records) expect((await publish(r.name, r.type, [r.value])).status).toBe(200);
 };
@@ -58,10 +67,26 @@ describe('adding a domain (step 1)', () => {
   });
 
   it('refuses what is not a domain with the specification message, never a 500', async () => {
-    for (const bad of ['', 'com', '192.168.0.1', '1.2.3', `${'a'.repeat(300)}.com`, `${'a'.repeat(64)}.com`, 'http://hotel.jp/', 'info@hotel.jp', 'exa mple.jp', '-bad.jp', 'hotel..jp', '"hotel.jp"']) {
+    for (const bad of [
+      '',
+      'com',
+      '192.168.0.1',
+      '1.2.3',
+      `${'a'.repeat(300)}.com`,
+      `${'a'.repeat(64)}.com`,
+      'http://hotel.jp/',
+      'info@hotel.jp',
+      'exa mple.jp',
+      '-bad.jp',
+      'hotel..jp',
+      '"hotel.jp"',
+    ]) {
       const res = await add(bad);
       expect(res.status, bad).toBe(400);
-      expect(res.body.error.fields.domain, bad).toEqual({ code: 'domain_invalid', message: 'Please enter a valid domain' });
+      expect(res.body.error.fields.domain, bad).toEqual({
+        code: 'domain_invalid',
+        message: 'Please enter a valid domain',
+      });
     }
   });
 
@@ -80,7 +105,8 @@ describe('adding a domain (step 1)', () => {
     const res = await add('secret-keys.jp');
     const [row] = await s.sql(`select dkim_private_key_encrypted from sending_domains where domain = 'secret-keys.jp'`);
     expect(row.dkim_private_key_encrypted).not.toContain('PRIVATE KEY');
-    const text = JSON.stringify(res.body) + JSON.stringify((await s.call('GET', '/v1/sending/domains', { token: admin })).body);
+    const text =
+      JSON.stringify(res.body) + JSON.stringify((await s.call('GET', '/v1/sending/domains', { token: admin })).body);
     expect(text).not.toContain('PRIVATE KEY');
     expect(text).not.toContain(row.dkim_private_key_encrypted);
     expect(s.logs.join('')).not.toContain('PRIVATE KEY');
@@ -122,7 +148,10 @@ describe('verifying a domain against the embedded DNS server (step 2)', () => {
       expect(r.check?.result, r.kind).toBe('correct');
       expect(r.state).toBe('verified');
     }
-    const audit = await s.sql(`select action, changes from audit_log where target_type = 'sending_domain' and target_id = $1 order by id`, [id]);
+    const audit = await s.sql(
+      `select action, changes from audit_log where target_type = 'sending_domain' and target_id = $1 order by id`,
+      [id],
+    );
     expect(audit.map((a) => a.action)).toEqual(['create', 'verify', 'verify']);
     expect(audit[2].changes.state).toBe('verified');
   });
@@ -138,27 +167,41 @@ describe('verifying a domain against the embedded DNS server (step 2)', () => {
     const res = await verify(body.data.id);
     const after = res.body.data.records as TRecord[];
     expect(res.body.data.state).toBe('in_verification');
-    expect(byKind(after, 'spf').check).toMatchObject({ result: 'wrong', found: ['v=spf1 include:_spf.google.com ~all'], problem: 'dns_spf_without_include' });
+    expect(byKind(after, 'spf').check).toMatchObject({
+      result: 'wrong',
+      found: ['v=spf1 include:_spf.google.com ~all'],
+      problem: 'dns_spf_without_include',
+    });
     // The brand's record with ours added, never "replace yours".
     expect(byKind(after, 'spf').value).toBe('v=spf1 include:_spf.google.com include:_spf.yado-mail.net ~all');
     expect(byKind(after, 'cname').check).toMatchObject({ result: 'wrong', found: ['elsewhere.example.net'] });
     expect(byKind(after, 'dkim').check).toMatchObject({ result: 'malformed', problem: 'dns_incorrect_format' });
     expect(byKind(after, 'dmarc').check?.result).toBe('correct');
 
-    await publish(spf.name, 'TXT', ['v=spf1 include:_spf.google.com include:_spf.yado-mail.net -all', 'google-site-verification=abc']);
+    await publish(spf.name, 'TXT', [
+      'v=spf1 include:_spf.google.com include:_spf.yado-mail.net -all',
+      'google-site-verification=abc',
+    ]);
     expect(byKind((await verify(body.data.id)).body.data.records, 'spf').check?.result).toBe('correct');
     await publish(spf.name, 'TXT', ['v=spf1 include:_spf.yado-mail.net ~all', 'v=spf1 include:_spf.google.com ~all']);
-    expect(byKind((await verify(body.data.id)).body.data.records, 'spf').check).toMatchObject({ result: 'malformed', problem: 'dns_two_spf_records' });
+    expect(byKind((await verify(body.data.id)).body.data.records, 'spf').check).toMatchObject({
+      result: 'malformed',
+      problem: 'dns_two_spf_records',
+    });
   });
 
   it('accepts a DMARC policy the brand already has', async () => {
     const { body } = await add('own-dmarc.example.jp');
     await publishAll(body.data.records);
-    await publish(byKind(body.data.records, 'dmarc').name, 'TXT', ['v=DMARC1; p=reject; rua=mailto:security@own-dmarc.example.jp']);
+    await publish(byKind(body.data.records, 'dmarc').name, 'TXT', [
+      'v=DMARC1; p=reject; rua=mailto:security@own-dmarc.example.jp',
+    ]);
     const kept = await verify(body.data.id);
     expect(kept.body.data.state).toBe('verified');
     // Theirs is what the console shows from now on: nothing asks to replace it.
-    expect(byKind(kept.body.data.records, 'dmarc').value).toBe('v=DMARC1; p=reject; rua=mailto:security@own-dmarc.example.jp');
+    expect(byKind(kept.body.data.records, 'dmarc').value).toBe(
+      'v=DMARC1; p=reject; rua=mailto:security@own-dmarc.example.jp',
+    );
     await publish(byKind(body.data.records, 'dmarc').name, 'TXT', ['v=DMARC1; policy=none']);
     expect(byKind((await verify(body.data.id)).body.data.records, 'dmarc').check?.problem).toBe('dns_incorrect_format');
   });
@@ -225,7 +268,9 @@ describe('who may do what', () => {
     const hotel = await add('hotel-own.example.jp', admin, AS.hotel);
     expect(hotel.status).toBe(403);
     expect(hotel.body.error.code).toBe('domain_brand_only');
-    expect((await s.call('POST', `/v1/sending/domains/${id}/verify`, { token: admin, headers: AS.group })).status).toBe(403);
+    expect((await s.call('POST', `/v1/sending/domains/${id}/verify`, { token: admin, headers: AS.group })).status).toBe(
+      403,
+    );
     const read = await s.call('GET', '/v1/sending/domains', { token: admin, headers: AS.hotel });
     expect(read.status).toBe(200);
     expect(read.body.data.canManage).toBe(false);
@@ -280,7 +325,10 @@ describe('campaign email settings', () => {
       body: { ...base, senderName: 'さくら', unsubscribedMessage: '停止しました', senderEmail: 'news@gmail.com' },
     });
     expect(foreign.body.error.fields.senderEmail.code).toBe('sender_domain_not_verified');
-    const bad = await s.call('PUT', '/v1/sending/settings', { token: admin, body: { ...base, senderName: 'x', unsubscribedMessage: 'y', senderEmail: 'not an email' } });
+    const bad = await s.call('PUT', '/v1/sending/settings', {
+      token: admin,
+      body: { ...base, senderName: 'x', unsubscribedMessage: 'y', senderEmail: 'not an email' },
+    });
     expect(bad.body.error.fields.senderEmail.message).toBe('Please enter a valid email');
   });
 
@@ -288,13 +336,22 @@ describe('campaign email settings', () => {
     const { body } = await add('send.example.jp');
     const saved = await s.call('PUT', '/v1/sending/settings', {
       token: admin,
-      body: { ...base, senderName: 'さくらホテルズ', unsubscribedMessage: '配信を停止しました。', senderEmail: 'News@SEND.example.jp', footerSenderName: 'さくらホテルズ株式会社', footerPostalAddress: '東京都千代田区丸の内1-1-1' },
+      body: {
+        ...base,
+        senderName: 'さくらホテルズ',
+        unsubscribedMessage: '配信を停止しました。',
+        senderEmail: 'News@SEND.example.jp',
+        footerSenderName: 'さくらホテルズ株式会社',
+        footerPostalAddress: '東京都千代田区丸の内1-1-1',
+      },
     });
     expect(saved.status).toBe(200);
     expect(saved.body.data.own.senderEmail).toBe('News@send.example.jp');
     expect(saved.body.data.senderDomain).toEqual({ domain: 'send.example.jp', state: 'unverified' });
     expect(saved.body.data.problems).toContain('domain_not_verified');
-    const [audit] = await s.sql(`select changes from audit_log where target_type = 'campaign_email_settings' order by id desc limit 1`);
+    const [audit] = await s.sql(
+      `select changes from audit_log where target_type = 'campaign_email_settings' order by id desc limit 1`,
+    );
     expect(audit.changes.senderName).toEqual([null, 'さくらホテルズ']);
     const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-shinjuku'`);
     expect(await canSend(s.rt, hotel.id)).toEqual({ ok: false, problems: ['domain_not_verified'] });
@@ -305,7 +362,11 @@ describe('campaign email settings', () => {
     expect(hotelView.body.data.inheritedFrom.senderName).toEqual({ level: 'brand', hostName: 'さくらホテルズ' });
     expect(hotelView.body.data.effective.frequencyCapCount).toBe(3);
     expect(hotelView.body.data.effective.quietHoursStart).toBe('21:00');
-    const own = await s.call('PUT', '/v1/sending/settings', { token: admin, headers: AS.hotel, body: { ...base, senderName: 'さくらホテル 新宿', quietHoursStart: '22:00' } });
+    const own = await s.call('PUT', '/v1/sending/settings', {
+      token: admin,
+      headers: AS.hotel,
+      body: { ...base, senderName: 'さくらホテル 新宿', quietHoursStart: '22:00' },
+    });
     expect(own.status).toBe(200);
     expect(own.body.data.effective.senderName).toBe('さくらホテル 新宿');
     expect(own.body.data.effective.unsubscribedMessage).toBe('配信を停止しました。');
@@ -342,13 +403,16 @@ describe('campaign email settings', () => {
     const list = await s.call('GET', '/v1/dev/outbox?to=guest-dkim@example.com', { token: grand });
     const message = list.body.data[0];
     expect(message.headers.map((h: { key: string }) => h.key)).toContain('dkim-signature');
-    const raw = await fetch(`${s.url}/v1/dev/outbox/${message.id}/raw`, { headers: { authorization: `Bearer ${grand}` } });
+    const raw = await fetch(`${s.url}/v1/dev/outbox/${message.id}/raw`, {
+      headers: { authorization: `Bearer ${grand}` },
+    });
     expect(raw.headers.get('content-type')).toContain('message/rfc822');
     const source = Buffer.from(await raw.arrayBuffer());
     const resolver = new Resolver();
     resolver.setServers(s.rt.config.dns.servers as string[]);
     const result = await dkimVerify(source, {
-      resolver: (name: string, type: string) => (type === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, type as 'A')),
+      resolver: (name: string, type: string) =>
+        type === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, type as 'A'),
     });
     expect(result.results[0]?.status.result).toBe('pass');
     expect(result.results[0]?.signingDomain).toBe('send.example.jp');

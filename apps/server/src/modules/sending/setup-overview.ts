@@ -13,14 +13,20 @@ export async function setupOverview(rt: TRuntime, ctx: TActingContext): Promise<
   brandOfContext(ctx);
   const settings = await emailSettingsOrNull(rt, ctx);
   const { domains } = await listDomains(rt, ctx);
-  const [segments, templates] = await inTenant(rt, ctx, async (tx) => [await brandHasRows(tx, 'segments'), await brandHasRows(tx, 'templates')]);
+  const [segments, templates] = await inTenant(rt, ctx, async (tx) => [
+    await brandHasRows(tx, 'segments'),
+    await brandHasRows(tx, 'templates'),
+  ]);
   const status = (found: boolean) => (found ? 'done' : 'todo') as 'done' | 'todo';
   const sender = settings?.effective;
   return {
     settings,
     domains,
     checklist: [
-      { item: 'sender', status: sender?.senderEmail && sender.senderName && sender.unsubscribedMessage ? 'done' : 'todo' },
+      {
+        item: 'sender',
+        status: sender?.senderEmail && sender.senderName && sender.unsubscribedMessage ? 'done' : 'todo',
+      },
       { item: 'verified_domain', status: settings?.senderDomain?.state === 'verified' ? 'done' : 'todo' },
       { item: 'segment', status: status(segments) },
       { item: 'template', status: status(templates) },

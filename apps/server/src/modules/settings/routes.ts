@@ -7,7 +7,12 @@ import { listAudit } from '../audit/list-audit.ts';
 
 export function settingsRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, settingsApi.getHostInfo, 'authenticated', async ({ ctx }) => {
-    const { hotelGroups: _g, hotels: _h, users: _u, ...host } = await getHostDetail(rt, ctx, ctx.host.level, ctx.host.id);
+    const {
+      hotelGroups: _g,
+      hotels: _h,
+      users: _u,
+      ...host
+    } = await getHostDetail(rt, ctx, ctx.host.level, ctx.host.id);
     return host;
   });
 
@@ -16,5 +21,7 @@ export function settingsRoutes(app: FastifyInstance, rt: TRuntime): void {
   );
 
   // The granduser reads who changed what in a host and everything below it.
-  route(app, settingsApi.auditLog, { entitlement: 'audit.read_audit_log' }, async ({ query, ctx }) => inTenant(rt, ctx, (tx) => listAudit(tx, query)));
+  route(app, settingsApi.auditLog, { entitlement: 'audit.read_audit_log' }, async ({ query, ctx }) =>
+    inTenant(rt, ctx, (tx) => listAudit(tx, query)),
+  );
 }

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPublicImage, isPublicAddress } from './fetch-image.ts';
 import { imageSize } from './image-size.ts';
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.from([0, 0, 0, 64, 0, 0, 0, 32]), Buffer.alloc(50)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 64, 0, 0, 0, 32]),
+  Buffer.alloc(50),
+]);
 
 let server: Server;
 let base: string;
@@ -33,11 +38,27 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const loopbackOnly = { allowAddress: (a: string) => a === '127.0.0.1', timeoutMs: 1_000, maxBytes: 10 * 1024 };
 
 describe('public addresses', () => {
-  it.each(['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:a00:1', 'not-an-ip'])(
-    'refuses %s',
-    (address) => expect(isPublicAddress(address)).toBe(false),
+  it.each([
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:a00:1',
+    'not-an-ip',
+  ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
+    expect(isPublicAddress(address)).toBe(true),
   );
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => expect(isPublicAddress(address)).toBe(true));
 });
 
 describe('fetching an image by URL', () => {
@@ -48,11 +69,20 @@ describe('fetching an image by URL', () => {
 
   it('refuses loopback and names that resolve to it, by default', async () => {
     await expect(fetchPublicImage(`${base}/a.png`)).rejects.toMatchObject({ code: 'image_fetch_failed' });
-    await expect(fetchPublicImage(`http://localhost:${new URL(base).port}/a.png`)).rejects.toMatchObject({ code: 'image_fetch_failed' });
+    await expect(fetchPublicImage(`http://localhost:${new URL(base).port}/a.png`)).rejects.toMatchObject({
+      code: 'image_fetch_failed',
+    });
   });
 
   it('refuses a redirect to a private address, redirect loops, other schemes and failures', async () => {
-    for (const url of [`${base}/inward`, `${base}/loop`, `${base}/missing`, 'ftp://example.jp/a.png', 'file:///etc/passwd', `http://user:pw@127.0.0.1/a.png`]) {
+    for (const url of [
+      `${base}/inward`,
+      `${base}/loop`,
+      `${base}/missing`,
+      'ftp://example.jp/a.png',
+      'file:///etc/passwd',
+      `http://user:pw@127.0.0.1/a.png`,
+    ]) {
       await expect(fetchPublicImage(url, loopbackOnly), url).rejects.toMatchObject({ code: 'image_fetch_failed' });
     }
   });
@@ -60,7 +90,9 @@ describe('fetching an image by URL', () => {
   it('stops at the size limit and the time limit', async () => {
     expect((await fetchPublicImage(`${base}/big`, loopbackOnly)).truncated).toBe(true);
     expect((await fetchPublicImage(`${base}/declared-big`, loopbackOnly)).truncated).toBe(true);
-    await expect(fetchPublicImage(`${base}/slow`, { ...loopbackOnly, timeoutMs: 200 })).rejects.toMatchObject({ code: 'image_fetch_failed' });
+    await expect(fetchPublicImage(`${base}/slow`, { ...loopbackOnly, timeoutMs: 200 })).rejects.toMatchObject({
+      code: 'image_fetch_failed',
+    });
   });
 });
 

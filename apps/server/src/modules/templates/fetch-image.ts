@@ -113,7 +113,10 @@ function parseUrl(address: string): URL {
   return url;
 }
 
-async function resolveAllowed(hostname: string, allowed: (address: string) => boolean): Promise<{ address: string; family: number }> {
+async function resolveAllowed(
+  hostname: string,
+  allowed: (address: string) => boolean,
+): Promise<{ address: string; family: number }> {
   const bare = hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   if (isIP(bare)) addresses = [{ address: bare, family: isIP(bare) }];
@@ -135,7 +138,12 @@ interface TResponse {
   truncated: boolean;
 }
 
-function get(url: URL, target: { address: string; family: number }, signal: AbortSignal, maxBytes: number): Promise<TResponse> {
+function get(
+  url: URL,
+  target: { address: string; family: number },
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<TResponse> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.get(
@@ -145,7 +153,11 @@ function get(url: URL, target: { address: string; family: number }, signal: Abor
         headers: { accept: 'image/png,image/jpeg;q=0.9,*/*;q=0.1', 'user-agent': 'Yado-image-fetch/1' },
         // Connect to the address that was checked; TLS still verifies the certificate for the name.
         lookup: (_hostname, _options, callback) => {
-          (callback as (error: Error | null, address: string, family: number) => void)(null, target.address, target.family);
+          (callback as (error: Error | null, address: string, family: number) => void)(
+            null,
+            target.address,
+            target.family,
+          );
         },
       },
       (response) => {

@@ -25,7 +25,11 @@ async function keep(rt: TRuntime, store: TLogoStore, bytes: Buffer, truncated: b
   return { url: logoUrl, width: size?.width ?? null, height: size?.height ?? null, bytes: bytes.length };
 }
 
-export async function uploadTemplateImage(rt: TRuntime, store: TLogoStore, request: FastifyRequest): Promise<TStoredImage> {
+export async function uploadTemplateImage(
+  rt: TRuntime,
+  store: TLogoStore,
+  request: FastifyRequest,
+): Promise<TStoredImage> {
   if (!request.isMultipart()) throw new AppError(400, 'logo_wrong_type', { file: fieldError('logo_wrong_type') });
   let file: MultipartFile | undefined;
   try {
@@ -35,14 +39,20 @@ export async function uploadTemplateImage(rt: TRuntime, store: TLogoStore, reque
   }
   if (!file) throw new AppError(400, 'logo_wrong_type', { file: fieldError('logo_wrong_type') });
   const bytes = await file.toBuffer().catch((error: { code?: string }) => {
-    if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
     throw new AppError(400, 'upload_failed', { file: fieldError('upload_failed') });
   });
   return keep(rt, store, bytes, file.file.truncated);
 }
 
 /** An image by address: fetched by the server (public http(s) only, see fetch-image.ts) and kept. */
-export async function imageFromUrl(rt: TRuntime, store: TLogoStore, url: string, options?: TFetchImageOptions): Promise<TStoredImage> {
+export async function imageFromUrl(
+  rt: TRuntime,
+  store: TLogoStore,
+  url: string,
+  options?: TFetchImageOptions,
+): Promise<TStoredImage> {
   const fetched = await fetchPublicImage(url, options);
   return keep(rt, store, fetched.bytes, fetched.truncated);
 }

@@ -30,7 +30,9 @@ const summaryColumns = {
   coverImageUrl: templates.coverImageUrl,
   defaultLanguage: templates.defaultLanguage,
   // The languages present, so a list need not carry every document.
-  languages: sql<TTemplateLanguage[]>`array_remove(array[case when jsonb_typeof(${templates.contents}->'ja') = 'object' then 'ja' end,
+  languages: sql<
+    TTemplateLanguage[]
+  >`array_remove(array[case when jsonb_typeof(${templates.contents}->'ja') = 'object' then 'ja' end,
     case when jsonb_typeof(${templates.contents}->'en') = 'object' then 'en' end], null)`,
   version: templates.version,
   createdAt: templates.createdAt,
@@ -62,9 +64,17 @@ export interface TTemplateRecord extends TTemplateSummaryRecord {
 }
 
 const select = (tx: TTx) =>
-  tx.select(columns).from(templates).innerJoin(hosts, eq(hosts.id, templates.hostId)).leftJoin(users, eq(users.id, templates.updatedBy));
+  tx
+    .select(columns)
+    .from(templates)
+    .innerJoin(hosts, eq(hosts.id, templates.hostId))
+    .leftJoin(users, eq(users.id, templates.updatedBy));
 const selectSummary = (tx: TTx) =>
-  tx.select(summaryColumns).from(templates).innerJoin(hosts, eq(hosts.id, templates.hostId)).leftJoin(users, eq(users.id, templates.updatedBy));
+  tx
+    .select(summaryColumns)
+    .from(templates)
+    .innerJoin(hosts, eq(hosts.id, templates.hostId))
+    .leftJoin(users, eq(users.id, templates.updatedBy));
 
 /** The shape the API answers with, without the contents. */
 export function toSummary(r: TTemplateSummaryRecord, ctx: TActingContext): TTemplateSummary {
@@ -93,9 +103,16 @@ export interface TTemplateFilter {
   pageSize: number;
 }
 
-export async function listTemplates(tx: TTx, ctx: TActingContext, f: TTemplateFilter): Promise<{ items: TTemplateSummaryRecord[]; total: number }> {
+export async function listTemplates(
+  tx: TTx,
+  ctx: TActingContext,
+  f: TTemplateFilter,
+): Promise<{ items: TTemplateSummaryRecord[]; total: number }> {
   const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const where = and(usableBy(ctx), pattern ? or(ilike(templates.name, pattern), ilike(templates.description, pattern)) : undefined);
+  const where = and(
+    usableBy(ctx),
+    pattern ? or(ilike(templates.name, pattern), ilike(templates.description, pattern)) : undefined,
+  );
   const order = {
     '-updated_at': [desc(templates.updatedAt), asc(templates.id)],
     updated_at: [asc(templates.updatedAt), asc(templates.id)],
@@ -107,7 +124,10 @@ export async function listTemplates(tx: TTx, ctx: TActingContext, f: TTemplateFi
     .orderBy(...order)
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
-  const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(templates).where(where);
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(templates)
+    .where(where);
   return { items: rows as TTemplateSummaryRecord[], total: count?.n ?? 0 };
 }
 
@@ -127,7 +147,13 @@ export interface TTemplateValues {
 export async function insertTemplate(tx: TTx, ctx: TActingContext, values: TTemplateValues): Promise<string> {
   const [row] = await tx
     .insert(templates)
-    .values({ ...values, brandId: ctx.host.brandId, hostId: ctx.host.id, createdBy: ctx.user.id, updatedBy: ctx.user.id })
+    .values({
+      ...values,
+      brandId: ctx.host.brandId,
+      hostId: ctx.host.id,
+      createdBy: ctx.user.id,
+      updatedBy: ctx.user.id,
+    })
     .returning({ id: templates.id });
   return (row as { id: string }).id;
 }
@@ -136,7 +162,13 @@ export async function insertTemplate(tx: TTx, ctx: TActingContext, values: TTemp
  * Saves `values` over the template if it is the acting host's and still at `version`; the new
  * version, or null when either is not so (the caller tells which).
  */
-export async function updateTemplate(tx: TTx, ctx: TActingContext, id: string, version: number, values: Partial<TTemplateValues>): Promise<number | null> {
+export async function updateTemplate(
+  tx: TTx,
+  ctx: TActingContext,
+  id: string,
+  version: number,
+  values: Partial<TTemplateValues>,
+): Promise<number | null> {
   const [row] = await tx
     .update(templates)
     .set({ ...values, version: sql`${templates.version} + 1`, updatedBy: ctx.user.id, updatedAt: sql`now()` })
@@ -166,7 +198,12 @@ export async function scheduledUse(tx: TTx, templateId: string): Promise<string 
 
 export async function listUses(tx: TTx, templateId: string) {
   return tx
-    .select({ campaignId: templateUses.campaignId, campaignName: templateUses.campaignName, status: templateUses.status, updatedAt: templateUses.updatedAt })
+    .select({
+      campaignId: templateUses.campaignId,
+      campaignName: templateUses.campaignName,
+      status: templateUses.status,
+      updatedAt: templateUses.updatedAt,
+    })
     .from(templateUses)
     .where(eq(templateUses.templateId, templateId))
     .orderBy(desc(templateUses.updatedAt));
@@ -178,15 +215,29 @@ export async function listUses(tx: TTx, templateId: string) {
  */
 export async function recordTemplateUse(
   tx: TTx,
-  use: { templateId: string; campaignId: string; brandId: string | null; campaignName: string; status: (typeof templateUses.$inferInsert)['status'] | null },
+  use: {
+    templateId: string;
+    campaignId: string;
+    brandId: string | null;
+    campaignName: string;
+    status: (typeof templateUses.$inferInsert)['status'] | null;
+  },
 ): Promise<void> {
   if (use.status === null) {
-    await tx.delete(templateUses).where(and(eq(templateUses.templateId, use.templateId), eq(templateUses.campaignId, use.campaignId)));
+    await tx
+      .delete(templateUses)
+      .where(and(eq(templateUses.templateId, use.templateId), eq(templateUses.campaignId, use.campaignId)));
     return;
   }
   await tx
     .insert(templateUses)
-    .values({ templateId: use.templateId, campaignId: use.campaignId, brandId: use.brandId, campaignName: use.campaignName, status: use.status })
+    .values({
+      templateId: use.templateId,
+      campaignId: use.campaignId,
+      brandId: use.brandId,
+      campaignName: use.campaignName,
+      status: use.status,
+    })
     .onConflictDoUpdate({
       target: [templateUses.templateId, templateUses.campaignId],
       set: { campaignName: use.campaignName, status: use.status, updatedAt: sql`now()` },
@@ -198,7 +249,8 @@ export async function recordTemplateUse(
  * email, and their next stay (else the last).
  */
 export async function guestData(tx: TTx, ctx: TActingContext, customerId: string) {
-  const rows = await tx.execute(sql`select customers.first_name as "firstName", customers.last_name as "lastName", customers.email,
+  const rows =
+    await tx.execute(sql`select customers.first_name as "firstName", customers.last_name as "lastName", customers.email,
       b.check_in::text as "checkIn", b.check_out::text as "checkOut", b.room_name as "roomName", b.guests as "numberOfGuests",
       h.name as "hotelName", br.name as "brandName"
     from customers
@@ -211,5 +263,19 @@ export async function guestData(tx: TTx, ctx: TActingContext, customerId: string
     left join hosts br on br.id = customers.brand_id
     where customers.id = ${customerId} and ${customerScope(ctx)}`);
   const [row] = (rows as unknown as { rows: Record<string, unknown>[] }).rows;
-  return (row as { firstName: string; lastName: string; email: string | null; checkIn: string | null; checkOut: string | null; roomName: string | null; numberOfGuests: number | null; hotelName: string | null; brandName: string | null } | undefined) ?? null;
+  return (
+    (row as
+      | {
+          firstName: string;
+          lastName: string;
+          email: string | null;
+          checkIn: string | null;
+          checkOut: string | null;
+          roomName: string | null;
+          numberOfGuests: number | null;
+          hotelName: string | null;
+          brandName: string | null;
+        }
+      | undefined) ?? null
+  );
 }

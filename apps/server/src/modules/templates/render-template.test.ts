@@ -22,12 +22,21 @@ describe('choosing the version a guest receives', () => {
 
 describe('compiled templates', () => {
   it('are compiled once per version and language, and again after a change', async () => {
-    const template = { id: 't1', version: 1, defaultLanguage: 'ja' as const, contents: { ja: version('一'), en: version('one') } };
+    const template = {
+      id: 't1',
+      version: 1,
+      defaultLanguage: 'ja' as const,
+      contents: { ja: version('一'), en: version('one') },
+    };
     const url = (s: string) => s;
     const first = compiledTemplate(template, 'ja', url);
     expect(compiledTemplate(template, 'ja', url)).toBe(first);
     expect(compiledTemplate(template, 'en', url)).not.toBe(first);
-    const changed = compiledTemplate({ ...template, version: 2, contents: { ...template.contents, ja: version('二') } }, 'ja', url);
+    const changed = compiledTemplate(
+      { ...template, version: 2, contents: { ...template.contents, ja: version('二') } },
+      'ja',
+      url,
+    );
     expect(changed).not.toBe(first);
     expect((await changed).subject.statics).toEqual(['二']);
   });
@@ -36,10 +45,20 @@ describe('compiled templates', () => {
 describe('image addresses in mail', () => {
   it('are absolute: the public bucket when there is one, else PUBLIC_URL', () => {
     const src = `/files/logos/${'a'.repeat(64)}.png`;
-    expect(imageUrlResolver({ publicUrl: 'https://yado.example' }, { publicUrl: () => null })(src)).toBe(`https://yado.example${src}`);
-    expect(imageUrlResolver({ publicUrl: 'https://yado.example' }, { publicUrl: (n) => `https://cdn.example/logos/${n}` })(src)).toBe(
-      `https://cdn.example/logos/${'a'.repeat(64)}.png`,
+    expect(imageUrlResolver({ publicUrl: 'https://yado.example' }, { publicUrl: () => null })(src)).toBe(
+      `https://yado.example${src}`,
     );
-    expect(imageUrlResolver({ publicUrl: 'https://yado.example' }, { publicUrl: () => null })('https://elsewhere.example/a.png')).toBe('https://elsewhere.example/a.png');
+    expect(
+      imageUrlResolver(
+        { publicUrl: 'https://yado.example' },
+        { publicUrl: (n) => `https://cdn.example/logos/${n}` },
+      )(src),
+    ).toBe(`https://cdn.example/logos/${'a'.repeat(64)}.png`);
+    expect(
+      imageUrlResolver(
+        { publicUrl: 'https://yado.example' },
+        { publicUrl: () => null },
+      )('https://elsewhere.example/a.png'),
+    ).toBe('https://elsewhere.example/a.png');
   });
 });

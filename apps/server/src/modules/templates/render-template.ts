@@ -1,4 +1,10 @@
-import { STORED_IMAGE_PATTERN, type TPreviewWarning, type TTemplateContent, type TTemplateContents, type TTemplateLanguage } from '@yado/contracts';
+import {
+  STORED_IMAGE_PATTERN,
+  type TPreviewWarning,
+  type TTemplateContent,
+  type TTemplateContents,
+  type TTemplateLanguage,
+} from '@yado/contracts';
 import type { TConfig } from '../../config.ts';
 import type { TLogoStore } from '../uploads/logo-store.ts';
 import { compileMessage, type TCompiledMessage } from './render/compile.ts';
@@ -8,7 +14,12 @@ import { compileMessage, type TCompiledMessage } from './render/compile.ts';
  * per template version (kept in a small cache), then `personalise` (render/compile.ts) per
  * recipient with `personalValues` (render/personal-values.ts). The campaigns module calls these.
  */
-export { personalise, type TCompiledMessage, type TPersonalValues, type TPersonalisedMessage } from './render/compile.ts';
+export {
+  personalise,
+  type TCompiledMessage,
+  type TPersonalValues,
+  type TPersonalisedMessage,
+} from './render/compile.ts';
 export { personalValues, type TGuestData } from './render/personal-values.ts';
 
 /**
@@ -20,12 +31,18 @@ export function guestLanguage(country: string | null | undefined): TTemplateLang
 }
 
 /** The version a guest of `language` receives: theirs if the template has it, else the default. */
-export function chooseLanguage(template: { contents: TTemplateContents; defaultLanguage: TTemplateLanguage }, language: TTemplateLanguage | null | undefined): TTemplateLanguage {
+export function chooseLanguage(
+  template: { contents: TTemplateContents; defaultLanguage: TTemplateLanguage },
+  language: TTemplateLanguage | null | undefined,
+): TTemplateLanguage {
   return language && template.contents[language] ? language : template.defaultLanguage;
 }
 
 /** Stored images (`/files/logos/<name>`) by absolute address: the public bucket's, else ours. */
-export function imageUrlResolver(config: Pick<TConfig, 'publicUrl'>, store: Pick<TLogoStore, 'publicUrl'>): (src: string) => string {
+export function imageUrlResolver(
+  config: Pick<TConfig, 'publicUrl'>,
+  store: Pick<TLogoStore, 'publicUrl'>,
+): (src: string) => string {
   return (src) => {
     if (!STORED_IMAGE_PATTERN.test(src)) return src;
     const name = src.slice(src.lastIndexOf('/') + 1);
@@ -47,7 +64,11 @@ export interface TVersionedTemplate {
  * A template version compiled for a language; compiled once and remembered (the version changes
  * with every saved edit, so a remembered one is never stale).
  */
-export function compiledTemplate(template: TVersionedTemplate, language: TTemplateLanguage, imageUrl: (src: string) => string): Promise<TCompiledMessage> {
+export function compiledTemplate(
+  template: TVersionedTemplate,
+  language: TTemplateLanguage,
+  imageUrl: (src: string) => string,
+): Promise<TCompiledMessage> {
   const chosen = chooseLanguage(template, language);
   const key = `${template.id}:${template.version}:${chosen}`;
   const hit = cache.get(key);

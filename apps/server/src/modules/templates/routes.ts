@@ -19,7 +19,12 @@ import {
 } from './template-operations.ts';
 
 /** Anyone with a templates key may see and preview the templates (a viewer holds only the report's). */
-const READ: TEntitlement[] = ['templates.view_templates_report', 'templates.create', 'templates.update', 'templates.delete'];
+const READ: TEntitlement[] = [
+  'templates.view_templates_report',
+  'templates.create',
+  'templates.update',
+  'templates.delete',
+];
 /** Images go into templates and, through the same builder, campaigns. */
 const IMAGES: TEntitlement[] = ['templates.create', 'templates.update', 'campaign.create', 'campaign.update'];
 
@@ -28,18 +33,33 @@ export function templateRoutes(app: FastifyInstance, rt: TRuntime): void {
   const imageUrl = imageUrlResolver(rt.config, store);
 
   route(app, templatesApi.list, { anyOf: READ }, async ({ query, ctx }) => listTemplatesFor(rt, ctx, query));
-  route(app, templatesApi.create, { entitlement: 'templates.create' }, async ({ body, ctx }) => createTemplate(rt, ctx, body));
+  route(app, templatesApi.create, { entitlement: 'templates.create' }, async ({ body, ctx }) =>
+    createTemplate(rt, ctx, body),
+  );
   route(app, templatesApi.get, { anyOf: READ }, async ({ params, ctx }) => getTemplate(rt, ctx, uuid(params.id)));
-  route(app, templatesApi.update, { entitlement: 'templates.update' }, async ({ params, body, ctx }) => saveTemplate(rt, ctx, uuid(params.id), body));
+  route(app, templatesApi.update, { entitlement: 'templates.update' }, async ({ params, body, ctx }) =>
+    saveTemplate(rt, ctx, uuid(params.id), body),
+  );
   route(app, templatesApi.duplicate, { entitlement: 'templates.create' }, async ({ params, body, ctx }) =>
     duplicateTemplate(rt, ctx, uuid(params.id), body.name),
   );
-  route(app, templatesApi.remove, { entitlement: 'templates.delete' }, async ({ params, ctx }) => removeTemplate(rt, ctx, uuid(params.id)));
-  route(app, templatesApi.uploadImage, { anyOf: IMAGES }, async ({ request }) => uploadTemplateImage(rt, store, request));
-  route(app, templatesApi.imageFromUrl, { anyOf: IMAGES }, async ({ body }) => imageFromUrl(rt, store, body.url));
-  route(app, templatesApi.preview, { anyOf: READ }, async ({ params, body, ctx }) => previewTemplate(rt, ctx, imageUrl, uuid(params.id), body));
-  route(app, templatesApi.testSend, { anyOf: ['templates.create', 'templates.update'] }, async ({ params, body, ctx }) =>
-    testSendTemplate(rt, ctx, imageUrl, uuid(params.id), body),
+  route(app, templatesApi.remove, { entitlement: 'templates.delete' }, async ({ params, ctx }) =>
+    removeTemplate(rt, ctx, uuid(params.id)),
   );
-  route(app, templatesApi.report, { entitlement: 'templates.view_templates_report' }, async ({ params, ctx }) => templateReport(rt, ctx, uuid(params.id)));
+  route(app, templatesApi.uploadImage, { anyOf: IMAGES }, async ({ request }) =>
+    uploadTemplateImage(rt, store, request),
+  );
+  route(app, templatesApi.imageFromUrl, { anyOf: IMAGES }, async ({ body }) => imageFromUrl(rt, store, body.url));
+  route(app, templatesApi.preview, { anyOf: READ }, async ({ params, body, ctx }) =>
+    previewTemplate(rt, ctx, imageUrl, uuid(params.id), body),
+  );
+  route(
+    app,
+    templatesApi.testSend,
+    { anyOf: ['templates.create', 'templates.update'] },
+    async ({ params, body, ctx }) => testSendTemplate(rt, ctx, imageUrl, uuid(params.id), body),
+  );
+  route(app, templatesApi.report, { entitlement: 'templates.view_templates_report' }, async ({ params, ctx }) =>
+    templateReport(rt, ctx, uuid(params.id)),
+  );
 }

@@ -39,7 +39,10 @@ import { campaignSummaries } from '../tracking/queries.ts';
 
 const TEXTS = { ja: ja.templates, en: en.templates } as const;
 
-const toTemplate = (r: TTemplateRecord, ctx: TActingContext): TTemplate => ({ ...toSummary(r, ctx), contents: r.contents });
+const toTemplate = (r: TTemplateRecord, ctx: TActingContext): TTemplate => ({
+  ...toSummary(r, ctx),
+  contents: r.contents,
+});
 
 async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TTemplateRecord> {
   const found = await findTemplate(tx, ctx, id);
@@ -55,8 +58,20 @@ async function mustOwn(tx: TTx, ctx: TActingContext, id: string): Promise<TTempl
 }
 
 /** An audit entry of a template, with its name as it was then (the log outlives a rename or delete). */
-const auditTemplate = (tx: TTx, ctx: TActingContext, t: { id: string; brandId: string | null; name: string }, action: TAuditEvent['action'], changes: Record<string, unknown> = {}) =>
-  recordAudit(tx, ctx, { action, targetType: 'template', targetId: t.id, brandId: t.brandId, changes: { name: t.name, ...changes } });
+const auditTemplate = (
+  tx: TTx,
+  ctx: TActingContext,
+  t: { id: string; brandId: string | null; name: string },
+  action: TAuditEvent['action'],
+  changes: Record<string, unknown> = {},
+) =>
+  recordAudit(tx, ctx, {
+    action,
+    targetType: 'template',
+    targetId: t.id,
+    brandId: t.brandId,
+    changes: { name: t.name, ...changes },
+  });
 
 /**
  * The editor saves every few seconds while someone types; the audit log wants "edited the
@@ -66,13 +81,17 @@ const auditTemplate = (tx: TTx, ctx: TActingContext, t: { id: string; brandId: s
 export const TEMPLATE_EDIT_AUDIT_MINUTES = 15;
 
 async function editedLately(tx: TTx, ctx: TActingContext, id: string): Promise<boolean> {
-  const rows = await selectRows(tx, sql`select 1 from audit_log where target_type = 'template' and target_id = ${id} and action = 'update'
-    and actor_user_id = ${ctx.user.id} and at > now() - make_interval(mins => ${TEMPLATE_EDIT_AUDIT_MINUTES}) limit 1`);
+  const rows = await selectRows(
+    tx,
+    sql`select 1 from audit_log where target_type = 'template' and target_id = ${id} and action = 'update'
+    and actor_user_id = ${ctx.user.id} and at > now() - make_interval(mins => ${TEMPLATE_EDIT_AUDIT_MINUTES}) limit 1`,
+  );
   return rows.length > 0;
 }
 
 function requireDefaultVersion(contents: TTemplateContents, defaultLanguage: TTemplateLanguage): void {
-  if (!contents[defaultLanguage]) throw badRequest({ defaultLanguage: fieldError('template_default_language_missing') });
+  if (!contents[defaultLanguage])
+    throw badRequest({ defaultLanguage: fieldError('template_default_language_missing') });
 }
 
 export async function listTemplatesFor(rt: TRuntime, ctx: TActingContext, filter: TTemplateFilter) {
@@ -84,8 +103,14 @@ export async function getTemplate(rt: TRuntime, ctx: TActingContext, id: string)
   return inTenant(rt, ctx, async (tx) => toTemplate(await mustFind(tx, ctx, id), ctx));
 }
 
-export async function createTemplate(rt: TRuntime, ctx: TActingContext, input: z.infer<typeof templatesApi.ZCreateTemplate>): Promise<TTemplate> {
-  const contents: TTemplateContents = input.contents ?? { [input.defaultLanguage]: { subject: '', preheader: '', document: emptyDocument() } };
+export async function createTemplate(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: z.infer<typeof templatesApi.ZCreateTemplate>,
+): Promise<TTemplate> {
+  const contents: TTemplateContents = input.contents ?? {
+    [input.defaultLanguage]: { subject: '', preheader: '', document: emptyDocument() },
+  };
   requireDefaultVersion(contents, input.defaultLanguage);
   return inTenant(rt, ctx, async (tx) => {
     const id = await insertTemplate(tx, ctx, {
@@ -105,24 +130,34 @@ export async function createTemplate(rt: TRuntime, ctx: TActingContext, input: z
  * Autosave: the changes apply only over the version the editor saw. A stale version is refused
  * with the stored one, so the editor can tell the user instead of overwriting newer work.
  */
-export async function saveTemplate(rt: TRuntime, ctx: TActingContext, id: string, input: z.infer<typeof templatesApi.ZUpdateTemplate>): Promise<TTemplate> {
+export async function saveTemplate(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  input: z.infer<typeof templatesApi.ZUpdateTemplate>,
+): Promise<TTemplate> {
   return inTenant(rt, ctx, async (tx) => {
     const current = await mustOwn(tx, ctx, id);
     const values: Partial<TTemplateValues> = {};
     if (input.name !== undefined) values.name = input.name;
     if (input.description !== undefined) values.description = input.description;
     if (input.defaultLanguage !== undefined) values.defaultLanguage = input.defaultLanguage;
-    if (input.contents !== undefined) values.contents = { ja: input.contents.ja ?? null, en: input.contents.en ?? null };
+    if (input.contents !== undefined)
+      values.contents = { ja: input.contents.ja ?? null, en: input.contents.en ?? null };
     if (input.coverImageUrl !== undefined) values.coverImageUrl = input.coverImageUrl ?? null;
     requireDefaultVersion(values.contents ?? current.contents, values.defaultLanguage ?? current.defaultLanguage);
     const saved = await updateTemplate(tx, ctx, id, input.version, values);
-    if (saved === null) throw new AppError(409, 'template_stale', undefined, undefined, { version: String(current.version) });
+    if (saved === null)
+      throw new AppError(409, 'template_stale', undefined, undefined, { version: String(current.version) });
     const fields = (['description', 'defaultLanguage', 'contents', 'coverImageUrl'] as const).filter(
       (k) => values[k] !== undefined && JSON.stringify(values[k]) !== JSON.stringify(current[k]),
     );
     const renamed = values.name !== undefined && values.name !== current.name;
     if (renamed || fields.includes('defaultLanguage')) {
-      await auditTemplate(tx, ctx, current, 'update', { ...(renamed ? { name: [current.name, values.name] } : {}), ...(fields.length ? { fields } : {}) });
+      await auditTemplate(tx, ctx, current, 'update', {
+        ...(renamed ? { name: [current.name, values.name] } : {}),
+        ...(fields.length ? { fields } : {}),
+      });
     } else if (fields.length && !(await editedLately(tx, ctx, id))) {
       await auditTemplate(tx, ctx, current, 'update', { fields });
     }
@@ -131,7 +166,12 @@ export async function saveTemplate(rt: TRuntime, ctx: TActingContext, id: string
 }
 
 /** A copy owned by the acting host, whoever owned the original (a brand's becomes the hotel's). */
-export async function duplicateTemplate(rt: TRuntime, ctx: TActingContext, id: string, name: string | undefined): Promise<TTemplate> {
+export async function duplicateTemplate(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  name: string | undefined,
+): Promise<TTemplate> {
   return inTenant(rt, ctx, async (tx) => {
     const source = await mustFind(tx, ctx, id);
     const copyName = (name ?? TEXTS[ctx.user.language].copy_name.replace('{{name}}', source.name)).slice(0, 200);
@@ -160,7 +200,12 @@ export async function removeTemplate(rt: TRuntime, ctx: TActingContext, id: stri
   });
 }
 
-async function valuesFor(tx: TTx, ctx: TActingContext, customerId: string | undefined, language: TTemplateLanguage): Promise<TPersonalValues> {
+async function valuesFor(
+  tx: TTx,
+  ctx: TActingContext,
+  customerId: string | undefined,
+  language: TTemplateLanguage,
+): Promise<TPersonalValues> {
   if (!customerId) return {};
   const guest = await guestData(tx, ctx, customerId);
   if (!guest) throw new AppError(404, 'not_found');
@@ -212,7 +257,10 @@ export async function testSendTemplate(
 ): Promise<{ sent: number }> {
   const { template, values } = await inTenant(rt, ctx, async (tx) => {
     const found = await mustFind(tx, ctx, id);
-    return { template: found, values: await valuesFor(tx, ctx, input.customerId, chooseLanguage(found, input.language)) };
+    return {
+      template: found,
+      values: await valuesFor(tx, ctx, input.customerId, chooseLanguage(found, input.language)),
+    };
   });
   const compiled = await compiledTemplate(template, input.language, imageUrl);
   const message = personalise(compiled, values);
@@ -221,13 +269,19 @@ export async function testSendTemplate(
   // The attempts table is the owner's (as for sign-in), outside any tenant.
   const throttle = testSendKey(ctx.user.id);
   await assertNotThrottled(rt.database.db, [{ key: throttle, max: MAX_TEST_MAILS_PER_USER - recipients.length + 1 }]);
-  await recordAttempt(rt.database.db, recipients.map(() => throttle));
+  await recordAttempt(
+    rt.database.db,
+    recipients.map(() => throttle),
+  );
   for (const to of recipients) {
     try {
       await rt.mailer.sendMail({ from: rt.config.mailFrom, to, subject, html: message.html, text: message.text });
     } catch (error) {
       // The relay's answer can quote the address: only its code reaches the log.
-      rt.log.warn({ code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode }, 'template test send failed');
+      rt.log.warn(
+        { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },
+        'template test send failed',
+      );
       throw new AppError(502, 'test_send_failed');
     }
   }
@@ -242,7 +296,10 @@ export async function templateReport(rt: TRuntime, ctx: TActingContext, id: stri
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     const uses = await listUses(tx, id);
-    const summaries = await campaignSummaries(tx, uses.map((u) => u.campaignId));
+    const summaries = await campaignSummaries(
+      tx,
+      uses.map((u) => u.campaignId),
+    );
     return {
       campaigns: uses.map((u) => {
         const s = summaries.get(u.campaignId);

@@ -11,14 +11,24 @@ afterAll(async () => {
 });
 
 const HARBOR = { 'x-user-role': 'admin', 'x-host-slug': 'harbor-view', 'x-host-level': 'brand' };
-const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.from([0, 0, 1, 0x2c, 0, 0, 0, 0xc8]), randomBytes(200)]);
+const png = () =>
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    Buffer.from('IHDR'),
+    Buffer.from([0, 0, 1, 0x2c, 0, 0, 0, 0xc8]),
+    randomBytes(200),
+  ]);
 
 const contents = (subject: string, blocks: unknown[], preheader = '') => ({
   subject,
   preheader,
   document: { version: 1, sections: [{ id: 's1', columns: [{ id: 'c1', blocks }] }] },
 });
-const textBlock = (id: string, ...inline: unknown[]) => ({ id, type: 'text', content: { type: 'doc', content: [{ type: 'paragraph', content: inline }] } });
+const textBlock = (id: string, ...inline: unknown[]) => ({
+  id,
+  type: 'text',
+  content: { type: 'doc', content: [{ type: 'paragraph', content: inline }] },
+});
 
 async function createAs(email: string, body: Record<string, unknown>, headers?: Record<string, string>) {
   const { token } = await s.login(email);
@@ -31,9 +41,16 @@ describe('templates', () => {
   it('are created, read, autosaved with a version, and a stale save is refused', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const created = await createAs(DEMO.brandAdmin, { name: 'チェックイン前のご案内', description: '到着3日前' });
-    expect(created).toMatchObject({ version: 1, editable: true, defaultLanguage: 'ja', languages: ['ja'], owner: { level: 'brand', name: 'さくらホテルズ' } });
+    expect(created).toMatchObject({
+      version: 1,
+      editable: true,
+      defaultLanguage: 'ja',
+      languages: ['ja'],
+      owner: { level: 'brand', name: 'さくらホテルズ' },
+    });
 
-    const save = (version: number, name: string) => s.call('PATCH', `/v1/templates/${created.id}`, { token, body: { version, name } });
+    const save = (version: number, name: string) =>
+      s.call('PATCH', `/v1/templates/${created.id}`, { token, body: { version, name } });
     const first = await save(1, '到着前メール');
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ version: 2, name: '到着前メール', updatedByName: '佐藤 花子' });
@@ -44,10 +61,17 @@ describe('templates', () => {
 
     const bothLanguages = await s.call('PATCH', `/v1/templates/${created.id}`, {
       token,
-      body: { version: 2, defaultLanguage: 'en', contents: { ja: contents('ご案内', []), en: contents('Before you arrive', []) } },
+      body: {
+        version: 2,
+        defaultLanguage: 'en',
+        contents: { ja: contents('ご案内', []), en: contents('Before you arrive', []) },
+      },
     });
     expect(bothLanguages.body.data).toMatchObject({ version: 3, defaultLanguage: 'en', languages: ['ja', 'en'] });
-    const withoutDefault = await s.call('PATCH', `/v1/templates/${created.id}`, { token, body: { version: 3, contents: { ja: contents('x', []) } } });
+    const withoutDefault = await s.call('PATCH', `/v1/templates/${created.id}`, {
+      token,
+      body: { version: 3, contents: { ja: contents('x', []) } },
+    });
     expect(withoutDefault.status).toBe(400);
     expect(withoutDefault.body.error.fields.defaultLanguage.code).toBe('template_default_language_missing');
   });
@@ -56,20 +80,28 @@ describe('templates', () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const name = `監査 ${randomBytes(3).toString('hex')}`;
     const created = await createAs(DEMO.brandAdmin, { name, contents: { ja: contents('件名', []) } });
-    const patch = (version: number, body: Record<string, unknown>) => s.call('PATCH', `/v1/templates/${created.id}`, { token, body: { version, ...body } });
+    const patch = (version: number, body: Record<string, unknown>) =>
+      s.call('PATCH', `/v1/templates/${created.id}`, { token, body: { version, ...body } });
     // The editor's autosaves of one sitting: one entry, not one per save.
     expect((await patch(1, { contents: { ja: contents('件名 1', []) } })).status).toBe(200);
     expect((await patch(2, { contents: { ja: contents('件名 2', []) } })).status).toBe(200);
     expect((await patch(3, { description: '説明' })).status).toBe(200);
     // A rename is always its own entry.
     expect((await patch(4, { name: `${name} 改` })).status).toBe(200);
-    const copy = await s.call('POST', `/v1/templates/${created.id}/duplicate`, { token, body: { name: `${name} 複製` } });
+    const copy = await s.call('POST', `/v1/templates/${created.id}/duplicate`, {
+      token,
+      body: { name: `${name} 複製` },
+    });
     expect(copy.status).toBe(200);
     expect((await s.call('DELETE', `/v1/templates/${copy.body.data.id}`, { token })).status).toBe(200);
 
     const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
     const grand = (await s.login(DEMO.grand)).token;
-    const log = (await s.call('GET', `/v1/audit?hostId=${brand.id}&limit=200`, { token: grand })).body.data as { targetId: string; action: string; changes: unknown }[];
+    const log = (await s.call('GET', `/v1/audit?hostId=${brand.id}&limit=200`, { token: grand })).body.data as {
+      targetId: string;
+      action: string;
+      changes: unknown;
+    }[];
     const ours = log.filter((e) => e.targetId === created.id || e.targetId === copy.body.data.id);
     expect(ours.map((e) => e.action)).toEqual(['delete', 'duplicate', 'update', 'update', 'create']);
     for (const e of ours) expect(e).toMatchObject({ actorEmail: DEMO.brandAdmin, targetType: 'template' });
@@ -77,11 +109,16 @@ describe('templates', () => {
     expect(made!.changes).toEqual({ name });
     expect(edited!.changes).toEqual({ name, fields: ['contents'] });
     expect(renamed!.changes).toEqual({ name: [name, `${name} 改`] });
-    expect(duplicated).toMatchObject({ targetId: copy.body.data.id, changes: { name: `${name} 複製`, copyOf: `${name} 改` } });
+    expect(duplicated).toMatchObject({
+      targetId: copy.body.data.id,
+      changes: { name: `${name} 複製`, copyOf: `${name} 改` },
+    });
     expect(deleted).toMatchObject({ targetId: copy.body.data.id, changes: { name: `${name} 複製` } });
     // Another brand's log does not show them.
     const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
-    const harborLog = (await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: grand })).body.data as { targetId: string }[];
+    const harborLog = (await s.call('GET', `/v1/audit?hostId=${harbor.id}&limit=200`, { token: grand })).body.data as {
+      targetId: string;
+    }[];
     expect(harborLog.filter((e) => e.targetId === created.id)).toEqual([]);
   });
 
@@ -89,7 +126,10 @@ describe('templates', () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const bad = await s.call('POST', '/v1/templates', {
       token,
-      body: { name: 'x', contents: { ja: contents('x', [{ id: 'b', type: 'button', label: 'Go', href: 'javascript:alert(1)' }]) } },
+      body: {
+        name: 'x',
+        contents: { ja: contents('x', [{ id: 'b', type: 'button', label: 'Go', href: 'javascript:alert(1)' }]) },
+      },
     });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.error.fields)[0]).toContain('href');
@@ -116,12 +156,19 @@ describe('templates', () => {
     // The hotel reads the brand's template but cannot change or delete it; it can copy it.
     const { token } = await s.login(DEMO.hotelAdmin);
     expect((await s.call('GET', `/v1/templates/${brandTemplate.id}`, { token })).status).toBe(200);
-    const change = await s.call('PATCH', `/v1/templates/${brandTemplate.id}`, { token, body: { version: 1, name: 'x' } });
+    const change = await s.call('PATCH', `/v1/templates/${brandTemplate.id}`, {
+      token,
+      body: { version: 1, name: 'x' },
+    });
     expect(change.status).toBe(403);
     expect(change.body.error.code).toBe('template_read_only');
     expect((await s.call('DELETE', `/v1/templates/${brandTemplate.id}`, { token })).status).toBe(403);
     const copy = await s.call('POST', `/v1/templates/${brandTemplate.id}/duplicate`, { token, body: {} });
-    expect(copy.body.data).toMatchObject({ name: 'ブランド共通テンプレート のコピー', editable: true, owner: { level: 'hotel' } });
+    expect(copy.body.data).toMatchObject({
+      name: 'ブランド共通テンプレート のコピー',
+      editable: true,
+      owner: { level: 'hotel' },
+    });
 
     // Another brand sees none of it: 404 for the ids, nothing in its list.
     const harbor = await s.login(DEMO.harborAdmin);
@@ -150,9 +197,26 @@ describe('templates', () => {
     expect((await s.call('GET', `/v1/templates/${template.id}`, { token: viewer.token })).status).toBe(200);
     expect((await s.call('GET', `/v1/templates/${template.id}/report`, { token: viewer.token })).status).toBe(200);
     expect((await s.call('POST', '/v1/templates', { token: viewer.token, body: { name: 'x' } })).status).toBe(403);
-    expect((await s.call('PATCH', `/v1/templates/${template.id}`, { token: viewer.token, body: { version: 1, name: 'x' } })).status).toBe(403);
-    expect((await s.call('POST', `/v1/templates/${template.id}/test-send`, { token: viewer.token, body: { language: 'ja', emails: ['v@example.jp'] } })).status).toBe(403);
-    expect((await s.call('PATCH', `/v1/templates/${template.id}`, { token: staff.token, body: { version: 1, name: 'スタッフ編集' } })).status).toBe(200);
+    expect(
+      (await s.call('PATCH', `/v1/templates/${template.id}`, { token: viewer.token, body: { version: 1, name: 'x' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await s.call('POST', `/v1/templates/${template.id}/test-send`, {
+          token: viewer.token,
+          body: { language: 'ja', emails: ['v@example.jp'] },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await s.call('PATCH', `/v1/templates/${template.id}`, {
+          token: staff.token,
+          body: { version: 1, name: 'スタッフ編集' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await s.call('DELETE', `/v1/templates/${template.id}`, { token: staff.token })).status).toBe(403);
     const { token } = await s.login(DEMO.hotelAdmin);
     expect((await s.call('DELETE', `/v1/templates/${template.id}`, { token })).status).toBe(200);
@@ -163,7 +227,9 @@ describe('templates', () => {
     const marker = `検索${randomBytes(3).toString('hex')}`;
     for (const n of [1, 2, 3]) await createAs(DEMO.brandAdmin, { name: `${marker}-${n}` });
     const { token } = await s.login(DEMO.brandAdmin);
-    const page = await s.call('GET', `/v1/templates?search=${encodeURIComponent(marker)}&sort=name&pageSize=2&page=2`, { token });
+    const page = await s.call('GET', `/v1/templates?search=${encodeURIComponent(marker)}&sort=name&pageSize=2&page=2`, {
+      token,
+    });
     expect(page.body.data).toMatchObject({ total: 3, page: 2, pageSize: 2 });
     expect(page.body.data.items.map((t: { name: string }) => t.name)).toEqual([`${marker}-3`]);
     expect(page.body.data.items[0]).toMatchObject({ languages: ['ja'], defaultLanguage: 'ja', editable: true });
@@ -173,11 +239,10 @@ describe('templates', () => {
   it('are not deleted while a scheduled campaign uses them, and the message names it', async () => {
     const template = await createAs(DEMO.brandAdmin, { name: '使用中' });
     const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-    await s.sql(`insert into template_uses (template_id, campaign_id, brand_id, campaign_name, status) values ($1, $2, $3, '冬の特別プラン', 'scheduled')`, [
-      template.id,
-      randomUUID(),
-      brand.id,
-    ]);
+    await s.sql(
+      `insert into template_uses (template_id, campaign_id, brand_id, campaign_name, status) values ($1, $2, $3, '冬の特別プラン', 'scheduled')`,
+      [template.id, randomUUID(), brand.id],
+    );
     const { token } = await s.login(DEMO.brandAdmin);
     const refused = await s.call('DELETE', `/v1/templates/${template.id}`, { token });
     expect(refused.status).toBe(409);
@@ -187,7 +252,9 @@ describe('templates', () => {
       params: { campaign: '冬の特別プラン' },
     });
     const report = await s.call('GET', `/v1/templates/${template.id}/report`, { token });
-    expect(report.body.data.campaigns).toMatchObject([{ campaignName: '冬の特別プラン', status: 'scheduled', recipients: null }]);
+    expect(report.body.data.campaigns).toMatchObject([
+      { campaignName: '冬の特別プラン', status: 'scheduled', recipients: null },
+    ]);
     await s.sql(`update template_uses set status = 'sent' where template_id = $1`, [template.id]);
     expect((await s.call('DELETE', `/v1/templates/${template.id}`, { token })).status).toBe(200);
   });
@@ -195,7 +262,9 @@ describe('templates', () => {
   it('report nothing for a template no campaign has used', async () => {
     const template = await createAs(DEMO.brandAdmin, { name: '未使用' });
     const { token } = await s.login(DEMO.brandAdmin);
-    expect((await s.call('GET', `/v1/templates/${template.id}/report`, { token })).body.data).toEqual({ campaigns: [] });
+    expect((await s.call('GET', `/v1/templates/${template.id}/report`, { token })).body.data).toEqual({
+      campaigns: [],
+    });
   });
 });
 
@@ -221,10 +290,16 @@ describe('template images', () => {
     const { token } = await s.login(DEMO.hotelAdmin);
     const gif = await upload(token, Buffer.from('GIF89a....'), 'a.png');
     expect(gif.status).toBe(400);
-    expect(gif.body.error).toMatchObject({ code: 'logo_wrong_type', message: 'Please upload image file only in .jpg/.png.' });
+    expect(gif.body.error).toMatchObject({
+      code: 'logo_wrong_type',
+      message: 'Please upload image file only in .jpg/.png.',
+    });
     const big = await upload(token, Buffer.concat([png(), Buffer.alloc(5 * 1024 * 1024)]));
     expect(big.status).toBe(413);
-    expect(big.body.error).toMatchObject({ code: 'logo_too_big', message: "The file size is too big. Make sure it's less than 5MB." });
+    expect(big.body.error).toMatchObject({
+      code: 'logo_too_big',
+      message: "The file size is too big. Make sure it's less than 5MB.",
+    });
     expect((await s.call('POST', '/v1/templates/images', { token, body: {} })).status).toBe(400);
     const viewer = await s.login(DEMO.hotelViewer);
     expect((await upload(viewer.token, png())).status).toBe(403);
@@ -232,13 +307,26 @@ describe('template images', () => {
 
   it('refuses to fetch an image from loopback or private addresses, or a broken URL', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
-    for (const url of [`${s.url}/files/logos/x.png`, 'http://localhost/a.png', 'http://10.0.0.1/a.png', 'http://[::1]/a.png', 'http://169.254.169.254/latest/meta-data', 'file:///etc/passwd', 'not a url']) {
+    for (const url of [
+      `${s.url}/files/logos/x.png`,
+      'http://localhost/a.png',
+      'http://10.0.0.1/a.png',
+      'http://[::1]/a.png',
+      'http://169.254.169.254/latest/meta-data',
+      'file:///etc/passwd',
+      'not a url',
+    ]) {
       const res = await s.call('POST', '/v1/templates/images/from-url', { token, body: { url } });
       expect(res.status, url).toBe(422);
       expect(res.body.error).toEqual({
         code: 'image_fetch_failed',
         message: 'Error fetching image. The content may be unavailable, or the URL could be broken.',
-        fields: { url: { code: 'image_fetch_failed', message: 'Error fetching image. The content may be unavailable, or the URL could be broken.' } },
+        fields: {
+          url: {
+            code: 'image_fetch_failed',
+            message: 'Error fetching image. The content may be unavailable, or the URL could be broken.',
+          },
+        },
       });
     }
   });
@@ -255,7 +343,10 @@ describe('preview and test send', () => {
       [brand.id],
     );
     customerId = customer.id;
-    await s.sql(`insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`, [customerId, hotel.id, brand.id]);
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+      [customerId, hotel.id, brand.id],
+    );
     await s.sql(
       `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, room_name, amount, status)
        values ($1, $2, $3, $4, current_date, current_date + 30, current_date + 32, 2, 2, 'デラックスツイン', 40000, 'confirmed')`,
@@ -268,13 +359,19 @@ describe('preview and test send', () => {
         ja: contents(
           '{{full_name}}、ご到着をお待ちしております',
           [
-            textBlock('t', { type: 'personalTag', attrs: { key: 'full_name' } }, { type: 'text', text: ' {{hotel_name}}へようこそ。{{check_in_date}}' }),
+            textBlock(
+              't',
+              { type: 'personalTag', attrs: { key: 'full_name' } },
+              { type: 'text', text: ' {{hotel_name}}へようこそ。{{check_in_date}}' },
+            ),
             { id: 'i', type: 'image', src: `/files/logos/${'b'.repeat(64)}.jpg`, alt: '' },
             { id: 'b', type: 'button', label: '予約を確認', href: 'https://example.jp/booking' },
           ],
           '到着前のご案内',
         ),
-        en: contents('Welcome, {{first_name|guest}}', [textBlock('t', { type: 'text', text: 'Hello {{first_name|guest}}' })]),
+        en: contents('Welcome, {{first_name|guest}}', [
+          textBlock('t', { type: 'text', text: 'Hello {{first_name|guest}}' }),
+        ]),
       },
     });
     templateId = template.id;
@@ -282,7 +379,10 @@ describe('preview and test send', () => {
 
   it("renders the server's HTML for a language with a customer's data, escaped, with warnings", async () => {
     const { token } = await s.login(DEMO.hotelAdmin);
-    const res = await s.call('POST', `/v1/templates/${templateId}/preview`, { token, body: { language: 'ja', customerId } });
+    const res = await s.call('POST', `/v1/templates/${templateId}/preview`, {
+      token,
+      body: { language: 'ja', customerId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const p = res.body.data;
     expect(p.subject).toBe('山田<b> 太郎 様、ご到着をお待ちしております');
@@ -297,10 +397,16 @@ describe('preview and test send', () => {
     const en = await s.call('POST', `/v1/templates/${templateId}/preview`, { token, body: { language: 'en' } });
     expect(en.body.data).toMatchObject({ language: 'en', subject: 'Welcome, guest' });
     // Unsaved contents preview the same way.
-    const draft = await s.call('POST', `/v1/templates/${templateId}/preview`, { token, body: { language: 'en', contents: contents('Draft {{last_name}}', []) } });
+    const draft = await s.call('POST', `/v1/templates/${templateId}/preview`, {
+      token,
+      body: { language: 'en', contents: contents('Draft {{last_name}}', []) },
+    });
     expect(draft.body.data.subject).toBe('Draft ');
     // A customer the hotel does not reach is not found.
-    const other = await s.call('POST', `/v1/templates/${templateId}/preview`, { token, body: { language: 'ja', customerId: randomUUID() } });
+    const other = await s.call('POST', `/v1/templates/${templateId}/preview`, {
+      token,
+      body: { language: 'ja', customerId: randomUUID() },
+    });
     expect(other.status).toBe(404);
   });
 
@@ -309,13 +415,19 @@ describe('preview and test send', () => {
     const { token } = await s.login(DEMO.hotelAdmin);
     const res = await s.call('POST', `/v1/templates/${only.id}/preview`, { token, body: { language: 'en' } });
     expect(res.body.data.language).toBe('ja');
-    expect(res.body.data.warnings.map((w: { code: string }) => w.code)).toEqual(['language_missing', 'subject_missing']);
+    expect(res.body.data.warnings.map((w: { code: string }) => w.code)).toEqual([
+      'language_missing',
+      'subject_missing',
+    ]);
   });
 
   it('sends a test through SMTP to up to five addresses, and it lands in the outbox', async () => {
     const { token } = await s.login(DEMO.hotelAdmin);
     const to = `test-${randomBytes(3).toString('hex')}@example.jp`;
-    const res = await s.call('POST', `/v1/templates/${templateId}/test-send`, { token, body: { language: 'ja', emails: [to], customerId } });
+    const res = await s.call('POST', `/v1/templates/${templateId}/test-send`, {
+      token,
+      body: { language: 'ja', emails: [to], customerId },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toEqual({ sent: 1 });
     const [mail] = await eventually(async () => {
@@ -330,15 +442,21 @@ describe('preview and test send', () => {
       body: { language: 'ja', emails: [1, 2, 3, 4, 5, 6].map((n) => `t${n}@example.jp`) },
     });
     expect(six.status).toBe(400);
-    const bad = await s.call('POST', `/v1/templates/${templateId}/test-send`, { token, body: { language: 'ja', emails: ['not-an-address'] } });
+    const bad = await s.call('POST', `/v1/templates/${templateId}/test-send`, {
+      token,
+      body: { language: 'ja', emails: ['not-an-address'] },
+    });
     expect(bad.status).toBe(400);
   });
 
   it('are limited per user, so the test send cannot be used to spam', async () => {
     const { token } = await s.login(DEMO.hotelStaff);
     const [user] = await s.sql(`select id from users where email = $1`, [DEMO.hotelStaff]);
-    await s.sql(`insert into auth_failures (key) select $1 from generate_series(1, 28)`, [`template_test:user:${user.id}`]);
-    const send = (emails: string[]) => s.call('POST', `/v1/templates/${templateId}/test-send`, { token, body: { language: 'ja', emails } });
+    await s.sql(`insert into auth_failures (key) select $1 from generate_series(1, 28)`, [
+      `template_test:user:${user.id}`,
+    ]);
+    const send = (emails: string[]) =>
+      s.call('POST', `/v1/templates/${templateId}/test-send`, { token, body: { language: 'ja', emails } });
     expect((await send(['a@example.jp', 'b@example.jp', 'c@example.jp'])).status).toBe(429);
     expect((await send(['a@example.jp', 'b@example.jp'])).status).toBe(200);
     const refused = await send(['a@example.jp']);
@@ -353,7 +471,14 @@ describe('the API description', () => {
     const res = await fetch(`${s.url}/v1/openapi.json`);
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/templates', '/v1/templates/{id}', '/v1/templates/{id}/preview', '/v1/templates/images/from-url']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/templates',
+        '/v1/templates/{id}',
+        '/v1/templates/{id}/preview',
+        '/v1/templates/images/from-url',
+      ]),
+    );
     expect(JSON.stringify(doc.paths['/v1/templates/{id}']?.patch)).toContain('personalTag');
   });
 });
@@ -362,6 +487,8 @@ describe('the console page', () => {
   it('lets previews show images by their public address', async () => {
     const res = await fetch(`${s.url}/healthz`);
     const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).toMatch(new RegExp(`img-src 'self' data: blob: ${new URL(s.rt.config.publicUrl).origin.replace(/[.]/g, '\\.')}(;| )`));
+    expect(csp).toMatch(
+      new RegExp(`img-src 'self' data: blob: ${new URL(s.rt.config.publicUrl).origin.replace(/[.]/g, '\\.')}(;| )`),
+    );
   });
 });

@@ -3,7 +3,12 @@ import { isBelow, parseSelector, resolveActingContext } from './acting-context.t
 import { nameMatches } from './list-assignable-roles.ts';
 import type { TAssignmentRow, THostRow } from './queries.ts';
 
-const host = (slug: string, level: THostRow['level'], brandId: string | null, hotelGroupId: string | null = null): THostRow => ({
+const host = (
+  slug: string,
+  level: THostRow['level'],
+  brandId: string | null,
+  hotelGroupId: string | null = null,
+): THostRow => ({
   id: slug,
   slug,
   level,
@@ -59,7 +64,11 @@ describe('parseSelector', () => {
   it('rejects unknown values field by field', () => {
     expect(() => parseSelector({ 'x-user-role': 'king', 'x-host-slug': 'a', 'x-host-level': 'brand' })).toThrow();
     expect(() => parseSelector({ 'x-user-role': 'admin', 'x-host-slug': 'A B', 'x-host-level': 'brand' })).toThrow();
-    expect(parseSelector({ 'x-user-role': 'admin', 'x-host-slug': 'a-1', 'x-host-level': 'hotel' })).toEqual({ role: 'admin', slug: 'a-1', level: 'hotel' });
+    expect(parseSelector({ 'x-user-role': 'admin', 'x-host-slug': 'a-1', 'x-host-level': 'hotel' })).toEqual({
+      role: 'admin',
+      slug: 'a-1',
+      level: 'hotel',
+    });
   });
 });
 
@@ -75,7 +84,9 @@ describe('resolveActingContext with own assignments', () => {
     const ctx = await resolve(mine, { 'x-user-role': 'viewer', 'x-host-slug': 'b', 'x-host-level': 'brand' });
     expect(ctx.isDefault).toBe(false);
     expect(ctx.rls.brandId).toBe('b');
-    await expect(resolve(mine, { 'x-user-role': 'admin', 'x-host-slug': 'b', 'x-host-level': 'brand' })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      resolve(mine, { 'x-user-role': 'admin', 'x-host-slug': 'b', 'x-host-level': 'brand' }),
+    ).rejects.toMatchObject({ status: 403 });
   });
   it('refuses a user without assignments', async () => {
     await expect(resolve([], {})).rejects.toMatchObject({ status: 403, code: 'no_access' });

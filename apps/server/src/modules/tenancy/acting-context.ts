@@ -49,10 +49,12 @@ export function parseSelector(headers: Record<string, string | string[] | undefi
   const selector = { role: pick('x-user-role'), slug: pick('x-host-slug'), level: pick('x-host-level') };
   if (!selector.role && !selector.slug && !selector.level) return null;
   const fields: TFieldErrors = {};
-  if (!ROLES.includes(selector.role as TRole)) fields['x-user-role'] = { code: 'invalid', message: `Expected one of ${ROLES.join(', ')}` };
+  if (!ROLES.includes(selector.role as TRole))
+    fields['x-user-role'] = { code: 'invalid', message: `Expected one of ${ROLES.join(', ')}` };
   if (!HOST_LEVELS.includes(selector.level as THostLevel))
     fields['x-host-level'] = { code: 'invalid', message: `Expected one of ${HOST_LEVELS.join(', ')}` };
-  if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(selector.slug)) fields['x-host-slug'] = { code: 'invalid', message: 'Expected a host slug' };
+  if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(selector.slug))
+    fields['x-host-slug'] = { code: 'invalid', message: 'Expected a host slug' };
   if (Object.keys(fields).length > 0) throw badRequest(fields);
   return selector;
 }

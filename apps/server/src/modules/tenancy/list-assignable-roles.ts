@@ -22,11 +22,21 @@ export function nameMatches(name: string, search: string): boolean {
  * Every role the user may switch to: their own assignments, plus each host below an admin or
  * granduser assignment at the admin role of that level (DESIGN section 4).
  */
-export async function listAssignableRoles(db: TTx, context: TActingContext, search: string | null): Promise<TAssignableRoles> {
+export async function listAssignableRoles(
+  db: TTx,
+  context: TActingContext,
+  search: string | null,
+): Promise<TAssignableRoles> {
   const term = search?.trim() || null;
   const byHost = new Map<string, TAssignableRole>();
   const fallback = defaultAssignment(context.assignments);
-  const entry = (host: THostRow, role: TAssignableRole['role'], brandName: string | null, isDefault: boolean, createdAt: Date): TAssignableRole => ({
+  const entry = (
+    host: THostRow,
+    role: TAssignableRole['role'],
+    brandName: string | null,
+    isDefault: boolean,
+    createdAt: Date,
+  ): TAssignableRole => ({
     username: host.name,
     role,
     roleName: roleDisplayName(host.level, role),

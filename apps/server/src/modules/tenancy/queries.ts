@@ -137,7 +137,10 @@ function sessionFromRow(row: TSessionRow): TSession {
       originalHostId: row.original_host_id,
       tokensValidAfter: new Date(row.tokens_valid_after),
     },
-    assignments: (typeof row.assignments === 'string' ? (JSON.parse(row.assignments) as TAssignmentJson[]) : row.assignments).map((a) => ({
+    assignments: (typeof row.assignments === 'string'
+      ? (JSON.parse(row.assignments) as TAssignmentJson[])
+      : row.assignments
+    ).map((a) => ({
       ...a,
       createdAt: new Date(a.createdAt),
       host: { ...a.host, createdAt: new Date(a.host.createdAt) },
@@ -145,7 +148,10 @@ function sessionFromRow(row: TSessionRow): TSession {
   };
 }
 
-type TAssignmentJson = Omit<TAssignmentRow, 'createdAt' | 'host'> & { createdAt: string; host: Omit<THostRow, 'createdAt'> & { createdAt: string } };
+type TAssignmentJson = Omit<TAssignmentRow, 'createdAt' | 'host'> & {
+  createdAt: string;
+  host: Omit<THostRow, 'createdAt'> & { createdAt: string };
+};
 interface TSessionRow {
   id: string;
   email: string;
@@ -211,7 +217,9 @@ export async function hasHostsBelow(db: TTx, host: THostRow): Promise<boolean> {
       : host.level === 'brand'
         ? sql`brand_id = ${host.id} and id <> ${host.id}`
         : sql`hotel_group_id = ${host.id}`;
-  const result = await db.execute(sql`select exists (select 1 from hosts where ${below} and deleted_at is null) as found`);
+  const result = await db.execute(
+    sql`select exists (select 1 from hosts where ${below} and deleted_at is null) as found`,
+  );
   const rows = (result as unknown as { rows: { found: boolean }[] }).rows;
   return rows[0]?.found === true;
 }

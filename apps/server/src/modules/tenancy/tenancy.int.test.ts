@@ -25,7 +25,11 @@ describe('every route', () => {
   it('declares who may call it', () => {
     const declared = new Set(s.app.registeredRoutes.map((r) => `${r.method} ${r.path}`));
     const api = s.app.allRoutes.filter(
-      (r) => r.url.startsWith('/v1/') && !r.url.startsWith('/v1/docs') && r.url !== '/v1/openapi.json' && r.method !== 'HEAD',
+      (r) =>
+        r.url.startsWith('/v1/') &&
+        !r.url.startsWith('/v1/docs') &&
+        r.url !== '/v1/openapi.json' &&
+        r.method !== 'HEAD',
     );
     expect(api.length).toBeGreaterThan(5);
     for (const r of api) expect(declared.has(`${r.method} ${r.url}`), `${r.method} ${r.url}`).toBe(true);
@@ -38,7 +42,11 @@ describe('every route', () => {
     let checked = 0;
     for (const r of s.app.registeredRoutes) {
       if (r.access === 'public' || isLink(r.access)) continue;
-      const res = await s.call(r.method, fill(r.path, ids), { token, headers: OTHER_BRAND, body: r.method === 'GET' ? undefined : {} });
+      const res = await s.call(r.method, fill(r.path, ids), {
+        token,
+        headers: OTHER_BRAND,
+        body: r.method === 'GET' ? undefined : {},
+      });
       expect([403, 404], `${r.method} ${r.path}`).toContain(res.status);
       expect(res.body.data, `${r.method} ${r.path}`).toBeUndefined();
       checked++;
@@ -48,16 +56,27 @@ describe('every route', () => {
 
   it("gives a user acting in their own brand nothing of another brand's objects or lists", async () => {
     const { token } = await s.login(DEMO.brandAdmin);
-    const harbor = await s.sql(`select h.id from hosts h where h.brand_id = (select id from hosts where slug = 'harbor-view')`);
-    const harborUsers = await s.sql(`select u.id, u.email from users u where u.email in ($1, $2)`, [DEMO.harborAdmin, DEMO.multi]);
-    const foreign = [...harbor.map((h) => h.id as string), ...harborUsers.flatMap((u) => [u.id as string, u.email as string])];
+    const harbor = await s.sql(
+      `select h.id from hosts h where h.brand_id = (select id from hosts where slug = 'harbor-view')`,
+    );
+    const harborUsers = await s.sql(`select u.id, u.email from users u where u.email in ($1, $2)`, [
+      DEMO.harborAdmin,
+      DEMO.multi,
+    ]);
+    const foreign = [
+      ...harbor.map((h) => h.id as string),
+      ...harborUsers.flatMap((u) => [u.id as string, u.email as string]),
+    ];
     const [kobe] = await s.sql(`select id from hosts where slug = 'harbor-kobe'`);
     let checked = 0;
     for (const r of s.app.registeredRoutes) {
       if (r.access === 'public' || r.path === '/v1/dev/outbox') continue;
       const hasId = r.path.includes(':id');
       if (!hasId && r.method !== 'GET') continue;
-      const res = await s.call(r.method, fill(r.path, { id: kobe.id }), { token, body: r.method === 'GET' ? undefined : {} });
+      const res = await s.call(r.method, fill(r.path, { id: kobe.id }), {
+        token,
+        body: r.method === 'GET' ? undefined : {},
+      });
       if (hasId) expect([400, 403, 404], `${r.method} ${r.path}`).toContain(res.status);
       const text = JSON.stringify(res.body);
       for (const f of foreign) expect(text.includes(f), `${r.method} ${r.path} leaks ${f}`).toBe(false);
@@ -93,7 +112,9 @@ describe('row-level security', () => {
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind = 'r'
         and has_table_privilege('yado_app', c.oid, 'select')`);
-    expect(rows.map((r) => r.relname).sort()).toEqual(expect.arrayContaining(['audit_log', 'hosts', 'role_assignments', 'users']));
+    expect(rows.map((r) => r.relname).sort()).toEqual(
+      expect.arrayContaining(['audit_log', 'hosts', 'role_assignments', 'users']),
+    );
     // Import rows are written by the owner with COPY, which forced security would refuse; the
     // request role is bound by the policy all the same (FORCE only concerns the owner).
     const ownerWritten = ['customer_import_rows'];
@@ -133,12 +154,18 @@ describe('row-level security', () => {
 
     await expect(
       withTenant(db, { scopeAll: false, brandId: sakura.id }, (tx) =>
-        tx.execute(sql`update hosts set name = 'taken' where id = ${harbor.id}`).then((r) => (r as unknown as { rowCount?: number; affectedRows?: number })),
+        tx
+          .execute(sql`update hosts set name = 'taken' where id = ${harbor.id}`)
+          .then((r) => r as unknown as { rowCount?: number; affectedRows?: number }),
       ),
-    ).resolves.toSatisfy((r: { rowCount?: number; affectedRows?: number }) => (r.rowCount ?? r.affectedRows ?? 0) === 0);
+    ).resolves.toSatisfy(
+      (r: { rowCount?: number; affectedRows?: number }) => (r.rowCount ?? r.affectedRows ?? 0) === 0,
+    );
     await expect(
       withTenant(db, { scopeAll: false, brandId: sakura.id }, (tx) =>
-        tx.execute(sql`insert into hosts (level, name, slug, brand_id) values ('hotel', 'Intruder', 'intruder', ${harbor.id})`),
+        tx.execute(
+          sql`insert into hosts (level, name, slug, brand_id) values ('hotel', 'Intruder', 'intruder', ${harbor.id})`,
+        ),
       ),
     ).rejects.toThrow();
     const [name] = await s.sql(`select name from hosts where id = $1`, [harbor.id]);
@@ -169,13 +196,17 @@ describe('row-level security', () => {
     expect(brand.name).not.toBe('half-done');
     // Every connection of the pool, in turn: none keeps the role or the brand of a tenant transaction.
     const states = await Promise.all(
-      Array.from({ length: 12 }, () => db.execute(sql`select current_user as who, current_setting('yado.brand_id', true) as brand`)),
+      Array.from({ length: 12 }, () =>
+        db.execute(sql`select current_user as who, current_setting('yado.brand_id', true) as brand`),
+      ),
     );
     for (const state of states) {
       const row = (state as unknown as { rows: { who: string; brand: string | null }[] }).rows[0];
       expect(row?.who).not.toBe('yado_app');
       expect(row?.brand ?? '').toBe('');
     }
-    await expect(withTenant(db, { scopeAll: false, brandId: "x'; drop table hosts; --" }, async () => 1)).rejects.toThrow();
+    await expect(
+      withTenant(db, { scopeAll: false, brandId: "x'; drop table hosts; --" }, async () => 1),
+    ).rejects.toThrow();
   });
 });

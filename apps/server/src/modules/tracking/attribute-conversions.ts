@@ -17,7 +17,14 @@ import { applyRollups } from './rollups.ts';
  */
 export async function attributeConversions(tx: TTx, brandId: string, externalIds: string[]): Promise<number> {
   if (externalIds.length === 0) return 0;
-  const rows = await selectRows<{ booking_id: string; campaign_id: string; delivery_id: string; hotel_id: string | null; amount: number; at: Date }>(
+  const rows = await selectRows<{
+    booking_id: string;
+    campaign_id: string;
+    delivery_id: string;
+    hotel_id: string | null;
+    amount: number;
+    at: Date;
+  }>(
     tx,
     sql`with settings as (
         select coalesce((select conversion_window_days from tracking_settings where brand_id = ${brandId}), ${DEFAULT_CONVERSION_WINDOW_DAYS}) as days,

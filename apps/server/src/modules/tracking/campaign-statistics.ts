@@ -1,4 +1,11 @@
-import { STAT_COUNTERS, fullName, ratesOf, type TCampaignReport, type TStatCounters, trackingApi } from '@yado/contracts';
+import {
+  STAT_COUNTERS,
+  fullName,
+  ratesOf,
+  type TCampaignReport,
+  type TStatCounters,
+  trackingApi,
+} from '@yado/contracts';
 import type { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
@@ -25,7 +32,12 @@ import {
 const ZERO = Object.fromEntries(STAT_COUNTERS.map((k) => [k, 0])) as TStatCounters;
 const EVENTS_PER_RECIPIENT = 20;
 
-async function inReach<T>(rt: TRuntime, ctx: TActingContext, id: string, fn: (campaign: TCampaignRef, tx: TTx) => Promise<T>): Promise<T> {
+async function inReach<T>(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  fn: (campaign: TCampaignRef, tx: TTx) => Promise<T>,
+): Promise<T> {
   return inTenant(rt, ctx, async (tx) => {
     const campaign = await findCampaignInReach(tx, ctx, id);
     if (!campaign) throw new AppError(404, 'not_found');
@@ -57,11 +69,20 @@ const isZone = (zone: string) => {
   }
 };
 
-export function readCampaignSeries(rt: TRuntime, ctx: TActingContext, id: string, query: z.infer<typeof trackingApi.ZSeriesQuery>) {
+export function readCampaignSeries(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  query: z.infer<typeof trackingApi.ZSeriesQuery>,
+) {
   if (query.timeZone && !isZone(query.timeZone)) throw new AppError(400, 'invalid_time_zone');
   return inReach(rt, ctx, id, async (campaign, tx) => {
     const timeZone = query.timeZone ?? campaign.timezone;
-    return { interval: query.interval, timeZone, points: await campaignSeries(tx, campaign.id, query.interval, timeZone) };
+    return {
+      interval: query.interval,
+      timeZone,
+      points: await campaignSeries(tx, campaign.id, query.interval, timeZone),
+    };
   });
 }
 
@@ -75,13 +96,26 @@ export function readCampaignHotels(rt: TRuntime, ctx: TActingContext, id: string
 
 const CURSOR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function readRecipients(rt: TRuntime, ctx: TActingContext, id: string, query: z.infer<typeof trackingApi.ZRecipientsQuery>) {
+export function readRecipients(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  query: z.infer<typeof trackingApi.ZRecipientsQuery>,
+) {
   // The cursor is the last delivery id of the previous page.
   if (query.cursor && !CURSOR.test(query.cursor)) throw new AppError(400, 'validation_failed');
   return inReach(rt, ctx, id, async (campaign, tx) => {
-    const rows = await recipientPage(tx, campaign.id, { after: query.cursor ?? null, limit: query.limit + 1, status: query.status });
+    const rows = await recipientPage(tx, campaign.id, {
+      after: query.cursor ?? null,
+      limit: query.limit + 1,
+      status: query.status,
+    });
     const page = rows.slice(0, query.limit);
-    const events = await eventsOfDeliveries(tx, page.map((r) => r.deliveryId), EVENTS_PER_RECIPIENT);
+    const events = await eventsOfDeliveries(
+      tx,
+      page.map((r) => r.deliveryId),
+      EVENTS_PER_RECIPIENT,
+    );
     const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
     return {
       items: page.map((r) => ({
@@ -96,7 +130,13 @@ export function readRecipients(rt: TRuntime, ctx: TActingContext, id: string, qu
         clickedAt: iso(r.clickedAt),
         events: events
           .filter((e) => e.deliveryId === r.deliveryId)
-          .map((e) => ({ kind: e.kind as z.infer<typeof trackingApi.ZRecipientEvent>['kind'], at: iso(e.at) as string, url: e.url, amount: e.amount, source: e.source })),
+          .map((e) => ({
+            kind: e.kind as z.infer<typeof trackingApi.ZRecipientEvent>['kind'],
+            at: iso(e.at) as string,
+            url: e.url,
+            amount: e.amount,
+            source: e.source,
+          })),
       })),
       nextCursor: rows.length > query.limit ? (page[page.length - 1]?.deliveryId ?? null) : null,
     };

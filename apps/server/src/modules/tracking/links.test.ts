@@ -78,7 +78,10 @@ describe('unsubscribe tokens with the guest', () => {
   });
 
   it('still open in the older form without the guest', () => {
-    expect(openUnsubscribeToken(keys, signDelivery(keys, 'unsubscribe', delivery))).toEqual({ deliveryId: delivery, customerId: null });
+    expect(openUnsubscribeToken(keys, signDelivery(keys, 'unsubscribe', delivery))).toEqual({
+      deliveryId: delivery,
+      customerId: null,
+    });
   });
 });
 
@@ -86,7 +89,11 @@ describe('click tokens', () => {
   const url = 'https://sakura-hotels.example.jp/summer?utm_source=mail&room=deluxe';
 
   it('gives back the delivery, the link index and the address', () => {
-    expect(openClickToken(keys, signClick(keys, delivery, 3, url))).toEqual({ deliveryId: delivery, linkIndex: 3, url });
+    expect(openClickToken(keys, signClick(keys, delivery, 3, url))).toEqual({
+      deliveryId: delivery,
+      linkIndex: 3,
+      url,
+    });
   });
 
   it('refuses every altered or truncated token, so no address of an attacker is ever redirected to', () => {
@@ -118,7 +125,11 @@ describe('deliveryTracking', () => {
       `<${t.unsubscribeUrl}>, <mailto:info@sakura-hotels.example.jp?subject=unsubscribe%20${tokenOf(t.unsubscribeUrl, 'token=')}>`,
     );
     expect(t.listUnsubscribeHeaders['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-    expect(openClickToken(keys, tokenOf(t.clickUrl('https://a.example/', 2), '/t/c/'))).toEqual({ deliveryId: delivery, linkIndex: 2, url: 'https://a.example/' });
+    expect(openClickToken(keys, tokenOf(t.clickUrl('https://a.example/', 2), '/t/c/'))).toEqual({
+      deliveryId: delivery,
+      linkIndex: 2,
+      url: 'https://a.example/',
+    });
   });
 
   it('refuses a delivery id that is not a UUID', () => {
@@ -139,7 +150,11 @@ describe('rewriteLinks', () => {
 
   it('turns each http(s) link into its signed click URL and leaves the rest alone', () => {
     const plan = planLinks(html, base);
-    expect(plan.links.map((l) => l.url)).toEqual(['https://sakura.example.jp/a?x=1&y=2', 'http://sakura.example.jp/b', 'https://sakura.example.jp/a?x=1&y=2']);
+    expect(plan.links.map((l) => l.url)).toEqual([
+      'https://sakura.example.jp/a?x=1&y=2',
+      'http://sakura.example.jp/b',
+      'https://sakura.example.jp/a?x=1&y=2',
+    ]);
     const out = applyLinks(plan, t);
     const clicks = [...out.matchAll(/\/t\/c\/([A-Za-z0-9_.-]+)/g)].map((m) => openClickToken(keys, m[1] as string));
     expect(clicks).toEqual([

@@ -23,7 +23,8 @@ export interface TTrackingKeys {
 
 /** Keys per purpose, derived from the server secret (HMAC as a KDF: the secret is long and random). */
 export function trackingKeys(secret: string): TTrackingKeys {
-  const derive = (purpose: TTokenPurpose) => createHmac('sha256', secret).update(`yado-tracking-v1\0${purpose}`).digest();
+  const derive = (purpose: TTokenPurpose) =>
+    createHmac('sha256', secret).update(`yado-tracking-v1\0${purpose}`).digest();
   return { open: derive('open'), click: derive('click'), unsubscribe: derive('unsubscribe') };
 }
 
@@ -117,7 +118,9 @@ export function openUnsubscribeToken(keys: TTrackingKeys, token: string): TUnsub
   const d = idFrom(dText);
   const c = idFrom(cText);
   if (!d || !c) return null;
-  return macMatches(mac(keys.unsubscribe, ['unsubscribe', d, c]), macText) ? { deliveryId: idOf(d), customerId: idOf(c) } : null;
+  return macMatches(mac(keys.unsubscribe, ['unsubscribe', d, c]), macText)
+    ? { deliveryId: idOf(d), customerId: idOf(c) }
+    : null;
 }
 
 function idFrom(text: string): Buffer | null {
@@ -217,12 +220,21 @@ export interface TTrackingOptions {
 }
 
 /** Tracking addresses of one delivery from a base URL and keys (pure; `trackingFor` is what SEND calls). */
-export function deliveryTracking(keys: TTrackingKeys, baseUrl: string, deliveryId: string, options: TTrackingOptions = {}): TDeliveryTracking {
+export function deliveryTracking(
+  keys: TTrackingKeys,
+  baseUrl: string,
+  deliveryId: string,
+  options: TTrackingOptions = {},
+): TDeliveryTracking {
   const base = baseUrl.replace(/\/$/, '');
-  const unsubscribeToken = options.customerId ? signUnsubscribe(keys, deliveryId, options.customerId) : signDelivery(keys, 'unsubscribe', deliveryId);
+  const unsubscribeToken = options.customerId
+    ? signUnsubscribe(keys, deliveryId, options.customerId)
+    : signDelivery(keys, 'unsubscribe', deliveryId);
   const unsubscribeUrl = `${base}/v1/public/unsubscribe?token=${unsubscribeToken}`;
   const lang = options.language ? `&lang=${options.language}` : '';
-  const mailto = options.mailto ? `, <mailto:${encodeURI(options.mailto)}?subject=unsubscribe%20${unsubscribeToken}>` : '';
+  const mailto = options.mailto
+    ? `, <mailto:${encodeURI(options.mailto)}?subject=unsubscribe%20${unsubscribeToken}>`
+    : '';
   return {
     openPixelUrl: `${base}/t/o/${signDelivery(keys, 'open', deliveryId)}`,
     clickUrl: (url, index) => `${base}/t/c/${signClick(keys, deliveryId, index, url)}`,
@@ -236,7 +248,11 @@ export function deliveryTracking(keys: TTrackingKeys, baseUrl: string, deliveryI
 }
 
 /** What SEND calls once per recipient while personalising. */
-export function trackingFor(rt: Pick<TRuntime, 'config'>, deliveryId: string, options: TTrackingOptions = {}): TDeliveryTracking {
+export function trackingFor(
+  rt: Pick<TRuntime, 'config'>,
+  deliveryId: string,
+  options: TTrackingOptions = {},
+): TDeliveryTracking {
   return deliveryTracking(keysOf(rt), rt.config.publicUrl, deliveryId, options);
 }
 
@@ -273,7 +289,13 @@ export function planLinks(html: string, baseUrl: string): TLinkPlan {
   for (const match of html.matchAll(HREF)) {
     const [whole, prefix, quote, raw] = match as unknown as [string, string, string, string];
     const url = decodeEntities(raw.trim());
-    if (!isTrackableUrl(url) || url.startsWith(`${base}/unsubscribe`) || url.startsWith(`${base}/v1/public/unsubscribe`) || url.startsWith(`${base}/t/`)) continue;
+    if (
+      !isTrackableUrl(url) ||
+      url.startsWith(`${base}/unsubscribe`) ||
+      url.startsWith(`${base}/v1/public/unsubscribe`) ||
+      url.startsWith(`${base}/t/`)
+    )
+      continue;
     const at = match.index ?? 0;
     parts.push(html.slice(last, at) + prefix + quote);
     links.push({ url, index: index++ });

@@ -6,7 +6,12 @@ const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.
 describe('machineOpenReason', () => {
   it('takes a person’s mail client for a person', () => {
     expect(machineOpenReason(SAFARI, '203.0.113.9')).toBeNull();
-    expect(machineOpenReason('Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)', '66.249.84.1')).toBeNull();
+    expect(
+      machineOpenReason(
+        'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
+        '66.249.84.1',
+      ),
+    ).toBeNull();
   });
 
   it('tells Apple Mail Privacy Protection by its bare user agent or its addresses', () => {

@@ -25,7 +25,11 @@ export interface TUnsubscribeTarget {
 }
 
 /** The delivery's guest, campaign and brand; the customer's row locked when the status may change. */
-export async function findUnsubscribeTarget(tx: TTx, deliveryId: string, options: { lock: boolean }): Promise<TUnsubscribeTarget | null> {
+export async function findUnsubscribeTarget(
+  tx: TTx,
+  deliveryId: string,
+  options: { lock: boolean },
+): Promise<TUnsubscribeTarget | null> {
   const [row] = await selectRows<TUnsubscribeTarget>(
     tx,
     sql`select d.id as "deliveryId", d.campaign_id as "campaignId", c.host_id as "campaignHostId", d.brand_id as "brandId",
@@ -47,7 +51,11 @@ export async function findUnsubscribeTarget(tx: TTx, deliveryId: string, options
 }
 
 /** The guest alone, when the delivery is gone: the brand speaks for the deleted campaign. */
-export async function findGuestTarget(tx: TTx, customerId: string, options: { lock: boolean }): Promise<TUnsubscribeTarget | null> {
+export async function findGuestTarget(
+  tx: TTx,
+  customerId: string,
+  options: { lock: boolean },
+): Promise<TUnsubscribeTarget | null> {
   const [row] = await selectRows<TUnsubscribeTarget>(
     tx,
     sql`select null as "deliveryId", null as "campaignId", cu.brand_id as "campaignHostId", cu.brand_id as "brandId", b.name as "brandName",
@@ -75,7 +83,13 @@ export async function unsubscribedMessageFor(tx: TTx, hostId: string): Promise<s
   return row?.message ?? null;
 }
 
-export async function setGuestEmailStatus(tx: TTx, target: TUnsubscribeTarget, status: 'active' | 'unsubscribed', source: TUnsubscribeSource, at: Date): Promise<void> {
+export async function setGuestEmailStatus(
+  tx: TTx,
+  target: TUnsubscribeTarget,
+  status: 'active' | 'unsubscribed',
+  source: TUnsubscribeSource,
+  at: Date,
+): Promise<void> {
   await tx.execute(sql`update customers set email_status = ${status}, email_status_changed_at = ${at.toISOString()}::timestamptz,
       unsubscribe_reason = ${status === 'unsubscribed' ? source : null}, updated_at = now()
     where id = ${target.customerId}`);
@@ -85,7 +99,13 @@ export async function setGuestEmailStatus(tx: TTx, target: TUnsubscribeTarget, s
  * The guest's own consent change: an event of the delivery, and an audit entry with no actor (the
  * guest is no user) that names the source and the time; no address or name enters either.
  */
-export async function recordGuestConsent(tx: TTx, target: TUnsubscribeTarget, kind: 'unsubscribe' | 'resubscribe', source: TUnsubscribeSource, at: Date): Promise<void> {
+export async function recordGuestConsent(
+  tx: TTx,
+  target: TUnsubscribeTarget,
+  kind: 'unsubscribe' | 'resubscribe',
+  source: TUnsubscribeSource,
+  at: Date,
+): Promise<void> {
   // Events belong to a delivery; a deleted campaign's guest leaves the audit entry only.
   if (target.deliveryId && target.campaignId) {
     await tx.execute(sql`insert into tracking_events (occurred_at, brand_id, campaign_id, delivery_id, kind, source)
@@ -103,8 +123,12 @@ export async function recordGuestConsent(tx: TTx, target: TUnsubscribeTarget, ki
 
 // ---- statistics: rollups only ----
 
-const COLUMNS = STAT_COUNTERS.map((k) => `${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}::int as "${k}"`).join(', ');
-const SUMS = STAT_COUNTERS.map((k) => `coalesce(sum(${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}), 0)::int as "${k}"`).join(', ');
+const COLUMNS = STAT_COUNTERS.map((k) => `${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}::int as "${k}"`).join(
+  ', ',
+);
+const SUMS = STAT_COUNTERS.map(
+  (k) => `coalesce(sum(${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}), 0)::int as "${k}"`,
+).join(', ');
 
 /** Campaigns an acting context may read: its own host's and those of the hosts below it (as segments). */
 export function campaignReach(ctx: TActingContext): SQL {
@@ -138,7 +162,10 @@ export async function findCampaignInReach(tx: TTx, ctx: TActingContext, id: stri
   return row ?? null;
 }
 
-export async function campaignTotals(tx: TTx, campaignId: string): Promise<(TStatCounters & { updatedAt: Date | null }) | null> {
+export async function campaignTotals(
+  tx: TTx,
+  campaignId: string,
+): Promise<(TStatCounters & { updatedAt: Date | null }) | null> {
   const [row] = await selectRows<TStatCounters & { updatedAt: Date | null }>(
     tx,
     sql`select ${sql.raw(COLUMNS)}, updated_at as "updatedAt" from campaign_stats where campaign_id = ${campaignId}`,
@@ -158,17 +185,50 @@ export async function campaignTotalsOf(tx: TTx, campaignIds: string[]): Promise<
 
 /** What a template's report shows of each campaign that used it: audience, when sent, and the tracking totals. */
 export async function campaignSummaries(tx: TTx, campaignIds: string[]) {
-  if (campaignIds.length === 0) return new Map<string, { audience: number | null; sentAt: Date | string | null; delivered: number; uniqueOpens: number; uniqueClicks: number }>();
-  const rows = await selectRows<{ id: string; audience: number | null; sentAt: Date | string | null; delivered: number | null; uniqueOpens: number | null; uniqueClicks: number | null }>(
+  if (campaignIds.length === 0)
+    return new Map<
+      string,
+      {
+        audience: number | null;
+        sentAt: Date | string | null;
+        delivered: number;
+        uniqueOpens: number;
+        uniqueClicks: number;
+      }
+    >();
+  const rows = await selectRows<{
+    id: string;
+    audience: number | null;
+    sentAt: Date | string | null;
+    delivered: number | null;
+    uniqueOpens: number | null;
+    uniqueClicks: number | null;
+  }>(
     tx,
     sql`select c.id, c.audience, coalesce(c.finished_at, c.started_at) as "sentAt", s.delivered, s.unique_opens as "uniqueOpens", s.unique_clicks as "uniqueClicks"
       from campaigns c left join campaign_stats s on s.campaign_id = c.id where c.id = any(${sql.param(campaignIds)}::uuid[])`,
   );
-  return new Map(rows.map((r) => [r.id, { audience: r.audience, sentAt: r.sentAt, delivered: r.delivered ?? 0, uniqueOpens: r.uniqueOpens ?? 0, uniqueClicks: r.uniqueClicks ?? 0 }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        audience: r.audience,
+        sentAt: r.sentAt,
+        delivered: r.delivered ?? 0,
+        uniqueOpens: r.uniqueOpens ?? 0,
+        uniqueClicks: r.uniqueClicks ?? 0,
+      },
+    ]),
+  );
 }
 
 /** Hourly rollup rows, or days cut in `timeZone`, oldest first. */
-export async function campaignSeries(tx: TTx, campaignId: string, interval: 'day' | 'hour', timeZone: string): Promise<(TStatCounters & { at: string })[]> {
+export async function campaignSeries(
+  tx: TTx,
+  campaignId: string,
+  interval: 'day' | 'hour',
+  timeZone: string,
+): Promise<(TStatCounters & { at: string })[]> {
   if (interval === 'hour') {
     return selectRows(
       tx,
@@ -213,7 +273,11 @@ export interface TRecipientRow {
 }
 
 /** A keyset page of a campaign's deliveries (by delivery id), with what each has seen. */
-export async function recipientPage(tx: TTx, campaignId: string, options: { after: string | null; limit: number; status?: string }): Promise<TRecipientRow[]> {
+export async function recipientPage(
+  tx: TTx,
+  campaignId: string,
+  options: { after: string | null; limit: number; status?: string },
+): Promise<TRecipientRow[]> {
   return selectRows<TRecipientRow>(
     tx,
     sql`select d.id as "deliveryId", d.customer_id as "customerId", cu.last_name as "lastName", cu.first_name as "firstName",
@@ -231,7 +295,14 @@ export async function recipientPage(tx: TTx, campaignId: string, options: { afte
 /** The latest events of some deliveries (each delivery's own index: no scan of the log). */
 export async function eventsOfDeliveries(tx: TTx, deliveryIds: string[], perDelivery: number) {
   if (deliveryIds.length === 0) return [];
-  return selectRows<{ deliveryId: string; kind: string; at: Date; url: string | null; amount: number | null; source: string | null }>(
+  return selectRows<{
+    deliveryId: string;
+    kind: string;
+    at: Date;
+    url: string | null;
+    amount: number | null;
+    source: string | null;
+  }>(
     tx,
     sql`select ids.id as "deliveryId", ev.kind, ev.occurred_at as at, ev.url, ev.amount, ev.source
       from unnest(${sql.param(deliveryIds)}::uuid[]) as ids(id)
@@ -244,7 +315,10 @@ export async function eventsOfDeliveries(tx: TTx, deliveryIds: string[], perDeli
 
 /** The brand's own conversion window in days; null while it has not chosen one. */
 export async function conversionWindowOf(tx: TTx, brandId: string): Promise<number | null> {
-  const [row] = await selectRows<{ days: number }>(tx, sql`select conversion_window_days as days from tracking_settings where brand_id = ${brandId}`);
+  const [row] = await selectRows<{ days: number }>(
+    tx,
+    sql`select conversion_window_days as days from tracking_settings where brand_id = ${brandId}`,
+  );
   return row?.days ?? null;
 }
 

@@ -115,7 +115,14 @@ class EventColumns {
   url: (string | null)[] = [];
   source: (string | null)[] = [];
 
-  push(d: TDeliveryRow, at: Date, kind: string, linkIndex: number | null, url: string | null, source: string | null): void {
+  push(
+    d: TDeliveryRow,
+    at: Date,
+    kind: string,
+    linkIndex: number | null,
+    url: string | null,
+    source: string | null,
+  ): void {
     this.at.push(at.toISOString());
     this.brand.push(d.brand_id);
     this.campaign.push(d.campaign_id);
@@ -216,7 +223,8 @@ export async function writeEvents(rt: TRuntime, batch: TPendingEvent[]): Promise
 }
 
 function isInOrder(batch: TPendingEvent[]): boolean {
-  for (let i = 1; i < batch.length; i++) if ((batch[i] as TPendingEvent).at < (batch[i - 1] as TPendingEvent).at) return false;
+  for (let i = 1; i < batch.length; i++)
+    if ((batch[i] as TPendingEvent).at < (batch[i - 1] as TPendingEvent).at) return false;
   return true;
 }
 
@@ -261,7 +269,10 @@ async function saveEngagement(tx: TTx, rows: TDeliveryRow[]): Promise<void> {
 }
 
 /** Per delivery and link: adds the clicks and learns which were the link's first for that delivery. */
-async function countLinkClicks(tx: TTx, links: { delivery: TDeliveryRow; linkIndex: number; url: string; clicks: number }[]) {
+async function countLinkClicks(
+  tx: TTx,
+  links: { delivery: TDeliveryRow; linkIndex: number; url: string; clicks: number }[],
+) {
   if (links.length === 0) return [];
   // xmax = 0 only on a row this statement inserted: the delivery's first click on that link.
   const firsts = await selectRows<{ delivery_id: string; link_index: number; first: boolean }>(

@@ -20,10 +20,9 @@ export interface TRollupDelta {
   counters: TCounterDelta;
 }
 
-const COLUMN: Record<keyof TStatCounters, string> = Object.fromEntries(STAT_COUNTERS.map((k) => [k, k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)])) as Record<
-  keyof TStatCounters,
-  string
->;
+const COLUMN: Record<keyof TStatCounters, string> = Object.fromEntries(
+  STAT_COUNTERS.map((k) => [k, k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]),
+) as Record<keyof TStatCounters, string>;
 const COLUMNS = STAT_COUNTERS.map((k) => COLUMN[k]);
 const TYPED = COLUMNS.map((c) => `${c} bigint`).join(', ');
 const LIST = COLUMNS.join(', ');
@@ -37,7 +36,11 @@ function addInto(target: Record<string, number>, counters: TCounterDelta): void 
   }
 }
 
-function group<K>(deltas: TRollupDelta[], keyOf: (d: TRollupDelta) => string, keys: (d: TRollupDelta) => K): (K & Record<string, number>)[] {
+function group<K>(
+  deltas: TRollupDelta[],
+  keyOf: (d: TRollupDelta) => string,
+  keys: (d: TRollupDelta) => K,
+): (K & Record<string, number>)[] {
   const rows = new Map<string, K & Record<string, number>>();
   for (const d of deltas) {
     const key = keyOf(d);
@@ -60,7 +63,11 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
   const useful = deltas.filter((d) => STAT_COUNTERS.some((k) => d.counters[k]));
   if (useful.length === 0) return;
 
-  const campaigns = group(useful, (d) => d.campaignId, (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId }));
+  const campaigns = group(
+    useful,
+    (d) => d.campaignId,
+    (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId }),
+  );
   await tx.execute(
     sql`insert into campaign_stats (campaign_id, brand_id, ${sql.raw(LIST)})
       select v.campaign_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(campaigns)}::jsonb) as v(campaign_id uuid, brand_id uuid, ${sql.raw(TYPED)})
@@ -68,7 +75,11 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
       on conflict (campaign_id) do update set ${sql.raw(adds('campaign_stats'))}, updated_at = now()`,
   );
 
-  const hours = group(useful, (d) => `${d.campaignId}|${hourOf(d.at)}`, (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId, hour: hourOf(d.at) }));
+  const hours = group(
+    useful,
+    (d) => `${d.campaignId}|${hourOf(d.at)}`,
+    (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId, hour: hourOf(d.at) }),
+  );
   await tx.execute(
     sql`insert into campaign_stats_hourly (campaign_id, hour, brand_id, ${sql.raw(LIST)})
       select v.campaign_id, v.hour, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) as v(campaign_id uuid, hour timestamptz, brand_id uuid, ${sql.raw(TYPED)})
@@ -76,7 +87,11 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
       on conflict (campaign_id, hour) do update set ${sql.raw(adds('campaign_stats_hourly'))}`,
   );
 
-  const hosts = group(useful, (d) => `${d.campaignId}|${d.hostId}`, (d) => ({ campaign_id: d.campaignId, host_id: d.hostId, brand_id: d.brandId }));
+  const hosts = group(
+    useful,
+    (d) => `${d.campaignId}|${d.hostId}`,
+    (d) => ({ campaign_id: d.campaignId, host_id: d.hostId, brand_id: d.brandId }),
+  );
   await tx.execute(
     sql`insert into campaign_host_stats (campaign_id, host_id, brand_id, ${sql.raw(LIST)})
       select v.campaign_id, v.host_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hosts)}::jsonb) as v(campaign_id uuid, host_id uuid, brand_id uuid, ${sql.raw(TYPED)})
@@ -85,7 +100,11 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
   );
 
   // The day is the host's local day (its time zone), cut here where the zone is known.
-  const quarters = group(useful, (d) => `${d.hostId}|${quarterOf(d.at)}`, (d) => ({ host_id: d.hostId, brand_id: d.brandId, at: quarterOf(d.at) }));
+  const quarters = group(
+    useful,
+    (d) => `${d.hostId}|${quarterOf(d.at)}`,
+    (d) => ({ host_id: d.hostId, brand_id: d.brandId, at: quarterOf(d.at) }),
+  );
   await tx.execute(
     sql`insert into host_daily_stats (host_id, day, brand_id, ${sql.raw(LIST)})
       select v.host_id, (v.at at time zone coalesce(h.timezone, 'Asia/Tokyo'))::date as day, v.brand_id, ${sql.raw(SUMS)}
@@ -97,12 +116,32 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
 }
 
 /** Clicks per link: total, and unique (the first click of a delivery on that link). */
-export async function applyLinkRollups(tx: TTx, links: { campaignId: string; brandId: string; linkIndex: number; url: string; clicks: number; uniqueClicks: number }[]): Promise<void> {
+export async function applyLinkRollups(
+  tx: TTx,
+  links: {
+    campaignId: string;
+    brandId: string;
+    linkIndex: number;
+    url: string;
+    clicks: number;
+    uniqueClicks: number;
+  }[],
+): Promise<void> {
   if (links.length === 0) return;
-  const rows = new Map<string, { campaign_id: string; brand_id: string; link_index: number; url: string; clicks: number; unique_clicks: number }>();
+  const rows = new Map<
+    string,
+    { campaign_id: string; brand_id: string; link_index: number; url: string; clicks: number; unique_clicks: number }
+  >();
   for (const l of links) {
     const key = `${l.campaignId}|${l.linkIndex}`;
-    const row = rows.get(key) ?? { campaign_id: l.campaignId, brand_id: l.brandId, link_index: l.linkIndex, url: l.url, clicks: 0, unique_clicks: 0 };
+    const row = rows.get(key) ?? {
+      campaign_id: l.campaignId,
+      brand_id: l.brandId,
+      link_index: l.linkIndex,
+      url: l.url,
+      clicks: 0,
+      unique_clicks: 0,
+    };
     row.clicks += l.clicks;
     row.unique_clicks += l.uniqueClicks;
     rows.set(key, row);
@@ -144,12 +183,21 @@ export async function recordDeliveryOutcomes(tx: TTx, outcomes: TDeliveryOutcome
       hostId: o.hotelId ?? o.brandId,
       at: o.at ?? now,
       counters:
-        o.outcome === 'sent' ? { sent: 1, delivered: 1 } : o.outcome === 'skipped' ? { skipped: 1 } : { failed: 1, bounced: o.bounce ? 1 : 0 },
+        o.outcome === 'sent'
+          ? { sent: 1, delivered: 1 }
+          : o.outcome === 'skipped'
+            ? { skipped: 1 }
+            : { failed: 1, bounced: o.bounce ? 1 : 0 },
     })),
   );
   const bounces = outcomes.filter((o) => o.outcome === 'failed' && o.bounce);
   if (bounces.length > 0) {
-    const rows = bounces.map((o) => ({ at: (o.at ?? now).toISOString(), brand_id: o.brandId, campaign_id: o.campaignId, delivery_id: o.deliveryId }));
+    const rows = bounces.map((o) => ({
+      at: (o.at ?? now).toISOString(),
+      brand_id: o.brandId,
+      campaign_id: o.campaignId,
+      delivery_id: o.deliveryId,
+    }));
     await tx.execute(
       sql`insert into tracking_events (occurred_at, brand_id, campaign_id, delivery_id, kind)
         select v.at, v.brand_id, v.campaign_id, v.delivery_id, 'bounce' from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(at timestamptz, brand_id uuid, campaign_id uuid, delivery_id uuid)`,

@@ -3,7 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import type { TRuntime } from '../../runtime.ts';
-import { readCampaignHotels, readCampaignLinks, readCampaignReport, readCampaignSeries, readRecipients } from './campaign-statistics.ts';
+import {
+  readCampaignHotels,
+  readCampaignLinks,
+  readCampaignReport,
+  readCampaignSeries,
+  readRecipients,
+} from './campaign-statistics.ts';
 import { keysOf, openClickToken, openDeliveryToken } from './links.ts';
 import { machineOpenReason } from './machine-opens.ts';
 import { RateWindow } from './rate-window.ts';
@@ -42,7 +48,11 @@ const REDIRECT_HEADERS = { ...COMMON_HEADERS, 'cache-control': 'no-store' } as c
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 function hotPath(rt: TRuntime, summary: string) {
   const configured = LEVELS.indexOf(rt.log.level as (typeof LEVELS)[number]);
-  return { schema: { summary, tags: ['tracking'] }, helmet: false as const, logLevel: LEVELS[Math.max(configured, LEVELS.indexOf('warn'))] };
+  return {
+    schema: { summary, tags: ['tracking'] },
+    helmet: false as const,
+    logLevel: LEVELS[Math.max(configured, LEVELS.indexOf('warn'))],
+  };
 }
 
 /**
@@ -66,29 +76,54 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
   app.addHook('onClose', async () => recorder.flush());
 
   // The pixel never answers an error: a mail client shows a broken image for nothing.
-  app.get(trackingApi.openPixel.path, hotPath(rt, trackingApi.openPixel.summary), (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
-    const deliveryId = openDeliveryToken(keys, 'open', request.params.token);
-    if (deliveryId && request.method === 'GET' && opens.take(deliveryId)) {
-      recorder.add({ kind: 'open', deliveryId, at: new Date(), machine: machineOpenReason(request.headers['user-agent'], request.ip) });
-    }
-    return reply.headers(PIXEL_HEADERS).send(PIXEL);
-  });
+  app.get(
+    trackingApi.openPixel.path,
+    hotPath(rt, trackingApi.openPixel.summary),
+    (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+      const deliveryId = openDeliveryToken(keys, 'open', request.params.token);
+      if (deliveryId && request.method === 'GET' && opens.take(deliveryId)) {
+        recorder.add({
+          kind: 'open',
+          deliveryId,
+          at: new Date(),
+          machine: machineOpenReason(request.headers['user-agent'], request.ip),
+        });
+      }
+      return reply.headers(PIXEL_HEADERS).send(PIXEL);
+    },
+  );
 
-  app.get(trackingApi.clickRedirect.path, hotPath(rt, trackingApi.clickRedirect.summary), (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
-    const click = openClickToken(keys, request.params.token);
-    if (!click) throw new AppError(404, 'not_found');
-    // A HEAD is a link checker's, not a guest's click.
-    if (request.method === 'GET' && clicks.take(click.deliveryId)) {
-      recorder.add({ kind: 'click', deliveryId: click.deliveryId, at: new Date(), linkIndex: click.linkIndex, url: click.url });
-    }
-    return reply.headers(REDIRECT_HEADERS).redirect(click.url, 302);
-  });
+  app.get(
+    trackingApi.clickRedirect.path,
+    hotPath(rt, trackingApi.clickRedirect.summary),
+    (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+      const click = openClickToken(keys, request.params.token);
+      if (!click) throw new AppError(404, 'not_found');
+      // A HEAD is a link checker's, not a guest's click.
+      if (request.method === 'GET' && clicks.take(click.deliveryId)) {
+        recorder.add({
+          kind: 'click',
+          deliveryId: click.deliveryId,
+          at: new Date(),
+          linkIndex: click.linkIndex,
+          url: click.url,
+        });
+      }
+      return reply.headers(REDIRECT_HEADERS).redirect(click.url, 302);
+    },
+  );
 
   void app.register(async (scope) => {
     // RFC 8058: the mail client POSTs "List-Unsubscribe=One-Click" as a form; its content is not
     // needed (the token in the address says everything), so any body is read and set aside.
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) =>
+      done(null, null),
+    );
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, _body, done) => done(null, null),
+    );
     scope.addHook('onRequest', async (request) => {
       if (refusals.spent(request.ip)) throw new AppError(429, 'too_many_attempts', undefined, { 'retry-after': '60' });
     });
@@ -101,18 +136,37 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
         throw error;
       }
     };
-    route(scope, trackingApi.publicUnsubscribe, 'public', async ({ query, request }) => counted(request, () => unsubscribeGuest(rt, query.token, query.source ?? 'one_click')));
-    route(scope, trackingApi.publicUnsubscribePage, 'public', async ({ query, request }) => counted(request, () => unsubscribePage(rt, query.token)));
-    route(scope, trackingApi.publicUnsubscribeUndo, 'public', async ({ query, request }) => counted(request, () => undoUnsubscribe(rt, query.token)));
+    route(scope, trackingApi.publicUnsubscribe, 'public', async ({ query, request }) =>
+      counted(request, () => unsubscribeGuest(rt, query.token, query.source ?? 'one_click')),
+    );
+    route(scope, trackingApi.publicUnsubscribePage, 'public', async ({ query, request }) =>
+      counted(request, () => unsubscribePage(rt, query.token)),
+    );
+    route(scope, trackingApi.publicUnsubscribeUndo, 'public', async ({ query, request }) =>
+      counted(request, () => undoUnsubscribe(rt, query.token)),
+    );
   });
 
-  route(app, trackingApi.getSettings, { anyOf: ['settings.manage_campaign_email', 'campaign.view_campaign_report'] }, async ({ ctx }) => getTrackingSettings(rt, ctx));
-  route(app, trackingApi.updateSettings, { entitlement: 'settings.manage_campaign_email' }, async ({ body, ctx }) => updateTrackingSettings(rt, ctx, body));
+  route(
+    app,
+    trackingApi.getSettings,
+    { anyOf: ['settings.manage_campaign_email', 'campaign.view_campaign_report'] },
+    async ({ ctx }) => getTrackingSettings(rt, ctx),
+  );
+  route(app, trackingApi.updateSettings, { entitlement: 'settings.manage_campaign_email' }, async ({ body, ctx }) =>
+    updateTrackingSettings(rt, ctx, body),
+  );
 
   const report = { entitlement: 'campaign.view_campaign_report' } as const;
-  route(app, trackingApi.statistics, report, async ({ params, ctx }) => readCampaignReport(rt, ctx, params.id as string));
-  route(app, trackingApi.series, report, async ({ params, query, ctx }) => readCampaignSeries(rt, ctx, params.id as string, query));
+  route(app, trackingApi.statistics, report, async ({ params, ctx }) =>
+    readCampaignReport(rt, ctx, params.id as string),
+  );
+  route(app, trackingApi.series, report, async ({ params, query, ctx }) =>
+    readCampaignSeries(rt, ctx, params.id as string, query),
+  );
   route(app, trackingApi.links, report, async ({ params, ctx }) => readCampaignLinks(rt, ctx, params.id as string));
   route(app, trackingApi.hotels, report, async ({ params, ctx }) => readCampaignHotels(rt, ctx, params.id as string));
-  route(app, trackingApi.recipients, report, async ({ params, query, ctx }) => readRecipients(rt, ctx, params.id as string, query));
+  route(app, trackingApi.recipients, report, async ({ params, query, ctx }) =>
+    readRecipients(rt, ctx, params.id as string, query),
+  );
 }

@@ -24,7 +24,11 @@ export function getTrackingSettings(rt: TRuntime, ctx: TActingContext): Promise<
   });
 }
 
-export function updateTrackingSettings(rt: TRuntime, ctx: TActingContext, input: { conversionWindowDays: number }): Promise<TTrackingSettings> {
+export function updateTrackingSettings(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: { conversionWindowDays: number },
+): Promise<TTrackingSettings> {
   if (ctx.host.level !== 'brand') throw new AppError(403, 'tracking_brand_only');
   const brandId = ctx.host.id;
   return inTenant(rt, ctx, async (tx) => {

@@ -19,7 +19,8 @@ import { recordDeliveryOutcomes } from './rollups.ts';
 
 const SAKURA = 'DBK-100234';
 const SAKURA_KEY = 'dbk_demo_sakura_7f3c9a1e5b2d4068';
-const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+const SAFARI =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 const clock = createManualClock(new Date());
 let sim: TBookingSim;
 let s: TTestServer;
@@ -34,8 +35,14 @@ beforeAll(async () => {
   [{ id: brandId }] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
   [{ id: shinjuku }] = await s.sql(`select id from hosts where slug = 'sakura-shinjuku'`);
   const { token } = await s.login(DEMO.brandAdmin);
-  expect((await s.call('POST', '/v1/booking/connection', { token, body: { accountId: SAKURA, apiKey: SAKURA_KEY } })).status).toBe(200);
-  await eventually(async () => (await s.sql(`select 1 from booking_sync_runs where brand_id = $1 and status <> 'running'`, [brandId]))[0], 60_000);
+  expect(
+    (await s.call('POST', '/v1/booking/connection', { token, body: { accountId: SAKURA, apiKey: SAKURA_KEY } })).status,
+  ).toBe(200);
+  await eventually(
+    async () =>
+      (await s.sql(`select 1 from booking_sync_runs where brand_id = $1 and status <> 'running'`, [brandId]))[0],
+    60_000,
+  );
 
   // A campaign of さくらホテル 新宿, sent an hour ago to every guest of the brand with an email.
   [{ id: campaignId }] = await s.sql(
@@ -74,7 +81,8 @@ afterAll(async () => {
 
 const sent = () => deliveries.filter((d) => d.status === 'sent');
 const tokenOf = (url: string, marker: string) => url.slice(url.indexOf(marker) + marker.length);
-const get = (url: string, headers: Record<string, string> = { 'user-agent': SAFARI }) => fetch(url, { headers, redirect: 'manual' });
+const get = (url: string, headers: Record<string, string> = { 'user-agent': SAFARI }) =>
+  fetch(url, { headers, redirect: 'manual' });
 
 async function statistics(token: string, id = campaignId) {
   return s.call('GET', `/v1/campaigns/${id}/statistics`, { token });
@@ -163,10 +171,18 @@ describe('the click redirect', () => {
     await recorderOf(s.rt).flush();
     const before = (await statistics(token)).body.data.totals;
     // Every sent delivery clicks link 1 once; the first three click link 0 again.
-    await Promise.all(sent().map((d) => get(trackingFor(s.rt, d.id).clickUrl('https://sakura-hotels.example.jp/rooms', 1))));
-    for (const d of sent().slice(0, 3)) await get(trackingFor(s.rt, d.id).clickUrl('https://sakura-hotels.example.jp/summer?plan=early&utm_source=yado', 0));
+    await Promise.all(
+      sent().map((d) => get(trackingFor(s.rt, d.id).clickUrl('https://sakura-hotels.example.jp/rooms', 1))),
+    );
+    for (const d of sent().slice(0, 3))
+      await get(
+        trackingFor(s.rt, d.id).clickUrl('https://sakura-hotels.example.jp/summer?plan=early&utm_source=yado', 0),
+      );
     // A link checker's HEAD is no click.
-    await fetch(trackingFor(s.rt, sent()[5]!.id).clickUrl('https://sakura-hotels.example.jp/rooms', 1), { method: 'HEAD', redirect: 'manual' });
+    await fetch(trackingFor(s.rt, sent()[5]!.id).clickUrl('https://sakura-hotels.example.jp/rooms', 1), {
+      method: 'HEAD',
+      redirect: 'manual',
+    });
     await recorderOf(s.rt).flush();
 
     const after = (await statistics(token)).body.data.totals;
@@ -175,7 +191,12 @@ describe('the click redirect', () => {
     expect(after.uniqueOpens).toBe(sent().length);
     const links = (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/links`, { token })).body.data.links;
     expect(links).toEqual([
-      { index: 0, url: 'https://sakura-hotels.example.jp/summer?plan=early&utm_source=yado', clicks: 4, uniqueClicks: 3 },
+      {
+        index: 0,
+        url: 'https://sakura-hotels.example.jp/summer?plan=early&utm_source=yado',
+        clicks: 4,
+        uniqueClicks: 3,
+      },
       { index: 1, url: 'https://sakura-hotels.example.jp/rooms', clicks: sent().length, uniqueClicks: sent().length },
     ]);
   });
@@ -187,22 +208,37 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     const t = trackingFor(s.rt, d.id, { mailto: 'info@sakura-hotels.example.jp' });
     expect(t.listUnsubscribeHeaders['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     const post = () =>
-      fetch(t.unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      fetch(t.unsubscribeUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
     const first = await post();
     expect(first.status).toBe(200);
     const page = (await first.json()).data;
     expect(page).toMatchObject({ brandName: 'さくらホテルズ', emailStatus: 'unsubscribed', canUndo: true });
-    const [customer] = await s.sql(`select email_status, unsubscribe_reason, email_status_changed_at from customers where id = $1`, [d.customer_id]);
+    const [customer] = await s.sql(
+      `select email_status, unsubscribe_reason, email_status_changed_at from customers where id = $1`,
+      [d.customer_id],
+    );
     expect(customer).toMatchObject({ email_status: 'unsubscribed', unsubscribe_reason: 'one_click' });
     const changedAt = customer.email_status_changed_at.getTime();
 
     const replay = await post();
     expect(replay.status).toBe(200);
-    const [again] = await s.sql(`select email_status, email_status_changed_at from customers where id = $1`, [d.customer_id]);
+    const [again] = await s.sql(`select email_status, email_status_changed_at from customers where id = $1`, [
+      d.customer_id,
+    ]);
     expect(again.email_status_changed_at.getTime()).toBe(changedAt);
-    const events = await s.sql(`select kind, source from tracking_events where delivery_id = $1 and kind = 'unsubscribe'`, [d.id]);
+    const events = await s.sql(
+      `select kind, source from tracking_events where delivery_id = $1 and kind = 'unsubscribe'`,
+      [d.id],
+    );
     expect(events).toEqual([{ kind: 'unsubscribe', source: 'one_click' }]);
-    const audit = await s.sql(`select action, actor_user_id, changes from audit_log where target_id = $1 and action = 'guest_unsubscribe'`, [d.customer_id]);
+    const audit = await s.sql(
+      `select action, actor_user_id, changes from audit_log where target_id = $1 and action = 'guest_unsubscribe'`,
+      [d.customer_id],
+    );
     expect(audit).toHaveLength(1);
     expect(audit[0].actor_user_id).toBeNull();
     expect(audit[0].changes).toMatchObject({ emailStatus: ['active', 'unsubscribed'], source: 'one_click' });
@@ -216,15 +252,25 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     const pageInfo = await s.call('GET', `/v1/public/unsubscribe?token=${tokenOf(t.unsubscribeUrl, 'token=')}`);
     expect(pageInfo.status).toBe(200);
     expect(pageInfo.body.data).toMatchObject({ emailStatus: 'unsubscribed', canUndo: true });
-    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(t.unsubscribeUrl, 'token=')}`, { body: {} });
+    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(t.unsubscribeUrl, 'token=')}`, {
+      body: {},
+    });
     expect(undo.status).toBe(200);
     expect(undo.body.data).toMatchObject({ emailStatus: 'active', canUndo: false });
-    expect((await s.sql(`select email_status from customers where id = $1`, [d.customer_id]))[0].email_status).toBe('active');
+    expect((await s.sql(`select email_status from customers where id = $1`, [d.customer_id]))[0].email_status).toBe(
+      'active',
+    );
 
     // Unsubscribing from the page records its own source.
-    const fromPage = await s.call('POST', `/v1/public/unsubscribe?token=${tokenOf(t.unsubscribeUrl, 'token=')}&source=page`, { body: {} });
+    const fromPage = await s.call(
+      'POST',
+      `/v1/public/unsubscribe?token=${tokenOf(t.unsubscribeUrl, 'token=')}&source=page`,
+      { body: {} },
+    );
     expect(fromPage.status).toBe(200);
-    expect((await s.sql(`select unsubscribe_reason from customers where id = $1`, [d.customer_id]))[0].unsubscribe_reason).toBe('page');
+    expect(
+      (await s.sql(`select unsubscribe_reason from customers where id = $1`, [d.customer_id]))[0].unsubscribe_reason,
+    ).toBe('page');
     expect((await statistics(token)).body.data.totals.unsubscribes).toBe(2);
   });
 
@@ -249,9 +295,18 @@ describe('one-click unsubscribe (RFC 8058)', () => {
   it('does not lift an unsubscribe the hotel set, through a guest’s old link', async () => {
     const d = sent()[2]!;
     const { token } = await s.login(DEMO.brandAdmin);
-    expect((await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: [d.customer_id], emailStatus: 'unsubscribed' } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', '/v1/customers/email-status', {
+          token,
+          body: { ids: [d.customer_id], emailStatus: 'unsubscribed' },
+        })
+      ).status,
+    ).toBe(200);
     const t = trackingFor(s.rt, d.id);
-    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(t.unsubscribeUrl, 'token=')}`, { body: {} });
+    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(t.unsubscribeUrl, 'token=')}`, {
+      body: {},
+    });
     expect(undo.status).toBe(200);
     expect(undo.body.data).toMatchObject({ emailStatus: 'unsubscribed', canUndo: false });
     await s.call('PUT', '/v1/customers/email-status', { token, body: { ids: [d.customer_id], emailStatus: 'active' } });
@@ -259,23 +314,44 @@ describe('one-click unsubscribe (RFC 8058)', () => {
 
   it('keeps working after the campaign is deleted: the link names the guest too', async () => {
     const d = sent()[6]!;
-    const [gone] = await s.sql(`insert into campaigns (brand_id, host_id, name, status) values ($1, $2, 'Deleted later', 'sent') returning id`, [brandId, shinjuku]);
+    const [gone] = await s.sql(
+      `insert into campaigns (brand_id, host_id, name, status) values ($1, $2, 'Deleted later', 'sent') returning id`,
+      [brandId, shinjuku],
+    );
     const [delivery] = await s.sql(
       `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, status, sent_at) values ($1, $2, $3, $4, 'sent', now()) returning id`,
       [gone.id, brandId, d.customer_id, d.hotel_id],
     );
     const t = trackingFor(s.rt, delivery.id, { customerId: d.customer_id });
     await s.sql(`delete from campaigns where id = $1`, [gone.id]);
-    const res = await fetch(t.unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const res = await fetch(t.unsubscribeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(res.status).toBe(200);
-    expect((await res.json()).data).toMatchObject({ brandName: 'さくらホテルズ', emailStatus: 'unsubscribed', canUndo: true });
-    expect((await s.sql(`select email_status, unsubscribe_reason from customers where id = $1`, [d.customer_id]))[0]).toEqual({ email_status: 'unsubscribed', unsubscribe_reason: 'one_click' });
-    const [audit] = await s.sql(`select changes from audit_log where target_id = $1 and action = 'guest_unsubscribe' order by id desc limit 1`, [d.customer_id]);
+    expect((await res.json()).data).toMatchObject({
+      brandName: 'さくらホテルズ',
+      emailStatus: 'unsubscribed',
+      canUndo: true,
+    });
+    expect(
+      (await s.sql(`select email_status, unsubscribe_reason from customers where id = $1`, [d.customer_id]))[0],
+    ).toEqual({ email_status: 'unsubscribed', unsubscribe_reason: 'one_click' });
+    const [audit] = await s.sql(
+      `select changes from audit_log where target_id = $1 and action = 'guest_unsubscribe' order by id desc limit 1`,
+      [d.customer_id],
+    );
     expect(audit.changes).toMatchObject({ source: 'one_click', campaignId: null });
     // A link without the guest, whose delivery is gone, is refused like a forged one.
     const older = trackingFor(s.rt, delivery.id);
-    expect((await s.call('POST', `/v1/public/unsubscribe?token=${tokenOf(older.unsubscribeUrl, 'token=')}`, { body: {} })).status).toBe(404);
-    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(t.unsubscribeUrl, 'token=')}`, { body: {} });
+    expect(
+      (await s.call('POST', `/v1/public/unsubscribe?token=${tokenOf(older.unsubscribeUrl, 'token=')}`, { body: {} }))
+        .status,
+    ).toBe(404);
+    const undo = await s.call('POST', `/v1/public/unsubscribe/undo?token=${tokenOf(t.unsubscribeUrl, 'token=')}`, {
+      body: {},
+    });
     expect(undo.body.data.emailStatus).toBe('active');
   });
 
@@ -284,7 +360,13 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     const t = trackingFor(s.rt, d.id);
     const good = tokenOf(t.unsubscribeUrl, 'token=');
     const open = tokenOf(t.openPixelUrl, '/t/o/');
-    for (const forged of [good.slice(0, -1), `${good.slice(0, -2)}${good.endsWith('AA') ? 'BB' : 'AA'}`, good.split('.')[0], open, 'x']) {
+    for (const forged of [
+      good.slice(0, -1),
+      `${good.slice(0, -2)}${good.endsWith('AA') ? 'BB' : 'AA'}`,
+      good.split('.')[0],
+      open,
+      'x',
+    ]) {
       for (const [method, p] of [
         ['POST', `/v1/public/unsubscribe?token=${encodeURIComponent(forged!)}`],
         ['GET', `/v1/public/unsubscribe?token=${encodeURIComponent(forged!)}`],
@@ -296,13 +378,17 @@ describe('one-click unsubscribe (RFC 8058)', () => {
       }
     }
     expect((await s.call('POST', '/v1/public/unsubscribe', { body: {} })).status).toBe(400);
-    expect((await s.sql(`select email_status from customers where id = $1`, [d.customer_id]))[0].email_status).toBe('active');
+    expect((await s.sql(`select email_status from customers where id = $1`, [d.customer_id]))[0].email_status).toBe(
+      'active',
+    );
   });
 });
 
 describe('conversions', () => {
   it('counts a booking synced within the window after a click, with its amount, once', async () => {
-    const before = new Set((await s.sql(`select external_id from bookings where brand_id = $1`, [brandId])).map((b) => b.external_id));
+    const before = new Set(
+      (await s.sql(`select external_id from bookings where brand_id = $1`, [brandId])).map((b) => b.external_id),
+    );
     clock.advanceDays(5);
     await syncBookings(s.rt, { brandId, trigger: 'manual' });
     const clicked = sent().map((d) => d.customer_id);
@@ -350,11 +436,14 @@ describe('the rollups', () => {
     const { token } = await s.login(DEMO.brandAdmin);
     expect((await statistics(token)).body.data.totals).toEqual(expected);
 
-    const sum = (rows: Record<string, number>[]) => Object.fromEntries(STAT_COUNTERS.map((k) => [k, rows.reduce((n, r) => n + r[k]!, 0)]));
-    const days = (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/series?interval=day`, { token })).body.data;
+    const sum = (rows: Record<string, number>[]) =>
+      Object.fromEntries(STAT_COUNTERS.map((k) => [k, rows.reduce((n, r) => n + r[k]!, 0)]));
+    const days = (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/series?interval=day`, { token })).body
+      .data;
     expect(days.timeZone).toBe('Asia/Tokyo');
     expect(sum(days.points)).toEqual(expected);
-    const hours = (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/series?interval=hour`, { token })).body.data;
+    const hours = (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/series?interval=hour`, { token })).body
+      .data;
     expect(sum(hours.points)).toEqual(expected);
     const hotels = (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/hotels`, { token })).body.data.hotels;
     expect(sum(hotels)).toEqual(expected);
@@ -368,9 +457,18 @@ describe('the rollups', () => {
       [brandId],
     );
     expect(daily).toEqual({ sent: expected.sent, clicks: expected.clicks, conversions: expected.conversions });
-    const links = await s.sql(`select link_index, count(*)::int as clicks, count(distinct delivery_id)::int as unique from tracking_events where campaign_id = $1 and kind = 'click' group by 1 order by 1`, [campaignId]);
+    const links = await s.sql(
+      `select link_index, count(*)::int as clicks, count(distinct delivery_id)::int as unique from tracking_events where campaign_id = $1 and kind = 'click' group by 1 order by 1`,
+      [campaignId],
+    );
     const linkStats = (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/links`, { token })).body.data.links;
-    expect(linkStats.map((l: { index: number; clicks: number; uniqueClicks: number }) => ({ link_index: l.index, clicks: l.clicks, unique: l.uniqueClicks }))).toEqual(links);
+    expect(
+      linkStats.map((l: { index: number; clicks: number; uniqueClicks: number }) => ({
+        link_index: l.index,
+        clicks: l.clicks,
+        unique: l.uniqueClicks,
+      })),
+    ).toEqual(links);
   });
 });
 
@@ -380,7 +478,11 @@ describe('the report', () => {
     const seen: { deliveryId: string; status: string; openedAt: string | null; events: { kind: string }[] }[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: any } = await s.call('GET', `/v1/campaigns/${campaignId}/recipients?limit=40${cursor ? `&cursor=${cursor}` : ''}`, { token });
+      const res: { status: number; body: any } = await s.call(
+        'GET',
+        `/v1/campaigns/${campaignId}/recipients?limit=40${cursor ? `&cursor=${cursor}` : ''}`,
+        { token },
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.data.items);
       cursor = res.body.data.nextCursor;
@@ -389,14 +491,27 @@ describe('the report', () => {
     const opened = seen.find((r) => r.deliveryId === sent()[0]!.id)!;
     expect(opened.events.map((e) => e.kind)).toEqual(expect.arrayContaining(['open', 'click']));
     expect(opened.openedAt).toBeTruthy();
-    const failed = (await s.call('GET', `/v1/campaigns/${campaignId}/recipients?limit=200&status=failed`, { token })).body.data.items;
+    const failed = (await s.call('GET', `/v1/campaigns/${campaignId}/recipients?limit=200&status=failed`, { token }))
+      .body.data.items;
     expect(failed.length).toBe(deliveries.length - sent().length);
-    expect(failed.every((r: { status: string; events: { kind: string }[] }) => r.status === 'failed' && r.events.some((e) => e.kind === 'bounce'))).toBe(true);
+    expect(
+      failed.every(
+        (r: { status: string; events: { kind: string }[] }) =>
+          r.status === 'failed' && r.events.some((e) => e.kind === 'bounce'),
+      ),
+    ).toBe(true);
     expect((await s.call('GET', `/v1/campaigns/${campaignId}/recipients?cursor=nope`, { token })).status).toBe(400);
   });
 
   it('is read by every role reaching the owning hotel; others get 404, anonymous callers 401', async () => {
-    for (const email of [DEMO.brandAdmin, DEMO.groupAdmin, DEMO.hotelAdmin, DEMO.hotelStaff, DEMO.hotelViewer, DEMO.grand]) {
+    for (const email of [
+      DEMO.brandAdmin,
+      DEMO.groupAdmin,
+      DEMO.hotelAdmin,
+      DEMO.hotelStaff,
+      DEMO.hotelViewer,
+      DEMO.grand,
+    ]) {
       const { token } = await s.login(email);
       expect((await statistics(token)).status, email).toBe(200);
     }
@@ -409,16 +524,26 @@ describe('the report', () => {
     // The same brand, another hotel group: out of reach.
     const { token: multi } = await s.login(DEMO.multi);
     const kansai = { 'x-user-role': 'staff', 'x-host-slug': 'sakura-kansai', 'x-host-level': 'hotel_group' };
-    expect((await s.call('GET', `/v1/campaigns/${campaignId}/statistics`, { token: multi, headers: kansai })).status).toBe(404);
+    expect(
+      (await s.call('GET', `/v1/campaigns/${campaignId}/statistics`, { token: multi, headers: kansai })).status,
+    ).toBe(404);
     expect((await s.call('GET', `/v1/campaigns/${campaignId}/statistics`)).status).toBe(401);
     const { token } = await s.login(DEMO.brandAdmin);
     expect((await s.call('GET', '/v1/campaigns/not-a-uuid/statistics', { token })).status).toBe(404);
-    expect((await s.call('GET', `/v1/campaigns/${campaignId}/statistics/series?timeZone=Mars/Olympus`, { token })).status).toBe(400);
+    expect(
+      (await s.call('GET', `/v1/campaigns/${campaignId}/statistics/series?timeZone=Mars/Olympus`, { token })).status,
+    ).toBe(400);
   });
 
   it('fills the statistics of the template report of the template the campaign used', async () => {
-    const [template] = await s.sql(`insert into templates (brand_id, host_id, name, contents) values ($1, $1, 'Summer template', '{}'::jsonb) returning id`, [brandId]);
-    await s.sql(`insert into template_uses (template_id, campaign_id, brand_id, campaign_name, status) values ($1, $2, $3, 'Summer', 'sent')`, [template.id, campaignId, brandId]);
+    const [template] = await s.sql(
+      `insert into templates (brand_id, host_id, name, contents) values ($1, $1, 'Summer template', '{}'::jsonb) returning id`,
+      [brandId],
+    );
+    await s.sql(
+      `insert into template_uses (template_id, campaign_id, brand_id, campaign_name, status) values ($1, $2, $3, 'Summer', 'sent')`,
+      [template.id, campaignId, brandId],
+    );
     await s.sql(`update campaigns set template_id = $1 where id = $2`, [template.id, campaignId]);
     const { token } = await s.login(DEMO.brandAdmin);
     const totals = (await statistics(token)).body.data.totals;
@@ -439,7 +564,9 @@ describe('the report', () => {
   });
 
   it('documents the public and report routes in the API description', async () => {
-    const doc = (await (await fetch(`${s.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await fetch(`${s.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/t/o/{token}',
@@ -467,25 +594,47 @@ describe('the report', () => {
 describe('the conversion window', () => {
   it('is the brand’s to set (1 to 90 days), read by its hotels, audited, and no other brand’s business', async () => {
     const brand = await s.login(DEMO.brandAdmin);
-    expect((await s.call('GET', '/v1/tracking/settings', { token: brand.token })).body.data).toEqual({ conversionWindowDays: 7, isDefault: true });
-    const set = await s.call('PUT', '/v1/tracking/settings', { token: brand.token, body: { conversionWindowDays: 14 } });
+    expect((await s.call('GET', '/v1/tracking/settings', { token: brand.token })).body.data).toEqual({
+      conversionWindowDays: 7,
+      isDefault: true,
+    });
+    const set = await s.call('PUT', '/v1/tracking/settings', {
+      token: brand.token,
+      body: { conversionWindowDays: 14 },
+    });
     expect(set.status).toBe(200);
     expect(set.body.data).toEqual({ conversionWindowDays: 14, isDefault: false });
     for (const bad of [0, 91, 2.5, '7']) {
-      const refused = await s.call('PUT', '/v1/tracking/settings', { token: brand.token, body: { conversionWindowDays: bad } });
+      const refused = await s.call('PUT', '/v1/tracking/settings', {
+        token: brand.token,
+        body: { conversionWindowDays: bad },
+      });
       expect(refused.status, String(bad)).toBe(400);
       expect(refused.body.error.code).toBe('validation_failed');
     }
     const hotel = await s.login(DEMO.hotelAdmin);
-    expect((await s.call('GET', '/v1/tracking/settings', { token: hotel.token })).body.data.conversionWindowDays).toBe(14);
-    const fromHotel = await s.call('PUT', '/v1/tracking/settings', { token: hotel.token, body: { conversionWindowDays: 3 } });
+    expect((await s.call('GET', '/v1/tracking/settings', { token: hotel.token })).body.data.conversionWindowDays).toBe(
+      14,
+    );
+    const fromHotel = await s.call('PUT', '/v1/tracking/settings', {
+      token: hotel.token,
+      body: { conversionWindowDays: 3 },
+    });
     expect(fromHotel.status).toBe(403);
     expect(fromHotel.body.error.code).toBe('tracking_brand_only');
     const viewer = await s.login(DEMO.hotelViewer);
-    expect((await s.call('PUT', '/v1/tracking/settings', { token: viewer.token, body: { conversionWindowDays: 3 } })).status).toBe(403);
+    expect(
+      (await s.call('PUT', '/v1/tracking/settings', { token: viewer.token, body: { conversionWindowDays: 3 } })).status,
+    ).toBe(403);
     const harbor = await s.login(DEMO.harborAdmin);
-    expect((await s.call('GET', '/v1/tracking/settings', { token: harbor.token })).body.data).toEqual({ conversionWindowDays: 7, isDefault: true });
-    const [audit] = await s.sql(`select action, changes from audit_log where target_type = 'tracking_settings' and target_id = $1`, [brandId]);
+    expect((await s.call('GET', '/v1/tracking/settings', { token: harbor.token })).body.data).toEqual({
+      conversionWindowDays: 7,
+      isDefault: true,
+    });
+    const [audit] = await s.sql(
+      `select action, changes from audit_log where target_type = 'tracking_settings' and target_id = $1`,
+      [brandId],
+    );
     expect(audit).toEqual({ action: 'update', changes: { conversionWindowDays: [7, 14] } });
     await s.call('PUT', '/v1/tracking/settings', { token: brand.token, body: { conversionWindowDays: 7 } });
   });
@@ -493,7 +642,10 @@ describe('the conversion window', () => {
 
 describe('concurrent batches', () => {
   it('count a delivery’s first open and first click once, however many processes write at the same time', async () => {
-    const [second] = await s.sql(`insert into campaigns (brand_id, host_id, name, status) values ($1, $2, 'Concurrent', 'sent') returning id`, [brandId, shinjuku]);
+    const [second] = await s.sql(
+      `insert into campaigns (brand_id, host_id, name, status) values ($1, $2, 'Concurrent', 'sent') returning id`,
+      [brandId, shinjuku],
+    );
     const [d] = await s.sql(
       `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, status, sent_at)
        select $1, $2, customer_id, hotel_id, 'sent', now() - interval '1 hour' from deliveries where id = $3 returning id`,
@@ -505,27 +657,44 @@ describe('concurrent batches', () => {
       Array.from({ length: 5 }, (_, i) =>
         writeEvents(s.rt, [
           { kind: 'open', deliveryId: d.id, at: new Date(at.getTime() + i) },
-          { kind: 'click', deliveryId: d.id, at: new Date(at.getTime() + i), linkIndex: 0, url: 'https://sakura-hotels.example.jp/' },
+          {
+            kind: 'click',
+            deliveryId: d.id,
+            at: new Date(at.getTime() + i),
+            linkIndex: 0,
+            url: 'https://sakura-hotels.example.jp/',
+          },
         ]),
       ),
     );
-    const [stats] = await s.sql(`select opens, unique_opens, clicks, unique_clicks from campaign_stats where campaign_id = $1`, [second.id]);
+    const [stats] = await s.sql(
+      `select opens, unique_opens, clicks, unique_clicks from campaign_stats where campaign_id = $1`,
+      [second.id],
+    );
     expect(stats).toEqual({ opens: 5, unique_opens: 1, clicks: 5, unique_clicks: 1 });
-    const [link] = await s.sql(`select clicks, unique_clicks from campaign_link_stats where campaign_id = $1`, [second.id]);
+    const [link] = await s.sql(`select clicks, unique_clicks from campaign_link_stats where campaign_id = $1`, [
+      second.id,
+    ]);
     expect(link).toEqual({ clicks: 5, unique_clicks: 1 });
   });
 });
-
 
 describe('an address that tries forged unsubscribe links', () => {
   // Last in this file: from here on this test's address is refused for the rest of the minute.
   it('gets 429 after 30 refusals in a minute, while genuine links are never counted', async () => {
     const genuine = tokenOf(trackingFor(s.rt, sent()[7]!.id).unsubscribeUrl, 'token=');
-    for (let i = 0; i < 40; i++) expect((await s.call('GET', `/v1/public/unsubscribe?token=${genuine}`)).status).toBe(200);
+    for (let i = 0; i < 40; i++)
+      expect((await s.call('GET', `/v1/public/unsubscribe?token=${genuine}`)).status).toBe(200);
     let refused = 0;
     let status = 404;
     while (status === 404 && refused < 100) {
-      status = (await s.call('POST', `/v1/public/unsubscribe?token=AAAAAAAAAAAAAAAAAAAAAA.${String(refused).padStart(22, 'A')}`, { body: {} })).status;
+      status = (
+        await s.call(
+          'POST',
+          `/v1/public/unsubscribe?token=AAAAAAAAAAAAAAAAAAAAAA.${String(refused).padStart(22, 'A')}`,
+          { body: {} },
+        )
+      ).status;
       if (status === 404) refused++;
     }
     expect(status).toBe(429);

@@ -4,7 +4,14 @@ import { AppError } from '../../http/errors.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { guestLanguage } from '../templates/render-template.ts';
 import { keysOf, openUnsubscribeToken, type TUnsubscribeToken } from './links.ts';
-import { findGuestTarget, findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus, unsubscribedMessageFor, type TUnsubscribeTarget } from './queries.ts';
+import {
+  findGuestTarget,
+  findUnsubscribeTarget,
+  recordGuestConsent,
+  setGuestEmailStatus,
+  unsubscribedMessageFor,
+  type TUnsubscribeTarget,
+} from './queries.ts';
 import type { TTx } from '../../db/client.ts';
 import { applyRollups } from './rollups.ts';
 
@@ -30,7 +37,9 @@ function tokenOf(rt: TRuntime, token: string): TUnsubscribeToken {
 
 /** The delivery's guest; when the delivery is gone (campaign deleted), the guest the token names. */
 async function targetOf(tx: TTx, token: TUnsubscribeToken, lock: boolean): Promise<TUnsubscribeTarget> {
-  const target = (await findUnsubscribeTarget(tx, token.deliveryId, { lock })) ?? (token.customerId ? await findGuestTarget(tx, token.customerId, { lock }) : null);
+  const target =
+    (await findUnsubscribeTarget(tx, token.deliveryId, { lock })) ??
+    (token.customerId ? await findGuestTarget(tx, token.customerId, { lock }) : null);
   if (!target) throw invalid();
   return target;
 }
@@ -39,13 +48,19 @@ function pageOf(target: TUnsubscribeTarget, message: string | null): TUnsubscrib
   return {
     brandName: target.brandName,
     message,
-    language: target.country ? guestLanguage(target.country) : (target.defaultLanguage ?? SENDING_DEFAULTS.defaultLanguage),
+    language: target.country
+      ? guestLanguage(target.country)
+      : (target.defaultLanguage ?? SENDING_DEFAULTS.defaultLanguage),
     emailStatus: target.emailStatus,
     canUndo: target.emailStatus === 'unsubscribed' && GUEST_SOURCES.includes(target.unsubscribeReason ?? ''),
   };
 }
 
-export async function unsubscribeGuest(rt: TRuntime, token: string, source: TUnsubscribeSource): Promise<TUnsubscribePage> {
+export async function unsubscribeGuest(
+  rt: TRuntime,
+  token: string,
+  source: TUnsubscribeSource,
+): Promise<TUnsubscribePage> {
   const opened = tokenOf(rt, token);
   return withTenant(rt.database.db, SYSTEM, async (tx) => {
     const target = await targetOf(tx, opened, true);
@@ -54,7 +69,15 @@ export async function unsubscribeGuest(rt: TRuntime, token: string, source: TUns
       await setGuestEmailStatus(tx, target, 'unsubscribed', source, at);
       await recordGuestConsent(tx, target, 'unsubscribe', source, at);
       if (target.campaignId) {
-        await applyRollups(tx, [{ campaignId: target.campaignId, brandId: target.brandId, hostId: target.hotelId ?? target.brandId, at, counters: { unsubscribes: 1 } }]);
+        await applyRollups(tx, [
+          {
+            campaignId: target.campaignId,
+            brandId: target.brandId,
+            hostId: target.hotelId ?? target.brandId,
+            at,
+            counters: { unsubscribes: 1 },
+          },
+        ]);
       }
       target.emailStatus = 'unsubscribed';
       target.unsubscribeReason = source;

@@ -45,7 +45,12 @@ const KEY_PREFIX = 'logos/';
 
 /** An S3-compatible bucket (AWS S3, MinIO, R2, ...), spoken to with SigV4-signed fetches. */
 export function s3LogoStore(config: Extract<TLogoStoreConfig, { kind: 's3' }>): TLogoStore {
-  const key: TSigV4Key = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, region: config.region, service: 's3' };
+  const key: TSigV4Key = {
+    accessKeyId: config.accessKeyId,
+    secretAccessKey: config.secretAccessKey,
+    region: config.region,
+    service: 's3',
+  };
   const endpoint = new URL(config.endpoint);
   const objectUrl = (name: string) =>
     config.pathStyle

@@ -20,7 +20,8 @@ const env = (standIn: TS3StandIn, extra: Record<string, string> = {}) => ({
 });
 
 /** A PNG nobody else uploads: the signature, then random bytes (the server sniffs the signature). */
-const uniquePng = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(300)]);
+const uniquePng = () =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(300)]);
 
 let standIn: TS3StandIn;
 let s: TTestServer;
@@ -60,10 +61,15 @@ describe('logos in an S3-compatible store', () => {
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
-    expect(standIn.requests.filter((r) => r.path === `/${S3.bucket}/logos/${name}`).map((r) => `${r.method} ${r.status}`)).toEqual(['PUT 200', 'GET 200']);
+    expect(
+      standIn.requests.filter((r) => r.path === `/${S3.bucket}/logos/${name}`).map((r) => `${r.method} ${r.status}`),
+    ).toEqual(['PUT 200', 'GET 200']);
 
     // A host can be created with it.
-    const brand = await s.call('POST', '/v1/brands', { token, body: { name: 'S3テストブランド', address: '東京都中央区1-1', logoUrl: url } });
+    const brand = await s.call('POST', '/v1/brands', {
+      token,
+      body: { name: 'S3テストブランド', address: '東京都中央区1-1', logoUrl: url },
+    });
     expect(brand.status).toBe(200);
     expect(brand.body.data.logoUrl).toBe(url);
   });

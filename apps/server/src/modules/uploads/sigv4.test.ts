@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { amzDate, canonicalRequest, EMPTY_PAYLOAD_SHA256, sha256Hex, signatureOf, signRequest, uriEncode } from './sigv4.ts';
+import {
+  amzDate,
+  canonicalRequest,
+  EMPTY_PAYLOAD_SHA256,
+  sha256Hex,
+  signatureOf,
+  signRequest,
+  uriEncode,
+} from './sigv4.ts';
 
 // The worked examples of the S3 documentation ("Signature calculations for the Authorization
 // header", example credentials), so the signer is checked against AWS's own answers.
-const KEY = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'us-east-1', service: 's3' };
+const KEY = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  region: 'us-east-1',
+  service: 's3',
+};
 const NOW = new Date('2013-05-24T00:00:00Z');
 
 describe('AWS Signature Version 4', () => {
@@ -35,7 +48,9 @@ describe('AWS Signature Version 4', () => {
     const canonical = canonicalRequest({ method: 'PUT', url, headers, payloadHash: sha256Hex(body) });
     expect(canonical.text.split('\n').slice(0, 2)).toEqual(['PUT', '/test%24file.text']);
     expect(canonical.signedHeaders).toBe('date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class');
-    expect(signatureOf(KEY, '20130524T000000Z', canonical.text)).toBe('98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd');
+    expect(signatureOf(KEY, '20130524T000000Z', canonical.text)).toBe(
+      '98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd',
+    );
   });
 
   it('sorts and encodes the query string, and encodes paths byte by byte', () => {

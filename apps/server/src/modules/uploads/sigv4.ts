@@ -35,7 +35,10 @@ export function uriEncode(value: string, keepSlash: boolean): string {
 
 /** `20130524T000000Z`: the request time as x-amz-date carries it. */
 export function amzDate(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 export interface TCanonicalInput {
@@ -97,11 +100,19 @@ export function signRequest(
     'x-amz-date': date,
     'x-amz-content-sha256': request.payloadHash,
   };
-  const { text, signedHeaders } = canonicalRequest({ method: request.method, url: request.url, headers, payloadHash: request.payloadHash });
+  const { text, signedHeaders } = canonicalRequest({
+    method: request.method,
+    url: request.url,
+    headers,
+    payloadHash: request.payloadHash,
+  });
   const day = date.slice(0, 8);
   const credential = `${key.accessKeyId}/${day}/${key.region}/${key.service}/aws4_request`;
   const signature = signatureOf(key, date, text);
-  return { ...headers, authorization: `${ALGORITHM} Credential=${credential}, SignedHeaders=${signedHeaders}, Signature=${signature}` };
+  return {
+    ...headers,
+    authorization: `${ALGORITHM} Credential=${credential}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
+  };
 }
 
 /** Compares two hex signatures in constant time. */

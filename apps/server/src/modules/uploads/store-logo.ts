@@ -8,7 +8,8 @@ const LOGO_NAME = /^[a-f0-9]{64}\.(png|jpg)$/;
 
 /** The image type by its first bytes, never by the file name. */
 export function sniffImage(bytes: Buffer): 'png' | 'jpg' | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
   return null;
 }
@@ -25,8 +26,14 @@ export function isOurLogoUrl(url: string): boolean {
  * Stores a logo in the configured store (the data directory or an S3-compatible bucket), named by
  * its content hash: the same image uploaded twice is one object, and its URL can be cached forever.
  */
-export async function storeLogo(store: TLogoStore, bytes: Buffer, truncated: boolean, log?: { warn: (obj: object, msg: string) => void }): Promise<{ logoUrl: string }> {
-  if (truncated || bytes.length >= LOGO_MAX_BYTES) throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
+export async function storeLogo(
+  store: TLogoStore,
+  bytes: Buffer,
+  truncated: boolean,
+  log?: { warn: (obj: object, msg: string) => void },
+): Promise<{ logoUrl: string }> {
+  if (truncated || bytes.length >= LOGO_MAX_BYTES)
+    throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
   if (bytes.length === 0) throw new AppError(400, 'logo_wrong_type', { file: fieldError('logo_wrong_type') });
   const kind = sniffImage(bytes);
   if (!kind) throw new AppError(400, 'logo_wrong_type', { file: fieldError('logo_wrong_type') });

@@ -64,7 +64,11 @@ export async function listMembers(
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
-  const [total] = await tx.select({ n: count() }).from(roleAssignments).innerJoin(users, eq(users.id, roleAssignments.userId)).where(where);
+  const [total] = await tx
+    .select({ n: count() })
+    .from(roleAssignments)
+    .innerJoin(users, eq(users.id, roleAssignments.userId))
+    .where(where);
   return { rows: rows as TMemberRow[], total: total?.n ?? 0 };
 }
 
@@ -87,7 +91,10 @@ export async function insertAssignment(tx: TTx, row: typeof roleAssignments.$inf
 }
 
 export async function updateUserRow(tx: TTx, id: string, values: Partial<typeof users.$inferInsert>): Promise<void> {
-  await tx.update(users).set({ ...values, updatedAt: new Date() }).where(eq(users.id, id));
+  await tx
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id));
 }
 
 export async function updateAssignmentRole(tx: TTx, assignmentId: string, role: TMemberRow['role']): Promise<void> {
@@ -116,7 +123,12 @@ export async function findUsersByEmails(db: TTx, emails: string[]) {
   return db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(inArray(sql`lower(${users.email})`, emails.map((e) => e.toLowerCase())));
+    .where(
+      inArray(
+        sql`lower(${users.email})`,
+        emails.map((e) => e.toLowerCase()),
+      ),
+    );
 }
 
 export async function promoteAnotherDefault(db: TTx, userId: string): Promise<void> {

@@ -29,7 +29,6 @@ import {
   type TMemberRow,
 } from './queries.ts';
 
-
 function toUser(ctx: TActingContext, row: TMemberRow): TUser {
   return {
     id: row.id,
@@ -49,7 +48,11 @@ function toUser(ctx: TActingContext, row: TMemberRow): TUser {
   };
 }
 
-export async function listUsers(rt: TRuntime, ctx: TActingContext, f: { search?: string; role?: string; status?: string; page: number; pageSize: number }) {
+export async function listUsers(
+  rt: TRuntime,
+  ctx: TActingContext,
+  f: { search?: string; role?: string; status?: string; page: number; pageSize: number },
+) {
   return inTenant(rt, ctx, async (tx) => {
     const { rows, total } = await listMembers(tx, ctx.host.id, f);
     return { items: rows.map((r) => toUser(ctx, r)), total, page: f.page, pageSize: f.pageSize };
@@ -91,7 +94,14 @@ function validatePerson(input: { fullName: string; nickName: string; phoneNumber
 export async function createUser(
   rt: TRuntime,
   ctx: TActingContext,
-  input: { fullName: string; nickName: string; email: string; phoneNumber: string; role: string; language?: 'ja' | 'en' },
+  input: {
+    fullName: string;
+    nickName: string;
+    email: string;
+    phoneNumber: string;
+    role: string;
+    language?: 'ja' | 'en';
+  },
 ): Promise<TUser> {
   const fields: TFieldErrors = {};
   const phone = validatePerson(input, fields);
@@ -100,19 +110,43 @@ export async function createUser(
   else if (!isValidEmail(email)) fields.email = fieldError('email_invalid');
   const role = roleAtHost(ctx, input.role, fields);
   if (Object.keys(fields).length > 0) throw badRequest(fields);
-  if (await emailExists(rt.database.db, email)) throw new AppError(409, 'email_registered', { email: fieldError('email_registered') });
+  if (await emailExists(rt.database.db, email))
+    throw new AppError(409, 'email_registered', { email: fieldError('email_registered') });
 
   const id = randomUUID();
   const language = input.language ?? ctx.user.language;
   const user = await inTenant(rt, ctx, async (tx) => {
     const { firstName, lastName } = splitFullName(input.fullName);
-    await insertUser(tx, { id, email, firstName, lastName, nickName: input.nickName, phoneNumber: phone, language, originalHostId: ctx.host.id });
-    await insertAssignment(tx, { userId: id, hostId: ctx.host.id, brandId: ctx.host.brandId, role: role as TRole, isDefault: true, origin: 'original' });
-    await recordAudit(tx, ctx, { action: 'create', targetType: 'user', targetId: id, brandId: ctx.host.brandId, changes: { role } });
+    await insertUser(tx, {
+      id,
+      email,
+      firstName,
+      lastName,
+      nickName: input.nickName,
+      phoneNumber: phone,
+      language,
+      originalHostId: ctx.host.id,
+    });
+    await insertAssignment(tx, {
+      userId: id,
+      hostId: ctx.host.id,
+      brandId: ctx.host.brandId,
+      role: role as TRole,
+      isDefault: true,
+      origin: 'original',
+    });
+    await recordAudit(tx, ctx, {
+      action: 'create',
+      targetType: 'user',
+      targetId: id,
+      brandId: ctx.host.brandId,
+      changes: { role },
+    });
     return toUser(ctx, await mustFindMember(tx, ctx, id));
   }).catch((error: { cause?: { code?: string }; code?: string }) => {
     // A concurrent registration of the same address loses the race on the unique index.
-    if ((error.cause?.code ?? error.code) === '23505') throw new AppError(409, 'email_registered', { email: fieldError('email_registered') });
+    if ((error.cause?.code ?? error.code) === '23505')
+      throw new AppError(409, 'email_registered', { email: fieldError('email_registered') });
     throw error;
   });
   const job: TSendAccountLink = { userId: id, purpose: 'invitation', language, hostName: ctx.host.name };
@@ -154,14 +188,25 @@ export async function updateUser(
  * Activates or deactivates a user. Status is the user's own, across every host, so only their
  * original host (or the granduser) may change it. Deactivation ends their sessions at once.
  */
-export async function setUserStatus(rt: TRuntime, ctx: TActingContext, userId: string, status: 'active' | 'inactive'): Promise<TUser> {
+export async function setUserStatus(
+  rt: TRuntime,
+  ctx: TActingContext,
+  userId: string,
+  status: 'active' | 'inactive',
+): Promise<TUser> {
   const user = await inTenant(rt, ctx, async (tx) => {
     const before = await mustFindMember(tx, ctx, userId);
     if (userId === ctx.user.id) throw new AppError(403, 'cannot_change_self');
     if (ctx.role !== 'granduser' && before.originalHostId !== ctx.host.id) throw new AppError(403, 'not_original_host');
     if (before.status !== status) {
       await updateUserRow(tx, userId, { status });
-      await recordAudit(tx, ctx, { action: 'status_change', targetType: 'user', targetId: userId, brandId: ctx.host.brandId, changes: { status: [before.status, status] } });
+      await recordAudit(tx, ctx, {
+        action: 'status_change',
+        targetType: 'user',
+        targetId: userId,
+        brandId: ctx.host.brandId,
+        changes: { status: [before.status, status] },
+      });
     }
     return toUser(ctx, await mustFindMember(tx, ctx, userId));
   });
@@ -175,7 +220,13 @@ export async function removeUserRole(rt: TRuntime, ctx: TActingContext, userId: 
     const member = await mustFindMember(tx, ctx, userId);
     if (userId === ctx.user.id) throw new AppError(403, 'cannot_change_self');
     await deleteAssignment(tx, member.assignmentId);
-    await recordAudit(tx, ctx, { action: 'remove_role', targetType: 'user', targetId: userId, brandId: ctx.host.brandId, changes: { role: member.role } });
+    await recordAudit(tx, ctx, {
+      action: 'remove_role',
+      targetType: 'user',
+      targetId: userId,
+      brandId: ctx.host.brandId,
+      changes: { role: member.role },
+    });
     return member.isDefault;
   });
   // The user's other roles may be in other brands, out of this context's reach.
@@ -184,23 +235,46 @@ export async function removeUserRole(rt: TRuntime, ctx: TActingContext, userId: 
 }
 
 /** Gives registered users of other hosts a role here. The whole list is refused if one is wrong. */
-export async function inviteUsers(rt: TRuntime, ctx: TActingContext, input: { emails: string[]; role: string }): Promise<{ invited: TUser[] }> {
+export async function inviteUsers(
+  rt: TRuntime,
+  ctx: TActingContext,
+  input: { emails: string[]; role: string },
+): Promise<{ invited: TUser[] }> {
   const fields: TFieldErrors = {};
   const role = roleAtHost(ctx, input.role, fields);
   const emails = input.emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
   if (emails.length === 0) fields.emails = fieldError('email_required');
   else if (emails.some((e) => !isValidEmail(e))) fields.emails = fieldError('email_invalid');
   if (Object.keys(fields).length > 0) throw badRequest(fields);
-  if (new Set(emails).size !== emails.length) throw new AppError(400, 'duplicate_input', { emails: fieldError('duplicate_input') });
+  if (new Set(emails).size !== emails.length)
+    throw new AppError(400, 'duplicate_input', { emails: fieldError('duplicate_input') });
   const found = await findUsersByEmails(rt.database.db, emails);
-  if (found.length !== emails.length) throw new AppError(400, 'unregistered_emails', { emails: fieldError('unregistered_emails') });
+  if (found.length !== emails.length)
+    throw new AppError(400, 'unregistered_emails', { emails: fieldError('unregistered_emails') });
   return inTenant(rt, ctx, async (tx) => {
-    const already = await membersAmong(tx, ctx.host.id, found.map((u) => u.id));
+    const already = await membersAmong(
+      tx,
+      ctx.host.id,
+      found.map((u) => u.id),
+    );
     if (already.length > 0) throw new AppError(409, 'existing_users', { emails: fieldError('existing_users') });
     const invited: TUser[] = [];
     for (const u of found) {
-      await insertAssignment(tx, { userId: u.id, hostId: ctx.host.id, brandId: ctx.host.brandId, role: role as TRole, isDefault: false, origin: 'invited' });
-      await recordAudit(tx, ctx, { action: 'invite', targetType: 'user', targetId: u.id, brandId: ctx.host.brandId, changes: { role } });
+      await insertAssignment(tx, {
+        userId: u.id,
+        hostId: ctx.host.id,
+        brandId: ctx.host.brandId,
+        role: role as TRole,
+        isDefault: false,
+        origin: 'invited',
+      });
+      await recordAudit(tx, ctx, {
+        action: 'invite',
+        targetType: 'user',
+        targetId: u.id,
+        brandId: ctx.host.brandId,
+        changes: { role },
+      });
       invited.push(toUser(ctx, await mustFindMember(tx, ctx, u.id)));
     }
     return { invited };

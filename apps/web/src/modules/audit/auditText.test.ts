@@ -48,38 +48,85 @@ describe('the audit log in plain words', () => {
   });
 
   it('names campaigns and templates by the name they had, and says what was done to them, in both languages', async () => {
-    const campaign = (action: string, changes: Record<string, unknown>) => entry({ action, targetType: 'campaign', targetId: 'c1', targetName: null, changes });
+    const campaign = (action: string, changes: Record<string, unknown>) =>
+      entry({ action, targetType: 'campaign', targetId: 'c1', targetName: null, changes });
     const said = async (e: TAuditEntry) => inBoth(() => describeAction(e, i18next.t));
-    expect(await said(campaign('create', { name: '夏の特典' }))).toEqual({ en: 'Created campaign “夏の特典”', ja: 'キャンペーン「夏の特典」を作成しました' });
-    expect(await said(campaign('schedule', { name: '夏の特典', sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' }))).toEqual({
+    expect(await said(campaign('create', { name: '夏の特典' }))).toEqual({
+      en: 'Created campaign “夏の特典”',
+      ja: 'キャンペーン「夏の特典」を作成しました',
+    });
+    expect(
+      await said(campaign('schedule', { name: '夏の特典', sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' })),
+    ).toEqual({
       en: 'Scheduled campaign “夏の特典”',
       ja: 'キャンペーン「夏の特典」の配信を予約しました',
     });
-    expect(await inBoth(() => describeChanges(campaign('schedule', { name: '夏の特典', sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' }), i18next.t))).toEqual({
+    expect(
+      await inBoth(() =>
+        describeChanges(
+          campaign('schedule', { name: '夏の特典', sendAt: '2099-07-01 10:00', timeZone: 'Asia/Tokyo' }),
+          i18next.t,
+        ),
+      ),
+    ).toEqual({
       en: ['Send at: 2099-07-01 10:00', 'Time zone: Asia/Tokyo'],
       ja: ['配信日時：2099-07-01 10:00', 'タイムゾーン：Asia/Tokyo'],
     });
-    expect(await said(campaign('send_now', { name: '夏の特典' }))).toEqual({ en: 'Started sending campaign “夏の特典” now', ja: 'キャンペーン「夏の特典」を今すぐ配信しました' });
-    expect(await said(campaign('unschedule', { name: '夏の特典' }))).toEqual({ en: 'Put campaign “夏の特典” back to draft', ja: 'キャンペーン「夏の特典」を下書きに戻しました' });
-    expect(await said(campaign('cancel', { name: '夏の特典' }))).toEqual({ en: 'Cancelled campaign “夏の特典”', ja: 'キャンペーン「夏の特典」をキャンセルしました' });
-    expect(await said(campaign('delete', { name: '夏の特典' }))).toEqual({ en: 'Deleted campaign “夏の特典”', ja: 'キャンペーン「夏の特典」を削除しました' });
+    expect(await said(campaign('send_now', { name: '夏の特典' }))).toEqual({
+      en: 'Started sending campaign “夏の特典” now',
+      ja: 'キャンペーン「夏の特典」を今すぐ配信しました',
+    });
+    expect(await said(campaign('unschedule', { name: '夏の特典' }))).toEqual({
+      en: 'Put campaign “夏の特典” back to draft',
+      ja: 'キャンペーン「夏の特典」を下書きに戻しました',
+    });
+    expect(await said(campaign('cancel', { name: '夏の特典' }))).toEqual({
+      en: 'Cancelled campaign “夏の特典”',
+      ja: 'キャンペーン「夏の特典」をキャンセルしました',
+    });
+    expect(await said(campaign('delete', { name: '夏の特典' }))).toEqual({
+      en: 'Deleted campaign “夏の特典”',
+      ja: 'キャンペーン「夏の特典」を削除しました',
+    });
     // Renamed: named by its new name, the change on its own line.
     const renamed = campaign('update', { name: ['夏の特典', '夏の特典 2026'], fields: ['subject', 'recipients'] });
-    expect(await said(renamed)).toEqual({ en: 'Updated campaign “夏の特典 2026”', ja: 'キャンペーン「夏の特典 2026」を更新しました' });
+    expect(await said(renamed)).toEqual({
+      en: 'Updated campaign “夏の特典 2026”',
+      ja: 'キャンペーン「夏の特典 2026」を更新しました',
+    });
     expect(await inBoth(() => describeChanges(renamed, i18next.t))).toEqual({
       en: ['Name: 夏の特典 → 夏の特典 2026', 'Changed: Subject, Recipients'],
       ja: ['名称：夏の特典 → 夏の特典 2026', '変更した項目：件名、配信対象'],
     });
-    const copied = entry({ action: 'duplicate', targetType: 'template', targetId: 't2', targetName: null, changes: { name: 'ご案内 (copy)', copyOf: 'ご案内' } });
-    expect(await said(copied)).toEqual({ en: 'Created template “ご案内 (copy)” as a copy', ja: 'テンプレート「ご案内 (copy)」を複製して作成しました' });
-    expect(await inBoth(() => describeChanges(copied, i18next.t))).toEqual({ en: ['Copy of: ご案内'], ja: ['複製元：ご案内'] });
+    const copied = entry({
+      action: 'duplicate',
+      targetType: 'template',
+      targetId: 't2',
+      targetName: null,
+      changes: { name: 'ご案内 (copy)', copyOf: 'ご案内' },
+    });
+    expect(await said(copied)).toEqual({
+      en: 'Created template “ご案内 (copy)” as a copy',
+      ja: 'テンプレート「ご案内 (copy)」を複製して作成しました',
+    });
+    expect(await inBoth(() => describeChanges(copied, i18next.t))).toEqual({
+      en: ['Copy of: ご案内'],
+      ja: ['複製元：ご案内'],
+    });
   });
 
   it('names segments by the name they had when created, renamed or copied', async () => {
-    const segment = (action: string, changes: Record<string, unknown>) => entry({ action, targetType: 'segment', targetId: 's1', targetName: null, changes });
+    const segment = (action: string, changes: Record<string, unknown>) =>
+      entry({ action, targetType: 'segment', targetId: 's1', targetName: null, changes });
     const said = async (e: TAuditEntry) => inBoth(() => describeAction(e, i18next.t));
-    expect(await said(segment('create', { name: '新宿の夏' }))).toEqual({ en: 'Created segment “新宿の夏”', ja: 'セグメント「新宿の夏」を作成しました' });
-    expect(await said(segment('update', { name: ['新宿の夏', '新宿の夏 2026'] }))).toEqual({ en: 'Updated segment “新宿の夏 2026”', ja: 'セグメント「新宿の夏 2026」を更新しました' });
+    expect(await said(segment('create', { name: '新宿の夏' }))).toEqual({
+      en: 'Created segment “新宿の夏”',
+      ja: 'セグメント「新宿の夏」を作成しました',
+    });
+    expect(await said(segment('update', { name: ['新宿の夏', '新宿の夏 2026'] }))).toEqual({
+      en: 'Updated segment “新宿の夏 2026”',
+      ja: 'セグメント「新宿の夏 2026」を更新しました',
+    });
     expect(await said(segment('duplicate', { name: '新宿の夏 (copy)', copyOf: '新宿の夏' }))).toEqual({
       en: 'Created segment “新宿の夏 (copy)” as a copy',
       ja: 'セグメント「新宿の夏 (copy)」を複製して作成しました',
@@ -170,7 +217,11 @@ describe('the audit log in plain words', () => {
       action: 'verify',
       targetType: 'sending_domain',
       targetName: null,
-      changes: { domain: 'sakura-hotels.example.jp', state: 'in_verification', records: { spf: 'correct', dkim: 'missing' } },
+      changes: {
+        domain: 'sakura-hotels.example.jp',
+        state: 'in_verification',
+        records: { spf: 'correct', dkim: 'missing' },
+      },
     });
     expect(await inBoth(() => describeAction(verify, i18next.t))).toEqual({
       en: 'Verified the DNS records of domain “sakura-hotels.example.jp”',
@@ -209,7 +260,8 @@ describe('a guest’s own unsubscribe (tracking)', () => {
 });
 
 describe('scenario and preset changes (automations)', () => {
-  const scenario = (over: Partial<TAuditEntry>) => entry({ targetType: 'scenario', targetId: 's1', targetName: null, ...over });
+  const scenario = (over: Partial<TAuditEntry>) =>
+    entry({ targetType: 'scenario', targetId: 's1', targetName: null, ...over });
 
   it('name the scenario as it was recorded, and each action of section 4 as a sentence', async () => {
     const stop = scenario({ action: 'stop', changes: { name: '到着前のご案内', status: ['running', 'stopped'] } });
@@ -222,7 +274,10 @@ describe('scenario and preset changes (automations)', () => {
       ja: ['ステータス：実行中 → 停止'],
     });
     const run = scenario({ action: 'run', changes: { name: 'Birthday', status: ['draft', 'scheduled'] } });
-    expect(await inBoth(() => describeAction(run, i18next.t))).toEqual({ en: 'Ran scenario “Birthday”', ja: 'シナリオ「Birthday」を実行しました' });
+    expect(await inBoth(() => describeAction(run, i18next.t))).toEqual({
+      en: 'Ran scenario “Birthday”',
+      ja: 'シナリオ「Birthday」を実行しました',
+    });
     for (const action of ['restart', 'cancel', 'resume', 'restore', 'archive']) {
       const line = await inBoth(() => describeAction(scenario({ action, changes: { name: 'x' } }), i18next.t));
       expect(line.en).not.toContain(action);
@@ -232,7 +287,10 @@ describe('scenario and preset changes (automations)', () => {
 
   it('an edit says the new name, what changed, and a copy where it came from', async () => {
     const edit = scenario({ action: 'update', changes: { name: ['旧', '新'], fields: ['graph', 'run'] } });
-    expect(await inBoth(() => describeAction(edit, i18next.t))).toEqual({ en: 'Updated scenario “新”', ja: 'シナリオ「新」を更新しました' });
+    expect(await inBoth(() => describeAction(edit, i18next.t))).toEqual({
+      en: 'Updated scenario “新”',
+      ja: 'シナリオ「新」を更新しました',
+    });
     expect(await inBoth(() => describeChanges(edit, i18next.t))).toEqual({
       en: ['Name: 旧 → 新', 'Changed: Workflow, Run period'],
       ja: ['名称：旧 → 新', '変更した項目：ワークフロー、実行期間'],
@@ -242,8 +300,20 @@ describe('scenario and preset changes (automations)', () => {
       en: 'Created scenario “誕生日 (copy)” as a copy',
       ja: 'シナリオ「誕生日 (copy)」をコピーして作成しました',
     });
-    expect(await inBoth(() => describeChanges(copy, i18next.t))).toEqual({ en: ['Copied from: 誕生日'], ja: ['コピー元：誕生日'] });
-    const preset = entry({ action: 'delete', targetType: 'preset', targetId: 'p1', targetName: null, changes: { name: '🎂 誕生日' } });
-    expect(await inBoth(() => describeAction(preset, i18next.t))).toEqual({ en: 'Deleted preset “🎂 誕生日”', ja: 'プリセット「🎂 誕生日」を削除しました' });
+    expect(await inBoth(() => describeChanges(copy, i18next.t))).toEqual({
+      en: ['Copied from: 誕生日'],
+      ja: ['コピー元：誕生日'],
+    });
+    const preset = entry({
+      action: 'delete',
+      targetType: 'preset',
+      targetId: 'p1',
+      targetName: null,
+      changes: { name: '🎂 誕生日' },
+    });
+    expect(await inBoth(() => describeAction(preset, i18next.t))).toEqual({
+      en: 'Deleted preset “🎂 誕生日”',
+      ja: 'プリセット「🎂 誕生日」を削除しました',
+    });
   });
 });

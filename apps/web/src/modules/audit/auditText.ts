@@ -77,7 +77,8 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
   // A deleted host's name is kept in the entry; a current name is looked up when the log is read.
   const renamedTo = isPair(changes.name) && typeof changes.name[1] === 'string' ? changes.name[1] : null;
   const recordedName =
-    typeof changes.name === 'string' && (HOST_TYPES.includes(entry.targetType) || NAMED_TYPES.includes(entry.targetType))
+    typeof changes.name === 'string' &&
+    (HOST_TYPES.includes(entry.targetType) || NAMED_TYPES.includes(entry.targetType))
       ? changes.name
       : renamedTo && NAMED_TYPES.includes(entry.targetType)
         ? renamedTo
@@ -119,7 +120,10 @@ export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
       continue;
     } else if (key === 'records' && isRecord(value)) {
       // A verification's outcome per DNS record: "SPF: Correct, DKIM: Missing".
-      const results = Object.entries(value).map(([kind, result]) => `${kind.toUpperCase()}: ${t(`audit.values.${String(result)}`, { defaultValue: String(result) })}`);
+      const results = Object.entries(value).map(
+        ([kind, result]) =>
+          `${kind.toUpperCase()}: ${t(`audit.values.${String(result)}`, { defaultValue: String(result) })}`,
+      );
       lines.push(t('audit.value', { field, value: results.join(t('audit.separator')) }));
     } else if (isRecord(value)) {
       lines.push(t('audit.changed', { field }));

@@ -1,5 +1,11 @@
 import type { TEntitlement } from '@yado/contracts/entitlements';
-import { ACTION_FROM, DELETABLE_STATUSES, SCENARIO_ACTIONS, type TScenarioAction, type TScenarioStatus } from '@yado/contracts/scenarios';
+import {
+  ACTION_FROM,
+  DELETABLE_STATUSES,
+  SCENARIO_ACTIONS,
+  type TScenarioAction,
+  type TScenarioStatus,
+} from '@yado/contracts/scenarios';
 
 /** What a user may do to a scenario from the list and the editor (spec section 4). */
 export type TScenarioMenuAction = 'edit' | 'summary' | TScenarioAction | 'copy' | 'delete';

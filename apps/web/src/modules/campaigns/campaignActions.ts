@@ -41,10 +41,22 @@ const NEEDS: Record<TCampaignAction, TEntitlement> = {
 };
 
 /** Actions that change the campaign itself, refused for another host's campaign. */
-const OWNER_ONLY: ReadonlySet<TCampaignAction> = new Set(['edit', 'edit_schedule', 'send_now', 'save_as_draft', 'cancel', 'delete']);
+const OWNER_ONLY: ReadonlySet<TCampaignAction> = new Set([
+  'edit',
+  'edit_schedule',
+  'send_now',
+  'save_as_draft',
+  'cancel',
+  'delete',
+]);
 
 /** Actions that ask for a confirmation first. */
-export const CONFIRMED_ACTIONS = ['send_now', 'save_as_draft', 'cancel', 'delete'] as const satisfies readonly TCampaignAction[];
+export const CONFIRMED_ACTIONS = [
+  'send_now',
+  'save_as_draft',
+  'cancel',
+  'delete',
+] as const satisfies readonly TCampaignAction[];
 export type TConfirmedAction = (typeof CONFIRMED_ACTIONS)[number];
 
 export function isConfirmed(action: TCampaignAction): action is TConfirmedAction {
@@ -62,6 +74,8 @@ export function actionsFor(
 ): TCampaignAction[] {
   return CAMPAIGN_ACTIONS.filter(
     (action) =>
-      BY_STATE[action].includes(status) && entitlements[NEEDS[action]] === true && (editable || !OWNER_ONLY.has(action)),
+      BY_STATE[action].includes(status) &&
+      entitlements[NEEDS[action]] === true &&
+      (editable || !OWNER_ONLY.has(action)),
   );
 }

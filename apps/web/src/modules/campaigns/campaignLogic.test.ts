@@ -105,9 +105,9 @@ describe('campaign steps', () => {
     );
     expect(stepProblems({ ...at, date: '2026-11-24', time: '14:01' }, 'schedule', NOW)).toEqual({});
     // The same clock reading in New York is hours later, so still to come.
-    expect(stepProblems({ ...at, date: '2026-11-24', time: '13:59', timeZone: 'America/New_York' }, 'schedule', NOW)).toEqual(
-      {},
-    );
+    expect(
+      stepProblems({ ...at, date: '2026-11-24', time: '13:59', timeZone: 'America/New_York' }, 'schedule', NOW),
+    ).toEqual({});
     expect(stepProblems({ ...at, date: '2026-02-30', time: '10:00' }, 'schedule', NOW).date?.key).toBe(
       'campaign.schedule.invalid',
     );
@@ -158,8 +158,12 @@ describe('wall-clock time in a zone', () => {
   });
 
   it('follows daylight saving time', () => {
-    expect(wallClockToInstant({ date: '2026-07-01', time: '12:00' }, 'America/New_York')).toBe('2026-07-01T16:00:00.000Z');
-    expect(wallClockToInstant({ date: '2026-12-01', time: '12:00' }, 'America/New_York')).toBe('2026-12-01T17:00:00.000Z');
+    expect(wallClockToInstant({ date: '2026-07-01', time: '12:00' }, 'America/New_York')).toBe(
+      '2026-07-01T16:00:00.000Z',
+    );
+    expect(wallClockToInstant({ date: '2026-12-01', time: '12:00' }, 'America/New_York')).toBe(
+      '2026-12-01T17:00:00.000Z',
+    );
   });
 
   it('refuses what is not a date, a time or a zone', () => {

@@ -12,7 +12,9 @@ describe('condition text', () => {
 
   it('reads a condition in the console language, with choice labels, yen and day counts', () => {
     const t = i18next.t;
-    expect(conditionText({ field: 'hotel', operator: 'is', value: ['h1'] }, t, 'en', choicesOf)).toBe('Hotel is さくらホテル 新宿');
+    expect(conditionText({ field: 'hotel', operator: 'is', value: ['h1'] }, t, 'en', choicesOf)).toBe(
+      'Hotel is さくらホテル 新宿',
+    );
     expect(conditionText({ field: 'amount', operator: 'greater_than', value: 50000 }, t, 'en', choicesOf)).toBe(
       'Booking amount greater than ¥50,000',
     );

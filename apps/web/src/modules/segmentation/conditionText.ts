@@ -13,11 +13,18 @@ const isField = (field: string): field is TFilterField => Object.hasOwn(FILTER_F
 const day = (value: string, language: TLanguage) => formatDate(`${value}T00:00:00Z`, language, { noOffset: true });
 
 /** One value of a field as the reader should see it: a choice's label, a date, yen. */
-export function valueText(field: string, value: string | number, t: TFunction, language: TLanguage, choicesOf: TChoicesOf): string {
+export function valueText(
+  field: string,
+  value: string | number,
+  t: TFunction,
+  language: TLanguage,
+  choicesOf: TChoicesOf,
+): string {
   if (!isField(field)) return String(value);
   const def = FILTER_FIELDS[field];
   if (def.type === 'choice') return choicesOf(field).find((c) => c.value === value)?.label ?? String(value);
-  if (def.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value, language);
+  if (def.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
+    return day(value, language);
   if (field === 'amount' && typeof value === 'number') return formatYen(value, language);
   return typeof value === 'number' ? value.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US') : value;
 }
@@ -39,7 +46,8 @@ export function conditionText(
     });
   }
   const operatorLabel = t(`segmentation.operators.${operator}`);
-  if (operator === 'all') return t('segmentation.summary.condition_any', { field: fieldLabel, operator: operatorLabel });
+  if (operator === 'all')
+    return t('segmentation.summary.condition_any', { field: fieldLabel, operator: operatorLabel });
   let shown: string;
   if (operator === 'between' && Array.isArray(value)) {
     shown = t('segmentation.summary.between', { from: show(value[0] ?? ''), to: show(value[1] ?? '') });

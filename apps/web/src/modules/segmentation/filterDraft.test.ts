@@ -1,4 +1,9 @@
-import { FILTER_MAX_CONDITIONS, type TFilter, type TFilterCondition, type TFilterGroup } from '@yado/contracts/segments';
+import {
+  FILTER_MAX_CONDITIONS,
+  type TFilter,
+  type TFilterCondition,
+  type TFilterGroup,
+} from '@yado/contracts/segments';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/http/ApiError';
 import {
@@ -32,7 +37,11 @@ describe('filter draft', () => {
     expect(filter.join).toBe('or');
     expect(filter.groups).toHaveLength(2);
     expect(condition(filter, 'groups.0.items.0')).toMatchObject({ field: 'lastName', operator: 'is', value: 'Sato' });
-    expect(condition(filter, 'groups.1.items.0')).toMatchObject({ field: 'amount', operator: 'greater_than', value: 50000 });
+    expect(condition(filter, 'groups.1.items.0')).toMatchObject({
+      field: 'amount',
+      operator: 'greater_than',
+      value: 50000,
+    });
     // A condition added after a booking condition is a booking condition too.
     expect(condition(filter, 'groups.1.items.1').field).toBe('hotel');
     const ids = [filter.groups[0]!.id, filter.groups[1]!.id, condition(filter, 'groups.1.items.1').id];
@@ -144,7 +153,11 @@ describe('filter faults and their places', () => {
       'groups.1.items.0': ['between_order'],
       'groups.0': ['empty_group'],
     });
-    expect(marksFromError(new ApiError(409, 'segment_name_taken', '', { name: { code: 'segment_name_taken', message: '' } }))).toBeNull();
+    expect(
+      marksFromError(
+        new ApiError(409, 'segment_name_taken', '', { name: { code: 'segment_name_taken', message: '' } }),
+      ),
+    ).toBeNull();
     expect(Object.fromEntries(marksFromError(new ApiError(400, 'filter_invalid', ''))!)).toEqual({ filter: [] });
   });
 });

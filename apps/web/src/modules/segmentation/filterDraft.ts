@@ -161,7 +161,10 @@ export function filterDraftReducer(filter: TFilter, action: TDraftAction): TFilt
       return canAddCondition(filter) ? { ...filter, groups: [...filter.groups, newGroup()] } : filter;
     case 'add_subgroup':
       if (!canAddSubgroup(filter, action.path)) return filter;
-      return replaceAt(filter, action.path, (g) => ({ ...(g as TFilterGroup), items: [...(g as TFilterGroup).items, newGroup()] }));
+      return replaceAt(filter, action.path, (g) => ({
+        ...(g as TFilterGroup),
+        items: [...(g as TFilterGroup).items, newGroup()],
+      }));
     case 'add_condition': {
       if (!canAddCondition(filter)) return filter;
       return replaceAt(filter, action.path, (g) => {
@@ -185,11 +188,17 @@ export function filterDraftReducer(filter: TFilter, action: TDraftAction): TFilt
         const condition = c as TFilterCondition;
         if (condition.field === action.field) return condition;
         const keepsOperator =
-          fieldType(condition.field) === fieldType(action.field) && operatorsFor(action.field).includes(condition.operator);
+          fieldType(condition.field) === fieldType(action.field) &&
+          operatorsFor(action.field).includes(condition.operator);
         const operator = keepsOperator ? condition.operator : operatorsFor(action.field)[0]!;
         // Values of another field's choices (a hotel id as a room type) never carry over.
         const carries = keepsOperator && fieldType(action.field) !== 'choice';
-        return { ...condition, field: action.field, operator, value: carries ? condition.value : emptyValue(action.field, operator) };
+        return {
+          ...condition,
+          field: action.field,
+          operator,
+          value: carries ? condition.value : emptyValue(action.field, operator),
+        };
       });
     case 'set_operator':
       return replaceAt(filter, action.path, (c) => {
@@ -255,11 +264,15 @@ const KNOWN_FAULTS = new Set<string>([
  */
 export function marksFromError(error: unknown): Map<string, TFilterFaultCode[]> | null {
   if (!isApiError(error)) return null;
-  const entries = Object.entries(error.fields ?? {}).filter(([path]) => /^(body\.)?(filter\.)?groups\b/.test(path) || path === 'filter');
+  const entries = Object.entries(error.fields ?? {}).filter(
+    ([path]) => /^(body\.)?(filter\.)?groups\b/.test(path) || path === 'filter',
+  );
   if (error.code !== 'filter_invalid' && entries.length === 0) return null;
   const marks = new Map<string, TFilterFaultCode[]>();
   for (const [path, field] of entries) {
-    const code = (KNOWN_FAULTS.has(field.code) ? field.code : KNOWN_FAULTS.has(field.message) ? field.message : 'value_wrong_type') as TFilterFaultCode;
+    const code = (
+      KNOWN_FAULTS.has(field.code) ? field.code : KNOWN_FAULTS.has(field.message) ? field.message : 'value_wrong_type'
+    ) as TFilterFaultCode;
     const place = placeOf(path);
     marks.set(place, [...(marks.get(place) ?? []), code]);
   }

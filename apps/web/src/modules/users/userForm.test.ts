@@ -23,7 +23,7 @@ describe('user form rules', () => {
     expect(userFormProblems({ ...values, phoneNumber: '03-1234 5678' }, { withEmail: false })).toEqual({});
   });
 
-  it('takes addresses at real top-level domains of any length, the demo accounts\' .test among them', () => {
+  it("takes addresses at real top-level domains of any length, the demo accounts' .test among them", () => {
     for (const email of ['hotel.staff@demo.test', 'sales@ryokan.tokyo', 'front@kyoto.travel']) {
       const values = { fullName: 'a', nickName: 'b', email, phoneNumber: '0312345678', role: 'staff' };
       expect(userFormProblems(values, { withEmail: true })).toEqual({});

@@ -1,4 +1,11 @@
-import { PERSONAL_TAGS, TEMPLATE_HTML_WARN_BYTES, type TPersonalTagKey, type TPreviewWarning, type TTemplateContent, type TTemplateLanguage } from '@yado/contracts';
+import {
+  PERSONAL_TAGS,
+  TEMPLATE_HTML_WARN_BYTES,
+  type TPersonalTagKey,
+  type TPreviewWarning,
+  type TTemplateContent,
+  type TTemplateLanguage,
+} from '@yado/contracts';
 import { convert } from 'html-to-text';
 import { documentToMjml } from './document-mjml.ts';
 import { loadSanitizer } from './sanitize-html.ts';
@@ -49,7 +56,11 @@ export async function compileMessage(
   const [{ default: mjml2html }] = await Promise.all([(mjmlModule ??= import('mjml')), loadSanitizer()]);
   const slots = new SlotTable();
   const subject = slots.withTags(content.subject, (s) => s);
-  const { mjml, warnings } = documentToMjml(content.document, slots, { language, preheader: content.preheader, imageUrl });
+  const { mjml, warnings } = documentToMjml(content.document, slots, {
+    language,
+    preheader: content.preheader,
+    imageUrl,
+  });
   // Strict: a document the renderer turned into invalid MJML is our bug, and must not be sent.
   const { html } = await mjml2html(mjml, { validationLevel: 'strict', keepComments: false });
   const text = convert(html, TEXT_OPTIONS);
@@ -57,7 +68,15 @@ export async function compileMessage(
   const htmlBytes = compiledHtml.statics.reduce((n, s) => n + Buffer.byteLength(s), 0);
   if (htmlBytes > TEMPLATE_HTML_WARN_BYTES) warnings.unshift({ code: 'html_too_large' });
   if (!content.subject) warnings.unshift({ code: 'subject_missing' });
-  return { language, tags: slots.slots, subject: split(subject), html: compiledHtml, text: split(text), htmlBytes, warnings };
+  return {
+    language,
+    tags: slots.slots,
+    subject: split(subject),
+    html: compiledHtml,
+    text: split(text),
+    htmlBytes,
+    warnings,
+  };
 }
 
 /** The text part: the mail's words and links, without the hidden pre-header or image addresses. */
@@ -108,7 +127,11 @@ export function personalise(compiled: TCompiledMessage, values: TPersonalValues)
     raw[i] = chosen;
     escaped[i] = ESCAPE.test(chosen) ? chosen.replace(/[&<>"']/g, escapeChar) : chosen;
   }
-  return { subject: join(compiled.subject, raw).replace(/[\r\n]+/g, ' '), html: join(compiled.html, escaped), text: join(compiled.text, raw) };
+  return {
+    subject: join(compiled.subject, raw).replace(/[\r\n]+/g, ' '),
+    html: join(compiled.html, escaped),
+    text: join(compiled.text, raw),
+  };
 }
 
 function join(part: TCompiledPart, values: string[]): string {

@@ -30,7 +30,8 @@ export interface TMjmlResult {
   warnings: TPreviewWarning[];
 }
 
-const FONT_FAMILY = "'Helvetica Neue', Helvetica, Arial, 'Hiragino Sans', 'Hiragino Kaku Gothic ProN', Meiryo, sans-serif";
+const FONT_FAMILY =
+  "'Helvetica Neue', Helvetica, Arial, 'Hiragino Sans', 'Hiragino Kaku Gothic ProN', Meiryo, sans-serif";
 /** Left and right padding of every block inside its column. */
 const SIDE_PADDING = 20;
 
@@ -39,7 +40,9 @@ const padding = (vertical: number) => attr('padding', `${vertical}px ${SIDE_PADD
 
 export function documentToMjml(document: TBlockDocument, slots: SlotTable, options: TMjmlOptions): TMjmlResult {
   const warnings: TPreviewWarning[] = [];
-  const sections = document.sections.map((section) => sectionMjml(section, document, slots, options, warnings)).join('\n');
+  const sections = document.sections
+    .map((section) => sectionMjml(section, document, slots, options, warnings))
+    .join('\n');
   const lang = TEMPLATE_LANGUAGES.includes(options.language) ? options.language : 'ja';
   const preview = options.preheader ? `<mj-preview>${slots.withTags(options.preheader, escapeHtml)}</mj-preview>` : '';
   const mjml = `<mjml lang="${lang}">
@@ -57,7 +60,13 @@ ${sections}
   return { mjml, warnings };
 }
 
-function sectionMjml(section: TSection, document: TBlockDocument, slots: SlotTable, options: TMjmlOptions, warnings: TPreviewWarning[]): string {
+function sectionMjml(
+  section: TSection,
+  document: TBlockDocument,
+  slots: SlotTable,
+  options: TMjmlOptions,
+  warnings: TPreviewWarning[],
+): string {
   const columnWidth = EMAIL_WIDTH / section.columns.length;
   const columns = section.columns
     .map((column) => {
@@ -69,7 +78,13 @@ function sectionMjml(section: TSection, document: TBlockDocument, slots: SlotTab
   return `<mj-section${attr('background-color', background)}${attr('padding', `${section.paddingTop}px 0px ${section.paddingBottom}px 0px`)}>\n${columns}\n</mj-section>`;
 }
 
-export function blockMjml(block: TBlock, columnWidth: number, slots: SlotTable, options: TMjmlOptions, warnings: TPreviewWarning[]): string {
+export function blockMjml(
+  block: TBlock,
+  columnWidth: number,
+  slots: SlotTable,
+  options: TMjmlOptions,
+  warnings: TPreviewWarning[],
+): string {
   switch (block.type) {
     case 'text':
       return `<mj-text${padding(block.padding)}>${richTextHtml(block.content, slots)}</mj-text>`;

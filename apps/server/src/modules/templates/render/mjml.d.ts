@@ -12,5 +12,8 @@ declare module 'mjml' {
     minify?: boolean;
     filePath?: string;
   }
-  export default function mjml2html(input: string, options?: TMjmlOptions): Promise<{ html: string; errors: TMjmlError[] }>;
+  export default function mjml2html(
+    input: string,
+    options?: TMjmlOptions,
+  ): Promise<{ html: string; errors: TMjmlError[] }>;
 }

@@ -36,7 +36,14 @@ describe('any user text', () => {
                   {
                     id: 'c',
                     blocks: [
-                      { id: 't', type: 'text', content: { type: 'doc', content: [{ type: 'paragraph', content: c ? [{ type: 'text', text: c }] : [] }] } },
+                      {
+                        id: 't',
+                        type: 'text',
+                        content: {
+                          type: 'doc',
+                          content: [{ type: 'paragraph', content: c ? [{ type: 'text', text: c }] : [] }],
+                        },
+                      },
                       { id: 'b', type: 'button', label: d.trim() || 'x', href: 'https://example.jp' },
                       { id: 'k', type: 'code', html: `${a}${c}${d}` },
                       { id: 'i', type: 'image', src: 'https://example.jp/a.png', alt: b.trim() },

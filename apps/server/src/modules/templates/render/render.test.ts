@@ -18,7 +18,10 @@ const paragraph = (...content: unknown[]) => ({ type: 'paragraph', content });
 const textBlock = (...nodes: unknown[]) => ({ id: 't1', type: 'text', content: { type: 'doc', content: nodes } });
 
 /** One block through the renderer, as MJML. */
-function mjmlOf(input: unknown, columnWidth = 600): { mjml: string; warnings: { code: string; blockId?: string }[]; slots: SlotTable } {
+function mjmlOf(
+  input: unknown,
+  columnWidth = 600,
+): { mjml: string; warnings: { code: string; blockId?: string }[]; slots: SlotTable } {
   const block = ZBlock.parse(input) as TBlock;
   const slots = new SlotTable();
   const warnings: { code: 'image_missing_alt'; blockId?: string }[] = [];
@@ -28,7 +31,9 @@ function mjmlOf(input: unknown, columnWidth = 600): { mjml: string; warnings: { 
 const doc = (blocks: unknown[], columns = 1): TBlockDocument =>
   ZBlockDocument.parse({
     version: 1,
-    sections: [{ id: 's', columns: Array.from({ length: columns }, (_, i) => ({ id: `c${i}`, blocks: i === 0 ? blocks : [] })) }],
+    sections: [
+      { id: 's', columns: Array.from({ length: columns }, (_, i) => ({ id: `c${i}`, blocks: i === 0 ? blocks : [] })) },
+    ],
   });
 
 async function validMjml(document: TBlockDocument): Promise<string> {
@@ -49,16 +54,28 @@ describe('block to MJML', () => {
           text('under', [{ type: 'underline' }]),
           text('red', [{ type: 'textStyle', attrs: { color: '#ff0000', fontSize: '20px' } }]),
           { type: 'hardBreak' },
-          text('site', [{ type: 'link', attrs: { href: 'https://example.jp/?a=1&b="2"', target: '_blank', rel: 'x' } }]),
+          text('site', [
+            { type: 'link', attrs: { href: 'https://example.jp/?a=1&b="2"', target: '_blank', rel: 'x' } },
+          ]),
         ),
         { type: 'paragraph', attrs: { textAlign: 'right' } },
-        { type: 'orderedList', attrs: { start: 3 }, content: [{ type: 'listItem', content: [paragraph(text('one'))] }] },
+        {
+          type: 'orderedList',
+          attrs: { start: 3 },
+          content: [{ type: 'listItem', content: [paragraph(text('one'))] }],
+        },
         { type: 'bulletList', content: [{ type: 'listItem', content: [paragraph(text('two'))] }] },
       ),
     );
-    expect(mjml).toContain('<h2 style="margin:0;font-size:22px;line-height:1.3;font-weight:bold;text-align:center;">&lt;Welcome&gt;</h2>');
-    expect(mjml).toContain('<strong>bold</strong><em>it</em><u>under</u><span style="color:#ff0000;font-size:20px;line-height:1.4">red</span><br>');
-    expect(mjml).toContain('<a href="https://example.jp/?a=1&amp;b=&quot;2&quot;" target="_blank" style="color:#1c7ed6;text-decoration:underline;">site</a>');
+    expect(mjml).toContain(
+      '<h2 style="margin:0;font-size:22px;line-height:1.3;font-weight:bold;text-align:center;">&lt;Welcome&gt;</h2>',
+    );
+    expect(mjml).toContain(
+      '<strong>bold</strong><em>it</em><u>under</u><span style="color:#ff0000;font-size:20px;line-height:1.4">red</span><br>',
+    );
+    expect(mjml).toContain(
+      '<a href="https://example.jp/?a=1&amp;b=&quot;2&quot;" target="_blank" style="color:#1c7ed6;text-decoration:underline;">site</a>',
+    );
     expect(mjml).toContain('<p style="margin:0;text-align:right;">&nbsp;</p>');
     expect(mjml).toContain('<ol start="3" style="margin:0;padding-left:1.5em;"><li>one</li></ol>');
     expect(mjml).toContain('<ul style="margin:0;padding-left:1.5em;"><li>two</li></ul>');
@@ -67,8 +84,15 @@ describe('block to MJML', () => {
   it('refuses text that is not the editor subset: raw HTML nodes, unknown marks, script links', () => {
     expect(ZBlock.safeParse(textBlock({ type: 'html', content: '<script>' })).success).toBe(false);
     expect(ZBlock.safeParse(textBlock(paragraph(text('x', [{ type: 'code' }])))).success).toBe(false);
-    expect(ZBlock.safeParse(textBlock(paragraph(text('x', [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }])))).success).toBe(false);
-    expect(ZBlock.safeParse(textBlock(paragraph(text('x', [{ type: 'textStyle', attrs: { color: 'red;background:url(x)' } }])))).success).toBe(false);
+    expect(
+      ZBlock.safeParse(textBlock(paragraph(text('x', [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }]))))
+        .success,
+    ).toBe(false);
+    expect(
+      ZBlock.safeParse(
+        textBlock(paragraph(text('x', [{ type: 'textStyle', attrs: { color: 'red;background:url(x)' } }]))),
+      ).success,
+    ).toBe(false);
   });
 
   it.each([
@@ -81,16 +105,23 @@ describe('block to MJML', () => {
   });
 
   it('places an image by absolute address with alt, link, width of its column and alignment', () => {
-    const { mjml, warnings } = mjmlOf({ id: 'i', type: 'image', src: IMAGE, alt: '外観 "A"', href: 'https://example.jp', width: 50, align: 'left' }, 300);
+    const { mjml, warnings } = mjmlOf(
+      { id: 'i', type: 'image', src: IMAGE, alt: '外観 "A"', href: 'https://example.jp', width: 50, align: 'left' },
+      300,
+    );
     expect(mjml).toBe(
       `<mj-image src="https://yado.example${IMAGE}" alt="外観 &quot;A&quot;" href="https://example.jp" width="130px" align="left" padding="10px 20px"></mj-image>`,
     );
     expect(warnings).toEqual([]);
-    expect(mjmlOf({ id: 'i', type: 'image', src: IMAGE, alt: 'a', width: 100 }, 200).mjml).toContain('width="160px" align="center" fluid-on-mobile="true"');
+    expect(mjmlOf({ id: 'i', type: 'image', src: IMAGE, alt: 'a', width: 100 }, 200).mjml).toContain(
+      'width="160px" align="center" fluid-on-mobile="true"',
+    );
   });
 
   it('reminds of a missing alt text, and draws nothing for an empty image', () => {
-    expect(mjmlOf({ id: 'i', type: 'image', src: IMAGE }).warnings).toEqual([{ code: 'image_missing_alt', blockId: 'i' }]);
+    expect(mjmlOf({ id: 'i', type: 'image', src: IMAGE }).warnings).toEqual([
+      { code: 'image_missing_alt', blockId: 'i' },
+    ]);
     const empty = mjmlOf({ id: 'j', type: 'image', src: null });
     expect(empty.mjml).toBe('');
     expect(empty.warnings).toEqual([{ code: 'image_missing', blockId: 'j' }]);
@@ -107,23 +138,41 @@ describe('block to MJML', () => {
       align: 'right',
       fullWidth: true,
     });
-    expect(mjml).toContain('href="https://example.jp/book" background-color="#000000" color="#ffffff" align="right" width="100%"');
+    expect(mjml).toContain(
+      'href="https://example.jp/book" background-color="#000000" color="#ffffff" align="right" width="100%"',
+    );
     expect(mjml).toContain('>Book, \uE0000\uE001 &amp; co</mj-button>');
     expect(slots.slots).toEqual([{ key: 'first_name', fallback: null }]);
     expect(mjmlOf({ id: 'b', type: 'button', label: 'Go', href: 'https://x.jp' }).mjml).not.toContain('width=');
-    expect(mjmlOf({ id: 'b', type: 'button', label: 'Go', href: '' }).warnings).toEqual([{ code: 'link_missing', blockId: 'b' }]);
+    expect(mjmlOf({ id: 'b', type: 'button', label: 'Go', href: '' }).warnings).toEqual([
+      { code: 'link_missing', blockId: 'b' },
+    ]);
   });
 
   it('writes a link block as a coloured anchor', () => {
-    const { mjml } = mjmlOf({ id: 'l', type: 'link', label: 'Unsubscribe', href: 'https://example.jp/u', color: '#333333', align: 'center', fontSize: 12 });
+    const { mjml } = mjmlOf({
+      id: 'l',
+      type: 'link',
+      label: 'Unsubscribe',
+      href: 'https://example.jp/u',
+      color: '#333333',
+      align: 'center',
+      fontSize: 12,
+    });
     expect(mjml).toBe(
       '<mj-text padding="10px 20px" align="center" font-size="12px"><a href="https://example.jp/u" target="_blank" style="color:#333333;text-decoration:underline;">Unsubscribe</a></mj-text>',
     );
   });
 
   it('sanitises a code block', () => {
-    const { mjml } = mjmlOf({ id: 'c', type: 'code', html: '<table><tr><td style="color:red">ok</td></tr></table><script>alert(1)</script>' });
-    expect(mjml).toBe('<mj-text padding="10px 20px"><table><tbody><tr><td style="color:red">ok</td></tr></tbody></table></mj-text>');
+    const { mjml } = mjmlOf({
+      id: 'c',
+      type: 'code',
+      html: '<table><tr><td style="color:red">ok</td></tr></table><script>alert(1)</script>',
+    });
+    expect(mjml).toBe(
+      '<mj-text padding="10px 20px"><table><tbody><tr><td style="color:red">ok</td></tr></tbody></table></mj-text>',
+    );
   });
 
   it('lays out sections of one to three columns with background and spacing', () => {
@@ -132,16 +181,36 @@ describe('block to MJML', () => {
       backgroundColor: '#eeeeee',
       sections: [
         { id: 'a', columns: [{ id: 'x', blocks: [] }], backgroundColor: '#ffeecc', paddingTop: 30, paddingBottom: 5 },
-        { id: 'b', columns: [{ id: 'x', blocks: [] }, { id: 'y', blocks: [] }] },
-        { id: 'c', columns: [{ id: 'x', blocks: [] }, { id: 'y', blocks: [] }, { id: 'z', blocks: [] }] },
+        {
+          id: 'b',
+          columns: [
+            { id: 'x', blocks: [] },
+            { id: 'y', blocks: [] },
+          ],
+        },
+        {
+          id: 'c',
+          columns: [
+            { id: 'x', blocks: [] },
+            { id: 'y', blocks: [] },
+            { id: 'z', blocks: [] },
+          ],
+        },
       ],
     });
     const { mjml } = documentToMjml(document, new SlotTable(), options);
     expect(mjml).toContain('<mj-body background-color="#eeeeee" width="600px">');
-    expect(mjml).toContain('<mj-section background-color="#ffeecc" padding="30px 0px 5px 0px">\n<mj-column width="100%">');
+    expect(mjml).toContain(
+      '<mj-section background-color="#ffeecc" padding="30px 0px 5px 0px">\n<mj-column width="100%">',
+    );
     expect(mjml.match(/<mj-column width="50%">/g)).toHaveLength(2);
     expect(mjml.match(/<mj-column width="33.3333%">/g)).toHaveLength(3);
-    expect(ZBlockDocument.safeParse({ version: 1, sections: [{ id: 'd', columns: [1, 2, 3, 4].map((n) => ({ id: `c${n}`, blocks: [] })) }] }).success).toBe(false);
+    expect(
+      ZBlockDocument.safeParse({
+        version: 1,
+        sections: [{ id: 'd', columns: [1, 2, 3, 4].map((n) => ({ id: `c${n}`, blocks: [] })) }],
+      }).success,
+    ).toBe(false);
     expect(ZBlockDocument.safeParse({ version: 1, sections: [{ id: 'd', columns: [] }] }).success).toBe(false);
   });
 });
@@ -149,7 +218,10 @@ describe('block to MJML', () => {
 describe('MJML validation', () => {
   it('passes strict validation for every block and option, in 1, 2 and 3 columns', async () => {
     const blocks = [
-      textBlock(paragraph(text('hi')), { type: 'bulletList', content: [{ type: 'listItem', content: [paragraph(text('x'))] }] }),
+      textBlock(paragraph(text('hi')), {
+        type: 'bulletList',
+        content: [{ type: 'listItem', content: [paragraph(text('x'))] }],
+      }),
       ...(['thin', 'regular', 'thick'] as const).map((thickness, n) => ({ id: `d${n}`, type: 'divider', thickness })),
       { id: 'i1', type: 'image', src: IMAGE, alt: 'a', href: 'https://x.jp', width: 40, align: 'right' },
       { id: 'i2', type: 'image', src: 'https://cdn.example.jp/a.jpg', alt: 'b' },
@@ -178,7 +250,10 @@ describe('the code block sanitiser', () => {
     ['<svg><script>alert(1)</script></svg>ok', 'ok'],
     ['<a href="https://x.jp" target="top">x</a>', '<a href="https://x.jp">x</a>'],
     ['<a href="vbscript:x">x</a><img src="file:///etc/passwd">', '<a>x</a><img>'],
-    ['<table width="100%"><tr><td align="center" style="color:#333">cell</td></tr></table>', '<table width="100%"><tbody><tr><td align="center" style="color:#333">cell</td></tr></tbody></table>'],
+    [
+      '<table width="100%"><tr><td align="center" style="color:#333">cell</td></tr></table>',
+      '<table width="100%"><tbody><tr><td align="center" style="color:#333">cell</td></tr></tbody></table>',
+    ],
     ['<a href="mailto:info@x.jp">mail</a>', '<a href="mailto:info@x.jp">mail</a>'],
   ])('%s', (input, output) => {
     expect(sanitizeHtml(input)).toBe(output);
@@ -186,18 +261,26 @@ describe('the code block sanitiser', () => {
 
   it('turns tags in text into slots, never in attributes', () => {
     const slots = new SlotTable();
-    const html = sanitizeHtml('<a href="https://x.jp/{{first_name}}">{{first_name}} &amp;</a>', (t) => slots.withTags(t, (s) => s));
+    const html = sanitizeHtml('<a href="https://x.jp/{{first_name}}">{{first_name}} &amp;</a>', (t) =>
+      slots.withTags(t, (s) => s),
+    );
     expect(html).toBe('<a href="https://x.jp/{{first_name}}">\uE0000\uE001 &amp;</a>');
   });
 });
 
 describe('personalisation', () => {
   const content = (subject: string, blocks: unknown[], preheader = '') =>
-    ZTemplateContent.parse({ subject, preheader, document: { version: 1, sections: [{ id: 's', columns: [{ id: 'c', blocks }] }] } });
+    ZTemplateContent.parse({
+      subject,
+      preheader,
+      document: { version: 1, sections: [{ id: 's', columns: [{ id: 'c', blocks }] }] },
+    });
 
   it('HTML-escapes values in the HTML, keeps them plain in the subject and text, and renders MJML once', async () => {
     const compiled = await compileMessage(
-      content('Hello {{first_name}}', [textBlock(paragraph(text('Dear '), { type: 'personalTag', attrs: { key: 'first_name' } }))]),
+      content('Hello {{first_name}}', [
+        textBlock(paragraph(text('Dear '), { type: 'personalTag', attrs: { key: 'first_name' } })),
+      ]),
       'en',
       imageUrl,
     );
@@ -215,7 +298,10 @@ describe('personalisation', () => {
     const compiled = await compileMessage(
       content('{{full_name}}', [
         textBlock(
-          paragraph({ type: 'personalTag', attrs: { key: 'first_name', fallback: 'ゲスト' } }, text('|{{hotel_name|当館}}|{{full_name}}|{{nope}}')),
+          paragraph(
+            { type: 'personalTag', attrs: { key: 'first_name', fallback: 'ゲスト' } },
+            text('|{{hotel_name|当館}}|{{full_name}}|{{nope}}'),
+          ),
         ),
       ]),
       'ja',
@@ -236,13 +322,20 @@ describe('personalisation', () => {
   });
 
   it('strips marker characters a user typed so they cannot pose as tags', async () => {
-    const compiled = await compileMessage(content('x\uE0000\uE001', [textBlock(paragraph(text('a\uE0000\uE001b')))]), 'en', imageUrl);
+    const compiled = await compileMessage(
+      content('x\uE0000\uE001', [textBlock(paragraph(text('a\uE0000\uE001b')))]),
+      'en',
+      imageUrl,
+    );
     expect(compiled.tags).toEqual([]);
     expect(personalise(compiled, { first_name: 'Z' }).html).toContain('ab');
   });
 
   it('warns past 100 KB of HTML and when the subject is missing', async () => {
-    const big = Array.from({ length: 80 }, (_, n) => ({ ...textBlock(paragraph(text('あいうえお'.repeat(100)))), id: `t${n}` }));
+    const big = Array.from({ length: 80 }, (_, n) => ({
+      ...textBlock(paragraph(text('あいうえお'.repeat(100)))),
+      id: `t${n}`,
+    }));
     const compiled = await compileMessage(content('', big), 'ja', imageUrl);
     expect(compiled.htmlBytes).toBeGreaterThan(100 * 1024);
     expect(compiled.warnings.map((w) => w.code)).toEqual(['subject_missing', 'html_too_large']);
@@ -252,7 +345,11 @@ describe('personalisation', () => {
 
   it('leaves the hidden pre-header and image addresses out of the text part', async () => {
     const compiled = await compileMessage(
-      content('s', [{ id: 'i', type: 'image', src: IMAGE, alt: 'Lobby' }, textBlock(paragraph(text('Body')))], 'Hidden line'),
+      content(
+        's',
+        [{ id: 'i', type: 'image', src: IMAGE, alt: 'Lobby' }, textBlock(paragraph(text('Body')))],
+        'Hidden line',
+      ),
       'en',
       imageUrl,
     );
@@ -277,7 +374,10 @@ describe('guest values', () => {
     expect(formatStayDate('2026-12-04', 'ja')).toBe('2026年12月4日');
     expect(formatStayDate('2026-12-04', 'en')).toBe('4 Dec 2026');
     expect(formatStayDate('bad', 'en')).toBeNull();
-    expect(personalValues({ checkIn: '2027-01-02', numberOfGuests: 2 }, 'ja')).toMatchObject({ check_in_date: '2027年1月2日', number_of_guests: '2' });
+    expect(personalValues({ checkIn: '2027-01-02', numberOfGuests: 2 }, 'ja')).toMatchObject({
+      check_in_date: '2027年1月2日',
+      number_of_guests: '2',
+    });
   });
 });
 
@@ -290,13 +390,30 @@ describe('the editor JSON', () => {
           type: 'paragraph',
           attrs: { textAlign: null },
           content: [
-            { type: 'text', text: 'Hi ', marks: [{ type: 'link', attrs: { href: 'https://x.jp', target: '_blank', rel: 'noopener noreferrer nofollow', class: null } }] },
-            { type: 'text', text: 'there', marks: [{ type: 'textStyle', attrs: { color: '#aa0000', fontSize: null, fontFamily: null } }] },
+            {
+              type: 'text',
+              text: 'Hi ',
+              marks: [
+                {
+                  type: 'link',
+                  attrs: { href: 'https://x.jp', target: '_blank', rel: 'noopener noreferrer nofollow', class: null },
+                },
+              ],
+            },
+            {
+              type: 'text',
+              text: 'there',
+              marks: [{ type: 'textStyle', attrs: { color: '#aa0000', fontSize: null, fontFamily: null } }],
+            },
             { type: 'personalTag', attrs: { key: 'full_name', fallback: null } },
           ],
         },
         { type: 'heading', attrs: { textAlign: 'left', level: 3 }, content: [{ type: 'text', text: 'H' }] },
-        { type: 'orderedList', attrs: { start: 1, type: null }, content: [{ type: 'listItem', content: [{ type: 'paragraph', attrs: { textAlign: null } }] }] },
+        {
+          type: 'orderedList',
+          attrs: { start: 1, type: null },
+          content: [{ type: 'listItem', content: [{ type: 'paragraph', attrs: { textAlign: null } }] }],
+        },
       ],
     };
     const parsed = ZBlock.parse({ id: 't', type: 'text', content: fromEditor });

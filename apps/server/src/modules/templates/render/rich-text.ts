@@ -41,9 +41,13 @@ function headingHtml(node: THeading, slots: SlotTable): string {
 
 function listHtml(node: TList, slots: SlotTable): string {
   const tag = node.type === 'orderedList' ? 'ol' : 'ul';
-  const start = node.type === 'orderedList' && node.attrs?.start && node.attrs.start !== 1 ? ` start="${node.attrs.start}"` : '';
+  const start =
+    node.type === 'orderedList' && node.attrs?.start && node.attrs.start !== 1 ? ` start="${node.attrs.start}"` : '';
   const items = node.content
-    .map((item) => `<li>${item.content.map((child) => (child.type === 'paragraph' ? listParagraphHtml(child, slots) : listHtml(child, slots))).join('')}</li>`)
+    .map(
+      (item) =>
+        `<li>${item.content.map((child) => (child.type === 'paragraph' ? listParagraphHtml(child, slots) : listHtml(child, slots))).join('')}</li>`,
+    )
     .join('');
   return `<${tag}${start} style="margin:0;padding-left:1.5em;">${items}</${tag}>`;
 }
@@ -100,6 +104,7 @@ function withMarks(inner: string, marks: TTextMark[]): string {
     }
   }
   if (underline && !href) html = `<u>${html}</u>`;
-  if (href) html = `<a href="${escapeHtml(href)}" target="_blank" style="color:${color ?? LINK_COLOR};text-decoration:underline;">${html}</a>`;
+  if (href)
+    html = `<a href="${escapeHtml(href)}" target="_blank" style="color:${color ?? LINK_COLOR};text-decoration:underline;">${html}</a>`;
   return html;
 }

@@ -36,14 +36,39 @@ function create(window: JSDOM['window'], createDOMPurify: typeof import('dompuri
   purify.addHook('afterSanitizeAttributes', (node) => {
     const style = node.getAttribute?.('style');
     // url(...) in a style loads from anywhere (and expression() ran script in old IE).
-    if (style && /url\s*\(|expression\s*\(|@import|javascript:|behavior\s*:/i.test(style)) node.removeAttribute('style');
+    if (style && /url\s*\(|expression\s*\(|@import|javascript:|behavior\s*:/i.test(style))
+      node.removeAttribute('style');
   });
   return { purify, window };
 }
 
 const FORBID_TAGS = [
-  'form', 'input', 'button', 'select', 'option', 'textarea', 'fieldset', 'label', 'iframe', 'frame', 'frameset', 'object', 'embed',
-  'base', 'link', 'meta', 'script', 'style', 'svg', 'math', 'template', 'video', 'audio', 'source', 'track', 'noscript',
+  'form',
+  'input',
+  'button',
+  'select',
+  'option',
+  'textarea',
+  'fieldset',
+  'label',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'base',
+  'link',
+  'meta',
+  'script',
+  'style',
+  'svg',
+  'math',
+  'template',
+  'video',
+  'audio',
+  'source',
+  'track',
+  'noscript',
 ];
 
 /**

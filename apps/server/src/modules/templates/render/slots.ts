@@ -60,4 +60,5 @@ export const plain = (value: string): string => value.replace(/[\uE000\uE001]/g,
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const NEEDS_ESCAPE = /[&<>"']/;
 /** Safe in HTML text and in quoted attribute values. */
-export const escapeHtml = (value: string): string => (NEEDS_ESCAPE.test(value) ? value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string) : value);
+export const escapeHtml = (value: string): string =>
+  NEEDS_ESCAPE.test(value) ? value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string) : value;

@@ -33,7 +33,13 @@ export const scenarioListQuery = (filters: TScenarioFilters, page: number, pageS
     queryKey: [...SCENARIOS_QUERY_KEY, 'list', filters, page, pageSize],
     queryFn: ({ signal }) =>
       request(scenariosApi.list, {
-        query: { search: filters.search || undefined, status: filters.status || undefined, sort: filters.sort, page, pageSize },
+        query: {
+          search: filters.search || undefined,
+          status: filters.status || undefined,
+          sort: filters.sort,
+          page,
+          pageSize,
+        },
         signal,
       }),
     placeholderData: keepPreviousData,
@@ -66,7 +72,8 @@ export const emailDetailsQuery = (id: string, live: boolean) =>
 export const journeysQuery = (id: string, search: string) =>
   queryOptions({
     queryKey: [...SCENARIOS_QUERY_KEY, 'journeys', id, search],
-    queryFn: ({ signal }) => request(scenariosApi.journeys, { params: { id }, query: { search, page: 1, pageSize: 5 }, signal }),
+    queryFn: ({ signal }) =>
+      request(scenariosApi.journeys, { params: { id }, query: { search, page: 1, pageSize: 5 }, signal }),
     enabled: search.length > 0,
   });
 
@@ -117,9 +124,11 @@ export const templateChoicesQuery = () =>
   queryOptions({
     queryKey: ['templates', 'scenario-choices'],
     queryFn: async ({ signal }) =>
-      (await request(templatesApi.list, { query: { sort: 'name', page: 1, pageSize: 100 }, signal })).items.map((tpl) => ({
-        value: tpl.id,
-        label: tpl.name,
-      })),
+      (await request(templatesApi.list, { query: { sort: 'name', page: 1, pageSize: 100 }, signal })).items.map(
+        (tpl) => ({
+          value: tpl.id,
+          label: tpl.name,
+        }),
+      ),
     staleTime: 30_000,
   });

@@ -1,4 +1,16 @@
-import { Alert, Button, Checkbox, Group, NativeSelect, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import {
   BRANCH_CONDITIONS,
   DELAY_KINDS,
@@ -34,9 +46,22 @@ export interface TNodePanelProps {
   onDelete: () => void;
 }
 
-const int = (value: string | number, fallback: number) => (typeof value === 'number' ? value : Number.parseInt(value, 10) || fallback);
+const int = (value: string | number, fallback: number) =>
+  typeof value === 'number' ? value : Number.parseInt(value, 10) || fallback;
 
-function TriggerFields({ data, readOnly, segments, segmentEntry, set }: { data: TTrigger; readOnly: boolean; segments: TChoice[]; segmentEntry: boolean; set: (d: TTrigger) => void }) {
+function TriggerFields({
+  data,
+  readOnly,
+  segments,
+  segmentEntry,
+  set,
+}: {
+  data: TTrigger;
+  readOnly: boolean;
+  segments: TChoice[];
+  segmentEntry: boolean;
+  set: (d: TTrigger) => void;
+}) {
   const { t } = useTranslation();
   const kinds = TRIGGER_KINDS.filter((k) => k !== 'segment_entered' || segmentEntry || data.kind === k);
   return (
@@ -131,7 +156,12 @@ function DelayFields({ data, readOnly, set }: { data: TDelay; readOnly: boolean;
         >
           <Group gap="xs" mt={4}>
             {WEEKDAYS.map((w) => (
-              <Checkbox key={w} value={String(w)} label={t(`automations.delay.weekday_names.${w}`)} disabled={readOnly} />
+              <Checkbox
+                key={w}
+                value={String(w)}
+                label={t(`automations.delay.weekday_names.${w}`)}
+                disabled={readOnly}
+              />
             ))}
           </Group>
         </Checkbox.Group>
@@ -174,7 +204,16 @@ function DelayFields({ data, readOnly, set }: { data: TDelay; readOnly: boolean;
 }
 
 /** The side panel of the selected step: its settings by kind. */
-export function NodePanel({ node, readOnly, templates, segments, senders, segmentEntry, onChange, onDelete }: TNodePanelProps) {
+export function NodePanel({
+  node,
+  readOnly,
+  templates,
+  segments,
+  senders,
+  segmentEntry,
+  onChange,
+  onDelete,
+}: TNodePanelProps) {
   const { t } = useTranslation();
   return (
     <Stack gap="sm" data-testid="node-panel" data-node-id={node.id}>
@@ -190,13 +229,17 @@ export function NodePanel({ node, readOnly, templates, segments, senders, segmen
           set={(data) => onChange({ ...node, data })}
         />
       )}
-      {node.type === 'delay' && <DelayFields data={node.data} readOnly={readOnly} set={(data) => onChange({ ...node, data })} />}
+      {node.type === 'delay' && (
+        <DelayFields data={node.data} readOnly={readOnly} set={(data) => onChange({ ...node, data })} />
+      )}
       {node.type === 'branch' && (
         <NativeSelect
           label={t('automations.branch.kind')}
           value={node.data.condition}
           disabled={readOnly}
-          onChange={(e) => onChange({ ...node, data: { condition: e.currentTarget.value as (typeof BRANCH_CONDITIONS)[number] } })}
+          onChange={(e) =>
+            onChange({ ...node, data: { condition: e.currentTarget.value as (typeof BRANCH_CONDITIONS)[number] } })
+          }
           data={BRANCH_CONDITIONS.map((c) => ({ value: c, label: t(`automations.branch.kinds.${c}`) }))}
           data-testid="branch-condition"
         />
@@ -223,17 +266,31 @@ export function NodePanel({ node, readOnly, templates, segments, senders, segmen
           />
           <NativeSelect
             label={t('automations.email.sender')}
-            description={senders.length > 0 ? t('automations.email.sender_from_settings') : t('automations.email.no_sender')}
+            description={
+              senders.length > 0 ? t('automations.email.sender_from_settings') : t('automations.email.no_sender')
+            }
             value={node.data.senderEmail ?? ''}
             disabled={readOnly}
             onChange={(e) => onChange({ ...node, data: { ...node.data, senderEmail: e.currentTarget.value || null } })}
-            data={[{ value: '', label: '—' }, ...[...new Set([...senders, ...(node.data.senderEmail ? [node.data.senderEmail] : [])])].map((s) => ({ value: s, label: s }))]}
+            data={[
+              { value: '', label: '—' },
+              ...[...new Set([...senders, ...(node.data.senderEmail ? [node.data.senderEmail] : [])])].map((s) => ({
+                value: s,
+                label: s,
+              })),
+            ]}
             data-testid="email-sender"
           />
         </>
       )}
       {!readOnly && (
-        <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={onDelete} data-testid="node-delete">
+        <Button
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={16} />}
+          onClick={onDelete}
+          data-testid="node-delete"
+        >
           {t('automations.editor.delete_node')}
         </Button>
       )}

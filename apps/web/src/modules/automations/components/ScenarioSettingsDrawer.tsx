@@ -78,7 +78,9 @@ export function ScenarioSettingsDrawer({
               max={1000}
               value={run.period.every}
               disabled={readOnly}
-              onChange={(value) => run.period.kind === 'recurring' && setRun({ period: { ...run.period, every: Number(value) || 1 } })}
+              onChange={(value) =>
+                run.period.kind === 'recurring' && setRun({ period: { ...run.period, every: Number(value) || 1 } })
+              }
             />
             <NativeSelect
               label={t('automations.settings.repeat_unit')}

@@ -21,7 +21,12 @@ const ICON: Record<TScenarioNode['type'], ReactNode> = {
   branch: <IconArrowsSplit size={16} />,
   email: <IconMail size={16} />,
 };
-const COLOR: Record<TScenarioNode['type'], string> = { trigger: 'violet', delay: 'yellow', branch: 'cyan', email: 'blue' };
+const COLOR: Record<TScenarioNode['type'], string> = {
+  trigger: 'violet',
+  delay: 'yellow',
+  branch: 'cyan',
+  email: 'blue',
+};
 const STATE_COLOR = { success: 'green', running: 'blue', error: 'red' } as const;
 const OUTLET_AT: Record<TEdgeHandle, string> = { next: '50%', yes: '30%', no: '70%', error: '85%' };
 

@@ -45,7 +45,12 @@ describe('graphReducer', () => {
 
   it('connects along the outlets a node has: one next step, a yes and a no for a branch', () => {
     const state = journey();
-    expect(state.edges.map((e) => `${e.source}>${e.target}:${e.handle}`)).toEqual(['t>d:next', 'd>b:next', 'b>a:yes', 'b>e:no']);
+    expect(state.edges.map((e) => `${e.source}>${e.target}:${e.handle}`)).toEqual([
+      't>d:next',
+      'd>b:next',
+      'b>a:yes',
+      'b>e:no',
+    ]);
     expect(state.refusal).toBeNull();
     expect(state.dirty).toBe(false);
   });
@@ -75,7 +80,11 @@ describe('graphReducer', () => {
         { nodeId: 'a', code: 'email_incomplete' },
       ],
     });
-    state = graphReducer(graphReducer(state, { type: 'select', id: 'b' }), { type: 'remove', nodeIds: ['b'], edgeIds: [] });
+    state = graphReducer(graphReducer(state, { type: 'select', id: 'b' }), {
+      type: 'remove',
+      nodeIds: ['b'],
+      edgeIds: [],
+    });
     expect(state.nodes.map((n) => n.id)).toEqual(['t', 'd', 'a', 'e']);
     expect(state.edges.map((e) => e.id)).toEqual(['t-next-d']);
     expect(Object.keys(state.faults)).toEqual(['a']);
@@ -122,7 +131,10 @@ describe('graphReducer', () => {
     });
     expect(state.faults).toEqual({ a: ['email_incomplete'] });
     expect(state.graphFaults).toEqual(['start_passed']);
-    const changed = { ...node('a', 'email'), data: { templateId: null, subject: 'See you soon', senderEmail: null } } as TScenarioNode;
+    const changed = {
+      ...node('a', 'email'),
+      data: { templateId: null, subject: 'See you soon', senderEmail: null },
+    } as TScenarioNode;
     state = graphReducer(state, { type: 'configure', node: changed });
     expect(state.faults.a).toBeUndefined();
     expect(state.nodes.find((n) => n.id === 'a')).toEqual(changed);

@@ -153,7 +153,12 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
     case 'connect': {
       const refusal = connectRefusal(state, action.source, action.target, action.handle);
       if (refusal) return { ...state, refusal };
-      const edge: TScenarioEdge = { id: action.id, source: action.source, target: action.target, handle: action.handle };
+      const edge: TScenarioEdge = {
+        id: action.id,
+        source: action.source,
+        target: action.target,
+        handle: action.handle,
+      };
       return { ...state, edges: [...state.edges, edge], dirty: true, refusal: null };
     }
     case 'remove': {
@@ -192,7 +197,11 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
       return state.selectedId === action.id ? { ...state, selectedId: null } : state;
     case 'layout': {
       const positions = layeredPositions(state.nodes, state.edges);
-      return { ...state, nodes: state.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })), dirty: true };
+      return {
+        ...state,
+        nodes: state.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })),
+        dirty: true,
+      };
     }
     case 'mark': {
       const ids = new Set(state.nodes.map((n) => n.id));

@@ -1,7 +1,12 @@
 import type { TDelay, TNodeType, TScenarioNode, TTrigger } from '@yado/contracts/scenarios';
 
 /** A fresh step of a kind, as the palette drops it: the most common choice, ready to adjust. */
-export function newNode(type: TNodeType, id: string, position: TScenarioNode['position'], senderEmail: string | null): TScenarioNode {
+export function newNode(
+  type: TNodeType,
+  id: string,
+  position: TScenarioNode['position'],
+  senderEmail: string | null,
+): TScenarioNode {
   switch (type) {
     case 'trigger':
       return { id, type, position, data: { kind: 'before_check_in', days: 3 } };

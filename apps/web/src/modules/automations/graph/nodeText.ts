@@ -10,10 +10,13 @@ export function nodeText(node: TScenarioNode, t: TFunction, templateName?: strin
     }
     case 'delay': {
       const d = node.data;
-      if (d.kind === 'duration') return t('automations.node_text.wait', { amount: d.amount, unit: t(`automations.delay.units.${d.unit}`) });
-      if (d.kind === 'weekday') return `${t('automations.delay.types.weekday')}: ${d.weekdays.map((w) => t(`automations.delay.weekday_names.${w}`)).join(', ')}`;
+      if (d.kind === 'duration')
+        return t('automations.node_text.wait', { amount: d.amount, unit: t(`automations.delay.units.${d.unit}`) });
+      if (d.kind === 'weekday')
+        return `${t('automations.delay.types.weekday')}: ${d.weekdays.map((w) => t(`automations.delay.weekday_names.${w}`)).join(', ')}`;
       if (d.kind === 'day_of_month') return `${t('automations.delay.types.day_of_month')}: ${d.day}`;
-      if (d.kind === 'month') return `${t('automations.delay.types.month')}: ${d.months.map((m) => t(`automations.delay.month_names.${m}`)).join(', ')}`;
+      if (d.kind === 'month')
+        return `${t('automations.delay.types.month')}: ${d.months.map((m) => t(`automations.delay.month_names.${m}`)).join(', ')}`;
       if (d.kind === 'time_of_day') return `${t('automations.delay.types.time_of_day')}: ${d.time}`;
       return `${t('automations.delay.types.date')}: ${d.date} ${d.time ?? ''}`.trim();
     }

@@ -7,7 +7,10 @@ const isFaultCode = (code: string): code is TGraphFaultCode => (GRAPH_FAULTS as 
  * The faults a refused run names, to mark on the nodes: the server answers scenario_invalid with
  * one field per faulty node (`nodes.<id>`) and the whole workflow's fault under `workflow`.
  */
-export function refusalFaults(error: unknown, nodeIds: readonly string[]): { nodeId: string | null; code: TGraphFaultCode }[] {
+export function refusalFaults(
+  error: unknown,
+  nodeIds: readonly string[],
+): { nodeId: string | null; code: TGraphFaultCode }[] {
   if (!isApiError(error) || !error.fields) return [];
   const ids = new Set(nodeIds);
   return Object.entries(error.fields).flatMap(([key, field]) => {

@@ -27,7 +27,9 @@ export function summaryPath(id: string): string {
  * wants the typed sentence. A refusal (a run the server finds incomplete, another user's change)
  * stays in the dialog in the user's language, and `onRefused` gets it to mark the nodes.
  */
-export function useScenarioActions(options: { onDone?: (action: TScenarioMenuAction) => void; onRefused?: (error: unknown) => void } = {}): {
+export function useScenarioActions(
+  options: { onDone?: (action: TScenarioMenuAction) => void; onRefused?: (error: unknown) => void } = {},
+): {
   run: (action: TScenarioMenuAction, scenario: TActedScenario) => void;
   dialog: ReactNode;
 } {
@@ -67,7 +69,12 @@ export function useScenarioActions(options: { onDone?: (action: TScenarioMenuAct
     try {
       if (action === 'delete') await deleteScenario(scenario.id);
       // The sentence as typed, in the user's language: the dialog let it through only when it matched, and the server checks it again.
-      else await actOnScenario(scenario.id, action, action === 'stop' ? t('automations.confirm.stop_sentence') : undefined);
+      else
+        await actOnScenario(
+          scenario.id,
+          action,
+          action === 'stop' ? t('automations.confirm.stop_sentence') : undefined,
+        );
       showSnackbar({ status: 'success', message: t(`automations.done.${action}`, { name: scenario.name }) });
       setPending(null);
       await refresh();

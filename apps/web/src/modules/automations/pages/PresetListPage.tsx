@@ -1,4 +1,17 @@
-import { ActionIcon, Button, Card, ColorSwatch, Group, Modal, SimpleGrid, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  ColorSwatch,
+  Group,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PRESET_COLOURS, PRESET_NAME_MAX, SCENARIO_DESCRIPTION_MAX, type TPreset } from '@yado/contracts/scenarios';
 import { IconCheck, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -12,7 +25,14 @@ import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { showSnackbar } from '../../ui/components/Snackbar';
-import { createPreset, deletePreset, PRESETS_QUERY_KEY, presetListQuery, scenarioFromPreset, SCENARIOS_QUERY_KEY } from '../api/scenariosCalls';
+import {
+  createPreset,
+  deletePreset,
+  PRESETS_QUERY_KEY,
+  presetListQuery,
+  scenarioFromPreset,
+  SCENARIOS_QUERY_KEY,
+} from '../api/scenariosCalls';
 import { editorPath } from '../hooks/useScenarioActions';
 
 type TColour = (typeof PRESET_COLOURS)[number];
@@ -154,7 +174,10 @@ export function PresetListPage() {
     try {
       const made = await scenarioFromPreset(preset.id, presetText(preset, t).name);
       await queryClient.invalidateQueries({ queryKey: SCENARIOS_QUERY_KEY });
-      showSnackbar({ status: 'success', message: t('automations.done.created_from_preset', { name: presetText(preset, t).name }) });
+      showSnackbar({
+        status: 'success',
+        message: t('automations.done.created_from_preset', { name: presetText(preset, t).name }),
+      });
       void navigate(editorPath(made.id));
     } catch (error) {
       showSnackbar({ status: 'failed', message: errorText(error, t) });

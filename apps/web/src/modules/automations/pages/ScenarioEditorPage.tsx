@@ -1,4 +1,19 @@
-import { Alert, Anchor, Badge, Box, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { checkScenarioGraph, SCENARIO_GRAPH_VERSION, type TNodeType, type TScenario } from '@yado/contracts/scenarios';
 import {
@@ -37,7 +52,13 @@ import { emailSettingsQuery } from '../../sending/api/sendingCalls';
 import { segmentChoicesQuery } from '../../segmentation/api/segmentsCalls';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { showSnackbar } from '../../ui/components/Snackbar';
-import { executionLogQuery, SCENARIOS_QUERY_KEY, scenarioQuery, templateChoicesQuery, updateScenario } from '../api/scenariosCalls';
+import {
+  executionLogQuery,
+  SCENARIOS_QUERY_KEY,
+  scenarioQuery,
+  templateChoicesQuery,
+  updateScenario,
+} from '../api/scenariosCalls';
 import { NodePanel } from '../components/NodePanel';
 import { ScenarioSettingsDrawer, type TScenarioSettings } from '../components/ScenarioSettingsDrawer';
 import { ScenarioStatusBadge } from '../components/ScenarioStatusBadge';
@@ -96,7 +117,10 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
   // The contract's own check marks the nodes as the graph changes (shape only; a run adds time).
   useEffect(() => {
     const graph = { version: SCENARIO_GRAPH_VERSION, nodes: state.nodes, edges: state.edges } as const;
-    dispatch({ type: 'mark', faults: checkScenarioGraph(graph, { timeZone: settings.run.timeZone, run: settings.run }) });
+    dispatch({
+      type: 'mark',
+      faults: checkScenarioGraph(graph, { timeZone: settings.run.timeZone, run: settings.run }),
+    });
   }, [state.nodes, state.edges, settings.run]);
 
   const save = async (): Promise<boolean> => {
@@ -118,7 +142,13 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
       return true;
     } catch (error) {
       showSnackbar({ status: 'failed', message: errorText(error, t) });
-      dispatch({ type: 'mark', faults: refusalFaults(error, state.nodes.map((n) => n.id)) });
+      dispatch({
+        type: 'mark',
+        faults: refusalFaults(
+          error,
+          state.nodes.map((n) => n.id),
+        ),
+      });
       return false;
     } finally {
       setSaving(false);
@@ -127,7 +157,10 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
 
   const actions = useScenarioActions({
     onRefused: (error) => {
-      const faults = refusalFaults(error, state.nodes.map((n) => n.id));
+      const faults = refusalFaults(
+        error,
+        state.nodes.map((n) => n.id),
+      );
       if (faults.length > 0) dispatch({ type: 'mark', faults });
     },
   });
@@ -140,10 +173,21 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
 
   const senders = useMemo(() => {
     const s = sending.data;
-    return s ? [...new Set([s.effective.senderEmail, s.own.senderEmail, s.inherited.senderEmail].filter((v): v is string => Boolean(v)))] : [];
+    return s
+      ? [
+          ...new Set(
+            [s.effective.senderEmail, s.own.senderEmail, s.inherited.senderEmail].filter((v): v is string =>
+              Boolean(v),
+            ),
+          ),
+        ]
+      : [];
   }, [sending.data]);
   const templateNames = useMemo(() => new Map((templates.data ?? []).map((c) => [c.value, c.label])), [templates.data]);
-  const statusById = useMemo(() => new Map((log.data?.nodes ?? scenario.nodes).map((s) => [s.nodeId, s])), [log.data, scenario.nodes]);
+  const statusById = useMemo(
+    () => new Map((log.data?.nodes ?? scenario.nodes).map((s) => [s.nodeId, s])),
+    [log.data, scenario.nodes],
+  );
 
   const add = (type: TNodeType, position?: { x: number; y: number }) => {
     const at = position ?? { x: 40 * (state.nodes.length % 6), y: 120 * Math.floor(state.nodes.length / 2) };
@@ -181,8 +225,10 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
   }));
   const onNodesChange = (changes: NodeChange<TStepFlowNode>[]) => {
     for (const change of changes) {
-      if (change.type === 'position' && change.position && !readOnly) dispatch({ type: 'move', id: change.id, position: change.position });
-      if (change.type === 'select') dispatch(change.selected ? { type: 'select', id: change.id } : { type: 'deselect', id: change.id });
+      if (change.type === 'position' && change.position && !readOnly)
+        dispatch({ type: 'move', id: change.id, position: change.position });
+      if (change.type === 'select')
+        dispatch(change.selected ? { type: 'select', id: change.id } : { type: 'deselect', id: change.id });
     }
   };
   const onEdgesChange = (changes: EdgeChange[]) => {
@@ -210,8 +256,19 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
   const faultCount = Object.values(state.faults).reduce((n, list) => n + list.length, 0) + state.graphFaults.length;
 
   return (
-    <Box h="100vh" style={{ display: 'flex', flexDirection: 'column' }} data-testid="scenario-editor" data-status={scenario.status}>
-      <Group justify="space-between" px="md" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }} wrap="nowrap">
+    <Box
+      h="100vh"
+      style={{ display: 'flex', flexDirection: 'column' }}
+      data-testid="scenario-editor"
+      data-status={scenario.status}
+    >
+      <Group
+        justify="space-between"
+        px="md"
+        py="xs"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        wrap="nowrap"
+      >
         <Group gap="sm" wrap="nowrap">
           <Anchor component={Link} to="/automations/scenario" size="sm" aria-label={t('automations.editor.back')}>
             <Group gap={4}>
@@ -225,31 +282,66 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
           <ScenarioStatusBadge status={scenario.status} />
           {!readOnly && (
             <Text size="xs" c={dirty ? 'orange' : 'dimmed'} data-testid="editor-save-state">
-              {saving ? t('automations.editor.saving') : dirty ? t('automations.editor.unsaved') : t('automations.editor.saved')}
+              {saving
+                ? t('automations.editor.saving')
+                : dirty
+                  ? t('automations.editor.unsaved')
+                  : t('automations.editor.saved')}
             </Text>
           )}
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <Button variant="default" size="xs" leftSection={<IconSettings size={16} />} onClick={() => setSettingsOpen(true)} data-testid="open-settings">
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconSettings size={16} />}
+            onClick={() => setSettingsOpen(true)}
+            data-testid="open-settings"
+          >
             {t('automations.editor.settings')}
           </Button>
           {!readOnly && (
             <>
-              <Button variant="default" size="xs" leftSection={<IconLayoutDistributeHorizontal size={16} />} onClick={() => dispatch({ type: 'layout' })} data-testid="arrange">
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconLayoutDistributeHorizontal size={16} />}
+                onClick={() => dispatch({ type: 'layout' })}
+                data-testid="arrange"
+              >
                 {t('automations.editor.arrange')}
               </Button>
-              <Button variant="default" size="xs" leftSection={<IconDeviceFloppy size={16} />} loading={saving} disabled={!dirty} onClick={() => void save()} data-testid="save">
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconDeviceFloppy size={16} />}
+                loading={saving}
+                disabled={!dirty}
+                onClick={() => void save()}
+                data-testid="save"
+              >
                 {t('automations.editor.save')}
               </Button>
             </>
           )}
           {allowed.includes('summary') && (
-            <Button component={Link} to={summaryPath(scenario.id)} variant="default" size="xs" leftSection={<IconChartBar size={16} />}>
+            <Button
+              component={Link}
+              to={summaryPath(scenario.id)}
+              variant="default"
+              size="xs"
+              leftSection={<IconChartBar size={16} />}
+            >
               {t('automations.editor.summary')}
             </Button>
           )}
           {allowed.includes('run') && (
-            <Button size="xs" leftSection={<IconPlayerPlay size={16} />} onClick={() => void act('run')} data-testid="run">
+            <Button
+              size="xs"
+              leftSection={<IconPlayerPlay size={16} />}
+              onClick={() => void act('run')}
+              data-testid="run"
+            >
               {t('automations.actions.run')}
             </Button>
           )}
@@ -264,12 +356,23 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
             </Button>
           )}
           {allowed.includes('restart') && (
-            <Button size="xs" variant="default" leftSection={<IconRefresh size={16} />} onClick={() => void act('restart')}>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconRefresh size={16} />}
+              onClick={() => void act('restart')}
+            >
               {t('automations.actions.restart')}
             </Button>
           )}
           {allowed.includes('stop') && (
-            <Button size="xs" color="red" leftSection={<IconPlayerPause size={16} />} onClick={() => void act('stop')} data-testid="stop">
+            <Button
+              size="xs"
+              color="red"
+              leftSection={<IconPlayerPause size={16} />}
+              onClick={() => void act('stop')}
+              data-testid="stop"
+            >
               {t('automations.actions.stop')}
             </Button>
           )}
@@ -281,7 +384,14 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
         </Alert>
       )}
       {(state.graphFaults.length > 0 || state.refusal) && (
-        <Alert color={state.refusal ? 'orange' : 'red'} variant="light" radius={0} py={6} icon={<IconAlertTriangle size={16} />} data-testid="graph-faults">
+        <Alert
+          color={state.refusal ? 'orange' : 'red'}
+          variant="light"
+          radius={0}
+          py={6}
+          icon={<IconAlertTriangle size={16} />}
+          data-testid="graph-faults"
+        >
           {state.refusal && <Text size="sm">{t(`automations.editor.refusal.${state.refusal}`)}</Text>}
           {state.graphFaults.map((code) => (
             <Text key={code} size="sm">
@@ -292,7 +402,13 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
       )}
       <Box style={{ flex: 1, display: 'flex', minHeight: 0 }}>
         {!readOnly && (
-          <Stack gap="xs" p="sm" w={200} style={{ borderRight: '1px solid var(--mantine-color-gray-3)' }} data-testid="palette">
+          <Stack
+            gap="xs"
+            p="sm"
+            w={200}
+            style={{ borderRight: '1px solid var(--mantine-color-gray-3)' }}
+            data-testid="palette"
+          >
             <Text size="xs" c="dimmed">
               {t('automations.editor.palette')}
             </Text>
@@ -323,7 +439,13 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
             )}
           </Stack>
         )}
-        <Box style={{ flex: 1, minWidth: 0 }} onDragOver={(e) => e.preventDefault()} onDrop={onDrop} aria-label={t('automations.editor.canvas')} role="region">
+        <Box
+          style={{ flex: 1, minWidth: 0 }}
+          onDragOver={(e) => e.preventDefault()}
+          onDrop={onDrop}
+          aria-label={t('automations.editor.canvas')}
+          role="region"
+        >
           <ReactFlow
             nodes={flowNodes}
             edges={flowEdges}
@@ -331,7 +453,10 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
             onNodesChange={onNodesChange}
             onEdgesChange={onEdgesChange}
             onConnect={onConnect}
-            onDelete={({ nodes, edges }) => !readOnly && dispatch({ type: 'remove', nodeIds: nodes.map((n) => n.id), edgeIds: edges.map((e) => e.id) })}
+            onDelete={({ nodes, edges }) =>
+              !readOnly &&
+              dispatch({ type: 'remove', nodeIds: nodes.map((n) => n.id), edgeIds: edges.map((e) => e.id) })
+            }
             onPaneClick={() => dispatch({ type: 'select', id: null })}
             nodesDraggable={!readOnly}
             nodesConnectable={!readOnly}

@@ -88,7 +88,12 @@ export function ScenarioListPage() {
         actions={
           can['scenarios.create'] && (
             <Group gap="sm">
-              <Button component={Link} to="/automations/preset" variant="default" leftSection={<IconSparkles size={16} />}>
+              <Button
+                component={Link}
+                to="/automations/preset"
+                variant="default"
+                leftSection={<IconSparkles size={16} />}
+              >
                 {t('automations.scenario.from_preset')}
               </Button>
               <Button leftSection={<IconPlus size={16} />} loading={creating} onClick={() => void create()}>
@@ -142,9 +147,16 @@ export function ScenarioListPage() {
                     const actions = scenarioActionsFor(scenario.status, scenario.editable, can);
                     // What has not run yet opens in the editor; what has run opens its summary.
                     const to =
-                      scenario.status === 'draft' || scenario.status === 'scheduled' ? editorPath(scenario.id) : summaryPath(scenario.id);
+                      scenario.status === 'draft' || scenario.status === 'scheduled'
+                        ? editorPath(scenario.id)
+                        : summaryPath(scenario.id);
                     return (
-                      <Table.Tr key={scenario.id} data-testid="scenario-row" data-name={scenario.name} data-status={scenario.status}>
+                      <Table.Tr
+                        key={scenario.id}
+                        data-testid="scenario-row"
+                        data-name={scenario.name}
+                        data-status={scenario.status}
+                      >
                         <Table.Td>
                           <Anchor component={Link} to={to} fw={600}>
                             {scenario.name}

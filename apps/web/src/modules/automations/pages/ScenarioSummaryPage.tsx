@@ -1,4 +1,18 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Timeline,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { TScenario } from '@yado/contracts/scenarios';
 import { IconPencil, IconPlayerPause, IconSearch } from '@tabler/icons-react';
@@ -62,7 +76,9 @@ function CustomerPath({ scenario }: { scenario: TScenario }) {
             {errorText(journeys.error, t)}
           </Text>
         )}
-        {journeys.data && journeys.data.items.length === 0 && <Text size="sm">{t('automations.summary.path_none')}</Text>}
+        {journeys.data && journeys.data.items.length === 0 && (
+          <Text size="sm">{t('automations.summary.path_none')}</Text>
+        )}
         {journeys.data?.items.map((journey) => (
           <Stack key={journey.id} gap="xs" data-testid="journey">
             <Group gap="xs">
@@ -71,9 +87,14 @@ function CustomerPath({ scenario }: { scenario: TScenario }) {
             </Group>
             <Timeline bulletSize={14} lineWidth={2}>
               {journey.path.map((step, index) => (
-                <Timeline.Item key={`${step.nodeId}-${index}`} title={stepName(scenario, step.nodeId, t)} data-testid="journey-step">
+                <Timeline.Item
+                  key={`${step.nodeId}-${index}`}
+                  title={stepName(scenario, step.nodeId, t)}
+                  data-testid="journey-step"
+                >
                   <Text size="xs" c="dimmed">
-                    {formatDate(step.at, language, { withTime: true, timeZone: scenario.run.timeZone })} · {t(`automations.journey_event.${step.event}`, { defaultValue: step.event })}
+                    {formatDate(step.at, language, { withTime: true, timeZone: scenario.run.timeZone })} ·{' '}
+                    {t(`automations.journey_event.${step.event}`, { defaultValue: step.event })}
                     {step.detail ? ` · ${step.detail}` : ''}
                   </Text>
                 </Timeline.Item>
@@ -97,7 +118,9 @@ export function ScenarioSummaryPage() {
   const running = scenario.data?.status === 'running';
   const log = useQuery({ ...executionLogQuery(id, running), enabled: Boolean(scenario.data) });
   const emails = useQuery({ ...emailDetailsQuery(id, running), enabled: Boolean(scenario.data) });
-  const actions = useScenarioActions({ onDone: (action) => action === 'delete' && void navigate('/automations/scenario') });
+  const actions = useScenarioActions({
+    onDone: (action) => action === 'delete' && void navigate('/automations/scenario'),
+  });
 
   if (scenario.isError) {
     return (
@@ -124,7 +147,12 @@ export function ScenarioSummaryPage() {
               {t('automations.summary.edit')}
             </Button>
             {allowed.includes('stop') && (
-              <Button color="red" leftSection={<IconPlayerPause size={16} />} onClick={() => actions.run('stop', data)} data-testid="summary-stop">
+              <Button
+                color="red"
+                leftSection={<IconPlayerPause size={16} />}
+                onClick={() => actions.run('stop', data)}
+                data-testid="summary-stop"
+              >
                 {t('automations.actions.stop')}
               </Button>
             )}
@@ -184,7 +212,12 @@ export function ScenarioSummaryPage() {
                   {data.graph.nodes.map((node) => {
                     const status = nodes.find((n) => n.nodeId === node.id);
                     return (
-                      <Table.Tr key={node.id} data-testid="summary-node" data-node-id={node.id} data-node-type={node.type}>
+                      <Table.Tr
+                        key={node.id}
+                        data-testid="summary-node"
+                        data-node-id={node.id}
+                        data-node-type={node.type}
+                      >
                         <Table.Td>{stepName(data, node.id, t)}</Table.Td>
                         <Table.Td>
                           {status?.state && (
@@ -223,7 +256,14 @@ export function ScenarioSummaryPage() {
             )}
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               {(emails.data?.items ?? []).map((email) => (
-                <Paper key={email.nodeId} withBorder p="sm" radius="sm" data-testid="summary-email" data-node-id={email.nodeId}>
+                <Paper
+                  key={email.nodeId}
+                  withBorder
+                  p="sm"
+                  radius="sm"
+                  data-testid="summary-email"
+                  data-node-id={email.nodeId}
+                >
                   <Stack gap={4}>
                     <Text fw={600}>{email.subject || stepName(data, email.nodeId, t)}</Text>
                     <Text size="sm" data-testid="summary-email-counts" data-sent={email.sent}>

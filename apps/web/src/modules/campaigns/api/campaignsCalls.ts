@@ -1,5 +1,12 @@
 import * as campaignsApi from '@yado/contracts/campaigns';
-import type { CAMPAIGN_SORTS, TCampaign, TCampaignInput, TCampaignStatus, TRecipients, TSchedule } from '@yado/contracts/campaigns';
+import type {
+  CAMPAIGN_SORTS,
+  TCampaign,
+  TCampaignInput,
+  TCampaignStatus,
+  TRecipients,
+  TSchedule,
+} from '@yado/contracts/campaigns';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import * as templatesApi from '@yado/contracts/templates';
@@ -21,7 +28,13 @@ export const campaignListQuery = (filters: TCampaignFilters, page: number, pageS
     queryKey: [...CAMPAIGNS_QUERY_KEY, 'list', filters, page, pageSize],
     queryFn: ({ signal }) =>
       request(campaignsApi.list, {
-        query: { search: filters.search || undefined, status: filters.status || undefined, sort: filters.sort, page, pageSize },
+        query: {
+          search: filters.search || undefined,
+          status: filters.status || undefined,
+          sort: filters.sort,
+          page,
+          pageSize,
+        },
         signal,
       }),
     placeholderData: keepPreviousData,

@@ -10,7 +10,11 @@ export function formatCount(value: number, language: TLanguage): string {
 /** A rate (0..1) as a percentage with one decimal; "-" when there is nothing to divide by yet. */
 export function formatRate(value: number | null | undefined, language: TLanguage): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '-';
-  return value.toLocaleString(locale(language), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return value.toLocaleString(locale(language), {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
 }
 
 export function formatMoney(value: number, currency: string, language: TLanguage): string {

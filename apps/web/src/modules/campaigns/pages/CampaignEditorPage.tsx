@@ -100,7 +100,9 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
   const [busy, setBusy] = useState<'save' | 'schedule' | 'send' | null>(null);
   const [confirmingSend, setConfirmingSend] = useState(false);
   const segments = useQuery(segmentChoicesQuery(''));
-  const audience = useQuery(audienceQuery({ segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds }));
+  const audience = useQuery(
+    audienceQuery({ segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds }),
+  );
   const template = useQuery(chosenTemplateQuery(draft.templateId));
 
   const status = campaign?.status ?? 'draft';
@@ -161,7 +163,10 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
       if (!id) return;
       if (how === 'save') {
         if (status === 'scheduled') await saveCampaignAsDraft(id);
-        showSnackbar({ status: 'success', message: t(status === 'scheduled' ? 'campaign.done.drafted' : 'campaign.done.saved') });
+        showSnackbar({
+          status: 'success',
+          message: t(status === 'scheduled' ? 'campaign.done.drafted' : 'campaign.done.saved'),
+        });
         await navigate('/campaign');
       } else if (how === 'schedule') {
         await scheduleCampaign(id, scheduleOf(draft));
@@ -203,7 +208,9 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
       />
       {readOnly && (
         <Alert color="gray" mb="md" data-testid="campaign-read-only">
-          {mayChange ? t('campaign.editor.not_editable', { status: t(`campaign.status.${status}`) }) : t('campaign.editor.read_only')}
+          {mayChange
+            ? t('campaign.editor.not_editable', { status: t(`campaign.status.${status}`) })
+            : t('campaign.editor.read_only')}
         </Alert>
       )}
       <Paper withBorder radius="md" p="lg">

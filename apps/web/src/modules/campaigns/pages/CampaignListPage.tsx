@@ -170,7 +170,9 @@ export function CampaignListPage() {
                           )}
                         </Table.Td>
                         <Table.Td data-testid="campaign-recipients">
-                          {stats.audience === null ? t('campaign.list.no_statistics') : formatCount(stats.audience, language)}
+                          {stats.audience === null
+                            ? t('campaign.list.no_statistics')
+                            : formatCount(stats.audience, language)}
                         </Table.Td>
                         <Table.Td>
                           {when ? formatDate(when, language, { withTime: true }) : t('campaign.list.not_scheduled')}
@@ -182,7 +184,8 @@ export function CampaignListPage() {
                             <Stack gap={0}>
                               <Text size="sm">
                                 {t('campaign.statistics.sent')} {formatCount(stats.sent, language)}
-                                {stats.failed > 0 && ` · ${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`}
+                                {stats.failed > 0 &&
+                                  ` · ${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`}
                               </Text>
                               <Text size="xs" c="dimmed">
                                 {t('campaign.list.headline', {

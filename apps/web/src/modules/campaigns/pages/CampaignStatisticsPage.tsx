@@ -127,7 +127,19 @@ export function CampaignStatisticsPage() {
   );
 }
 
-function Figure({ label, value, detail, testId, hint }: { label: string; value: string; detail?: ReactNode; testId: string; hint?: string }) {
+function Figure({
+  label,
+  value,
+  detail,
+  testId,
+  hint,
+}: {
+  label: string;
+  value: string;
+  detail?: ReactNode;
+  testId: string;
+  hint?: string;
+}) {
   return (
     <Paper withBorder radius="md" p="md" data-testid={`stat-${testId}`}>
       <Group gap={4}>
@@ -152,7 +164,15 @@ function Figure({ label, value, detail, testId, hint }: { label: string; value: 
   );
 }
 
-function Figures({ report, language, campaign }: { report: TCampaignReport; language: TLanguage; campaign: TCampaign }) {
+function Figures({
+  report,
+  language,
+  campaign,
+}: {
+  report: TCampaignReport;
+  language: TLanguage;
+  campaign: TCampaign;
+}) {
   const { t } = useTranslation();
   const { totals, rates } = report;
   const n = (value: number) => formatCount(value, language);
@@ -167,7 +187,9 @@ function Figures({ report, language, campaign }: { report: TCampaignReport; lang
         value={n(totals.sent)}
         testId="sent"
         detail={
-          campaign.statistics.audience !== null ? t('campaign.statistics.audience', { count: n(campaign.statistics.audience) }) : undefined
+          campaign.statistics.audience !== null
+            ? t('campaign.statistics.audience', { count: n(campaign.statistics.audience) })
+            : undefined
         }
       />
       <Figure label={t('campaign.statistics.delivered')} value={n(totals.delivered)} testId="delivered" />
@@ -397,7 +419,10 @@ function Recipients({ campaignId }: { campaignId: string }) {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={recipient.status === 'failed' ? 'red' : recipient.status === 'sent' ? 'green' : 'gray'}>
+                    <Badge
+                      variant="light"
+                      color={recipient.status === 'failed' ? 'red' : recipient.status === 'sent' ? 'green' : 'gray'}
+                    >
                       {t(`campaign.delivery_status.${recipient.status}`)}
                     </Badge>
                     {recipient.error && (
@@ -406,7 +431,9 @@ function Recipients({ campaignId }: { campaignId: string }) {
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>{recipient.sentAt ? formatDate(recipient.sentAt, language, { withTime: true }) : '-'}</Table.Td>
+                  <Table.Td>
+                    {recipient.sentAt ? formatDate(recipient.sentAt, language, { withTime: true }) : '-'}
+                  </Table.Td>
                   <Table.Td>
                     {recipient.events.length === 0 ? (
                       <Text size="xs" c="dimmed">
@@ -417,7 +444,9 @@ function Recipients({ campaignId }: { campaignId: string }) {
                         {recipient.events.map((event, index) => (
                           <Tooltip
                             key={`${event.kind}-${event.at}-${index}`}
-                            label={[formatDate(event.at, language, { withTime: true }), event.url].filter(Boolean).join(' · ')}
+                            label={[formatDate(event.at, language, { withTime: true }), event.url]
+                              .filter(Boolean)
+                              .join(' · ')}
                           >
                             <Badge size="sm" variant="outline" data-kind={event.kind}>
                               {t(`campaign.event.${event.kind}`)}

@@ -7,7 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http/errorText';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { PreviewFrame } from '../../templates/components/PreviewFrame';
-import { createTemplate, savedPreviewQuery, templateListQuery, TEMPLATES_QUERY_KEY } from '../../templates/api/templatesCalls';
+import {
+  createTemplate,
+  savedPreviewQuery,
+  templateListQuery,
+  TEMPLATES_QUERY_KEY,
+} from '../../templates/api/templatesCalls';
 import { chosenTemplateQuery } from '../api/campaignsCalls';
 import type { TProblem } from '../campaignDraft';
 import type { TStepProps } from './stepProps';
@@ -42,7 +47,8 @@ export function ContentStep({ draft, change, problems, readOnly, canBuild, canEd
     enabled: Boolean(template),
   });
   const options = items.map((item) => ({ value: item.id, label: item.name }));
-  if (template && !options.some((o) => o.value === template.id)) options.unshift({ value: template.id, label: template.name });
+  if (template && !options.some((o) => o.value === template.id))
+    options.unshift({ value: template.id, label: template.name });
 
   const build = async () => {
     setCreating(true);

@@ -35,15 +35,31 @@ const noop = () => undefined;
 describe('campaign details step', () => {
   it('shows the sender from the campaign email settings', async () => {
     await renderWithProviders(
-      <DetailsStep draft={emptyDraft('Asia/Tokyo', null)} change={noop} problems={{}} readOnly={false} settings={settings(true)} canManageSettings />,
+      <DetailsStep
+        draft={emptyDraft('Asia/Tokyo', null)}
+        change={noop}
+        problems={{}}
+        readOnly={false}
+        settings={settings(true)}
+        canManageSettings
+      />,
     );
-    expect((await screen.findByTestId('campaign-sender')).textContent).toBe('さくらホテルズ <info@sakura-hotels.example.jp>');
+    expect((await screen.findByTestId('campaign-sender')).textContent).toBe(
+      'さくらホテルズ <info@sakura-hotels.example.jp>',
+    );
     expect(screen.queryByTestId('campaign-settings-missing')).toBeNull();
   });
 
   it('says the settings are missing in the specification’s words, with a link for who may set them', async () => {
     const view = await renderWithProviders(
-      <DetailsStep draft={emptyDraft('Asia/Tokyo', null)} change={noop} problems={{}} readOnly={false} settings={settings(false)} canManageSettings />,
+      <DetailsStep
+        draft={emptyDraft('Asia/Tokyo', null)}
+        change={noop}
+        problems={{}}
+        readOnly={false}
+        settings={settings(false)}
+        canManageSettings
+      />,
     );
     const alert = await screen.findByTestId('campaign-settings-missing');
     expect(alert.textContent).toContain('campaign email settings missing (sender email and verified domains)');
@@ -51,7 +67,14 @@ describe('campaign details step', () => {
     view.unmount();
 
     await renderWithProviders(
-      <DetailsStep draft={emptyDraft('Asia/Tokyo', null)} change={noop} problems={{}} readOnly settings={null} canManageSettings={false} />,
+      <DetailsStep
+        draft={emptyDraft('Asia/Tokyo', null)}
+        change={noop}
+        problems={{}}
+        readOnly
+        settings={null}
+        canManageSettings={false}
+      />,
     );
     expect((await screen.findByTestId('campaign-settings-missing')).querySelector('a')).toBeNull();
   });

@@ -37,7 +37,9 @@ export function RecipientsStep({ draft, change, problems, readOnly, frequencyCap
   const known = new Set(options.map((o) => o.value));
   const withChosen = [
     ...options,
-    ...[...draft.segmentIds, ...draft.excludeSegmentIds].filter((id) => !known.has(id)).map((id) => ({ value: id, label: id })),
+    ...[...draft.segmentIds, ...draft.excludeSegmentIds]
+      .filter((id) => !known.has(id))
+      .map((id) => ({ value: id, label: id })),
   ];
   const audience = useQuery(
     audienceQuery({ segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds }),

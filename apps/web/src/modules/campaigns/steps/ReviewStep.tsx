@@ -43,7 +43,8 @@ export function ReviewStep({
   const [mailLanguage, setMailLanguage] = useState<'ja' | 'en'>(language);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const instant = draft.scheduleKind === 'at' ? wallClockToInstant({ date: draft.date, time: draft.time }, draft.timeZone) : null;
+  const instant =
+    draft.scheduleKind === 'at' ? wallClockToInstant({ date: draft.date, time: draft.time }, draft.timeZone) : null;
   const rows: [string, ReactNode][] = [
     [t('campaign.details.name'), draft.name],
     [t('campaign.details.subject'), draft.subject],

@@ -24,7 +24,8 @@ export function ScheduleStep({ draft, change, problems, readOnly, hostTimeZone }
     () => timeZoneChoices(hostTimeZone, Intl.DateTimeFormat().resolvedOptions().timeZone),
     [hostTimeZone],
   );
-  const instant = draft.scheduleKind === 'at' ? wallClockToInstant({ date: draft.date, time: draft.time }, draft.timeZone) : null;
+  const instant =
+    draft.scheduleKind === 'at' ? wallClockToInstant({ date: draft.date, time: draft.time }, draft.timeZone) : null;
   // Asked once typing pauses, and only for a time that is one.
   const [asked] = useDebouncedValue(draft.scheduleKind === 'now' || instant ? scheduleOf(draft) : null, 400);
   const quiet = useQuery(quietHoursQuery(asked));

@@ -36,7 +36,11 @@ export function uploadImport(file: File, hotelId: string | null): Promise<TCusto
 }
 
 /** Runs the import; the customers it adds or updates join `segmentId` (a static segment) if given. */
-export function confirmImport(id: string, emailReception: TEmailReception, segmentId?: string): Promise<TCustomerImport> {
+export function confirmImport(
+  id: string,
+  emailReception: TEmailReception,
+  segmentId?: string,
+): Promise<TCustomerImport> {
   return request(importsApi.confirm, { params: { id }, body: { emailReception, segmentId } });
 }
 

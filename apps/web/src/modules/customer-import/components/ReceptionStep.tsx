@@ -53,7 +53,11 @@ export function ReceptionStep({
     return (
       <Stack gap="md" data-testid="import-result">
         <Alert color="teal" title={t('customer_import.result.completed')}>
-          {item.resumedAt && <Text size="sm" data-testid="import-resumed">{t('customer_import.result.resumed')}</Text>}
+          {item.resumedAt && (
+            <Text size="sm" data-testid="import-resumed">
+              {t('customer_import.result.resumed')}
+            </Text>
+          )}
         </Alert>
         {item.segmentId && item.segmentAdded !== null && item.segmentAdded !== undefined && (
           <Text size="sm" data-testid="import-result-segment">

@@ -140,7 +140,10 @@ function CustomerDetail({ id }: { id: string }) {
     // Who unsubscribed: the guest (one-click or the page), staff, the booking system or an import.
     ...(data.emailStatus === 'unsubscribed' && data.unsubscribeReason
       ? ([
-          ['unsubscribe_reason', t(`customers.unsubscribe_reasons.${data.unsubscribeReason}`, { defaultValue: data.unsubscribeReason })],
+          [
+            'unsubscribe_reason',
+            t(`customers.unsubscribe_reasons.${data.unsubscribeReason}`, { defaultValue: data.unsubscribeReason }),
+          ],
         ] as [string, ReactNode][])
       : []),
   ];

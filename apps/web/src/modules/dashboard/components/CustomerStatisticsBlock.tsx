@@ -21,7 +21,9 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
         </Title>
         {stats.data && (
           <Text size="xs" c="dimmed" data-testid="customers-counted-at">
-            {t('dashboard.customers.counted_at', { at: formatDate(stats.data.countedAt, language, { withTime: true }) })}
+            {t('dashboard.customers.counted_at', {
+              at: formatDate(stats.data.countedAt, language, { withTime: true }),
+            })}
           </Text>
         )}
       </Group>
@@ -69,7 +71,9 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
               : !stats.data.lastSync
                 ? t('dashboard.customers.never_synced')
                 : stats.data.lastSync.status === 'failed'
-                  ? t('dashboard.customers.last_sync_failed', { at: formatDate(stats.data.lastSync.finishedAt, language, { withTime: true }) })
+                  ? t('dashboard.customers.last_sync_failed', {
+                      at: formatDate(stats.data.lastSync.finishedAt, language, { withTime: true }),
+                    })
                   : formatDate(stats.data.lastSync.finishedAt, language, { withTime: true })}
           </Text>
           <Text size="xs" c="dimmed">

@@ -7,7 +7,19 @@ import type { TChange } from '../utils/figures';
  * One total of the window with its change against the 7 days before. A figure that cannot be
  * known shows "-" and `note` says why, never a zero that was not counted.
  */
-export function FigureCard({ label, value, note, change, testId }: { label: string; value: string | null; note?: string; change: TChange; testId: string }) {
+export function FigureCard({
+  label,
+  value,
+  note,
+  change,
+  testId,
+}: {
+  label: string;
+  value: string | null;
+  note?: string;
+  change: TChange;
+  testId: string;
+}) {
   const { t } = useTranslation();
   const rising = change.kind === 'up' || change.kind === 'points_up';
   const falling = change.kind === 'down' || change.kind === 'points_down';

@@ -17,7 +17,12 @@ export function LevelInfoPanel({ me }: { me: TMe }) {
   return (
     <Paper withBorder radius="md" p="lg" data-testid="level-info">
       <Group align="flex-start" wrap="nowrap" gap="md">
-        <Avatar src={host?.logoUrl ?? undefined} alt={t('dashboard.level_info.logo_alt', { name: me.meta.hostName })} size={56} radius="md">
+        <Avatar
+          src={host?.logoUrl ?? undefined}
+          alt={t('dashboard.level_info.logo_alt', { name: me.meta.hostName })}
+          size={56}
+          radius="md"
+        >
           {me.meta.hostName.slice(0, 1)}
         </Avatar>
         <Stack gap={6} style={{ minWidth: 0 }}>

@@ -19,7 +19,12 @@ export function QuickActions({ can }: { can: TEntitlementMap }) {
           </Button>
         )}
         {can['customer.import'] && (
-          <Button component={Link} to="/customer-list/import" variant="light" leftSection={<IconFileImport size={16} />}>
+          <Button
+            component={Link}
+            to="/customer-list/import"
+            variant="light"
+            leftSection={<IconFileImport size={16} />}
+          >
             {t('dashboard.quick_actions.import_customers')}
           </Button>
         )}

@@ -3,14 +3,21 @@ import type { TLanguage } from '../../../lib/session/storage';
 
 const locale = (language: TLanguage) => (language === 'ja' ? 'ja-JP' : 'en-GB');
 
-export const formatCount = (value: number, language: TLanguage): string => new Intl.NumberFormat(locale(language)).format(value);
+export const formatCount = (value: number, language: TLanguage): string =>
+  new Intl.NumberFormat(locale(language)).format(value);
 
 /** A rate (0.253) as a percentage with one decimal ("25.3%"). */
 export const formatRate = (value: number, language: TLanguage): string =>
-  new Intl.NumberFormat(locale(language), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  new Intl.NumberFormat(locale(language), {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(value);
 
 export const formatYen = (value: number, language: TLanguage): string =>
-  new Intl.NumberFormat(locale(language), { style: 'currency', currency: 'JPY', maximumFractionDigits: 0 }).format(value);
+  new Intl.NumberFormat(locale(language), { style: 'currency', currency: 'JPY', maximumFractionDigits: 0 }).format(
+    value,
+  );
 
 /** What the line under a figure says: which way it moved against the 7 days before, and by how much. */
 export type TChange =

@@ -1,5 +1,12 @@
 import * as segmentsApi from '@yado/contracts/segments';
-import type { SEGMENT_SORTS, TFilter, TMemberFileReport, TSegment, TSegmentInput, TSegmentType } from '@yado/contracts/segments';
+import type {
+  SEGMENT_SORTS,
+  TFilter,
+  TMemberFileReport,
+  TSegment,
+  TSegmentInput,
+  TSegmentType,
+} from '@yado/contracts/segments';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { request } from '../../../lib/http/request';
@@ -55,8 +62,12 @@ export const segmentChoicesQuery = (search: string, enabled = true) =>
   queryOptions({
     queryKey: [...SEGMENTS_QUERY_KEY, 'choices', search],
     queryFn: async ({ signal }) =>
-      (await request(segmentsApi.list, { query: { search: search || undefined, sort: 'name', page: 1, pageSize: 100 }, signal }))
-        .items,
+      (
+        await request(segmentsApi.list, {
+          query: { search: search || undefined, sort: 'name', page: 1, pageSize: 100 },
+          signal,
+        })
+      ).items,
     enabled,
     placeholderData: keepPreviousData,
   });

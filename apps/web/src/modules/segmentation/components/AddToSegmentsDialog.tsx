@@ -111,7 +111,12 @@ export function AddToSegmentsDialog({
             {t(result ? 'common.close' : 'segmentation.actions.cancel')}
           </Button>
           {!result && (
-            <Button disabled={chosen.length === 0} loading={busy} onClick={() => void add()} data-testid="add-to-segments-submit">
+            <Button
+              disabled={chosen.length === 0}
+              loading={busy}
+              onClick={() => void add()}
+              data-testid="add-to-segments-submit"
+            >
               {t('segmentation.add.submit')}
             </Button>
           )}

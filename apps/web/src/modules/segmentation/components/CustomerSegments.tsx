@@ -25,7 +25,12 @@ export function CustomerSegments({ customer }: { customer: { id: string; fullNam
   return (
     <Stack gap="md" data-testid="customer-segments">
       <Group gap="sm">
-        <Button variant="light" leftSection={<IconHelpCircle size={16} />} onClick={() => setWhy(null)} data-testid="why-any">
+        <Button
+          variant="light"
+          leftSection={<IconHelpCircle size={16} />}
+          onClick={() => setWhy(null)}
+          data-testid="why-any"
+        >
           {t('segmentation.why.title')}
         </Button>
         {me.entitlements['segmentation.update'] && (

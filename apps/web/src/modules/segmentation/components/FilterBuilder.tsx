@@ -1,4 +1,16 @@
-import { ActionIcon, Badge, Box, Button, Divider, Group, NativeSelect, NumberInput, Paper, Stack, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Button,
+  Divider,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Paper,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { IconPlus, IconSitemap, IconTrash } from '@tabler/icons-react';
 import {
   FILTER_FIELD_NAMES,
@@ -79,7 +91,11 @@ export function FilterBuilder({ filter, dispatch, marks, live, readOnly = false 
           {index > 0 && (
             <Divider
               my={4}
-              label={<Badge variant="light" color="grape">{t(`segmentation.builder.join.${filter.join}`)}</Badge>}
+              label={
+                <Badge variant="light" color="grape">
+                  {t(`segmentation.builder.join.${filter.join}`)}
+                </Badge>
+              }
               labelPosition="center"
             />
           )}
@@ -230,7 +246,9 @@ function GroupCard({
                 data-testid={topLevel ? 'group-count' : 'subgroup-count'}
                 data-count={counting ? undefined : count}
               >
-                {t('segmentation.count.group', { audience: count.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US') })}
+                {t('segmentation.count.group', {
+                  audience: count.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US'),
+                })}
               </Badge>
             )}
             {!readOnly && removable && (

@@ -11,8 +11,18 @@ const filter: TFilter = {
   version: 1,
   join: 'or',
   groups: [
-    { kind: 'group', id: 'g1', join: 'and', items: [{ kind: 'condition', id: 'c1', field: 'lastName', operator: 'is', value: 'Sato' }] },
-    { kind: 'group', id: 'g2', join: 'and', items: [{ kind: 'condition', id: 'c2', field: 'age', operator: 'greater_than', value: 30 }] },
+    {
+      kind: 'group',
+      id: 'g1',
+      join: 'and',
+      items: [{ kind: 'condition', id: 'c1', field: 'lastName', operator: 'is', value: 'Sato' }],
+    },
+    {
+      kind: 'group',
+      id: 'g2',
+      join: 'and',
+      items: [{ kind: 'condition', id: 'c2', field: 'age', operator: 'greater_than', value: 30 }],
+    },
   ],
 };
 
@@ -25,7 +35,12 @@ const nested: TFilter = {
       ...filter.groups[1]!,
       items: [
         ...filter.groups[1]!.items,
-        { kind: 'group', id: 'g3', join: 'and', items: [{ kind: 'condition', id: 'c3', field: 'firstName', operator: 'starts_with', value: 'Ta' }] },
+        {
+          kind: 'group',
+          id: 'g3',
+          join: 'and',
+          items: [{ kind: 'condition', id: 'c3', field: 'firstName', operator: 'starts_with', value: 'Ta' }],
+        },
       ],
     },
   ],
@@ -33,7 +48,9 @@ const nested: TFilter = {
 
 function Harness({ start }: { start: TFilter }) {
   const [draft, dispatch] = useReducer(filterDraftReducer, start);
-  return <FilterEditor filter={draft} dispatch={dispatch} check={checkDraft(draft)} serverError={null} attempted={false} />;
+  return (
+    <FilterEditor filter={draft} dispatch={dispatch} check={checkDraft(draft)} serverError={null} attempted={false} />
+  );
 }
 
 describe('filter editor', () => {
@@ -55,11 +72,15 @@ describe('filter editor', () => {
           }
         : undefined,
     );
-    await renderWithProviders(<Harness start={nested} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    await renderWithProviders(<Harness start={nested} />, {
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
     await waitFor(() => expect(screen.getByTestId('live-count-total').dataset.count).toBe('1234'));
     const badges = screen.getAllByTestId('group-count').map((b) => b.dataset.count);
     expect(badges).toEqual(['1000', '300']);
-    expect(screen.getByTestId('filter-subgroup').querySelector('[data-testid="subgroup-count"]')?.getAttribute('data-count')).toBe('120');
+    expect(
+      screen.getByTestId('filter-subgroup').querySelector('[data-testid="subgroup-count"]')?.getAttribute('data-count'),
+    ).toBe('120');
     expect(calls.filter((c) => c.url.pathname === '/v1/segments/count')).toHaveLength(1);
   });
 
@@ -70,7 +91,9 @@ describe('filter editor', () => {
       sent.push((JSON.parse(String(init.body)) as { filter: TFilter }).filter);
       return { body: { data: { total: sent.length, groups: [], countedAt: '2026-11-24T00:00:00Z' } } };
     });
-    await renderWithProviders(<Harness start={filter} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    await renderWithProviders(<Harness start={filter} />, {
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
     await waitFor(() => expect(sent).toHaveLength(1));
     const input = screen.getAllByRole('textbox', { name: 'Value' })[0]!;
     for (const text of ['Sa', 'Sai', 'Saito']) fireEvent.change(input, { target: { value: text } });
@@ -97,7 +120,9 @@ describe('filter editor', () => {
           }
         : undefined,
     );
-    await renderWithProviders(<Harness start={filter} />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    await renderWithProviders(<Harness start={filter} />, {
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
     const oops = await screen.findByTestId('filter-oops');
     expect(oops.textContent).toBe('Oops! Please double-check the filter logic arrangement.');
     const marked = screen.getAllByTestId('filter-condition').filter((c) => c.dataset.invalid === 'true');

@@ -19,7 +19,13 @@ function fieldsOf(filter: TFilter): string[] {
  * A saved filter as sentences: each group's conditions with their join, groups with theirs, and
  * each group's audience at any level when a count gave it (`groupCount` by path, `groups.0.items.1`).
  */
-export function FilterSummary({ filter, groupCount }: { filter: TFilter; groupCount?: (path: string) => number | undefined }) {
+export function FilterSummary({
+  filter,
+  groupCount,
+}: {
+  filter: TFilter;
+  groupCount?: (path: string) => number | undefined;
+}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const choicesOf = useChoiceOptions(sourcesOf(fieldsOf(filter)));
@@ -27,41 +33,43 @@ export function FilterSummary({ filter, groupCount }: { filter: TFilter; groupCo
   const renderGroup = (group: TFilterGroup, title: string, path: string): ReactNode => {
     const count = groupCount?.(path);
     return (
-    <Paper withBorder radius="md" p="sm" data-testid="summary-group">
-      <Stack gap={4}>
-        <Group justify="space-between">
-          <Text fw={600} size="sm">
-            {title}
-          </Text>
-          {count !== undefined && (
-            <Badge variant="light" tt="none" data-testid="summary-group-count">
-              {t('segmentation.count.group', { audience: count.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US') })}
-            </Badge>
+      <Paper withBorder radius="md" p="sm" data-testid="summary-group">
+        <Stack gap={4}>
+          <Group justify="space-between">
+            <Text fw={600} size="sm">
+              {title}
+            </Text>
+            {count !== undefined && (
+              <Badge variant="light" tt="none" data-testid="summary-group-count">
+                {t('segmentation.count.group', {
+                  audience: count.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US'),
+                })}
+              </Badge>
+            )}
+          </Group>
+          {group.items.map((item, index) => (
+            <Fragment key={item.id ?? index}>
+              {index > 0 && (
+                <Text size="xs" c="grape" fw={700}>
+                  {t(`segmentation.builder.join.${group.join}`)}
+                </Text>
+              )}
+              {item.kind === 'group' ? (
+                renderGroup(item, t('segmentation.builder.subgroup'), `${path}.items.${index}`)
+              ) : (
+                <Text size="sm">{conditionText(item, t, language, choicesOf)}</Text>
+              )}
+            </Fragment>
+          ))}
+          {hasBookingConditions(group) && (
+            <Text size="xs" c="dimmed">
+              {group.bookings?.quantifier === 'none'
+                ? t('segmentation.summary.none')
+                : t('segmentation.summary.at_least', { count: group.bookings?.count ?? 1 })}
+            </Text>
           )}
-        </Group>
-        {group.items.map((item, index) => (
-          <Fragment key={item.id ?? index}>
-            {index > 0 && (
-              <Text size="xs" c="grape" fw={700}>
-                {t(`segmentation.builder.join.${group.join}`)}
-              </Text>
-            )}
-            {item.kind === 'group' ? (
-              renderGroup(item, t('segmentation.builder.subgroup'), `${path}.items.${index}`)
-            ) : (
-              <Text size="sm">{conditionText(item, t, language, choicesOf)}</Text>
-            )}
-          </Fragment>
-        ))}
-        {hasBookingConditions(group) && (
-          <Text size="xs" c="dimmed">
-            {group.bookings?.quantifier === 'none'
-              ? t('segmentation.summary.none')
-              : t('segmentation.summary.at_least', { count: group.bookings?.count ?? 1 })}
-          </Text>
-        )}
-      </Stack>
-    </Paper>
+        </Stack>
+      </Paper>
     );
   };
 
@@ -71,7 +79,11 @@ export function FilterSummary({ filter, groupCount }: { filter: TFilter; groupCo
         <Fragment key={group.id ?? index}>
           {index > 0 && (
             <Divider
-              label={<Badge variant="light" color="grape">{t(`segmentation.builder.join.${filter.join}`)}</Badge>}
+              label={
+                <Badge variant="light" color="grape">
+                  {t(`segmentation.builder.join.${filter.join}`)}
+                </Badge>
+              }
               labelPosition="center"
             />
           )}

@@ -64,7 +64,13 @@ export function FreezeDialog({
       <Stack gap="md" data-testid="freeze-dialog">
         <Text size="sm">{t('segmentation.freeze.help')}</Text>
         {opened && (
-          <FilterEditor filter={filter} dispatch={dispatch} check={check} serverError={serverError} attempted={attempted} />
+          <FilterEditor
+            filter={filter}
+            dispatch={dispatch}
+            check={check}
+            serverError={serverError}
+            attempted={attempted}
+          />
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

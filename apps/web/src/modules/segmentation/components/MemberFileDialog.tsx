@@ -58,7 +58,11 @@ export function MemberFileDialog({
       <Stack gap="md" data-testid="member-file-dialog">
         <Text size="sm">{t('segmentation.file.help')}</Text>
         <Group gap="sm">
-          <FileButton onChange={setFile} accept=".csv,.txt,text/csv,text/plain" inputProps={{ 'data-testid': 'member-file' } as never}>
+          <FileButton
+            onChange={setFile}
+            accept=".csv,.txt,text/csv,text/plain"
+            inputProps={{ 'data-testid': 'member-file' } as never}
+          >
             {(props) => (
               <Button variant="default" leftSection={<IconFileUpload size={16} />} {...props}>
                 {t('segmentation.file.choose')}

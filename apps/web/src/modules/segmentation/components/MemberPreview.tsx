@@ -93,7 +93,9 @@ export function MemberPreview({
         </Text>
       ) : data && items.length === 0 ? (
         <EmptyState
-          description={t(segment.type === 'dynamic' ? 'segmentation.members.empty_dynamic' : 'segmentation.members.empty_static')}
+          description={t(
+            segment.type === 'dynamic' ? 'segmentation.members.empty_dynamic' : 'segmentation.members.empty_static',
+          )}
         />
       ) : (
         <Table.ScrollContainer minWidth={980}>
@@ -110,9 +112,11 @@ export function MemberPreview({
                     />
                   </Table.Th>
                 )}
-                {['full_name', 'phone', 'email', 'email_status', 'location', 'total_bookings', 'created_at'].map((key) => (
-                  <Table.Th key={key}>{t(`customers.fields.${key}`)}</Table.Th>
-                ))}
+                {['full_name', 'phone', 'email', 'email_status', 'location', 'total_bookings', 'created_at'].map(
+                  (key) => (
+                    <Table.Th key={key}>{t(`customers.fields.${key}`)}</Table.Th>
+                  ),
+                )}
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>

@@ -63,22 +63,55 @@ export function ValueInput({
       <Group gap={6} wrap="nowrap" data-testid="value-between">
         {type === 'date' ? (
           <>
-            <TextInput {...common} type="date" aria-label={t('segmentation.builder.from')} value={String(from ?? '')} onChange={(e) => set(0, e.currentTarget.value)} />
+            <TextInput
+              {...common}
+              type="date"
+              aria-label={t('segmentation.builder.from')}
+              value={String(from ?? '')}
+              onChange={(e) => set(0, e.currentTarget.value)}
+            />
             <Text size="sm">–</Text>
-            <TextInput {...common} type="date" aria-label={t('segmentation.builder.to')} value={String(to ?? '')} onChange={(e) => set(1, e.currentTarget.value)} />
+            <TextInput
+              {...common}
+              type="date"
+              aria-label={t('segmentation.builder.to')}
+              value={String(to ?? '')}
+              onChange={(e) => set(1, e.currentTarget.value)}
+            />
           </>
         ) : (
           <>
-            <NumberInput {...common} aria-label={t('segmentation.builder.from')} value={numberOrBlank(from ?? '')} onChange={(v) => set(0, v)} thousandSeparator="," w={130} />
+            <NumberInput
+              {...common}
+              aria-label={t('segmentation.builder.from')}
+              value={numberOrBlank(from ?? '')}
+              onChange={(v) => set(0, v)}
+              thousandSeparator=","
+              w={130}
+            />
             <Text size="sm">–</Text>
-            <NumberInput {...common} aria-label={t('segmentation.builder.to')} value={numberOrBlank(to ?? '')} onChange={(v) => set(1, v)} thousandSeparator="," w={130} />
+            <NumberInput
+              {...common}
+              aria-label={t('segmentation.builder.to')}
+              value={numberOrBlank(to ?? '')}
+              onChange={(v) => set(1, v)}
+              thousandSeparator=","
+              w={130}
+            />
           </>
         )}
       </Group>
     );
   }
   if (type === 'date' && operator === 'is') {
-    return <TextInput {...common} type="date" value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.currentTarget.value)} />;
+    return (
+      <TextInput
+        {...common}
+        type="date"
+        value={typeof value === 'string' ? value : ''}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    );
   }
   if (operator === 'month_is') {
     return (
@@ -86,13 +119,23 @@ export function ValueInput({
         {...common}
         value={typeof value === 'number' ? String(value) : ''}
         onChange={(e) => onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
-        data={[{ value: '', label: t('segmentation.builder.choose') }, ...MONTHS.map((m) => ({ value: String(m), label: String(m) }))]}
+        data={[
+          { value: '', label: t('segmentation.builder.choose') },
+          ...MONTHS.map((m) => ({ value: String(m), label: String(m) })),
+        ]}
         w={130}
       />
     );
   }
   if (type === 'text') {
-    return <TextInput {...common} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.currentTarget.value)} miw={200} />;
+    return (
+      <TextInput
+        {...common}
+        value={typeof value === 'string' ? value : ''}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        miw={200}
+      />
+    );
   }
   // Numbers: a number field's value, a day, a year, or a count of days.
   const days = operator === 'in_last_days' || operator === 'in_next_days';
@@ -105,7 +148,13 @@ export function ValueInput({
       thousandSeparator={operator === 'year_is' ? undefined : ','}
       allowDecimal={false}
       w={days || operator === 'day_is' || operator === 'year_is' ? 130 : 180}
-      rightSection={field === 'amount' ? <Text size="xs" c="dimmed">¥</Text> : undefined}
+      rightSection={
+        field === 'amount' ? (
+          <Text size="xs" c="dimmed">
+            ¥
+          </Text>
+        ) : undefined
+      }
     />
   );
 }

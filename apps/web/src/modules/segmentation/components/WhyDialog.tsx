@@ -16,7 +16,8 @@ type TExplainItem = TExplainGroup['items'][number];
 
 function fieldsOf(explanation: TExplanation | undefined): string[] {
   const out: string[] = [];
-  const walk = (items: TExplainItem[]) => items.forEach((i) => (i.kind === 'group' ? walk(i.items) : out.push(i.field)));
+  const walk = (items: TExplainItem[]) =>
+    items.forEach((i) => (i.kind === 'group' ? walk(i.items) : out.push(i.field)));
   explanation?.groups.forEach((g) => walk(g.items));
   return out;
 }
@@ -42,7 +43,10 @@ export function WhyDialog({
   const [search, setSearch] = useState('');
   const choices = useQuery(segmentChoicesQuery(search, opened && !segment));
   const segmentId = segment?.id ?? chosen ?? '';
-  const explanation = useQuery({ ...explanationQuery(segmentId, customer?.id ?? ''), enabled: opened && Boolean(segmentId && customer) });
+  const explanation = useQuery({
+    ...explanationQuery(segmentId, customer?.id ?? ''),
+    enabled: opened && Boolean(segmentId && customer),
+  });
 
   return (
     <Modal
@@ -85,7 +89,13 @@ export function WhyDialog({
 function Verdict({ held }: { held: boolean }) {
   const { t } = useTranslation();
   return (
-    <ThemeIcon size="sm" radius="xl" color={held ? 'teal' : 'red'} variant="light" aria-label={t(held ? 'segmentation.why.held' : 'segmentation.why.failed')}>
+    <ThemeIcon
+      size="sm"
+      radius="xl"
+      color={held ? 'teal' : 'red'}
+      variant="light"
+      aria-label={t(held ? 'segmentation.why.held' : 'segmentation.why.failed')}
+    >
       {held ? <IconCheck size={14} /> : <IconX size={14} />}
     </ThemeIcon>
   );
@@ -178,17 +188,19 @@ function GroupView({
             <Group gap="xs">
               <Verdict held={group.bookings.held} />
               <Text size="sm">
-                {t(group.bookings.quantifier === 'none' ? 'segmentation.why.bookings_none' : 'segmentation.why.bookings_at_least', {
-                  matched: group.bookings.matched,
-                  count: group.bookings.count,
-                })}
+                {t(
+                  group.bookings.quantifier === 'none'
+                    ? 'segmentation.why.bookings_none'
+                    : 'segmentation.why.bookings_at_least',
+                  {
+                    matched: group.bookings.matched,
+                    count: group.bookings.count,
+                  },
+                )}
               </Text>
             </Group>
             {group.bookings.booking && (
-              <BookingView
-                booking={group.bookings.booking}
-                matched={group.bookings.matched > 0}
-              />
+              <BookingView booking={group.bookings.booking} matched={group.bookings.matched > 0} />
             )}
           </Stack>
         )}

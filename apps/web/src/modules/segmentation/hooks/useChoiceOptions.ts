@@ -44,7 +44,10 @@ export function useChoiceOptions(sources: ReadonlySet<TChoiceSource>) {
     const def = defOf(field);
     switch (def.source) {
       case 'options':
-        return (def.options ?? []).map((value) => ({ value, label: t(`segmentation.options.${fieldKey(field)}.${value}`) }));
+        return (def.options ?? []).map((value) => ({
+          value,
+          label: t(`segmentation.options.${fieldKey(field)}.${value}`),
+        }));
       case 'hotels':
         return hotels;
       case 'room_types':

@@ -40,7 +40,9 @@ export function useLiveCount(filter: TFilter, countable: boolean): TLiveCount {
     error: sent !== null && key === sent ? query.error : null,
     groupCount: (id, path) => {
       const groups = count?.groups ?? [];
-      return (groups.find((g) => id !== undefined && g.id === id) ?? groups.find((g) => g.id === null && g.path === path))?.count;
+      return (
+        groups.find((g) => id !== undefined && g.id === id) ?? groups.find((g) => g.id === null && g.path === path)
+      )?.count;
     },
   };
 }

@@ -88,7 +88,11 @@ describe('segment detail', () => {
             join: 'or',
             items: [
               { kind: 'condition', field: 'lastName', operator: 'is', value: 'Sato' },
-              { kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'age', operator: 'greater_than', value: 30 }] },
+              {
+                kind: 'group',
+                join: 'and',
+                items: [{ kind: 'condition', field: 'age', operator: 'greater_than', value: 30 }],
+              },
             ],
           },
         ],
@@ -112,7 +116,8 @@ describe('segment detail', () => {
           },
         };
       }
-      if (url.pathname === `/v1/segments/${ID}/members`) return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
+      if (url.pathname === `/v1/segments/${ID}/members`)
+        return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
       if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
       return undefined;
     });

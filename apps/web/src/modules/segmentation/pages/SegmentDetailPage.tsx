@@ -149,7 +149,9 @@ function SegmentDetail({ id }: { id: string }) {
   };
 
   const person = (at: string, who: { name: string } | null) =>
-    who ? t('segmentation.detail.by', { date: formatDate(at, language, { withTime: true }), name: who.name }) : formatDate(at, language, { withTime: true });
+    who
+      ? t('segmentation.detail.by', { date: formatDate(at, language, { withTime: true }), name: who.name })
+      : formatDate(at, language, { withTime: true });
   const facts: [string, ReactNode][] = [
     ['owner', `${data.hostName} (${t(`segmentation.levels.${data.hostLevel}`)})`],
     [
@@ -159,7 +161,14 @@ function SegmentDetail({ id }: { id: string }) {
           audience={counted?.total ?? data.audience}
           countedAt={counted?.countedAt ?? data.audienceCountedAt}
         />
-        <LockButton size="compact-xs" variant="subtle" lockOnClick leftSection={<IconRefresh size={14} />} onClick={recount} data-testid="segment-recount">
+        <LockButton
+          size="compact-xs"
+          variant="subtle"
+          lockOnClick
+          leftSection={<IconRefresh size={14} />}
+          onClick={recount}
+          data-testid="segment-recount"
+        >
           {t('segmentation.actions.recount')}
         </LockButton>
       </Group>,
@@ -190,12 +199,22 @@ function SegmentDetail({ id }: { id: string }) {
               </LockButton>
             )}
             {owns && can['segmentation.update'] && (
-              <Button component={Link} to={`${LIST_PATH}/${data.id}/edit`} variant="light" leftSection={<IconEdit size={16} />}>
+              <Button
+                component={Link}
+                to={`${LIST_PATH}/${data.id}/edit`}
+                variant="light"
+                leftSection={<IconEdit size={16} />}
+              >
                 {t('segmentation.actions.edit')}
               </Button>
             )}
             {owns && can['segmentation.delete'] && (
-              <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setDialog('delete')}>
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={16} />}
+                onClick={() => setDialog('delete')}
+              >
                 {t('segmentation.actions.delete')}
               </Button>
             )}
@@ -239,10 +258,18 @@ function SegmentDetail({ id }: { id: string }) {
                     <Menu.Item component={Link} to="/customer-list" leftSection={<IconUsersGroup size={14} />}>
                       {t('segmentation.actions.add_from_list')}
                     </Menu.Item>
-                    <Menu.Item leftSection={<IconFileUpload size={14} />} onClick={() => setDialog('file')} data-testid="add-from-file">
+                    <Menu.Item
+                      leftSection={<IconFileUpload size={14} />}
+                      onClick={() => setDialog('file')}
+                      data-testid="add-from-file"
+                    >
                       {t('segmentation.actions.add_from_file')}
                     </Menu.Item>
-                    <Menu.Item leftSection={<IconFilter size={14} />} onClick={() => setDialog('freeze')} data-testid="add-from-filter">
+                    <Menu.Item
+                      leftSection={<IconFilter size={14} />}
+                      onClick={() => setDialog('freeze')}
+                      data-testid="add-from-filter"
+                    >
                       {t('segmentation.actions.add_from_filter')}
                     </Menu.Item>
                   </Menu.Dropdown>
@@ -272,8 +299,18 @@ function SegmentDetail({ id }: { id: string }) {
       <WhyDialog opened={why !== null} onClose={() => setWhy(null)} customer={why} segment={data} />
       {changesMembers && (
         <>
-          <MemberFileDialog segmentId={data.id} opened={dialog === 'file'} onClose={close} onAdded={() => void refresh()} />
-          <FreezeDialog segmentId={data.id} opened={dialog === 'freeze'} onClose={close} onAdded={() => void refresh()} />
+          <MemberFileDialog
+            segmentId={data.id}
+            opened={dialog === 'file'}
+            onClose={close}
+            onAdded={() => void refresh()}
+          />
+          <FreezeDialog
+            segmentId={data.id}
+            opened={dialog === 'freeze'}
+            onClose={close}
+            onAdded={() => void refresh()}
+          />
         </>
       )}
       <ConfirmDialog

@@ -9,7 +9,9 @@ const ID = '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a02';
 const filter = {
   version: 1,
   join: 'and',
-  groups: [{ kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'lastName', operator: 'is', value: 'Sato' }] }],
+  groups: [
+    { kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'lastName', operator: 'is', value: 'Sato' }] },
+  ],
 };
 const segment = {
   id: ID,
@@ -31,11 +33,15 @@ const segment = {
 
 // jsdom has no font loading; Mantine's autosizing description field listens for it.
 beforeAll(() => {
-  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener: () => undefined, removeEventListener: () => undefined } });
+  if (!('fonts' in document))
+    Object.defineProperty(document, 'fonts', {
+      configurable: true,
+      value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+    });
 });
 
 describe('segment editor with dynamic segments turned off', () => {
-  it('shows a dynamic segment\'s filter read-only, never counts it, and saves the name with the filter as it was', async () => {
+  it("shows a dynamic segment's filter read-only, never counts it, and saves the name with the filter as it was", async () => {
     const sent: { path: string; body: unknown }[] = [];
     mockFetch((method, url, init) => {
       const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : null;
@@ -45,7 +51,8 @@ describe('segment editor with dynamic segments turned off', () => {
         return { body: { data: { ...segment, name: 'Satos 2' } } };
       }
       if (url.pathname === '/v1/segments/count') sent.push({ path: url.pathname, body });
-      if (url.pathname.startsWith('/v1/locations/') || url.pathname === '/v1/segments/field-values') return { body: { data: [] } };
+      if (url.pathname.startsWith('/v1/locations/') || url.pathname === '/v1/segments/field-values')
+        return { body: { data: [] } };
       return undefined;
     });
     const features = { ...featureFlagsFor('production'), dynamic_segmentation: false };

@@ -82,7 +82,10 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
       const input = { name: name.trim(), description: description.trim(), filter: dynamic ? kept : null };
       const saved = segment ? await updateSegment(segment.id, input) : await createSegment({ ...input, type });
       await queryClient.invalidateQueries({ queryKey: SEGMENTS_QUERY_KEY });
-      showSnackbar({ status: 'success', message: t(segment ? 'segmentation.done.saved' : 'segmentation.done.created') });
+      showSnackbar({
+        status: 'success',
+        message: t(segment ? 'segmentation.done.saved' : 'segmentation.done.created'),
+      });
       void navigate(`${LIST_PATH}/${saved.id}`);
     } catch (error) {
       if (marksFromError(error)) {

@@ -23,7 +23,16 @@ const hotelSettings: TCampaignEmailSettings = {
   hostName: 'さくらホテル 新宿',
   timeZone: 'Asia/Tokyo',
   own: empty,
-  inherited: { ...empty, senderName: 'さくらホテルズ', unsubscribedMessage: '停止しました', frequencyCapCount: 3, frequencyCapDays: 7, quietHoursStart: '21:00', quietHoursEnd: '08:00', defaultLanguage: 'ja' },
+  inherited: {
+    ...empty,
+    senderName: 'さくらホテルズ',
+    unsubscribedMessage: '停止しました',
+    frequencyCapCount: 3,
+    frequencyCapDays: 7,
+    quietHoursStart: '21:00',
+    quietHoursEnd: '08:00',
+    defaultLanguage: 'ja',
+  },
   inheritedFrom: {
     senderName: { level: 'brand', hostName: 'さくらホテルズ' },
     unsubscribedMessage: { level: 'brand', hostName: 'さくらホテルズ' },
@@ -58,17 +67,32 @@ describe('CampaignEmailSettingsForm', () => {
       if (url.pathname === '/v1/sending/settings' && method === 'GET') return { body: { data: hotelSettings } };
       if (url.pathname === '/v1/sending/settings' && method === 'PUT') {
         const message = 'This sender email is not on a verified domain of your brand. Authenticate the domain first.';
-        return { status: 400, body: { error: { code: 'validation_failed', message: 'x', fields: { senderEmail: { code: 'sender_domain_not_verified', message } } } } };
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 'validation_failed',
+              message: 'x',
+              fields: { senderEmail: { code: 'sender_domain_not_verified', message } },
+            },
+          },
+        };
       }
       return undefined;
     });
     await renderWithProviders(<CampaignEmailSettingsForm />, { language: 'ja' });
     const form = await screen.findByTestId('campaign-email-form');
-    fireEvent.change(form.querySelector('input[name="senderEmail"]') as HTMLInputElement, { target: { value: 'news@gmail.com' } });
-    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, { target: { value: '25:00' } });
+    fireEvent.change(form.querySelector('input[name="senderEmail"]') as HTMLInputElement, {
+      target: { value: 'news@gmail.com' },
+    });
+    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, {
+      target: { value: '25:00' },
+    });
     fireEvent.click(within(form).getByRole('button', { name: '保存' }));
     expect(await within(form).findByText('21:00 のように HH:MM の形式で入力してください。')).toBeTruthy();
-    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, { target: { value: '22:00' } });
+    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, {
+      target: { value: '22:00' },
+    });
     fireEvent.click(within(form).getByRole('button', { name: '保存' }));
     const refused = await within(form).findByTestId('sender-domain-refused');
     expect(within(refused).getByRole('link', { name: 'ドメイン認証へ' }).getAttribute('href')).toBe('/settings#domain');

@@ -1,4 +1,17 @@
-import { Alert, Anchor, Button, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import type { TCampaignEmailSettings, TCampaignEmailValues, TSettingsField } from '@yado/contracts/sending';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,7 +28,16 @@ type TDraft = Record<TSettingsField, string>;
 /** senderEmail → sender_email: catalogue keys are snake_case. */
 const fieldKey = (field: TSettingsField) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-const TEXT_FIELDS = ['senderEmail', 'senderName', 'replyTo', 'unsubscribedMessage', 'footerSenderName', 'footerPostalAddress', 'quietHoursStart', 'quietHoursEnd'] as const;
+const TEXT_FIELDS = [
+  'senderEmail',
+  'senderName',
+  'replyTo',
+  'unsubscribedMessage',
+  'footerSenderName',
+  'footerPostalAddress',
+  'quietHoursStart',
+  'quietHoursEnd',
+] as const;
 const NUMBER_FIELDS = ['frequencyCapCount', 'frequencyCapDays'] as const;
 
 const draftOf = (own: TCampaignEmailValues): TDraft =>
@@ -71,9 +93,11 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     const missing: Partial<Record<TSettingsField, string>> = {};
-    for (const f of ['senderName', 'unsubscribedMessage'] as const) if (required(f) && draft[f].trim() === '') missing[f] = t('validation.required');
+    for (const f of ['senderName', 'unsubscribedMessage'] as const)
+      if (required(f) && draft[f].trim() === '') missing[f] = t('validation.required');
     for (const f of ['quietHoursStart', 'quietHoursEnd'] as const)
-      if (draft[f].trim() !== '' && !/^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(draft[f].trim())) missing[f] = t('sending.settings.invalid_time');
+      if (draft[f].trim() !== '' && !/^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(draft[f].trim()))
+        missing[f] = t('sending.settings.invalid_time');
     setErrors(missing);
     if (Object.keys(missing).length) return;
     setBusy(true);
@@ -86,7 +110,11 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
     } catch (e) {
       setForeignDomain(isApiError(e) && e.fields?.senderEmail?.code === 'sender_domain_not_verified');
       if (isApiError(e) && e.fields) {
-        setErrors(Object.fromEntries(Object.entries(e.fields).map(([k, f]) => [k, t(`errors.${f.code}`, { defaultValue: t('errors.general') })])));
+        setErrors(
+          Object.fromEntries(
+            Object.entries(e.fields).map(([k, f]) => [k, t(`errors.${f.code}`, { defaultValue: t('errors.general') })]),
+          ),
+        );
       } else showSnackbar({ status: 'failed', message: errorText(e, t) });
     } finally {
       setBusy(false);

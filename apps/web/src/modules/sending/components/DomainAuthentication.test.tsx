@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { mockFetch, renderWithProviders } from '../../../test/render';
 import { DomainAuthentication } from './DomainAuthentication';
 
-const record = (kind: TSendingDomain['records'][number]['kind'], type: 'TXT' | 'CNAME', name: string, value: string) => ({
+const record = (
+  kind: TSendingDomain['records'][number]['kind'],
+  type: 'TXT' | 'CNAME',
+  name: string,
+  value: string,
+) => ({
   kind,
   type,
   name,
@@ -35,7 +40,11 @@ function domain(overrides: Partial<TSendingDomain> = {}): TSendingDomain {
 
 describe('DomainAuthentication', () => {
   it('keeps "Verify DNS setup" locked while the countdown runs and shows the time left', async () => {
-    mockFetch((method, url) => (url.pathname === '/v1/sending/domains' ? { body: { data: { domains: [domain({ verifyInSeconds: 95 })], canManage: true } } } : undefined));
+    mockFetch((method, url) =>
+      url.pathname === '/v1/sending/domains'
+        ? { body: { data: { domains: [domain({ verifyInSeconds: 95 })], canManage: true } } }
+        : undefined,
+    );
     await renderWithProviders(<DomainAuthentication />);
     const card = await screen.findByTestId('domain-xn--u9j.jp');
     expect(within(card).getByText('さ.jp')).toBeTruthy();
@@ -48,8 +57,21 @@ describe('DomainAuthentication', () => {
       state: 'in_verification',
       verifyInSeconds: 120,
       records: [
-        { ...record('spf', 'TXT', 'xn--u9j.jp', 'v=spf1 include:_spf.yado-mail.net ~all'), state: 'in_verification', check: { result: 'malformed', found: ['v=spf1 a', 'v=spf1 mx'], problem: 'dns_two_spf_records', checkedAt: '2026-11-24T00:00:00Z' } },
-        { ...record('dkim', 'TXT', 'yado202611._domainkey.xn--u9j.jp', 'v=DKIM1; k=rsa; p=MIIB'), state: 'verified', check: { result: 'correct', found: [], problem: null, checkedAt: '2026-11-24T00:00:00Z' } },
+        {
+          ...record('spf', 'TXT', 'xn--u9j.jp', 'v=spf1 include:_spf.yado-mail.net ~all'),
+          state: 'in_verification',
+          check: {
+            result: 'malformed',
+            found: ['v=spf1 a', 'v=spf1 mx'],
+            problem: 'dns_two_spf_records',
+            checkedAt: '2026-11-24T00:00:00Z',
+          },
+        },
+        {
+          ...record('dkim', 'TXT', 'yado202611._domainkey.xn--u9j.jp', 'v=DKIM1; k=rsa; p=MIIB'),
+          state: 'verified',
+          check: { result: 'correct', found: [], problem: null, checkedAt: '2026-11-24T00:00:00Z' },
+        },
       ],
     });
     const calls = mockFetch((method, url) => {
@@ -74,9 +96,19 @@ describe('DomainAuthentication', () => {
 
   it('says "Please enter a valid domain" beside the field when the server refuses the domain', async () => {
     mockFetch((method, url) => {
-      if (url.pathname === '/v1/sending/domains' && method === 'GET') return { body: { data: { domains: [], canManage: true } } };
+      if (url.pathname === '/v1/sending/domains' && method === 'GET')
+        return { body: { data: { domains: [], canManage: true } } };
       if (url.pathname === '/v1/sending/domains' && method === 'POST')
-        return { status: 409, body: { error: { code: 'domain_exists', message: 'Oops! This domain already exists.', fields: { domain: { code: 'domain_exists', message: 'Oops! This domain already exists.' } } } } };
+        return {
+          status: 409,
+          body: {
+            error: {
+              code: 'domain_exists',
+              message: 'Oops! This domain already exists.',
+              fields: { domain: { code: 'domain_exists', message: 'Oops! This domain already exists.' } },
+            },
+          },
+        };
       return undefined;
     });
     await renderWithProviders(<DomainAuthentication />, { language: 'ja' });
@@ -90,12 +122,16 @@ describe('DomainAuthentication', () => {
 
   it('warns when a verified domain fell out of verification, and shows a hotel the brand domains read-only', async () => {
     const lapsed = domain({ state: 'in_verification', lapsedAt: '2026-11-24T04:41:00Z', verifyInSeconds: 0 });
-    mockFetch((method, url) => (url.pathname === '/v1/sending/domains' ? { body: { data: { domains: [lapsed], canManage: false } } } : undefined));
+    mockFetch((method, url) =>
+      url.pathname === '/v1/sending/domains' ? { body: { data: { domains: [lapsed], canManage: false } } } : undefined,
+    );
     await renderWithProviders(<DomainAuthentication />);
     const banner = await screen.findByTestId('domain-lapsed-banner');
     expect(banner.textContent).toContain('The DNS records of さ.jp changed since it was verified.');
     expect(screen.queryByTestId('domain-add-form')).toBeNull();
     expect(screen.queryByTestId('verify-dns')).toBeNull();
-    expect(screen.getByText("Domains are added and verified by the brand. You can see the brand's domains here.")).toBeTruthy();
+    expect(
+      screen.getByText("Domains are added and verified by the brand. You can see the brand's domains here."),
+    ).toBeTruthy();
   });
 });

@@ -1,4 +1,18 @@
-import { ActionIcon, Alert, Badge, Button, CopyButton, Group, Loader, Paper, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  CopyButton,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import type { TDnsRecord, TDomainState, TSendingDomain } from '@yado/contracts/sending';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,7 +26,11 @@ import { showSnackbar } from '../../ui/components/Snackbar';
 import { addDomain, domainsQuery, removeDomain, verifyDomain } from '../api/sendingCalls';
 import { clock, useCountdown } from './useCountdown';
 
-export const STATE_COLOR: Record<TDomainState, string> = { unverified: 'gray', in_verification: 'yellow', verified: 'green' };
+export const STATE_COLOR: Record<TDomainState, string> = {
+  unverified: 'gray',
+  in_verification: 'yellow',
+  verified: 'green',
+};
 
 /**
  * Domain authentication in two steps (specification section 2): enter a domain, then publish its
@@ -33,8 +51,18 @@ export function DomainAuthentication() {
   return (
     <Stack gap="md">
       <LapsedDomainsBanner domains={list} />
-      {canManage ? <AddDomainForm /> : <Text size="sm" c="dimmed">{t('sending.domains.brand_only')}</Text>}
-      {list.length === 0 && <Text size="sm" c="dimmed">{t('sending.domains.none')}</Text>}
+      {canManage ? (
+        <AddDomainForm />
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('sending.domains.brand_only')}
+        </Text>
+      )}
+      {list.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {t('sending.domains.none')}
+        </Text>
+      )}
       {list.map((d) => (
         <DomainCard key={d.id} domain={d} canManage={canManage} fetchedAt={domains.dataUpdatedAt} />
       ))}
@@ -48,8 +76,15 @@ export function LapsedDomainsBanner({ domains }: { domains: TSendingDomain[] }) 
   const lapsed = domains.filter((d) => d.lapsedAt && d.state !== 'verified');
   if (lapsed.length === 0) return null;
   return (
-    <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('sending.domains.lapsed_title')} data-testid="domain-lapsed-banner">
-      {t('sending.domains.lapsed_message', { domains: lapsed.map((d) => d.displayName).join(t('sending.list_separator')) })}
+    <Alert
+      color="red"
+      icon={<IconAlertTriangle size={18} />}
+      title={t('sending.domains.lapsed_title')}
+      data-testid="domain-lapsed-banner"
+    >
+      {t('sending.domains.lapsed_message', {
+        domains: lapsed.map((d) => d.displayName).join(t('sending.list_separator')),
+      })}
     </Alert>
   );
 }
@@ -123,7 +158,13 @@ function Copy({ value, label, testId }: { value: string; label: string; testId: 
     <CopyButton value={value} timeout={1500}>
       {({ copied, copy }) => (
         <Tooltip label={copied ? t('sending.records.copied') : label} withArrow>
-          <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={label} data-testid={testId}>
+          <ActionIcon
+            variant="subtle"
+            color={copied ? 'teal' : 'gray'}
+            onClick={copy}
+            aria-label={label}
+            data-testid={testId}
+          >
             {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
           </ActionIcon>
         </Tooltip>
@@ -181,7 +222,15 @@ function RecordRow({ record }: { record: TDnsRecord }) {
   );
 }
 
-function DomainCard({ domain, canManage, fetchedAt }: { domain: TSendingDomain; canManage: boolean; fetchedAt: number }) {
+function DomainCard({
+  domain,
+  canManage,
+  fetchedAt,
+}: {
+  domain: TSendingDomain;
+  canManage: boolean;
+  fetchedAt: number;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [since, setSince] = useState(fetchedAt);

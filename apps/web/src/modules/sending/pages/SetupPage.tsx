@@ -1,4 +1,17 @@
-import { Alert, Anchor, Badge, Group, List, Loader, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Group,
+  List,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { IconCheck, IconCircleDashed, IconInfoCircle, IconLock } from '@tabler/icons-react';
 import type { TSetupOverview } from '@yado/contracts/sending';
 import { useQuery } from '@tanstack/react-query';
@@ -62,8 +75,19 @@ function Overview({ data }: { data: TSetupOverview }) {
               data-testid={`checklist-${item.item}`}
               data-status={item.status}
               icon={
-                <ThemeIcon color={item.status === 'done' ? 'green' : 'gray'} variant={item.status === 'done' ? 'filled' : 'light'} radius="xl" size={24}>
-                  {item.status === 'done' ? <IconCheck size={14} /> : item.status === 'todo' ? <IconCircleDashed size={14} /> : <IconLock size={14} />}
+                <ThemeIcon
+                  color={item.status === 'done' ? 'green' : 'gray'}
+                  variant={item.status === 'done' ? 'filled' : 'light'}
+                  radius="xl"
+                  size={24}
+                >
+                  {item.status === 'done' ? (
+                    <IconCheck size={14} />
+                  ) : item.status === 'todo' ? (
+                    <IconCircleDashed size={14} />
+                  ) : (
+                    <IconLock size={14} />
+                  )}
                 </ThemeIcon>
               }
             >

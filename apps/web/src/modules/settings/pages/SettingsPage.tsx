@@ -65,12 +65,20 @@ export function SettingsPage() {
           </Section>
         )}
         {can['settings.manage_booking_system'] && (
-          <Section id="booking" title={t('booking_sync.settings.title')} description={t('booking_sync.settings.description')}>
+          <Section
+            id="booking"
+            title={t('booking_sync.settings.title')}
+            description={t('booking_sync.settings.description')}
+          >
             <BookingSystemSection />
           </Section>
         )}
         {can['settings.manage_campaign_email'] && (
-          <Section id="campaign-email" title={t('settings.campaign_email.title')} description={t('sending.settings.description')}>
+          <Section
+            id="campaign-email"
+            title={t('settings.campaign_email.title')}
+            description={t('sending.settings.description')}
+          >
             <CampaignEmailSettingsForm />
           </Section>
         )}

@@ -87,7 +87,11 @@ function UserAvatar({ imageUrl, initials }: { imageUrl: string | null | undefine
   const [failed, setFailed] = useState(false);
   return (
     <span className={classes.avatar} data-testid="user-avatar">
-      {imageUrl && !failed ? <img src={imageUrl} alt="" className={classes.avatarImage} onError={() => setFailed(true)} /> : initials}
+      {imageUrl && !failed ? (
+        <img src={imageUrl} alt="" className={classes.avatarImage} onError={() => setFailed(true)} />
+      ) : (
+        initials
+      )}
     </span>
   );
 }

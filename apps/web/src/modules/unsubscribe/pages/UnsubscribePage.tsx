@@ -29,11 +29,14 @@ export function UnsubscribePage() {
   const [busy, setBusy] = useState(false);
   const started = useRef(false);
 
-  const show = useCallback(async (kind: 'unsubscribed' | 'resubscribed', page: TUnsubscribePage) => {
-    // The guest's language, unless the link or the guest chose one.
-    if (!params.get('lang') && page.language !== currentLanguage()) await applyLanguage(page.language);
-    setState({ kind, page });
-  }, [params]);
+  const show = useCallback(
+    async (kind: 'unsubscribed' | 'resubscribed', page: TUnsubscribePage) => {
+      // The guest's language, unless the link or the guest chose one.
+      if (!params.get('lang') && page.language !== currentLanguage()) await applyLanguage(page.language);
+      setState({ kind, page });
+    },
+    [params],
+  );
 
   const fail = useCallback(
     (error: unknown) => {
@@ -93,7 +96,12 @@ export function UnsubscribePage() {
               <Text size="xs" c="dimmed">
                 {t('unsubscribe.undo_hint')}
               </Text>
-              <Button variant="light" loading={busy} onClick={() => act(undoUnsubscribe, 'resubscribed')} data-testid="unsubscribe-undo">
+              <Button
+                variant="light"
+                loading={busy}
+                onClick={() => act(undoUnsubscribe, 'resubscribed')}
+                data-testid="unsubscribe-undo"
+              >
                 {t('unsubscribe.undo')}
               </Button>
             </>
@@ -115,7 +123,12 @@ export function UnsubscribePage() {
           <Text size="sm" data-testid="unsubscribe-resubscribed">
             {t('unsubscribe.resubscribed', { brand: state.page.brandName })}
           </Text>
-          <Button variant="subtle" loading={busy} onClick={() => act(unsubscribeFromPage, 'unsubscribed')} data-testid="unsubscribe-again">
+          <Button
+            variant="subtle"
+            loading={busy}
+            onClick={() => act(unsubscribeFromPage, 'unsubscribed')}
+            data-testid="unsubscribe-again"
+          >
             {t('unsubscribe.again')}
           </Button>
         </>
