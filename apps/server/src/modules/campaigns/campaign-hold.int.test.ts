@@ -244,8 +244,14 @@ describe("a hotel's view of its brand's campaign", () => {
     );
     expect(sentThisWeek.map((c: { id: string }) => c.id)).toContain(id);
     expect(perf.campaignsSent.current).toBe(sentThisWeek.length);
-    // The list's headline sums the hotel's own guests of it.
     expect(page.headline.byStatus.sent).toBe(page.total);
+    // The list's headline sums what its rows show: of the brand's campaign, the hotel's own guest.
+    const all = (await s.call('GET', '/v1/campaigns?pageSize=100', { token: t })).body.data;
+    expect(all.total).toBeLessThanOrEqual(100);
+    for (const key of ['sent', 'skipped', 'failed'] as const)
+      expect(all.headline[key], key).toBe(
+        all.items.reduce((n: number, c: { statistics: Record<string, number> }) => n + c.statistics[key]!, 0),
+      );
   });
 
   it('may not change or copy it, and other hotels, groups without its guests and other brands do not see it', async () => {

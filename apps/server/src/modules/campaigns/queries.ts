@@ -174,15 +174,33 @@ export async function headlineOf(tx: TTx, ctx: TActingContext) {
     tx,
     sql`select c.status, count(*)::int as n from campaigns c join hosts h on h.id = c.host_id where ${reach} group by c.status`,
   );
-  const [sums] = await selectRows<{ sent: number; failed: number; skipped: number }>(
+  // The campaigns in the host's own reach from their deliveries; those of a host above, for the
+  // acting hotel's guests only, from the per-hotel rollup (the same counts, without reading every
+  // delivery of the brand's campaigns).
+  const [own] = await selectRows<TSums>(
     tx,
     sql`select count(*) filter (where d.status = 'sent')::int as sent, count(*) filter (where d.status = 'failed')::int as failed,
       count(*) filter (where d.status = 'skipped')::int as skipped
       from deliveries d join campaigns c on c.id = d.campaign_id join hosts h on h.id = c.host_id
-      where ${reach} and (${hostReach(ctx)} or ${inGuestHotels(ctx, sql`d.hotel_id`)})`,
+      where c.scenario_id is null and ${hostReach(ctx)}`,
   );
-  return { byStatus, sums: sums ?? { sent: 0, failed: 0, skipped: 0 } };
+  const [above] =
+    ctx.host.level === 'hotel' || ctx.host.level === 'hotel_group'
+      ? await selectRows<TSums>(
+          tx,
+          sql`select coalesce(sum(s.sent), 0)::int as sent, coalesce(sum(s.failed), 0)::int as failed,
+            coalesce(sum(s.skipped), 0)::int as skipped
+            from campaign_host_stats s join campaigns c on c.id = s.campaign_id join hosts h on h.id = c.host_id
+            where ${reach} and not ${hostReach(ctx)} and ${inGuestHotels(ctx, sql`s.host_id`)}`,
+        )
+      : [];
+  const zero: TSums = { sent: 0, failed: 0, skipped: 0 };
+  const a = own ?? zero;
+  const b = above ?? zero;
+  return { byStatus, sums: { sent: a.sent + b.sent, failed: a.failed + b.failed, skipped: a.skipped + b.skipped } };
 }
+
+type TSums = { sent: number; failed: number; skipped: number };
 
 export async function findCampaignRow(tx: TTx, ctx: TActingContext, id: string): Promise<TCampaignRow | null> {
   const [row] = await selectRows<TCampaignRow>(
