@@ -14,6 +14,9 @@ export { CAMPAIGN_HOLD_REASONS, ZCampaignHold, type TCampaignHold } from './camp
  * active customers with an email that has not hard-bounced receive it; customers at the frequency
  * cap are recorded as skipped.
  *
+ * It is read whole by its host and the hosts above it; a hotel or hotel group also reads a campaign
+ * of its brand (or group) that reached its guests, read-only and for those guests only (`scope`).
+ *
  * States (section 4): draft -> scheduled -> pending (sending) -> sent | failed; draft or
  * scheduled -> cancelled. "Send now" schedules for the present moment. A campaign is sent when
  * sent + skipped + failed equals its audience.
