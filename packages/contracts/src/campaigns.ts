@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
+import { ZCampaignHold } from './campaign-hold.ts';
 import { isAccountEmail } from './validation.ts';
+
+export { CAMPAIGN_HOLD_REASONS, ZCampaignHold, type TCampaignHold } from './campaign-hold.ts';
 
 /**
  * Campaigns, the sending side (specification sections 1, 3, 4, 6 and 8; issue 13; DESIGN section 7).
@@ -10,6 +13,9 @@ import { isAccountEmail } from './validation.ts';
  * its hotels'; a brand: all), de-duplicated, minus the customers of the excluded segments. Only
  * active customers with an email that has not hard-bounced receive it; customers at the frequency
  * cap are recorded as skipped.
+ *
+ * It is read whole by its host and the hosts above it; a hotel or hotel group also reads a campaign
+ * of its brand (or group) that reached its guests, read-only and for those guests only (`scope`).
  *
  * States (section 4): draft -> scheduled -> pending (sending) -> sent | failed; draft or
  * scheduled -> cancelled. "Send now" schedules for the present moment. A campaign is sent when
@@ -97,6 +103,15 @@ export const ZCampaignStatistics = z.object({
 });
 export type TCampaignStatistics = z.infer<typeof ZCampaignStatistics>;
 
+/**
+ * What the figures of a campaign cover for the acting host. `campaign`: the whole campaign (the
+ * acting host's own campaigns and those of the hosts below it). `own_guests`: a campaign of a host
+ * above (the brand's, the hotel group's) that reached the acting hotel's or group's guests, shown
+ * read-only with the counts, statistics and recipients of those guests only.
+ */
+export const CAMPAIGN_SCOPES = ['campaign', 'own_guests'] as const;
+export type TCampaignScope = (typeof CAMPAIGN_SCOPES)[number];
+
 export const ZCampaign = z.object({
   id: z.string(),
   name: z.string(),
@@ -121,10 +136,16 @@ export const ZCampaign = z.object({
   finishedAt: z.string().nullable(),
   /** Why a scheduled campaign waits or a send failed (an error code of the catalogue). */
   problem: z.string().nullable(),
+  /** A sending campaign held back, and why (null when nothing is held). */
+  hold: ZCampaignHold.nullable(),
+  /** What its figures cover for the acting host (see CAMPAIGN_SCOPES). */
+  scope: z.enum(CAMPAIGN_SCOPES),
   statistics: ZCampaignStatistics,
   hostId: z.string(),
   hostName: z.string(),
   hostLevel: z.enum(['brand', 'hotel_group', 'hotel']),
+  /** The owning host's time zone: the campaign's statistics are shown in it. */
+  timeZone: z.string(),
   /** True when the acting context owns the campaign and may change it. */
   editable: z.boolean(),
   createdAt: z.string(),

@@ -243,20 +243,23 @@ const byCampaign = '/v1/campaigns/:id';
 export const statistics = defineEndpoint({
   method: 'GET',
   path: `${byCampaign}/statistics`,
-  summary: 'A campaign’s totals and rates (unique and total opens and clicks, machine opens apart), from rollups',
+  summary:
+    'A campaign’s totals and rates (unique and total opens and clicks, machine opens apart), from rollups; of the acting host’s own guests for a campaign of a host above it',
   response: envelope(ZCampaignReport),
 });
 export const series = defineEndpoint({
   method: 'GET',
   path: `${byCampaign}/statistics/series`,
-  summary: 'A campaign’s counters over time, per day or per hour',
+  summary:
+    'A campaign’s counters over time, per day or per hour (none for a campaign seen for the acting host’s own guests only: the series is kept for the whole campaign)',
   query: ZSeriesQuery,
   response: envelope(ZCampaignSeries),
 });
 export const links = defineEndpoint({
   method: 'GET',
   path: `${byCampaign}/statistics/links`,
-  summary: 'Clicks per link of a campaign',
+  summary:
+    'Clicks per link of a campaign (none for a campaign seen for the acting host’s own guests only: they are kept for the whole campaign)',
   response: envelope(ZCampaignLinks),
 });
 export const hotels = defineEndpoint({

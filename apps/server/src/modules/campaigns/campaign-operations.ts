@@ -2,6 +2,7 @@ import {
   EDITABLE_STATUSES,
   type TAudiencePreview,
   type TCampaign,
+  type TCampaignHold,
   type TCampaignListQuery,
   type TCampaignUpdate,
   type TCampaignValues,
@@ -23,6 +24,7 @@ import { findTemplate } from '../templates/queries.ts';
 import { trackingFor } from '../tracking/links.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { audienceSql, previewCounts, type TAudienceOwner } from './audience.ts';
+import { holdsOf } from './campaign-hold.ts';
 import { holdUses, releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage } from './compose-message.ts';
 import {
@@ -46,9 +48,14 @@ const PAST_GRACE_MS = 60_000;
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
+function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold | null = null): TCampaign {
   const c = row.counts ?? {};
   const n = (k: keyof typeof c) => c[k] ?? 0;
+  // Seen for its own guests only: the audience is theirs (their deliveries), not the campaign's.
+  const audience =
+    row.audience === null || row.scope === 'campaign'
+      ? row.audience
+      : Object.values(c).reduce((sum, v) => sum + (v ?? 0), 0);
   return {
     id: row.id,
     name: row.name,
@@ -66,8 +73,10 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     problem: row.problem,
+    hold,
+    scope: row.scope,
     statistics: {
-      audience: row.audience,
+      audience,
       queued: n('queued'),
       sending: n('sending'),
       sent: n('sent'),
@@ -84,6 +93,7 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
     hostId: row.host_id,
     hostName: row.host_name,
     hostLevel: row.host_level,
+    timeZone: row.host_time_zone,
     editable: row.host_id === ctx.host.id,
     createdAt: iso(row.created_at) as string,
     updatedAt: iso(row.updated_at) as string,
@@ -174,8 +184,9 @@ export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampa
     const headline = await headlineOf(tx, ctx);
     const byStatus = { draft: 0, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 };
     for (const r of headline.byStatus) byStatus[r.status] = r.n;
+    const holds = await holdsOfRows(tx, rows, ctx);
     return {
-      items: rows.map((r) => toCampaign(r, ctx)),
+      items: rows.map((r) => toCampaign(r, ctx, holds.get(r.id) ?? null)),
       total,
       page: q.page,
       pageSize: q.pageSize,
@@ -185,7 +196,20 @@ export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampa
 }
 
 export async function getCampaign(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCampaign> {
-  return inTenant(rt, ctx, async (tx) => toCampaign(await mustFind(tx, ctx, id), ctx));
+  return inTenant(rt, ctx, async (tx) => {
+    const row = await mustFind(tx, ctx, id);
+    const holds = await holdsOfRows(tx, [row], ctx);
+    return toCampaign(row, ctx, holds.get(row.id) ?? null);
+  });
+}
+
+/** Why the sending ones among `rows` hold back (quiet hours), as the acting context sees them. */
+function holdsOfRows(tx: TTx, rows: TCampaignRow[], ctx: TActingContext) {
+  return holdsOf(
+    tx,
+    rows.map((r) => ({ id: r.id, status: r.status, inFlight: r.counts?.sending ?? 0 })),
+    ctx,
+  );
 }
 
 export async function createCampaign(
@@ -376,6 +400,8 @@ export async function duplicateCampaign(
   name: string | undefined,
 ): Promise<TCampaign> {
   const row = await inTenant(rt, ctx, (tx) => mustFind(tx, ctx, id));
+  // Another host's campaign seen for the acting host's guests only: its segments are not the acting host's to use.
+  if (row.scope !== 'campaign') throw new AppError(403, 'forbidden');
   return createCampaign(
     rt,
     ctx,
@@ -511,8 +537,8 @@ export async function listDeliveries(
   q: { status?: TDeliveryStatus; page: number; pageSize: number },
 ) {
   return inTenant(rt, ctx, async (tx) => {
-    await mustFind(tx, ctx, id);
-    const { rows, total } = await listDeliveryRows(tx, id, q);
+    const campaign = await mustFind(tx, ctx, id);
+    const { rows, total } = await listDeliveryRows(tx, id, q, campaign.scope === 'campaign' ? null : ctx);
     return {
       items: rows.map((r) => ({
         id: r.id,

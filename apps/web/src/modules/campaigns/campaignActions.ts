@@ -1,4 +1,4 @@
-import type { TCampaignStatus } from '@yado/contracts/campaigns';
+import type { TCampaignScope, TCampaignStatus } from '@yado/contracts/campaigns';
 import type { TEntitlement } from '@yado/contracts/entitlements';
 
 /** What a user may do to a campaign from the list (spec sections 2 and 4). */
@@ -65,17 +65,21 @@ export function isConfirmed(action: TCampaignAction): action is TConfirmedAction
 
 /**
  * The actions offered for a campaign in `status` to a user holding `entitlements`; `editable` is
- * false for a campaign of a host above the acting one, which it may read and copy only.
+ * false for a campaign of another host, which it may read and copy only. A campaign of a host above
+ * seen for the acting host's own guests (`scope` own_guests) is read only: its segments are not the
+ * acting host's to copy.
  */
 export function actionsFor(
   status: TCampaignStatus,
   editable: boolean,
   entitlements: Partial<Record<TEntitlement, boolean>>,
+  scope: TCampaignScope = 'campaign',
 ): TCampaignAction[] {
   return CAMPAIGN_ACTIONS.filter(
     (action) =>
       BY_STATE[action].includes(status) &&
       entitlements[NEEDS[action]] === true &&
-      (editable || !OWNER_ONLY.has(action)),
+      (editable || !OWNER_ONLY.has(action)) &&
+      (scope === 'campaign' || action === 'statistics'),
   );
 }

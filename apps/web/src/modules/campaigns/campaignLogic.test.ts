@@ -56,6 +56,11 @@ describe('campaign actions by state', () => {
     expect(actionsFor('cancelled', true, ALL)).toEqual(['duplicate', 'delete']);
   });
 
+  it("give a hotel its brand's campaign to its guests to read only, not to copy", () => {
+    expect(actionsFor('sent', false, ALL, 'own_guests')).toEqual(['statistics']);
+    expect(actionsFor('pending', false, ALL, 'own_guests')).toEqual(['statistics']);
+  });
+
   it('give viewers the report only', () => {
     expect(actionsFor('scheduled', true, VIEWER)).toEqual([]);
     expect(actionsFor('sent', true, VIEWER)).toEqual(['statistics']);

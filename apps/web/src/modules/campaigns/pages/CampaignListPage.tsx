@@ -26,6 +26,7 @@ import { RowActionMenu } from '../../ui/components/RowActionMenu';
 import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
 import { campaignListQuery, type TCampaignFilters, type TCampaignSort } from '../api/campaignsCalls';
 import { actionsFor, type TCampaignAction } from '../campaignActions';
+import { browserTimeZone, CampaignHoldNote } from '../components/CampaignHoldNote';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
 import { codeText, formatCount, formatRate } from '../components/numbers';
 import { useCampaignActions } from '../hooks/useCampaignActions';
@@ -125,7 +126,7 @@ export function CampaignListPage() {
                 </Table.Thead>
                 <Table.Tbody>
                   {items.map((campaign) => {
-                    const actions = actionsFor(campaign.status, campaign.editable, can);
+                    const actions = actionsFor(campaign.status, campaign.editable, can, campaign.scope);
                     const main: TCampaignAction | undefined = actions.includes('statistics')
                       ? 'statistics'
                       : actions.includes('edit')
@@ -162,7 +163,8 @@ export function CampaignListPage() {
                           )}
                         </Table.Td>
                         <Table.Td>
-                          <CampaignStatusBadge status={campaign.status} />
+                          <CampaignStatusBadge status={campaign.status} hold={campaign.hold} />
+                          {campaign.hold && <CampaignHoldNote hold={campaign.hold} pageTimeZone={browserTimeZone()} />}
                           {campaign.problem && (
                             <Text size="xs" c="red" maw={260} data-testid="campaign-problem">
                               {codeText(campaign.problem, t)}
