@@ -755,7 +755,7 @@ export const action = defineEndpoint({
   method: 'POST',
   path: `${byId}/actions`,
   summary:
-    'run, cancel, stop (typed sentence), restart, resume, restore (409 scenario_action_not_allowed from another status; 422 scenario_invalid with per-node fields on a failed run)',
+    "run, cancel, stop (typed sentence), restart, resume, restore (409 scenario_action_not_allowed from another status; 400 scenario_invalid with per-node fields on a failed run; a run checks its email steps' senders as scheduling a campaign does: 422 sending_settings_missing, domain_not_verified, footer_missing, or sender_domain_not_verified on nodes.<id>)",
   body: ZScenarioActionBody,
   response: one,
 });
