@@ -141,6 +141,7 @@ export const ERROR_MESSAGES = {
   unsubscribe_link_invalid: 'This unsubscribe link is not valid. Please use the link in the latest email.',
   tracking_brand_only: 'The conversion window is set by the brand.',
   scenario_not_editable: 'Once a scenario runs, changes cannot be made.',
+  scenario_stale: 'This scenario was changed elsewhere. Reload it to see the latest version.',
   scenario_action_not_allowed: "This action is not possible in the scenario's current status.",
   scenario_stop_confirmation: 'Type the sentence exactly as shown to stop the scenario.',
   scenario_invalid: 'This scenario cannot run yet. Fix the marked steps.',

@@ -567,6 +567,11 @@ export const ZScenarioUpdate = z.object({
   description: z.string().trim().max(SCENARIO_DESCRIPTION_MAX).optional(),
   graph: ZScenarioGraph.optional(),
   run: ZScenarioRunInput.optional(),
+  /**
+   * The scenario's `updatedAt` as the editor last saw it: a scenario changed since (in another tab)
+   * is refused with 409 scenario_stale rather than overwritten. Left out, the change is made as is.
+   */
+  updatedAt: z.string().datetime({ offset: true }).optional(),
 });
 export type TScenarioUpdate = z.output<typeof ZScenarioUpdate>;
 
@@ -734,7 +739,8 @@ export const get = defineEndpoint({
 export const update = defineEndpoint({
   method: 'PUT',
   path: byId,
-  summary: 'Change a draft scenario (409 scenario_not_editable once it is scheduled or running)',
+  summary:
+    'Change a draft scenario (409 scenario_not_editable once it is scheduled or running; 409 scenario_stale when updatedAt names an older version than the stored one)',
   body: ZScenarioUpdate,
   response: one,
 });

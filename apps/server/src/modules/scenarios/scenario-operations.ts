@@ -214,6 +214,9 @@ export async function updateScenario(
     const row = await mustOwn(tx, ctx, id);
     // Once a scenario runs (or is scheduled to), changes cannot be made (section 4).
     if (row.status !== 'draft') throw new AppError(409, 'scenario_not_editable');
+    // Autosave names the version it last saw: another tab's change is never overwritten.
+    if (input.updatedAt !== undefined && Date.parse(input.updatedAt) !== new Date(row.updated_at).getTime())
+      throw new AppError(409, 'scenario_stale');
     const fields = {
       name: input.name ?? row.name,
       description: input.description ?? row.description,

@@ -6,6 +6,7 @@ import { DEMO_DOMAINS, seedDemoSending } from '../../seed/demo-sending.ts';
  * Running a scenario checks its email steps' senders as scheduling a campaign does: refused with
  * 422 and the reason (settings missing, the domain not verified, a sender off the brand's verified
  * domains), and the scenario stays a draft, instead of starting and failing each guest at send time.
+ * The editor's autosave names the version it last saw, and a stale one is refused.
  */
 
 let s: TTestServer;
@@ -113,5 +114,29 @@ describe('running a scenario checks its email steps’ senders', () => {
     expect(unverified.status, JSON.stringify(unverified.body)).toBe(422);
     expect(unverified.body.error.code).toBe('domain_not_verified');
     expect(await statusOf(brandToken, later)).toBe('draft');
+  });
+});
+
+describe('saving a scenario with the version last seen', () => {
+  it('refuses a save naming an older version (changed in another tab) with 409 scenario_stale, and takes the current one', async () => {
+    const made = await s.call('POST', '/v1/scenarios', { token: brandToken, body: { name: '版の確認' } });
+    const first = made.body.data.updatedAt as string;
+    const saved = await s.call('PUT', `/v1/scenarios/${made.body.data.id}`, {
+      token: brandToken,
+      body: { name: '版の確認 2', updatedAt: first },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const stale = await s.call('PUT', `/v1/scenarios/${made.body.data.id}`, {
+      token: brandToken,
+      body: { name: '古い版から', updatedAt: first },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('scenario_stale');
+    const next = await s.call('PUT', `/v1/scenarios/${made.body.data.id}`, {
+      token: brandToken,
+      body: { description: '最新の版から', updatedAt: saved.body.data.updatedAt },
+    });
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+    expect(next.body.data).toMatchObject({ name: '版の確認 2', description: '最新の版から' });
   });
 });
