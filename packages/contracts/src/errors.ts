@@ -123,6 +123,7 @@ export const ERROR_MESSAGES = {
   member_file_too_many_rows: 'The file has more than 100,000 rows.',
   member_file_no_rows: 'The file has no phone numbers or email addresses.',
   campaign_not_editable: 'This campaign can no longer be changed: only a draft or scheduled campaign can.',
+  campaign_stale: 'This campaign was changed elsewhere. Reload it to see the latest version.',
   campaign_sending: 'This campaign is being sent and cannot be deleted now.',
   campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
   campaign_audience_empty:

@@ -225,6 +225,9 @@ export async function updateCampaign(
   const wasScheduled = await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
     if (!isEditable(row.status)) throw new AppError(409, 'campaign_not_editable');
+    // The editor's autosave names the version it last saw: another tab's change is never overwritten.
+    if (input.updatedAt !== undefined && Date.parse(input.updatedAt) !== new Date(row.updated_at).getTime())
+      throw new AppError(409, 'campaign_stale');
     const recipients = input.recipients ?? {
       segmentIds: row.segment_ids ?? [],
       excludeSegmentIds: row.exclude_segment_ids ?? [],
