@@ -156,6 +156,10 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
       setSettingsOpen(true);
       return false;
     }
+    if (autosave.state === 'stale') {
+      showSnackbar({ status: 'failed', message: t('errors.scenario_stale') });
+      return false;
+    }
     try {
       await autosave.flush();
       return true;
