@@ -218,6 +218,11 @@ export const ZCampaignUpdate = z.object({
     .optional(),
   templateId: z.uuid().nullable().optional(),
   schedule: ZSchedule.nullable().optional(),
+  /**
+   * The campaign's `updatedAt` as the editor last saw it: a campaign changed since (in another tab)
+   * is refused with 409 campaign_stale rather than overwritten. Left out, the change is made as is.
+   */
+  updatedAt: z.string().datetime({ offset: true }).optional(),
 });
 export type TCampaignUpdate = z.output<typeof ZCampaignUpdate>;
 
@@ -300,7 +305,8 @@ export const get = defineEndpoint({
 export const update = defineEndpoint({
   method: 'PUT',
   path: byId,
-  summary: 'Change a draft or scheduled campaign (409 campaign_not_editable otherwise)',
+  summary:
+    'Change a draft or scheduled campaign (409 campaign_not_editable otherwise; 409 campaign_stale when updatedAt names an older version than the stored one)',
   body: ZCampaignUpdate,
   response: one,
 });

@@ -123,6 +123,7 @@ export const ERROR_MESSAGES = {
   member_file_too_many_rows: 'The file has more than 100,000 rows.',
   member_file_no_rows: 'The file has no phone numbers or email addresses.',
   campaign_not_editable: 'This campaign can no longer be changed: only a draft or scheduled campaign can.',
+  campaign_stale: 'This campaign was changed elsewhere. Reload it to see the latest version.',
   campaign_sending: 'This campaign is being sent and cannot be deleted now.',
   campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
   campaign_audience_empty:
@@ -141,6 +142,7 @@ export const ERROR_MESSAGES = {
   unsubscribe_link_invalid: 'This unsubscribe link is not valid. Please use the link in the latest email.',
   tracking_brand_only: 'The conversion window is set by the brand.',
   scenario_not_editable: 'Once a scenario runs, changes cannot be made.',
+  scenario_stale: 'This scenario was changed elsewhere. Reload it to see the latest version.',
   scenario_action_not_allowed: "This action is not possible in the scenario's current status.",
   scenario_stop_confirmation: 'Type the sentence exactly as shown to stop the scenario.',
   scenario_invalid: 'This scenario cannot run yet. Fix the marked steps.',

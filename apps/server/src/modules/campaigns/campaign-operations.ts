@@ -18,7 +18,8 @@ import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { findSegmentRow } from '../segments/queries.ts';
-import { dkimOptionsForSender, resolveSendingIdentity, type TSendingIdentity } from '../sending/email-settings.ts';
+import { resolveSendingIdentity } from '../sending/email-settings.ts';
+import { sendableIdentity } from '../sending/sender-check.ts';
 import { compiledTemplate, personalise, personalValues, chooseLanguage } from '../templates/render-template.ts';
 import { findTemplate } from '../templates/queries.ts';
 import { trackingFor } from '../tracking/links.ts';
@@ -248,6 +249,9 @@ export async function updateCampaign(
   const wasScheduled = await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
     if (!isEditable(row.status)) throw new AppError(409, 'campaign_not_editable');
+    // The editor's autosave names the version it last saw: another tab's change is never overwritten.
+    if (input.updatedAt !== undefined && Date.parse(input.updatedAt) !== new Date(row.updated_at).getTime())
+      throw new AppError(409, 'campaign_stale');
     const recipients = input.recipients ?? {
       segmentIds: row.segment_ids ?? [],
       excludeSegmentIds: row.exclude_segment_ids ?? [],
@@ -303,17 +307,6 @@ function sendAtOf(schedule: TSchedule, now = new Date()): Date {
   return at;
 }
 
-async function sendingIdentityOrRefuse(rt: TRuntime, hostId: string): Promise<TSendingIdentity> {
-  const resolution = await resolveSendingIdentity(rt, hostId);
-  if (!resolution.ok) {
-    const first = resolution.problems[0];
-    // The specification's message for missing settings; the other reasons by their own codes.
-    const code = first === 'domain_not_verified' || first === 'footer_missing' ? first : 'sending_settings_missing';
-    throw new AppError(422, code);
-  }
-  return resolution.identity;
-}
-
 /**
  * Schedule, reschedule or send now: everything a send needs is checked here, so a scheduled
  * campaign fails later only if something changes meanwhile (and then it says why).
@@ -332,13 +325,7 @@ export async function scheduleCampaign(
   if (!row.subject.trim()) throw badRequest({ subject: fieldError('campaign_subject_required') });
   if (!row.template_id) throw badRequest({ templateId: fieldError('campaign_template_required') });
   if (!(row.segment_ids ?? []).length) throw badRequest({ recipients: fieldError('campaign_segments_required') });
-  const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
-  if (
-    row.sender_email &&
-    row.sender_email.toLowerCase() !== identity.from.address.toLowerCase() &&
-    !(await dkimOptionsForSender(rt, owner.brandId, row.sender_email))
-  )
-    throw new AppError(422, 'sender_domain_not_verified', { senderEmail: fieldError('sender_domain_not_verified') });
+  const identity = await sendableIdentity(rt, owner, [{ address: row.sender_email, field: 'senderEmail' }]);
   await inTenant(rt, ctx, async (tx) => {
     if (!(await findTemplate(tx, ctx, row.template_id as string))) throw new AppError(409, 'campaign_template_deleted');
     const audience = await audienceSql(tx, owner, row.segment_ids ?? [], row.exclude_segment_ids ?? []);
@@ -483,7 +470,7 @@ export async function testSendCampaign(
     return { row: found, template: t };
   });
   if (!template) throw badRequest({ templateId: fieldError('campaign_template_required') });
-  const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
+  const identity = await sendableIdentity(rt, owner, []);
   const versioned = campaignTemplate(
     {
       id: template.id,
