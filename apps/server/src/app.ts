@@ -52,7 +52,7 @@ export const SLOW_REQUEST_MS = 1000;
  * SLOW_REQUEST_MS, at error when it failed with a server error. Errors the handler met are logged
  * by the error handler (http/errors.ts) as well.
  */
-class RequestLog extends LogController {
+export class RequestLog extends LogController {
   override incomingRequest(request: FastifyRequest): void {
     request.log.debug({ req: request }, 'incoming request');
   }
