@@ -26,6 +26,7 @@ const POLL_SECONDS = 0.5;
  */
 export async function startWorker(rt: TStarted): Promise<void> {
   const leases = await JobLeases.start(rt);
+  rt.leases = leases;
   rt.stopAfterQueue.push(() => leases.stop());
   await leases.work<TSendAccountLink>(QUEUES.sendAccountLink, {
     pollingIntervalSeconds: POLL_SECONDS,
@@ -41,7 +42,7 @@ export async function startWorker(rt: TStarted): Promise<void> {
     run: (data) => applyImport(rt, data),
     onLapse: (data, outcome) => applyImportLapsed(rt, data, outcome),
   });
-  await leases.work(QUEUES.pruneAuthFailures, { run: () => pruneAttempts(rt.database.db) });
+  await leases.work(QUEUES.pruneAuthFailures, { quiet: true, run: () => pruneAttempts(rt.database.db) });
   await rt.queue.schedule(QUEUES.pruneAuthFailures, '*/15 * * * *');
   await leases.work(QUEUES.pruneImports, { run: () => pruneImports(rt) });
   await rt.queue.schedule(QUEUES.pruneImports, '17 3 * * *');
@@ -68,6 +69,8 @@ export async function startWorker(rt: TStarted): Promise<void> {
   });
   await leases.work(QUEUES.scenarioTick, {
     pollingIntervalSeconds: POLL_SECONDS,
+    // Every few seconds: its summary is logged at info only when it is slow or fails.
+    quiet: true,
     run: async () => {
       await runScenarioTick(rt);
     },

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { TDatabase } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
+import { countTakeover } from '../metrics/metrics.ts';
 
 /**
  * Job leases: a job whose worker died is run again within a lease, however long the job is.
@@ -46,7 +47,12 @@ export interface TLeasedWork<T> {
    */
   onLapse?(data: T, outcome: TLapseOutcome): Promise<void>;
   pollingIntervalSeconds?: number;
+  /** A frequent housekeeping job: its summary is logged at debug unless it is slow or fails. */
+  quiet?: boolean;
 }
+
+/** A job that takes longer than this has its summary logged at info even when its queue is quiet. */
+const SLOW_JOB_MS = 1000;
 
 /** Written into a job that failed for good because its worker stopped: pg-boss shows it as the output. */
 const LAPSE_OUTPUT = JSON.stringify({ message: 'the worker running this job stopped, and its retries are used up' });
@@ -118,7 +124,21 @@ export class JobLeases {
       jobs.map((j) => j.id),
     );
     try {
-      for (const job of jobs) await work.run(job.data, { jobId: job.id, resumed: (lapses.get(job.id) ?? 0) > 0 });
+      for (const job of jobs) {
+        const resumed = (lapses.get(job.id) ?? 0) > 0;
+        const started = Date.now();
+        try {
+          await work.run(job.data, { jobId: job.id, resumed });
+        } catch (error) {
+          // pg-boss retries it (or fails it for good): either way the log says so once.
+          this.rt.log.warn({ queue, jobId: job.id, ms: Date.now() - started, err: error }, 'job failed');
+          throw error;
+        }
+        // A summary per job: its queue, how long it took, whether it was taken up again after a lapse.
+        const ms = Date.now() - started;
+        const level = work.quiet && ms <= SLOW_JOB_MS ? 'debug' : 'info';
+        this.rt.log[level]({ queue, jobId: job.id, ms, resumed }, 'job finished');
+      }
     } finally {
       await this.release(jobs.map((j) => j.id)).catch((error: unknown) =>
         this.rt.log.warn({ err: error }, 'job claim release failed'),
@@ -145,6 +165,16 @@ export class JobLeases {
     await this.sweeping;
     if (this.running.size === 0)
       await this.database.executeSql('delete from worker_leases where id = $1', [this.workerId]);
+  }
+
+  /** The lease is held and not expired: this worker's jobs are its own. */
+  async fresh(): Promise<boolean> {
+    if (!this.timer) return false;
+    const { rows } = await this.database.executeSql(
+      'select 1 from worker_leases where id = $1 and expires_at > now()',
+      [this.workerId],
+    );
+    return rows.length > 0;
   }
 
   private async renew(): Promise<void> {
@@ -198,6 +228,7 @@ export class JobLeases {
     for (const row of rows as unknown as TLapsedRow[]) {
       const outcome = await this.putBack(row);
       if (!outcome) continue; // another worker got there first
+      countTakeover(outcome);
       this.rt.log.warn({ queue: row.name, jobId: row.id, outcome }, 'job of a stopped worker put back');
       const work = this.works.get(row.name);
       await work

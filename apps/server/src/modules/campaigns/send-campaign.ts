@@ -42,6 +42,7 @@ import {
   type TClaimed,
   type TOutcome,
 } from './send-queries.ts';
+import { countSends, timeSmtp } from '../../metrics/metrics.ts';
 
 /**
  * The send workflow (DESIGN section 7), on pg-boss under job leases:
@@ -229,6 +230,7 @@ async function sendLane(rt: TRuntime, s: TSendContext): Promise<void> {
     const outcomes: TOutcome[] = [];
     const size = chunkSize(rt);
     for (let i = 0; i < toSend.length; i += size) outcomes.push(...(await sendChunk(rt, s, toSend.slice(i, i + size))));
+    countSends(outcomes);
     await asBrand(rt, campaign.brand_id, async (tx) => {
       const recorded = await recordOutcomes(tx, outcomes);
       const bounced = new Set(outcomes.filter((o) => o.hardBounce).map((o) => o.id));
@@ -409,7 +411,7 @@ async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Ma
 async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<TOutcome> {
   const base = { id: d.id, customerId: d.customer_id, hardBounce: false };
   try {
-    await rt.mailer.sendMail(mail);
+    await timeSmtp(() => rt.mailer.sendMail(mail));
     // The Message-ID composed for the delivery (a raw message's info carries none of its own).
     return { ...base, status: 'sent', messageId: mail.messageId ?? null, error: null, nextAttemptAt: null };
   } catch (error) {
