@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { staticSegment as makeStaticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { seedDemoCampaign } from '../../seed/demo-campaign.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
@@ -84,20 +85,7 @@ async function staticSegment(
   customerIds: string[],
   headers?: Record<string, string>,
 ): Promise<string> {
-  const created = await s.call('POST', '/v1/segments', {
-    token: t,
-    body: { name: `${name} ${tag}`, type: 'static' },
-    ...(headers ? { headers } : {}),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.data.id as string;
-  const added = await s.call('POST', `/v1/segments/${id}/members`, {
-    token: t,
-    body: { customerIds },
-    ...(headers ? { headers } : {}),
-  });
-  expect(added.status, JSON.stringify(added.body)).toBe(200);
-  return id;
+  return makeStaticSegment(s, t, `${name} ${tag}`, customerIds, headers);
 }
 
 async function template(t: string): Promise<string> {

@@ -1,7 +1,7 @@
 import type { TFilter, TFilterCondition } from '@yado/contracts';
 import { describe, expect, it } from 'vitest';
 import { conditionHolds, evaluateFilter, explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
-import type { TFilterEnv, TSegmentScope } from './filter-sql.ts';
+import type { TFilterEnv, TSegmentScope } from './filter-env.ts';
 
 const ENV: TFilterEnv = { today: '2026-07-01', timeZone: 'Asia/Tokyo' };
 const BRAND = 'b0000000-0000-4000-8000-000000000000';

@@ -8,7 +8,8 @@ import {
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { countSql } from './filter-count.ts';
-import { conditionSql, filterSql, groupPlaces, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import type { TFilterEnv, TSegmentScope } from './filter-env.ts';
+import { conditionSql, filterSql, groupPlaces } from './filter-sql.ts';
 
 const dialect = new PgDialect();
 const render = (q: Parameters<PgDialect['sqlToQuery']>[0]) => {

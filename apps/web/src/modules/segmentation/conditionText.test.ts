@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { conditionText, fieldKey } from './conditionText';
+import { fieldKey } from '../../lib/i18n/fieldKey';
+import { conditionText } from './conditionText';
 
 const hotels = [{ value: 'h1', label: 'さくらホテル 新宿' }];
 const choicesOf = (field: string) => (field === 'hotel' ? hotels : []);

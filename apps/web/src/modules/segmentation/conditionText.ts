@@ -1,6 +1,7 @@
 import { FILTER_FIELDS, type TFilterField, type TFilterValue } from '@yado/contracts/segments';
 import type { TFunction } from 'i18next';
 import { formatDate } from '../../lib/dates/formatDate';
+import { fieldKey } from '../../lib/i18n/fieldKey';
 import type { TLanguage } from '../../lib/session/storage';
 import { formatYen } from '../customers/format';
 import type { TChoice } from './hooks/useChoiceOptions';
@@ -58,6 +59,3 @@ export function conditionText(
   }
   return t('segmentation.summary.condition', { field: fieldLabel, operator: operatorLabel, value: shown });
 }
-
-/** The catalogue key of a field (`checkInDate` → `check_in_date`): catalogue keys are snake_case. */
-export const fieldKey = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -36,7 +36,7 @@ import {
   operatorsFor,
   type TDraftAction,
 } from '../filterDraft';
-import { fieldKey } from '../conditionText';
+import { fieldKey } from '../../../lib/i18n/fieldKey';
 import { sourcesOf, useChoiceOptions, type TChoice } from '../hooks/useChoiceOptions';
 import type { TLiveCount } from '../hooks/useLiveCount';
 import { TwoOptionToggle } from '../../ui/components/TwoOptionToggle';

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { FILTER_FIELDS, type TChoiceSource, type TFilterField } from '@yado/contracts/segments';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
+import { fieldKey } from '../../../lib/i18n/fieldKey';
 import { countriesQuery, prefecturesQuery } from '../../customers/api/locationsCalls';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { localName, placeChoices } from '../../customers/locationNames';
 import { fieldValuesQuery } from '../api/segmentsCalls';
-import { fieldKey } from '../conditionText';
 
 export interface TChoice {
   value: string;
