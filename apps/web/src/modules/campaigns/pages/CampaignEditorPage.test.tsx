@@ -49,6 +49,7 @@ const campaign = (body: { name: string; subject: string }, updatedAt: string) =>
   startedAt: null,
   finishedAt: null,
   problem: null,
+  hold: null,
   statistics: {
     audience: null,
     queued: 0,
@@ -67,6 +68,8 @@ const campaign = (body: { name: string; subject: string }, updatedAt: string) =>
   hostName: 'さくらホテルズ',
   hostLevel: 'brand',
   editable: true,
+  scope: 'campaign',
+  timeZone: 'Asia/Tokyo',
   createdAt: '2026-11-20T00:00:00.000Z',
   updatedAt,
   createdBy: null,
