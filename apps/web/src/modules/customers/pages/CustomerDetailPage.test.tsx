@@ -121,7 +121,7 @@ describe('CustomerDetailPage', () => {
       '2',
       '2',
       'デラックスツイン',
-      'twin',
+      'Twin',
       'official_site',
       '¥36,000',
     ]);
