@@ -72,7 +72,7 @@ export function BookingHistory({ customer }: { customer: TCustomer }) {
           {t('customers.bookings.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={1200}>
+        <Table.ScrollContainer minWidth={1200} type="native">
           <Table
             striped
             // One line per booking; the container scrolls sideways instead.
