@@ -253,7 +253,7 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await emails.fill(arranged.tester);
     await emails.press('Enter');
     await page.getByTestId('campaign-test-submit').click();
-    await page.getByTestId('snackbar').getByText(c.review.test_sent.replace('{{count}}', '2')).waitFor();
+    await page.getByTestId('snackbar').getByText(c.review.test_sent_other.replace('{{count}}', '2')).waitFor();
     await waitForMail(arranged.tester, 1);
     await screenshot(page, `campaign-review-${language}`);
 

@@ -36,6 +36,23 @@ describe('condition text', () => {
     await i18next.changeLanguage('en');
   });
 
+  it('translates room types on Japanese screens, for a reader without the list too', async () => {
+    await i18next.changeLanguage('ja');
+    const text = conditionText(
+      { field: 'roomType', operator: 'is', value: ['twin', 'japanese_style'] },
+      i18next.t,
+      'ja',
+      choicesOf,
+    );
+    expect(text).toContain('ツイン');
+    expect(text).toContain('和室');
+    expect(text).not.toContain('twin');
+    await i18next.changeLanguage('en');
+    expect(conditionText({ field: 'roomType', operator: 'is', value: ['twin'] }, i18next.t, 'en', choicesOf)).toContain(
+      'Twin',
+    );
+  });
+
   it('names catalogue keys in snake_case', () => {
     expect(fieldKey('checkOutStatus')).toBe('check_out_status');
     expect(fieldKey('age')).toBe('age');

@@ -5,6 +5,7 @@ import { fieldKey } from '../../lib/i18n/fieldKey';
 import type { TLanguage } from '../../lib/session/storage';
 import { formatYen } from '../customers/format';
 import type { TChoice } from './hooks/useChoiceOptions';
+import { roomTypeText } from '../ui/text/roomTypeText';
 
 type TChoicesOf = (field: TFilterField) => TChoice[];
 
@@ -23,7 +24,11 @@ export function valueText(
 ): string {
   if (!isField(field)) return String(value);
   const def = FILTER_FIELDS[field];
-  if (def.type === 'choice') return choicesOf(field).find((c) => c.value === value)?.label ?? String(value);
+  if (def.type === 'choice') {
+    const label = choicesOf(field).find((c) => c.value === value)?.label;
+    // A reader has no list of room types to look in; the code is translated all the same.
+    return label ?? (def.source === 'room_types' ? roomTypeText(String(value), t) : String(value));
+  }
   if (def.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
     return day(value, language);
   if (field === 'amount' && typeof value === 'number') return formatYen(value, language);

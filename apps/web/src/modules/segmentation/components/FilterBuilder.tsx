@@ -406,7 +406,7 @@ function ConditionRow({
             { group: t('segmentation.builder.customer_fields'), items: customerFields.map(fieldOption) },
             { group: t('segmentation.builder.booking_fields'), items: bookingFields.map(fieldOption) },
           ]}
-          w={200}
+          miw={200}
         />
         <NativeSelect
           size="sm"
@@ -416,7 +416,8 @@ function ConditionRow({
           disabled={readOnly}
           onChange={(e) => dispatch({ type: 'set_operator', path, operator: e.currentTarget.value as TOperator })}
           data={operatorsFor(condition.field).map((op) => ({ value: op, label: t(`segmentation.operators.${op}`) }))}
-          w={160}
+          // As wide as its longest operator ("in the last N days"), never cut.
+          miw={160}
         />
         <Box style={{ flex: 1, minWidth: 200 }}>
           <ValueInput

@@ -7,6 +7,7 @@ import { countriesQuery, prefecturesQuery } from '../../customers/api/locationsC
 import { useProfile } from '../../shell/hooks/useProfile';
 import { localName, placeChoices } from '../../customers/locationNames';
 import { fieldValuesQuery } from '../api/segmentsCalls';
+import { roomTypeText } from '../../ui/text/roomTypeText';
 
 export interface TChoice {
   value: string;
@@ -51,7 +52,7 @@ export function useChoiceOptions(sources: ReadonlySet<TChoiceSource>) {
       case 'hotels':
         return hotels;
       case 'room_types':
-        return roomTypes.data ?? [];
+        return (roomTypes.data ?? []).map((choice) => ({ ...choice, label: roomTypeText(choice.value, t) }));
       case 'booking_sources':
         return bookingSources.data ?? [];
       case 'prefectures':
