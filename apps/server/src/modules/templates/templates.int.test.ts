@@ -284,6 +284,8 @@ describe('template images', () => {
     expect(res.body.data.url).toMatch(/^\/files\/logos\/[a-f0-9]{64}\.png$/);
     const served = await fetch(s.url + res.body.data.url);
     expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+    // Mail readers (and the console opened at another address) load it from their own origin.
+    expect(served.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
   });
 
   it('refuses other types, 5MB and more, and nothing, with the specification texts', async () => {
