@@ -30,6 +30,8 @@ export const ERROR_MESSAGES = {
   body_too_large: 'The request is too large.',
   malformed_json: 'The request body is not valid JSON.',
   unsupported_media_type: 'The request body must be JSON.',
+  /** A NUL character or a broken (lone surrogate) character in a text: PostgreSQL cannot keep it. */
+  unstorable_text: 'This text contains a character that cannot be saved. Please retype it.',
   embedded_only: 'This is available only in the embedded mode.',
   field_required_fill: 'This field is required to fill.',
   email_required: 'Email Address is required',
