@@ -19,7 +19,7 @@ describe('a NUL or a broken character in any text', () => {
     const refusedBy: string[] = [];
     const notReached: string[] = [];
     for (const r of s.app.registeredRoutes) {
-      const cases =
+      const cases: { query?: string; body?: unknown }[] =
         r.method === 'GET' || r.method === 'DELETE'
           ? [{ query: `?search=${encodeURIComponent(NUL)}` }]
           : [

@@ -178,6 +178,18 @@ describe('live count', () => {
     expect(hotel.body.data.groups.map((g: { count: number }) => g.count)).toEqual([10, 10, 10, 0, 0]);
   });
 
+  it('counts "all" (any value given) without the guests who have no value', async () => {
+    await s.sql(`update customers set gender = 'female' where phone in ('08020000001', '08020000002')`);
+    try {
+      const filter = doc('and', [group('and', [cond('gender', 'all')])]);
+      const res = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.total).toBe(2);
+    } finally {
+      await s.sql(`update customers set gender = null where phone in ('08020000001', '08020000002')`);
+    }
+  });
+
   it('counts a family name that starts with a character outside the Basic Multilingual Plane (𠮷田)', async () => {
     await s.sql(
       `insert into customers (brand_id, first_name, last_name, phone) values ($1, '一郎', '𠮷田', '09099990001'), ($1, '次郎', '吉田', '09099990002')`,
