@@ -449,6 +449,16 @@ describe('preview and test send', () => {
       body: { language: 'ja', emails: ['not-an-address'] },
     });
     expect(bad.status).toBe(400);
+    // An address the relay refuses as malformed is the user's input: 400 with the relay's reason.
+    const refused = await s.call('POST', `/v1/templates/${templateId}/test-send`, {
+      token,
+      body: { language: 'ja', emails: ['malformed.guest@example.jp'] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'test_address_refused',
+      params: { email: 'malformed.guest@example.jp', reason: expect.stringContaining('Bad recipient address syntax') },
+    });
   });
 
   it('are limited per user, so the test send cannot be used to spam', async () => {
