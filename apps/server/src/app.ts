@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
+import { refuseUnstorableText } from './http/unstorable-text.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { customerImportRoutes } from './modules/customer-imports/routes.ts';
@@ -134,6 +135,8 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Before any route: every route's body, query and parameters (http/unstorable-text.ts).
+  refuseUnstorableText(app);
 
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 10 } });

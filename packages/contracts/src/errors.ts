@@ -30,6 +30,8 @@ export const ERROR_MESSAGES = {
   body_too_large: 'The request is too large.',
   malformed_json: 'The request body is not valid JSON.',
   unsupported_media_type: 'The request body must be JSON.',
+  /** A NUL character or a broken (lone surrogate) character in a text: PostgreSQL cannot keep it. */
+  unstorable_text: 'This text contains a character that cannot be saved. Please retype it.',
   embedded_only: 'This is available only in the embedded mode.',
   field_required_fill: 'This field is required to fill.',
   email_required: 'Email Address is required',
@@ -111,6 +113,7 @@ export const ERROR_MESSAGES = {
   template_default_language_missing: 'The default language needs its version of the template.',
   template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
   test_send_failed: 'The test email could not be sent. Please try again.',
+  test_address_refused: 'The mail server refused {{email}} as an address: {{reason}}',
   filter_invalid: 'Oops! Please double-check the filter logic arrangement.',
   segment_name_taken: 'A segment with this name already exists.',
   segment_in_use: 'This segment is used by a scheduled campaign or a running scenario and cannot be deleted.',

@@ -57,6 +57,8 @@ export const ZUnsubscribeQuery = z.object({
 /** What the public /unsubscribe page shows. */
 export const ZUnsubscribePage = z.object({
   brandName: z.string(),
+  /** The brand's logo (`/files/logos/...`), shown with its name instead of the product's; null when it has none. */
+  brandLogoUrl: z.string().nullable(),
   /** The brand's (or hotel's) unsubscribed message from its campaign email settings; null when unset. */
   message: z.string().nullable(),
   /** The guest's language (the customer's country, else the sender's default). */

@@ -11,6 +11,7 @@ import {
   type TSchedule,
   type TTemplateContents,
 } from '@yado/contracts';
+import { testSendRefusal } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
@@ -511,7 +512,7 @@ export async function testSendCampaign(
         { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },
         'campaign test send failed',
       );
-      throw new AppError(502, 'test_send_failed');
+      throw testSendRefusal(error, to);
     }
   }
   return { sent: recipients.length };

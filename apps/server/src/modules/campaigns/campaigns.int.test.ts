@@ -168,6 +168,27 @@ describe('campaign routes', () => {
     expect((await s.call('GET', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(404);
   });
 
+  it('answers a test send to an address the relay refuses as malformed with 400 and the reason, not 502', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, 'テスト送信', [await customer(shinjuku.id, '試', mail('trial'))]);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: t,
+        body: { name: `テスト送信 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    const refused = await s.call('POST', `/v1/campaigns/${c.id}/test-send`, {
+      token: t,
+      body: { emails: ['malformed.trial@example.jp'] },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'test_address_refused',
+      params: { email: 'malformed.trial@example.jp', reason: expect.stringContaining('Bad recipient address syntax') },
+    });
+  });
+
   it('records who created, edited, scheduled, sent now, took back, cancelled, duplicated and deleted a campaign in the audit log', async () => {
     const t = await token(DEMO.brandAdmin);
     const templateId = await template(t);

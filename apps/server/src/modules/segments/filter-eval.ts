@@ -174,7 +174,8 @@ export function conditionHolds(
       }
     }
     default: {
-      if (cond.operator === 'all') return true;
+      // Any value, as long as there is one: a missing value fails every operator but is_not.
+      if (cond.operator === 'all') return actual !== null;
       // Hotel ids are uuids: compared without regard to letter case, as PostgreSQL compares uuids.
       const norm = (x: unknown) => (cond.field === 'hotel' ? String(x).toLowerCase() : String(x));
       const listed = actual !== null && (v as string[]).some((x) => norm(x) === norm(actual));

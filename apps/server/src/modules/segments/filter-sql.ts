@@ -117,7 +117,9 @@ export function conditionSql(cond: TFilterCondition, env: TFilterEnv): SQL {
       }
     }
     default: {
-      if (cond.operator === 'all') return sql`true`;
+      // Any value, as long as there is one: a missing value fails every operator but is_not.
+      if (cond.operator === 'all')
+        return cond.field === 'hotel' ? sql`true` : sql`${CHOICE_COLUMNS[cond.field]} is not null`;
       if (cond.field === 'hotel') {
         // As uuids, so the hotel's index serves it; hotel ids are never null.
         const hotels = sql`${p((v as string[]).map(String))}::uuid[]`;

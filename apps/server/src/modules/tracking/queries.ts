@@ -17,6 +17,7 @@ export interface TUnsubscribeTarget {
   campaignHostId: string;
   brandId: string;
   brandName: string;
+  brandLogoUrl: string | null;
   hotelId: string | null;
   customerId: string;
   emailStatus: 'active' | 'unsubscribed';
@@ -34,7 +35,7 @@ export async function findUnsubscribeTarget(
   const [row] = await selectRows<TUnsubscribeTarget>(
     tx,
     sql`select d.id as "deliveryId", d.campaign_id as "campaignId", c.host_id as "campaignHostId", d.brand_id as "brandId",
-        b.name as "brandName", d.hotel_id as "hotelId", d.customer_id as "customerId", cu.email_status as "emailStatus",
+        b.name as "brandName", b.logo_url as "brandLogoUrl", d.hotel_id as "hotelId", d.customer_id as "customerId", cu.email_status as "emailStatus",
         cu.unsubscribe_reason as "unsubscribeReason", cu.country,
         coalesce(sh.default_language, sg.default_language, sb.default_language) as "defaultLanguage"
       from deliveries d
@@ -59,7 +60,7 @@ export async function findGuestTarget(
 ): Promise<TUnsubscribeTarget | null> {
   const [row] = await selectRows<TUnsubscribeTarget>(
     tx,
-    sql`select null as "deliveryId", null as "campaignId", cu.brand_id as "campaignHostId", cu.brand_id as "brandId", b.name as "brandName",
+    sql`select null as "deliveryId", null as "campaignId", cu.brand_id as "campaignHostId", cu.brand_id as "brandId", b.name as "brandName", b.logo_url as "brandLogoUrl",
         null as "hotelId", cu.id as "customerId", cu.email_status as "emailStatus", cu.unsubscribe_reason as "unsubscribeReason", cu.country,
         sb.default_language as "defaultLanguage"
       from customers cu join hosts b on b.id = cu.brand_id

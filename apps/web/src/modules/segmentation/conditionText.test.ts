@@ -25,7 +25,9 @@ describe('condition text', () => {
     expect(conditionText({ field: 'nights', operator: 'between', value: [2, 5] }, t, 'en', choicesOf)).toBe(
       'Number of nights between 2 and 5',
     );
-    expect(conditionText({ field: 'gender', operator: 'all', value: null }, t, 'en', choicesOf)).toBe('Gender: all');
+    expect(conditionText({ field: 'gender', operator: 'all', value: null }, t, 'en', choicesOf)).toBe(
+      'Gender: any value given',
+    );
   });
 
   it('puts the value before the operator in Japanese', async () => {

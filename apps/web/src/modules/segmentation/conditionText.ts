@@ -51,9 +51,9 @@ export function conditionText(
       operator: t(`segmentation.summary.${operator}`, { count: Number(value) }),
     });
   }
+  // Any value given: a guest without one is not counted (packages/contracts/src/segments.ts).
+  if (operator === 'all') return t('segmentation.summary.condition_all', { field: fieldLabel });
   const operatorLabel = t(`segmentation.operators.${operator}`);
-  if (operator === 'all')
-    return t('segmentation.summary.condition_any', { field: fieldLabel, operator: operatorLabel });
   let shown: string;
   if (operator === 'between' && Array.isArray(value)) {
     shown = t('segmentation.summary.between', { from: show(value[0] ?? ''), to: show(value[1] ?? '') });
