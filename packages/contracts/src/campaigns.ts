@@ -13,7 +13,9 @@ import { isAccountEmail } from './validation.ts';
  *
  * States (section 4): draft -> scheduled -> pending (sending) -> sent | failed; draft or
  * scheduled -> cancelled. "Send now" schedules for the present moment. A campaign is sent when
- * sent + skipped + failed equals its audience.
+ * sent + skipped + failed equals its audience. A sending (pending) campaign can be paused and
+ * resumed by its host's users who may edit it (issue 24): paused, it stays pending and claims
+ * nothing (`paused` says who and when); resumed, it goes on where it stopped, quiet hours applying.
  */
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] as const;
@@ -121,6 +123,8 @@ export const ZCampaign = z.object({
   finishedAt: z.string().nullable(),
   /** Why a scheduled campaign waits or a send failed (an error code of the catalogue). */
   problem: z.string().nullable(),
+  /** A sending campaign paused by a user: "Paused by <name> at <time>" (null when not paused). */
+  paused: z.object({ at: z.string(), by: ZPerson }).nullable(),
   statistics: ZCampaignStatistics,
   hostId: z.string(),
   hostName: z.string(),
@@ -315,6 +319,20 @@ export const cancel = defineEndpoint({
   method: 'POST',
   path: `${byId}/cancel`,
   summary: 'Cancel a draft or scheduled campaign',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const pause = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/pause`,
+  summary: 'Pause a sending campaign: it claims nothing until resumed (409 campaign_not_sending unless sending)',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const resume = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/resume`,
+  summary: 'Resume a paused campaign where it stopped (409 campaign_not_paused unless paused)',
   body: z.object({}).optional(),
   response: one,
 });

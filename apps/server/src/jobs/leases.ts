@@ -34,6 +34,10 @@ export interface TJobContext {
   jobId: string;
   /** The job was put back after the worker running it stopped: it may have done part of its work. */
   resumed: boolean;
+  /** This worker's lease (`worker_leases.id`): what a job claims rows under (the campaign send does). */
+  workerId: string;
+  /** Aborted when the worker stops (SIGTERM): a long job ends its work in hand and returns. */
+  signal: AbortSignal;
 }
 
 export type TLapseOutcome = 'requeued' | 'failed';
@@ -46,6 +50,16 @@ export interface TLeasedWork<T> {
    */
   onLapse?(data: T, outcome: TLapseOutcome): Promise<void>;
   pollingIntervalSeconds?: number;
+}
+
+/** Whether a process of this machine still runs (a signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
 }
 
 /** Written into a job that failed for good because its worker stopped: pg-boss shows it as the output. */
@@ -68,6 +82,7 @@ export class JobLeases {
   private started = false;
   /** Sweeps wait for watch(): a job put back before its queue's onLapse is known would skip it. */
   private watching = false;
+  private readonly stopping = new AbortController();
 
   private constructor(
     private readonly rt: TRuntime,
@@ -78,6 +93,7 @@ export class JobLeases {
   static async start(rt: TRuntime): Promise<JobLeases> {
     const leases = new JobLeases(rt, rt.database);
     await leases.renew();
+    await leases.forgetDeadNeighbours();
     leases.timer = setInterval(() => {
       leases.sweeping ??= leases
         .renew()
@@ -118,12 +134,23 @@ export class JobLeases {
       jobs.map((j) => j.id),
     );
     try {
-      for (const job of jobs) await work.run(job.data, { jobId: job.id, resumed: (lapses.get(job.id) ?? 0) > 0 });
+      for (const job of jobs)
+        await work.run(job.data, {
+          jobId: job.id,
+          resumed: (lapses.get(job.id) ?? 0) > 0,
+          workerId: this.workerId,
+          signal: this.stopping.signal,
+        });
     } finally {
       await this.release(jobs.map((j) => j.id)).catch((error: unknown) =>
         this.rt.log.warn({ err: error }, 'job claim release failed'),
       );
     }
+  }
+
+  /** The worker is stopping: running jobs are told (their `signal`), so they end soon. */
+  beginStop(): void {
+    this.stopping.abort();
   }
 
   /**
@@ -161,6 +188,21 @@ export class JobLeases {
     this.started = true;
   }
 
+  /**
+   * Leases of this host whose process is gone (a worker killed and started again on the same
+   * machine): dropped at once, so the first sweep puts their jobs back without waiting for them
+   * to lapse. Another host's leases can only lapse.
+   */
+  private async forgetDeadNeighbours(): Promise<void> {
+    const { rows } = await this.database.executeSql(
+      'select id, pid from worker_leases where hostname = $1 and id <> $2',
+      [hostname(), this.workerId],
+    );
+    const dead = (rows as { id: string; pid: number }[]).filter((r) => r.pid !== process.pid && !alive(r.pid));
+    if (dead.length)
+      await this.database.executeSql('delete from worker_leases where id = any($1::uuid[])', [dead.map((r) => r.id)]);
+  }
+
   private async claim(queue: string, jobIds: string[]): Promise<Map<string, number>> {
     const { rows } = await this.database.executeSql(
       `insert into job_claims (job_id, queue, worker_id)
@@ -181,7 +223,8 @@ export class JobLeases {
 
   /**
    * Puts back the active jobs no live lease holds. A job counts as held from its start for one lease
-   * time even before its claim is written, so a worker between fetching and claiming keeps it.
+   * time even before its claim is written, so a worker between fetching and claiming keeps it; a
+   * job claimed by a worker whose lease is gone is put back at once.
    */
   async sweep(): Promise<void> {
     const ttl = this.rt.config.jobs.leaseSeconds;
@@ -189,7 +232,9 @@ export class JobLeases {
     const { rows } = await this.database.executeSql(
       `select j.id, j.name, j.data, j.started_on::text as started_on
        from pgboss.job j
-       where j.state = 'active' and j.started_on < now() - make_interval(secs => $1)
+       where j.state = 'active'
+         and (j.started_on < now() - make_interval(secs => $1)
+           or exists (select 1 from job_claims c where c.job_id = j.id and c.worker_id is not null))
          and not exists (
            select 1 from job_claims c join worker_leases w on w.id = c.worker_id where c.job_id = j.id
          )`,

@@ -24,6 +24,10 @@ export interface TCampaignRow {
   started_at: Date | null;
   finished_at: Date | null;
   problem: string | null;
+  /** A sending campaign paused by a user (status stays pending): when, by whom. */
+  paused_at: Date | null;
+  paused_by: string | null;
+  paused_by_name: string | null;
   created_at: Date;
   updated_at: Date;
   created_by: string | null;
@@ -67,6 +71,7 @@ function hostReach(ctx: TActingContext): SQL {
 
 const SELECT = sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_header, c.sender_email, c.template_id, t.name as template_name,
   c.status, c.schedule_kind, c.schedule_local_time, c.schedule_time_zone, c.send_at, c.audience, c.started_at, c.finished_at, c.problem,
+  c.paused_at, c.paused_by, nullif(trim(pu.last_name || ' ' || pu.first_name), '') as paused_by_name,
   c.created_at, c.updated_at, c.created_by, c.updated_by, h.name as host_name, h.level as host_level, h.hotel_group_id as host_group_id,
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and not cs.exclude) as segment_ids,
@@ -76,7 +81,8 @@ const SELECT = sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_
   from campaigns c join hosts h on h.id = c.host_id
   left join campaign_stats st on st.campaign_id = c.id
   left join templates t on t.id = c.template_id
-  left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by`;
+  left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by
+  left join users pu on pu.id = c.paused_by`;
 
 const ORDER: Record<TCampaignListQuery['sort'], SQL> = {
   name: sql`lower(c.name) asc, c.id asc`,
@@ -261,4 +267,17 @@ export async function listDeliveryRows(
   );
   const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from deliveries d where ${where}`);
   return { rows, total: count?.n ?? 0 };
+}
+
+/** Pauses (a user's id) or resumes (null) a sending campaign; false when nothing changed. */
+export async function setPaused(tx: TTx, id: string, userId: string | null): Promise<boolean> {
+  const rows = await selectRows<{ id: string }>(
+    tx,
+    userId
+      ? sql`update campaigns set paused_at = now(), paused_by = ${userId}::uuid, updated_at = now()
+          where id = ${id}::uuid and status = 'pending' and paused_at is null returning id`
+      : sql`update campaigns set paused_at = null, paused_by = null, updated_at = now()
+          where id = ${id}::uuid and paused_at is not null returning id`,
+  );
+  return rows.length > 0;
 }
