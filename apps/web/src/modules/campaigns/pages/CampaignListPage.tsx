@@ -7,6 +7,8 @@ import {
   IconCopy,
   IconFilePencil,
   IconPencil,
+  IconPlayerPause,
+  IconPlayerPlay,
   IconPlus,
   IconSend,
   IconTrash,
@@ -41,6 +43,8 @@ const ICONS: Record<TCampaignAction, ReactNode> = {
   send_now: <IconSend size={16} />,
   save_as_draft: <IconFilePencil size={16} />,
   cancel: <IconX size={16} />,
+  pause: <IconPlayerPause size={16} />,
+  resume: <IconPlayerPlay size={16} />,
   duplicate: <IconCopy size={16} />,
   delete: <IconTrash size={16} />,
 };
@@ -125,7 +129,7 @@ export function CampaignListPage() {
                 </Table.Thead>
                 <Table.Tbody>
                   {items.map((campaign) => {
-                    const actions = actionsFor(campaign.status, campaign.editable, can);
+                    const actions = actionsFor(campaign.status, campaign.editable, can, Boolean(campaign.paused));
                     const main: TCampaignAction | undefined = actions.includes('statistics')
                       ? 'statistics'
                       : actions.includes('edit')
@@ -163,6 +167,14 @@ export function CampaignListPage() {
                         </Table.Td>
                         <Table.Td>
                           <CampaignStatusBadge status={campaign.status} />
+                          {campaign.paused && (
+                            <Text size="xs" c="yellow.8" maw={260} data-testid="campaign-paused">
+                              {t('campaign.statistics.paused', {
+                                name: campaign.paused.by?.name ?? t('campaign.statistics.paused_someone'),
+                                time: formatDate(campaign.paused.at, language, { withTime: true }),
+                              })}
+                            </Text>
+                          )}
                           {campaign.problem && (
                             <Text size="xs" c="red" maw={260} data-testid="campaign-problem">
                               {codeText(campaign.problem, t)}

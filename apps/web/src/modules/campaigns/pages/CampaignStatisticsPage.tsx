@@ -69,7 +69,7 @@ export function CampaignStatisticsPage() {
     );
   }
   const data = campaign.data;
-  const actions = actionsFor(data.status, data.editable, can).filter((a) => a !== 'statistics');
+  const actions = actionsFor(data.status, data.editable, can, Boolean(data.paused)).filter((a) => a !== 'statistics');
   const reportOnly = !can['campaign.update'] && !can['campaign.create'];
   return (
     <Stack gap="lg">
@@ -115,6 +115,14 @@ export function CampaignStatisticsPage() {
           ))}
         </Group>
       </Group>
+      {data.paused && (
+        <Alert color="yellow" data-testid="campaign-paused">
+          {t('campaign.statistics.paused', {
+            name: data.paused.by?.name ?? t('campaign.statistics.paused_someone'),
+            time: formatDate(data.paused.at, currentLanguage(), { withTime: true }),
+          })}
+        </Alert>
+      )}
       {SENT_STATES.has(data.status) ? (
         <Statistics campaign={data} />
       ) : (
