@@ -90,6 +90,11 @@ export const ZCampaignStatistics = z.object({
   deferred: z.number(),
   skipped: z.number(),
   failed: z.number(),
+  /**
+   * Mails handed to the relay a second time because the first answer was lost (a worker crash or a
+   * timeout while in SMTP): these guests may have received it twice. Counted within `sent`, once.
+   */
+  repeats: z.number(),
   /** Opens, clicks, conversions: written by the tracking module's rollups; null until it does. */
   opened: z.number().nullable(),
   clicked: z.number().nullable(),

@@ -81,6 +81,7 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
       deferred: n('deferred'),
       skipped: n('skipped'),
       failed: n('failed'),
+      repeats: row.repeats ?? 0,
       // The tracking module's rollup (unique opens and clicks; rates of the delivered).
       opened: row.unique_opens,
       clicked: row.unique_clicks,

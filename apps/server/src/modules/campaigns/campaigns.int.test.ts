@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { seedDemoCampaign } from '../../seed/demo-campaign.ts';
+import { withTenant } from '../../db/client.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
+import { ANSWER_LOST_TWICE, recordOutcomes } from './send-queries.ts';
 
 /**
  * Campaign routes over HTTP, and the send's rules driven step by step (start, then send) on a
@@ -839,6 +841,88 @@ describe('the send', () => {
       [c.id],
     );
     expect(audited.map((a) => a.action)).toEqual(['pause', 'resume']);
+  });
+
+  it("puts back only a dead worker's mails: a live one keeps its claims, a handed mail goes again once and is shown, a lapsed claim's late answer is not recorded", async () => {
+    const admin = await token(DEMO.hotelAdmin);
+    const [slow, handed, unhanded] = [
+      await customer(shinjuku.id, '遅', mail('fence-slow')),
+      await customer(shinjuku.id, '渡', mail('fence-handed')),
+      await customer(shinjuku.id, '未', mail('fence-unhanded')),
+    ];
+    const seg = await staticSegment(admin, '柵', [slow, handed, unhanded] as string[]);
+    const templateId = await template(admin);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: admin,
+        body: { name: `柵 ${tag}`, subject: '夏', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: admin, body: {} })).status).toBe(200);
+    await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    // A live worker claimed one an hour ago (slow, not dead); a worker whose lease is gone held the
+    // other two, one of them already handed to SMTP.
+    const live = crypto.randomUUID();
+    const dead = crypto.randomUUID();
+    const lapsedToken = crypto.randomUUID();
+    await s.sql(
+      `insert into worker_leases (id, hostname, pid, expires_at) values ($1, 'elsewhere', 1, now() + interval '1 hour')`,
+      [live],
+    );
+    const claim = (customerId: string, worker: string, claimToken: string, handedAt: string) =>
+      s.sql(
+        `update deliveries set status = 'sending', claimed_by = $3, claim_token = $4, claimed_at = now() - interval '1 hour', handed_at = ${handedAt}
+         where campaign_id = $1 and customer_id = $2`,
+        [c.id, customerId, worker, claimToken],
+      );
+    await claim(slow as string, live, crypto.randomUUID(), 'now()');
+    await claim(handed as string, dead, lapsedToken, 'now()');
+    await claim(unhanded as string, dead, lapsedToken, 'null');
+    await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    expect(await sinkTo(mail('fence-slow'))).toHaveLength(0);
+    expect(await sinkTo(mail('fence-handed'))).toHaveLength(1);
+    expect(await sinkTo(mail('fence-unhanded'))).toHaveLength(1);
+    const rows = async () =>
+      new Map(
+        (
+          await s.sql(
+            `select customer_id, status, in_flight_repeats, attempts, error from deliveries where campaign_id = $1`,
+            [c.id],
+          )
+        ).map((r) => [r.customer_id as string, r]),
+      );
+    let by = await rows();
+    expect(by.get(slow as string)).toMatchObject({ status: 'sending', in_flight_repeats: 0 });
+    // Marked as a possible repeat; the crash was no relay attempt (one answer: one attempt).
+    expect(by.get(handed as string)).toMatchObject({ status: 'sent', in_flight_repeats: 1, attempts: 1 });
+    expect(by.get(unhanded as string)).toMatchObject({ status: 'sent', in_flight_repeats: 0, attempts: 1 });
+    // The lapsed worker's late answer for what was put back is not recorded.
+    const [d] = await s.sql(`select id from deliveries where campaign_id = $1 and customer_id = $2`, [c.id, handed]);
+    const late = await withTenant(s.rt.database.db, { scopeAll: false, brandId: brand.id }, (tx) =>
+      recordOutcomes(tx, lapsedToken, [
+        {
+          id: d.id,
+          customerId: handed as string,
+          status: 'failed',
+          messageId: null,
+          error: '550 late',
+          nextAttemptAt: null,
+          hardBounce: true,
+        },
+      ]),
+    );
+    expect(late).toHaveLength(0);
+    expect((await rows()).get(handed as string)).toMatchObject({ status: 'sent' });
+    // Shown: the campaign counts the mail handed over twice; the live worker's claim keeps it sending.
+    const shown = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: admin })).body.data;
+    expect(shown).toMatchObject({ status: 'pending', statistics: { sent: 2, sending: 1, repeats: 1 } });
+    // Handed again and lost again (its worker died once more): not sent a third time.
+    await claim(handed as string, dead, crypto.randomUUID(), 'now()');
+    await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    expect(await sinkTo(mail('fence-handed'))).toHaveLength(1);
+    by = await rows();
+    expect(by.get(handed as string)).toMatchObject({ status: 'sent', in_flight_repeats: 1, error: ANSWER_LOST_TWICE });
+    await s.sql(`delete from worker_leases where id = $1`, [live]);
   });
 
   it('lists the campaign and its delivery counts on the template report', async () => {

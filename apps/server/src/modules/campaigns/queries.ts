@@ -41,6 +41,8 @@ export interface TCampaignRow {
   exclude_segment_ids: string[] | null;
   /** Deliveries by status. */
   counts: Partial<Record<TDeliveryStatus, number>> | null;
+  /** Deliveries handed over twice (in_flight_repeats). */
+  repeats: number | null;
   /** From the tracking module's per-campaign rollup (null before it has a row). */
   delivered: number | null;
   unique_opens: number | null;
@@ -77,6 +79,7 @@ const SELECT = sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and not cs.exclude) as segment_ids,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and cs.exclude) as exclude_segment_ids,
   (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d where d.campaign_id = c.id group by d.status) n) as counts,
+  (select sum(d.in_flight_repeats)::int from deliveries d where d.campaign_id = c.id and d.in_flight_repeats > 0) as repeats,
   st.delivered, st.unique_opens, st.unique_clicks, st.conversions
   from campaigns c join hosts h on h.id = c.host_id
   left join campaign_stats st on st.campaign_id = c.id

@@ -227,6 +227,14 @@ function Figures({
         detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
       />
       <Figure label={t('campaign.statistics.skipped')} value={n(totals.skipped)} testId="skipped" />
+      {campaign.statistics.repeats > 0 && (
+        <Figure
+          label={t('campaign.statistics.repeats')}
+          value={n(campaign.statistics.repeats)}
+          testId="repeats"
+          detail={t('campaign.statistics.repeats_detail')}
+        />
+      )}
       <Figure
         label={t('campaign.statistics.open_rate')}
         value={formatRate(rates.uniqueOpenRate, language)}
