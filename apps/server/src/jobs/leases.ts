@@ -12,7 +12,7 @@ import type { TRuntime } from '../runtime.ts';
  * renewed every `jobs.leaseRenewSeconds`, and records the jobs it runs (`job_claims`). Each worker,
  * at start and at every renewal, puts back the active jobs that no live lease holds: back to
  * "retry" at once while the queue's retry limit allows, else failed with the reason. A job killed
- * with its process thus runs again within about `jobs.leaseSeconds` of the kill (30 s by default),
+ * with its process thus runs again within about `jobs.leaseSeconds` of the kill (10 s by default; at once when a worker starts on the same machine),
  * and a job that runs for an hour keeps its lease all along.
  *
  * API, for every queue (campaign sends and scenarios too), in worker.ts:
