@@ -830,11 +830,37 @@ describe('the send', () => {
     ).body.data;
     expect(listed.items[0].paused).toMatchObject({ at: expect.any(String) });
 
+    // While it was paused, the second guest got three other campaigns' mails: the cap (3 in 7
+    // days) holds when it resumes.
+    const others = [];
+    for (let i = 0; i < 3; i++)
+      others.push(
+        (
+          await s.call('POST', '/v1/campaigns', {
+            token: admin,
+            body: { name: `他 ${i} ${tag}`, subject: '他', recipients: { segmentIds: [seg] }, templateId },
+          })
+        ).body.data.id as string,
+      );
+    await s.sql(
+      `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, sent_at)
+       select unnest($1::uuid[]), $2, $3, $4, $5, 'sent', now()`,
+      [others, brand.id, ids[1], shinjuku.id, mail('pause2')],
+    );
     const resumed = await s.call('POST', `/v1/campaigns/${c.id}/resume`, { token: admin, body: {} });
     expect(resumed.status).toBe(200);
     expect(resumed.body.data.paused).toBeNull();
     await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
-    for (const address of [mail('pause1'), mail('pause2')]) expect(await sinkTo(address)).toHaveLength(1);
+    expect(await sinkTo(mail('pause1'))).toHaveLength(1);
+    expect(await sinkTo(mail('pause2'))).toHaveLength(0);
+    expect(
+      (
+        await s.sql(`select status, skip_reason from deliveries where campaign_id = $1 and customer_id = $2`, [
+          c.id,
+          ids[1],
+        ])
+      )[0],
+    ).toEqual({ status: 'skipped', skip_reason: 'frequency_cap' });
     expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: admin })).body.data.status).toBe('sent');
     const audited = await s.sql(
       `select action from audit_log where target_id = $1 and action in ('pause', 'resume') order by at`,

@@ -276,7 +276,7 @@ async function claimLane(
 ): Promise<void> {
   const { campaign } = s;
   while (!stopping()) {
-    // Settings that hold a send (quiet hours, a lapsed domain) are read again for each claim.
+    // Settings that hold a send (quiet hours, the frequency cap, a lapsed domain) are read again for each claim.
     if (!(await refreshHolds(rt, s))) return;
     // The claim and the statistics of what it skipped commit together.
     const batch = await asBrand(rt, campaign.brand_id, async (tx) => {
@@ -286,6 +286,7 @@ async function claimLane(
         rt.config.campaigns.batchSize,
         quietHold(s.hotelQuiet, s.identity.quietHours, new Date()),
         claim,
+        s.identity.frequencyCap,
       );
       await recordDeliveryOutcomes(
         tx,

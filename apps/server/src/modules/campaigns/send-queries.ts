@@ -29,7 +29,8 @@ const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed
  * worker `claim.workerId` under `claim.token`, skipping rows another worker holds and those of
  * hotels in their quiet hours; deliveries put back after a crash come last, so a crash loop does
  * not keep meeting the same guests. Consent is checked here too: a customer who unsubscribed (or
- * lost their email, or hard-bounced) since the snapshot is marked skipped, with the reason. The
+ * lost their email, or hard-bounced) since the snapshot, or who reached the frequency cap with other
+ * campaigns' mails, is marked skipped, with the reason. The
  * others are marked `sending` (reserved, not yet handed to SMTP: `handSend` does that one by one).
  * A claim is not a relay attempt: `attempts` counts the relay's answers only.
  */
@@ -39,7 +40,14 @@ export async function claimBatch(
   limit: number,
   quiet: TQuietHold = { hotelIds: [], unplaced: false },
   claim: TClaim,
+  cap: { count: number; days: number } | null = null,
 ): Promise<TClaimed[]> {
+  // The frequency cap again at each claim (a campaign resumed days later, a cap lowered meanwhile):
+  // mails of other campaigns sent within the window.
+  const capped = cap
+    ? sql`(select count(*) from deliveries fd where fd.customer_id = cu.id and fd.status = 'sent' and fd.campaign_id <> d.campaign_id
+        and fd.sent_at > now() - make_interval(days => ${cap.days}::int)) >= ${cap.count}::int`
+    : sql`false`;
   const held =
     quiet.hotelIds.length || quiet.unplaced
       ? sql`and case when d.hotel_id is null then not ${quiet.unplaced}::boolean else not (d.hotel_id = any(${sql.param(quiet.hotelIds)}::uuid[])) end`
@@ -53,8 +61,8 @@ export async function claimBatch(
         order by d.in_flight_repeats, d.id limit ${limit} for update skip locked
       ), claimed as (
         update deliveries d set
-          status = case when ${MAILABLE} then 'sending' else 'skipped' end,
-          skip_reason = ${SKIP_REASON},
+          status = case when ${MAILABLE} and not ${capped} then 'sending' else 'skipped' end,
+          skip_reason = case when ${MAILABLE} and ${capped} then 'frequency_cap' else ${SKIP_REASON} end,
           claimed_at = now(), claimed_by = ${claim.workerId}::uuid, claim_token = ${claim.token}::uuid, handed_at = null,
           email = coalesce(nullif(cu.email, ''), d.email)
         from picked, customers cu where d.id = picked.id and cu.id = d.customer_id
