@@ -225,6 +225,8 @@ describe('a campaign send whose worker is killed again and again', () => {
 
 describe('a worker stopped with SIGTERM in the middle of a send', () => {
   it('stops claiming, finishes what is in flight, exits within 10 s, and another worker goes on without a repeat', async () => {
+    // The worker left running by the test above would take the send too: this one sends alone.
+    await workers.killAll();
     const { id } = await campaignTo('term', 3000, 0);
     const first = await startWorkerProcess();
     await eventually(async () => ((await sinkCounts('term')).size >= 300 ? true : null), 120_000);
