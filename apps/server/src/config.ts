@@ -75,13 +75,14 @@ const ZEnv = z.object({
   /**
    * Job leases (jobs/leases.ts): a worker that has not renewed its lease for this many seconds is
    * taken for dead and its running jobs are put back. Renewed (and lapsed leases looked for) every
-   * WORKER_LEASE_RENEW_SECONDS.
+   * WORKER_LEASE_RENEW_SECONDS. Short enough that a killed worker's campaign send is taken up
+   * again within 15 s when another worker runs.
    */
-  WORKER_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
-  WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
-  /** Campaign sends (modules/campaigns): deliveries claimed per batch. */
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(10),
+  WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(2),
+  /** Campaign sends (modules/campaigns): deliveries claimed (reserved, not yet handed to SMTP) per batch. */
   CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
-  /** Batches of one campaign a worker process has under way at once (claimed, on the wire, being recorded). */
+  /** Batches of one campaign a worker process claims, builds and paces at once (handed to SMTP by the pool's slots). */
   CAMPAIGN_SEND_LANES: z.coerce.number().int().min(1).max(16).default(3),
   /** Attempts of a delivery the relay answers with 4xx, and the first back-off (doubling), in seconds. */
   CAMPAIGN_RETRY_LIMIT: z.coerce.number().int().min(1).max(20).default(5),

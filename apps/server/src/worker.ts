@@ -28,6 +28,8 @@ export async function startWorker(rt: TStarted): Promise<void> {
   const leases = await JobLeases.start(rt);
   rt.leases = leases;
   rt.stopAfterQueue.push(() => leases.stop());
+  // First thing on stop: running jobs are told, so a campaign send stops claiming at once.
+  rt.stopBeforeQueue.unshift(async () => leases.beginStop());
   await leases.work<TSendAccountLink>(QUEUES.sendAccountLink, {
     pollingIntervalSeconds: POLL_SECONDS,
     run: (data) => sendAccountLink(rt, data),
@@ -65,7 +67,7 @@ export async function startWorker(rt: TStarted): Promise<void> {
   });
   await leases.work<TCampaignJob>(QUEUES.campaignSend, {
     pollingIntervalSeconds: POLL_SECONDS,
-    run: (data) => sendCampaign(rt, data),
+    run: (data, { workerId, signal }) => sendCampaign(rt, data, { workerId, signal }),
   });
   await leases.work(QUEUES.scenarioTick, {
     pollingIntervalSeconds: POLL_SECONDS,

@@ -19,7 +19,9 @@ export { CAMPAIGN_HOLD_REASONS, ZCampaignHold, type TCampaignHold } from './camp
  *
  * States (section 4): draft -> scheduled -> pending (sending) -> sent | failed; draft or
  * scheduled -> cancelled. "Send now" schedules for the present moment. A campaign is sent when
- * sent + skipped + failed equals its audience.
+ * sent + skipped + failed equals its audience. A sending (pending) campaign can be paused and
+ * resumed by its host's users who may edit it (issue 24): paused, it stays pending and claims
+ * nothing (`paused` says who and when); resumed, it goes on where it stopped, quiet hours applying.
  */
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] as const;
@@ -94,6 +96,11 @@ export const ZCampaignStatistics = z.object({
   deferred: z.number(),
   skipped: z.number(),
   failed: z.number(),
+  /**
+   * Mails handed to the relay a second time because the first answer was lost (a worker crash or a
+   * timeout while in SMTP): these guests may have received it twice. Counted within `sent`, once.
+   */
+  repeats: z.number(),
   /** Opens, clicks, conversions: written by the tracking module's rollups; null until it does. */
   opened: z.number().nullable(),
   clicked: z.number().nullable(),
@@ -140,6 +147,8 @@ export const ZCampaign = z.object({
   hold: ZCampaignHold.nullable(),
   /** What its figures cover for the acting host (see CAMPAIGN_SCOPES). */
   scope: z.enum(CAMPAIGN_SCOPES),
+  /** A sending campaign paused by a user: "Paused by <name> at <time>" (null when not paused). */
+  paused: z.object({ at: z.string(), by: ZPerson }).nullable(),
   statistics: ZCampaignStatistics,
   hostId: z.string(),
   hostName: z.string(),
@@ -342,6 +351,20 @@ export const cancel = defineEndpoint({
   method: 'POST',
   path: `${byId}/cancel`,
   summary: 'Cancel a draft or scheduled campaign',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const pause = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/pause`,
+  summary: 'Pause a sending campaign: it claims nothing until resumed (409 campaign_not_sending unless sending)',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const resume = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/resume`,
+  summary: 'Resume a paused campaign where it stopped (409 campaign_not_paused unless paused)',
   body: z.object({}).optional(),
   response: one,
 });

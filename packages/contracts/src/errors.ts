@@ -128,6 +128,8 @@ export const ERROR_MESSAGES = {
   campaign_not_editable: 'This campaign can no longer be changed: only a draft or scheduled campaign can.',
   campaign_stale: 'This campaign was changed elsewhere. Reload it to see the latest version.',
   campaign_sending: 'This campaign is being sent and cannot be deleted now.',
+  campaign_not_sending: 'Only a campaign that is being sent can be paused.',
+  campaign_not_paused: 'This campaign is not paused.',
   campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
   campaign_audience_empty:
     'This campaign has no recipients: the chosen segments have no active customers with an email.',

@@ -68,3 +68,56 @@ export async function killWorkerProcess(child: ChildProcess): Promise<void> {
   child.kill('SIGKILL');
   await exited;
 }
+
+/** SIGTERM, and the way the process ended once it is gone. */
+export async function stopWorkerProcess(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, signal: child.signalCode };
+  const exited = new Promise<{ code: number | null; signal: string | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
+  child.kill('SIGTERM');
+  return exited;
+}
+
+export interface TWorkerProcesses {
+  /** Starts one more worker process with the set's settings (and `env` on top). */
+  start(env?: Record<string, string>): Promise<ChildProcess>;
+  kill(child: ChildProcess): Promise<void>;
+  /** SIGKILLs every process the set started that still runs (the test file's afterAll). */
+  killAll(): Promise<void>;
+}
+
+/**
+ * The kill tests' shared set-up: worker processes on the test server's database, data directory
+ * and embedded SMTP sink, with `env` (short leases, say) on top, each remembered so the file can
+ * end them all. `settings` is read at each start (the server exists only after beforeAll).
+ */
+export function workerProcesses(
+  settings: () => { databaseUrl: string | null; dataDir: string; sinkPort?: number | null },
+  env: Record<string, string>,
+  options: { startTimeoutMs?: number; debugVariable?: string } = {},
+): TWorkerProcesses {
+  const children: ChildProcess[] = [];
+  return {
+    async start(extra = {}) {
+      const s = settings();
+      if (!s.databaseUrl) throw new Error('a worker process needs PostgreSQL: it cannot share PGlite');
+      const child = await startWorkerProcess(
+        {
+          DATABASE_URL: s.databaseUrl,
+          DATA_DIR: s.dataDir,
+          ...(s.sinkPort ? { SMTP_URL: `smtp://127.0.0.1:${s.sinkPort}` } : {}),
+          ...env,
+          ...extra,
+        },
+        options,
+      );
+      children.push(child);
+      return child;
+    },
+    kill: killWorkerProcess,
+    async killAll() {
+      for (const child of children) await killWorkerProcess(child);
+    },
+  };
+}

@@ -93,7 +93,7 @@ describe('an unsubscribe in the middle of a batch', () => {
     const gone = new Set(unsubscribed.map((u) => u.id as string));
     for (const row of rows) {
       if (gone.has(row.customer_id))
-        expect(row).toMatchObject({ status: 'skipped', skip_reason: 'unsubscribed', attempts: 1 });
+        expect(row).toMatchObject({ status: 'skipped', skip_reason: 'unsubscribed', attempts: 0 });
       else expect(row.status).toBe('sent');
     }
     for (const u of unsubscribed)

@@ -37,6 +37,7 @@ import {
   listCampaignRows,
   listDeliveryRows,
   setCampaignSegments,
+  setPaused,
   setScheduled,
   setStatusFromEditable,
   updateCampaignFields,
@@ -77,6 +78,12 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold 
     problem: row.problem,
     hold,
     scope: row.scope,
+    paused: row.paused_at
+      ? {
+          at: iso(row.paused_at) as string,
+          by: row.paused_by ? { id: row.paused_by, name: row.paused_by_name ?? '' } : null,
+        }
+      : null,
     statistics: {
       audience,
       queued: n('queued'),
@@ -85,6 +92,7 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold 
       deferred: n('deferred'),
       skipped: n('skipped'),
       failed: n('failed'),
+      repeats: row.repeats ?? 0,
       // The tracking module's rollup (unique opens and clicks; rates of the delivered).
       opened: row.unique_opens,
       clicked: row.unique_clicks,
@@ -368,6 +376,37 @@ export async function moveCampaign(
     await releaseUses(tx, row.id, to);
     if (row.status !== to) await auditCampaign(tx, ctx, row, to === 'cancelled' ? 'cancel' : 'unschedule');
   });
+  return getCampaign(rt, ctx, id);
+}
+
+/**
+ * Pauses a sending campaign (its host's users who may edit it): from the next claim on it claims
+ * nothing, and the mails already in an SMTP conversation finish. Resuming goes on where it
+ * stopped; quiet hours are read again at each claim, so they apply at once. Both are audited; a
+ * second pause or resume changes nothing.
+ */
+export async function pauseCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  to: 'paused' | 'resumed',
+): Promise<TCampaign> {
+  const resumed = await inTenant(rt, ctx, async (tx) => {
+    const row = await mustOwn(tx, ctx, id);
+    if (to === 'paused') {
+      if (row.status !== 'pending') throw new AppError(409, 'campaign_not_sending');
+      if (await setPaused(tx, id, ctx.user.id)) await auditCampaign(tx, ctx, row, 'pause');
+      return null;
+    }
+    if (row.status !== 'pending' || !row.paused_at) throw new AppError(409, 'campaign_not_paused');
+    if (await setPaused(tx, id, null)) await auditCampaign(tx, ctx, row, 'resume');
+    return row.brand_id;
+  });
+  // Taken up at once rather than at the dispatcher's next look.
+  if (resumed)
+    await rt.queue.send(QUEUES.campaignSend, { campaignId: id, brandId: resumed } satisfies TCampaignJob, {
+      singletonKey: id,
+    });
   return getCampaign(rt, ctx, id);
 }
 

@@ -24,6 +24,10 @@ export interface TCampaignRow {
   started_at: Date | null;
   finished_at: Date | null;
   problem: string | null;
+  /** A sending campaign paused by a user (status stays pending): when, by whom. */
+  paused_at: Date | null;
+  paused_by: string | null;
+  paused_by_name: string | null;
   created_at: Date;
   updated_at: Date;
   created_by: string | null;
@@ -40,6 +44,8 @@ export interface TCampaignRow {
   exclude_segment_ids: string[] | null;
   /** Deliveries by status. */
   counts: Partial<Record<TDeliveryStatus, number>> | null;
+  /** Deliveries handed over twice (in_flight_repeats). */
+  repeats: number | null;
   /** From the tracking module's per-campaign rollup (null before it has a row). */
   delivered: number | null;
   unique_opens: number | null;
@@ -109,6 +115,7 @@ function selectFor(ctx: TActingContext | null): SQL {
   const mine = (column: string) => (ctx ? inGuestHotels(ctx, sql.raw(column)) : sql`false`);
   return sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_header, c.sender_email, c.template_id, t.name as template_name,
   c.status, c.schedule_kind, c.schedule_local_time, c.schedule_time_zone, c.send_at, c.audience, c.started_at, c.finished_at, c.problem,
+  c.paused_at, c.paused_by, nullif(trim(pu.last_name || ' ' || pu.first_name), '') as paused_by_name,
   c.created_at, c.updated_at, c.created_by, c.updated_by, h.name as host_name, h.level as host_level, h.hotel_group_id as host_group_id,
   h.timezone as host_time_zone, case when ${whole} then 'campaign' else 'own_guests' end as scope,
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
@@ -116,6 +123,8 @@ function selectFor(ctx: TActingContext | null): SQL {
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and cs.exclude) as exclude_segment_ids,
   (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d
     where d.campaign_id = c.id and (${whole} or ${mine('d.hotel_id')}) group by d.status) n) as counts,
+  (select sum(d.in_flight_repeats)::int from deliveries d where d.campaign_id = c.id and d.in_flight_repeats > 0
+    and (${whole} or ${mine('d.hotel_id')})) as repeats,
   case when ${whole} then st.delivered else gs.delivered end as delivered,
   case when ${whole} then st.unique_opens else gs.unique_opens end as unique_opens,
   case when ${whole} then st.unique_clicks else gs.unique_clicks end as unique_clicks,
@@ -126,7 +135,8 @@ function selectFor(ctx: TActingContext | null): SQL {
       sum(hs.unique_clicks)::int as unique_clicks, sum(hs.conversions)::int as conversions
     from campaign_host_stats hs where hs.campaign_id = c.id and ${mine('hs.host_id')}) gs on true
   left join templates t on t.id = c.template_id
-  left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by`;
+  left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by
+  left join users pu on pu.id = c.paused_by`;
 }
 
 const ORDER: Record<TCampaignListQuery['sort'], SQL> = {
@@ -337,4 +347,17 @@ export async function listDeliveryRows(
   );
   const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from deliveries d where ${where}`);
   return { rows, total: count?.n ?? 0 };
+}
+
+/** Pauses (a user's id) or resumes (null) a sending campaign; false when nothing changed. */
+export async function setPaused(tx: TTx, id: string, userId: string | null): Promise<boolean> {
+  const rows = await selectRows<{ id: string }>(
+    tx,
+    userId
+      ? sql`update campaigns set paused_at = now(), paused_by = ${userId}::uuid, updated_at = now()
+          where id = ${id}::uuid and status = 'pending' and paused_at is null returning id`
+      : sql`update campaigns set paused_at = null, paused_by = null, updated_at = now()
+          where id = ${id}::uuid and paused_at is not null returning id`,
+  );
+  return rows.length > 0;
 }

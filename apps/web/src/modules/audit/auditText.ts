@@ -26,6 +26,7 @@ const KNOWN_ACTIONS = [
   'send_now',
   'unschedule',
   'cancel',
+  'pause',
   'run',
   'stop',
   'restart',

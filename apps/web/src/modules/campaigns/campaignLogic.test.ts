@@ -47,7 +47,11 @@ describe('campaign actions by state', () => {
   });
 
   it('keep a campaign being sent from deletion and change', () => {
-    expect(actionsFor('pending', true, ALL)).toEqual(['statistics', 'duplicate']);
+    expect(actionsFor('pending', true, ALL)).toEqual(['statistics', 'pause', 'duplicate']);
+    // A paused send offers resume instead; a viewer or another host's user neither.
+    expect(actionsFor('pending', true, ALL, 'campaign', true)).toEqual(['statistics', 'resume', 'duplicate']);
+    expect(actionsFor('pending', false, ALL)).toEqual(['statistics', 'duplicate']);
+    expect(actionsFor('pending', true, VIEWER, 'campaign', true)).toEqual(['statistics']);
   });
 
   it('show statistics of sent and failed campaigns, none of a cancelled one', () => {

@@ -49,6 +49,7 @@ const campaign = (body: { name: string; subject: string }, updatedAt: string) =>
   startedAt: null,
   finishedAt: null,
   problem: null,
+  paused: null,
   hold: null,
   statistics: {
     audience: null,
@@ -58,6 +59,7 @@ const campaign = (body: { name: string; subject: string }, updatedAt: string) =>
     deferred: 0,
     skipped: 0,
     failed: 0,
+    repeats: 0,
     opened: null,
     clicked: null,
     conversions: null,

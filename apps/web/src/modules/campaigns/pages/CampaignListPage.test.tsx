@@ -20,6 +20,7 @@ const held: TCampaign = {
   startedAt: '2026-11-24T12:00:00.000Z',
   finishedAt: null,
   problem: null,
+  paused: null,
   hold: {
     reason: 'quiet_hours',
     until: '2026-11-24T23:00:00.000Z',
@@ -39,6 +40,7 @@ const held: TCampaign = {
     deferred: 0,
     skipped: 0,
     failed: 0,
+    repeats: 0,
     opened: null,
     clicked: null,
     conversions: null,

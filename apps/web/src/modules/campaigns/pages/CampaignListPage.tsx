@@ -7,6 +7,8 @@ import {
   IconCopy,
   IconFilePencil,
   IconPencil,
+  IconPlayerPause,
+  IconPlayerPlay,
   IconPlus,
   IconSend,
   IconTrash,
@@ -39,6 +41,8 @@ const ICONS: Record<TCampaignAction, ReactNode> = {
   send_now: <IconSend size={16} />,
   save_as_draft: <IconFilePencil size={16} />,
   cancel: <IconX size={16} />,
+  pause: <IconPlayerPause size={16} />,
+  resume: <IconPlayerPlay size={16} />,
   duplicate: <IconCopy size={16} />,
   delete: <IconTrash size={16} />,
 };
@@ -77,7 +81,9 @@ export function CampaignListPage() {
       key: 'name',
       header: t('campaign.list.columns.name'),
       cell: (campaign) => {
-        const main = mainAction(actionsFor(campaign.status, campaign.editable, can, campaign.scope));
+        const main = mainAction(
+          actionsFor(campaign.status, campaign.editable, can, campaign.scope, Boolean(campaign.paused)),
+        );
         return (
           <>
             {main ? (
@@ -109,6 +115,14 @@ export function CampaignListPage() {
         <>
           <CampaignStatusBadge status={campaign.status} hold={campaign.hold} />
           {campaign.hold && <CampaignHoldNote hold={campaign.hold} pageTimeZone={browserTimeZone()} />}
+          {campaign.paused && (
+            <Text size="xs" c="yellow.8" maw={260} data-testid="campaign-paused">
+              {t('campaign.statistics.paused', {
+                name: campaign.paused.by?.name ?? t('campaign.statistics.paused_someone'),
+                time: formatDate(campaign.paused.at, language, { withTime: true }),
+              })}
+            </Text>
+          )}
           {campaign.problem && (
             <Text size="xs" c="red" maw={260} data-testid="campaign-problem">
               {codeText(campaign.problem, t)}
@@ -203,7 +217,7 @@ export function CampaignListPage() {
         'data-status': campaign.status,
       })}
       rowActions={{
-        of: (campaign) => actionsFor(campaign.status, campaign.editable, can, campaign.scope),
+        of: (campaign) => actionsFor(campaign.status, campaign.editable, can, campaign.scope, Boolean(campaign.paused)),
         icons: ICONS,
         danger: ['delete', 'cancel'],
         label: (campaign) => t('campaign.list.menu', { name: campaign.name }),

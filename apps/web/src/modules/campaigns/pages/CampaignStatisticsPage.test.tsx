@@ -39,6 +39,7 @@ const campaign: TCampaign = {
   startedAt: '2026-11-24T12:00:00.000Z',
   finishedAt: null,
   problem: null,
+  paused: null,
   hold: {
     reason: 'quiet_hours',
     until: '2026-11-24T23:00:00.000Z',
@@ -58,6 +59,7 @@ const campaign: TCampaign = {
     deferred: 0,
     skipped: 0,
     failed: 0,
+    repeats: 0,
     opened: 1,
     clicked: 0,
     conversions: 0,

@@ -77,7 +77,9 @@ export function CampaignStatisticsPage() {
     );
   }
   const data = campaign.data;
-  const actions = actionsFor(data.status, data.editable, can, data.scope).filter((a) => a !== 'statistics');
+  const actions = actionsFor(data.status, data.editable, can, data.scope, Boolean(data.paused)).filter(
+    (a) => a !== 'statistics',
+  );
   const reportOnly = !can['campaign.update'] && !can['campaign.create'];
   return (
     <Stack gap="lg">
@@ -130,6 +132,14 @@ export function CampaignStatisticsPage() {
       {data.scope === 'own_guests' && (
         <Alert color="blue" data-testid="campaign-own-guests">
           {t('campaign.statistics.own_guests', { host: data.hostName })}
+        </Alert>
+      )}
+      {data.paused && (
+        <Alert color="yellow" data-testid="campaign-paused">
+          {t('campaign.statistics.paused', {
+            name: data.paused.by?.name ?? t('campaign.statistics.paused_someone'),
+            time: formatDate(data.paused.at, currentLanguage(), { withTime: true, timeZone: data.timeZone }),
+          })}
         </Alert>
       )}
       {SENT_STATES.has(data.status) ? (
@@ -236,6 +246,14 @@ function Figures({
         detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
       />
       <Figure label={t('campaign.statistics.skipped')} value={n(totals.skipped)} testId="skipped" />
+      {campaign.statistics.repeats > 0 && (
+        <Figure
+          label={t('campaign.statistics.repeats')}
+          value={n(campaign.statistics.repeats)}
+          testId="repeats"
+          detail={t('campaign.statistics.repeats_detail')}
+        />
+      )}
       <Figure
         label={t('campaign.statistics.open_rate')}
         value={formatRate(rates.uniqueOpenRate, language)}
