@@ -63,8 +63,8 @@ describe('the DNS settings of domain verification', () => {
 });
 
 describe('job leases', () => {
-  it('last 30 s renewed every 5 s by default, and are renewed at least twice per lease', () => {
-    expect(loadConfig(base).jobs).toEqual({ leaseSeconds: 30, leaseRenewSeconds: 5 });
+  it("last 10 s renewed every 2 s by default (a killed worker's send is taken up within 15 s), and are renewed at least twice per lease", () => {
+    expect(loadConfig(base).jobs).toEqual({ leaseSeconds: 10, leaseRenewSeconds: 2 });
     expect(loadConfig({ ...base, WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' }).jobs).toEqual({
       leaseSeconds: 3,
       leaseRenewSeconds: 1,
