@@ -440,13 +440,26 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     // A draft offers a viewer nothing: no menu, and its name opens no editor.
     expect(await row.getByTestId('campaign-menu').count()).toBe(0);
     expect(await row.getByRole('link').count()).toBe(0);
+    const items = page.locator('[data-testid^="campaign-action-"]');
     for (const menu of await page.getByTestId('campaign-menu').all()) {
       await menu.click();
-      const offered = await page
-        .locator('[data-testid^="campaign-action-"]')
-        .evaluateAll((items) => items.map((i) => i.getAttribute('data-testid')));
+      await items.first().waitFor();
+      const offered = await items.evaluateAll((found) => found.map((i) => i.getAttribute('data-testid')));
       expect(offered).toEqual(['campaign-action-statistics']);
+      // Closed before the next row's menu: an open menu's dropdown lies over the rows below it.
       await page.keyboard.press('Escape');
+      if (
+        !(await items
+          .first()
+          .waitFor({ state: 'hidden', timeout: 3_000 })
+          .then(
+            () => true,
+            () => false,
+          ))
+      ) {
+        await menu.click();
+        await items.first().waitFor({ state: 'hidden' });
+      }
     }
     // Its report page says so, and offers no action.
     await page.goto(`/campaign/${draft.data.id}`);

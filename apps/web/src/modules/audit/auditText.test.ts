@@ -30,6 +30,24 @@ const inBoth = async (fn: () => unknown) => {
 };
 
 describe('the audit log in plain words', () => {
+  it('names a campaign as it was named when the entry was written, not as it is named now', async () => {
+    const made = entry({
+      action: 'create',
+      targetType: 'campaign',
+      targetName: '冬の案内 改',
+      changes: { name: '冬の案内' },
+    });
+    const renamed = entry({
+      targetType: 'campaign',
+      targetName: '冬の案内 改',
+      changes: { name: ['冬の案内', '冬の案内 改'] },
+    });
+    const unnamed = entry({ action: 'cancel', targetType: 'campaign', targetName: '冬の案内 改', changes: null });
+    expect(await inBoth(() => [made, renamed, unnamed].map((e) => describeAction(e, i18next.t)))).toEqual({
+      en: ['Created campaign “冬の案内”', 'Updated campaign “冬の案内 改”', 'Cancelled campaign “冬の案内 改”'],
+      ja: expect.any(Array),
+    });
+  });
   it('says what happened to what, and who acted as whom, in both languages', async () => {
     const update = entry({
       changes: { name: ['さくらホテル 新宿', 'さくらホテル 新宿本館'], logoUrl: ['/a.png', '/b.png'] },

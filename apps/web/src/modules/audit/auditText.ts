@@ -102,7 +102,11 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
           : null;
   // A booking-system connection is named by its account id (DBK-100234), which is all it keeps.
   const accountId = entry.targetType === 'booking_connection' ? entry.targetId : null;
-  const name = entry.targetName ?? recordedName ?? accountId;
+  // A campaign, template, segment, scenario or preset is named as it was named then (the entry keeps
+  // it); the name looked up now serves entries that kept none.
+  const name = NAMED_TYPES.includes(entry.targetType)
+    ? (recordedName ?? entry.targetName ?? accountId)
+    : (entry.targetName ?? recordedName ?? accountId);
   const target = count > 1 ? t('audit.customers', { count }) : name ? t('audit.target', { type, name }) : type;
   if (KNOWN_ACTIONS.includes(entry.action)) return t(`audit.actions.${entry.action}`, { target });
   return t('audit.actions.unknown', { action: entry.action, target });
