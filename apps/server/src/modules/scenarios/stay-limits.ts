@@ -1,4 +1,4 @@
-import { zonedToInstant, type TTriggerKind } from '@yado/contracts/scenarios';
+import { STAY_SKIP_REASONS, zonedToInstant, type TTriggerKind } from '@yado/contracts/scenarios';
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { localDate } from './delay-time.ts';
@@ -11,7 +11,7 @@ import { localDate } from './delay-time.ts';
  *   one (the booking simulator checks guests in from 15:00 too).
  * - A pre-arrival journey ("N days before check-in", "check-in day") never goes on once the guest
  *   has checked in or check-in has passed, nor when the wait would end at or after check-in: it is
- *   skipped at its trigger with a reason (`SKIP_REASONS`).
+ *   skipped at its trigger with a reason (`STAY_SKIP_REASONS` of the contract).
  * - A late entry (the stay's moment already past when the booking is read) waits for the
  *   scenario's next send time; for a pre-arrival trigger only if that is still before check-in.
  */
@@ -22,9 +22,6 @@ export const CHECK_IN_TIME = '15:00';
 export const PRE_ARRIVAL_TRIGGERS = ['before_check_in', 'check_in_day'] as const satisfies readonly TTriggerKind[];
 
 export const isPreArrival = (kind: TTriggerKind): boolean => (PRE_ARRIVAL_TRIGGERS as readonly string[]).includes(kind);
-
-/** Why a pre-arrival journey was skipped, in the order they are tested; the console shows each. */
-export const SKIP_REASONS = ['stay_ended', 'checked_in', 'check_in_passed', 'late_booking'] as const;
 
 /** The first instant at or after `at` that is the scenario's send time in its time zone. */
 export function nextSendTime(at: Date, sendTime: string, timeZone: string): Date {
@@ -51,11 +48,12 @@ const checkOutDay = sql`(b.check_out)::timestamp at time zone h.timezone`;
 /** Why a pre-arrival journey whose wait ends at `due` cannot be mailed at `at` (null: it can). */
 function skipReason(due: SQL, at: Date): SQL {
   const atIso = at.toISOString();
+  const [ended, checkedIn, passed, late] = STAY_SKIP_REASONS;
   return sql`case
-    when b.status = 'checked_out' or ${atIso}::timestamptz >= ${checkOutDay} then 'stay_ended'
-    when b.status = 'checked_in' then 'checked_in'
-    when ${atIso}::timestamptz >= ${checkInAt} then 'check_in_passed'
-    when ${due} >= ${checkInAt} then 'late_booking'
+    when b.status = 'checked_out' or ${atIso}::timestamptz >= ${checkOutDay} then ${ended}::text
+    when b.status = 'checked_in' then ${checkedIn}::text
+    when ${atIso}::timestamptz >= ${checkInAt} then ${passed}::text
+    when ${due} >= ${checkInAt} then ${late}::text
   end`;
 }
 

@@ -1,3 +1,4 @@
+import { STAY_SKIP_REASONS } from '@yado/contracts/scenarios';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { journeyStepDetail } from './journeyStepDetail';
@@ -24,10 +25,11 @@ describe("a step of a customer's path", () => {
       en: 'Check-in time had passed',
       ja: 'チェックイン時刻を過ぎていました',
     });
-    for (const reason of ['stay_ended', 'checked_in', 'late_booking', 'booking_cancelled']) {
+    for (const reason of [...STAY_SKIP_REASONS, 'booking_cancelled', 'scenario_stopped']) {
       const texts = await inBoth({ event: 'skipped', detail: reason });
       expect(texts.en).not.toBe(reason);
       expect(texts.ja).not.toBe(reason);
+      expect(texts.ja).not.toBe(texts.en);
     }
   });
 
