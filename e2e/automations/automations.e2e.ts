@@ -127,6 +127,8 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       // The booking trigger's panel shows the daily sync notice.
       await page.locator('[data-testid="scenario-node"][data-node-type="trigger"]').click();
       await page.getByTestId('sync-notice').getByText(a.trigger.sync_notice).waitFor();
+      // ... and the rule for a booking read late (after its moment): next send time, before check-in.
+      expect(await page.getByTestId('late-rule').textContent()).toBe(a.trigger.late_rule);
       expect(await page.getByTestId('trigger-days').inputValue()).toBe('3');
 
       // Edit the graph: a one-hour delay goes between the trigger and the email.
