@@ -593,9 +593,16 @@ export const LEAVE_REASONS = [
  * Why a pre-arrival journey ("N days before check-in", "check-in day") was skipped at its trigger
  * (a `skipped` step whose detail is one of these; the journey leaves), in the order tested:
  * the stay has ended, the guest has checked in, check-in (15:00 in the hotel's time zone) has
- * passed, the booking was read so late that the next send time is at or after check-in.
+ * passed, the scenario's send time on the day is itself at or after check-in ("check-in day" sent
+ * at 16:00), the booking was read so late that the next send time is at or after check-in.
  */
-export const STAY_SKIP_REASONS = ['stay_ended', 'checked_in', 'check_in_passed', 'late_booking'] as const;
+export const STAY_SKIP_REASONS = [
+  'stay_ended',
+  'checked_in',
+  'check_in_passed',
+  'send_time_after_check_in',
+  'late_booking',
+] as const;
 export type TStaySkipReason = (typeof STAY_SKIP_REASONS)[number];
 
 export const ZJourneyStep = z.object({

@@ -364,6 +364,7 @@ async function enterFromBookings(
         sql`j.due_at`,
         node.id,
         at,
+        moment,
       );
     return n;
   }

@@ -74,7 +74,7 @@ async function booking(customerId: string, checkIn: string, status = 'confirmed'
 }
 
 /** A running "N days before check-in" (or check-in day) scenario that mails at 09:00 Tokyo time. */
-async function runStayScenario(name: string, trigger: Record<string, unknown>): Promise<string> {
+async function runStayScenario(name: string, trigger: Record<string, unknown>, sendTime = '09:00'): Promise<string> {
   const graph = {
     nodes: [
       { id: 'stay', type: 'trigger', data: trigger },
@@ -82,7 +82,7 @@ async function runStayScenario(name: string, trigger: Record<string, unknown>): 
     ],
     edges: [{ id: 'a', source: 'stay', target: 'mail' }],
   };
-  const run = { period: { kind: 'long_run' }, timeZone: 'Asia/Tokyo', sendTime: '09:00' };
+  const run = { period: { kind: 'long_run' }, timeZone: 'Asia/Tokyo', sendTime };
   const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `${name} ${tag}`, graph, run } });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const started = await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, {
@@ -260,6 +260,19 @@ describe('a booking read late', () => {
     expect(journey?.state).toBe('left');
     expect(journey?.path.at(-1)).toMatchObject({ event: 'skipped', detail: 'check_in_passed' });
     expect(await deliveriesTo(id, guest.id)).toEqual([]);
+    await stop(id);
+  }, 120_000);
+});
+
+describe('a send time after check-in', () => {
+  it('skips a check-in day mail set for 16:00, saying the send time is after check-in', async () => {
+    const id = await runStayScenario('夕方', { kind: 'check_in_day' }, '16:00');
+    const guest = await customer('evening');
+    await booking(guest.id, day(11));
+    await advance(1);
+    const [journey] = await journeysOf(id, guest.id);
+    expect(journey?.state).toBe('left');
+    expect(journey?.path.at(-1)).toMatchObject({ event: 'skipped', detail: 'send_time_after_check_in' });
     await stop(id);
   }, 120_000);
 });

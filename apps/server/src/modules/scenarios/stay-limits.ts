@@ -45,15 +45,21 @@ const checkInAt = sql`((b.check_in)::timestamp + ${CHECK_IN_TIME}::time) at time
 /** The stay has ended once the check-out day has begun in the hotel's time zone. */
 const checkOutDay = sql`(b.check_out)::timestamp at time zone h.timezone`;
 
-/** Why a pre-arrival journey whose wait ends at `due` cannot be mailed at `at` (null: it can). */
-function skipReason(due: SQL, at: Date): SQL {
+/**
+ * Why a pre-arrival journey whose wait ends at `due` cannot be mailed at `at` (null: it can); with
+ * the stay's `moment`, a send time that is itself at or after check-in is told from a late booking.
+ */
+function skipReason(due: SQL, at: Date, moment: SQL | null): SQL {
   const atIso = at.toISOString();
-  const [ended, checkedIn, passed, late] = STAY_SKIP_REASONS;
+  const [ended, checkedIn, passed, sendTime, late] = STAY_SKIP_REASONS;
+  const tooLate = moment
+    ? sql`(case when ${moment} >= ${checkInAt} then ${sendTime}::text else ${late}::text end)`
+    : sql`${late}::text`;
   return sql`case
     when b.status = 'checked_out' or ${atIso}::timestamptz >= ${checkOutDay} then ${ended}::text
     when b.status = 'checked_in' then ${checkedIn}::text
     when ${atIso}::timestamptz >= ${checkInAt} then ${passed}::text
-    when ${due} >= ${checkInAt} then ${late}::text
+    when ${due} >= ${checkInAt} then ${tooLate}
   end`;
 }
 
@@ -62,12 +68,19 @@ function skipReason(due: SQL, at: Date): SQL {
  * whose stay no longer allows the mail, when their wait ends at `due` (an expression over `j`):
  * they leave the scenario with a `skipped` step at `nodeId` carrying the reason. Answers their ids.
  */
-export async function skipForStay(tx: TTx, where: SQL, due: SQL, nodeId: string, at: Date): Promise<string[]> {
+export async function skipForStay(
+  tx: TTx,
+  where: SQL,
+  due: SQL,
+  nodeId: string,
+  at: Date,
+  moment: SQL | null = null,
+): Promise<string[]> {
   const atIso = at.toISOString();
   const rows = await selectRows<{ id: string }>(
     tx,
     sql`with s as (
-        select j.id, ${skipReason(due, at)} as reason
+        select j.id, ${skipReason(due, at, moment)} as reason
         from journeys j join bookings b on b.id = j.booking_id join hosts h on h.id = b.hotel_id
         where j.state = 'waiting' and ${where}
       ), moved as (
