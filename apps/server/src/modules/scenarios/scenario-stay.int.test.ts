@@ -322,3 +322,52 @@ describe('a moved stay', () => {
     await stop(id);
   }, 120_000);
 });
+
+describe('an engine that was down for days', () => {
+  it('mails, late, the guests whose stay is still ahead, and skips those who arrived meanwhile', async () => {
+    await setClock(tokyo(day(40), '10:00'));
+    const graph = {
+      nodes: [
+        { id: 'stay', type: 'trigger', data: { kind: 'before_check_in', days: 3 } },
+        { id: 'wait', type: 'delay', data: { kind: 'duration', amount: 1, unit: 'hours' } },
+        { id: 'mail', type: 'email', data: { templateId, subject: `停止 ${tag}`, senderEmail: sender } },
+      ],
+      edges: [
+        { id: 'a', source: 'stay', target: 'wait' },
+        { id: 'b', source: 'wait', target: 'mail' },
+      ],
+    };
+    const run = { period: { kind: 'long_run' }, timeZone: 'Asia/Tokyo', sendTime: '09:00' };
+    const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `停止 ${tag}`, graph, run } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.data.id as string;
+    const guests: { arrival: number; id: string; email: string }[] = [];
+    for (const arrival of [44, 49, 50, 53, 54]) {
+      const guest = await customer(`down${arrival}`);
+      await booking(guest.id, day(arrival));
+      guests.push({ arrival, ...guest });
+    }
+    const started = await s.call('POST', `/v1/scenarios/${id}/actions`, { token, body: { action: 'run' } });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    await advance(1);
+    // Ten days pass in one move (the engine down): at 10:00 on day 50.
+    await advance(10 * 24 * 60);
+    await advance(120);
+    const path = async (arrival: number) => {
+      const guest = guests.find((g) => g.arrival === arrival)!;
+      return (await journeysOf(id, guest.id))[0]?.path.map((p) => `${p.nodeId}:${p.event}`) ?? [];
+    };
+    // Arrived during the downtime: skipped with the reason. Arriving at 15:00 today or later: mailed now.
+    expect(await path(44)).toContain('stay:skipped');
+    expect(await path(49)).toContain('stay:skipped');
+    for (const arrival of [50, 53]) {
+      const guest = guests.find((g) => g.arrival === arrival)!;
+      await sent(guest.email);
+      // The journey learns that its mail was sent at the engine's next tick.
+      await eventually(async () => ((await path(arrival)).includes('mail:sent') ? true : null), 30_000);
+    }
+    // Its moment (day 51, 09:00) is still ahead: waiting.
+    expect(await path(54)).toEqual(['stay:entered']);
+    await stop(id);
+  }, 180_000);
+});
