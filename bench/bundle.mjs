@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm run bench -- bundle`: builds the console and measures what the browser downloads.
-// Prints every JavaScript chunk's gzipped size, then the gzipped JavaScript that /login loads
-// (the entry, the public layout and the login page, with everything they import statically),
-// against the 200 kB budget of DESIGN section 9. Each route's own chunk must stay under 50 kB.
+// Prints every JavaScript chunk's gzipped size, then the gzipped JavaScript of the two first pages
+// a user meets, each with everything it imports statically: /login (the entry, the public layout
+// and the login page) and the signed-in shell with the dashboard page. Both are held to the 200 kB
+// initial-JS budget of DESIGN section 9: the BENCH line reports the heavier, and the run exits 1
+// when either is over. Each route's own chunk should stay under 50 kB (listed, not enforced: the
+// flex builder, the scenario editor and the chart library are lazy chunks with budgets of their own).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -47,7 +50,6 @@ const keyOf = (suffix) => {
 const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const loginFiles = closure([
   keyOf('src/i18n/ja.json'),
-  keyOf('src/i18n/ja.json'),
   entry,
   keyOf('src/modules/auth/components/PublicLayout.tsx'),
   keyOf('src/modules/auth/pages/LoginPage.tsx'),
@@ -89,6 +91,13 @@ console.log(
   `dashboard with its blocks and texts (not budgeted): ${sum(dashboardFiles).toFixed(1)} kB gzip in ${dashboardFiles.size} chunks`,
 );
 console.log(`chunks over ${ROUTE_CHUNK_BUDGET_KB} kB besides the entry: ${overBudget}`);
+const overFirst = [
+  ['login page', login],
+  ['shell + dashboard', shell],
+].filter(([, kb]) => kb > BUDGET_KB);
+for (const [what, kb] of overFirst) console.log(`OVER BUDGET: ${what} JS ${kb.toFixed(1)} kB gzip > ${BUDGET_KB} kB`);
+const heavier = Math.max(login, shell);
 console.log(
-  `BENCH bundle value=${login.toFixed(1)} unit=kB baseline=${BUDGET_KB} ratio=${(BUDGET_KB / login).toFixed(2)}`,
+  `BENCH bundle value=${heavier.toFixed(1)} unit=kB baseline=${BUDGET_KB} ratio=${(BUDGET_KB / heavier).toFixed(2)}`,
 );
+process.exit(overFirst.length ? 1 : 0);

@@ -2,7 +2,8 @@
 // `npm test`: every test layer in turn (DESIGN section 8): unit, web, integration over
 // PostgreSQL (or PGlite when no server answers), the PGlite smoke pass, then e2e in Chromium.
 // One layer at a time: two cores are not enough to run them side by side. Ends with one line
-// "N passed, N failed" over all layers.
+// "N passed, N failed" over all layers, naming the Node that ran them (CI runs a second leg on
+// Node 24: .ci/run). `--exclude <glob>` (repeatable) leaves files out, as vitest's own option.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -12,7 +13,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'node_modules/.cache/yado-test');
 mkdirSync(out, { recursive: true });
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const excluded = args.flatMap((arg, i) => (args[i - 1] === '--exclude' ? ['--exclude', arg] : []));
+const only = args.filter((arg, i) => arg !== '--exclude' && args[i - 1] !== '--exclude');
 const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filter(
   (l) => only.length === 0 || only.includes(l),
 );
@@ -21,11 +24,11 @@ let passed = 0;
 let failed = 0;
 const broken = [];
 for (const layer of layers) {
-  process.stdout.write(`\n=== ${layer} ===\n`);
+  process.stdout.write(`\n=== ${layer} (Node ${process.versions.node}) ===\n`);
   const report = join(out, `${layer}.json`);
   const run = spawnSync(
     join(root, 'node_modules/.bin/vitest'),
-    ['run', '--project', layer, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    ['run', '--project', layer, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...excluded],
     { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } },
   );
   if (existsSync(report)) {
@@ -36,5 +39,5 @@ for (const layer of layers) {
   if (run.status !== 0) broken.push(layer);
 }
 process.stdout.write(`\n${broken.length ? `failed layers: ${broken.join(', ')}\n` : ''}`);
-process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.stdout.write(`${passed} passed, ${failed} failed (Node ${process.versions.node})\n`);
 process.exit(broken.length ? 1 : 0);

@@ -22,7 +22,13 @@ export default defineConfig(({ command, mode }) => {
       // bench/bundle.mjs reads the manifest to know which chunks /login loads.
       manifest: true,
       sourcemap: false,
-      chunkSizeWarningLimit: 400,
+      // Two lazy chunks are 450 kB minified, and each loads only with the pages that need it: the flex
+      // builder (the template editor; 132 kB gzip of its 150 kB budget, DESIGN section 9) and the chart
+      // library, recharts (120 kB gzip: the dashboard's chart after its figures, campaign statistics).
+      // Splitting them would not shorten any page's wait. 520 kB is the editors' 150 kB gzip budget at
+      // their 3.4:1 ratio, so a chunk growing past it still warns; `npm run bench -- bundle` holds the
+      // first pages (/login, the shell with the dashboard) to 200 kB gzip.
+      chunkSizeWarningLimit: 520,
     },
   };
 });

@@ -124,6 +124,20 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       await expect.poll(() => email.getAttribute('data-faults')).toContain('email_incomplete');
       await email.getByText(t.errors.email_incomplete).waitFor();
 
+      // Reloaded (the editor has no shell around it), it still shows its texts, never catalogue keys.
+      await page.reload();
+      await page.getByTestId('scenario-editor').waitFor();
+      await email.getByText(t.errors.email_incomplete).waitFor();
+      expect(await page.getByTestId('scenario-editor').textContent()).not.toMatch(/errors\.|automations\./);
+      // A refused run says why, in the user's language: the steps to fix, not "An error has occurred".
+      await page.getByTestId('run').click();
+      const refused = page.getByRole('dialog');
+      await refused.getByRole('button', { name: a.actions.run, exact: true }).click();
+      await refused.getByTestId('scenario-refusal').getByText(t.errors.scenario_invalid).waitFor();
+      expect(await refused.getByTestId('scenario-refusal').textContent()).not.toContain(t.errors.general);
+      await refused.getByRole('button', { name: a.confirm.keep }).click();
+      await refused.waitFor({ state: 'detached' });
+
       // The booking trigger's panel shows the daily sync notice.
       await page.locator('[data-testid="scenario-node"][data-node-type="trigger"]').click();
       await page.getByTestId('sync-notice').getByText(a.trigger.sync_notice).waitFor();
@@ -134,6 +148,14 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       // Edit the graph: a one-hour delay goes between the trigger and the email.
       const before = await nodeIds(page);
       await page.getByTestId('palette-delay').click();
+      // Leaving at once, before the change is saved, asks first; staying keeps the change, which is
+      // then saved as a draft without a press.
+      await page.getByRole('link', { name: a.editor.back }).click();
+      const leave = page.getByRole('dialog');
+      await leave.getByText(t.ui.leave.message).waitFor();
+      await leave.getByRole('button', { name: t.ui.leave.stay }).click();
+      expect(new URL(page.url()).pathname).toBe('/automations/editor');
+      await page.locator('[data-testid="save-status"][data-state="saved"]').waitFor({ timeout: 15_000 });
       await expect.poll(async () => (await nodeIds(page)).length).toBe(before.length + 1);
       const delayId = (await nodeIds(page)).find((id) => !before.includes(id))!;
       await page.getByTestId('delay-amount').fill('1');

@@ -190,6 +190,31 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.locator('[data-testid="audience-recipients"]', { hasText: '2' }).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('audience-unsubscribed').textContent()).toContain('0');
     await screenshot(page, `campaign-recipients-${language}`);
+
+    // Back to the details by the step bar, not Next: the draft is saved on the way, so after a
+    // reload (the address names the campaign now) both steps still hold what was chosen.
+    await page.getByTestId('campaign-step-details').click();
+    await page.locator('input[name="name"]').waitFor();
+    await page.locator('[data-testid="save-status"][data-state="saved"]').waitFor({ timeout: 15_000 });
+    await page.waitForURL(/\/campaign\/[0-9a-f-]{36}\/edit$/);
+    await page.reload();
+    expect(await page.locator('input[name="name"]').inputValue()).toBe(campaignName);
+    await page.getByTestId('campaign-next').click();
+    await page.locator('[data-testid="audience-recipients"]', { hasText: '2' }).waitFor({ timeout: 20_000 });
+
+    // A change, and the link back to the list at once: the editor asks first; staying keeps it.
+    await page.getByTestId('campaign-back').click();
+    await page
+      .locator('input[name="preHeader"]')
+      .fill(language === 'ja' ? '今だけの特別なご案内' : 'Only for a short time');
+    await page.getByRole('link', { name: c.actions.back_to_list }).click();
+    const leave = page.getByRole('dialog');
+    await leave.getByText(t.ui.leave.message).waitFor();
+    await leave.getByRole('button', { name: t.ui.leave.stay }).click();
+    expect(new URL(page.url()).pathname).toMatch(/\/edit$/);
+    await page.locator('[data-testid="save-status"][data-state="saved"]').waitFor({ timeout: 15_000 });
+    await page.getByTestId('campaign-next').click();
+    await page.locator('[data-testid="audience-recipients"]', { hasText: '2' }).waitFor({ timeout: 20_000 });
     await page.getByTestId('campaign-next').click();
 
     // Content: a saved template, previewed as the server renders it.
@@ -204,6 +229,13 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.locator('input[name="date"]').fill(tomorrow);
     await page.locator('input[name="time"]').fill(`${tokyoHour(5).slice(0, 2)}:30`);
     await page.getByTestId('campaign-quiet-hours').waitFor({ timeout: 15_000 });
+    // The warning leads to the setting.
+    expect(
+      await page
+        .getByTestId('campaign-quiet-hours')
+        .getByRole('link', { name: c.schedule.quiet_hours_link })
+        .getAttribute('href'),
+    ).toBe('/settings#quiet-hours');
     // Said in the zone chosen (the browser here runs in UTC), not the browser's.
     expect(await page.getByTestId('campaign-send-at').textContent()).toContain(
       `${tomorrow.slice(8, 10).replace(/^0/, '')}`,
@@ -221,11 +253,16 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await emails.fill(arranged.tester);
     await emails.press('Enter');
     await page.getByTestId('campaign-test-submit').click();
-    await page.getByTestId('snackbar').getByText(c.review.test_sent.replace('{{count}}', '2')).waitFor();
+    await page.getByTestId('snackbar').getByText(c.review.test_sent_other.replace('{{count}}', '2')).waitFor();
     await waitForMail(arranged.tester, 1);
     await screenshot(page, `campaign-review-${language}`);
 
+    // The confirmation says how many guests will receive it.
     await page.getByTestId('campaign-send-now').click();
+    await page
+      .getByRole('dialog')
+      .getByText(c.confirm.send_now_count.replace('{{name}}', campaignName).replace('{{guests}}', '2'))
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: c.actions.send_now }).click();
     await page.waitForURL(/\/campaign\/[0-9a-f-]{36}$/);
     campaignId = new URL(page.url()).pathname.split('/').pop()!;

@@ -304,9 +304,11 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
     expect(await bar.textContent()).toContain(t.customers.list.selected.replace('{{count}}', '3'));
     await bar.getByRole('button', { name: t.customers.actions.set_unsubscribed }).click();
     const confirm = page.getByRole('dialog', { name: t.customers.actions.set_unsubscribed });
-    expect(await confirm.textContent()).toContain(t.customers.confirm.set_unsubscribed_many.replace('{{count}}', '3'));
+    expect(await confirm.textContent()).toContain(
+      t.customers.confirm.set_unsubscribed_many_other.replace('{{count}}', '3'),
+    );
     await confirm.getByRole('button', { name: t.common.confirm }).click();
-    expect(await toastText(page)).toContain(t.customers.done.status_changed.replace('{{count}}', '3'));
+    expect(await toastText(page)).toContain(t.customers.done.status_changed_other.replace('{{count}}', '3'));
     await bar.waitFor({ state: 'hidden' });
 
     await page.locator('select[name="emailStatus"]').selectOption('unsubscribed');

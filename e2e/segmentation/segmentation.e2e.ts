@@ -330,7 +330,7 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByTestId('member-row').first().getByRole('checkbox').check();
     await page.getByTestId('member-selection-bar').getByRole('button', { name: s.actions.remove_members }).click();
     await page.getByRole('dialog').getByRole('button', { name: t.common.confirm }).click();
-    await toast(page, s.done.removed.replace('{{count}}', '1'));
+    await toast(page, s.done.removed_one.replace('{{count}}', '1'));
     await membersShow(page, language, 1, 4, 4);
 
     // From existing customers: the nine guests 01 to 09 as a filter has them now (04 and 05 are in).
@@ -347,7 +347,7 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await freeze.locator('[data-testid="live-count-total"][data-count="9"]').waitFor({ timeout: 15_000 });
     await screenshot(page, `segment-freeze-${language}`);
     await freeze.getByTestId('freeze-submit').click();
-    await toast(page, s.done.added.replace('{{count}}', '7'));
+    await toast(page, s.done.added_other.replace('{{count}}', '7'));
     await membersShow(page, language, 1, 11, 11);
     await page.context().close();
   });
@@ -379,7 +379,7 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByTestId('import-run').click();
     await page.getByTestId('import-result').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('import-result-segment').textContent()).toBe(
-      s.import.added.replace('{{count}}', '2'),
+      s.import.added_other.replace('{{count}}', '2'),
     );
 
     const members = await apiCall<{ items: { phone: string }[] }>('GET', `/v1/segments/${created.data.id}/members`, {

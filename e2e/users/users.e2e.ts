@@ -133,7 +133,7 @@ describe.each(LANGUAGES)('authorization (%s)', (language) => {
     await form.getByText(t.errors.unregistered_emails).waitFor();
     await form.locator('textarea[name="emails"]').fill(email);
     await form.getByRole('button', { name: t.users.invite.submit }).click();
-    expect(await toastText(page)).toContain(t.users.invite.done.replace('{{count}}', '1'));
+    expect(await toastText(page)).toContain(t.users.invite.done_one.replace('{{count}}', '1'));
     const row = await findRow(page, language, email);
     expect(await row.textContent()).toContain(t.users.origin.invited);
     // Inviting the same user again is refused.

@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
+import { refuseUnstorableText } from './http/unstorable-text.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { customerImportRoutes } from './modules/customer-imports/routes.ts';
@@ -35,12 +36,39 @@ import { scenarioRoutes } from './modules/scenarios/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { trackingRoutes } from './modules/tracking/routes.ts';
 import type { TRuntime } from './runtime.ts';
+import { observeHttp } from './metrics/metrics.ts';
 
 /** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
 export const BODY_LIMIT = 1024 * 1024;
 
 /** Paths the console itself owns; everything else that is a GET for a page gets index.html. */
-const API_PREFIXES = ['/v1/', '/t/', '/files/', '/healthz'];
+const API_PREFIXES = ['/v1/', '/t/', '/files/', '/healthz', '/readyz'];
+
+/** A request slower than this is logged at info; every other request at debug. */
+export const SLOW_REQUEST_MS = 1000;
+
+/**
+ * The request log: one line per request at debug (so LOG_LEVEL=info, the default, leaves out the
+ * polls of /healthz and the console's every call), at info when the request took longer than
+ * SLOW_REQUEST_MS, at error when it failed with a server error. Errors the handler met are logged
+ * by the error handler (http/errors.ts) as well.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { res: reply, responseTime: reply.elapsedTime };
+    if (error || reply.statusCode >= 500) reply.log.error({ ...line, err: error ?? undefined }, 'request errored');
+    else if (reply.elapsedTime > SLOW_REQUEST_MS) reply.log.info(line, 'slow request');
+    else reply.log.debug(line, 'request completed');
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'route not found');
+  }
+}
 
 /**
  * An error as a log line may show it: type, message and stack, but never the SQL parameters or
@@ -86,7 +114,10 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: rt.log,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    // Only the named proxies' X-Forwarded-For is believed (TRUST_PROXY); by default none, so
+    // request.ip, which every per-client limit keys on, is the socket's address.
+    trustProxy: rt.config.trustProxy.length > 0 ? rt.config.trustProxy : false,
+    logController: new RequestLog(),
     // A click token carries its link's address (modules/tracking/links.ts).
     routerOptions: { maxParamLength: 4096 },
   });
@@ -96,11 +127,16 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   app.addHook('onRoute', (options) => {
     for (const method of [options.method].flat()) app.allRoutes.push({ method, url: options.url });
   });
+  app.addHook('onResponse', async (request, reply) => {
+    observeHttp(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+  });
   app.decorate('authenticate', makeAuthenticate(rt));
   app.decorate('embeddedMail', rt.config.embedded);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Before any route: every route's body, query and parameters (http/unstorable-text.ts).
+  refuseUnstorableText(app);
 
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 10 } });

@@ -63,8 +63,8 @@ describe('the DNS settings of domain verification', () => {
 });
 
 describe('job leases', () => {
-  it('last 30 s renewed every 5 s by default, and are renewed at least twice per lease', () => {
-    expect(loadConfig(base).jobs).toEqual({ leaseSeconds: 30, leaseRenewSeconds: 5 });
+  it("last 10 s renewed every 2 s by default (a killed worker's send is taken up within 15 s), and are renewed at least twice per lease", () => {
+    expect(loadConfig(base).jobs).toEqual({ leaseSeconds: 10, leaseRenewSeconds: 2 });
     expect(loadConfig({ ...base, WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' }).jobs).toEqual({
       leaseSeconds: 3,
       leaseRenewSeconds: 1,
@@ -90,5 +90,28 @@ describe('feature flags', () => {
       booking_history: true,
     });
     expect(() => loadConfig({ ...base, FEATURES_OFF: 'dynamic_segmentaton' })).toThrow(ConfigError);
+  });
+});
+
+describe('the proxies whose X-Forwarded-For is believed', () => {
+  it('are none by default, so the socket address counts', () => {
+    expect(loadConfig(base).trustProxy).toEqual([]);
+  });
+
+  it('are addresses and CIDR ranges, comma-separated, and a wrong entry is refused by name', () => {
+    const config = loadConfig({ ...base, TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1,fd00::/8,loopback' });
+    expect(config.trustProxy).toEqual(['10.0.0.5', '10.1.0.0/16', '::1', 'fd00::/8', 'loopback']);
+    for (const wrong of ['10.0.0.300', '10.0.0.0/33', 'proxy.internal', '10.0.0.0/8/1', '*'])
+      expect(() => loadConfig({ ...base, TRUST_PROXY: wrong })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('the operations listener', () => {
+  it('is on loopback at a free port by default', () => {
+    expect(loadConfig(base).metrics).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(loadConfig({ ...base, METRICS_HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics).toEqual({
+      host: '0.0.0.0',
+      port: 9464,
+    });
   });
 });

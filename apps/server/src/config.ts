@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
@@ -24,6 +25,26 @@ const ZEnv = z.object({
     .pipe(z.array(z.enum(FEATURE_FLAGS))),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed, comma-separated addresses or CIDR ranges
+   * (`10.0.0.5,10.1.0.0/16`, or `loopback`). Unset: none, so a request's address is its socket's.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine(isProxyAddress, { message: 'not an IP address or CIDR range' }))),
+  /**
+   * The operations listener (ops/ops-server.ts): /metrics, /healthz and /readyz, on loopback by
+   * default. Port 0: a free port, logged at start.
+   */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   /** Unset: embedded PGlite under DATA_DIR/pglite. */
@@ -54,13 +75,14 @@ const ZEnv = z.object({
   /**
    * Job leases (jobs/leases.ts): a worker that has not renewed its lease for this many seconds is
    * taken for dead and its running jobs are put back. Renewed (and lapsed leases looked for) every
-   * WORKER_LEASE_RENEW_SECONDS.
+   * WORKER_LEASE_RENEW_SECONDS. Short enough that a killed worker's campaign send is taken up
+   * again within 15 s when another worker runs.
    */
-  WORKER_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
-  WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
-  /** Campaign sends (modules/campaigns): deliveries claimed per batch. */
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).default(10),
+  WORKER_LEASE_RENEW_SECONDS: z.coerce.number().int().min(1).max(300).default(2),
+  /** Campaign sends (modules/campaigns): deliveries claimed (reserved, not yet handed to SMTP) per batch. */
   CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
-  /** Batches of one campaign a worker process has under way at once (claimed, on the wire, being recorded). */
+  /** Batches of one campaign a worker process claims, builds and paces at once (handed to SMTP by the pool's slots). */
   CAMPAIGN_SEND_LANES: z.coerce.number().int().min(1).max(16).default(3),
   /** Attempts of a delivery the relay answers with 4xx, and the first back-off (doubling), in seconds. */
   CAMPAIGN_RETRY_LIMIT: z.coerce.number().int().min(1).max(20).default(5),
@@ -110,6 +132,17 @@ const ZEnv = z.object({
   DMARC_REPORT_ADDRESS: z.string().min(3).default('dmarc-reports@yado-mail.net'),
 });
 
+/** An address or CIDR range as proxy-addr (Fastify's trustProxy) reads it, or one of its named ranges. */
+function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 /** Where logos are kept: under DATA_DIR, or in an S3-compatible bucket. */
 export type TLogoStoreConfig =
   | { kind: 'file' }
@@ -131,6 +164,10 @@ export interface TConfig {
   production: boolean;
   port: number;
   host: string;
+  /** Proxies whose X-Forwarded-For is believed (addresses, CIDR ranges); empty: the socket's address counts. */
+  trustProxy: string[];
+  /** The operations listener: /metrics, /healthz, /readyz (port 0: a free one). */
+  metrics: { host: string; port: number };
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
@@ -244,6 +281,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     production,
     port: e.PORT,
     host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
+    metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,

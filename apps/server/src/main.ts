@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startRuntime } from './start.ts';
 import { startWorker } from './worker.ts';
+import { startOpsServer } from './ops/ops-server.ts';
 import { warmCustomerList } from './modules/customers/warm-customer-list.ts';
 import { DEMO_PASSWORD, DEMO_ACCOUNTS } from './seed/demo.ts';
 
@@ -12,6 +13,8 @@ async function main(): Promise<void> {
   const app = await buildApp(rt);
   if (config.workerInProcess) await startWorker(rt);
   await app.listen({ port: config.port, host: config.host });
+  const ops = await startOpsServer(rt);
+  rt.log.info(`metrics on ${ops.url}/metrics (and /healthz, /readyz)`);
   // In the background: /healthz answers at once, the first users find the list's path warm.
   if (config.warmOnStart)
     warmCustomerList(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'customer list warm-up failed'));
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await app.close();
+    await ops.close();
     await rt.stop();
     process.exit(0);
   };

@@ -16,6 +16,8 @@ export interface TRuntime {
   queue: PgBoss;
   mailer: Transporter;
   log: FastifyBaseLogger;
+  /** The job lease of this process's worker, once it runs one: readiness (/readyz) checks it is fresh. */
+  leases?: { fresh(): Promise<boolean> };
 }
 
 /** Runs `fn` in a transaction under the acting context's row-level security (see withTenant). */

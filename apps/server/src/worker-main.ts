@@ -1,6 +1,7 @@
 import { loadConfig } from './config.ts';
 import { startRuntime } from './start.ts';
 import { startWorker } from './worker.ts';
+import { startOpsServer } from './ops/ops-server.ts';
 
 /** `npm run worker`: a worker process on its own, for DATABASE_URL deployments. */
 async function main(): Promise<void> {
@@ -8,8 +9,11 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) throw new Error('npm run worker needs DATABASE_URL; `npm start` runs the worker in-process');
   const rt = await startRuntime(config);
   await startWorker(rt);
-  rt.log.info('Yado worker is running');
+  // A worker's only listener: its health (/healthz, /readyz with its lease) and metrics.
+  const ops = await startOpsServer(rt);
+  rt.log.info(`Yado worker is running; metrics on ${ops.url}/metrics (and /healthz, /readyz)`);
   const stop = async () => {
+    await ops.close();
     await rt.stop();
     process.exit(0);
   };

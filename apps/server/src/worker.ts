@@ -26,7 +26,10 @@ const POLL_SECONDS = 0.5;
  */
 export async function startWorker(rt: TStarted): Promise<void> {
   const leases = await JobLeases.start(rt);
+  rt.leases = leases;
   rt.stopAfterQueue.push(() => leases.stop());
+  // First thing on stop: running jobs are told, so a campaign send stops claiming at once.
+  rt.stopBeforeQueue.unshift(async () => leases.beginStop());
   await leases.work<TSendAccountLink>(QUEUES.sendAccountLink, {
     pollingIntervalSeconds: POLL_SECONDS,
     run: (data) => sendAccountLink(rt, data),
@@ -41,7 +44,7 @@ export async function startWorker(rt: TStarted): Promise<void> {
     run: (data) => applyImport(rt, data),
     onLapse: (data, outcome) => applyImportLapsed(rt, data, outcome),
   });
-  await leases.work(QUEUES.pruneAuthFailures, { run: () => pruneAttempts(rt.database.db) });
+  await leases.work(QUEUES.pruneAuthFailures, { quiet: true, run: () => pruneAttempts(rt.database.db) });
   await rt.queue.schedule(QUEUES.pruneAuthFailures, '*/15 * * * *');
   await leases.work(QUEUES.pruneImports, { run: () => pruneImports(rt) });
   await rt.queue.schedule(QUEUES.pruneImports, '17 3 * * *');
@@ -64,10 +67,12 @@ export async function startWorker(rt: TStarted): Promise<void> {
   });
   await leases.work<TCampaignJob>(QUEUES.campaignSend, {
     pollingIntervalSeconds: POLL_SECONDS,
-    run: (data) => sendCampaign(rt, data),
+    run: (data, { workerId, signal }) => sendCampaign(rt, data, { workerId, signal }),
   });
   await leases.work(QUEUES.scenarioTick, {
     pollingIntervalSeconds: POLL_SECONDS,
+    // Every few seconds: its summary is logged at info only when it is slow or fails.
+    quiet: true,
     run: async () => {
       await runScenarioTick(rt);
     },

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
+import { ZCampaignHold } from './campaign-hold.ts';
 import { isAccountEmail } from './validation.ts';
+
+export { CAMPAIGN_HOLD_REASONS, ZCampaignHold, type TCampaignHold } from './campaign-hold.ts';
 
 /**
  * Campaigns, the sending side (specification sections 1, 3, 4, 6 and 8; issue 13; DESIGN section 7).
@@ -11,9 +14,14 @@ import { isAccountEmail } from './validation.ts';
  * active customers with an email that has not hard-bounced receive it; customers at the frequency
  * cap are recorded as skipped.
  *
+ * It is read whole by its host and the hosts above it; a hotel or hotel group also reads a campaign
+ * of its brand (or group) that reached its guests, read-only and for those guests only (`scope`).
+ *
  * States (section 4): draft -> scheduled -> pending (sending) -> sent | failed; draft or
  * scheduled -> cancelled. "Send now" schedules for the present moment. A campaign is sent when
- * sent + skipped + failed equals its audience.
+ * sent + skipped + failed equals its audience. A sending (pending) campaign can be paused and
+ * resumed by its host's users who may edit it (issue 24): paused, it stays pending and claims
+ * nothing (`paused` says who and when); resumed, it goes on where it stopped, quiet hours applying.
  */
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] as const;
@@ -88,6 +96,11 @@ export const ZCampaignStatistics = z.object({
   deferred: z.number(),
   skipped: z.number(),
   failed: z.number(),
+  /**
+   * Mails handed to the relay a second time because the first answer was lost (a worker crash or a
+   * timeout while in SMTP): these guests may have received it twice. Counted within `sent`, once.
+   */
+  repeats: z.number(),
   /** Opens, clicks, conversions: written by the tracking module's rollups; null until it does. */
   opened: z.number().nullable(),
   clicked: z.number().nullable(),
@@ -96,6 +109,15 @@ export const ZCampaignStatistics = z.object({
   clickRate: z.number().nullable(),
 });
 export type TCampaignStatistics = z.infer<typeof ZCampaignStatistics>;
+
+/**
+ * What the figures of a campaign cover for the acting host. `campaign`: the whole campaign (the
+ * acting host's own campaigns and those of the hosts below it). `own_guests`: a campaign of a host
+ * above (the brand's, the hotel group's) that reached the acting hotel's or group's guests, shown
+ * read-only with the counts, statistics and recipients of those guests only.
+ */
+export const CAMPAIGN_SCOPES = ['campaign', 'own_guests'] as const;
+export type TCampaignScope = (typeof CAMPAIGN_SCOPES)[number];
 
 export const ZCampaign = z.object({
   id: z.string(),
@@ -121,10 +143,18 @@ export const ZCampaign = z.object({
   finishedAt: z.string().nullable(),
   /** Why a scheduled campaign waits or a send failed (an error code of the catalogue). */
   problem: z.string().nullable(),
+  /** A sending campaign held back, and why (null when nothing is held). */
+  hold: ZCampaignHold.nullable(),
+  /** What its figures cover for the acting host (see CAMPAIGN_SCOPES). */
+  scope: z.enum(CAMPAIGN_SCOPES),
+  /** A sending campaign paused by a user: "Paused by <name> at <time>" (null when not paused). */
+  paused: z.object({ at: z.string(), by: ZPerson }).nullable(),
   statistics: ZCampaignStatistics,
   hostId: z.string(),
   hostName: z.string(),
   hostLevel: z.enum(['brand', 'hotel_group', 'hotel']),
+  /** The owning host's time zone: the campaign's statistics are shown in it. */
+  timeZone: z.string(),
   /** True when the acting context owns the campaign and may change it. */
   editable: z.boolean(),
   createdAt: z.string(),
@@ -197,6 +227,11 @@ export const ZCampaignUpdate = z.object({
     .optional(),
   templateId: z.uuid().nullable().optional(),
   schedule: ZSchedule.nullable().optional(),
+  /**
+   * The campaign's `updatedAt` as the editor last saw it: a campaign changed since (in another tab)
+   * is refused with 409 campaign_stale rather than overwritten. Left out, the change is made as is.
+   */
+  updatedAt: z.string().datetime({ offset: true }).optional(),
 });
 export type TCampaignUpdate = z.output<typeof ZCampaignUpdate>;
 
@@ -279,7 +314,8 @@ export const get = defineEndpoint({
 export const update = defineEndpoint({
   method: 'PUT',
   path: byId,
-  summary: 'Change a draft or scheduled campaign (409 campaign_not_editable otherwise)',
+  summary:
+    'Change a draft or scheduled campaign (409 campaign_not_editable otherwise; 409 campaign_stale when updatedAt names an older version than the stored one)',
   body: ZCampaignUpdate,
   response: one,
 });
@@ -315,6 +351,20 @@ export const cancel = defineEndpoint({
   method: 'POST',
   path: `${byId}/cancel`,
   summary: 'Cancel a draft or scheduled campaign',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const pause = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/pause`,
+  summary: 'Pause a sending campaign: it claims nothing until resumed (409 campaign_not_sending unless sending)',
+  body: z.object({}).optional(),
+  response: one,
+});
+export const resume = defineEndpoint({
+  method: 'POST',
+  path: `${byId}/resume`,
+  summary: 'Resume a paused campaign where it stopped (409 campaign_not_paused unless paused)',
   body: z.object({}).optional(),
   response: one,
 });

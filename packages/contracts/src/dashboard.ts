@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
+import { ZCampaignHold } from './campaign-hold.ts';
 import { ZHostLevel } from './tenancy.ts';
 
 /**
@@ -108,8 +109,11 @@ export type THotelPerformance = z.infer<typeof ZHotelPerformance>;
 export const ZScheduledCampaign = z.object({
   id: z.string(),
   name: z.string(),
+  /** When it is due; for a campaign held by quiet hours, when the first held guests may go. */
   sendAt: z.string(),
   hostName: z.string(),
+  /** A campaign that is sending but held (quiet hours), with why and until when; null when scheduled. */
+  hold: ZCampaignHold.nullable(),
 });
 
 export const ZCampaignPerformance = z.object({
@@ -140,7 +144,11 @@ export const ZCampaignPerformance = z.object({
   daily: z.array(ZDailyPerformance),
   /** A brand or group: each of its hotels over the window (a hotel: null). */
   hotels: z.array(ZHotelPerformance).nullable(),
-  /** The next scheduled campaigns of the scope, soonest first (at most 5). */
+  /**
+   * The next campaigns of the scope, soonest first (at most 5): those scheduled, and those sending
+   * but held by quiet hours (by when the hold ends). A hotel or group also sees a campaign of its
+   * brand or group held with its own guests waiting.
+   */
   nextScheduled: z.array(ZScheduledCampaign),
 });
 export type TCampaignPerformance = z.infer<typeof ZCampaignPerformance>;

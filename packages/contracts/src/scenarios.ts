@@ -567,6 +567,11 @@ export const ZScenarioUpdate = z.object({
   description: z.string().trim().max(SCENARIO_DESCRIPTION_MAX).optional(),
   graph: ZScenarioGraph.optional(),
   run: ZScenarioRunInput.optional(),
+  /**
+   * The scenario's `updatedAt` as the editor last saw it: a scenario changed since (in another tab)
+   * is refused with 409 scenario_stale rather than overwritten. Left out, the change is made as is.
+   */
+  updatedAt: z.string().datetime({ offset: true }).optional(),
 });
 export type TScenarioUpdate = z.output<typeof ZScenarioUpdate>;
 
@@ -754,7 +759,8 @@ export const get = defineEndpoint({
 export const update = defineEndpoint({
   method: 'PUT',
   path: byId,
-  summary: 'Change a draft scenario (409 scenario_not_editable once it is scheduled or running)',
+  summary:
+    'Change a draft scenario (409 scenario_not_editable once it is scheduled or running; 409 scenario_stale when updatedAt names an older version than the stored one)',
   body: ZScenarioUpdate,
   response: one,
 });
@@ -775,7 +781,7 @@ export const action = defineEndpoint({
   method: 'POST',
   path: `${byId}/actions`,
   summary:
-    'run, cancel, stop (typed sentence), restart, resume, restore (409 scenario_action_not_allowed from another status; 422 scenario_invalid with per-node fields on a failed run)',
+    "run, cancel, stop (typed sentence), restart, resume, restore (409 scenario_action_not_allowed from another status; 400 scenario_invalid with per-node fields on a failed run; a run checks its email steps' senders as scheduling a campaign does: 422 sending_settings_missing, domain_not_verified, footer_missing, or sender_domain_not_verified on nodes.<id>)",
   body: ZScenarioActionBody,
   response: one,
 });

@@ -23,8 +23,9 @@ import { ZCustomer, ZCustomerFilter, GENDERS, EMAIL_STATUSES, CONSENT_SOURCES } 
  *   A nested group asks about its own booking.
  * - A segment's scope is its owner host: a hotel's segment sees the customers allocated to that
  *   hotel and only that hotel's bookings; a hotel group's, its hotels'; a brand's, the brand.
- * - Text comparisons ignore letter case. A missing value (no email, no date of birth) fails every
- *   operator except `is_not`, which it passes.
+ * - Text comparisons ignore letter case. A missing value (no email, no date of birth, no
+ *   prefecture) fails every operator except `is_not`, which it passes: `all` on a choice field
+ *   means "any value given", so a guest without one is not counted.
  * - Dates and ages are taken in the brand's time zone; "in the last N days" is today and the N
  *   days before it, "in the next N days" today and the N days after it.
  */
@@ -138,7 +139,7 @@ export const isBookingField = (field: string): boolean =>
  * - number is/greater_than/less_than: a number; between: [low, high], low <= high (inclusive);
  * - date is: 'YYYY-MM-DD'; between: ['YYYY-MM-DD', 'YYYY-MM-DD'], from <= to (inclusive);
  *   day_is 1..31; month_is 1..12; year_is 1900..2200; in_last_days/in_next_days 0..36500;
- * - choice is/is_not: a non-empty list of values (any of them); all: null (any value).
+ * - choice is/is_not: a non-empty list of values (any of them); all: null (any value given).
  * The schema takes any of these shapes; checkFilter() ties the shape to the field and operator.
  */
 export const ZFilterValue = z.union([

@@ -37,6 +37,8 @@ export const ZAuditEntry = z.object({
   targetName: z.string().nullable(),
   changes: z.unknown(),
   hostNames: z.record(z.string(), z.string()),
+  /** Current names of the campaigns, templates, segments, scenarios, presets and guests `changes` mentions by id. */
+  objectNames: z.record(z.string(), z.string()),
 });
 export type TAuditEntry = z.infer<typeof ZAuditEntry>;
 export const AUDIT_PAGE_SIZE = 50;

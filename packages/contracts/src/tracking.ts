@@ -57,6 +57,8 @@ export const ZUnsubscribeQuery = z.object({
 /** What the public /unsubscribe page shows. */
 export const ZUnsubscribePage = z.object({
   brandName: z.string(),
+  /** The brand's logo (`/files/logos/...`), shown with its name instead of the product's; null when it has none. */
+  brandLogoUrl: z.string().nullable(),
   /** The brand's (or hotel's) unsubscribed message from its campaign email settings; null when unset. */
   message: z.string().nullable(),
   /** The guest's language (the customer's country, else the sender's default). */
@@ -243,20 +245,23 @@ const byCampaign = '/v1/campaigns/:id';
 export const statistics = defineEndpoint({
   method: 'GET',
   path: `${byCampaign}/statistics`,
-  summary: 'A campaign’s totals and rates (unique and total opens and clicks, machine opens apart), from rollups',
+  summary:
+    'A campaign’s totals and rates (unique and total opens and clicks, machine opens apart), from rollups; of the acting host’s own guests for a campaign of a host above it',
   response: envelope(ZCampaignReport),
 });
 export const series = defineEndpoint({
   method: 'GET',
   path: `${byCampaign}/statistics/series`,
-  summary: 'A campaign’s counters over time, per day or per hour',
+  summary:
+    'A campaign’s counters over time, per day or per hour (none for a campaign seen for the acting host’s own guests only: the series is kept for the whole campaign)',
   query: ZSeriesQuery,
   response: envelope(ZCampaignSeries),
 });
 export const links = defineEndpoint({
   method: 'GET',
   path: `${byCampaign}/statistics/links`,
-  summary: 'Clicks per link of a campaign',
+  summary:
+    'Clicks per link of a campaign (none for a campaign seen for the acting host’s own guests only: they are kept for the whole campaign)',
   response: envelope(ZCampaignLinks),
 });
 export const hotels = defineEndpoint({

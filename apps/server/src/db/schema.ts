@@ -752,6 +752,9 @@ export const campaigns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** An error code: why a due campaign waits (sender domain lost verification) or why it failed. */
     problem: text('problem'),
+    /** A sending campaign paused by a user: it claims nothing until resumed (status stays pending). */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
+    pausedBy: uuid('paused_by'),
     createdBy: uuid('created_by'),
     /**
      * Set on the hidden campaign that carries one email node of a scenario (issue 14): its
@@ -819,6 +822,12 @@ export const deliveries = pgTable(
     inFlightRepeats: integer('in_flight_repeats').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** The worker (its lease, `worker_leases.id`) holding the delivery in flight: put back only when that lease lapsed. */
+    claimedBy: uuid('claimed_by'),
+    /** The claim that holds it: only that claim may record its answer (a put-back claim is fenced off). */
+    claimToken: uuid('claim_token'),
+    /** Set, in the claim, the moment the message is handed to SMTP (consent checked in the same statement). */
+    handedAt: timestamp('handed_at', { withTimezone: true }),
     messageId: text('message_id'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     error: text('error'),

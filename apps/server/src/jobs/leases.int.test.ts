@@ -1,11 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createBookingSim, type TBookingSim } from '@yado/booking-sim';
 import iconv from 'iconv-lite';
 import { normalizePhone } from '@yado/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../test/harness.ts';
-import { killWorkerProcess, startWorkerProcess as startWorker } from '../test/worker-process.ts';
+import { workerProcesses } from '../test/worker-process.ts';
 
 /**
  * Job leases against a real worker process: `tsx src/worker-main.ts` on the test's database,
@@ -24,24 +23,15 @@ let simUrl: { url: string; close(): Promise<void> };
 let slowSim: Server;
 let slowUrl: string;
 let delayMs = 0;
-const workers: ChildProcess[] = [];
 
-/** A worker process of this test's settings (test/worker-process.ts), stopped after the file. */
-async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = await startWorker(
-    {
-      DATABASE_URL: s.rt.config.databaseUrl as string,
-      DATA_DIR: s.rt.config.dataDir,
-      BOOKING_API_URL: slowUrl,
-      ...LEASE,
-    },
-    { startTimeoutMs: 30_000, debugVariable: 'LEASES_DEBUG' },
-  );
-  workers.push(child);
-  return child;
-}
-
-const kill = killWorkerProcess;
+/** Worker processes of this test's settings (test/worker-process.ts), stopped after the file. */
+const workers = workerProcesses(
+  () => ({ databaseUrl: s.rt.config.databaseUrl, dataDir: s.rt.config.dataDir }),
+  { ...LEASE },
+  { startTimeoutMs: 30_000, debugVariable: 'LEASES_DEBUG' },
+);
+const startWorkerProcess = () => workers.start({ BOOKING_API_URL: slowUrl });
+const kill = workers.kill;
 
 beforeAll(async () => {
   sim = createBookingSim({ seed: 11, guestsPerAccount: 12_000, rateLimit: false });
@@ -55,7 +45,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null && w.signalCode === null) await kill(w);
+  await workers.killAll();
   await s?.close();
   await simUrl?.close();
   await new Promise((r) => slowSim?.close(r));

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { TDatabase } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
+import { countTakeover } from '../metrics/metrics.ts';
 
 /**
  * Job leases: a job whose worker died is run again within a lease, however long the job is.
@@ -12,7 +13,7 @@ import type { TRuntime } from '../runtime.ts';
  * renewed every `jobs.leaseRenewSeconds`, and records the jobs it runs (`job_claims`). Each worker,
  * at start and at every renewal, puts back the active jobs that no live lease holds: back to
  * "retry" at once while the queue's retry limit allows, else failed with the reason. A job killed
- * with its process thus runs again within about `jobs.leaseSeconds` of the kill (30 s by default),
+ * with its process thus runs again within about `jobs.leaseSeconds` of the kill (10 s by default; at once when a worker starts on the same machine),
  * and a job that runs for an hour keeps its lease all along.
  *
  * API, for every queue (campaign sends and scenarios too), in worker.ts:
@@ -34,6 +35,10 @@ export interface TJobContext {
   jobId: string;
   /** The job was put back after the worker running it stopped: it may have done part of its work. */
   resumed: boolean;
+  /** This worker's lease (`worker_leases.id`): what a job claims rows under (the campaign send does). */
+  workerId: string;
+  /** Aborted when the worker stops (SIGTERM): a long job ends its work in hand and returns. */
+  signal: AbortSignal;
 }
 
 export type TLapseOutcome = 'requeued' | 'failed';
@@ -46,6 +51,21 @@ export interface TLeasedWork<T> {
    */
   onLapse?(data: T, outcome: TLapseOutcome): Promise<void>;
   pollingIntervalSeconds?: number;
+  /** A frequent housekeeping job: its summary is logged at debug unless it is slow or fails. */
+  quiet?: boolean;
+}
+
+/** A job that takes longer than this has its summary logged at info even when its queue is quiet. */
+const SLOW_JOB_MS = 1000;
+
+/** Whether a process of this machine still runs (a signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
 }
 
 /** Written into a job that failed for good because its worker stopped: pg-boss shows it as the output. */
@@ -68,6 +88,7 @@ export class JobLeases {
   private started = false;
   /** Sweeps wait for watch(): a job put back before its queue's onLapse is known would skip it. */
   private watching = false;
+  private readonly stopping = new AbortController();
 
   private constructor(
     private readonly rt: TRuntime,
@@ -78,6 +99,7 @@ export class JobLeases {
   static async start(rt: TRuntime): Promise<JobLeases> {
     const leases = new JobLeases(rt, rt.database);
     await leases.renew();
+    await leases.forgetDeadNeighbours();
     leases.timer = setInterval(() => {
       leases.sweeping ??= leases
         .renew()
@@ -118,12 +140,31 @@ export class JobLeases {
       jobs.map((j) => j.id),
     );
     try {
-      for (const job of jobs) await work.run(job.data, { jobId: job.id, resumed: (lapses.get(job.id) ?? 0) > 0 });
+      for (const job of jobs) {
+        const resumed = (lapses.get(job.id) ?? 0) > 0;
+        const started = Date.now();
+        try {
+          await work.run(job.data, { jobId: job.id, resumed, workerId: this.workerId, signal: this.stopping.signal });
+        } catch (error) {
+          // pg-boss retries it (or fails it for good): either way the log says so once.
+          this.rt.log.warn({ queue, jobId: job.id, ms: Date.now() - started, err: error }, 'job failed');
+          throw error;
+        }
+        // A summary per job: its queue, how long it took, whether it was taken up again after a lapse.
+        const ms = Date.now() - started;
+        const level = work.quiet && ms <= SLOW_JOB_MS ? 'debug' : 'info';
+        this.rt.log[level]({ queue, jobId: job.id, ms, resumed }, 'job finished');
+      }
     } finally {
       await this.release(jobs.map((j) => j.id)).catch((error: unknown) =>
         this.rt.log.warn({ err: error }, 'job claim release failed'),
       );
     }
+  }
+
+  /** The worker is stopping: running jobs are told (their `signal`), so they end soon. */
+  beginStop(): void {
+    this.stopping.abort();
   }
 
   /**
@@ -147,6 +188,16 @@ export class JobLeases {
       await this.database.executeSql('delete from worker_leases where id = $1', [this.workerId]);
   }
 
+  /** The lease is held and not expired: this worker's jobs are its own. */
+  async fresh(): Promise<boolean> {
+    if (!this.timer) return false;
+    const { rows } = await this.database.executeSql(
+      'select 1 from worker_leases where id = $1 and expires_at > now()',
+      [this.workerId],
+    );
+    return rows.length > 0;
+  }
+
   private async renew(): Promise<void> {
     const ttl = this.rt.config.jobs.leaseSeconds;
     const { rows } = await this.database.executeSql(
@@ -159,6 +210,21 @@ export class JobLeases {
     if (this.started && (rows[0] as { inserted: boolean } | undefined)?.inserted)
       this.rt.log.warn({ workerId: this.workerId }, 'this worker missed its lease; its running jobs were put back');
     this.started = true;
+  }
+
+  /**
+   * Leases of this host whose process is gone (a worker killed and started again on the same
+   * machine): dropped at once, so the first sweep puts their jobs back without waiting for them
+   * to lapse. Another host's leases can only lapse.
+   */
+  private async forgetDeadNeighbours(): Promise<void> {
+    const { rows } = await this.database.executeSql(
+      'select id, pid from worker_leases where hostname = $1 and id <> $2',
+      [hostname(), this.workerId],
+    );
+    const dead = (rows as { id: string; pid: number }[]).filter((r) => r.pid !== process.pid && !alive(r.pid));
+    if (dead.length)
+      await this.database.executeSql('delete from worker_leases where id = any($1::uuid[])', [dead.map((r) => r.id)]);
   }
 
   private async claim(queue: string, jobIds: string[]): Promise<Map<string, number>> {
@@ -181,7 +247,8 @@ export class JobLeases {
 
   /**
    * Puts back the active jobs no live lease holds. A job counts as held from its start for one lease
-   * time even before its claim is written, so a worker between fetching and claiming keeps it.
+   * time even before its claim is written, so a worker between fetching and claiming keeps it; a
+   * job claimed by a worker whose lease is gone is put back at once.
    */
   async sweep(): Promise<void> {
     const ttl = this.rt.config.jobs.leaseSeconds;
@@ -189,7 +256,9 @@ export class JobLeases {
     const { rows } = await this.database.executeSql(
       `select j.id, j.name, j.data, j.started_on::text as started_on
        from pgboss.job j
-       where j.state = 'active' and j.started_on < now() - make_interval(secs => $1)
+       where j.state = 'active'
+         and (j.started_on < now() - make_interval(secs => $1)
+           or exists (select 1 from job_claims c where c.job_id = j.id and c.worker_id is not null))
          and not exists (
            select 1 from job_claims c join worker_leases w on w.id = c.worker_id where c.job_id = j.id
          )`,
@@ -198,6 +267,7 @@ export class JobLeases {
     for (const row of rows as unknown as TLapsedRow[]) {
       const outcome = await this.putBack(row);
       if (!outcome) continue; // another worker got there first
+      countTakeover(outcome);
       this.rt.log.warn({ queue: row.name, jobId: row.id, outcome }, 'job of a stopped worker put back');
       const work = this.works.get(row.name);
       await work

@@ -21,6 +21,8 @@ export const SINK_DEFERRALS = 2;
  */
 export function sinkRefusal(address: string, deferrals: Map<string, number>): { code: number; message: string } | null {
   const local = address.slice(0, address.lastIndexOf('@')).toLowerCase();
+  if (local.startsWith('malformed'))
+    return { code: 553, message: '5.1.3 Bad recipient address syntax (embedded sink rule: malformed*)' };
   if (local.startsWith('bounce'))
     return { code: 550, message: '5.1.1 No such user here (embedded sink rule: bounce*)' };
   if (local.startsWith('defer')) {

@@ -2,11 +2,12 @@ import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 
 /**
- * The pool towards the embedded sink: enough connections that a send's lanes keep it busy (and that
- * the sink's group commit gathers several messages per insert), each kept open for the whole send
+ * The pool towards the embedded sink: enough connections that a send's slots (one mail each, its
+ * answer committed before the next: issue 24) keep it busy and the sink's group commit gathers
+ * several messages per insert, each kept open for the whole send
  * rather than replaced after nodemailer's default of 100 messages.
  */
-export const SINK_POOL = { maxConnections: 8, maxMessages: Infinity } as const;
+export const SINK_POOL = { maxConnections: 16, maxMessages: Infinity } as const;
 
 /** A pooled SMTP transport to the relay (SMTP_URL) or to the embedded sink on loopback. */
 export function createMailTransport(smtpUrl: string | null, sinkPort: number | null): Transporter {

@@ -13,13 +13,15 @@ const section = (areaIds: TAreaId[]) => async () => {
 };
 /**
  * A page of an area, shown only to roles the area is offered to, once its code and the texts it
- * reads (areas under i18n/areas/) are downloaded.
+ * reads (areas under i18n/areas/) are downloaded, with the signed-in console's error texts: a page
+ * outside the shell (the scenario editor) opened directly or reloaded would otherwise show their keys.
  */
 const guarded = (areaId: TAreaId, texts: string[], load: () => Promise<ComponentType>) => async () => {
   const [{ AreaGuard }, Page] = await Promise.all([
     import('../modules/areas/components/AreaGuard'),
     load(),
     loadAreaTexts(...texts),
+    loadConsoleTexts(),
   ]);
   return {
     Component: () => (

@@ -112,4 +112,48 @@ describe('the audit log', () => {
     }
     expect((await s.call('GET', '/v1/audit')).status).toBe(401);
   });
+
+  it('names the guest and the campaign an entry is about instead of their ids, as they are named now', async () => {
+    const admin = await s.login(DEMO.brandAdmin);
+    const brand = await idOf('sakura-hotels');
+    const made = await s.call('POST', '/v1/customers', {
+      token: admin.token,
+      body: {
+        firstName: '浩',
+        lastName: '山田',
+        phone: '09011112222',
+        address: '東京都',
+        hotelId: await idOf('sakura-shinjuku'),
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const guest = { id: made.body.data.id as string };
+    const changed = await s.call('PUT', '/v1/customers/email-status', {
+      token: admin.token,
+      body: { ids: [guest.id], emailStatus: 'unsubscribed' },
+    });
+    expect(changed.status).toBe(200);
+    // A guest's own unsubscribe, as the tracking path writes it: the campaign it came from by id.
+    const drafted = await s.call('POST', '/v1/campaigns', { token: admin.token, body: { name: '箱根の冬のご案内' } });
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(200);
+    const campaign = drafted.body.data as { id: string; name: string };
+    await s.sql(
+      `insert into audit_log (at, brand_id, action, target_type, target_id, changes)
+       values (now(), $1, 'guest_unsubscribe', 'customer', $2, $3::jsonb)`,
+      [
+        brand,
+        guest.id,
+        JSON.stringify({ emailStatus: ['active', 'unsubscribed'], source: 'link', campaignId: campaign.id }),
+      ],
+    );
+
+    const grand = await s.login(DEMO.grand);
+    const log = (await s.call('GET', `/v1/audit?hostId=${brand}`, { token: grand.token })).body.data;
+    const manual = log.find(
+      (e: { action: string; targetId: string }) => e.action === 'email_status_change' && e.targetId === guest.id,
+    );
+    expect(manual).toMatchObject({ targetType: 'customer', targetName: '山田 浩' });
+    const own = log.find((e: { action: string }) => e.action === 'guest_unsubscribe');
+    expect(own).toMatchObject({ targetName: '山田 浩', objectNames: { [campaign.id]: '箱根の冬のご案内' } });
+  });
 });

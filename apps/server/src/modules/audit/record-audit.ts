@@ -21,6 +21,8 @@ export interface TAuditEvent {
     | 'send_now'
     | 'unschedule'
     | 'cancel'
+    // A sending campaign paused (and, with 'resume', resumed).
+    | 'pause'
     // Scenario actions of section 4 (run, stop, ...), a copy, and the first delete that archives.
     | 'run'
     | 'stop'

@@ -2,8 +2,8 @@ import type { TAudiencePreview, TFilter } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { dateIn } from '../segments/filter-eval.ts';
-import { customerScopeSql, filterSql, type TSegmentScope } from '../segments/filter-sql.ts';
+import { dateIn, type TSegmentScope } from '../segments/filter-env.ts';
+import { customerScopeSql, filterSql } from '../segments/filter-sql.ts';
 import { brandTimeZone, memberOf, scopeOfHost } from '../segments/queries.ts';
 
 /**

@@ -2,6 +2,7 @@ import {
   EDITABLE_STATUSES,
   type TAudiencePreview,
   type TCampaign,
+  type TCampaignHold,
   type TCampaignListQuery,
   type TCampaignUpdate,
   type TCampaignValues,
@@ -10,6 +11,7 @@ import {
   type TSchedule,
   type TTemplateContents,
 } from '@yado/contracts';
+import { testSendRefusal } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
@@ -17,12 +19,14 @@ import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { findSegmentRow } from '../segments/queries.ts';
-import { dkimOptionsForSender, resolveSendingIdentity, type TSendingIdentity } from '../sending/email-settings.ts';
+import { resolveSendingIdentity } from '../sending/email-settings.ts';
+import { sendableIdentity } from '../sending/sender-check.ts';
 import { compiledTemplate, personalise, personalValues, chooseLanguage } from '../templates/render-template.ts';
 import { findTemplate } from '../templates/queries.ts';
 import { trackingFor } from '../tracking/links.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { audienceSql, previewCounts, type TAudienceOwner } from './audience.ts';
+import { holdsOf } from './campaign-hold.ts';
 import { holdUses, releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage } from './compose-message.ts';
 import {
@@ -33,6 +37,7 @@ import {
   listCampaignRows,
   listDeliveryRows,
   setCampaignSegments,
+  setPaused,
   setScheduled,
   setStatusFromEditable,
   updateCampaignFields,
@@ -46,9 +51,14 @@ const PAST_GRACE_MS = 60_000;
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
+function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold | null = null): TCampaign {
   const c = row.counts ?? {};
   const n = (k: keyof typeof c) => c[k] ?? 0;
+  // Seen for its own guests only: the audience is theirs (their deliveries), not the campaign's.
+  const audience =
+    row.audience === null || row.scope === 'campaign'
+      ? row.audience
+      : Object.values(c).reduce((sum, v) => sum + (v ?? 0), 0);
   return {
     id: row.id,
     name: row.name,
@@ -66,14 +76,23 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     problem: row.problem,
+    hold,
+    scope: row.scope,
+    paused: row.paused_at
+      ? {
+          at: iso(row.paused_at) as string,
+          by: row.paused_by ? { id: row.paused_by, name: row.paused_by_name ?? '' } : null,
+        }
+      : null,
     statistics: {
-      audience: row.audience,
+      audience,
       queued: n('queued'),
       sending: n('sending'),
       sent: n('sent'),
       deferred: n('deferred'),
       skipped: n('skipped'),
       failed: n('failed'),
+      repeats: row.repeats ?? 0,
       // The tracking module's rollup (unique opens and clicks; rates of the delivered).
       opened: row.unique_opens,
       clicked: row.unique_clicks,
@@ -84,6 +103,7 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext): TCampaign {
     hostId: row.host_id,
     hostName: row.host_name,
     hostLevel: row.host_level,
+    timeZone: row.host_time_zone,
     editable: row.host_id === ctx.host.id,
     createdAt: iso(row.created_at) as string,
     updatedAt: iso(row.updated_at) as string,
@@ -174,8 +194,9 @@ export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampa
     const headline = await headlineOf(tx, ctx);
     const byStatus = { draft: 0, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 };
     for (const r of headline.byStatus) byStatus[r.status] = r.n;
+    const holds = await holdsOfRows(tx, rows, ctx);
     return {
-      items: rows.map((r) => toCampaign(r, ctx)),
+      items: rows.map((r) => toCampaign(r, ctx, holds.get(r.id) ?? null)),
       total,
       page: q.page,
       pageSize: q.pageSize,
@@ -185,7 +206,20 @@ export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampa
 }
 
 export async function getCampaign(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCampaign> {
-  return inTenant(rt, ctx, async (tx) => toCampaign(await mustFind(tx, ctx, id), ctx));
+  return inTenant(rt, ctx, async (tx) => {
+    const row = await mustFind(tx, ctx, id);
+    const holds = await holdsOfRows(tx, [row], ctx);
+    return toCampaign(row, ctx, holds.get(row.id) ?? null);
+  });
+}
+
+/** Why the sending ones among `rows` hold back (quiet hours), as the acting context sees them. */
+function holdsOfRows(tx: TTx, rows: TCampaignRow[], ctx: TActingContext) {
+  return holdsOf(
+    tx,
+    rows.map((r) => ({ id: r.id, status: r.status, inFlight: r.counts?.sending ?? 0 })),
+    ctx,
+  );
 }
 
 export async function createCampaign(
@@ -224,6 +258,9 @@ export async function updateCampaign(
   const wasScheduled = await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
     if (!isEditable(row.status)) throw new AppError(409, 'campaign_not_editable');
+    // The editor's autosave names the version it last saw: another tab's change is never overwritten.
+    if (input.updatedAt !== undefined && Date.parse(input.updatedAt) !== new Date(row.updated_at).getTime())
+      throw new AppError(409, 'campaign_stale');
     const recipients = input.recipients ?? {
       segmentIds: row.segment_ids ?? [],
       excludeSegmentIds: row.exclude_segment_ids ?? [],
@@ -279,17 +316,6 @@ function sendAtOf(schedule: TSchedule, now = new Date()): Date {
   return at;
 }
 
-async function sendingIdentityOrRefuse(rt: TRuntime, hostId: string): Promise<TSendingIdentity> {
-  const resolution = await resolveSendingIdentity(rt, hostId);
-  if (!resolution.ok) {
-    const first = resolution.problems[0];
-    // The specification's message for missing settings; the other reasons by their own codes.
-    const code = first === 'domain_not_verified' || first === 'footer_missing' ? first : 'sending_settings_missing';
-    throw new AppError(422, code);
-  }
-  return resolution.identity;
-}
-
 /**
  * Schedule, reschedule or send now: everything a send needs is checked here, so a scheduled
  * campaign fails later only if something changes meanwhile (and then it says why).
@@ -308,13 +334,7 @@ export async function scheduleCampaign(
   if (!row.subject.trim()) throw badRequest({ subject: fieldError('campaign_subject_required') });
   if (!row.template_id) throw badRequest({ templateId: fieldError('campaign_template_required') });
   if (!(row.segment_ids ?? []).length) throw badRequest({ recipients: fieldError('campaign_segments_required') });
-  const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
-  if (
-    row.sender_email &&
-    row.sender_email.toLowerCase() !== identity.from.address.toLowerCase() &&
-    !(await dkimOptionsForSender(rt, owner.brandId, row.sender_email))
-  )
-    throw new AppError(422, 'sender_domain_not_verified', { senderEmail: fieldError('sender_domain_not_verified') });
+  const identity = await sendableIdentity(rt, owner, [{ address: row.sender_email, field: 'senderEmail' }]);
   await inTenant(rt, ctx, async (tx) => {
     if (!(await findTemplate(tx, ctx, row.template_id as string))) throw new AppError(409, 'campaign_template_deleted');
     const audience = await audienceSql(tx, owner, row.segment_ids ?? [], row.exclude_segment_ids ?? []);
@@ -359,6 +379,37 @@ export async function moveCampaign(
   return getCampaign(rt, ctx, id);
 }
 
+/**
+ * Pauses a sending campaign (its host's users who may edit it): from the next claim on it claims
+ * nothing, and the mails already in an SMTP conversation finish. Resuming goes on where it
+ * stopped; quiet hours are read again at each claim, so they apply at once. Both are audited; a
+ * second pause or resume changes nothing.
+ */
+export async function pauseCampaign(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  to: 'paused' | 'resumed',
+): Promise<TCampaign> {
+  const resumed = await inTenant(rt, ctx, async (tx) => {
+    const row = await mustOwn(tx, ctx, id);
+    if (to === 'paused') {
+      if (row.status !== 'pending') throw new AppError(409, 'campaign_not_sending');
+      if (await setPaused(tx, id, ctx.user.id)) await auditCampaign(tx, ctx, row, 'pause');
+      return null;
+    }
+    if (row.status !== 'pending' || !row.paused_at) throw new AppError(409, 'campaign_not_paused');
+    if (await setPaused(tx, id, null)) await auditCampaign(tx, ctx, row, 'resume');
+    return row.brand_id;
+  });
+  // Taken up at once rather than at the dispatcher's next look.
+  if (resumed)
+    await rt.queue.send(QUEUES.campaignSend, { campaignId: id, brandId: resumed } satisfies TCampaignJob, {
+      singletonKey: id,
+    });
+  return getCampaign(rt, ctx, id);
+}
+
 export async function deleteCampaign(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
   return inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
@@ -376,6 +427,8 @@ export async function duplicateCampaign(
   name: string | undefined,
 ): Promise<TCampaign> {
   const row = await inTenant(rt, ctx, (tx) => mustFind(tx, ctx, id));
+  // Another host's campaign seen for the acting host's guests only: its segments are not the acting host's to use.
+  if (row.scope !== 'campaign') throw new AppError(403, 'forbidden');
   return createCampaign(
     rt,
     ctx,
@@ -457,7 +510,7 @@ export async function testSendCampaign(
     return { row: found, template: t };
   });
   if (!template) throw badRequest({ templateId: fieldError('campaign_template_required') });
-  const identity = await sendingIdentityOrRefuse(rt, owner.hostId);
+  const identity = await sendableIdentity(rt, owner, []);
   const versioned = campaignTemplate(
     {
       id: template.id,
@@ -498,7 +551,7 @@ export async function testSendCampaign(
         { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },
         'campaign test send failed',
       );
-      throw new AppError(502, 'test_send_failed');
+      throw testSendRefusal(error, to);
     }
   }
   return { sent: recipients.length };
@@ -511,8 +564,8 @@ export async function listDeliveries(
   q: { status?: TDeliveryStatus; page: number; pageSize: number },
 ) {
   return inTenant(rt, ctx, async (tx) => {
-    await mustFind(tx, ctx, id);
-    const { rows, total } = await listDeliveryRows(tx, id, q);
+    const campaign = await mustFind(tx, ctx, id);
+    const { rows, total } = await listDeliveryRows(tx, id, q, campaign.scope === 'campaign' ? null : ctx);
     return {
       items: rows.map((r) => ({
         id: r.id,

@@ -4,6 +4,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { staticSegment } from '../../test/segments.ts';
 import { DEMO_DOMAINS, seedDemoSending } from '../../seed/demo-sending.ts';
 
 /**
@@ -42,9 +43,7 @@ describe('a campaign sent now', () => {
       `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
       [c1.id, hotel.id, brand.id],
     );
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `即時 ${tag}`, type: 'static' } }))
-      .body.data.id;
-    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [c1.id] } });
+    const segment = await staticSegment(s, token, `即時 ${tag}`, [c1.id]);
     const template = await s.call('POST', '/v1/templates', {
       token,
       body: {
@@ -134,9 +133,7 @@ describe('a campaign sent now', () => {
       `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
       [cu.id, hotel.id, brand.id],
     );
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `予約 ${tag}`, type: 'static' } }))
-      .body.data.id;
-    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [cu.id] } });
+    const segment = await staticSegment(s, token, `予約 ${tag}`, [cu.id]);
     const templateId = (
       await s.call('POST', '/v1/templates', {
         token,

@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { staticSegment as makeStaticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { seedDemoCampaign } from '../../seed/demo-campaign.ts';
+import { withTenant } from '../../db/client.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
+import { ANSWER_LOST_TWICE, recordOutcomes } from './send-queries.ts';
 
 /**
  * Campaign routes over HTTP, and the send's rules driven step by step (start, then send) on a
@@ -84,20 +87,7 @@ async function staticSegment(
   customerIds: string[],
   headers?: Record<string, string>,
 ): Promise<string> {
-  const created = await s.call('POST', '/v1/segments', {
-    token: t,
-    body: { name: `${name} ${tag}`, type: 'static' },
-    ...(headers ? { headers } : {}),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.data.id as string;
-  const added = await s.call('POST', `/v1/segments/${id}/members`, {
-    token: t,
-    body: { customerIds },
-    ...(headers ? { headers } : {}),
-  });
-  expect(added.status, JSON.stringify(added.body)).toBe(200);
-  return id;
+  return makeStaticSegment(s, t, `${name} ${tag}`, customerIds, headers);
 }
 
 async function template(t: string): Promise<string> {
@@ -148,6 +138,8 @@ describe('campaign routes', () => {
         '/v1/campaigns/audience',
         '/v1/campaigns/quiet-hours',
         '/v1/campaigns/{id}/test-send',
+        '/v1/campaigns/{id}/pause',
+        '/v1/campaigns/{id}/resume',
       ]),
     );
   });
@@ -178,6 +170,27 @@ describe('campaign routes', () => {
     expect(copy.body.data.name).toBe(`夏の特典 ${tag} (copy)`);
     expect((await s.call('DELETE', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(200);
     expect((await s.call('GET', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(404);
+  });
+
+  it('answers a test send to an address the relay refuses as malformed with 400 and the reason, not 502', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, 'テスト送信', [await customer(shinjuku.id, '試', mail('trial'))]);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: t,
+        body: { name: `テスト送信 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    const refused = await s.call('POST', `/v1/campaigns/${c.id}/test-send`, {
+      token: t,
+      body: { emails: ['malformed.trial@example.jp'] },
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'test_address_refused',
+      params: { email: 'malformed.trial@example.jp', reason: expect.stringContaining('Bad recipient address syntax') },
+    });
   });
 
   it('records who created, edited, scheduled, sent now, took back, cancelled, duplicated and deleted a campaign in the audit log', async () => {
@@ -776,6 +789,175 @@ describe('the send', () => {
       problem: null,
     });
     expect(await sinkTo(mail('verify'))).toHaveLength(1);
+  });
+
+  it('pauses a sending campaign (nothing claimed, who and when shown, audited) and resumes it where it stopped', async () => {
+    const admin = await token(DEMO.hotelAdmin);
+    const ids = [await customer(shinjuku.id, '一', mail('pause1')), await customer(shinjuku.id, '二', mail('pause2'))];
+    const seg = await staticSegment(admin, '一時停止', ids);
+    const templateId = await template(admin);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: admin,
+        body: { name: `一時停止 ${tag}`, subject: '夏', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    // Only a sending campaign can be paused, and only a paused one resumed.
+    const draft = await s.call('POST', `/v1/campaigns/${c.id}/pause`, { token: admin, body: {} });
+    expect(draft.status).toBe(409);
+    expect(draft.body.error.code).toBe('campaign_not_sending');
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: admin, body: {} })).status).toBe(200);
+    await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    const notPaused = await s.call('POST', `/v1/campaigns/${c.id}/resume`, { token: admin, body: {} });
+    expect(notPaused.status).toBe(409);
+    expect(notPaused.body.error.code).toBe('campaign_not_paused');
+    // Entitlement, ownership and tenancy: a viewer may not, the brand reads but does not own the
+    // hotel's campaign, another brand does not see it.
+    const viewer = await token(DEMO.hotelViewer);
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/pause`, { token: viewer, body: {} })).status).toBe(403);
+    const brandAdmin = await token(DEMO.brandAdmin);
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/pause`, { token: brandAdmin, body: {} })).status).toBe(403);
+    const harbor = await token(DEMO.harborAdmin);
+    for (const action of ['pause', 'resume'])
+      expect(
+        (await s.call('POST', `/v1/campaigns/${c.id}/${action}`, { token: harbor, headers: HARBOR, body: {} })).status,
+      ).toBe(404);
+
+    const paused = await s.call('POST', `/v1/campaigns/${c.id}/pause`, { token: admin, body: {} });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect(paused.body.data).toMatchObject({ status: 'pending', paused: { at: expect.any(String) } });
+    expect(paused.body.data.paused.by.name).toEqual(expect.any(String));
+    // Paused: the send claims nothing.
+    await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    for (const address of [mail('pause1'), mail('pause2')]) expect(await sinkTo(address)).toHaveLength(0);
+    expect(await s.sql(`select id from deliveries where campaign_id = $1 and status <> 'queued'`, [c.id])).toHaveLength(
+      0,
+    );
+    // The list shows it paused too.
+    const listed = (
+      await s.call('GET', `/v1/campaigns?search=${encodeURIComponent(`一時停止 ${tag}`)}`, { token: admin })
+    ).body.data;
+    expect(listed.items[0].paused).toMatchObject({ at: expect.any(String) });
+
+    // While it was paused, the second guest got three other campaigns' mails: the cap (3 in 7
+    // days) holds when it resumes.
+    const others = [];
+    for (let i = 0; i < 3; i++)
+      others.push(
+        (
+          await s.call('POST', '/v1/campaigns', {
+            token: admin,
+            body: { name: `他 ${i} ${tag}`, subject: '他', recipients: { segmentIds: [seg] }, templateId },
+          })
+        ).body.data.id as string,
+      );
+    await s.sql(
+      `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, sent_at)
+       select unnest($1::uuid[]), $2, $3, $4, $5, 'sent', now()`,
+      [others, brand.id, ids[1], shinjuku.id, mail('pause2')],
+    );
+    const resumed = await s.call('POST', `/v1/campaigns/${c.id}/resume`, { token: admin, body: {} });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.data.paused).toBeNull();
+    await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    expect(await sinkTo(mail('pause1'))).toHaveLength(1);
+    expect(await sinkTo(mail('pause2'))).toHaveLength(0);
+    expect(
+      (
+        await s.sql(`select status, skip_reason from deliveries where campaign_id = $1 and customer_id = $2`, [
+          c.id,
+          ids[1],
+        ])
+      )[0],
+    ).toEqual({ status: 'skipped', skip_reason: 'frequency_cap' });
+    expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: admin })).body.data.status).toBe('sent');
+    const audited = await s.sql(
+      `select action from audit_log where target_id = $1 and action in ('pause', 'resume') order by at`,
+      [c.id],
+    );
+    expect(audited.map((a) => a.action)).toEqual(['pause', 'resume']);
+  });
+
+  it("puts back only a dead worker's mails: a live one keeps its claims, a handed mail goes again once and is shown, a lapsed claim's late answer is not recorded", async () => {
+    const admin = await token(DEMO.hotelAdmin);
+    const [slow, handed, unhanded] = [
+      await customer(shinjuku.id, '遅', mail('fence-slow')),
+      await customer(shinjuku.id, '渡', mail('fence-handed')),
+      await customer(shinjuku.id, '未', mail('fence-unhanded')),
+    ];
+    const seg = await staticSegment(admin, '柵', [slow, handed, unhanded] as string[]);
+    const templateId = await template(admin);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: admin,
+        body: { name: `柵 ${tag}`, subject: '夏', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: admin, body: {} })).status).toBe(200);
+    await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    // A live worker claimed one an hour ago (slow, not dead); a worker whose lease is gone held the
+    // other two, one of them already handed to SMTP.
+    const live = crypto.randomUUID();
+    const dead = crypto.randomUUID();
+    const lapsedToken = crypto.randomUUID();
+    await s.sql(
+      `insert into worker_leases (id, hostname, pid, expires_at) values ($1, 'elsewhere', 1, now() + interval '1 hour')`,
+      [live],
+    );
+    const claim = (customerId: string, worker: string, claimToken: string, handedAt: string) =>
+      s.sql(
+        `update deliveries set status = 'sending', claimed_by = $3, claim_token = $4, claimed_at = now() - interval '1 hour', handed_at = ${handedAt}
+         where campaign_id = $1 and customer_id = $2`,
+        [c.id, customerId, worker, claimToken],
+      );
+    await claim(slow as string, live, crypto.randomUUID(), 'now()');
+    await claim(handed as string, dead, lapsedToken, 'now()');
+    await claim(unhanded as string, dead, lapsedToken, 'null');
+    await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    expect(await sinkTo(mail('fence-slow'))).toHaveLength(0);
+    expect(await sinkTo(mail('fence-handed'))).toHaveLength(1);
+    expect(await sinkTo(mail('fence-unhanded'))).toHaveLength(1);
+    const rows = async () =>
+      new Map(
+        (
+          await s.sql(
+            `select customer_id, status, in_flight_repeats, attempts, error from deliveries where campaign_id = $1`,
+            [c.id],
+          )
+        ).map((r) => [r.customer_id as string, r]),
+      );
+    let by = await rows();
+    expect(by.get(slow as string)).toMatchObject({ status: 'sending', in_flight_repeats: 0 });
+    // Marked as a possible repeat; the crash was no relay attempt (one answer: one attempt).
+    expect(by.get(handed as string)).toMatchObject({ status: 'sent', in_flight_repeats: 1, attempts: 1 });
+    expect(by.get(unhanded as string)).toMatchObject({ status: 'sent', in_flight_repeats: 0, attempts: 1 });
+    // The lapsed worker's late answer for what was put back is not recorded.
+    const [d] = await s.sql(`select id from deliveries where campaign_id = $1 and customer_id = $2`, [c.id, handed]);
+    const late = await withTenant(s.rt.database.db, { scopeAll: false, brandId: brand.id }, (tx) =>
+      recordOutcomes(tx, lapsedToken, [
+        {
+          id: d.id,
+          customerId: handed as string,
+          status: 'failed',
+          messageId: null,
+          error: '550 late',
+          nextAttemptAt: null,
+          hardBounce: true,
+        },
+      ]),
+    );
+    expect(late).toHaveLength(0);
+    expect((await rows()).get(handed as string)).toMatchObject({ status: 'sent' });
+    // Shown: the campaign counts the mail handed over twice; the live worker's claim keeps it sending.
+    const shown = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: admin })).body.data;
+    expect(shown).toMatchObject({ status: 'pending', statistics: { sent: 2, sending: 1, repeats: 1 } });
+    // Handed again and lost again (its worker died once more): not sent a third time.
+    await claim(handed as string, dead, crypto.randomUUID(), 'now()');
+    await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
+    expect(await sinkTo(mail('fence-handed'))).toHaveLength(1);
+    by = await rows();
+    expect(by.get(handed as string)).toMatchObject({ status: 'sent', in_flight_repeats: 1, error: ANSWER_LOST_TWICE });
+    await s.sql(`delete from worker_leases where id = $1`, [live]);
   });
 
   it('lists the campaign and its delivery counts on the template report', async () => {

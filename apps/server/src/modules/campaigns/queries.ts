@@ -1,4 +1,4 @@
-import type { TCampaignListQuery, TCampaignStatus, TDeliveryStatus } from '@yado/contracts';
+import type { TCampaignListQuery, TCampaignScope, TCampaignStatus, TDeliveryStatus } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -24,6 +24,10 @@ export interface TCampaignRow {
   started_at: Date | null;
   finished_at: Date | null;
   problem: string | null;
+  /** A sending campaign paused by a user (status stays pending): when, by whom. */
+  paused_at: Date | null;
+  paused_by: string | null;
+  paused_by_name: string | null;
   created_at: Date;
   updated_at: Date;
   created_by: string | null;
@@ -31,12 +35,17 @@ export interface TCampaignRow {
   host_name: string;
   host_level: 'brand' | 'hotel_group' | 'hotel';
   host_group_id: string | null;
+  host_time_zone: string;
+  /** What the acting context sees of it: the whole campaign, or its own hotels' guests only. */
+  scope: TCampaignScope;
   created_by_name: string | null;
   updated_by_name: string | null;
   segment_ids: string[] | null;
   exclude_segment_ids: string[] | null;
   /** Deliveries by status. */
   counts: Partial<Record<TDeliveryStatus, number>> | null;
+  /** Deliveries handed over twice (in_flight_repeats). */
+  repeats: number | null;
   /** From the tracking module's per-campaign rollup (null before it has a row). */
   delivered: number | null;
   unique_opens: number | null;
@@ -45,14 +54,17 @@ export interface TCampaignRow {
 }
 
 /**
- * Campaigns an acting context may read: its own host's and those of the hosts below it. The hidden
+ * Campaigns an acting context may read: its own host's and those of the hosts below it, and, for
+ * a hotel or hotel group, a campaign of a host above (its brand's, its group's) that reached its
+ * guests (`reachedGuests`), which it reads for those guests only (`scope` own_guests). The hidden
  * campaigns that carry a scenario's email nodes (scenario_id set) are the scenario's, not listed here.
  */
 export function campaignReach(ctx: TActingContext): SQL {
-  return sql`c.scenario_id is null and ${hostReach(ctx)}`;
+  return sql`c.scenario_id is null and (${hostReach(ctx)} or ${reachedGuests(ctx)})`;
 }
 
-function hostReach(ctx: TActingContext): SQL {
+/** The campaign's own reach: the acting host's campaigns and those of the hosts below it (`c`, its host `h`). */
+export function hostReach(ctx: TActingContext): SQL {
   switch (ctx.host.level) {
     case 'grand_user':
       return sql`true`;
@@ -65,18 +77,67 @@ function hostReach(ctx: TActingContext): SQL {
   }
 }
 
-const SELECT = sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_header, c.sender_email, c.template_id, t.name as template_name,
+/**
+ * A hotel id (`column`) among the acting hotel, or the acting group's hotels; never for a brand or
+ * the platform, which reach every campaign of theirs already.
+ */
+export function inGuestHotels(ctx: TActingContext, column: SQL): SQL {
+  if (ctx.host.level === 'hotel') return sql`${column} = ${ctx.host.id}::uuid`;
+  if (ctx.host.level === 'hotel_group')
+    return sql`${column} in (select gh.id from hosts gh where gh.hotel_group_id = ${ctx.host.id}::uuid and gh.level = 'hotel')`;
+  return sql`false`;
+}
+
+/**
+ * A campaign of a host above the acting hotel (its brand, its hotel group) or group (its brand)
+ * that reached the acting hotel's (or group's hotels') guests: a delivery to one of them has an
+ * outcome in the per-hotel rollup (a send, a skip, a failure), or, while the send runs (started,
+ * not finished), one of them waits among its deliveries. The second reads deliveries of the
+ * running sends only, so finished campaigns cost one rollup lookup.
+ */
+export function reachedGuests(ctx: TActingContext): SQL {
+  if (ctx.host.level !== 'hotel' && ctx.host.level !== 'hotel_group') return sql`false`;
+  const above = [ctx.host.brandId, ctx.host.level === 'hotel' ? ctx.host.hotelGroupId : null].filter(
+    (id): id is string => Boolean(id),
+  );
+  return sql`(c.brand_id = ${ctx.host.brandId}::uuid and c.host_id = any(${sql.param(above)}::uuid[]) and (
+    exists (select 1 from campaign_host_stats rs where rs.campaign_id = c.id and ${inGuestHotels(ctx, sql`rs.host_id`)})
+    or (c.started_at is not null and c.finished_at is null
+      and exists (select 1 from deliveries rd where rd.campaign_id = c.id and ${inGuestHotels(ctx, sql`rd.hotel_id`)}))))`;
+}
+
+/**
+ * The campaign row as the acting context sees it: a campaign in its own reach whole, another's
+ * (reached guests) with the counts and tracking sums of its own hotels' guests only.
+ */
+function selectFor(ctx: TActingContext | null): SQL {
+  const whole = ctx ? hostReach(ctx) : sql`true`;
+  const mine = (column: string) => (ctx ? inGuestHotels(ctx, sql.raw(column)) : sql`false`);
+  return sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_header, c.sender_email, c.template_id, t.name as template_name,
   c.status, c.schedule_kind, c.schedule_local_time, c.schedule_time_zone, c.send_at, c.audience, c.started_at, c.finished_at, c.problem,
+  c.paused_at, c.paused_by, nullif(trim(pu.last_name || ' ' || pu.first_name), '') as paused_by_name,
   c.created_at, c.updated_at, c.created_by, c.updated_by, h.name as host_name, h.level as host_level, h.hotel_group_id as host_group_id,
+  h.timezone as host_time_zone, case when ${whole} then 'campaign' else 'own_guests' end as scope,
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and not cs.exclude) as segment_ids,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and cs.exclude) as exclude_segment_ids,
-  (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d where d.campaign_id = c.id group by d.status) n) as counts,
-  st.delivered, st.unique_opens, st.unique_clicks, st.conversions
+  (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d
+    where d.campaign_id = c.id and (${whole} or ${mine('d.hotel_id')}) group by d.status) n) as counts,
+  (select sum(d.in_flight_repeats)::int from deliveries d where d.campaign_id = c.id and d.in_flight_repeats > 0
+    and (${whole} or ${mine('d.hotel_id')})) as repeats,
+  case when ${whole} then st.delivered else gs.delivered end as delivered,
+  case when ${whole} then st.unique_opens else gs.unique_opens end as unique_opens,
+  case when ${whole} then st.unique_clicks else gs.unique_clicks end as unique_clicks,
+  case when ${whole} then st.conversions else gs.conversions end as conversions
   from campaigns c join hosts h on h.id = c.host_id
   left join campaign_stats st on st.campaign_id = c.id
+  left join lateral (select sum(hs.delivered)::int as delivered, sum(hs.unique_opens)::int as unique_opens,
+      sum(hs.unique_clicks)::int as unique_clicks, sum(hs.conversions)::int as conversions
+    from campaign_host_stats hs where hs.campaign_id = c.id and ${mine('hs.host_id')}) gs on true
   left join templates t on t.id = c.template_id
-  left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by`;
+  left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by
+  left join users pu on pu.id = c.paused_by`;
+}
 
 const ORDER: Record<TCampaignListQuery['sort'], SQL> = {
   name: sql`lower(c.name) asc, c.id asc`,
@@ -107,7 +168,7 @@ export async function listCampaignRows(
   const where = listWhere(ctx, q);
   const rows = await selectRows<TCampaignRow>(
     tx,
-    sql`${SELECT} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
+    sql`${selectFor(ctx)} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
   );
   const [count] = await selectRows<{ n: number }>(
     tx,
@@ -123,23 +184,45 @@ export async function headlineOf(tx: TTx, ctx: TActingContext) {
     tx,
     sql`select c.status, count(*)::int as n from campaigns c join hosts h on h.id = c.host_id where ${reach} group by c.status`,
   );
-  const [sums] = await selectRows<{ sent: number; failed: number; skipped: number }>(
+  // The campaigns in the host's own reach from their deliveries; those of a host above, for the
+  // acting hotel's guests only, from the per-hotel rollup (the same counts, without reading every
+  // delivery of the brand's campaigns).
+  const [own] = await selectRows<TSums>(
     tx,
     sql`select count(*) filter (where d.status = 'sent')::int as sent, count(*) filter (where d.status = 'failed')::int as failed,
       count(*) filter (where d.status = 'skipped')::int as skipped
-      from deliveries d join campaigns c on c.id = d.campaign_id join hosts h on h.id = c.host_id where ${reach}`,
+      from deliveries d join campaigns c on c.id = d.campaign_id join hosts h on h.id = c.host_id
+      where c.scenario_id is null and ${hostReach(ctx)}`,
   );
-  return { byStatus, sums: sums ?? { sent: 0, failed: 0, skipped: 0 } };
+  const [above] =
+    ctx.host.level === 'hotel' || ctx.host.level === 'hotel_group'
+      ? await selectRows<TSums>(
+          tx,
+          sql`select coalesce(sum(s.sent), 0)::int as sent, coalesce(sum(s.failed), 0)::int as failed,
+            coalesce(sum(s.skipped), 0)::int as skipped
+            from campaign_host_stats s join campaigns c on c.id = s.campaign_id join hosts h on h.id = c.host_id
+            where ${reach} and not ${hostReach(ctx)} and ${inGuestHotels(ctx, sql`s.host_id`)}`,
+        )
+      : [];
+  const zero: TSums = { sent: 0, failed: 0, skipped: 0 };
+  const a = own ?? zero;
+  const b = above ?? zero;
+  return { byStatus, sums: { sent: a.sent + b.sent, failed: a.failed + b.failed, skipped: a.skipped + b.skipped } };
 }
 
+type TSums = { sent: number; failed: number; skipped: number };
+
 export async function findCampaignRow(tx: TTx, ctx: TActingContext, id: string): Promise<TCampaignRow | null> {
-  const [row] = await selectRows<TCampaignRow>(tx, sql`${SELECT} where c.id = ${id}::uuid and ${campaignReach(ctx)}`);
+  const [row] = await selectRows<TCampaignRow>(
+    tx,
+    sql`${selectFor(ctx)} where c.id = ${id}::uuid and ${campaignReach(ctx)}`,
+  );
   return row ?? null;
 }
 
 /** For the worker (no acting context; runs under the campaign's brand). */
 export async function campaignRowById(tx: TTx, id: string): Promise<TCampaignRow | null> {
-  const [row] = await selectRows<TCampaignRow>(tx, sql`${SELECT} where c.id = ${id}::uuid`);
+  const [row] = await selectRows<TCampaignRow>(tx, sql`${selectFor(null)} where c.id = ${id}::uuid`);
   return row ?? null;
 }
 
@@ -249,10 +332,13 @@ export async function listDeliveryRows(
   tx: TTx,
   campaignId: string,
   q: { status?: TDeliveryStatus; page: number; pageSize: number },
+  /** Set for a campaign seen for the acting host's guests only: those guests' deliveries. */
+  guestsOf: TActingContext | null = null,
 ) {
-  const where = q.status
-    ? sql`d.campaign_id = ${campaignId}::uuid and d.status = ${q.status}`
-    : sql`d.campaign_id = ${campaignId}::uuid`;
+  const parts = [sql`d.campaign_id = ${campaignId}::uuid`];
+  if (q.status) parts.push(sql`d.status = ${q.status}`);
+  if (guestsOf) parts.push(inGuestHotels(guestsOf, sql`d.hotel_id`));
+  const where = sql.join(parts, sql` and `);
   const rows = await selectRows<TDeliveryRow>(
     tx,
     sql`select d.id, d.customer_id, trim(cu.last_name || ' ' || cu.first_name) as customer_name, d.email, d.hotel_id, d.status, d.skip_reason,
@@ -261,4 +347,17 @@ export async function listDeliveryRows(
   );
   const [count] = await selectRows<{ n: number }>(tx, sql`select count(*)::int as n from deliveries d where ${where}`);
   return { rows, total: count?.n ?? 0 };
+}
+
+/** Pauses (a user's id) or resumes (null) a sending campaign; false when nothing changed. */
+export async function setPaused(tx: TTx, id: string, userId: string | null): Promise<boolean> {
+  const rows = await selectRows<{ id: string }>(
+    tx,
+    userId
+      ? sql`update campaigns set paused_at = now(), paused_by = ${userId}::uuid, updated_at = now()
+          where id = ${id}::uuid and status = 'pending' and paused_at is null returning id`
+      : sql`update campaigns set paused_at = null, paused_by = null, updated_at = now()
+          where id = ${id}::uuid and paused_at is not null returning id`,
+  );
+  return rows.length > 0;
 }

@@ -14,6 +14,7 @@ import {
   listCampaigns,
   listDeliveries,
   moveCampaign,
+  pauseCampaign,
   previewAudience,
   scheduleCampaign,
   testSendCampaign,
@@ -48,6 +49,8 @@ export function campaignRoutes(app: FastifyInstance, rt: TRuntime): void {
   );
   route(app, campaignsApi.saveDraft, edit, async ({ params, ctx }) => moveCampaign(rt, ctx, uuid(params.id), 'draft'));
   route(app, campaignsApi.cancel, edit, async ({ params, ctx }) => moveCampaign(rt, ctx, uuid(params.id), 'cancelled'));
+  route(app, campaignsApi.pause, edit, async ({ params, ctx }) => pauseCampaign(rt, ctx, uuid(params.id), 'paused'));
+  route(app, campaignsApi.resume, edit, async ({ params, ctx }) => pauseCampaign(rt, ctx, uuid(params.id), 'resumed'));
   route(app, campaignsApi.duplicate, create, async ({ params, body, ctx }) =>
     duplicateCampaign(rt, ctx, uuid(params.id), body.name),
   );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SENDING_DEFAULTS, type TTemplateContents } from '@yado/contracts';
 import type Mail from 'nodemailer/lib/mailer';
 import { withTenant, type TTx } from '../../db/client.ts';
@@ -33,15 +34,18 @@ import {
   lockCampaign,
   markFailed,
   markStarted,
+  handSend,
+  putBackLapsed,
   recordOutcomes,
-  requeueStale,
+  releaseUnhanded,
   setProblem,
   skippedAtStart,
-  skipUnmailable,
   templateForSend,
+  type TClaim,
   type TClaimed,
   type TOutcome,
 } from './send-queries.ts';
+import { countSends, timeSmtp } from '../../metrics/metrics.ts';
 
 /**
  * The send workflow (DESIGN section 7), on pg-boss under job leases:
@@ -52,14 +56,21 @@ import {
  *    one waiting job per campaign; a restart after downtime finds due campaigns at once.
  * 2. Start: in one transaction, one INSERT ... SELECT of the audience into deliveries, the audience
  *    count, and the campaign to pending. Killed before the commit, it starts again from nothing.
- * 3. Send: claims a batch (FOR UPDATE SKIP LOCKED; consent checked again; marked in flight), sends
- *    it over the pooled SMTP transport in chunks, checking consent once more just before each
- *    chunk, records the answers in one statement, and repeats; CAMPAIGN_SEND_LANES such loops run
- *    at once, so one's database work overlaps another's SMTP traffic. Claims
- *    older than a lease are a dead worker's: put back and counted as in-flight repeats. A 4xx is
- *    retried after a doubling back-off (taken up by the dispatcher when due), a 5xx fails the
- *    delivery and suppresses the address. When sent + skipped + failed equals the audience the
- *    campaign is sent.
+ * 3. Send: first puts back what workers whose lease lapsed left in flight (never by claim age: a
+ *    slow but live worker keeps its claims). Then CAMPAIGN_SEND_LANES loops each claim a batch
+ *    (FOR UPDATE SKIP LOCKED; consent checked; reserved for this worker's lease under a claim
+ *    token), build its mails and pace them per recipient domain, and as many slots as the SMTP pool
+ *    has connections hand them over one by one. A slot's step is one group commit (`SendLog`, every
+ *    few milliseconds or few dozen): the answer of its last message, and the next message's consent
+ *    check and "handed" mark. So a delivery is recorded as the relay answers it, and a crash repeats
+ *    at most the messages in an SMTP conversation, at most one per pool connection. A put-back
+ *    message that was handed goes again once, marked as a possible repeat, never a third time. A
+ *    4xx (the only thing counted as an attempt, with its back-off) is retried after a doubling
+ *    back-off, taken up by the dispatcher when due; a timeout is "unknown" and goes again once; a
+ *    5xx fails the delivery and suppresses the address. When sent + skipped + failed equals the
+ *    audience the campaign is sent.
+ * 4. A stopping worker (SIGTERM) claims nothing more, finishes what is in SMTP, puts the rest of
+ *    its claims back and queues the send again, so another worker goes on at once.
  *
  * Quiet hours are the hotel's: a delivery whose hotel (its allocation) is inside its quiet hours,
  * in the hotel's own time zone, is not claimed until they end; the others go. A delivery without
@@ -157,6 +168,8 @@ interface TSendContext {
   hotelQuiet: Map<string, TQuietHours>;
   /** Set when a lane failed: the others stop after the batch they hold. */
   stopped: boolean;
+  /** The refresh of the holds under way (one for all lanes). */
+  refreshing: Promise<boolean> | null;
 }
 
 const rates = new WeakMap<TRuntime, DomainRate>();
@@ -169,7 +182,7 @@ const rateOf = (rt: TRuntime) => {
   return rate;
 };
 
-/** Most messages handed to SMTP together after one consent check. */
+/** Most messages built and paced together. */
 const CHUNK = 50;
 
 /**
@@ -181,42 +194,100 @@ const chunkSize = (rt: TRuntime) =>
     ? Math.max(1, Math.min(CHUNK, Math.floor(rt.config.campaigns.domainRate / 10)))
     : CHUNK;
 
+/** Messages in an SMTP conversation at once: the pool's connections (nodemailer's default is 5). */
+const poolSize = (rt: TRuntime) =>
+  Math.max(1, (rt.mailer.options as { maxConnections?: number } | undefined)?.maxConnections ?? 5);
+
+/** How the send job runs: the worker's lease (jobs/leases.ts) and its stop signal. */
+export interface TSendRun {
+  workerId: string;
+  signal?: AbortSignal;
+}
+
+/** Without a lease (a direct call): a claim of its own, which nothing else takes for a live worker's. */
+const unleased = (): TSendRun => ({ workerId: randomUUID() });
+
 /**
- * Sends a campaign's due deliveries until none is due now. `lanes` loops run at once, each claiming
- * a batch, sending it in chunks and recording it, so one lane's database round trips overlap the
- * others' SMTP traffic. They need no coordination: a claim commits its rows as in flight, so no
- * two lanes (or workers) ever hold the same delivery.
+ * Sends a campaign's due deliveries until none is due now (or the worker stops, or the campaign is
+ * paused). `lanes` loops claim, build and pace; `poolSize` slots hand the mails to SMTP one by one,
+ * each answer recorded (group-committed) before its slot's next mail goes.
  */
-export async function sendCampaign(rt: TRuntime, job: TCampaignJob): Promise<void> {
+export async function sendCampaign(rt: TRuntime, job: TCampaignJob, run: TSendRun = unleased()): Promise<void> {
   const prepared = await prepareSend(rt, job);
   if (!prepared) return;
   const { campaign } = prepared;
-  await asBrand(rt, job.brandId, (tx) => requeueStale(tx, campaign.id, rt.config.jobs.leaseSeconds));
-  const lanes = await Promise.allSettled(
+  await putBackLapsedClaims(rt, campaign);
+  const claim: TClaim = { workerId: run.workerId, token: randomUUID() };
+  const log = new SendLog(rt, campaign, claim.token);
+  const ready = new ReadyMails(poolSize(rt) * 2);
+  const stopping = () => prepared.stopped || (run.signal?.aborted ?? false);
+  let failure: unknown = null;
+  const fail = (error: unknown) => {
+    failure ??= error;
+    prepared.stopped = true;
+    ready.close();
+  };
+  const lanes = Promise.all(
     Array.from({ length: rt.config.campaigns.lanes }, () =>
-      sendLane(rt, prepared).catch((error: unknown) => {
-        prepared.stopped = true;
-        throw error;
-      }),
+      claimLane(rt, prepared, claim, log, ready, stopping).catch(fail),
     ),
-  );
-  const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
-  if (failed) throw failed.reason;
+  ).then(() => ready.close());
+  const slots = Promise.all(
+    Array.from({ length: poolSize(rt) }, () => sendSlot(rt, log, ready, stopping).catch(fail)),
+  ).then(() => ready.close()); // slots done (a stop): a lane waiting to hand a mail over ends too
+  await Promise.all([lanes, slots]);
+  // What was claimed and not handed over (a stop, a failure, a pause) goes back as it was.
+  await asBrand(rt, job.brandId, (tx) => releaseUnhanded(tx, claim.token));
+  if (failure) throw failure;
+  if (run.signal?.aborted) {
+    // Stopped by SIGTERM: another worker goes on as soon as this job is over.
+    await rt.queue.send(QUEUES.campaignSend, job, { singletonKey: job.campaignId });
+    return;
+  }
   await asBrand(rt, job.brandId, async (tx) => {
     if (await finishIfDone(tx, campaign.id)) await releaseUses(tx, campaign.id, 'sent');
   });
 }
 
-async function sendLane(rt: TRuntime, s: TSendContext): Promise<void> {
+/**
+ * Puts back the deliveries left in flight by workers whose lease lapsed (`putBackLapsed`); those
+ * that count as sent there (lost twice) enter the statistics in the same transaction.
+ */
+async function putBackLapsedClaims(rt: TRuntime, campaign: TCampaignRow): Promise<void> {
+  // The leases are the owner's table: read first, then the put-back runs under the brand.
+  const { rows } = await rt.database.executeSql('select id from worker_leases where expires_at > now()');
+  const live = (rows as { id: string }[]).map((r) => r.id);
+  await asBrand(rt, campaign.brand_id, async (tx) => {
+    const back = await putBackLapsed(tx, campaign.id, live);
+    await recordDeliveryOutcomes(
+      tx,
+      back.filter((r) => r.status === 'sent').map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'sent')),
+    );
+  });
+}
+
+/** One lane: claim a batch, build and pace it chunk by chunk, hand the mails to the slots. */
+async function claimLane(
+  rt: TRuntime,
+  s: TSendContext,
+  claim: TClaim,
+  log: SendLog,
+  ready: ReadyMails,
+  stopping: () => boolean,
+): Promise<void> {
   const { campaign } = s;
-  while (!s.stopped) {
-    // The claim and the statistics of what it skipped commit together, as do the answers and theirs.
+  while (!stopping()) {
+    // Settings that hold a send (quiet hours, the frequency cap, a lapsed domain) are read again for each claim.
+    if (!(await refreshHolds(rt, s))) return;
+    // The claim and the statistics of what it skipped commit together.
     const batch = await asBrand(rt, campaign.brand_id, async (tx) => {
       const claimed = await claimBatch(
         tx,
         campaign.id,
         rt.config.campaigns.batchSize,
         quietHold(s.hotelQuiet, s.identity.quietHours, new Date()),
+        claim,
+        s.identity.frequencyCap,
       );
       await recordDeliveryOutcomes(
         tx,
@@ -226,75 +297,243 @@ async function sendLane(rt: TRuntime, s: TSendContext): Promise<void> {
     });
     if (batch.length === 0) return;
     const toSend = batch.filter((d) => d.status === 'sending');
-    const outcomes: TOutcome[] = [];
     const size = chunkSize(rt);
-    for (let i = 0; i < toSend.length; i += size) outcomes.push(...(await sendChunk(rt, s, toSend.slice(i, i + size))));
-    await asBrand(rt, campaign.brand_id, async (tx) => {
-      const recorded = await recordOutcomes(tx, outcomes);
-      const bounced = new Set(outcomes.filter((o) => o.hardBounce).map((o) => o.id));
-      const final = recorded.filter((r) => r.status === 'sent' || r.status === 'failed');
-      await recordDeliveryOutcomes(
-        tx,
-        final.map((r) => ({
-          ...outcomeOf(campaign, r.id, r.hotel_id, r.status as 'sent' | 'failed'),
-          bounce: bounced.has(r.id),
-        })),
-      );
+    for (let i = 0; i < toSend.length && !stopping(); i += size) {
+      const chunk = toSend.slice(i, i + size);
+      // Built together: their DKIM signatures are made in the thread pool at the same time.
+      const built = await Promise.allSettled(chunk.map((d) => buildMail(rt, s, d)));
+      const mails: TReadyMail[] = [];
+      for (const [j, result] of built.entries()) {
+        const d = chunk[j] as TClaimed;
+        if (result.status === 'fulfilled') {
+          mails.push({ d, mail: result.value });
+          continue;
+        }
+        // A mail that cannot even be built (not an SMTP answer) fails alone. Only the error's kind:
+        // its message could quote the recipient.
+        rt.log.error(
+          { error: (result.reason as Error).name, campaignId: campaign.id, deliveryId: d.id },
+          'campaign mail could not be built',
+        );
+        void log.commit(failedToBuild(d)).catch(() => undefined);
+      }
+      await rateOf(rt).pace(mails.map(({ d }) => domainOf(d.email as string)));
+      for (const m of mails) if (!(await ready.push(m))) return;
+    }
+  }
+}
+
+const failedToBuild = (d: TClaimed): TOutcome => ({
+  id: d.id,
+  customerId: d.customer_id,
+  status: 'failed',
+  messageId: null,
+  error: 'the mail could not be built',
+  nextAttemptAt: null,
+  hardBounce: false,
+});
+
+/**
+ * One SMTP slot: each step commits the previous mail's answer together with the next mail's
+ * consent check and "handed" mark, then hands that mail over. So at most one mail per slot is
+ * ever between "handed" and "answer recorded".
+ */
+async function sendSlot(rt: TRuntime, log: SendLog, ready: ReadyMails, stopping: () => boolean): Promise<void> {
+  let answer: TOutcome | undefined;
+  for (;;) {
+    const next = stopping() ? null : await ready.take();
+    const verdict = await log.commit(answer, next?.d);
+    answer = undefined;
+    if (!next) return;
+    if (verdict === 'go') answer = await deliver(rt, next.d, next.mail);
+  }
+}
+
+interface TReadyMail {
+  d: TClaimed;
+  mail: Mail.Options;
+}
+
+/** Built mails between the lanes and the slots; `capacity` keeps the lanes only a little ahead. */
+class ReadyMails {
+  private readonly items: TReadyMail[] = [];
+  private takers: ((m: TReadyMail | null) => void)[] = [];
+  private pushers: ((open: boolean) => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly capacity: number) {}
+
+  /** False once closed (the mail stays claimed and unhanded: released at the end). */
+  async push(mail: TReadyMail): Promise<boolean> {
+    while (!this.closed && this.items.length >= this.capacity && this.takers.length === 0)
+      if (!(await new Promise<boolean>((r) => this.pushers.push(r)))) return false;
+    if (this.closed) return false;
+    const taker = this.takers.shift();
+    if (taker) taker(mail);
+    else this.items.push(mail);
+    return true;
+  }
+
+  take(): Promise<TReadyMail | null> {
+    const item = this.items.shift();
+    if (item) {
+      this.pushers.shift()?.(true);
+      return Promise.resolve(item);
+    }
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((r) => this.takers.push(r));
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.takers.splice(0)) t(null);
+    for (const p of this.pushers.splice(0)) p(false);
+  }
+}
+
+/** Answers gathered this long at most before they are committed (or as soon as GROUP are waiting). */
+const GROUP_MS = 2;
+const GROUP = 32;
+
+type TVerdict = 'go' | 'skipped' | 'gone' | null;
+
+interface TPending {
+  answer?: TOutcome;
+  hand?: TClaimed;
+  done(verdict: TVerdict): void;
+  fail(error: unknown): void;
+}
+
+/**
+ * The send's group commit: answers to record and mails about to be handed, gathered for a few
+ * milliseconds (or a few dozen), then written in one transaction (`commitSendStep`). One commit
+ * runs at a time; what arrives meanwhile waits for the next.
+ */
+class SendLog {
+  private pending: TPending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly rt: TRuntime,
+    private readonly campaign: TCampaignRow,
+    private readonly token: string,
+  ) {}
+
+  /** Records `answer` and checks and marks `hand`; resolves once committed, with `hand`'s verdict. */
+  commit(answer?: TOutcome, hand?: TClaimed): Promise<TVerdict> {
+    if (!answer && !hand) return Promise.resolve(null);
+    return new Promise((done, fail) => {
+      this.pending.push({ answer, hand, done, fail });
+      this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.running) return;
+    if (this.pending.length >= GROUP) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.running = this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      if (!this.running) this.running = this.flush();
+    }, GROUP_MS);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending.splice(0);
+    try {
+      const verdicts = await asBrand(this.rt, this.campaign.brand_id, (tx) =>
+        commitSendStep(
+          tx,
+          this.campaign,
+          this.token,
+          batch.flatMap((p) => (p.answer ? [p.answer] : [])),
+          batch.flatMap((p) => (p.hand ? [p.hand.id] : [])),
+        ),
+      );
+      // Counted once committed: what the metrics say was sent is what the statistics hold.
+      countSends(batch.flatMap((p) => (p.answer ? [p.answer] : [])));
+      for (const p of batch) p.done(p.hand ? (verdicts.get(p.hand.id) ?? 'gone') : null);
+    } catch (error) {
+      for (const p of batch) p.fail(error);
+    } finally {
+      this.running = null;
+      if (this.pending.length) this.schedule();
+    }
   }
 }
 
 /**
- * One chunk: built, paced per recipient domain, checked for consent once more (an unsubscribe
- * after the claim holds too: those deliveries become skipped), then handed to SMTP together.
+ * THE place where a send's answers are recorded (delivery rows, bounces, and TRACK's rollups in the
+ * same transaction), together with the consent check and "handed" mark of the mails about to go.
+ * Answers of a claim that was put back meanwhile are not recorded (the claim token fences them).
  */
-async function sendChunk(rt: TRuntime, s: TSendContext, chunk: TClaimed[]): Promise<TOutcome[]> {
-  const outcomes: TOutcome[] = [];
-  const ready: { d: TClaimed; mail: Mail.Options }[] = [];
-  // Built together: their DKIM signatures are made in the thread pool at the same time.
-  const built = await Promise.allSettled(chunk.map((d) => buildMail(rt, s, d)));
-  built.forEach((result, i) => {
-    const d = chunk[i] as TClaimed;
-    if (result.status === 'fulfilled') return void ready.push({ d, mail: result.value });
-    // A mail that cannot even be built (not an SMTP answer) fails alone, rather than holding its batch in flight.
-    // Only the error's kind: its message could quote the recipient.
-    rt.log.error(
-      { error: (result.reason as Error).name, campaignId: s.campaign.id, deliveryId: d.id },
-      'campaign mail could not be built',
-    );
-    outcomes.push({
-      id: d.id,
-      customerId: d.customer_id,
-      status: 'failed',
-      messageId: null,
-      error: 'the mail could not be built',
-      nextAttemptAt: null,
-      hardBounce: false,
-    });
-  });
-  await rateOf(rt).pace(ready.map(({ d }) => domainOf(d.email as string)));
-  const skipped = await asBrand(rt, s.campaign.brand_id, async (tx) => {
-    const rows = await skipUnmailable(
-      tx,
-      ready.map(({ d }) => d.id),
-    );
-    await recordDeliveryOutcomes(
-      tx,
-      rows.map((r) => outcomeOf(s.campaign, r.id, r.hotel_id, 'skipped')),
-    );
-    return new Set(rows.map((r) => r.id));
-  });
-  const answers = await Promise.all(
-    ready.filter(({ d }) => !skipped.has(d.id)).map(({ d, mail }) => deliver(rt, d, mail)),
-  );
-  return outcomes.concat(answers);
+async function commitSendStep(
+  tx: TTx,
+  campaign: TCampaignRow,
+  token: string,
+  answers: TOutcome[],
+  handIds: string[],
+): Promise<Map<string, TVerdict>> {
+  const recorded = await recordOutcomes(tx, token, answers);
+  const bounced = new Set(answers.filter((o) => o.hardBounce).map((o) => o.id));
+  const handed = await handSend(tx, campaign.id, token, handIds);
+  await recordDeliveryOutcomes(tx, [
+    ...recorded
+      .filter((r) => r.status === 'sent' || r.status === 'failed')
+      .map((r) => ({
+        ...outcomeOf(campaign, r.id, r.hotel_id, r.status as 'sent' | 'failed'),
+        bounce: bounced.has(r.id),
+      })),
+    ...handed.filter((r) => r.status === 'skipped').map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'skipped')),
+  ]);
+  return new Map(handed.map((r) => [r.id, r.status === 'sending' ? 'go' : 'skipped']));
 }
+
+/**
+ * Quiet hours and the sending identity again before a claim: a setting changed during the send
+ * takes effect at the next claim. False when the send must wait (its domain lapsed, say).
+ */
+async function refreshHolds(rt: TRuntime, s: TSendContext): Promise<boolean> {
+  s.refreshing ??= (async () => {
+    const resolution = await resolveSendingIdentity(rt, s.campaign.host_id);
+    if (!resolution.ok) {
+      await asBrand(rt, s.campaign.brand_id, (tx) =>
+        setProblem(tx, s.campaign.id, resolution.problems[0] ?? 'sending_settings_missing'),
+      );
+      return false;
+    }
+    s.identity = { ...resolution.identity, from: s.identity.from, dkim: s.identity.dkim };
+    const hotels = await asBrand(rt, s.campaign.brand_id, (tx) => hotelQuietHours(tx, s.campaign.id));
+    s.hotelQuiet = quietMap(hotels);
+    return true;
+  })().finally(() => {
+    s.refreshing = null;
+  });
+  return s.refreshing;
+}
+
+const quietMap = (rows: { id: string; timezone: string; start: string | null; end: string | null }[]) =>
+  new Map<string, TQuietHours>(
+    rows.map((h) => [
+      h.id,
+      {
+        start: h.start ?? SENDING_DEFAULTS.quietHoursStart,
+        end: h.end ?? SENDING_DEFAULTS.quietHoursEnd,
+        timeZone: h.timezone,
+      },
+    ]),
+  );
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContext | null> {
   const campaign = await asBrand(rt, job.brandId, (tx) => campaignRowById(tx, job.campaignId));
-  if (!campaign || campaign.status !== 'pending') return null;
+  if (!campaign || campaign.status !== 'pending' || campaign.paused_at) return null;
   const resolution = await resolveSendingIdentity(rt, campaign.host_id);
   if (!resolution.ok) {
     await asBrand(rt, job.brandId, (tx) =>
@@ -338,17 +577,9 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
     ),
     compiled: new Map(),
     imageUrl: imageUrlResolver(rt.config, createLogoStore(rt.config)),
-    hotelQuiet: new Map(
-      found.hotelQuiet.map((h) => [
-        h.id,
-        {
-          start: h.start ?? SENDING_DEFAULTS.quietHoursStart,
-          end: h.end ?? SENDING_DEFAULTS.quietHoursEnd,
-          timeZone: h.timezone,
-        },
-      ]),
-    ),
+    hotelQuiet: quietMap(found.hotelQuiet),
     stopped: false,
+    refreshing: null,
   };
   // Rendered once before any claim: a template that cannot be rendered fails the campaign with a
   // reason instead of leaving every claimed delivery in flight.
@@ -409,7 +640,7 @@ async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Ma
 async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<TOutcome> {
   const base = { id: d.id, customerId: d.customer_id, hardBounce: false };
   try {
-    await rt.mailer.sendMail(mail);
+    await timeSmtp(() => rt.mailer.sendMail(mail));
     // The Message-ID composed for the delivery (a raw message's info carries none of its own).
     return { ...base, status: 'sent', messageId: mail.messageId ?? null, error: null, nextAttemptAt: null };
   } catch (error) {
@@ -421,10 +652,16 @@ async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<T
       );
     if (code !== undefined && code >= 500)
       return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null, hardBounce: true };
-    // 4xx, or no answer at all (connection lost): try again later, up to the limit.
-    if (d.attempts >= rt.config.campaigns.retryLimit)
+    // No answer in time: the relay may have taken the message. Unknown, never failed: sent again
+    // once, marked as a possible repeat (recordOutcomes), and not counted as an attempt.
+    if ((error as { code?: string }).code === 'ETIMEDOUT')
+      return { ...base, status: 'unknown', messageId: null, error: text, nextAttemptAt: null };
+    // 4xx, or no answer at all (connection refused or lost): try again later, up to the limit.
+    // Only the relay's answers count as attempts (a claim put back after a crash does not).
+    const tries = d.attempts + 1;
+    if (tries >= rt.config.campaigns.retryLimit)
       return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null };
-    const delay = rt.config.campaigns.retryBaseSeconds * 2 ** (d.attempts - 1) * 1000;
+    const delay = rt.config.campaigns.retryBaseSeconds * 2 ** (tries - 1) * 1000;
     return { ...base, status: 'deferred', messageId: null, error: text, nextAttemptAt: new Date(Date.now() + delay) };
   }
 }

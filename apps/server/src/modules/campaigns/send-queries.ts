@@ -8,7 +8,10 @@ export interface TClaimed {
   id: string;
   customer_id: string;
   status: 'sending' | 'skipped';
+  /** The relay's answers so far (4xx): a claim is not an attempt. */
   attempts: number;
+  /** 1 once the message may have reached the relay without its answer being recorded (a crash, a timeout after DATA). */
+  in_flight_repeats: number;
   email: string | null;
   hotel_id: string | null;
   hotel_name: string | null;
@@ -22,17 +25,29 @@ const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed
   when cu.email_bounced_at is not null then 'bounced' else d.skip_reason end`;
 
 /**
- * Claims up to `limit` deliveries that are due (queued, or deferred past their retry time), skipping
- * rows another worker holds and those of hotels in their quiet hours. Consent is checked again here:
- * a customer who unsubscribed (or lost their email, or hard-bounced) since the snapshot is marked
- * skipped instead, with the reason. The others are marked `sending` (in flight) before any is sent.
+ * Claims up to `limit` deliveries that are due (queued, or deferred past their retry time) for the
+ * worker `claim.workerId` under `claim.token`, skipping rows another worker holds and those of
+ * hotels in their quiet hours; deliveries put back after a crash come last, so a crash loop does
+ * not keep meeting the same guests. Consent is checked here too: a customer who unsubscribed (or
+ * lost their email, or hard-bounced) since the snapshot, or who reached the frequency cap with other
+ * campaigns' mails, is marked skipped, with the reason. The
+ * others are marked `sending` (reserved, not yet handed to SMTP: `handSend` does that one by one).
+ * A claim is not a relay attempt: `attempts` counts the relay's answers only.
  */
 export async function claimBatch(
   tx: TTx,
   campaignId: string,
   limit: number,
   quiet: TQuietHold = { hotelIds: [], unplaced: false },
+  claim: TClaim,
+  cap: { count: number; days: number } | null = null,
 ): Promise<TClaimed[]> {
+  // The frequency cap again at each claim (a campaign resumed days later, a cap lowered meanwhile):
+  // mails of other campaigns sent within the window.
+  const capped = cap
+    ? sql`(select count(*) from deliveries fd where fd.customer_id = cu.id and fd.status = 'sent' and fd.campaign_id <> d.campaign_id
+        and fd.sent_at > now() - make_interval(days => ${cap.days}::int)) >= ${cap.count}::int`
+    : sql`false`;
   const held =
     quiet.hotelIds.length || quiet.unplaced
       ? sql`and case when d.hotel_id is null then not ${quiet.unplaced}::boolean else not (d.hotel_id = any(${sql.param(quiet.hotelIds)}::uuid[])) end`
@@ -42,38 +57,64 @@ export async function claimBatch(
     sql`with picked as (
         select d.id from deliveries d
         where d.campaign_id = ${campaignId}::uuid and (d.status = 'queued' or (d.status = 'deferred' and d.next_attempt_at <= now())) ${held}
-        order by d.id limit ${limit} for update skip locked
+          and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null)
+        order by d.in_flight_repeats, d.id limit ${limit} for update skip locked
       ), claimed as (
         update deliveries d set
-          status = case when ${MAILABLE} then 'sending' else 'skipped' end,
-          skip_reason = ${SKIP_REASON},
-          attempts = d.attempts + case when ${MAILABLE} then 1 else 0 end,
-          claimed_at = now(),
+          status = case when ${MAILABLE} and not ${capped} then 'sending' else 'skipped' end,
+          skip_reason = case when ${MAILABLE} and ${capped} then 'frequency_cap' else ${SKIP_REASON} end,
+          claimed_at = now(), claimed_by = ${claim.workerId}::uuid, claim_token = ${claim.token}::uuid, handed_at = null,
           email = coalesce(nullif(cu.email, ''), d.email)
         from picked, customers cu where d.id = picked.id and cu.id = d.customer_id
-        returning d.id, d.customer_id, d.status, d.attempts, d.email, d.hotel_id, cu.first_name, cu.last_name, cu.country
+        returning d.id, d.customer_id, d.status, d.attempts, d.in_flight_repeats, d.email, d.hotel_id, cu.first_name, cu.last_name, cu.country
       )
       select claimed.*, h.name as hotel_name from claimed left join hosts h on h.id = claimed.hotel_id`,
   );
 }
 
+/** Who holds a claim: the worker's lease and the claim's own token (the fence for its answers). */
+export interface TClaim {
+  workerId: string;
+  token: string;
+}
+
 /**
- * The consent check again, right before a chunk of claimed deliveries goes to SMTP: those whose
- * customer is no longer mailable (an unsubscribe that came after the claim) are marked skipped,
- * with the reason, and returned. One statement, which usually changes nothing.
+ * Right before messages go to SMTP, each one's consent is checked once more and, if it holds, the
+ * delivery is marked handed (in one statement for all the messages about to go). Deliveries whose
+ * customer is no longer mailable (an unsubscribe answered before this moment) are marked skipped,
+ * with the reason. Only rows still held by this claim are touched: one put back meanwhile is
+ * neither handed nor skipped, and neither is anything of a campaign paused or cancelled meanwhile
+ * (those stay claimed and unhanded, and go back to the queue at the end of the send). Returns each
+ * id's verdict.
  */
-export async function skipUnmailable(
+export async function handSend(
   tx: TTx,
+  campaignId: string,
+  token: string,
   deliveryIds: string[],
-): Promise<{ id: string; hotel_id: string | null }[]> {
+): Promise<{ id: string; status: 'sending' | 'skipped'; hotel_id: string | null }[]> {
   if (deliveryIds.length === 0) return [];
   return selectRows(
     tx,
-    sql`update deliveries d set status = 'skipped', skip_reason = ${SKIP_REASON}
+    sql`update deliveries d set
+        status = case when ${MAILABLE} then 'sending' else 'skipped' end,
+        skip_reason = ${SKIP_REASON},
+        handed_at = case when ${MAILABLE} then now() else null end
       from customers cu
-      where d.id = any(${sql.param(deliveryIds)}::uuid[]) and d.status = 'sending' and cu.id = d.customer_id and not (${MAILABLE})
-      returning d.id, d.hotel_id`,
+      where d.id = any(${sql.param(deliveryIds)}::uuid[]) and d.claim_token = ${token}::uuid and d.status = 'sending' and cu.id = d.customer_id
+        and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null)
+      returning d.id, d.status, d.hotel_id`,
   );
+}
+
+/** Claimed deliveries this claim did not hand to SMTP (a stop, a failed lane): back to the queue as they were. */
+export async function releaseUnhanded(tx: TTx, token: string): Promise<number> {
+  const rows = await selectRows<{ id: string }>(
+    tx,
+    sql`update deliveries set status = 'queued', claimed_by = null, claim_token = null
+      where claim_token = ${token}::uuid and status = 'sending' and handed_at is null returning id`,
+  );
+  return rows.length;
 }
 
 /**
@@ -99,7 +140,12 @@ export async function hotelQuietHours(tx: TTx, campaignId: string) {
 export interface TOutcome {
   id: string;
   customerId: string;
-  status: 'sent' | 'deferred' | 'failed';
+  /**
+   * The relay's answer: sent (2xx), deferred (4xx, or no answer before DATA: tried again later),
+   * failed (5xx, retries used up, or a mail that could not be built), unknown (no answer after the
+   * message may have been taken, a timeout: sent again once, marked as a possible repeat).
+   */
+  status: 'sent' | 'deferred' | 'failed' | 'unknown';
   messageId: string | null;
   error: string | null;
   nextAttemptAt: Date | null;
@@ -107,21 +153,36 @@ export interface TOutcome {
   hardBounce: boolean;
 }
 
-/** Records a batch's SMTP answers in one statement; hard bounces mark the customer's address. */
+/** The note on a delivery whose relay answer was lost twice: it is not sent a third time. */
+export const ANSWER_LOST_TWICE = 'the relay answer was lost twice (worker stopped or timed out); not sent a third time';
+
+/**
+ * Records SMTP answers in one statement, fenced by the claim: a delivery put back meanwhile (its
+ * worker's lease lapsed) is not touched, so a worker that lost its lease cannot overwrite what
+ * another worker does with it. Each relay answer counts one attempt; an unknown answer does not,
+ * and goes back to the queue once (marked as a possible repeat), then counts as sent. Hard
+ * bounces mark the customer's address. Returns each recorded delivery's new status.
+ */
 export async function recordOutcomes(
   tx: TTx,
+  token: string,
   outcomes: TOutcome[],
 ): Promise<{ id: string; status: string; hotel_id: string | null }[]> {
   if (outcomes.length === 0) return [];
   const updated = await selectRows<{ id: string; status: string; hotel_id: string | null }>(
     tx,
-    sql`update deliveries d set status = v.status,
-      sent_at = case when v.status = 'sent' then now() else d.sent_at end,
-      message_id = coalesce(v.message_id, d.message_id), error = v.error, next_attempt_at = v.next_at
+    sql`update deliveries d set
+      status = case when v.status <> 'unknown' then v.status when d.in_flight_repeats > 0 then 'sent' else 'queued' end,
+      in_flight_repeats = case when v.status = 'unknown' then 1 else d.in_flight_repeats end,
+      attempts = d.attempts + case when v.status = 'unknown' then 0 else 1 end,
+      sent_at = case when v.status = 'sent' or (v.status = 'unknown' and d.in_flight_repeats > 0) then now() else d.sent_at end,
+      message_id = coalesce(v.message_id, d.message_id),
+      error = case when v.status = 'unknown' and d.in_flight_repeats > 0 then ${ANSWER_LOST_TWICE} else v.error end,
+      next_attempt_at = v.next_at, claimed_by = null, claim_token = null, handed_at = null
     from unnest(${sql.param(outcomes.map((o) => o.id))}::uuid[], ${sql.param(outcomes.map((o) => o.status))}::text[],
       ${sql.param(outcomes.map((o) => o.messageId))}::text[], ${sql.param(outcomes.map((o) => o.error))}::text[],
       ${sql.param(outcomes.map((o) => o.nextAttemptAt?.toISOString() ?? null))}::timestamptz[]) as v(id, status, message_id, error, next_at)
-    where d.id = v.id and d.status = 'sending'
+    where d.id = v.id and d.status = 'sending' and d.claim_token = ${token}::uuid
     returning d.id, d.status, d.hotel_id`,
   );
   const bounced = outcomes.filter((o) => o.hardBounce).map((o) => o.customerId);
@@ -141,17 +202,31 @@ export async function skippedAtStart(tx: TTx, campaignId: string) {
 }
 
 /**
- * Deliveries left in flight by a worker that died (claimed longer ago than a lease): back to the
- * queue, counted as in-flight repeats, since the SMTP server may have taken them before the crash.
+ * Deliveries left in flight by a worker whose lease lapsed (or by a claim from before leases were
+ * recorded), never by claim age: a slow but live worker keeps its claims. One that was never handed
+ * to SMTP goes back to the queue as it was. One that was handed may have reached the relay: it
+ * goes back once, marked as a possible repeat (`in_flight_repeats` = 1); handed again and lost
+ * again, it is not sent a third time but counted as sent with the reason. Returns the deliveries
+ * that became sent here, for the statistics.
  */
-export async function requeueStale(tx: TTx, campaignId: string, olderThanSeconds: number): Promise<number> {
-  const rows = await selectRows<{ id: string }>(
+export async function putBackLapsed(
+  tx: TTx,
+  campaignId: string,
+  liveWorkerIds: string[],
+): Promise<{ id: string; status: string; hotel_id: string | null }[]> {
+  const handed = sql`(d.handed_at is not null or d.claimed_by is null)`;
+  return selectRows(
     tx,
-    sql`update deliveries set status = 'queued', in_flight_repeats = in_flight_repeats + 1
-      where campaign_id = ${campaignId}::uuid and status = 'sending' and claimed_at < now() - make_interval(secs => ${olderThanSeconds}::double precision)
-      returning id`,
+    sql`update deliveries d set
+        status = case when ${handed} and d.in_flight_repeats > 0 then 'sent' else 'queued' end,
+        sent_at = case when ${handed} and d.in_flight_repeats > 0 then now() else d.sent_at end,
+        error = case when ${handed} and d.in_flight_repeats > 0 then ${ANSWER_LOST_TWICE} else d.error end,
+        in_flight_repeats = case when ${handed} then greatest(d.in_flight_repeats, 1) else d.in_flight_repeats end,
+        claimed_by = null, claim_token = null, handed_at = null
+      where d.campaign_id = ${campaignId}::uuid and d.status = 'sending'
+        and (d.claimed_by is null or not (d.claimed_by = any(${sql.param(liveWorkerIds)}::uuid[])))
+      returning d.id, d.status, d.hotel_id`,
   );
-  return rows.length;
 }
 
 /** The campaign becomes sent when sent + skipped + failed equals its audience; true when it did now. */

@@ -102,6 +102,26 @@ describe('customer list', () => {
     );
   });
 
+  it('finds a family name that starts with a character outside the Basic Multilingual Plane (𠮷田)', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone) values ($1, '一郎', '𠮷田', '09099990001'), ($1, '次郎', '吉田', '09099990002')`,
+      [ids['sakura-hotels']],
+    );
+    try {
+      const find = async (q: string) =>
+        (await s.call('GET', `/v1/customers?search=${encodeURIComponent(q)}&limit=100`, { token })).body.data.items.map(
+          (c: { lastName: string }) => c.lastName,
+        );
+      expect(await find('𠮷')).toEqual(['𠮷田']);
+      expect(await find('𠮷田')).toEqual(['𠮷田']);
+      expect(await find('𠮷田 一郎')).toEqual(['𠮷田']);
+      expect(await find('吉')).toEqual(['吉田']);
+    } finally {
+      await s.sql(`delete from customers where phone in ('09099990001', '09099990002')`);
+    }
+  });
+
   it('filters by email status and hotel', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const kyoto = await s.call('GET', `/v1/customers?hotelId=${ids['sakura-kyoto']}`, { token });

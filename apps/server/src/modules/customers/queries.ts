@@ -41,13 +41,33 @@ export function bookingScope(ctx: TActingContext): SQL {
 }
 
 /**
+ * The least text after every text that starts with `prefix`, in code point (UTF-8 byte) order:
+ * the prefix with its last character, a whole code point, raised by one. A character outside the
+ * Basic Multilingual Plane (𠮷 in 𠮷田) is two UTF-16 units; raising only its low surrogate would
+ * make a lone surrogate, which reaches PostgreSQL as U+FFFD and sorts before 𠮷, so the range held
+ * nobody. The surrogate block is skipped; after U+10FFFF nothing follows, so the character before
+ * it is raised instead. Null: no text sorts after (the prefix is U+10FFFF only).
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const points = [...prefix];
+  while (points.length > 0) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+      return points.join('') + String.fromCodePoint(next);
+    }
+  }
+  return null;
+}
+
+/**
  * `column` starts with `prefix`, as the range [prefix, next) with the leakproof pattern operators,
- * which an index can serve under row-level security (LIKE cannot be used there).
+ * which an index can serve under row-level security (LIKE cannot be used there). The one place
+ * the customer search and the segment filters' "starts with" build it.
  */
 export function startsWith(column: SQL | AnyPgColumn, prefix: string): SQL {
-  const last = prefix.codePointAt(prefix.length - 1) ?? 0;
-  const head = [...prefix].slice(0, -1).join('');
-  const next = head + String.fromCodePoint(Math.min(last + 1, 0x10ffff));
+  const next = prefixUpperBound(prefix);
+  if (next === null) return sql`(${column} ~>=~ ${prefix})`;
   return sql`(${column} ~>=~ ${prefix} and ${column} ~<~ ${next})`;
 }
 

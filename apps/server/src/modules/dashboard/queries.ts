@@ -152,14 +152,6 @@ function ownedBy(host: TScopeHost, alias: 'c' | 's'): SQL {
   return sql`${brand} = ${host.brandId} and ${owner} = ${host.id}`;
 }
 
-/**
- * Campaigns owned by a host of the scope, campaigns only: the hidden campaigns that carry a
- * scenario's mails (`scenario_id` set) are not campaigns a user made or counts.
- */
-function campaignOwners(host: TScopeHost): SQL {
-  return sql`${ownedBy(host, 'c')} and c.scenario_id is null`;
-}
-
 /** An instant within a window of local days (`from` to `to` inclusive, in `timezone`). */
 function within(column: SQL, timezone: string, w: { from: string; to: string }): SQL {
   return sql`${column} >= (${w.from}::date)::timestamp at time zone ${timezone} and ${column} < (${w.to}::date + 1)::timestamp at time zone ${timezone}`;
@@ -178,11 +170,13 @@ function spanOf(windows: { from: string; to: string }[]): { from: string; to: st
 
 /**
  * Campaigns of the scope whose send finished as sent or failed in each window, by its local days
- * (`from` to `to` inclusive, in `timezone`); all windows in one statement.
+ * (`from` to `to` inclusive, in `timezone`); all windows in one statement. The scope's campaigns
+ * are the campaign list's (`reach`, campaigns/queries.ts): its own and those below it, and for a
+ * hotel or group a campaign of its brand or group that reached its guests.
  */
 export async function finishedCampaigns(
   tx: TTx,
-  host: TScopeHost,
+  reach: SQL,
   timezone: string,
   windows: { from: string; to: string }[],
 ): Promise<{ sent: number; failed: number }[]> {
@@ -194,23 +188,49 @@ export async function finishedCampaigns(
   );
   const [row] = await selectRows<Record<string, number>>(
     tx,
-    sql`select ${sql.join(columns, sql`, `)} from campaigns c
-      where ${campaignOwners(host)} and c.status in ('sent', 'failed') and ${within(at, timezone, spanOf(windows))}`,
+    sql`select ${sql.join(columns, sql`, `)} from campaigns c join hosts h on h.id = c.host_id
+      where ${reach} and c.status in ('sent', 'failed') and ${within(at, timezone, spanOf(windows))}`,
   );
   return windows.map((_, i) => ({ sent: row?.[`sent_${i}`] ?? 0, failed: row?.[`failed_${i}`] ?? 0 }));
 }
 
-export function nextScheduled(
+export interface TNextCampaignRow {
+  id: string;
+  name: string;
+  status: 'scheduled' | 'pending';
+  send_at: TTimestamp | null;
+  host_name: string;
+  /** Deliveries in flight (claimed, not answered) that the reader sees; a sending one's only. */
+  in_flight: number;
+}
+
+/**
+ * The scope's next scheduled campaigns (soonest first, `limit`), and every campaign of the scope
+ * sending now (few at any time), whose holds the caller works out. `seen` narrows the in-flight
+ * count to the deliveries the reader sees (its own hotels' guests of a campaign above it).
+ */
+export async function nextCampaigns(
   tx: TTx,
-  host: TScopeHost,
+  reach: SQL,
+  seen: SQL,
   limit: number,
-): Promise<{ id: string; name: string; send_at: TTimestamp; host_name: string }[]> {
-  return selectRows(
+): Promise<{ scheduled: TNextCampaignRow[]; sending: TNextCampaignRow[] }> {
+  const scheduled = await selectRows<TNextCampaignRow>(
     tx,
-    sql`select c.id, c.name, c.send_at, h.name as host_name from campaigns c join hosts h on h.id = c.host_id
-      where ${campaignOwners(host)} and c.status = 'scheduled' and c.send_at is not null
+    sql`select c.id, c.name, c.status, c.send_at, h.name as host_name, 0 as in_flight
+      from campaigns c join hosts h on h.id = c.host_id
+      where ${reach} and c.status = 'scheduled' and c.send_at is not null
       order by c.send_at, c.id limit ${limit}`,
   );
+  const sending = await selectRows<TNextCampaignRow>(
+    tx,
+    sql`select c.id, c.name, c.status, c.send_at, h.name as host_name,
+        (select count(*)::int from deliveries d where d.campaign_id = c.id and d.status = 'sending' and ${seen}) as in_flight
+      from campaigns c join hosts h on h.id = c.host_id
+      where ${reach} and c.status = 'pending'
+      order by c.started_at, c.id limit 100`,
+  );
+  return { scheduled, sending };
 }
 
 /** One host's tracked figures of one local day (TRACK's `host_daily_stats`, kept as events arrive). */

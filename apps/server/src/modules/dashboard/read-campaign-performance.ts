@@ -1,13 +1,23 @@
-import type { TCampaignPerformance, TDailyPerformance, TFigure, THotelPerformance } from '@yado/contracts';
+import type {
+  TCampaignHold,
+  TCampaignPerformance,
+  TDailyPerformance,
+  TFigure,
+  THotelPerformance,
+} from '@yado/contracts';
+import { sql } from 'drizzle-orm';
+import type { TTx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
+import { holdsOf } from '../campaigns/campaign-hold.ts';
+import { campaignReach, hostReach, inGuestHotels } from '../campaigns/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { daysOf, dashboardWindow } from './dashboard-window.ts';
 import { dashboardScope } from './dashboard-scope.ts';
 import {
   campaignEngagement,
   finishedCampaigns,
-  nextScheduled,
+  nextCampaigns,
   panelHost,
   performanceRows,
   scopeHotels,
@@ -69,7 +79,7 @@ export async function readCampaignPerformance(
       const hotel = row.hotel_id ? byHotel.get(row.hotel_id) : undefined;
       if (hotel) add(hotel, row);
     }
-    const [finishedNow, finishedBefore] = await finishedCampaigns(tx, scope, window.timezone, [
+    const [finishedNow, finishedBefore] = await finishedCampaigns(tx, campaignReach(ctx), window.timezone, [
       { from: window.from, to: window.to },
       { from: window.previousFrom, to: window.previousTo },
     ]);
@@ -84,7 +94,7 @@ export async function readCampaignPerformance(
       ],
     );
     const figure = (a: number | null, b: number | null): TFigure => ({ current: a, previous: b });
-    const scheduled = await nextScheduled(tx, scope, NEXT_SCHEDULED_LIMIT);
+    const upcoming = await upcomingCampaigns(tx, ctx, now);
     return {
       window,
       openRate: figure(rate(mailsNow!.opened, mailsNow!.delivered), rate(mailsBefore!.opened, mailsBefore!.delivered)),
@@ -102,12 +112,39 @@ export async function readCampaignPerformance(
         scope.level === 'hotel'
           ? null
           : hotels.map((h): THotelPerformance => ({ hotelId: h.id, name: h.name, ...(byHotel.get(h.id) ?? ZERO) })),
-      nextScheduled: scheduled.map((c) => ({
-        id: c.id,
-        name: c.name,
-        sendAt: new Date(c.send_at).toISOString(),
-        hostName: c.host_name,
-      })),
+      nextScheduled: upcoming,
     };
   });
+}
+
+/**
+ * The next campaigns: those scheduled, and those sending but held by quiet hours (a hotel or group
+ * also sees its brand's or group's campaign whose held guests are its own, and counts only them),
+ * by when they go, soonest first.
+ */
+async function upcomingCampaigns(tx: TTx, ctx: TActingContext, now: Date) {
+  const seen = sql`(${hostReach(ctx)} or ${inGuestHotels(ctx, sql`d.hotel_id`)})`;
+  const { scheduled, sending } = await nextCampaigns(tx, campaignReach(ctx), seen, NEXT_SCHEDULED_LIMIT);
+  const holds = await holdsOf(
+    tx,
+    sending.map((c) => ({ id: c.id, status: c.status, inFlight: c.in_flight })),
+    ctx,
+    now,
+  );
+  const entries: { id: string; name: string; sendAt: string; hostName: string; hold: TCampaignHold | null }[] = [
+    ...scheduled.map((c) => ({
+      id: c.id,
+      name: c.name,
+      sendAt: new Date(c.send_at as Date).toISOString(),
+      hostName: c.host_name,
+      hold: null,
+    })),
+    ...sending.flatMap((c) => {
+      const hold = holds.get(c.id);
+      return hold ? [{ id: c.id, name: c.name, sendAt: hold.until, hostName: c.host_name, hold }] : [];
+    }),
+  ];
+  return entries
+    .sort((a, b) => a.sendAt.localeCompare(b.sendAt) || a.id.localeCompare(b.id))
+    .slice(0, NEXT_SCHEDULED_LIMIT);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { staticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
 /**
@@ -41,11 +42,7 @@ describe('moving the manual clock', () => {
       `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '時計', 'テスト', $2, $3) returning id`,
       [brand.id, `0907${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`, email],
     );
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `時計 ${tag}`, type: 'static' } }))
-      .body.data.id;
-    expect(
-      (await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [guest.id] } })).status,
-    ).toBe(200);
+    const segment = await staticSegment(s, token, `時計 ${tag}`, [guest.id]);
     const template = await s.call('POST', '/v1/templates', {
       token,
       body: {

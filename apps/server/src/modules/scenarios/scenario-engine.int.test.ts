@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { STOP_SENTENCE } from '@yado/contracts/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { staticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
 /**
@@ -228,9 +229,7 @@ describe('consent and the frequency cap apply to scenario mails', () => {
     );
     const leaving = await customer('leaving');
     const capped = await customer('capped');
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `旅程 ${tag}`, type: 'static' } }))
-      .body.data.id;
-    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [leaving.id, capped.id] } });
+    const segment = await staticSegment(s, token, `旅程 ${tag}`, [leaving.id, capped.id]);
     const email = (subject: string) => ({ templateId, subject, senderEmail: sender });
     const id = await runScenario(
       {

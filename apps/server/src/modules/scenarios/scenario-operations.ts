@@ -22,6 +22,7 @@ import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { findSegmentRow } from '../segments/queries.ts';
 import { recordSegmentUse, releaseSegmentUses } from '../segments/segment-uses.ts';
+import { sendableIdentity } from '../sending/sender-check.ts';
 import { findTemplate } from '../templates/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { BUILT_IN_PREFIX, builtInPreset, builtInPresets } from './built-in-presets.ts';
@@ -213,6 +214,9 @@ export async function updateScenario(
     const row = await mustOwn(tx, ctx, id);
     // Once a scenario runs (or is scheduled to), changes cannot be made (section 4).
     if (row.status !== 'draft') throw new AppError(409, 'scenario_not_editable');
+    // Autosave names the version it last saw: another tab's change is never overwritten.
+    if (input.updatedAt !== undefined && Date.parse(input.updatedAt) !== new Date(row.updated_at).getTime())
+      throw new AppError(409, 'scenario_stale');
     const fields = {
       name: input.name ?? row.name,
       description: input.description ?? row.description,
@@ -358,6 +362,12 @@ export async function actOnScenario(
       case 'run': {
         const faults = await runFaults(tx, ctx, row.graph, row.run, now);
         if (faults.length) throw new AppError(400, 'scenario_invalid', faultFields(faults));
+        // The email steps' senders as scheduling a campaign checks them (422 with the reason), so a
+        // run does not start only to fail each guest at send time.
+        const senders = row.graph.nodes.flatMap((n) =>
+          n.type === 'email' ? [{ address: n.data.senderEmail, field: `nodes.${n.id}` }] : [],
+        );
+        if (senders.length) await sendableIdentity(rt, { hostId: row.host_id, brandId: row.brand_id }, senders, tx);
         const { startsAt, endsAt } = runWindow(row.run, now);
         const running = startsAt.getTime() <= now.getTime();
         await moved(

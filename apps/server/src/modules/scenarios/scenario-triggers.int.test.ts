@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { staticSegment } from '../../test/segments.ts';
 import { killWorkerProcess, startWorkerProcess } from '../../test/worker-process.ts';
 
 /**
@@ -254,9 +255,7 @@ describe('a recurring run', () => {
   it('enters the then-current members at each recurrence, once per period, across worker processes killed and started again', async () => {
     const first = await customer('member-first');
     const second = await customer('member-second');
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `毎週 ${tag}`, type: 'static' } }))
-      .body.data.id;
-    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: [first] } });
+    const segment = await staticSegment(s, token, `毎週 ${tag}`, [first]);
     const id = await runScenario('毎週', holdGraph({ kind: 'segment_members', segmentId: segment }), {
       period: { kind: 'recurring', every: 1, unit: 'weeks' },
     });

@@ -2,7 +2,7 @@ import type { TFilter, TFilterCondition, TFilterGroup } from '@yado/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { countSql, setCountSql } from './filter-count.ts';
-import type { TFilterEnv, TSegmentScope } from './filter-sql.ts';
+import type { TFilterEnv, TSegmentScope } from './filter-env.ts';
 
 const dialect = new PgDialect();
 const render = (q: Parameters<PgDialect['sqlToQuery']>[0]) => dialect.sqlToQuery(q);

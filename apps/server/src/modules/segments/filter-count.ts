@@ -1,14 +1,7 @@
 import { FILTER_FIELDS, type TFilter, type TFilterCondition, type TFilterGroup } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import {
-  bookingScopeSql,
-  checkInDays,
-  conditionSql,
-  customerScopeSql,
-  passCountSql,
-  type TFilterEnv,
-  type TSegmentScope,
-} from './filter-sql.ts';
+import { bookingScopeSql, checkInDays, conditionSql, customerScopeSql, passCountSql } from './filter-sql.ts';
+import type { TFilterEnv, TSegmentScope } from './filter-env.ts';
 
 /**
  * The live count of a filter: the whole filter and every group, in one statement (total, n0, n1...).

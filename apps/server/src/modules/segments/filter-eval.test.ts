@@ -1,7 +1,7 @@
 import type { TFilter, TFilterCondition } from '@yado/contracts';
 import { describe, expect, it } from 'vitest';
 import { conditionHolds, evaluateFilter, explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
-import type { TFilterEnv, TSegmentScope } from './filter-sql.ts';
+import type { TFilterEnv, TSegmentScope } from './filter-env.ts';
 
 const ENV: TFilterEnv = { today: '2026-07-01', timeZone: 'Asia/Tokyo' };
 const BRAND = 'b0000000-0000-4000-8000-000000000000';
@@ -95,11 +95,24 @@ describe('one condition', () => {
     ['amount', 'greater_than', 50000, true],
     ['nights', 'less_than', 2, false],
     ['roomType', 'is', ['twin'], true],
+    ['roomType', 'all', null, true],
     ['bookingSource', 'is_not', ['ota'], true],
     ['bookingStatus', 'is', ['cancelled'], false],
   ])('booking %s %s %j is %s', (field, operator, value, expected) =>
     expect(holds(field, operator, value, guest.bookings[0]!)).toBe(expected),
   );
+
+  it('counts a guest or booking without a value out of "all" (any value given), as every operator but is_not', () => {
+    const unknown = { ...guest, gender: null, prefecture: null };
+    const of = (field: string, operator: string, value: unknown, b: TEvalBooking | null = null) =>
+      conditionHolds({ kind: 'condition', field, operator, value } as TFilterCondition, unknown, b, ENV);
+    expect(of('gender', 'all', null)).toBe(false);
+    expect(of('prefecture', 'all', null)).toBe(false);
+    expect(of('gender', 'is', ['male'])).toBe(false);
+    expect(of('gender', 'is_not', ['male'])).toBe(true);
+    expect(of('roomType', 'all', null, guest.bookings[1]!)).toBe(false);
+    expect(of('hotel', 'all', null, guest.bookings[1]!)).toBe(true);
+  });
 });
 
 const cond = (field: string, operator: string, value: unknown = null) =>

@@ -6,7 +6,7 @@ import {
   type TFilterCondition,
   type TFilterGroup,
 } from '@yado/contracts';
-import type { TFilterEnv, TSegmentScope } from './filter-sql.ts';
+import { addDays, dateIn, type TFilterEnv, type TSegmentScope } from './filter-env.ts';
 
 /**
  * The filter's meaning in plain code, one customer at a time: the reference the SQL compiler is
@@ -53,19 +53,6 @@ export interface TEvalCustomer {
 }
 
 type TValue = string | number | null;
-
-/** 'YYYY-MM-DD' of an instant in a time zone. */
-export function dateIn(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
-}
-
-export function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Whole years from a birth date to today. */
 function ageOf(dateOfBirth: string, today: string): number {
@@ -187,7 +174,8 @@ export function conditionHolds(
       }
     }
     default: {
-      if (cond.operator === 'all') return true;
+      // Any value, as long as there is one: a missing value fails every operator but is_not.
+      if (cond.operator === 'all') return actual !== null;
       // Hotel ids are uuids: compared without regard to letter case, as PostgreSQL compares uuids.
       const norm = (x: unknown) => (cond.field === 'hotel' ? String(x).toLowerCase() : String(x));
       const listed = actual !== null && (v as string[]).some((x) => norm(x) === norm(actual));

@@ -8,7 +8,8 @@ import {
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { countSql } from './filter-count.ts';
-import { conditionSql, filterSql, groupPlaces, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import type { TFilterEnv, TSegmentScope } from './filter-env.ts';
+import { conditionSql, filterSql, groupPlaces } from './filter-sql.ts';
 
 const dialect = new PgDialect();
 const render = (q: Parameters<PgDialect['sqlToQuery']>[0]) => {
@@ -96,7 +97,10 @@ describe('compiling one condition', () => {
     expect(one('gender', 'is_not', ['male']).sql).toBe(
       '(customers.gender is null or not (customers.gender = any($1::text[])))',
     );
-    expect(one('roomType', 'all', null).sql).toBe('true');
+    // Any value given: a missing one fails "all" as it fails every operator but is_not.
+    expect(one('roomType', 'all', null).sql).toBe('b.room_type is not null');
+    expect(one('prefecture', 'all', null).sql).toBe('customers.prefecture is not null');
+    expect(one('hotel', 'all', null).sql).toBe('true');
     expect(one('checkInStatus', 'is', ['checked_in']).sql).toContain(
       "case when b.status in ('checked_in', 'checked_out')",
     );

@@ -7,7 +7,7 @@ import {
 } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { startsWith } from '../customers/queries.ts';
-import { addDays } from './filter-eval.ts';
+import { addDays, type TFilterEnv, type TSegmentScope } from './filter-env.ts';
 
 /**
  * The filter compiler: a checked filter document (contracts' checkFilter found no fault) becomes
@@ -16,19 +16,6 @@ import { addDays } from './filter-eval.ts';
  * written in packages/contracts/src/segments.ts, and filter-eval.ts states it again in plain code;
  * the property test (filter.property.int.test.ts) proves the two agree.
  */
-
-/** Whose customers and bookings a segment sees: a brand, or some of its hotels. */
-export interface TSegmentScope {
-  brandId: string;
-  /** null: the whole brand. Otherwise the hotels (one for a hotel, the group's for a group). */
-  hotelIds: string[] | null;
-}
-
-/** What "today" is, and the brand's time zone for dates of timestamps. */
-export interface TFilterEnv {
-  today: string;
-  timeZone: string;
-}
 
 /**
  * `set`: booking conditions as uncorrelated `customers.id in (select customer_id ...)`, which PostgreSQL
@@ -130,7 +117,9 @@ export function conditionSql(cond: TFilterCondition, env: TFilterEnv): SQL {
       }
     }
     default: {
-      if (cond.operator === 'all') return sql`true`;
+      // Any value, as long as there is one: a missing value fails every operator but is_not.
+      if (cond.operator === 'all')
+        return cond.field === 'hotel' ? sql`true` : sql`${CHOICE_COLUMNS[cond.field]} is not null`;
       if (cond.field === 'hotel') {
         // As uuids, so the hotel's index serves it; hotel ids are never null.
         const hotels = sql`${p((v as string[]).map(String))}::uuid[]`;

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, withTenant } from '../../db/client.ts';
 import { startTestServer, type TTestServer } from '../../test/harness.ts';
 import { countSql, setCountSql } from './filter-count.ts';
-import { customerScopeSql, filterSql, groupPlaces, type TFilterEnv, type TSegmentScope } from './filter-sql.ts';
+import type { TFilterEnv, TSegmentScope } from './filter-env.ts';
+import { customerScopeSql, filterSql, groupPlaces } from './filter-sql.ts';
 import { evaluateFilter, evaluateGroup, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
 
 /**

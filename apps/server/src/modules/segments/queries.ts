@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
-import type { TSegmentScope } from './filter-sql.ts';
+import type { TSegmentScope } from './filter-env.ts';
 
 /** The only place that touches segments, segment_members and segment_uses. */
 

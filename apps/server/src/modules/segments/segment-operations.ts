@@ -16,15 +16,9 @@ import {
   type TCustomerFilter,
 } from '../customers/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
-import { dateIn, explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
-import {
-  customerScopeSql,
-  filterSql,
-  groupPlaces,
-  type TCompileMode,
-  type TFilterEnv,
-  type TSegmentScope,
-} from './filter-sql.ts';
+import { dateIn, type TFilterEnv, type TSegmentScope } from './filter-env.ts';
+import { explainFilter, type TEvalBooking, type TEvalCustomer } from './filter-eval.ts';
+import { customerScopeSql, filterSql, groupPlaces, type TCompileMode } from './filter-sql.ts';
 import { countSql } from './filter-count.ts';
 import {
   addMembersWhere,

@@ -178,6 +178,42 @@ describe('live count', () => {
     expect(hotel.body.data.groups.map((g: { count: number }) => g.count)).toEqual([10, 10, 10, 0, 0]);
   });
 
+  it('counts "all" (any value given) without the guests who have no value', async () => {
+    await s.sql(`update customers set gender = 'female' where phone in ('08020000001', '08020000002')`);
+    try {
+      const filter = doc('and', [group('and', [cond('gender', 'all')])]);
+      const res = await s.call('POST', '/v1/segments/count', { token: await token(DEMO.brandAdmin), body: { filter } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.total).toBe(2);
+    } finally {
+      await s.sql(`update customers set gender = null where phone in ('08020000001', '08020000002')`);
+    }
+  });
+
+  it('counts a family name that starts with a character outside the Basic Multilingual Plane (𠮷田)', async () => {
+    await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone) values ($1, '一郎', '𠮷田', '09099990001'), ($1, '次郎', '吉田', '09099990002')`,
+      [ids['sakura-hotels']],
+    );
+    try {
+      const count = async (operator: string, value: string) => {
+        const filter = doc('and', [group('and', [cond('lastName', operator, value)])]);
+        const res = await s.call('POST', '/v1/segments/count', {
+          token: await token(DEMO.brandAdmin),
+          body: { filter },
+        });
+        expect(res.status).toBe(200);
+        return res.body.data.total as number;
+      };
+      expect(await count('starts_with', '𠮷')).toBe(1);
+      expect(await count('starts_with', '𠮷田')).toBe(1);
+      expect(await count('starts_with', '吉')).toBe(1);
+      expect(await count('is', '𠮷田')).toBe(1);
+    } finally {
+      await s.sql(`delete from customers where phone in ('09099990001', '09099990002')`);
+    }
+  });
+
   it('treats SQL-looking text as a value', async () => {
     const filter = doc('and', [
       group('or', [cond('firstName', 'contains', "'; drop table customers; --"), cond('email', 'is', "' or 1=1 --")]),

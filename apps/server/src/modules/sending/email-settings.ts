@@ -263,10 +263,20 @@ export async function dkimOptionsForSender(
   brandId: string,
   address: string,
 ): Promise<TDkimOptions | null> {
+  return withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) =>
+    dkimOptionsForSenderIn(rt, tx, brandId, address),
+  );
+}
+
+/** The same, inside a transaction the caller already holds (see `resolveSendingIdentityIn`). */
+export async function dkimOptionsForSenderIn(
+  rt: TRuntime,
+  tx: TTx,
+  brandId: string,
+  address: string,
+): Promise<TDkimOptions | null> {
   const domain = senderDomainOf(address);
   if (!domain) return null;
-  const row = await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) =>
-    findDomainByName(tx, brandId, domain),
-  );
+  const row = await findDomainByName(tx, brandId, domain);
   return row?.state === 'verified' ? dkimOptionsOf(row, rt.config.dataEncryptionKey) : null;
 }

@@ -6,6 +6,7 @@ import {
   type TPreview,
   templatesApi,
 } from '@yado/contracts';
+import { testSendRefusal } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import en from '../../i18n/en.json' with { type: 'json' };
@@ -282,7 +283,7 @@ export async function testSendTemplate(
         { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },
         'template test send failed',
       );
-      throw new AppError(502, 'test_send_failed');
+      throw testSendRefusal(error, to);
     }
   }
   return { sent: recipients.length };

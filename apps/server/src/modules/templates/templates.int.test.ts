@@ -284,6 +284,8 @@ describe('template images', () => {
     expect(res.body.data.url).toMatch(/^\/files\/logos\/[a-f0-9]{64}\.png$/);
     const served = await fetch(s.url + res.body.data.url);
     expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+    // Mail readers (and the console opened at another address) load it from their own origin.
+    expect(served.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
   });
 
   it('refuses other types, 5MB and more, and nothing, with the specification texts', async () => {
@@ -447,6 +449,16 @@ describe('preview and test send', () => {
       body: { language: 'ja', emails: ['not-an-address'] },
     });
     expect(bad.status).toBe(400);
+    // An address the relay refuses as malformed is the user's input: 400 with the relay's reason.
+    const refused = await s.call('POST', `/v1/templates/${templateId}/test-send`, {
+      token,
+      body: { language: 'ja', emails: ['malformed.guest@example.jp'] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'test_address_refused',
+      params: { email: 'malformed.guest@example.jp', reason: expect.stringContaining('Bad recipient address syntax') },
+    });
   });
 
   it('are limited per user, so the test send cannot be used to spam', async () => {

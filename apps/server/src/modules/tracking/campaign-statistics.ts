@@ -16,6 +16,7 @@ import {
   campaignLinks,
   campaignSeries,
   campaignTotals,
+  campaignTotalsOfGuests,
   eventsOfDeliveries,
   findCampaignInReach,
   recipientPage,
@@ -26,7 +27,9 @@ import {
  * A campaign's report (campaign.view_campaign_report): totals and rates, series, links, hotels and
  * recipients. Everything but the recipient list is read from rollups; the recipient list reads a
  * page of deliveries and each one's own events by its index. A campaign out of reach, or of
- * another brand, is "not found".
+ * another brand, is "not found". A campaign of a host above that reached the acting hotel's (or
+ * group's) guests is read for those guests only: totals and hotels from the per-hotel rollup, their
+ * recipients; the series and the links (rollups of the whole campaign) are empty.
  */
 
 const ZERO = Object.fromEntries(STAT_COUNTERS.map((k) => [k, 0])) as TStatCounters;
@@ -47,7 +50,9 @@ async function inReach<T>(
 
 export function readCampaignReport(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCampaignReport> {
   return inReach(rt, ctx, id, async (campaign, tx) => {
-    const row = await campaignTotals(tx, campaign.id);
+    const row = campaign.guestsOnly
+      ? await campaignTotalsOfGuests(tx, ctx, campaign.id)
+      : await campaignTotals(tx, campaign.id);
     const { updatedAt, ...rest } = row ?? { ...ZERO, updatedAt: null };
     const totals = { ...ZERO, ...rest };
     return {
@@ -81,17 +86,23 @@ export function readCampaignSeries(
     return {
       interval: query.interval,
       timeZone,
-      points: await campaignSeries(tx, campaign.id, query.interval, timeZone),
+      // The hourly rollup is the whole campaign's: none is shown to a host that sees its own guests only.
+      points: campaign.guestsOnly ? [] : await campaignSeries(tx, campaign.id, query.interval, timeZone),
     };
   });
 }
 
 export function readCampaignLinks(rt: TRuntime, ctx: TActingContext, id: string) {
-  return inReach(rt, ctx, id, async (campaign, tx) => ({ links: await campaignLinks(tx, campaign.id) }));
+  // The per-link rollup is the whole campaign's: none is shown to a host that sees its own guests only.
+  return inReach(rt, ctx, id, async (campaign, tx) => ({
+    links: campaign.guestsOnly ? [] : await campaignLinks(tx, campaign.id),
+  }));
 }
 
 export function readCampaignHotels(rt: TRuntime, ctx: TActingContext, id: string) {
-  return inReach(rt, ctx, id, async (campaign, tx) => ({ hotels: await campaignHosts(tx, campaign.id) }));
+  return inReach(rt, ctx, id, async (campaign, tx) => ({
+    hotels: await campaignHosts(tx, campaign.id, campaign.guestsOnly ? ctx : null),
+  }));
 }
 
 const CURSOR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -109,6 +120,7 @@ export function readRecipients(
       after: query.cursor ?? null,
       limit: query.limit + 1,
       status: query.status,
+      guestsOf: campaign.guestsOnly ? ctx : null,
     });
     const page = rows.slice(0, query.limit);
     const events = await eventsOfDeliveries(

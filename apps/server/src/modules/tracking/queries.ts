@@ -1,6 +1,7 @@
 import { STAT_COUNTERS, type TStatCounters, type TUnsubscribeSource } from '@yado/contracts';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
+import { hostReach, inGuestHotels, reachedGuests } from '../campaigns/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 
 /**
@@ -16,6 +17,7 @@ export interface TUnsubscribeTarget {
   campaignHostId: string;
   brandId: string;
   brandName: string;
+  brandLogoUrl: string | null;
   hotelId: string | null;
   customerId: string;
   emailStatus: 'active' | 'unsubscribed';
@@ -33,7 +35,7 @@ export async function findUnsubscribeTarget(
   const [row] = await selectRows<TUnsubscribeTarget>(
     tx,
     sql`select d.id as "deliveryId", d.campaign_id as "campaignId", c.host_id as "campaignHostId", d.brand_id as "brandId",
-        b.name as "brandName", d.hotel_id as "hotelId", d.customer_id as "customerId", cu.email_status as "emailStatus",
+        b.name as "brandName", b.logo_url as "brandLogoUrl", d.hotel_id as "hotelId", d.customer_id as "customerId", cu.email_status as "emailStatus",
         cu.unsubscribe_reason as "unsubscribeReason", cu.country,
         coalesce(sh.default_language, sg.default_language, sb.default_language) as "defaultLanguage"
       from deliveries d
@@ -58,7 +60,7 @@ export async function findGuestTarget(
 ): Promise<TUnsubscribeTarget | null> {
   const [row] = await selectRows<TUnsubscribeTarget>(
     tx,
-    sql`select null as "deliveryId", null as "campaignId", cu.brand_id as "campaignHostId", cu.brand_id as "brandId", b.name as "brandName",
+    sql`select null as "deliveryId", null as "campaignId", cu.brand_id as "campaignHostId", cu.brand_id as "brandId", b.name as "brandName", b.logo_url as "brandLogoUrl",
         null as "hotelId", cu.id as "customerId", cu.email_status as "emailStatus", cu.unsubscribe_reason as "unsubscribeReason", cu.country,
         sb.default_language as "defaultLanguage"
       from customers cu join hosts b on b.id = cu.brand_id
@@ -130,25 +132,17 @@ const SUMS = STAT_COUNTERS.map(
   (k) => `coalesce(sum(${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}), 0)::int as "${k}"`,
 ).join(', ');
 
-/** Campaigns an acting context may read: its own host's and those of the hosts below it (as segments). */
-export function campaignReach(ctx: TActingContext): SQL {
-  switch (ctx.host.level) {
-    case 'grand_user':
-      return sql`true`;
-    case 'brand':
-      return sql`c.brand_id = ${ctx.host.id}`;
-    case 'hotel_group':
-      return sql`(c.host_id = ${ctx.host.id} or h.hotel_group_id = ${ctx.host.id})`;
-    default:
-      return sql`c.host_id = ${ctx.host.id}`;
-  }
-}
-
+/**
+ * Campaigns an acting context may read, as the campaign list has them (campaigns/queries.ts): its
+ * own host's and those of the hosts below it whole, and for a hotel or hotel group a campaign of a
+ * host above that reached its guests, for those guests only (`guestsOnly`).
+ */
 export interface TCampaignRef {
   id: string;
   brandId: string;
   hostId: string;
   timezone: string;
+  guestsOnly: boolean;
 }
 
 /** The campaign if the context reaches it (row-level security narrows to the brand as well). */
@@ -156,10 +150,25 @@ export async function findCampaignInReach(tx: TTx, ctx: TActingContext, id: stri
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   const [row] = await selectRows<TCampaignRef>(
     tx,
-    sql`select c.id, c.brand_id as "brandId", c.host_id as "hostId", h.timezone from campaigns c join hosts h on h.id = c.host_id
-      where c.id = ${id} and ${campaignReach(ctx)}`,
+    sql`select c.id, c.brand_id as "brandId", c.host_id as "hostId", h.timezone, not ${hostReach(ctx)} as "guestsOnly"
+      from campaigns c join hosts h on h.id = c.host_id
+      where c.id = ${id} and (${hostReach(ctx)} or (c.scenario_id is null and ${reachedGuests(ctx)}))`,
   );
   return row ?? null;
+}
+
+/** A campaign's totals over the acting hotel's (or group's hotels') guests only, from the per-hotel rollup. */
+export async function campaignTotalsOfGuests(
+  tx: TTx,
+  ctx: TActingContext,
+  campaignId: string,
+): Promise<TStatCounters & { updatedAt: Date | null }> {
+  const [row] = await selectRows<TStatCounters & { updatedAt: Date | null }>(
+    tx,
+    sql`select ${sql.raw(SUMS)}, null as "updatedAt" from campaign_host_stats
+      where campaign_id = ${campaignId} and ${inGuestHotels(ctx, sql`host_id`)}`,
+  );
+  return row as TStatCounters & { updatedAt: Date | null };
 }
 
 export async function campaignTotals(
@@ -251,11 +260,13 @@ export async function campaignLinks(tx: TTx, campaignId: string) {
   );
 }
 
-export async function campaignHosts(tx: TTx, campaignId: string) {
+export async function campaignHosts(tx: TTx, campaignId: string, guestsOf: TActingContext | null = null) {
   return selectRows<TStatCounters & { hostId: string; hostName: string; level: 'brand' | 'hotel_group' | 'hotel' }>(
     tx,
     sql`select s.host_id as "hostId", h.name as "hostName", h.level, ${sql.raw(STAT_COUNTERS.map((k) => `s.${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}::int as "${k}"`).join(', '))}
-      from campaign_host_stats s join hosts h on h.id = s.host_id where s.campaign_id = ${campaignId} order by h.name, s.host_id`,
+      from campaign_host_stats s join hosts h on h.id = s.host_id where s.campaign_id = ${campaignId}
+        ${guestsOf ? sql`and ${inGuestHotels(guestsOf, sql`s.host_id`)}` : sql``}
+      order by h.name, s.host_id`,
   );
 }
 
@@ -276,7 +287,7 @@ export interface TRecipientRow {
 export async function recipientPage(
   tx: TTx,
   campaignId: string,
-  options: { after: string | null; limit: number; status?: string },
+  options: { after: string | null; limit: number; status?: string; guestsOf?: TActingContext | null },
 ): Promise<TRecipientRow[]> {
   return selectRows<TRecipientRow>(
     tx,
@@ -288,6 +299,7 @@ export async function recipientPage(
       where d.campaign_id = ${campaignId}
         ${options.after ? sql`and d.id > ${options.after}` : sql``}
         ${options.status ? sql`and d.status = ${options.status}` : sql``}
+        ${options.guestsOf ? sql`and ${inGuestHotels(options.guestsOf, sql`d.hotel_id`)}` : sql``}
       order by d.id limit ${options.limit}`,
   );
 }

@@ -213,10 +213,18 @@ describe('one-click unsubscribe (RFC 8058)', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'List-Unsubscribe=One-Click',
       });
+    // The page speaks for the brand: its name and its logo, not the product's.
+    const logo = `/files/logos/${'c'.repeat(64)}.png`;
+    await s.sql(`update hosts set logo_url = $1 where id = $2`, [logo, brandId]);
     const first = await post();
     expect(first.status).toBe(200);
     const page = (await first.json()).data;
-    expect(page).toMatchObject({ brandName: 'さくらホテルズ', emailStatus: 'unsubscribed', canUndo: true });
+    expect(page).toMatchObject({
+      brandName: 'さくらホテルズ',
+      brandLogoUrl: logo,
+      emailStatus: 'unsubscribed',
+      canUndo: true,
+    });
     const [customer] = await s.sql(
       `select email_status, unsubscribe_reason, email_status_changed_at from customers where id = $1`,
       [d.customer_id],

@@ -47,6 +47,7 @@ async function targetOf(tx: TTx, token: TUnsubscribeToken, lock: boolean): Promi
 function pageOf(target: TUnsubscribeTarget, message: string | null): TUnsubscribePage {
   return {
     brandName: target.brandName,
+    brandLogoUrl: target.brandLogoUrl,
     message,
     language: target.country
       ? guestLanguage(target.country)

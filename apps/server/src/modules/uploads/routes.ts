@@ -37,12 +37,15 @@ export function uploadRoutes(app: FastifyInstance, rt: TRuntime): void {
 
   // Logos are public (they appear in mail); the content-hash name makes them cacheable forever.
   // With a public bucket or CDN (S3_PUBLIC_URL) the browser is sent there; otherwise the bytes
-  // come through here, from the data directory or the (private) bucket.
+  // come through here, from the data directory or the (private) bucket. Logos and template images
+  // are loaded by mail readers from their own origins (and by the console when it is opened at
+  // another address than PUBLIC_URL): helmet's `same-origin` resource policy would blank them.
   app.get<{ Params: { name: string } }>(
     `${LOGO_URL_PREFIX}:name`,
     { schema: { hide: true } },
     async (request, reply) => {
       const { name } = request.params;
+      reply.header('cross-origin-resource-policy', 'cross-origin');
       if (!isLogoName(name)) throw new AppError(404, 'not_found');
       const elsewhere = store.publicUrl(name);
       if (elsewhere) return reply.header('cache-control', 'public, max-age=86400').redirect(elsewhere, 302);

@@ -16,6 +16,7 @@ const entry = (over: Partial<TAuditEntry>): TAuditEntry => ({
   targetName: 'さくらホテル 新宿',
   changes: null,
   hostNames: {},
+  objectNames: {},
   ...over,
 });
 
@@ -315,5 +316,34 @@ describe('scenario and preset changes (automations)', () => {
       en: 'Deleted preset “🎂 誕生日”',
       ja: 'プリセット「🎂 誕生日」を削除しました',
     });
+  });
+});
+
+describe('names instead of ids', () => {
+  it('names the guest and the campaign of an unsubscribe, never its ids, in both languages', async () => {
+    const unsubscribe = entry({
+      actorEmail: null,
+      actingHostName: null,
+      actingHostLevel: null,
+      actingRole: null,
+      action: 'guest_unsubscribe',
+      targetType: 'customer',
+      targetId: '0b6f2a52-6c1e-4f3e-9f57-2f2f6f1f0a02',
+      targetName: '山田 浩',
+      changes: { emailStatus: ['active', 'unsubscribed'], campaignId: '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a02' },
+      objectNames: { '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a02': '箱根の冬のご案内' },
+    });
+    const action = await inBoth(() => describeAction(unsubscribe, i18next.t));
+    expect(action.en).toContain('山田 浩');
+    expect(action.ja).toContain('山田 浩');
+    const lines = await inBoth(() => describeChanges(unsubscribe, i18next.t));
+    expect(lines.en).toContain('Campaign: 箱根の冬のご案内');
+    expect(lines.ja).toContain('キャンペーン：箱根の冬のご案内');
+    expect(JSON.stringify(lines)).not.toContain('5f0c2a52');
+
+    const gone = entry({ ...unsubscribe, objectNames: {} });
+    const goneLines = await inBoth(() => describeChanges(gone, i18next.t));
+    expect(JSON.stringify(goneLines)).not.toContain('5f0c2a52');
+    expect(goneLines.en).toContain('Campaign: (deleted)');
   });
 });

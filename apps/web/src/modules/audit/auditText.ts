@@ -26,6 +26,7 @@ const KNOWN_ACTIONS = [
   'send_now',
   'unschedule',
   'cancel',
+  'pause',
   'run',
   'stop',
   'restart',
@@ -41,6 +42,17 @@ const NAMED_TYPES = ['campaign', 'template', 'scenario', 'preset', 'segment'];
 const HIDDEN_VALUES = ['logoUrl'];
 /** Keys whose values are host ids, named through `entry.hostNames`. */
 const HOST_ID_KEYS = ['hotelGroupId'];
+/** Keys whose values are ids of campaigns, templates, segments, scenarios, presets or guests, named through `entry.objectNames`. */
+const OBJECT_ID_KEYS = [
+  'campaignId',
+  'templateId',
+  'segmentId',
+  'segmentIds',
+  'excludeSegmentIds',
+  'scenarioId',
+  'presetId',
+  'customerId',
+];
 /** Keys the sentence or another line already says (a name unless it changed). */
 const SKIPPED_KEYS = ['ids', 'deletedHostIds', 'releasedHotelIds', 'fields'];
 
@@ -57,6 +69,9 @@ function fieldLabel(key: string, t: TFunction): string {
 function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction): string {
   if (value === null || value === undefined || value === '') return t('audit.none');
   if (HOST_ID_KEYS.includes(key) && typeof value === 'string') return entry.hostNames[value] ?? t('audit.unknown_host');
+  // An id is never shown: what was deleted since reads "(deleted)".
+  if (OBJECT_ID_KEYS.includes(key) && typeof value === 'string')
+    return entry.objectNames?.[value] ?? t('audit.deleted_object');
   if (key === 'role' && typeof value === 'string') {
     const level = entry.actingHostLevel ?? 'hotel';
     return t(`roles.${level}.${value}`, { defaultValue: value });

@@ -1,4 +1,4 @@
-import type { TCampaignStatus } from '@yado/contracts/campaigns';
+import type { TCampaignScope, TCampaignStatus } from '@yado/contracts/campaigns';
 import type { TEntitlement } from '@yado/contracts/entitlements';
 
 /** What a user may do to a campaign from the list (spec sections 2 and 4). */
@@ -9,6 +9,8 @@ export const CAMPAIGN_ACTIONS = [
   'send_now',
   'save_as_draft',
   'cancel',
+  'pause',
+  'resume',
   'duplicate',
   'delete',
 ] as const;
@@ -23,6 +25,9 @@ const BY_STATE: Record<TCampaignAction, readonly TCampaignStatus[]> = {
   send_now: ['draft', 'scheduled'],
   save_as_draft: ['scheduled'],
   cancel: ['scheduled'],
+  // A sending campaign: paused or resumed (which one, `paused` decides).
+  pause: ['pending'],
+  resume: ['pending'],
   duplicate: ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'],
   // A send in progress finishes or fails first: its deliveries are being written.
   delete: ['draft', 'scheduled', 'sent', 'failed', 'cancelled'],
@@ -36,6 +41,8 @@ const NEEDS: Record<TCampaignAction, TEntitlement> = {
   send_now: 'campaign.update',
   save_as_draft: 'campaign.update',
   cancel: 'campaign.update',
+  pause: 'campaign.update',
+  resume: 'campaign.update',
   duplicate: 'campaign.create',
   delete: 'campaign.delete',
 };
@@ -47,6 +54,8 @@ const OWNER_ONLY: ReadonlySet<TCampaignAction> = new Set([
   'send_now',
   'save_as_draft',
   'cancel',
+  'pause',
+  'resume',
   'delete',
 ]);
 
@@ -65,17 +74,24 @@ export function isConfirmed(action: TCampaignAction): action is TConfirmedAction
 
 /**
  * The actions offered for a campaign in `status` to a user holding `entitlements`; `editable` is
- * false for a campaign of a host above the acting one, which it may read and copy only.
+ * false for a campaign of another host, which it may read and copy only. A campaign of a host above
+ * seen for the acting host's own guests (`scope` own_guests) is read only: its segments are not the
+ * acting host's to copy. `paused`: a sending campaign paused by a user (resume instead of pause).
  */
 export function actionsFor(
   status: TCampaignStatus,
   editable: boolean,
   entitlements: Partial<Record<TEntitlement, boolean>>,
+  scope: TCampaignScope = 'campaign',
+  paused = false,
 ): TCampaignAction[] {
   return CAMPAIGN_ACTIONS.filter(
     (action) =>
       BY_STATE[action].includes(status) &&
+      (action !== 'pause' || !paused) &&
+      (action !== 'resume' || paused) &&
       entitlements[NEEDS[action]] === true &&
-      (editable || !OWNER_ONLY.has(action)),
+      (editable || !OWNER_ONLY.has(action)) &&
+      (scope === 'campaign' || action === 'statistics'),
   );
 }

@@ -47,13 +47,22 @@ describe('campaign actions by state', () => {
   });
 
   it('keep a campaign being sent from deletion and change', () => {
-    expect(actionsFor('pending', true, ALL)).toEqual(['statistics', 'duplicate']);
+    expect(actionsFor('pending', true, ALL)).toEqual(['statistics', 'pause', 'duplicate']);
+    // A paused send offers resume instead; a viewer or another host's user neither.
+    expect(actionsFor('pending', true, ALL, 'campaign', true)).toEqual(['statistics', 'resume', 'duplicate']);
+    expect(actionsFor('pending', false, ALL)).toEqual(['statistics', 'duplicate']);
+    expect(actionsFor('pending', true, VIEWER, 'campaign', true)).toEqual(['statistics']);
   });
 
   it('show statistics of sent and failed campaigns, none of a cancelled one', () => {
     expect(actionsFor('sent', true, ALL)).toEqual(['statistics', 'duplicate', 'delete']);
     expect(actionsFor('failed', true, ALL)).toEqual(['statistics', 'duplicate', 'delete']);
     expect(actionsFor('cancelled', true, ALL)).toEqual(['duplicate', 'delete']);
+  });
+
+  it("give a hotel its brand's campaign to its guests to read only, not to copy", () => {
+    expect(actionsFor('sent', false, ALL, 'own_guests')).toEqual(['statistics']);
+    expect(actionsFor('pending', false, ALL, 'own_guests')).toEqual(['statistics']);
   });
 
   it('give viewers the report only', () => {

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { conditionText, fieldKey } from './conditionText';
+import { fieldKey } from '../../lib/i18n/fieldKey';
+import { conditionText } from './conditionText';
 
 const hotels = [{ value: 'h1', label: 'さくらホテル 新宿' }];
 const choicesOf = (field: string) => (field === 'hotel' ? hotels : []);
@@ -24,7 +25,9 @@ describe('condition text', () => {
     expect(conditionText({ field: 'nights', operator: 'between', value: [2, 5] }, t, 'en', choicesOf)).toBe(
       'Number of nights between 2 and 5',
     );
-    expect(conditionText({ field: 'gender', operator: 'all', value: null }, t, 'en', choicesOf)).toBe('Gender: all');
+    expect(conditionText({ field: 'gender', operator: 'all', value: null }, t, 'en', choicesOf)).toBe(
+      'Gender: any value given',
+    );
   });
 
   it('puts the value before the operator in Japanese', async () => {
@@ -33,6 +36,23 @@ describe('condition text', () => {
       '姓：佐（で始まる）',
     );
     await i18next.changeLanguage('en');
+  });
+
+  it('translates room types on Japanese screens, for a reader without the list too', async () => {
+    await i18next.changeLanguage('ja');
+    const text = conditionText(
+      { field: 'roomType', operator: 'is', value: ['twin', 'japanese_style'] },
+      i18next.t,
+      'ja',
+      choicesOf,
+    );
+    expect(text).toContain('ツイン');
+    expect(text).toContain('和室');
+    expect(text).not.toContain('twin');
+    await i18next.changeLanguage('en');
+    expect(conditionText({ field: 'roomType', operator: 'is', value: ['twin'] }, i18next.t, 'en', choicesOf)).toContain(
+      'Twin',
+    );
   });
 
   it('names catalogue keys in snake_case', () => {

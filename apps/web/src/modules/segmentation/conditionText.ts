@@ -1,9 +1,11 @@
 import { FILTER_FIELDS, type TFilterField, type TFilterValue } from '@yado/contracts/segments';
 import type { TFunction } from 'i18next';
 import { formatDate } from '../../lib/dates/formatDate';
+import { fieldKey } from '../../lib/i18n/fieldKey';
 import type { TLanguage } from '../../lib/session/storage';
 import { formatYen } from '../customers/format';
 import type { TChoice } from './hooks/useChoiceOptions';
+import { roomTypeText } from '../ui/text/roomTypeText';
 
 type TChoicesOf = (field: TFilterField) => TChoice[];
 
@@ -22,7 +24,11 @@ export function valueText(
 ): string {
   if (!isField(field)) return String(value);
   const def = FILTER_FIELDS[field];
-  if (def.type === 'choice') return choicesOf(field).find((c) => c.value === value)?.label ?? String(value);
+  if (def.type === 'choice') {
+    const label = choicesOf(field).find((c) => c.value === value)?.label;
+    // A reader has no list of room types to look in; the code is translated all the same.
+    return label ?? (def.source === 'room_types' ? roomTypeText(String(value), t) : String(value));
+  }
   if (def.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
     return day(value, language);
   if (field === 'amount' && typeof value === 'number') return formatYen(value, language);
@@ -45,9 +51,9 @@ export function conditionText(
       operator: t(`segmentation.summary.${operator}`, { count: Number(value) }),
     });
   }
+  // Any value given: a guest without one is not counted (packages/contracts/src/segments.ts).
+  if (operator === 'all') return t('segmentation.summary.condition_all', { field: fieldLabel });
   const operatorLabel = t(`segmentation.operators.${operator}`);
-  if (operator === 'all')
-    return t('segmentation.summary.condition_any', { field: fieldLabel, operator: operatorLabel });
   let shown: string;
   if (operator === 'between' && Array.isArray(value)) {
     shown = t('segmentation.summary.between', { from: show(value[0] ?? ''), to: show(value[1] ?? '') });
@@ -58,6 +64,3 @@ export function conditionText(
   }
   return t('segmentation.summary.condition', { field: fieldLabel, operator: operatorLabel, value: shown });
 }
-
-/** The catalogue key of a field (`checkInDate` → `check_in_date`): catalogue keys are snake_case. */
-export const fieldKey = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -299,11 +299,22 @@ export interface TDraftCheck {
   wrong: boolean;
 }
 
+/** The faults a condition's value can have, as opposed to its field, operator or group. */
+const VALUE_FAULTS: ReadonlySet<TFilterFaultCode> = new Set([
+  'value_wrong_type',
+  'value_out_of_range',
+  'bad_date',
+  'between_order',
+  'unknown_choice',
+]);
+
 /** The contract's check of a draft, telling values still to fill in from wrong arrangements. */
 export function checkDraft(filter: TFilter): TDraftCheck {
   const faults = checkFilter(filter);
+  // A value still to fill in is not wrong yet, whatever the check calls it: an empty date is a
+  // "bad date" to the contract, but the user has not typed it.
   const wrongFaults = faults.filter((fault) => {
-    if (fault.code !== 'value_wrong_type') return true;
+    if (!VALUE_FAULTS.has(fault.code)) return true;
     const item = itemAt(filter, placeOf(fault.path));
     return !(item?.kind === 'condition' && isUnfilled(item.value));
   });

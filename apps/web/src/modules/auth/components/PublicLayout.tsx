@@ -1,5 +1,5 @@
 import { Box, Group, Paper, Text, Title } from '@mantine/core';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageToggle } from '../../ui/components/LanguageToggle';
 import classes from './PublicLayout.module.css';
@@ -7,6 +7,8 @@ import classes from './PublicLayout.module.css';
 /** The frame of the pages reachable without signing in. */
 export function PublicLayout() {
   const { t } = useTranslation();
+  // The unsubscribe page is a guest's, from a brand's mail: it shows the brand, not the product.
+  const forGuest = useLocation().pathname === '/unsubscribe';
   return (
     <Box className={classes.page}>
       <Group justify="flex-end" p="md">
@@ -14,17 +16,21 @@ export function PublicLayout() {
       </Group>
       <Box className={classes.center}>
         <Paper className={classes.card} withBorder shadow="sm" radius="md" p="xl">
-          <Group gap={8} mb="lg" justify="center">
-            <Box className={classes.logo} aria-hidden />
-            <Title order={3} className={classes.brand}>
-              {t('common.app_name')}
-            </Title>
-          </Group>
+          {!forGuest && (
+            <Group gap={8} mb="lg" justify="center">
+              <Box className={classes.logo} aria-hidden />
+              <Title order={3} className={classes.brand}>
+                {t('common.app_name')}
+              </Title>
+            </Group>
+          )}
           <Outlet />
         </Paper>
-        <Text size="xs" c="dimmed" mt="md" ta="center">
-          {t('common.tagline')}
-        </Text>
+        {!forGuest && (
+          <Text size="xs" c="dimmed" mt="md" ta="center">
+            {t('common.tagline')}
+          </Text>
+        )}
       </Box>
     </Box>
   );

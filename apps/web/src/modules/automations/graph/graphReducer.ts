@@ -18,6 +18,8 @@ export interface TGraphState {
   selectedId: string | null;
   /** Changed since the last load or save. */
   dirty: boolean;
+  /** Counts the user's changes (autosave saves a revision not saved yet); a load keeps it. */
+  revision: number;
   /** Why the last connect was refused, for the editor to say so; cleared by the next change. */
   refusal: TConnectRefusal | null;
 }
@@ -46,7 +48,16 @@ export function outletsOf(type: TNodeType): TEdgeHandle[] {
 }
 
 export function emptyEditorGraph(): TGraphState {
-  return { nodes: [], edges: [], faults: {}, graphFaults: [], selectedId: null, dirty: false, refusal: null };
+  return {
+    nodes: [],
+    edges: [],
+    faults: {},
+    graphFaults: [],
+    selectedId: null,
+    dirty: false,
+    revision: 0,
+    refusal: null,
+  };
 }
 
 /** Whether `to` can be reached from `from` along the edges (a new edge back would close a loop). */
@@ -140,15 +151,23 @@ export function layeredPositions(nodes: TScenarioNode[], edges: TScenarioEdge[])
 export function graphReducer(state: TGraphState, action: TGraphAction): TGraphState {
   switch (action.type) {
     case 'load':
-      return { ...emptyEditorGraph(), nodes: action.nodes, edges: action.edges };
+      return { ...emptyEditorGraph(), nodes: action.nodes, edges: action.edges, revision: state.revision };
     case 'add':
       if (state.nodes.some((n) => n.id === action.node.id)) return state;
-      return { ...state, nodes: [...state.nodes, action.node], selectedId: action.node.id, dirty: true, refusal: null };
+      return {
+        ...state,
+        nodes: [...state.nodes, action.node],
+        selectedId: action.node.id,
+        dirty: true,
+        revision: state.revision + 1,
+        refusal: null,
+      };
     case 'move':
       return {
         ...state,
         nodes: state.nodes.map((n) => (n.id === action.id ? { ...n, position: action.position } : n)),
         dirty: true,
+        revision: state.revision + 1,
       };
     case 'connect': {
       const refusal = connectRefusal(state, action.source, action.target, action.handle);
@@ -159,7 +178,7 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
         target: action.target,
         handle: action.handle,
       };
-      return { ...state, edges: [...state.edges, edge], dirty: true, refusal: null };
+      return { ...state, edges: [...state.edges, edge], dirty: true, revision: state.revision + 1, refusal: null };
     }
     case 'remove': {
       const gone = new Set(action.nodeIds);
@@ -175,6 +194,7 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
         faults: keepFaults(state.faults, new Set(nodes.map((n) => n.id))),
         selectedId: state.selectedId && gone.has(state.selectedId) ? null : state.selectedId,
         dirty: true,
+        revision: state.revision + 1,
         refusal: null,
       };
     }
@@ -189,6 +209,7 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
         nodes: state.nodes.map((n) => (n.id === id ? action.node : n)),
         faults,
         dirty: true,
+        revision: state.revision + 1,
       };
     }
     case 'select':
@@ -201,6 +222,7 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
         ...state,
         nodes: state.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })),
         dirty: true,
+        revision: state.revision + 1,
       };
     }
     case 'mark': {

@@ -44,14 +44,18 @@ import {
   type EdgeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useMemo, useReducer, useState, type DragEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { emailSettingsQuery } from '../../sending/api/sendingCalls';
 import { segmentChoicesQuery } from '../../segmentation/api/segmentsCalls';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { SaveStatus } from '../../ui/components/SaveStatus';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { useAutosave } from '../../ui/hooks/useAutosave';
+import { useLeaveGuard } from '../../ui/hooks/useLeaveGuard';
 import {
   executionLogQuery,
   SCENARIOS_QUERY_KEY,
@@ -82,7 +86,7 @@ function settingsOf(scenario: TScenario): TScenarioSettings {
   return { name: scenario.name, description: scenario.description, run: scenario.run };
 }
 
-function ScenarioEditor({ scenario }: { scenario: TScenario }) {
+function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useProfile();
@@ -93,10 +97,32 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
     graphReducer(emptyEditorGraph(), { type: 'load', nodes: scenario.graph.nodes, edges: scenario.graph.edges }),
   );
   const [settings, setSettings] = useState(() => settingsOf(scenario));
-  const [settingsDirty, setSettingsDirty] = useState(false);
+  const [settingsRevision, setSettingsRevision] = useState(0);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const dirty = state.dirty || settingsDirty;
+  // The version last saved here: autosave names it, and a scenario changed elsewhere is refused.
+  const version = useRef(scenario.updatedAt);
+
+  // Every change is saved as a draft a second after the last one, as the template builder does.
+  const autosave = useAutosave({
+    revision: state.revision + settingsRevision,
+    enabled: !readOnly && settings.name.trim() !== '',
+    isStale: (error) => isApiError(error) && error.code === 'scenario_stale',
+    save: async () => {
+      const saved = await updateScenario(scenario.id, {
+        name: settings.name,
+        description: settings.description,
+        graph: { version: SCENARIO_GRAPH_VERSION, nodes: state.nodes, edges: state.edges },
+        run: settings.run,
+        updatedAt: version.current,
+      });
+      version.current = saved.updatedAt;
+      queryClient.setQueryData(scenarioQuery(scenario.id).queryKey, saved);
+      void queryClient.invalidateQueries({ queryKey: SCENARIOS_QUERY_KEY, refetchType: 'none' });
+    },
+  });
+  const dirty = !readOnly && autosave.state !== 'saved';
+  // Leaving before the last change is saved asks first (the link back, the sidebar, the browser).
+  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty());
 
   const templates = useQuery({ ...templateChoicesQuery(), enabled: can['templates.view_templates_report'] === true });
   const segments = useQuery(segmentChoicesQuery('', can['segmentation.read_segment'] === true));
@@ -105,12 +131,13 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
   const log = useQuery({ ...executionLogQuery(scenario.id, scenario.status === 'running'), enabled: live });
 
   // The server's copy wins whenever there is nothing unsaved here: after a restart, a run, or
-  // while the scenario runs (read-only) and its counts move.
+  // while the scenario runs (read-only) and its counts move; not after this editor's own save.
   useEffect(() => {
-    if (dirty && !readOnly) return;
+    if (!readOnly && (autosave.isDirty() || scenario.updatedAt === version.current)) return;
+    version.current = scenario.updatedAt;
     dispatch({ type: 'load', nodes: scenario.graph.nodes, edges: scenario.graph.edges });
     setSettings(settingsOf(scenario));
-    setSettingsDirty(false);
+    autosave.markSaved();
     // Reload on a new server version only, not on each local change.
   }, [scenario.updatedAt, scenario.status]);
 
@@ -123,22 +150,18 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
     });
   }, [state.nodes, state.edges, settings.run]);
 
+  /** Saves what is on the canvas now (before a run); false when the server refused, said in a snackbar. */
   const save = async (): Promise<boolean> => {
     if (settings.name.trim() === '') {
       setSettingsOpen(true);
       return false;
     }
-    setSaving(true);
+    if (autosave.state === 'stale') {
+      showSnackbar({ status: 'failed', message: t('errors.scenario_stale') });
+      return false;
+    }
     try {
-      await updateScenario(scenario.id, {
-        name: settings.name,
-        description: settings.description,
-        graph: { version: SCENARIO_GRAPH_VERSION, nodes: state.nodes, edges: state.edges },
-        run: settings.run,
-      });
-      dispatch({ type: 'saved' });
-      setSettingsDirty(false);
-      await queryClient.invalidateQueries({ queryKey: SCENARIOS_QUERY_KEY });
+      await autosave.flush();
       return true;
     } catch (error) {
       showSnackbar({ status: 'failed', message: errorText(error, t) });
@@ -150,8 +173,6 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
         ),
       });
       return false;
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -167,7 +188,7 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
   const allowed = scenarioActionsFor(scenario.status, scenario.editable, can);
   const act = async (action: 'run' | 'stop' | 'restart' | 'cancel' | 'resume') => {
     // "Finish and run": what is on the canvas is saved first, so the run checks what the user sees.
-    if (action === 'run' && dirty && !(await save())) return;
+    if (action === 'run' && autosave.isDirty() && !(await save())) return;
     actions.run(action, { id: scenario.id, name: settings.name });
   };
 
@@ -280,15 +301,7 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
             {settings.name}
           </Title>
           <ScenarioStatusBadge status={scenario.status} />
-          {!readOnly && (
-            <Text size="xs" c={dirty ? 'orange' : 'dimmed'} data-testid="editor-save-state">
-              {saving
-                ? t('automations.editor.saving')
-                : dirty
-                  ? t('automations.editor.unsaved')
-                  : t('automations.editor.saved')}
-            </Text>
-          )}
+          {!readOnly && <SaveStatus state={autosave.state} onRetry={() => void save()} onReload={onReload} />}
         </Group>
         <Group gap="xs" wrap="nowrap">
           <Button
@@ -315,8 +328,8 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
                 variant="default"
                 size="xs"
                 leftSection={<IconDeviceFloppy size={16} />}
-                loading={saving}
-                disabled={!dirty}
+                loading={autosave.state === 'saving'}
+                disabled={!dirty || autosave.state === 'stale'}
                 onClick={() => void save()}
                 data-testid="save"
               >
@@ -495,11 +508,12 @@ function ScenarioEditor({ scenario }: { scenario: TScenario }) {
         readOnly={readOnly}
         onChange={(next) => {
           setSettings(next);
-          setSettingsDirty(true);
+          setSettingsRevision((n) => n + 1);
         }}
         onClose={() => setSettingsOpen(false)}
       />
       {actions.dialog}
+      {leaveGuard}
     </Box>
   );
 }
@@ -509,7 +523,10 @@ export function ScenarioEditorPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
+  const queryClient = useQueryClient();
   const scenario = useQuery(scenarioQuery(id));
+  // A reload (after another tab saved) starts the editor again from the stored scenario.
+  const [reloads, setReloads] = useState(0);
   if (!id || scenario.isError) {
     return (
       <Center mih="100vh" p="md">
@@ -535,7 +552,13 @@ export function ScenarioEditorPage() {
   }
   return (
     <ReactFlowProvider>
-      <ScenarioEditor key={scenario.data.id} scenario={scenario.data} />
+      <ScenarioEditor
+        key={`${scenario.data.id}:${reloads}`}
+        scenario={scenario.data}
+        onReload={() =>
+          void queryClient.refetchQueries({ queryKey: scenarioQuery(id).queryKey }).then(() => setReloads((n) => n + 1))
+        }
+      />
     </ReactFlowProvider>
   );
 }

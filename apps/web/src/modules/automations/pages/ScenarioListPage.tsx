@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { SCENARIO_STATUSES, type TScenarioListItem, type TScenarioStatus } from '@yado/contracts/scenarios';
 import {
@@ -21,10 +21,8 @@ import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
-import { EmptyState } from '../../ui/components/EmptyState';
-import { FilterSelect, ListPager, ListToolbar } from '../../ui/components/ListControls';
-import { PageHeader } from '../../ui/components/PageHeader';
-import { RowActionMenu } from '../../ui/components/RowActionMenu';
+import { FilterSelect } from '../../ui/components/ListControls';
+import { ListPage, type TListColumn } from '../../ui/components/ListPage';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
 import { createScenario, scenarioListQuery, type TScenarioFilters } from '../api/scenariosCalls';
@@ -50,6 +48,13 @@ const ICONS: Record<TScenarioMenuAction, ReactNode> = {
   delete: <IconTrash size={16} />,
 };
 
+/** What has not run yet opens in the editor; what has run opens its summary. */
+function openPath(scenario: TScenarioListItem): string {
+  return scenario.status === 'draft' || scenario.status === 'scheduled'
+    ? editorPath(scenario.id)
+    : summaryPath(scenario.id);
+}
+
 function ByAt({ at, person }: { at: string; person: TScenarioListItem['createdBy'] }) {
   const { t } = useTranslation();
   const when = formatDate(at, currentLanguage(), { withTime: true });
@@ -61,12 +66,12 @@ export function ScenarioListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useProfile().entitlements;
-  const { filters, page, setPage, change } = useListFilters(remembered);
+  const list = useListFilters(remembered);
+  const { filters, change } = list;
   const [creating, setCreating] = useState(false);
-  const scenarios = useQuery(scenarioListQuery(filters, page, PAGE_SIZE));
+  const scenarios = useQuery(scenarioListQuery(filters, list.page, PAGE_SIZE));
   const { run, dialog } = useScenarioActions();
   const data = scenarios.data;
-  const items = data?.items ?? [];
 
   const create = async () => {
     setCreating(true);
@@ -80,134 +85,116 @@ export function ScenarioListPage() {
     }
   };
 
-  return (
-    <>
-      <PageHeader
-        title={t('nav.scenario')}
-        description={t('automations.scenario.description')}
-        actions={
-          can['scenarios.create'] && (
-            <Group gap="sm">
-              <Button
-                component={Link}
-                to="/automations/preset"
-                variant="default"
-                leftSection={<IconSparkles size={16} />}
-              >
-                {t('automations.scenario.from_preset')}
-              </Button>
-              <Button leftSection={<IconPlus size={16} />} loading={creating} onClick={() => void create()}>
-                {t('automations.scenario.create')}
-              </Button>
-            </Group>
-          )
-        }
-      />
-      <Paper withBorder radius="md" p="md">
-        <Stack gap="md">
-          <ListToolbar
-            search={filters.search}
-            onSearch={(search) => change({ search })}
-            searchPlaceholder={t('automations.scenario.search')}
-          >
-            <FilterSelect<TScenarioStatus | ''>
-              label={t('automations.scenario.status_filter')}
-              name="status"
-              value={filters.status}
-              allLabel={t('automations.scenario.all_statuses')}
-              options={SCENARIO_STATUSES.map((status) => ({
-                value: status,
-                label: t(`automations.status.${status}`),
-                count: data ? (data.byStatus[status] ?? 0) : undefined,
-              }))}
-              onChange={(status) => change({ status })}
-            />
-          </ListToolbar>
-          {scenarios.isError ? (
-            <Text c="red" role="alert">
-              {errorText(scenarios.error, t)}
+  const columns: TListColumn<TScenarioListItem>[] = [
+    {
+      key: 'name',
+      header: t('automations.scenario.columns.name'),
+      cell: (scenario) => (
+        <>
+          <Anchor component={Link} to={openPath(scenario)} fw={600}>
+            {scenario.name}
+          </Anchor>
+          {scenario.description && (
+            <Text size="xs" c="dimmed" lineClamp={1} maw={360}>
+              {scenario.description}
             </Text>
-          ) : data && items.length === 0 ? (
-            <EmptyState readOnly={!can['scenarios.create']} />
-          ) : (
-            <Table.ScrollContainer minWidth={900}>
-              <Table highlightOnHover data-testid="scenario-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    {(['name', 'status', 'run_period', 'created', 'modified'] as const).map((key) => (
-                      <Table.Th key={key}>{t(`automations.scenario.columns.${key}`)}</Table.Th>
-                    ))}
-                    <Table.Th>
-                      <VisuallyHidden>{t('automations.scenario.columns.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((scenario) => {
-                    const actions = scenarioActionsFor(scenario.status, scenario.editable, can);
-                    // What has not run yet opens in the editor; what has run opens its summary.
-                    const to =
-                      scenario.status === 'draft' || scenario.status === 'scheduled'
-                        ? editorPath(scenario.id)
-                        : summaryPath(scenario.id);
-                    return (
-                      <Table.Tr
-                        key={scenario.id}
-                        data-testid="scenario-row"
-                        data-name={scenario.name}
-                        data-status={scenario.status}
-                      >
-                        <Table.Td>
-                          <Anchor component={Link} to={to} fw={600}>
-                            {scenario.name}
-                          </Anchor>
-                          {scenario.description && (
-                            <Text size="xs" c="dimmed" lineClamp={1} maw={360}>
-                              {scenario.description}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <ScenarioStatusBadge status={scenario.status} />
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{runPeriodText(scenario.run, t)}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <ByAt at={scenario.createdAt} person={scenario.createdBy} />
-                        </Table.Td>
-                        <Table.Td>
-                          <ByAt at={scenario.updatedAt} person={scenario.updatedBy} />
-                        </Table.Td>
-                        <Table.Td>
-                          <RowActionMenu
-                            actions={actions}
-                            icons={ICONS}
-                            danger={['delete', 'stop']}
-                            label={t('automations.scenario.menu', { name: scenario.name })}
-                            textOf={(action) => t(`automations.actions.${action}`)}
-                            onRun={(action) => run(action, scenario)}
-                            testId="scenario"
-                          />
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
           )}
-          <ListPager
-            texts="automations.scenario"
-            testId="scenario"
-            page={page}
-            pageSize={PAGE_SIZE}
-            query={scenarios}
-            onPage={setPage}
-          />
-        </Stack>
-      </Paper>
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      header: t('automations.scenario.columns.status'),
+      nowrap: true,
+      cell: (scenario) => <ScenarioStatusBadge status={scenario.status} />,
+    },
+    {
+      key: 'run_period',
+      header: t('automations.scenario.columns.run_period'),
+      cell: (scenario) => <Text size="sm">{runPeriodText(scenario.run, t)}</Text>,
+    },
+    {
+      key: 'created',
+      header: t('automations.scenario.columns.created'),
+      cell: (scenario) => <ByAt at={scenario.createdAt} person={scenario.createdBy} />,
+    },
+    {
+      key: 'modified',
+      header: t('automations.scenario.columns.modified'),
+      cell: (scenario) => <ByAt at={scenario.updatedAt} person={scenario.updatedBy} />,
+    },
+  ];
+
+  const createButton = (
+    <Button leftSection={<IconPlus size={16} />} loading={creating} onClick={() => void create()}>
+      {t('automations.scenario.create')}
+    </Button>
+  );
+
+  return (
+    <ListPage<TScenarioListItem, TScenarioMenuAction, TScenarioFilters>
+      title={t('nav.scenario')}
+      description={t('automations.scenario.description')}
+      headerActions={
+        can['scenarios.create'] && (
+          <Group gap="sm" wrap="nowrap">
+            <Button
+              component={Link}
+              to="/automations/preset"
+              variant="default"
+              leftSection={<IconSparkles size={16} />}
+            >
+              {t('automations.scenario.from_preset')}
+            </Button>
+            {createButton}
+          </Group>
+        )
+      }
+      list={list}
+      searchPlaceholder={t('automations.scenario.search')}
+      filters={
+        <FilterSelect<TScenarioStatus | ''>
+          label={t('automations.scenario.status_filter')}
+          name="status"
+          value={filters.status}
+          allLabel={t('automations.scenario.all_statuses')}
+          options={SCENARIO_STATUSES.map((status) => ({
+            value: status,
+            label: t(`automations.status.${status}`),
+            count: data ? (data.byStatus[status] ?? 0) : undefined,
+          }))}
+          onChange={(status) => change({ status })}
+        />
+      }
+      query={scenarios}
+      columns={columns}
+      rowKey={(scenario) => scenario.id}
+      rowProps={(scenario) => ({
+        'data-testid': 'scenario-row',
+        'data-name': scenario.name,
+        'data-status': scenario.status,
+      })}
+      rowActions={{
+        of: (scenario) => scenarioActionsFor(scenario.status, scenario.editable, can),
+        icons: ICONS,
+        danger: ['delete', 'stop'],
+        label: (scenario) => t('automations.scenario.menu', { name: scenario.name }),
+        textOf: (action) => t(`automations.actions.${action}`),
+        onRun: run,
+        header: t('automations.scenario.columns.actions'),
+      }}
+      empty={{
+        title: t('automations.scenario.empty_title'),
+        next: t('automations.scenario.empty_next'),
+        action: can['scenarios.create'] && createButton,
+        readOnly: !can['scenarios.create'],
+      }}
+      texts="automations.scenario"
+      testId="scenario"
+      pageSize={PAGE_SIZE}
+      minWidth={900}
+    >
       {dialog}
-    </>
+    </ListPage>
   );
 }

@@ -115,6 +115,14 @@ export function cancelCampaign(id: string): Promise<TCampaign> {
   return request(campaignsApi.cancel, { params: { id }, body: {} });
 }
 
+export function pauseCampaign(id: string): Promise<TCampaign> {
+  return request(campaignsApi.pause, { params: { id }, body: {} });
+}
+
+export function resumeCampaign(id: string): Promise<TCampaign> {
+  return request(campaignsApi.resume, { params: { id }, body: {} });
+}
+
 export function duplicateCampaign(id: string): Promise<TCampaign> {
   return request(campaignsApi.duplicate, { params: { id }, body: {} });
 }

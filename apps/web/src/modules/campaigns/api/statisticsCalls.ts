@@ -15,10 +15,11 @@ export const reportQuery = (id: string) =>
     ...LIVE,
   });
 
-export const seriesQuery = (id: string, interval: 'day' | 'hour') =>
+/** Days cut in `timeZone`: the page's one zone (the campaign host's), which it names. */
+export const seriesQuery = (id: string, interval: 'day' | 'hour', timeZone: string) =>
   queryOptions({
-    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'series', interval],
-    queryFn: ({ signal }) => request(trackingApi.series, { params: { id }, query: { interval }, signal }),
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'series', interval, timeZone],
+    queryFn: ({ signal }) => request(trackingApi.series, { params: { id }, query: { interval, timeZone }, signal }),
     ...LIVE,
   });
 

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { TCampaignStatus } from '@yado/contracts/campaigns';
+import type { TCampaignHold, TCampaignStatus } from '@yado/contracts/campaigns';
 import { useTranslation } from 'react-i18next';
 
 const COLORS: Record<TCampaignStatus, string> = {
@@ -11,11 +11,22 @@ const COLORS: Record<TCampaignStatus, string> = {
   cancelled: 'dark',
 };
 
-export function CampaignStatusBadge({ status }: { status: TCampaignStatus }) {
+/**
+ * The campaign's status; a sending campaign whose every remaining delivery waits for quiet hours
+ * says "Waiting" rather than sending (the hold note beside it says until when).
+ */
+export function CampaignStatusBadge({ status, hold }: { status: TCampaignStatus; hold?: TCampaignHold | null }) {
   const { t } = useTranslation();
+  const waiting = status === 'pending' && hold?.whole === true;
   return (
-    <Badge color={COLORS[status]} variant="light" data-testid="campaign-status" data-status={status}>
-      {t(`campaign.status.${status}`)}
+    <Badge
+      color={waiting ? 'orange' : COLORS[status]}
+      variant="light"
+      data-testid="campaign-status"
+      data-status={status}
+      data-held={hold ? hold.reason : undefined}
+    >
+      {waiting ? t('campaign.hold.badge') : t(`campaign.status.${status}`)}
     </Badge>
   );
 }

@@ -11,6 +11,8 @@ import {
   cancelCampaign,
   deleteCampaign,
   duplicateCampaign,
+  pauseCampaign,
+  resumeCampaign,
   saveCampaignAsDraft,
   sendCampaignNow,
 } from '../api/campaignsCalls';
@@ -49,11 +51,26 @@ export function useCampaignActions(onDeleted?: () => void): {
     }
   };
 
+  /** Pause and resume go at once (both undo each other), with a snackbar. */
+  const pauseOrResume = async (action: 'pause' | 'resume', campaign: TCampaign) => {
+    try {
+      await (action === 'pause' ? pauseCampaign(campaign.id) : resumeCampaign(campaign.id));
+      showSnackbar({
+        status: 'success',
+        message: t(`campaign.done.${action === 'pause' ? 'paused' : 'resumed'}`, { name: campaign.name }),
+      });
+      await refresh();
+    } catch (error) {
+      showSnackbar({ status: 'failed', message: errorText(error, t) });
+    }
+  };
+
   const run = (action: TCampaignAction, campaign: TCampaign) => {
     if (action === 'statistics') void navigate(`/campaign/${campaign.id}`);
     else if (action === 'edit') void navigate(`/campaign/${campaign.id}/edit`);
     else if (action === 'edit_schedule') void navigate(`/campaign/${campaign.id}/edit?step=schedule`);
     else if (action === 'duplicate') void duplicate(campaign);
+    else if (action === 'pause' || action === 'resume') void pauseOrResume(action, campaign);
     else if (isConfirmed(action)) {
       setRefusal(null);
       setPending({ action, campaign });

@@ -3,9 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EDITABLE_STATUSES, type TCampaign } from '@yado/contracts/campaigns';
 import type { TCampaignEmailSettings } from '@yado/contracts/sending';
 import { IconCalendarTime, IconChevronLeft, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { segmentChoicesQuery } from '../../segmentation/api/segmentsCalls';
 import { setupQuery } from '../../sending/api/sendingCalls';
@@ -13,7 +14,10 @@ import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
+import { SaveStatus } from '../../ui/components/SaveStatus';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { useAutosave } from '../../ui/hooks/useAutosave';
+import { useLeaveGuard } from '../../ui/hooks/useLeaveGuard';
 import {
   audienceQuery,
   campaignQuery,
@@ -53,8 +57,11 @@ export function CampaignEditorPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const [search] = useSearchParams();
+  const queryClient = useQueryClient();
   const setup = useQuery(setupQuery);
   const campaign = useQuery(campaignQuery(id));
+  // A reload (after another tab saved) starts the editor again from the stored campaign.
+  const [reloads, setReloads] = useState(0);
   if (campaign.isError || setup.isError) {
     return (
       <Paper withBorder radius="md" p="xl">
@@ -66,10 +73,13 @@ export function CampaignEditorPage() {
   const step = CAMPAIGN_STEPS.indexOf(search.get('step') as TCampaignStep);
   return (
     <CampaignEditor
-      key={id || 'new'}
+      key={`${id || 'new'}:${reloads}`}
       campaign={id ? (campaign.data ?? null) : null}
       settings={setup.data.settings}
       startStep={Math.max(0, step)}
+      onReload={() =>
+        void queryClient.refetchQueries({ queryKey: campaignQuery(id).queryKey }).then(() => setReloads((n) => n + 1))
+      }
     />
   );
 }
@@ -78,9 +88,10 @@ interface TCampaignEditorProps {
   campaign: TCampaign | null;
   settings: TCampaignEmailSettings | null;
   startStep: number;
+  onReload: () => void;
 }
 
-function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps) {
+function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEditorProps) {
   const { t } = useTranslation();
   const me = useProfile();
   const can = me.entitlements;
@@ -96,7 +107,10 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
   const [active, setActive] = useState(startStep);
   // Problems show for a step once the user tried to leave it.
   const [tried, setTried] = useState<ReadonlySet<TCampaignStep>>(new Set());
-  const [savedId, setSavedId] = useState<string | null>(campaign?.id ?? null);
+  // The campaign saved so far and its version (refs: a save queued behind the first creation must update it, not create another).
+  const savedId = useRef<string | null>(campaign?.id ?? null);
+  const version = useRef<string | null>(campaign?.updatedAt ?? null);
+  const [revision, setRevision] = useState(0);
   const [busy, setBusy] = useState<'save' | 'schedule' | 'send' | null>(null);
   const [confirmingSend, setConfirmingSend] = useState(false);
   const segments = useQuery(segmentChoicesQuery(''));
@@ -112,26 +126,51 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
   const now = Date.now();
   const stepAt = (index: number) => CAMPAIGN_STEPS[index] as TCampaignStep;
   const problemsOf = (step: TCampaignStep) => (tried.has(step) ? stepProblems(draft, step, now) : {});
-  const change = (next: Partial<TCampaignDraft>) => setDraft((d) => ({ ...d, ...next }));
+  const change = (next: Partial<TCampaignDraft>) => {
+    setDraft((d) => ({ ...d, ...next }));
+    setRevision((n) => n + 1);
+  };
 
-  /** Creates or updates the campaign; its id, or null when the server refused (said in a snackbar). */
+  // A draft is saved a second after each change, as the template builder does, so a step's choices
+  // stay whichever way the user moves; a scheduled campaign is saved when the user moves between
+  // steps (each save checks its schedule again).
+  const autosave = useAutosave<Record<string, never>>({
+    revision,
+    enabled: !readOnly && status === 'draft' && draft.name.trim() !== '',
+    isStale: (error) => isApiError(error) && error.code === 'campaign_stale',
+    save: async () => {
+      const saved = savedId.current
+        ? await updateCampaign(savedId.current, { ...inputOf(draft), updatedAt: version.current ?? undefined })
+        : await createCampaign(inputOf(draft));
+      version.current = saved.updatedAt;
+      queryClient.setQueryData(campaignQuery(saved.id).queryKey, saved);
+      void queryClient.invalidateQueries({ queryKey: [...CAMPAIGNS_QUERY_KEY, 'list'] });
+      if (!savedId.current) {
+        savedId.current = saved.id;
+        // The address names the campaign from now on, so a reload edits it instead of a copy.
+        window.history.replaceState(window.history.state, '', `/campaign/${saved.id}/edit`);
+      }
+    },
+  });
+  // Leaving before the last change is saved asks first (the link back, the sidebar, the browser).
+  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty());
+
+  /** Saves what is not saved yet; the campaign's id, or null when the server refused (said in a snackbar). */
   const save = async (): Promise<string | null> => {
-    if (readOnly) return savedId;
+    if (readOnly) return savedId.current;
     if (!draft.name.trim()) {
       setTried((s) => new Set(s).add('details'));
       setActive(0);
       return null;
     }
+    if (autosave.state === 'stale') {
+      showSnackbar({ status: 'failed', message: t('errors.campaign_stale') });
+      return null;
+    }
     try {
-      const saved = savedId ? await updateCampaign(savedId, inputOf(draft)) : await createCampaign(inputOf(draft));
-      queryClient.setQueryData(campaignQuery(saved.id).queryKey, saved);
-      void queryClient.invalidateQueries({ queryKey: [...CAMPAIGNS_QUERY_KEY, 'list'] });
-      if (!savedId) {
-        setSavedId(saved.id);
-        // The address names the campaign from now on, so a reload edits it instead of a copy.
-        window.history.replaceState(window.history.state, '', `/campaign/${saved.id}/edit`);
-      }
-      return saved.id;
+      // A campaign never saved is created even unchanged: a test send and the schedule need its id.
+      await autosave.flush(savedId.current ? undefined : {});
+      return savedId.current;
     } catch (error) {
       showSnackbar({ status: 'failed', message: errorText(error, t) });
       return null;
@@ -143,6 +182,9 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
     if (index > active && !readOnly) {
       setTried((s) => new Set(s).add(current));
       if (Object.keys(stepProblems(draft, current, Date.now())).length > 0) return;
+      if (!(await save())) return;
+    } else if (!readOnly && autosave.isDirty() && draft.name.trim()) {
+      // Back (or a step clicked) keeps what was chosen: saved on the way.
       if (!(await save())) return;
     }
     setActive(index);
@@ -198,12 +240,17 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
       <PageHeader
         title={t(campaign ? 'campaign.editor.edit_title' : 'campaign.editor.new_title')}
         actions={
-          <Anchor component={Link} to="/campaign" size="sm">
-            <Group gap={4}>
-              <IconChevronLeft size={16} />
-              {t('campaign.actions.back_to_list')}
-            </Group>
-          </Anchor>
+          <Group gap="md" wrap="nowrap">
+            {!readOnly && status === 'draft' && (
+              <SaveStatus state={autosave.state} onRetry={() => void save()} onReload={onReload} />
+            )}
+            <Anchor component={Link} to="/campaign" size="sm">
+              <Group gap={4}>
+                <IconChevronLeft size={16} />
+                {t('campaign.actions.back_to_list')}
+              </Group>
+            </Anchor>
+          </Group>
         }
       />
       {readOnly && (
@@ -253,7 +300,12 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
           />
         )}
         {stepAt(active) === 'schedule' && (
-          <ScheduleStep {...stepProps} problems={problemsOf('schedule')} hostTimeZone={hostTimeZone} />
+          <ScheduleStep
+            {...stepProps}
+            problems={problemsOf('schedule')}
+            hostTimeZone={hostTimeZone}
+            canManageSettings={can['settings.manage_campaign_email']}
+          />
         )}
         {stepAt(active) === 'review' && (
           <ReviewStep
@@ -272,7 +324,7 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
           <Button
             variant="default"
             disabled={active === 0}
-            onClick={() => setActive(active - 1)}
+            onClick={() => void goTo(active - 1)}
             data-testid="campaign-back"
           >
             {t('campaign.editor.back')}
@@ -325,13 +377,23 @@ function CampaignEditor({ campaign, settings, startStep }: TCampaignEditorProps)
       <ConfirmDialog
         opened={confirmingSend}
         title={t('campaign.confirm.send_now_title')}
-        message={t('campaign.confirm.send_now', { name: draft.name })}
+        message={
+          <span data-testid="campaign-send-now-message">
+            {audience.data
+              ? t('campaign.confirm.send_now_count', {
+                  name: draft.name,
+                  guests: audience.data.recipients.toLocaleString(),
+                })
+              : t('campaign.confirm.send_now', { name: draft.name })}
+          </span>
+        }
         confirmLabel={t('campaign.actions.send_now')}
         cancelLabel={t('campaign.confirm.keep')}
         loading={busy === 'send'}
         onClose={() => setConfirmingSend(false)}
         onConfirm={() => void finish('send')}
       />
+      {leaveGuard}
     </>
   );
 }

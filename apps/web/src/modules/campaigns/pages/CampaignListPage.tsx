@@ -1,4 +1,4 @@
-import { Anchor, Button, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { CAMPAIGN_SORTS, CAMPAIGN_STATUSES, type TCampaign, type TCampaignStatus } from '@yado/contracts/campaigns';
 import {
@@ -7,6 +7,8 @@ import {
   IconCopy,
   IconFilePencil,
   IconPencil,
+  IconPlayerPause,
+  IconPlayerPlay,
   IconPlus,
   IconSend,
   IconTrash,
@@ -17,15 +19,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
-import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
-import { EmptyState } from '../../ui/components/EmptyState';
-import { FilterSelect, ListPager, ListToolbar } from '../../ui/components/ListControls';
-import { PageHeader } from '../../ui/components/PageHeader';
-import { RowActionMenu } from '../../ui/components/RowActionMenu';
+import { FilterSelect } from '../../ui/components/ListControls';
+import { ListPage, type TListColumn } from '../../ui/components/ListPage';
 import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
 import { campaignListQuery, type TCampaignFilters, type TCampaignSort } from '../api/campaignsCalls';
 import { actionsFor, type TCampaignAction } from '../campaignActions';
+import { browserTimeZone, CampaignHoldNote } from '../components/CampaignHoldNote';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
 import { codeText, formatCount, formatRate } from '../components/numbers';
 import { useCampaignActions } from '../hooks/useCampaignActions';
@@ -41,9 +41,18 @@ const ICONS: Record<TCampaignAction, ReactNode> = {
   send_now: <IconSend size={16} />,
   save_as_draft: <IconFilePencil size={16} />,
   cancel: <IconX size={16} />,
+  pause: <IconPlayerPause size={16} />,
+  resume: <IconPlayerPlay size={16} />,
   duplicate: <IconCopy size={16} />,
   delete: <IconTrash size={16} />,
 };
+
+/** What the campaign's name opens: its statistics once it went out, else its editor. */
+function mainAction(actions: TCampaignAction[]): 'statistics' | 'edit' | undefined {
+  if (actions.includes('statistics')) return 'statistics';
+  if (actions.includes('edit')) return 'edit';
+  return undefined;
+}
 
 /** When a campaign goes (or went) out, as its status says. */
 function sendTime(campaign: TCampaign): string | null {
@@ -55,176 +64,179 @@ export function CampaignListPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const can = useProfile().entitlements;
-  const { filters, page, setPage, change } = useListFilters(remembered);
-  const campaigns = useQuery(campaignListQuery(filters, page, PAGE_SIZE));
+  const list = useListFilters(remembered);
+  const { filters, change } = list;
+  const campaigns = useQuery(campaignListQuery(filters, list.page, PAGE_SIZE));
   const { run, dialog } = useCampaignActions();
   const data = campaigns.data;
-  const items = data?.items ?? [];
+
+  const createButton = can['campaign.create'] && (
+    <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
+      {t('campaign.actions.create')}
+    </Button>
+  );
+
+  const columns: TListColumn<TCampaign>[] = [
+    {
+      key: 'name',
+      header: t('campaign.list.columns.name'),
+      cell: (campaign) => {
+        const main = mainAction(
+          actionsFor(campaign.status, campaign.editable, can, campaign.scope, Boolean(campaign.paused)),
+        );
+        return (
+          <>
+            {main ? (
+              <Anchor
+                component={Link}
+                to={main === 'statistics' ? `/campaign/${campaign.id}` : `/campaign/${campaign.id}/edit`}
+                fw={600}
+              >
+                {campaign.name}
+              </Anchor>
+            ) : (
+              <Text fw={600} size="sm">
+                {campaign.name}
+              </Text>
+            )}
+            {campaign.subject && (
+              <Text size="xs" c="dimmed" lineClamp={1} maw={360}>
+                {campaign.subject}
+              </Text>
+            )}
+          </>
+        );
+      },
+    },
+    {
+      key: 'status',
+      header: t('campaign.list.columns.status'),
+      cell: (campaign) => (
+        <>
+          <CampaignStatusBadge status={campaign.status} hold={campaign.hold} />
+          {campaign.hold && <CampaignHoldNote hold={campaign.hold} pageTimeZone={browserTimeZone()} />}
+          {campaign.paused && (
+            <Text size="xs" c="yellow.8" maw={260} data-testid="campaign-paused">
+              {t('campaign.statistics.paused', {
+                name: campaign.paused.by?.name ?? t('campaign.statistics.paused_someone'),
+                time: formatDate(campaign.paused.at, language, { withTime: true }),
+              })}
+            </Text>
+          )}
+          {campaign.problem && (
+            <Text size="xs" c="red" maw={260} data-testid="campaign-problem">
+              {codeText(campaign.problem, t)}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'recipients',
+      header: t('campaign.list.columns.recipients'),
+      testId: 'campaign-recipients',
+      nowrap: true,
+      cell: (campaign) =>
+        campaign.statistics.audience === null
+          ? t('campaign.list.no_statistics')
+          : formatCount(campaign.statistics.audience, language),
+    },
+    {
+      key: 'send_time',
+      header: t('campaign.list.columns.send_time'),
+      nowrap: true,
+      cell: (campaign) => {
+        const when = sendTime(campaign);
+        return when ? formatDate(when, language, { withTime: true }) : t('campaign.list.not_scheduled');
+      },
+    },
+    {
+      key: 'statistics',
+      header: t('campaign.list.columns.statistics'),
+      testId: 'campaign-headline',
+      cell: ({ statistics: stats }) =>
+        stats.audience === null ? (
+          t('campaign.list.no_statistics')
+        ) : (
+          <Stack gap={0}>
+            <Text size="sm">
+              {t('campaign.statistics.sent')} {formatCount(stats.sent, language)}
+              {stats.failed > 0 && ` · ${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t('campaign.list.headline', {
+                open: formatRate(stats.openRate, language),
+                click: formatRate(stats.clickRate, language),
+              })}
+            </Text>
+          </Stack>
+        ),
+    },
+  ];
 
   return (
-    <>
-      <PageHeader
-        title={t('nav.campaign')}
-        description={t('campaign.description')}
-        actions={
-          can['campaign.create'] && (
-            <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
-              {t('campaign.actions.create')}
-            </Button>
-          )
-        }
-      />
-      <Paper withBorder radius="md" p="md">
-        <Stack gap="md">
-          <ListToolbar
-            search={filters.search}
-            onSearch={(search) => change({ search })}
-            searchPlaceholder={t('campaign.list.search')}
-          >
-            <FilterSelect<TCampaignStatus | ''>
-              label={t('campaign.list.status')}
-              name="status"
-              value={filters.status}
-              allLabel={t('campaign.list.all_statuses')}
-              options={CAMPAIGN_STATUSES.map((status) => ({
-                value: status,
-                label: t(`campaign.status.${status}`),
-                count: data ? (data.headline.byStatus[status] ?? 0) : undefined,
-              }))}
-              onChange={(status) => change({ status })}
-            />
-            <FilterSelect<TCampaignSort>
-              label={t('campaign.list.sort')}
-              name="sort"
-              value={filters.sort}
-              options={CAMPAIGN_SORTS.filter((sort) => !sort.endsWith('status')).map((sort) => ({
-                value: sort,
-                label: t(`campaign.list.sorts.${sort.replace('-', 'desc_')}`),
-              }))}
-              onChange={(sort) => change({ sort })}
-            />
-          </ListToolbar>
-          {campaigns.isError ? (
-            <Text c="red" role="alert">
-              {errorText(campaigns.error, t)}
-            </Text>
-          ) : data && items.length === 0 ? (
-            <EmptyState readOnly={!can['campaign.create']} />
-          ) : (
-            <Table.ScrollContainer minWidth={900}>
-              <Table highlightOnHover data-testid="campaign-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    {(['name', 'status', 'recipients', 'send_time', 'statistics'] as const).map((key) => (
-                      <Table.Th key={key}>{t(`campaign.list.columns.${key}`)}</Table.Th>
-                    ))}
-                    <Table.Th>
-                      <VisuallyHidden>{t('campaign.list.columns.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((campaign) => {
-                    const actions = actionsFor(campaign.status, campaign.editable, can);
-                    const main: TCampaignAction | undefined = actions.includes('statistics')
-                      ? 'statistics'
-                      : actions.includes('edit')
-                        ? 'edit'
-                        : undefined;
-                    const stats = campaign.statistics;
-                    const when = sendTime(campaign);
-                    return (
-                      <Table.Tr
-                        key={campaign.id}
-                        data-testid="campaign-row"
-                        data-id={campaign.id}
-                        data-name={campaign.name}
-                        data-status={campaign.status}
-                      >
-                        <Table.Td>
-                          {main ? (
-                            <Anchor
-                              component={Link}
-                              to={main === 'statistics' ? `/campaign/${campaign.id}` : `/campaign/${campaign.id}/edit`}
-                              fw={600}
-                            >
-                              {campaign.name}
-                            </Anchor>
-                          ) : (
-                            <Text fw={600} size="sm">
-                              {campaign.name}
-                            </Text>
-                          )}
-                          {campaign.subject && (
-                            <Text size="xs" c="dimmed" lineClamp={1} maw={360}>
-                              {campaign.subject}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <CampaignStatusBadge status={campaign.status} />
-                          {campaign.problem && (
-                            <Text size="xs" c="red" maw={260} data-testid="campaign-problem">
-                              {codeText(campaign.problem, t)}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td data-testid="campaign-recipients">
-                          {stats.audience === null
-                            ? t('campaign.list.no_statistics')
-                            : formatCount(stats.audience, language)}
-                        </Table.Td>
-                        <Table.Td>
-                          {when ? formatDate(when, language, { withTime: true }) : t('campaign.list.not_scheduled')}
-                        </Table.Td>
-                        <Table.Td data-testid="campaign-headline">
-                          {stats.audience === null ? (
-                            t('campaign.list.no_statistics')
-                          ) : (
-                            <Stack gap={0}>
-                              <Text size="sm">
-                                {t('campaign.statistics.sent')} {formatCount(stats.sent, language)}
-                                {stats.failed > 0 &&
-                                  ` · ${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`}
-                              </Text>
-                              <Text size="xs" c="dimmed">
-                                {t('campaign.list.headline', {
-                                  open: formatRate(stats.openRate, language),
-                                  click: formatRate(stats.clickRate, language),
-                                })}
-                              </Text>
-                            </Stack>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <RowActionMenu
-                            actions={actions}
-                            icons={ICONS}
-                            danger={['delete', 'cancel']}
-                            label={t('campaign.list.menu', { name: campaign.name })}
-                            textOf={(action) => t(`campaign.actions.${action}`)}
-                            onRun={(action) => run(action, campaign)}
-                            testId="campaign"
-                          />
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          <ListPager
-            texts="campaign.list"
-            testId="campaign"
-            page={page}
-            pageSize={PAGE_SIZE}
-            query={campaigns}
-            onPage={setPage}
+    <ListPage<TCampaign, TCampaignAction, TCampaignFilters>
+      title={t('nav.campaign')}
+      description={t('campaign.description')}
+      headerActions={createButton}
+      list={list}
+      searchPlaceholder={t('campaign.list.search')}
+      filters={
+        <>
+          <FilterSelect<TCampaignStatus | ''>
+            label={t('campaign.list.status')}
+            name="status"
+            value={filters.status}
+            allLabel={t('campaign.list.all_statuses')}
+            options={CAMPAIGN_STATUSES.map((status) => ({
+              value: status,
+              label: t(`campaign.status.${status}`),
+              count: data ? (data.headline.byStatus[status] ?? 0) : undefined,
+            }))}
+            onChange={(status) => change({ status })}
           />
-        </Stack>
-      </Paper>
+          <FilterSelect<TCampaignSort>
+            label={t('campaign.list.sort')}
+            name="sort"
+            value={filters.sort}
+            options={CAMPAIGN_SORTS.filter((sort) => !sort.endsWith('status')).map((sort) => ({
+              value: sort,
+              label: t(`campaign.list.sorts.${sort.replace('-', 'desc_')}`),
+            }))}
+            onChange={(sort) => change({ sort })}
+          />
+        </>
+      }
+      query={campaigns}
+      columns={columns}
+      rowKey={(campaign) => campaign.id}
+      rowProps={(campaign) => ({
+        'data-testid': 'campaign-row',
+        'data-id': campaign.id,
+        'data-name': campaign.name,
+        'data-status': campaign.status,
+      })}
+      rowActions={{
+        of: (campaign) => actionsFor(campaign.status, campaign.editable, can, campaign.scope, Boolean(campaign.paused)),
+        icons: ICONS,
+        danger: ['delete', 'cancel'],
+        label: (campaign) => t('campaign.list.menu', { name: campaign.name }),
+        textOf: (action) => t(`campaign.actions.${action}`),
+        onRun: run,
+        header: t('campaign.list.columns.actions'),
+      }}
+      empty={{
+        title: t('campaign.list.empty_title'),
+        next: t('campaign.list.empty_next'),
+        action: createButton,
+        readOnly: !can['campaign.create'],
+      }}
+      texts="campaign.list"
+      testId="campaign"
+      pageSize={PAGE_SIZE}
+      minWidth={900}
+    >
       {dialog}
-    </>
+    </ListPage>
   );
 }

@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
+import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import type { TLanguage } from '../../../lib/session/storage';
 import { useProfile } from '../../shell/hooks/useProfile';
@@ -32,6 +33,7 @@ import { EmptyState } from '../../ui/components/EmptyState';
 import { campaignQuery, isMoving } from '../api/campaignsCalls';
 import { hotelsQuery, linksQuery, recipientsQuery, reportQuery, seriesQuery } from '../api/statisticsCalls';
 import { actionsFor } from '../campaignActions';
+import { CampaignHoldNote } from '../components/CampaignHoldNote';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
 import { codeText, formatCount, formatMoney, formatRate } from '../components/numbers';
 import { useCampaignActions } from '../hooks/useCampaignActions';
@@ -55,9 +57,15 @@ export function CampaignStatisticsPage() {
   const { run, dialog } = useCampaignActions(() => void navigate('/campaign'));
 
   if (campaign.isError) {
+    // A campaign out of reach is "not found": said once, with what it means here.
+    const missing = isApiError(campaign.error) && campaign.error.status === 404;
     return (
       <Paper withBorder radius="md" p="xl">
-        <EmptyState readOnly title={t('errors.not_found')} description={errorText(campaign.error, t)} />
+        <EmptyState
+          readOnly
+          title={t('errors.not_found')}
+          description={missing ? t('campaign.statistics.not_found') : errorText(campaign.error, t)}
+        />
       </Paper>
     );
   }
@@ -69,7 +77,9 @@ export function CampaignStatisticsPage() {
     );
   }
   const data = campaign.data;
-  const actions = actionsFor(data.status, data.editable, can).filter((a) => a !== 'statistics');
+  const actions = actionsFor(data.status, data.editable, can, data.scope, Boolean(data.paused)).filter(
+    (a) => a !== 'statistics',
+  );
   const reportOnly = !can['campaign.update'] && !can['campaign.create'];
   return (
     <Stack gap="lg">
@@ -85,7 +95,7 @@ export function CampaignStatisticsPage() {
             <Title order={1} size="h2" data-testid="campaign-title">
               {t('campaign.statistics.title', { name: data.name })}
             </Title>
-            <CampaignStatusBadge status={data.status} />
+            <CampaignStatusBadge status={data.status} hold={data.hold} />
             {reportOnly && (
               <Badge variant="outline" color="gray" data-testid="campaign-report-only">
                 {t('campaign.statistics.report_only')}
@@ -95,11 +105,15 @@ export function CampaignStatisticsPage() {
           <Text size="sm" c="dimmed">
             {data.subject}
           </Text>
+          {data.hold && <CampaignHoldNote hold={data.hold} pageTimeZone={data.timeZone} />}
           {data.problem && (
             <Text size="sm" c="red" role="alert">
               {codeText(data.problem, t)}
             </Text>
           )}
+          <Text size="xs" c="dimmed" data-testid="campaign-time-zone">
+            {t('campaign.statistics.time_zone_note', { timeZone: data.timeZone })}
+          </Text>
         </Stack>
         <Group gap="xs">
           {actions.map((action) => (
@@ -115,6 +129,19 @@ export function CampaignStatisticsPage() {
           ))}
         </Group>
       </Group>
+      {data.scope === 'own_guests' && (
+        <Alert color="blue" data-testid="campaign-own-guests">
+          {t('campaign.statistics.own_guests', { host: data.hostName })}
+        </Alert>
+      )}
+      {data.paused && (
+        <Alert color="yellow" data-testid="campaign-paused">
+          {t('campaign.statistics.paused', {
+            name: data.paused.by?.name ?? t('campaign.statistics.paused_someone'),
+            time: formatDate(data.paused.at, currentLanguage(), { withTime: true, timeZone: data.timeZone }),
+          })}
+        </Alert>
+      )}
       {SENT_STATES.has(data.status) ? (
         <Statistics campaign={data} />
       ) : (
@@ -219,6 +246,14 @@ function Figures({
         detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
       />
       <Figure label={t('campaign.statistics.skipped')} value={n(totals.skipped)} testId="skipped" />
+      {campaign.statistics.repeats > 0 && (
+        <Figure
+          label={t('campaign.statistics.repeats')}
+          value={n(campaign.statistics.repeats)}
+          testId="repeats"
+          detail={t('campaign.statistics.repeats_detail')}
+        />
+      )}
       <Figure
         label={t('campaign.statistics.open_rate')}
         value={formatRate(rates.uniqueOpenRate, language)}
@@ -247,8 +282,10 @@ function Statistics({ campaign }: { campaign: TCampaign }) {
   const language = currentLanguage();
   const [interval, setInterval] = useState<'day' | 'hour'>('hour');
   const report = useQuery(reportQuery(campaign.id));
-  const series = useQuery(seriesQuery(campaign.id, interval));
-  const links = useQuery(linksQuery(campaign.id));
+  // Kept for the whole campaign only: not asked for one host's guests.
+  const whole = campaign.scope === 'campaign';
+  const series = useQuery({ ...seriesQuery(campaign.id, interval, campaign.timeZone), enabled: whole });
+  const links = useQuery({ ...linksQuery(campaign.id), enabled: whole });
   const hotels = useQuery(hotelsQuery(campaign.id));
   const failure = report.error ?? series.error ?? links.error ?? hotels.error;
 
@@ -264,68 +301,72 @@ function Statistics({ campaign }: { campaign: TCampaign }) {
       ) : (
         !failure && <Loader size="sm" />
       )}
-      <Paper withBorder radius="md" p="md">
-        <Group justify="space-between" mb="sm">
-          <Title order={2} size="h4">
-            {t('campaign.statistics.over_time')}
-          </Title>
-          <SegmentedControl
-            size="xs"
-            value={interval}
-            onChange={(value) => setInterval(value as 'day' | 'hour')}
-            data={[
-              { value: 'hour', label: t('campaign.statistics.per_hour') },
-              { value: 'day', label: t('campaign.statistics.per_day') },
-            ]}
-          />
-        </Group>
-        {series.data && series.data.points.length > 0 ? (
-          <Suspense
-            fallback={
-              <Text size="sm" c="dimmed">
-                {t('campaign.statistics.chart_loading')}
-              </Text>
-            }
-          >
-            <CampaignChart series={series.data} />
-          </Suspense>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {t('campaign.statistics.no_events')}
-          </Text>
-        )}
-      </Paper>
-      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+      {whole && (
         <Paper withBorder radius="md" p="md">
-          <Title order={2} size="h4" mb="sm">
-            {t('campaign.statistics.per_link')}
-          </Title>
-          <Table data-testid="campaign-links">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('campaign.statistics.link')}</Table.Th>
-                <Table.Th ta="right">{t('campaign.statistics.unique_clicks')}</Table.Th>
-                <Table.Th ta="right">{t('campaign.statistics.clicks')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(links.data?.links ?? []).map((link) => (
-                <Table.Tr key={link.index} data-testid="campaign-link" data-url={link.url}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{link.url}</Table.Td>
-                  <Table.Td ta="right">{formatCount(link.uniqueClicks, language)}</Table.Td>
-                  <Table.Td ta="right" data-testid="campaign-link-clicks">
-                    {formatCount(link.clicks, language)}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {links.data?.links.length === 0 && (
-            <Text size="sm" c="dimmed" mt="xs">
+          <Group justify="space-between" mb="sm">
+            <Title order={2} size="h4">
+              {t('campaign.statistics.over_time')}
+            </Title>
+            <SegmentedControl
+              size="xs"
+              value={interval}
+              onChange={(value) => setInterval(value as 'day' | 'hour')}
+              data={[
+                { value: 'hour', label: t('campaign.statistics.per_hour') },
+                { value: 'day', label: t('campaign.statistics.per_day') },
+              ]}
+            />
+          </Group>
+          {series.data && series.data.points.length > 0 ? (
+            <Suspense
+              fallback={
+                <Text size="sm" c="dimmed">
+                  {t('campaign.statistics.chart_loading')}
+                </Text>
+              }
+            >
+              <CampaignChart series={series.data} />
+            </Suspense>
+          ) : (
+            <Text size="sm" c="dimmed">
               {t('campaign.statistics.no_events')}
             </Text>
           )}
         </Paper>
+      )}
+      <SimpleGrid cols={{ base: 1, lg: whole ? 2 : 1 }} spacing="lg">
+        {whole && (
+          <Paper withBorder radius="md" p="md">
+            <Title order={2} size="h4" mb="sm">
+              {t('campaign.statistics.per_link')}
+            </Title>
+            <Table data-testid="campaign-links">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('campaign.statistics.link')}</Table.Th>
+                  <Table.Th ta="right">{t('campaign.statistics.unique_clicks')}</Table.Th>
+                  <Table.Th ta="right">{t('campaign.statistics.clicks')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {(links.data?.links ?? []).map((link) => (
+                  <Table.Tr key={link.index} data-testid="campaign-link" data-url={link.url}>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>{link.url}</Table.Td>
+                    <Table.Td ta="right">{formatCount(link.uniqueClicks, language)}</Table.Td>
+                    <Table.Td ta="right" data-testid="campaign-link-clicks">
+                      {formatCount(link.clicks, language)}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            {links.data?.links.length === 0 && (
+              <Text size="sm" c="dimmed" mt="xs">
+                {t('campaign.statistics.no_events')}
+              </Text>
+            )}
+          </Paper>
+        )}
         <Paper withBorder radius="md" p="md">
           <Title order={2} size="h4" mb="sm">
             {t('campaign.statistics.per_hotel')}
@@ -360,12 +401,12 @@ function Statistics({ campaign }: { campaign: TCampaign }) {
           </Table.ScrollContainer>
         </Paper>
       </SimpleGrid>
-      <Recipients campaignId={campaign.id} />
+      <Recipients campaignId={campaign.id} timeZone={campaign.timeZone} />
     </Stack>
   );
 }
 
-function Recipients({ campaignId }: { campaignId: string }) {
+function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: string }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const [status, setStatus] = useState<TRecipientStatus | ''>('');
@@ -432,7 +473,7 @@ function Recipients({ campaignId }: { campaignId: string }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    {recipient.sentAt ? formatDate(recipient.sentAt, language, { withTime: true }) : '-'}
+                    {recipient.sentAt ? formatDate(recipient.sentAt, language, { withTime: true, timeZone }) : '-'}
                   </Table.Td>
                   <Table.Td>
                     {recipient.events.length === 0 ? (
@@ -444,7 +485,7 @@ function Recipients({ campaignId }: { campaignId: string }) {
                         {recipient.events.map((event, index) => (
                           <Tooltip
                             key={`${event.kind}-${event.at}-${index}`}
-                            label={[formatDate(event.at, language, { withTime: true }), event.url]
+                            label={[formatDate(event.at, language, { withTime: true, timeZone }), event.url]
                               .filter(Boolean)
                               .join(' · ')}
                           >

@@ -1,9 +1,10 @@
-import { Alert, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { IconMoon } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { quietHoursQuery } from '../api/campaignsCalls';
@@ -13,10 +14,19 @@ import type { TStepProps } from './stepProps';
 
 export interface TScheduleStepProps extends TStepProps {
   hostTimeZone: string;
+  /** Whether the user may change the quiet hours (the warning then links to the setting). */
+  canManageSettings: boolean;
 }
 
 /** Now, or a date and time in a chosen zone; the server says when that falls in the quiet hours. */
-export function ScheduleStep({ draft, change, problems, readOnly, hostTimeZone }: TScheduleStepProps) {
+export function ScheduleStep({
+  draft,
+  change,
+  problems,
+  readOnly,
+  hostTimeZone,
+  canManageSettings,
+}: TScheduleStepProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const text = (problem: TProblem | undefined) => (problem ? t(problem.key, problem.values) : undefined);
@@ -102,6 +112,11 @@ export function ScheduleStep({ draft, change, problems, readOnly, hostTimeZone }
                 date: `${formatDate(check.deferredTo, language, { withTime: true, timeZone: check.quietHours.timeZone })} (${check.quietHours.timeZone})`,
               })}
             </Text>
+          )}
+          {canManageSettings && (
+            <Anchor component={Link} to="/settings#quiet-hours" size="sm" mt={4} display="block">
+              {t('campaign.schedule.quiet_hours_link')}
+            </Anchor>
           )}
         </Alert>
       )}

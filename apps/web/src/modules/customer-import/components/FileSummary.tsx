@@ -1,7 +1,7 @@
 import { Badge, Group, SimpleGrid, Table, Text } from '@mantine/core';
 import type { TCustomerImport } from '@yado/contracts/customer-imports';
 import { useTranslation } from 'react-i18next';
-import { fieldKey } from './fieldKey';
+import { fieldKey } from '../../../lib/i18n/fieldKey';
 
 /** The uploaded file as the server read it: encoding, target hotel and the column mapping. */
 export function FileSummary({ item }: { item: TCustomerImport }) {

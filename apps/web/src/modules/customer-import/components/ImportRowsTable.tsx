@@ -4,7 +4,7 @@ import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { importRowsQuery } from '../api/importCalls';
-import { fieldKey } from './fieldKey';
+import { fieldKey } from '../../../lib/i18n/fieldKey';
 
 /** The failed or the identical rows of a reviewed import, by row number, 50 at a time. */
 export function ImportRowsTable({ importId, outcome }: { importId: string; outcome: 'failed' | 'identical' }) {

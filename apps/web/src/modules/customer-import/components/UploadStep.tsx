@@ -9,7 +9,7 @@ import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { hotelChoicesQuery, uploadImport } from '../api/importCalls';
-import { fieldKey } from './fieldKey';
+import { fieldKey } from '../../../lib/i18n/fieldKey';
 
 /**
  * Step one: a CSV dropped or chosen is uploaded at once; the server tells its encoding and maps

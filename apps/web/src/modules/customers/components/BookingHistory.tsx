@@ -7,6 +7,7 @@ import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { bookingHistoryQuery } from '../api/customersCalls';
 import { formatYen } from '../format';
+import { roomTypeText } from '../../ui/text/roomTypeText';
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -71,7 +72,7 @@ export function BookingHistory({ customer }: { customer: TCustomer }) {
           {t('customers.bookings.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={1200}>
+        <Table.ScrollContainer minWidth={1200} type="native">
           <Table
             striped
             // One line per booking; the container scrolls sideways instead.
@@ -98,7 +99,7 @@ export function BookingHistory({ customer }: { customer: TCustomer }) {
                   <Table.Td>{b.nights}</Table.Td>
                   <Table.Td>{b.guests}</Table.Td>
                   <Table.Td>{b.roomName ?? '-'}</Table.Td>
-                  <Table.Td>{b.roomType ?? '-'}</Table.Td>
+                  <Table.Td>{roomTypeText(b.roomType, t)}</Table.Td>
                   <Table.Td>{b.source ?? '-'}</Table.Td>
                   <Table.Td>{formatYen(b.amount, language)}</Table.Td>
                 </Table.Tr>

@@ -121,7 +121,7 @@ describe('CustomerDetailPage', () => {
       '2',
       '2',
       'デラックスツイン',
-      'twin',
+      'Twin',
       'official_site',
       '¥36,000',
     ]);
@@ -134,7 +134,7 @@ describe('CustomerDetailPage', () => {
     await renderAs('admin');
     fireEvent.click(await screen.findByRole('button', { name: 'Allocation summary' }));
     const summary = await screen.findByTestId('allocation-summary');
-    expect(within(summary).getByTestId('allocation-groups').textContent).toContain('関東エリア2 booking(s)');
+    expect(within(summary).getByTestId('allocation-groups').textContent).toContain('関東エリア2 bookings');
     expect(within(summary).getByTestId('allocation-hotels').textContent).toContain('By booking');
   });
 

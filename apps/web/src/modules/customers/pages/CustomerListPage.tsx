@@ -233,7 +233,7 @@ export function CustomerListPage() {
           ) : data && items.length === 0 ? (
             <EmptyState readOnly={!can['customer.create']} />
           ) : (
-            <Table.ScrollContainer minWidth={960}>
+            <Table.ScrollContainer minWidth={960} type="native">
               <Table highlightOnHover data-testid="customer-table">
                 <Table.Thead>
                   <Table.Tr>
@@ -274,19 +274,19 @@ export function CustomerListPage() {
                             />
                           </Table.Td>
                         )}
-                        <Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
                           <Anchor component={Link} to={path} onClick={(event) => event.stopPropagation()}>
                             {customer.fullName}
                           </Anchor>
                         </Table.Td>
-                        <Table.Td>{customer.phone}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{customer.phone}</Table.Td>
                         <Table.Td>{customer.email ?? '-'}</Table.Td>
                         <Table.Td>
                           <EmailStatusBadge status={customer.emailStatus} />
                         </Table.Td>
                         <Table.Td>{location(customer.country, customer.prefecture)}</Table.Td>
                         <Table.Td>{customer.totalBookings}</Table.Td>
-                        <Table.Td>{formatDate(customer.createdAt, language)}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(customer.createdAt, language)}</Table.Td>
                       </Table.Tr>
                     );
                   })}

@@ -5,6 +5,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
+import { CampaignHoldNote } from '../../campaigns/components/CampaignHoldNote';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { campaignPerformanceQuery } from '../api/dashboardCalls';
 import { changeOf, formatCount, formatRate, formatYen } from '../utils/figures';
@@ -98,10 +99,15 @@ export function CampaignPerformanceBlock({ readOnly, showScenarios }: { readOnly
   );
 }
 
-/** The next scheduled campaigns, and the running scenarios where the role may read scenarios. */
+/**
+ * The next scheduled campaigns (and those held by quiet hours, saying so), in the window's time zone,
+ * and the running scenarios where the role may read scenarios.
+ */
 function Upcoming({ data, showScenarios }: { data: TCampaignPerformance; showScenarios: boolean }) {
   const { t } = useTranslation();
   const language = currentLanguage();
+  // The page's one zone, the window's, which the header names.
+  const timeZone = data.window.timezone;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
       <Paper withBorder radius="md" p="md" data-testid="next-scheduled">
@@ -115,18 +121,22 @@ function Upcoming({ data, showScenarios }: { data: TCampaignPerformance; showSce
         ) : (
           <Stack gap={6}>
             {data.nextScheduled.map((c) => (
-              <div key={c.id} data-testid="next-scheduled-row">
+              <div key={c.id} data-testid="next-scheduled-row" data-held={c.hold ? c.hold.reason : undefined}>
                 <Text size="sm">{c.name}</Text>
-                <Text size="xs" c="dimmed">
-                  {formatDate(c.sendAt, language, { withTime: true })} ·{' '}
-                  {t('dashboard.upcoming.scheduled_by', { host: c.hostName })}
-                </Text>
+                {c.hold ? (
+                  <CampaignHoldNote hold={c.hold} pageTimeZone={timeZone} texts="dashboard.upcoming.hold" />
+                ) : (
+                  <Text size="xs" c="dimmed">
+                    {formatDate(c.sendAt, language, { withTime: true, timeZone })} ·{' '}
+                    {t('dashboard.upcoming.scheduled_by', { host: c.hostName })}
+                  </Text>
+                )}
               </div>
             ))}
           </Stack>
         )}
       </Paper>
-      {showScenarios && <RunningScenariosPanel />}
+      {showScenarios && <RunningScenariosPanel timeZone={timeZone} />}
     </SimpleGrid>
   );
 }

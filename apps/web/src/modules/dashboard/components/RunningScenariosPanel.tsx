@@ -8,8 +8,11 @@ import { AREAS } from '../../shell/navigation';
 import { runningScenariosQuery } from '../api/dashboardCalls';
 import { formatCount } from '../utils/figures';
 
-/** The running automation scenarios of the acting host (the scenario list's read entitlement). */
-export function RunningScenariosPanel() {
+/**
+ * The running automation scenarios of the acting host (the scenario list's read entitlement), their
+ * times in `timeZone` (the page's, which its header names).
+ */
+export function RunningScenariosPanel({ timeZone }: { timeZone?: string }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const running = useQuery(runningScenariosQuery);
@@ -40,7 +43,7 @@ export function RunningScenariosPanel() {
               <Text size="xs" c="dimmed">
                 {s.startedAt
                   ? t('dashboard.upcoming.scenario_since', {
-                      date: formatDate(s.startedAt, language, { withTime: true }),
+                      date: formatDate(s.startedAt, language, { withTime: true, timeZone }),
                     })
                   : t('dashboard.upcoming.scenario_running')}
                 {' · '}

@@ -76,7 +76,9 @@ const mailed = {
   hotels: [
     { hotelId: 'h1', name: 'さくらホテル 新宿', sent: 1200, opened: 300, clicked: 60, bookings: 3, revenue: 96000 },
   ],
-  nextScheduled: [{ id: 'c9', name: 'Winter plan', sendAt: '2026-11-25T01:00:00Z', hostName: 'さくらホテル 新宿' }],
+  nextScheduled: [
+    { id: 'c9', name: 'Winter plan', sendAt: '2026-11-25T01:00:00Z', hostName: 'さくらホテル 新宿', hold: null },
+  ],
 };
 const running = {
   scenarios: [
@@ -97,6 +99,28 @@ const quiet = {
   daily: days.map(zeroDay),
   hotels: null,
   nextScheduled: [],
+};
+const held = {
+  ...quiet,
+  nextScheduled: [
+    {
+      id: 'c7',
+      name: '箱根の冬のご案内',
+      sendAt: '2026-11-24T23:00:00.000Z',
+      hostName: 'さくらホテルズ',
+      hold: {
+        reason: 'quiet_hours',
+        until: '2026-11-24T23:00:00.000Z',
+        localTime: '08:00',
+        timeZone: 'Asia/Tokyo',
+        hostName: 'さくら旅館 箱根',
+        otherHosts: 0,
+        waiting: 1200,
+        whole: true,
+      },
+    },
+    { id: 'c9', name: 'Winter plan', sendAt: '2026-11-25T01:00:00Z', hostName: 'さくらホテル 新宿', hold: null },
+  ],
 };
 
 function serve(answers: { customers: unknown; campaigns: unknown; scenarios?: unknown }) {
@@ -169,6 +193,22 @@ describe('dashboard page', () => {
     expect(
       (await within(screen.getByTestId('running-scenarios')).findByText('No scenario is running.')).textContent,
     ).toBe('No scenario is running.');
+  }, 30_000);
+
+  it('says a campaign held by quiet hours waits, until when and for how many, and gives times in the named zone', async () => {
+    serve({ customers: customers(0, null), campaigns: held });
+    await renderWithProviders(<DashboardPage />, { queryClient: signedInClient(profileFixture('hotel', 'staff')) });
+    const rows = await within(await screen.findByTestId('next-scheduled', {}, { timeout: 15_000 })).findAllByTestId(
+      'next-scheduled-row',
+    );
+    expect(rows[0]!.getAttribute('data-held')).toBe('quiet_hours');
+    expect(within(rows[0]!).getByTestId('campaign-hold').textContent).toBe(
+      'Waiting for quiet hours to end: 08:00 (さくら旅館 箱根)',
+    );
+    expect(within(rows[0]!).getByTestId('campaign-hold-waiting').textContent).toBe('Deliveries waiting: 1,200');
+    // Scheduled for 01:00 UTC: 10:00 in Tokyo, the window's zone, which the header names.
+    expect(rows[1]!.textContent).toContain('25 Nov 2026, 10:00 AM');
+    expect((await screen.findByText(/\(Asia\/Tokyo\)/)).textContent).toContain('Asia/Tokyo');
   }, 30_000);
 
   it('sends the granduser, who has no dashboard, to its first area', async () => {

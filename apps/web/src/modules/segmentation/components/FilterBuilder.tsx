@@ -36,7 +36,7 @@ import {
   operatorsFor,
   type TDraftAction,
 } from '../filterDraft';
-import { fieldKey } from '../conditionText';
+import { fieldKey } from '../../../lib/i18n/fieldKey';
 import { sourcesOf, useChoiceOptions, type TChoice } from '../hooks/useChoiceOptions';
 import type { TLiveCount } from '../hooks/useLiveCount';
 import { TwoOptionToggle } from '../../ui/components/TwoOptionToggle';
@@ -406,7 +406,7 @@ function ConditionRow({
             { group: t('segmentation.builder.customer_fields'), items: customerFields.map(fieldOption) },
             { group: t('segmentation.builder.booking_fields'), items: bookingFields.map(fieldOption) },
           ]}
-          w={200}
+          miw={200}
         />
         <NativeSelect
           size="sm"
@@ -416,7 +416,8 @@ function ConditionRow({
           disabled={readOnly}
           onChange={(e) => dispatch({ type: 'set_operator', path, operator: e.currentTarget.value as TOperator })}
           data={operatorsFor(condition.field).map((op) => ({ value: op, label: t(`segmentation.operators.${op}`) }))}
-          w={160}
+          // As wide as its longest operator ("in the last N days"), never cut.
+          miw={160}
         />
         <Box style={{ flex: 1, minWidth: 200 }}>
           <ValueInput

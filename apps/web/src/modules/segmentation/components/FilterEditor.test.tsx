@@ -46,10 +46,16 @@ const nested: TFilter = {
   ],
 };
 
-function Harness({ start }: { start: TFilter }) {
+function Harness({ start, attempted = false }: { start: TFilter; attempted?: boolean }) {
   const [draft, dispatch] = useReducer(filterDraftReducer, start);
   return (
-    <FilterEditor filter={draft} dispatch={dispatch} check={checkDraft(draft)} serverError={null} attempted={false} />
+    <FilterEditor
+      filter={draft}
+      dispatch={dispatch}
+      check={checkDraft(draft)}
+      serverError={null}
+      attempted={attempted}
+    />
   );
 }
 
@@ -128,5 +134,46 @@ describe('filter editor', () => {
     const marked = screen.getAllByTestId('filter-condition').filter((c) => c.dataset.invalid === 'true');
     expect(marked.map((c) => c.dataset.path)).toEqual(['groups.1.items.0']);
     expect(marked[0]!.textContent).toContain('This value is out of range.');
+  });
+
+  it('shows no error on a date the user has not typed yet, in either language, and marks it once a save was tried', async () => {
+    mockFetch(() => undefined);
+    for (const language of ['en', 'ja'] as const) {
+      const view = await renderWithProviders(<Harness start={filter} />, {
+        language,
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+      });
+      const field = screen.getAllByRole('combobox', { name: language === 'en' ? 'Field' : '項目' })[0]!;
+      fireEvent.change(field, { target: { value: 'checkInDate' } });
+      const date = await waitFor(() => {
+        const input = view.container.querySelector('input[type="date"]');
+        expect(input).not.toBeNull();
+        return input as HTMLInputElement;
+      });
+      expect(date.value).toBe('');
+      expect(date.getAttribute('aria-invalid')).not.toBe('true');
+      expect(screen.queryByTestId('filter-oops')).toBeNull();
+      expect(screen.getAllByTestId('filter-condition').filter((c) => c.dataset.invalid === 'true')).toHaveLength(0);
+      expect(view.container.textContent).not.toContain(
+        language === 'en' ? 'Enter a valid date.' : '正しい日付を入力してください。',
+      );
+      view.unmount();
+    }
+
+    const dated: TFilter = {
+      ...filter,
+      groups: [
+        {
+          ...filter.groups[0]!,
+          items: [{ kind: 'condition', id: 'c1', field: 'checkInDate', operator: 'is', value: '' }],
+        },
+      ],
+    };
+    await renderWithProviders(<Harness start={dated} attempted />, {
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    expect(screen.getByTestId('filter-oops')).toBeTruthy();
+    const marked = screen.getAllByTestId('filter-condition').filter((c) => c.dataset.invalid === 'true');
+    expect(marked.map((c) => c.dataset.path)).toEqual(['groups.0.items.0']);
   });
 });

@@ -11,6 +11,7 @@ import { formatYen } from '../../customers/format';
 import { explanationQuery, segmentChoicesQuery } from '../api/segmentsCalls';
 import { conditionText, valueText } from '../conditionText';
 import { sourcesOf, useChoiceOptions } from '../hooks/useChoiceOptions';
+import { roomTypeText } from '../../ui/text/roomTypeText';
 
 type TExplainItem = TExplainGroup['items'][number];
 
@@ -231,7 +232,7 @@ function BookingView({ booking, matched }: { booking: TExplainBooking; matched: 
           date: day(booking.bookingDate),
           nights: booking.nights,
           guests: booking.guests,
-          roomType: booking.roomType ?? '-',
+          roomType: roomTypeText(booking.roomType, t),
           source: booking.source ?? '-',
           status: t(`segmentation.options.booking_status.${booking.status}`, { defaultValue: booking.status }),
         })}

@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { FILTER_FIELDS, type TChoiceSource, type TFilterField } from '@yado/contracts/segments';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
+import { fieldKey } from '../../../lib/i18n/fieldKey';
 import { countriesQuery, prefecturesQuery } from '../../customers/api/locationsCalls';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { localName, placeChoices } from '../../customers/locationNames';
 import { fieldValuesQuery } from '../api/segmentsCalls';
-import { fieldKey } from '../conditionText';
+import { roomTypeText } from '../../ui/text/roomTypeText';
 
 export interface TChoice {
   value: string;
@@ -51,7 +52,7 @@ export function useChoiceOptions(sources: ReadonlySet<TChoiceSource>) {
       case 'hotels':
         return hotels;
       case 'room_types':
-        return roomTypes.data ?? [];
+        return (roomTypes.data ?? []).map((choice) => ({ ...choice, label: roomTypeText(choice.value, t) }));
       case 'booking_sources':
         return bookingSources.data ?? [];
       case 'prefectures':

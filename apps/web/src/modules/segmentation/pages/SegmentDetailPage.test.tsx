@@ -1,27 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
-import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { mockFetch } from '../../../test/render';
+import { renderSegmentPage, segmentFixture } from '../test/segmentPages';
 import { SegmentDetailPage } from './SegmentDetailPage';
 
 const ID = '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a01';
-const segment = {
-  id: ID,
-  name: 'Summer guests',
-  description: '',
-  type: 'static',
-  filter: null,
-  audience: 12,
-  audienceCountedAt: '2026-11-24T00:00:00Z',
-  hostId: 'h1',
-  hostName: 'さくらホテルズ',
-  hostLevel: 'brand',
-  editable: true,
-  createdAt: '2026-11-01T00:00:00Z',
-  updatedAt: '2026-11-01T00:00:00Z',
-  createdBy: { id: 'u1', name: '佐藤 花子' },
-  updatedBy: null,
-};
+const segment = segmentFixture(ID, { createdBy: { id: 'u1', name: '佐藤 花子' } });
 
 function serve() {
   return mockFetch((method, url) => {
@@ -59,11 +44,7 @@ function serve() {
 describe('segment detail', () => {
   it('names the campaign that stops a delete, after the confirmation', async () => {
     serve();
-    await renderWithProviders(<SegmentDetailPage />, {
-      path: `/segmentation/${ID}`,
-      pattern: '/segmentation/:id',
-      queryClient: signedInClient(profileFixture('brand', 'admin')),
-    });
+    await renderSegmentPage(<SegmentDetailPage />, ID, profileFixture('brand', 'admin'));
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
     const confirm = await screen.findByRole('dialog');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
@@ -76,8 +57,7 @@ describe('segment detail', () => {
   });
 
   it('shows each group\'s audience at every level in the filter summary after "Count now"', async () => {
-    const dynamic = {
-      ...segment,
+    const dynamic = segmentFixture(ID, {
       type: 'dynamic',
       filter: {
         version: 1,
@@ -97,7 +77,7 @@ describe('segment detail', () => {
           },
         ],
       },
-    };
+    });
     const recounts: string[] = [];
     mockFetch((method, url) => {
       if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: dynamic } };
@@ -121,11 +101,7 @@ describe('segment detail', () => {
       if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
       return undefined;
     });
-    await renderWithProviders(<SegmentDetailPage />, {
-      path: `/segmentation/${ID}`,
-      pattern: '/segmentation/:id',
-      queryClient: signedInClient(profileFixture('brand', 'admin')),
-    });
+    await renderSegmentPage(<SegmentDetailPage />, ID, profileFixture('brand', 'admin'));
     fireEvent.click(await screen.findByTestId('segment-recount'));
     await screen.findByText('40');
     expect(recounts).toHaveLength(1);
@@ -136,11 +112,7 @@ describe('segment detail', () => {
 
   it('offers a viewer neither changes nor member changes', async () => {
     serve();
-    await renderWithProviders(<SegmentDetailPage />, {
-      path: `/segmentation/${ID}`,
-      pattern: '/segmentation/:id',
-      queryClient: signedInClient(profileFixture('brand', 'viewer')),
-    });
+    await renderSegmentPage(<SegmentDetailPage />, ID, profileFixture('brand', 'viewer'));
     await screen.findByRole('heading', { name: 'Summer guests' });
     for (const name of ['Delete', 'Duplicate', 'Export CSV']) {
       expect(screen.queryByRole('button', { name })).toBeNull();

@@ -1,35 +1,21 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { featureFlagsFor } from '@yado/contracts';
+import type { TFilter } from '@yado/contracts/segments';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
-import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { mockFetch } from '../../../test/render';
+import { renderSegmentPage, segmentFixture } from '../test/segmentPages';
 import { SegmentEditorPage } from './SegmentEditorPage';
 
 const ID = '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a02';
-const filter = {
+const filter: TFilter = {
   version: 1,
   join: 'and',
   groups: [
     { kind: 'group', join: 'and', items: [{ kind: 'condition', field: 'lastName', operator: 'is', value: 'Sato' }] },
   ],
 };
-const segment = {
-  id: ID,
-  name: 'Satos',
-  description: '',
-  type: 'dynamic',
-  filter,
-  audience: 3,
-  audienceCountedAt: '2026-11-24T00:00:00Z',
-  hostId: 'h1',
-  hostName: 'さくらホテルズ',
-  hostLevel: 'brand',
-  editable: true,
-  createdAt: '2026-11-01T00:00:00Z',
-  updatedAt: '2026-11-01T00:00:00Z',
-  createdBy: null,
-  updatedBy: null,
-};
+const segment = segmentFixture(ID, { name: 'Satos', type: 'dynamic', filter, audience: 3 });
 
 // jsdom has no font loading; Mantine's autosizing description field listens for it.
 beforeAll(() => {
@@ -56,11 +42,7 @@ describe('segment editor with dynamic segments turned off', () => {
       return undefined;
     });
     const features = { ...featureFlagsFor('production'), dynamic_segmentation: false };
-    await renderWithProviders(<SegmentEditorPage />, {
-      path: `/segmentation/${ID}/edit`,
-      pattern: '/segmentation/:id/edit',
-      queryClient: signedInClient(profileFixture('brand', 'admin', { features })),
-    });
+    await renderSegmentPage(<SegmentEditorPage />, ID, profileFixture('brand', 'admin', { features }), '/edit');
     const locked = await screen.findByTestId('filter-locked');
     expect(locked.textContent).toContain('Dynamic segments are turned off. Static segments can still be used.');
     expect(screen.queryByTestId('filter-builder')).toBeNull();

@@ -192,7 +192,8 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
         <Text size="sm" c="dimmed">
           {t('sending.settings.limits_help', { timeZone: settings.timeZone })}
         </Text>
-        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        {/* The frequency cap and the quiet hours: where the campaign schedule's quiet-hours warning leads (#quiet-hours). */}
+        <SimpleGrid cols={{ base: 2, sm: 4 }} id="quiet-hours">
           {NUMBER_FIELDS.map((f) => (
             <NumberInput
               key={f}

@@ -50,10 +50,11 @@ import {
 import { accepts, dropPlace, ZONE_PRIORITY, type TDragSource, type TDropZone } from './dragTargets';
 import { Inspector } from './Inspector';
 import { Palette, PALETTE_ICONS } from './Palette';
-import { SaveStatus } from './SaveStatus';
 import { TaggedTextInput } from './TaggedTextInput';
 import { duplicateTemplate } from '../api/templatesCalls';
 import { useAutosave } from './useAutosave';
+import { SaveStatus } from '../../ui/components/SaveStatus';
+import { useLeaveGuard } from '../../ui/hooks/useLeaveGuard';
 import './flexBuilder.css';
 
 // The dialogs load when first opened, keeping them out of the editor's own download.
@@ -165,6 +166,8 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
     [onSaved],
   );
   const autosave = useAutosave(template, history.present, history.revision, !readOnly, saved);
+  // Leaving before the last change is saved asks first (the link back, the sidebar, the browser).
+  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty());
   const root = useRef<HTMLDivElement>(null);
   const content = history.present[language];
   const document = content?.document;
@@ -539,6 +542,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
           />
         )}
       </Suspense>
+      {leaveGuard}
       <ConfirmDialog
         opened={dialog === 'remove_language'}
         title={t('templates.languages.remove', { language: t(`templates.languages.${language}`) })}

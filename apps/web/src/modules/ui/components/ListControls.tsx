@@ -10,18 +10,26 @@ export function ListToolbar({
   search,
   onSearch,
   searchPlaceholder,
+  searchResetKey,
   children,
 }: {
   /** The search already applied. */
   search: string;
   onSearch: (text: string) => void;
   searchPlaceholder: string;
+  /** Changing it empties the search box (the list's filters were cleared). */
+  searchResetKey?: unknown;
   children: ReactNode;
 }) {
   return (
     <Group gap="sm" align="flex-end">
       <div style={{ flex: 1, minWidth: 240 }}>
-        <SearchInput initialText={search} onSearch={onSearch} placeholder={searchPlaceholder} />
+        <SearchInput
+          initialText={search}
+          onSearch={onSearch}
+          placeholder={searchPlaceholder}
+          resetKey={searchResetKey}
+        />
       </div>
       {children}
     </Group>

@@ -1,4 +1,4 @@
-import { Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Image, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconLinkOff, IconMailCheck } from '@tabler/icons-react';
 import type { TUnsubscribePage } from '@yado/contracts/tracking';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -69,6 +69,7 @@ export function UnsubscribePage() {
 
   return (
     <Stack gap="md" align="center" ta="center" data-testid="unsubscribe-page" data-state={state.kind}>
+      {(state.kind === 'unsubscribed' || state.kind === 'resubscribed') && <BrandHeader page={state.page} />}
       {state.kind === 'working' && (
         <>
           <Title order={2} size="h3">
@@ -85,9 +86,6 @@ export function UnsubscribePage() {
           <Title order={2} size="h3">
             {t('unsubscribe.done_title')}
           </Title>
-          <Text size="sm" fw={600} data-testid="unsubscribe-brand">
-            {state.page.brandName}
-          </Text>
           <Text size="sm" data-testid="unsubscribe-message" style={{ whiteSpace: 'pre-line' }}>
             {state.page.message ?? t('unsubscribe.default_message', { brand: state.page.brandName })}
           </Text>
@@ -146,6 +144,18 @@ export function UnsubscribePage() {
           </Text>
         </>
       )}
+    </Stack>
+  );
+}
+
+/** The page speaks for the brand the guest heard from: its logo and name, not the product's. */
+function BrandHeader({ page }: { page: TUnsubscribePage }) {
+  return (
+    <Stack gap={6} align="center" data-testid="unsubscribe-brand-header">
+      {page.brandLogoUrl && <Image src={page.brandLogoUrl} alt={page.brandName} h={56} w="auto" fit="contain" />}
+      <Text size="lg" fw={700} data-testid="unsubscribe-brand">
+        {page.brandName}
+      </Text>
     </Stack>
   );
 }

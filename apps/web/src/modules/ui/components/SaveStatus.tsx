@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Loader } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconPencil } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { TSaveState } from './useAutosave';
+import type { TSaveState } from '../hooks/useAutosave';
 
 /** The visible saved state of autosave; a failed save can be retried, a stale one reloaded. */
 export function SaveStatus({
@@ -31,16 +31,16 @@ export function SaveStatus({
         data-state={state}
         aria-live="polite"
       >
-        {t(`templates.save_state.${state}`)}
+        {t(`ui.save_state.${state}`)}
       </Badge>
       {state === 'failed' && (
         <Button size="compact-xs" variant="subtle" onClick={onRetry}>
-          {t('templates.save_state.retry')}
+          {t('ui.save_state.retry')}
         </Button>
       )}
       {state === 'stale' && (
         <Button size="compact-xs" variant="subtle" color="orange" onClick={onReload}>
-          {t('templates.save_state.reload')}
+          {t('ui.save_state.reload')}
         </Button>
       )}
     </Group>

@@ -1,0 +1,85 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { ScenarioEditorPage } from './ScenarioEditorPage';
+
+const scenario = (
+  updatedAt: string,
+  nodes: unknown[] = [{ id: 't', type: 'trigger', position: { x: 0, y: 0 }, data: { kind: 'birthday' } }],
+) => ({
+  id: 's1',
+  name: 'Birthday',
+  description: '',
+  status: 'draft',
+  graph: { version: 1, nodes, edges: [] },
+  run: {
+    period: { kind: 'long_run' },
+    startDate: null,
+    startTime: null,
+    endDate: null,
+    endTime: null,
+    timeZone: 'Asia/Tokyo',
+    sendTime: '09:00',
+  },
+  faults: [],
+  nodes: [],
+  presetId: null,
+  startedAt: null,
+  stoppedAt: null,
+  completedAt: null,
+  startsAt: null,
+  endsAt: null,
+  hostId: 'brand',
+  hostName: 'さくらホテルズ',
+  hostLevel: 'brand',
+  editable: true,
+  createdAt: '2026-11-20T00:00:00.000Z',
+  updatedAt,
+  createdBy: null,
+  updatedBy: null,
+});
+
+describe('the scenario editor', () => {
+  it('saves each change as a draft with the version last seen, and asks before leaving with a change not saved yet', async () => {
+    const saves: { updatedAt: string | undefined; nodes: number }[] = [];
+    let stored = '2026-11-21T00:00:00.000Z';
+    mockFetch((method, url, init) => {
+      if (url.pathname !== '/v1/scenarios/s1') return undefined;
+      if (method === 'GET') return { body: { data: scenario(stored) } };
+      if (method !== 'PUT') return undefined;
+      const body = JSON.parse(String(init.body)) as { updatedAt?: string; graph: { nodes: unknown[] } };
+      saves.push({ updatedAt: body.updatedAt, nodes: body.graph.nodes.length });
+      stored = new Date(Date.parse(stored) + 60_000).toISOString();
+      return { body: { data: scenario(stored, body.graph.nodes) } };
+    });
+    const me = profileFixture('brand', 'admin');
+    const { router } = await renderWithProviders(<ScenarioEditorPage />, {
+      path: '/automations/editor?id=s1',
+      queryClient: signedInClient(me),
+      routes: [{ path: '/automations/scenario', element: <div data-testid="scenario-list" /> }],
+    });
+    await screen.findByTestId('scenario-editor');
+    const status = () => screen.getByTestId('save-status').getAttribute('data-state');
+    expect(status()).toBe('saved');
+
+    // A step added is saved a moment later, naming the version the editor loaded.
+    fireEvent.click(screen.getByTestId('palette-delay'));
+    expect(status()).toBe('unsaved');
+    await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
+    expect(saves).toEqual([{ updatedAt: '2026-11-21T00:00:00.000Z', nodes: 2 }]);
+
+    // Another step, and the link back at once: the editor asks; staying keeps the page and the change.
+    fireEvent.click(screen.getByTestId('palette-email'));
+    fireEvent.click(screen.getAllByRole('link', { name: 'Back to the scenario list' })[0]!);
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    expect(router.state.location.pathname).toBe('/automations/editor');
+    // Saved with the version the first save returned; then leaving does not ask.
+    await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
+    expect(saves[1]).toEqual({ updatedAt: '2026-11-21T00:01:00.000Z', nodes: 3 });
+    fireEvent.click(screen.getAllByRole('link', { name: 'Back to the scenario list' })[0]!);
+    await screen.findByTestId('scenario-list');
+    expect(screen.queryByTestId('leave-guard')).toBeNull();
+  }, 30_000);
+});

@@ -1,0 +1,135 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { TCampaignEmailValues } from '@yado/contracts/sending';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { CampaignEditorPage } from './CampaignEditorPage';
+
+const values: TCampaignEmailValues = {
+  senderEmail: 'info@sakura-hotels.example.jp',
+  senderName: 'さくらホテルズ',
+  replyTo: null,
+  unsubscribedMessage: 'x',
+  footerSenderName: 'さくらホテルズ',
+  footerPostalAddress: '東京都',
+  defaultLanguage: 'ja',
+  frequencyCapCount: 3,
+  frequencyCapDays: 7,
+  quietHoursStart: '21:00',
+  quietHoursEnd: '08:00',
+};
+const setup = {
+  settings: {
+    hostLevel: 'brand',
+    hostName: 'さくらホテルズ',
+    timeZone: 'Asia/Tokyo',
+    own: values,
+    inherited: values,
+    inheritedFrom: {},
+    effective: values,
+    senderDomain: { domain: 'sakura-hotels.example.jp', state: 'verified' },
+    canSend: true,
+    problems: [],
+  },
+  domains: [],
+  checklist: [],
+};
+const campaign = (body: { name: string; subject: string }, updatedAt: string) => ({
+  id: 'c1',
+  name: body.name,
+  subject: body.subject,
+  preHeader: '',
+  senderEmail: values.senderEmail,
+  recipients: { segmentIds: [], excludeSegmentIds: [] },
+  templateId: null,
+  templateName: null,
+  status: 'draft',
+  schedule: null,
+  sendAt: null,
+  startedAt: null,
+  finishedAt: null,
+  problem: null,
+  paused: null,
+  hold: null,
+  statistics: {
+    audience: null,
+    queued: 0,
+    sending: 0,
+    sent: 0,
+    deferred: 0,
+    skipped: 0,
+    failed: 0,
+    repeats: 0,
+    opened: null,
+    clicked: null,
+    conversions: null,
+    openRate: null,
+    clickRate: null,
+  },
+  hostId: 'brand',
+  hostName: 'さくらホテルズ',
+  hostLevel: 'brand',
+  editable: true,
+  scope: 'campaign',
+  timeZone: 'Asia/Tokyo',
+  createdAt: '2026-11-20T00:00:00.000Z',
+  updatedAt,
+  createdBy: null,
+  updatedBy: null,
+});
+
+describe('the campaign editor', () => {
+  it('saves a new campaign as a draft a moment after typing, keeps a step’s choices when the user goes back, and asks before leaving unsaved', async () => {
+    const saves: { method: string; name: string; subject: string; updatedAt?: string }[] = [];
+    let stored = '2026-11-21T00:00:00.000Z';
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      const isCreate = method === 'POST' && url.pathname === '/v1/campaigns';
+      const isUpdate = method === 'PUT' && url.pathname === '/v1/campaigns/c1';
+      if (!isCreate && !isUpdate) return undefined;
+      const body = JSON.parse(String(init.body)) as { name: string; subject: string; updatedAt?: string };
+      saves.push({ method, name: body.name, subject: body.subject, updatedAt: body.updatedAt });
+      stored = new Date(Date.parse(stored) + 60_000).toISOString();
+      return { body: { data: campaign(body, stored) } };
+    });
+    const { container, router } = await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/new',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+      routes: [{ path: '/campaign', element: <div data-testid="campaign-list" /> }],
+    });
+    const input = async (name: string) => {
+      await waitFor(() => expect(container.querySelector(`input[name="${name}"]`)).not.toBeNull());
+      return container.querySelector(`input[name="${name}"]`) as HTMLInputElement;
+    };
+    const status = () => screen.getByTestId('save-status').getAttribute('data-state');
+
+    fireEvent.change(await input('name'), { target: { value: 'Autumn stay' } });
+    fireEvent.change(await input('subject'), { target: { value: 'Autumn in Kyoto' } });
+    await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
+    // One creation for both fields, nothing pressed.
+    expect(saves).toEqual([{ method: 'POST', name: 'Autumn stay', subject: 'Autumn in Kyoto', updatedAt: undefined }]);
+
+    // On to the recipients, then back: what the details step holds is still there.
+    fireEvent.click(screen.getByTestId('campaign-next'));
+    await screen.findByTestId('campaign-segments');
+    fireEvent.click(screen.getByTestId('campaign-back'));
+    expect((await input('subject')).value).toBe('Autumn in Kyoto');
+
+    // A change, and the link back at once: the editor asks; staying keeps the page and the change.
+    fireEvent.change(await input('subject'), { target: { value: 'Autumn in Kyoto, for you' } });
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    expect(router.state.location.pathname).toBe('/campaign/new');
+    await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
+    // Saved on the campaign just created, with the version its creation returned.
+    expect(saves.at(-1)).toEqual({
+      method: 'PUT',
+      name: 'Autumn stay',
+      subject: 'Autumn in Kyoto, for you',
+      updatedAt: '2026-11-21T00:01:00.000Z',
+    });
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
+    await screen.findByTestId('campaign-list');
+  }, 30_000);
+});

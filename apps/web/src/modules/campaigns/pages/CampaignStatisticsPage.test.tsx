@@ -1,0 +1,181 @@
+import { screen, within } from '@testing-library/react';
+import type { TCampaign } from '@yado/contracts/campaigns';
+import { ratesOf } from '@yado/contracts/tracking';
+import { describe, expect, it } from 'vitest';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { CampaignStatisticsPage } from './CampaignStatisticsPage';
+
+const ID = '6f1c2d3e-0000-4000-8000-000000000001';
+const counters = {
+  sent: 2,
+  delivered: 2,
+  failed: 0,
+  skipped: 0,
+  bounced: 0,
+  opens: 1,
+  uniqueOpens: 1,
+  machineOpens: 0,
+  clicks: 0,
+  uniqueClicks: 0,
+  unsubscribes: 0,
+  conversions: 0,
+  revenue: 0,
+};
+
+/** A brand's campaign as the hotel さくらホテル 新宿 reads it: its own guests, two of them waiting for quiet hours. */
+const campaign: TCampaign = {
+  id: ID,
+  name: '冬のご案内',
+  subject: '冬の特別プラン',
+  preHeader: '',
+  senderEmail: null,
+  recipients: { segmentIds: [], excludeSegmentIds: [] },
+  templateId: null,
+  templateName: null,
+  status: 'pending',
+  schedule: { kind: 'now', localTime: null, timeZone: null },
+  sendAt: '2026-11-24T12:00:00.000Z',
+  startedAt: '2026-11-24T12:00:00.000Z',
+  finishedAt: null,
+  problem: null,
+  paused: null,
+  hold: {
+    reason: 'quiet_hours',
+    until: '2026-11-24T23:00:00.000Z',
+    localTime: '08:00',
+    timeZone: 'Asia/Tokyo',
+    hostName: 'さくらホテル 新宿',
+    otherHosts: 0,
+    waiting: 2,
+    whole: true,
+  },
+  scope: 'own_guests',
+  statistics: {
+    audience: 4,
+    queued: 2,
+    sending: 0,
+    sent: 2,
+    deferred: 0,
+    skipped: 0,
+    failed: 0,
+    repeats: 0,
+    opened: 1,
+    clicked: 0,
+    conversions: 0,
+    openRate: 0.5,
+    clickRate: 0,
+  },
+  hostId: 'b1',
+  hostName: 'さくらホテルズ',
+  hostLevel: 'brand',
+  timeZone: 'Asia/Tokyo',
+  editable: false,
+  createdAt: '2026-11-20T00:00:00.000Z',
+  updatedAt: '2026-11-24T12:00:00.000Z',
+  createdBy: null,
+  updatedBy: null,
+};
+
+function serve(answer: TCampaign | null) {
+  return mockFetch((method, url) => {
+    if (!answer) return undefined;
+    if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: answer } };
+    if (url.pathname === `/v1/campaigns/${ID}/statistics`)
+      return {
+        body: {
+          data: {
+            campaignId: ID,
+            totals: counters,
+            unopened: 1,
+            rates: ratesOf(counters),
+            updatedAt: null,
+          },
+        },
+      };
+    if (url.pathname === `/v1/campaigns/${ID}/statistics/hotels`)
+      return {
+        body: { data: { hotels: [{ ...counters, hostId: 'h1', hostName: 'さくらホテル 新宿', level: 'hotel' }] } },
+      };
+    if (url.pathname === `/v1/campaigns/${ID}/recipients`)
+      return {
+        body: {
+          data: {
+            items: [
+              {
+                deliveryId: 'd1',
+                customerId: 'u1',
+                name: '山田 花子',
+                email: 'hanako@guest.example.jp',
+                status: 'sent',
+                sentAt: '2026-11-24T12:00:00.000Z',
+                error: null,
+                openedAt: null,
+                clickedAt: null,
+                events: [],
+              },
+            ],
+            nextCursor: null,
+          },
+        },
+      };
+    return undefined;
+  });
+}
+
+const render = (role: 'staff' | 'viewer' = 'staff') =>
+  renderWithProviders(<CampaignStatisticsPage />, {
+    path: `/campaign/${ID}`,
+    pattern: '/campaign/:id',
+    queryClient: signedInClient(profileFixture('hotel', role)),
+  });
+
+describe('campaign statistics page', () => {
+  it("says a campaign held by quiet hours waits, shows a brand's campaign for the hotel's own guests, in one named zone", async () => {
+    const calls = serve(campaign);
+    await render();
+    const title = await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
+    expect(title.textContent).toContain('冬のご案内');
+    expect(screen.getByTestId('campaign-status').textContent).toBe('Waiting');
+    expect(screen.getByTestId('campaign-hold').textContent).toBe(
+      'Waiting for quiet hours to end: 08:00 (さくらホテル 新宿)',
+    );
+    expect(screen.getByTestId('campaign-hold-waiting').textContent).toBe('Deliveries waiting: 2');
+    expect(screen.getByTestId('campaign-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
+    expect(screen.getByTestId('campaign-own-guests').textContent).toContain('This is a campaign of さくらホテルズ.');
+    // Read only: not even a copy (its segments are the brand's).
+    expect(screen.queryByRole('button', { name: 'Duplicate' })).toBeNull();
+    // 12:00 UTC is 9:00 PM in Tokyo, the page's zone.
+    const recipient = await screen.findByTestId('campaign-recipient');
+    expect(recipient.textContent).toContain('24 Nov 2026, 9:00 PM');
+    expect(within(await screen.findByTestId('campaign-hotels')).getAllByTestId('campaign-hotel')).toHaveLength(1);
+    expect((await screen.findByTestId('stat-sent-value')).textContent).toBe('2');
+    // The series and the links are the whole campaign's: not asked for, not shown.
+    const asked = calls.map((c) => c.url.pathname);
+    expect(asked).not.toContain(`/v1/campaigns/${ID}/statistics/series`);
+    expect(asked).not.toContain(`/v1/campaigns/${ID}/statistics/links`);
+    expect(screen.queryByTestId('campaign-links')).toBeNull();
+  }, 30_000);
+
+  it('names the zone of a hotel whose quiet hours are kept in another zone, and says "Sending" while others still go', async () => {
+    serve({
+      ...campaign,
+      scope: 'campaign',
+      hold: { ...campaign.hold!, timeZone: 'Pacific/Honolulu', hostName: 'Aloha Inn', otherHosts: 2, whole: false },
+    });
+    await render();
+    await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
+    expect(screen.getByTestId('campaign-status').textContent).toBe('Pending');
+    expect(screen.getByTestId('campaign-hold').textContent).toBe(
+      'Waiting for quiet hours to end: 08:00 Pacific/Honolulu (Aloha Inn and 2 more)',
+    );
+  }, 30_000);
+
+  it('says "Page not found." once for a campaign out of reach', async () => {
+    serve(null);
+    await render();
+    const empty = await screen.findByTestId('empty-state', {}, { timeout: 15_000 });
+    expect(empty.textContent?.match(/Page not found\./g)).toHaveLength(1);
+    expect(empty.textContent).toContain('This campaign does not exist, or your role cannot see it.');
+  }, 30_000);
+});
