@@ -141,6 +141,8 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       // The booking trigger's panel shows the daily sync notice.
       await page.locator('[data-testid="scenario-node"][data-node-type="trigger"]').click();
       await page.getByTestId('sync-notice').getByText(a.trigger.sync_notice).waitFor();
+      // ... and the rule for a booking read late (after its moment): next send time, before check-in.
+      expect(await page.getByTestId('late-rule').textContent()).toBe(a.trigger.late_rule);
       expect(await page.getByTestId('trigger-days').inputValue()).toBe('3');
 
       // Edit the graph: a one-hour delay goes between the trigger and the email.
@@ -202,20 +204,25 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       expect(await page.getByTestId('palette').count()).toBe(0);
       await screenshot(page, `automations-editor-running-${language}`);
 
-      // Move the engine's clock on by 10 days: guests with a stay in that window enter the journey
-      // and wait at the one-hour delay; two hours more, and their mail is queued and sent.
-      const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', {
-        token: grand,
-        body: { minutes: 10 * 24 * 60 },
-      });
-      expect(moved.status).toBe(200);
-      expect(moved.data.steps).toBeGreaterThan(0);
+      // Move the engine's clock on by 10 days, a day at a time, as a running engine would see them:
+      // guests whose stay's moment comes in that time enter the journey and wait at the one-hour
+      // delay, and their mail is queued and sent before they arrive (a guest who would arrive before
+      // the engine looked is skipped, never mailed after check-in).
+      let steps = 0;
+      for (let day = 0; day < 10; day += 1) {
+        const moved = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', {
+          token: grand,
+          body: { minutes: 24 * 60 },
+        });
+        expect(moved.status).toBe(200);
+        steps += moved.data.steps;
+      }
+      expect(steps).toBeGreaterThan(0);
       const later = await apiCall<{ steps: number }>('POST', '/v1/dev/scenario-clock', {
         token: grand,
         body: { minutes: 120 },
       });
       expect(later.status).toBe(200);
-      expect(later.data.steps).toBeGreaterThan(0);
 
       // A guest whose journey shows the mail sent finds it in the outbox: once, to their address,
       // DKIM-signed by the brand's domain, with one-click unsubscribe.

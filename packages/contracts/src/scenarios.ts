@@ -594,12 +594,32 @@ export const LEAVE_REASONS = [
   'customer_deleted',
   'node_error',
 ] as const;
+/**
+ * Why a pre-arrival journey ("N days before check-in", "check-in day") was skipped at its trigger
+ * (a `skipped` step whose detail is one of these; the journey leaves), in the order tested:
+ * the stay has ended, the guest has checked in, check-in (15:00 in the hotel's time zone) has
+ * passed, the scenario's send time on the day is itself at or after check-in ("check-in day" sent
+ * at 16:00), the booking was read so late that the next send time is at or after check-in.
+ */
+export const STAY_SKIP_REASONS = [
+  'stay_ended',
+  'checked_in',
+  'check_in_passed',
+  'send_time_after_check_in',
+  'late_booking',
+] as const;
+export type TStaySkipReason = (typeof STAY_SKIP_REASONS)[number];
 
 export const ZJourneyStep = z.object({
   nodeId: z.string(),
-  /** entered, waiting (until `dueAt`), sent, skipped, failed, branched yes/no, left, done. */
+  /** entered, waiting (until `dueAt`), moved (a stay-relative wait moved with the stay), sent, skipped, failed, branched yes/no, left, done. */
   event: z.string(),
-  detail: z.string().nullable(),
+  detail: z
+    .string()
+    .nullable()
+    .describe(
+      'waiting: the instant waited for; moved: "from/to", two instants; skipped: the reason (a delivery skip reason, or one of STAY_SKIP_REASONS at a trigger); left: a LEAVE_REASONS code; failed: the error',
+    ),
   at: z.string(),
 });
 export type TJourneyStep = z.infer<typeof ZJourneyStep>;

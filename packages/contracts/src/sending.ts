@@ -154,6 +154,7 @@ export const SETTINGS_FIELDS = [
   'senderName',
   'replyTo',
   'unsubscribedMessage',
+  'unsubscribedMessageEn',
   'footerSenderName',
   'footerPostalAddress',
   'defaultLanguage',
@@ -172,7 +173,10 @@ export const ZCampaignEmailValues = z.object({
   senderEmail: text(254),
   senderName: text(100),
   replyTo: text(254),
+  /** The unsubscribed message in Japanese: required here or above. */
   unsubscribedMessage: text(2000),
+  /** The same in English: optional; when none is set here or above, English pages show the Japanese one. */
+  unsubscribedMessageEn: text(2000),
   footerSenderName: text(200),
   footerPostalAddress: text(500),
   defaultLanguage: z.enum(['ja', 'en']).nullable(),

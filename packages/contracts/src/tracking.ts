@@ -59,8 +59,14 @@ export const ZUnsubscribePage = z.object({
   brandName: z.string(),
   /** The brand's logo (`/files/logos/...`), shown with its name instead of the product's; null when it has none. */
   brandLogoUrl: z.string().nullable(),
-  /** The brand's (or hotel's) unsubscribed message from its campaign email settings; null when unset. */
+  /** The brand's (or hotel's) unsubscribed message in the guest's `language`; null when unset. */
   message: z.string().nullable(),
+  /**
+   * The unsubscribed message per language, for a page shown in another language than the guest's
+   * (the link's `lang`, or the guest's choice). English is the Japanese one when no host sets an
+   * English one; null when unset.
+   */
+  messages: z.object({ ja: z.string().nullable(), en: z.string().nullable() }),
   /** The guest's language (the customer's country, else the sender's default). */
   language: z.enum(['ja', 'en']),
   emailStatus: z.enum(['active', 'unsubscribed']),

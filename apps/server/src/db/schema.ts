@@ -544,7 +544,10 @@ export const campaignEmailSettings = pgTable('campaign_email_settings', {
   senderEmail: text('sender_email'),
   senderName: text('sender_name'),
   replyTo: text('reply_to'),
+  /** The Japanese unsubscribed message (the column predates English). */
   unsubscribedMessage: text('unsubscribed_message'),
+  /** The English one; when no host sets it, English pages show the Japanese one. */
+  unsubscribedMessageEn: text('unsubscribed_message_en'),
   footerSenderName: text('footer_sender_name'),
   footerPostalAddress: text('footer_postal_address'),
   defaultLanguage: text('default_language', { enum: ['ja', 'en'] }),

@@ -15,6 +15,7 @@ import type { TCampaignJob } from '../campaigns/send-campaign.ts';
 import { resolveSendingIdentityIn, type TSendingResolution } from '../sending/email-settings.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import { delayUntil } from './delay-time.ts';
+import { isPreArrival, skipForStay } from './stay-limits.ts';
 
 /**
  * Moving customers through scenarios: due journeys are claimed in sets by their due time
@@ -132,9 +133,24 @@ async function step(
 ): Promise<void> {
   const next = (handle: TEdgeHandle = 'next') => edgeFrom(scenario.graph, node.id, handle);
   switch (node.type) {
-    case 'trigger':
-      await moveOn(tx, scenario, ids, node.id, 'done', null, next(), at);
+    case 'trigger': {
+      // A pre-arrival wait that ends after check-in (the engine was down, the guest checked in
+      // meanwhile) is skipped with the reason, not mailed late.
+      const skipped = isPreArrival(node.data.kind)
+        ? new Set(
+            await skipForStay(
+              tx,
+              sql`j.id = any(${p(ids)}::uuid[])`,
+              sql`${at.toISOString()}::timestamptz`,
+              node.id,
+              at,
+            ),
+          )
+        : new Set<string>();
+      const going = ids.filter((id) => !skipped.has(id));
+      if (going.length) await moveOn(tx, scenario, going, node.id, 'done', null, next(), at);
       return;
+    }
     case 'delay':
       // Journeys usually begin a delay's wait as they arrive (moveOn); this is the arrival on its own.
       if (phase === 'arrive') await startWait(tx, ids, node.id, delayUntil(node.data, at, scenario.run.timeZone), at);

@@ -9,14 +9,18 @@ import { customerScopeSql } from '../segments/filter-sql.ts';
 import { scopeOfHost } from '../segments/queries.ts';
 import { leave, scenariosById, type TScenarioForEngine } from './advance-journeys.ts';
 import { localDate } from './delay-time.ts';
+import { isPreArrival, nextSendTime, skipForStay, stayDue } from './stay-limits.ts';
 
 /**
  * Who enters a running scenario, each tick, set-based per scenario and trigger:
  * - segment members: at the start, and again at each recurrence (entry key: run and entry number);
  * - new members of a dynamic segment: members not seen before (the first scan only records who is in);
  * - booking triggers: bookings of the scenario's reach changed since the last scan (the daily sync
- *   writes them), one journey per booking, waiting at the trigger until the stay's moment in the
- *   scenario's time zone; a moved stay moves the wait, a cancelled one takes the guest out;
+ *   writes them), one journey per stay (a guest's rooms at one hotel for the same dates are one
+ *   stay), waiting at the trigger until the stay's moment in the scenario's time zone, or, read
+ *   late, until its next send time; a pre-arrival journey the stay no longer allows is skipped with
+ *   the reason (`stay-limits.ts`); a moved stay moves the wait (logged from and to), a cancelled
+ *   one takes the guest out unless another room of the same stay remains;
  * - birthdays: once a local day, customers whose birthday it is (29 February: the 28th in other years).
  * Entering is idempotent: the journey's entry key is unique per scenario and customer.
  */
@@ -127,9 +131,13 @@ async function hostOf(tx: TTx, hostId: string) {
 }
 
 /**
- * Inserts journeys from a source of (customer_id, booking_id, entry_key, due_at), which may be a
- * data-modifying statement with RETURNING (it runs as a CTE); answers how many entered. Entries
- * already made are left out before the rounds are numbered, so a customer's rounds stay 0, 1, 2...
+ * Inserts journeys from a source of (customer_id, booking_id, entry_key, due_at, stay_key), which
+ * may be a data-modifying statement with RETURNING (it runs as a CTE); answers how many entered.
+ * Entries already made are left out before the rounds are numbered, so a customer's rounds stay
+ * 0, 1, 2... A source row with a stay key (hotel and dates of its booking) enters only if the
+ * customer has no journey for that stay yet and once among the rows of the same stay: two rooms
+ * booked for the same dates are one journey, not two identical mails. With `liveStays`, a journey
+ * whose booking was cancelled no longer holds its stay (the guest cancelled and booked again).
  *
  * The entering guests' earlier journeys are read once, into a materialized CTE, before anything is
  * inserted. As per-guest subqueries they were planned as a sequential scan while the table's
@@ -142,17 +150,24 @@ async function insertJourneys(
   nodeId: string,
   source: SQL,
   at: Date,
+  liveStays = true,
 ): Promise<number> {
   const atIso = at.toISOString();
+  const held = liveStays ? sql`b2.status not in ('cancelled', 'no_show')` : sql`true`;
   const rows = await selectRows<{ n: number }>(
     tx,
     sql`with src as (${source}), existing as materialized (
-        select j.customer_id, j.entry_key, j.round from journeys j
+        select j.customer_id, j.entry_key, j.round,
+          case when ${held} then b2.hotel_id::text || '|' || b2.check_in::text || '|' || b2.check_out::text end as stay_key
+        from journeys j left join bookings b2 on b2.id = j.booking_id
         where j.scenario_id = ${scenario.id}::uuid and j.customer_id in (select src.customer_id from src)
       ), last_round as materialized (
         select customer_id, max(round) as round from existing group by customer_id
       ), fresh as (
-        select * from src where not exists (select 1 from existing e where e.customer_id = src.customer_id and e.entry_key = src.entry_key)
+        select distinct on (src.customer_id, coalesce(src.stay_key, src.entry_key)) src.* from src
+        where not exists (select 1 from existing e where e.customer_id = src.customer_id and e.entry_key = src.entry_key)
+          and (src.stay_key is null or not exists (select 1 from existing e where e.customer_id = src.customer_id and e.stay_key = src.stay_key))
+        order by src.customer_id, coalesce(src.stay_key, src.entry_key), src.entry_key
       ), ins as (
         insert into journeys (brand_id, scenario_id, customer_id, booking_id, entry_key, round, node_id, phase, state, due_at, entered_at, updated_at)
         select ${scenario.brand_id}::uuid, ${scenario.id}::uuid, fresh.customer_id, fresh.booking_id, fresh.entry_key,
@@ -213,7 +228,7 @@ async function enterAtTrigger(
         tx,
         scenario,
         node.id,
-        sql`select customers.id as customer_id, null::uuid as booking_id, ${key}::text as entry_key, ${atIso}::timestamptz as due_at from customers where ${audience.where}`,
+        sql`select customers.id as customer_id, null::uuid as booking_id, ${key}::text as entry_key, ${atIso}::timestamptz as due_at, null::text as stay_key from customers where ${audience.where}`,
         at,
       );
     }
@@ -231,7 +246,7 @@ async function enterAtTrigger(
       const seen = sql`insert into scenario_segment_seen (scenario_id, customer_id, brand_id)
         select ${scenario.id}::uuid, customers.id, customers.brand_id from customers where ${audience.where}
         on conflict do nothing
-        returning customer_id, null::uuid as booking_id, ${`segment:${times.run_number}`}::text as entry_key, ${atIso}::timestamptz as due_at`;
+        returning customer_id, null::uuid as booking_id, ${`segment:${times.run_number}`}::text as entry_key, ${atIso}::timestamptz as due_at, null::text as stay_key`;
       if (first) {
         await tx.execute(seen);
         return 0;
@@ -253,7 +268,7 @@ async function enterAtTrigger(
         tx,
         scenario,
         node.id,
-        sql`select customers.id as customer_id, null::uuid as booking_id, ${`birthday:${y}`}::text as entry_key, ${due}::timestamptz as due_at
+        sql`select customers.id as customer_id, null::uuid as booking_id, ${`birthday:${y}`}::text as entry_key, ${due}::timestamptz as due_at, null::text as stay_key
           from customers where ${customerScopeSql(scope)} and customers.date_of_birth is not null
             and ((extract(month from customers.date_of_birth) = ${m} and extract(day from customers.date_of_birth) = ${d}) ${feb29})`,
         at,
@@ -283,15 +298,38 @@ async function enterFromBookings(
   const base = sql`${bookingScope(scope)} and ${changed}`;
   const moment = stayMoment(trigger, sendTime, timeZone);
   const key = sql`'booking:' || b.id::text`;
+  const stayKey = sql`b.hotel_id::text || '|' || b.check_in::text || '|' || b.check_out::text`;
   if (moment) {
-    // The stay moves: the wait at the trigger moves with it. Cancelled: the guest leaves the journey.
-    await tx.execute(sql`update journeys j set due_at = greatest(${moment}, ${atIso}::timestamptz), updated_at = ${atIso}::timestamptz
-      from bookings b where j.booking_id = b.id and j.scenario_id = ${scenario.id}::uuid and j.state = 'waiting' and j.node_id = ${node.id}
-        and j.phase = 'wait' and ${base} and b.status not in ('cancelled', 'no_show') and j.due_at is distinct from greatest(${moment}, ${atIso}::timestamptz)`);
+    const next = nextSendTime(at, sendTime, timeZone);
+    const due = stayDue(moment, at, next);
+    const mine = sql`j.scenario_id = ${scenario.id}::uuid and j.state = 'waiting'`;
+    // The stay moves: the wait at the trigger moves with it, and the journey's history says from when
+    // to when. A wait whose moment has passed (due now, or read late and waiting for the send time)
+    // is no move unless it was later than the next send time: the stay came earlier.
+    await tx.execute(sql`with m as (
+        select j.id, j.due_at as was, ${due} as due from journeys j join bookings b on b.id = j.booking_id
+        where ${mine} and j.node_id = ${node.id} and j.phase = 'wait' and ${base} and b.status not in ('cancelled', 'no_show')
+          and j.due_at is distinct from ${due} and (${moment} >= ${atIso}::timestamptz or j.due_at > ${next.toISOString()}::timestamptz)
+      ), moved as (
+        update journeys j set due_at = m.due, updated_at = ${atIso}::timestamptz from m where j.id = m.id
+        returning j.id, j.brand_id, j.scenario_id, m.was, m.due
+      )
+      insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
+      select brand_id, scenario_id, id, ${node.id}, 'moved',
+        to_char(was at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '/' || to_char(due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+        ${atIso}::timestamptz
+      from moved`);
+    // A cancelled room of a stay that has another room booked: the journey follows the other room.
+    await tx.execute(sql`update journeys j set booking_id = s.other, updated_at = ${atIso}::timestamptz from (
+        select j.id, (select o.id from bookings o where o.customer_id = b.customer_id and o.hotel_id = b.hotel_id
+            and o.check_in = b.check_in and o.check_out = b.check_out and o.status not in ('cancelled', 'no_show') order by o.id limit 1) as other
+        from journeys j join bookings b on b.id = j.booking_id where ${mine} and ${base} and b.status in ('cancelled', 'no_show')
+      ) s where j.id = s.id and s.other is not null`);
+    // Cancelled: the guest leaves the journey.
     const cancelled = await selectRows<{ id: string }>(
       tx,
       sql`select j.id from journeys j join bookings b on b.id = j.booking_id
-        where j.scenario_id = ${scenario.id}::uuid and j.state = 'waiting' and ${base} and b.status in ('cancelled', 'no_show')`,
+        where ${mine} and ${base} and b.status in ('cancelled', 'no_show')`,
     );
     if (cancelled.length)
       await leave(
@@ -307,18 +345,29 @@ async function enterFromBookings(
         : trigger.kind === 'before_check_in'
           ? sql`b.check_in - ${trigger.days}::int`
           : sql`b.check_in`;
-    // A stay whose moment is today or later enters; one synced late (after its moment, before the
-    // stay itself) still gets the mail at once rather than never.
+    // A stay whose moment is today or later enters; one read late (after its moment, before the
+    // stay itself) waits for the next send time, and is skipped below if that is too late.
     const stillAhead =
       trigger.kind === 'after_check_out' ? sql`${dateOf} >= ${today}::date` : sql`b.check_in >= ${today}::date`;
-    return insertJourneys(
+    const n = await insertJourneys(
       tx,
       scenario,
       node.id,
-      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, greatest(${moment}, ${atIso}::timestamptz) as due_at
+      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${due} as due_at, ${stayKey} as stay_key
         from bookings b where ${base} and b.status not in ('cancelled', 'no_show') and ${stillAhead}`,
       at,
     );
+    // New, moved or checked-in stays whose pre-arrival mail can no longer go out before check-in.
+    if (isPreArrival(trigger.kind))
+      await skipForStay(
+        tx,
+        sql`${mine} and j.node_id = ${node.id} and j.phase = 'wait' and ${base}`,
+        sql`j.due_at`,
+        node.id,
+        at,
+        moment,
+      );
+    return n;
   }
   if (trigger.kind === 'booking_made') {
     const startDay = localDate(times.started_at ? new Date(times.started_at) : at, timeZone).date;
@@ -326,7 +375,7 @@ async function enterFromBookings(
       tx,
       scenario,
       node.id,
-      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at
+      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at, ${stayKey} as stay_key
         from bookings b where ${base} and b.status <> 'cancelled' and b.booking_date >= ${startDay}::date`,
       at,
     );
@@ -338,8 +387,10 @@ async function enterFromBookings(
       tx,
       scenario,
       node.id,
-      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at from bookings b where ${base} and b.status = 'cancelled'`,
+      sql`select b.customer_id, b.id as booking_id, ${key} as entry_key, ${atIso}::timestamptz as due_at, ${stayKey} as stay_key
+        from bookings b where ${base} and b.status = 'cancelled'`,
       at,
+      false,
     );
   }
   return 0;

@@ -116,8 +116,9 @@ function normalizeAddress(email: string): string {
 }
 
 /**
- * Saves the acting host's own values (null inherits). Sender name and unsubscribed message must
- * have a value here or above; the sender email must be on one of the brand's domains (a domain
+ * Saves the acting host's own values (null inherits). Sender name and the Japanese unsubscribed
+ * message must have a value here or above (the English one is optional: English pages fall back to
+ * the Japanese one); the sender email must be on one of the brand's domains (a domain
  * still in verification is accepted: the setup continues, and campaigns wait for it).
  */
 export async function updateEmailSettings(
@@ -132,6 +133,7 @@ export async function updateEmailSettings(
     senderName: clean(input.senderName),
     replyTo: clean(input.replyTo),
     unsubscribedMessage: clean(input.unsubscribedMessage),
+    unsubscribedMessageEn: clean(input.unsubscribedMessageEn),
     footerSenderName: clean(input.footerSenderName),
     footerPostalAddress: clean(input.footerPostalAddress),
   };
@@ -168,7 +170,8 @@ export async function updateEmailSettings(
 export interface TSendingIdentity {
   from: { name: string; address: string };
   replyTo: string | null;
-  unsubscribedMessage: string;
+  /** The unsubscribed message per language; English falls back to the Japanese one. */
+  unsubscribedMessage: { ja: string; en: string };
   footer: { senderName: string; postalAddress: string };
   defaultLanguage: 'ja' | 'en';
   frequencyCap: { count: number; days: number };
@@ -224,7 +227,7 @@ function identityOf(rt: TRuntime, { view, senderDomainRow }: TResolved): TSendin
     identity: {
       from: { name: e.senderName, address: e.senderEmail },
       replyTo: e.replyTo,
-      unsubscribedMessage: e.unsubscribedMessage,
+      unsubscribedMessage: { ja: e.unsubscribedMessage, en: e.unsubscribedMessageEn ?? e.unsubscribedMessage },
       footer: { senderName: e.footerSenderName, postalAddress: e.footerPostalAddress },
       defaultLanguage: e.defaultLanguage ?? SENDING_DEFAULTS.defaultLanguage,
       frequencyCap: {

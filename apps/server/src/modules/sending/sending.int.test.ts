@@ -306,6 +306,7 @@ describe('campaign email settings', () => {
     senderName: null,
     replyTo: null,
     unsubscribedMessage: null,
+    unsubscribedMessageEn: null,
     footerSenderName: null,
     footerPostalAddress: null,
     defaultLanguage: null,
@@ -320,6 +321,14 @@ describe('campaign email settings', () => {
     expect(empty.status).toBe(400);
     expect(empty.body.error.fields.senderName.message).toBe('Please fill out this field.');
     expect(empty.body.error.fields.unsubscribedMessage.message).toBe('Please fill out this field.');
+    // An English message does not stand in for the Japanese one, which stays required.
+    const englishOnly = await s.call('PUT', '/v1/sending/settings', {
+      token: admin,
+      body: { ...base, senderName: 'さくら', unsubscribedMessageEn: 'You have been unsubscribed.' },
+    });
+    expect(englishOnly.status).toBe(400);
+    expect(englishOnly.body.error.fields.unsubscribedMessage.code).toBe('field_required');
+    expect(englishOnly.body.error.fields.unsubscribedMessageEn).toBeUndefined();
     const foreign = await s.call('PUT', '/v1/sending/settings', {
       token: admin,
       body: { ...base, senderName: 'さくら', unsubscribedMessage: '停止しました', senderEmail: 'news@gmail.com' },
@@ -386,6 +395,64 @@ describe('campaign email settings', () => {
       { item: 'sender', status: 'done' },
       { item: 'verified_domain', status: 'done' },
     ]);
+  });
+
+  it('keeps an optional English unsubscribed message, inherited brand → hotel group → hotel, else the Japanese one', async () => {
+    const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-shinjuku'`);
+    const messageOf = async () => {
+      const resolved = await resolveSendingIdentity(s.rt, hotel.id);
+      if (!resolved.ok) throw new Error(`cannot send: ${resolved.problems.join(', ')}`);
+      return resolved.identity.unsubscribedMessage;
+    };
+    // No English message anywhere: the hotel can send, and English falls back to the Japanese one.
+    const groupView = await s.call('GET', '/v1/sending/settings', { token: admin, headers: AS.group });
+    expect(groupView.body.data.inherited.unsubscribedMessageEn).toBeNull();
+    expect(groupView.body.data.inheritedFrom.unsubscribedMessageEn).toEqual({ level: 'none', hostName: null });
+    expect(groupView.body.data.canSend).toBe(true);
+    expect(await messageOf()).toEqual({ ja: '配信を停止しました。', en: '配信を停止しました。' });
+
+    // The brand's English message reaches the hotel; a blank one is stored as none.
+    const brand = await s.call('GET', '/v1/sending/settings', { token: admin });
+    const brandSaved = await s.call('PUT', '/v1/sending/settings', {
+      token: admin,
+      body: { ...brand.body.data.own, unsubscribedMessageEn: '  You have been unsubscribed.  ' },
+    });
+    expect(brandSaved.status).toBe(200);
+    expect(brandSaved.body.data.own.unsubscribedMessageEn).toBe('You have been unsubscribed.');
+    const [audit] = await s.sql(
+      `select changes from audit_log where target_type = 'campaign_email_settings' order by id desc limit 1`,
+    );
+    expect(audit.changes.unsubscribedMessageEn).toEqual([null, 'You have been unsubscribed.']);
+    const hotelView = await s.call('GET', '/v1/sending/settings', { token: admin, headers: AS.hotel });
+    expect(hotelView.body.data.inherited.unsubscribedMessageEn).toBe('You have been unsubscribed.');
+    expect(hotelView.body.data.inheritedFrom.unsubscribedMessageEn).toEqual({
+      level: 'brand',
+      hostName: 'さくらホテルズ',
+    });
+    expect(await messageOf()).toEqual({ ja: '配信を停止しました。', en: 'You have been unsubscribed.' });
+
+    // The hotel group's own English message wins over the brand's for its hotels.
+    const group = await s.call('PUT', '/v1/sending/settings', {
+      token: admin,
+      headers: AS.group,
+      body: { ...groupView.body.data.own, unsubscribedMessageEn: 'Unsubscribed from the Kanto hotels.' },
+    });
+    expect(group.status).toBe(200);
+    const underGroup = await s.call('GET', '/v1/sending/settings', { token: admin, headers: AS.hotel });
+    expect(underGroup.body.data.effective.unsubscribedMessageEn).toBe('Unsubscribed from the Kanto hotels.');
+    expect(underGroup.body.data.inheritedFrom.unsubscribedMessageEn).toEqual({
+      level: 'hotel_group',
+      hostName: groupView.body.data.hostName,
+    });
+    expect(await messageOf()).toEqual({ ja: '配信を停止しました。', en: 'Unsubscribed from the Kanto hotels.' });
+
+    const blank = await s.call('PUT', '/v1/sending/settings', {
+      token: admin,
+      headers: AS.group,
+      body: { ...groupView.body.data.own, unsubscribedMessageEn: '   ' },
+    });
+    expect(blank.body.data.own.unsubscribedMessageEn).toBeNull();
+    expect(await messageOf()).toEqual({ ja: '配信を停止しました。', en: 'You have been unsubscribed.' });
   });
 
   it('signs mail from the verified domain so that an independent verifier finds dkim=pass', async () => {

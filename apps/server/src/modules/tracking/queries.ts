@@ -71,18 +71,26 @@ export async function findGuestTarget(
   return row ?? null;
 }
 
-/** The unsubscribed message in force for the campaign's host: its own, its hotel group's, its brand's. */
-export async function unsubscribedMessageFor(tx: TTx, hostId: string): Promise<string | null> {
-  const [row] = await selectRows<{ message: string | null }>(
+/**
+ * The unsubscribed message in force for the campaign's host, per language: its own, its hotel
+ * group's, its brand's. English falls back to the Japanese one when no host sets an English one.
+ */
+export async function unsubscribedMessageFor(
+  tx: TTx,
+  hostId: string,
+): Promise<{ ja: string | null; en: string | null }> {
+  const [row] = await selectRows<{ ja: string | null; en: string | null }>(
     tx,
-    sql`select coalesce(sh.unsubscribed_message, sg.unsubscribed_message, sb.unsubscribed_message) as message
+    sql`select coalesce(sh.unsubscribed_message, sg.unsubscribed_message, sb.unsubscribed_message) as ja,
+        coalesce(sh.unsubscribed_message_en, sg.unsubscribed_message_en, sb.unsubscribed_message_en) as en
       from hosts h
       left join campaign_email_settings sh on sh.host_id = h.id
       left join campaign_email_settings sg on sg.host_id = h.hotel_group_id
       left join campaign_email_settings sb on sb.host_id = h.brand_id
       where h.id = ${hostId}`,
   );
-  return row?.message ?? null;
+  const ja = row?.ja ?? null;
+  return { ja, en: row?.en ?? ja };
 }
 
 export async function setGuestEmailStatus(

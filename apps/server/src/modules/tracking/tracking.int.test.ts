@@ -282,6 +282,80 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect((await statistics(token)).body.data.totals.unsubscribes).toBe(2);
   });
 
+  it("shows the unsubscribed message in the page's language, inherited hotel → hotel group → brand, English falling back to Japanese", async () => {
+    // A guest whose page is Japanese (JP, or no country) and one whose page is English (elsewhere).
+    const guests = await s.sql(
+      `select d.id, c.country from deliveries d join customers c on c.id = d.customer_id where d.campaign_id = $1 and d.status = 'sent'`,
+      [campaignId],
+    );
+    const jaGuest = guests.find((g) => !g.country || g.country === 'JP')!;
+    const enGuest = guests.find((g) => g.country && g.country !== 'JP')!;
+    expect(jaGuest && enGuest).toBeTruthy();
+    const pageOf = async (deliveryId: string) => {
+      const url = trackingFor(s.rt, deliveryId).unsubscribeUrl;
+      const res = await s.call('GET', `/v1/public/unsubscribe?token=${tokenOf(url, 'token=')}`);
+      expect(res.status).toBe(200);
+      return res.body.data as {
+        language: string;
+        message: string | null;
+        messages: { ja: string | null; en: string | null };
+      };
+    };
+    const [{ id: group }] = await s.sql(`select id from hosts where slug = 'sakura-kanto'`);
+    const hosts = [brandId, group, shinjuku];
+    const before = await s.sql(
+      `select host_id, unsubscribed_message, unsubscribed_message_en from campaign_email_settings where host_id = any($1)`,
+      [hosts],
+    );
+    const set = (hostId: string, ja: string | null, en: string | null) =>
+      s.sql(
+        `insert into campaign_email_settings (host_id, brand_id, unsubscribed_message, unsubscribed_message_en) values ($1, $2, $3, $4)
+         on conflict (host_id) do update set unsubscribed_message = $3, unsubscribed_message_en = $4`,
+        [hostId, brandId, ja, en],
+      );
+    try {
+      for (const h of hosts) await set(h, null, null);
+      // Nothing set: the page shows its default text.
+      expect(await pageOf(enGuest.id)).toMatchObject({
+        language: 'en',
+        message: null,
+        messages: { ja: null, en: null },
+      });
+
+      // Only the brand's Japanese message: English pages show it too.
+      await set(brandId, '配信を停止しました。', null);
+      expect(await pageOf(jaGuest.id)).toMatchObject({ language: 'ja', message: '配信を停止しました。' });
+      expect(await pageOf(enGuest.id)).toMatchObject({
+        language: 'en',
+        message: '配信を停止しました。',
+        messages: { ja: '配信を停止しました。', en: '配信を停止しました。' },
+      });
+
+      // The brand's English message: each language's page shows its own.
+      await set(brandId, '配信を停止しました。', 'You have been unsubscribed.');
+      expect((await pageOf(jaGuest.id)).message).toBe('配信を停止しました。');
+      expect(await pageOf(enGuest.id)).toMatchObject({
+        language: 'en',
+        message: 'You have been unsubscribed.',
+        messages: { ja: '配信を停止しました。', en: 'You have been unsubscribed.' },
+      });
+
+      // The hotel group's English one and the hotel's Japanese one win over the brand's, each apart.
+      await set(group, null, 'Unsubscribed from the Kanto hotels.');
+      await set(shinjuku, '新宿からの配信を停止しました。', null);
+      expect((await pageOf(jaGuest.id)).messages).toEqual({
+        ja: '新宿からの配信を停止しました。',
+        en: 'Unsubscribed from the Kanto hotels.',
+      });
+      expect((await pageOf(enGuest.id)).message).toBe('Unsubscribed from the Kanto hotels.');
+    } finally {
+      for (const h of hosts) {
+        const row = before.find((r) => r.host_id === h);
+        await set(h, row?.unsubscribed_message ?? null, row?.unsubscribed_message_en ?? null);
+      }
+    }
+  });
+
   it('takes the one-click POST however the mail client encodes its body', async () => {
     const d = sent()[4]!;
     const url = trackingFor(s.rt, d.id).unsubscribeUrl;

@@ -44,14 +44,16 @@ async function targetOf(tx: TTx, token: TUnsubscribeToken, lock: boolean): Promi
   return target;
 }
 
-function pageOf(target: TUnsubscribeTarget, message: string | null): TUnsubscribePage {
+function pageOf(target: TUnsubscribeTarget, messages: TUnsubscribePage['messages']): TUnsubscribePage {
+  const language = target.country
+    ? guestLanguage(target.country)
+    : (target.defaultLanguage ?? SENDING_DEFAULTS.defaultLanguage);
   return {
     brandName: target.brandName,
     brandLogoUrl: target.brandLogoUrl,
-    message,
-    language: target.country
-      ? guestLanguage(target.country)
-      : (target.defaultLanguage ?? SENDING_DEFAULTS.defaultLanguage),
+    message: messages[language],
+    messages,
+    language,
     emailStatus: target.emailStatus,
     canUndo: target.emailStatus === 'unsubscribed' && GUEST_SOURCES.includes(target.unsubscribeReason ?? ''),
   };

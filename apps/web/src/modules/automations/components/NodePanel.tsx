@@ -18,6 +18,7 @@ import {
   MONTHS,
   SCENARIO_SUBJECT_MAX,
   STAY_OFFSET_MAX_DAYS,
+  STAY_RELATIVE_TRIGGERS,
   STAY_TRIGGERS,
   TRIGGER_KINDS,
   WEEKDAYS,
@@ -102,6 +103,11 @@ function TriggerFields({
           <Text size="xs" c="dimmed" mt={4}>
             {t('automations.trigger.hotel_time')}
           </Text>
+          {(STAY_RELATIVE_TRIGGERS as readonly string[]).includes(data.kind) && (
+            <Text size="xs" c="dimmed" mt={4} data-testid="late-rule">
+              {t('automations.trigger.late_rule')}
+            </Text>
+          )}
         </Alert>
       )}
     </>

@@ -27,6 +27,7 @@ import { useProfile } from '../../shell/hooks/useProfile';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { emailDetailsQuery, executionLogQuery, journeysQuery, scenarioQuery } from '../api/scenariosCalls';
 import { runPeriodText } from '../components/runPeriodText';
+import { journeyStepDetail } from '../components/journeyStepDetail';
 import { ScenarioStatusBadge } from '../components/ScenarioStatusBadge';
 import { nodeText } from '../graph/nodeText';
 import { editorPath, useScenarioActions } from '../hooks/useScenarioActions';
@@ -95,7 +96,7 @@ function CustomerPath({ scenario }: { scenario: TScenario }) {
                   <Text size="xs" c="dimmed">
                     {formatDate(step.at, language, { withTime: true, timeZone: scenario.run.timeZone })} ·{' '}
                     {t(`automations.journey_event.${step.event}`, { defaultValue: step.event })}
-                    {step.detail ? ` · ${step.detail}` : ''}
+                    {step.detail ? ` · ${journeyStepDetail(step, t, language, scenario.run.timeZone)}` : ''}
                   </Text>
                 </Timeline.Item>
               ))}

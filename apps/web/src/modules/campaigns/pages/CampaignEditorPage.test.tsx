@@ -10,6 +10,7 @@ const values: TCampaignEmailValues = {
   senderName: 'さくらホテルズ',
   replyTo: null,
   unsubscribedMessage: 'x',
+  unsubscribedMessageEn: null,
   footerSenderName: 'さくらホテルズ',
   footerPostalAddress: '東京都',
   defaultLanguage: 'ja',

@@ -10,6 +10,7 @@ const values: TCampaignEmailValues = {
   senderName: 'さくらホテルズ',
   replyTo: null,
   unsubscribedMessage: null,
+  unsubscribedMessageEn: null,
   footerSenderName: null,
   footerPostalAddress: null,
   defaultLanguage: 'ja',

@@ -9,6 +9,7 @@ const empty: TCampaignEmailValues = {
   senderName: null,
   replyTo: null,
   unsubscribedMessage: null,
+  unsubscribedMessageEn: null,
   footerSenderName: null,
   footerPostalAddress: null,
   defaultLanguage: null,
@@ -96,5 +97,58 @@ describe('CampaignEmailSettingsForm', () => {
     fireEvent.click(within(form).getByRole('button', { name: '保存' }));
     const refused = await within(form).findByTestId('sender-domain-refused');
     expect(within(refused).getByRole('link', { name: 'ドメイン認証へ' }).getAttribute('href')).toBe('/settings#domain');
+  });
+
+  it('has an optional English unsubscribed message, which falls back to the Japanese one, and saves it', async () => {
+    const calls = mockFetch((method, url) => {
+      if (url.pathname === '/v1/sending/settings' && method === 'GET') return { body: { data: hotelSettings } };
+      if (url.pathname === '/v1/sending/settings' && method === 'PUT') return { body: { data: hotelSettings } };
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEmailSettingsForm />);
+    const form = await screen.findByTestId('campaign-email-form');
+    const english = within(form).getByLabelText('Unsubscribed message (English)');
+    expect(within(form).getByLabelText('Unsubscribed message (Japanese)', { exact: false })).toBeTruthy();
+    expect(
+      within(form).getByText(
+        'Optional. Shown to guests whose unsubscribe page is in English; when empty, they see the Japanese message.',
+      ),
+    ).toBeTruthy();
+    fireEvent.change(english, { target: { value: '  You have been unsubscribed.  ' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(JSON.parse(String(put?.init.body))).toEqual({
+      ...empty,
+      unsubscribedMessageEn: 'You have been unsubscribed.',
+    });
+  });
+
+  it('labels both messages in Japanese and says what an empty English one inherits', async () => {
+    mockFetch((method, url) =>
+      url.pathname === '/v1/sending/settings' && method === 'GET'
+        ? {
+            body: {
+              data: {
+                ...hotelSettings,
+                inherited: { ...hotelSettings.inherited, unsubscribedMessageEn: 'Unsubscribed.' },
+                inheritedFrom: {
+                  ...hotelSettings.inheritedFrom,
+                  unsubscribedMessageEn: { level: 'brand', hostName: 'さくらホテルズ' },
+                },
+              },
+            },
+          }
+        : undefined,
+    );
+    await renderWithProviders(<CampaignEmailSettingsForm />, { language: 'ja' });
+    const form = await screen.findByTestId('campaign-email-form');
+    expect(within(form).getByLabelText('配信停止メッセージ（英語）')).toBeTruthy();
+    expect(within(form).getByLabelText('配信停止メッセージ（日本語）', { exact: false })).toBeTruthy();
+    expect(
+      within(form).getByText(
+        '任意です。配信停止ページが英語で表示されるお客様に表示します。空欄のときは日本語のメッセージを表示します。 空欄の場合：Unsubscribed.（さくらホテルズ の設定）',
+      ),
+    ).toBeTruthy();
   });
 });

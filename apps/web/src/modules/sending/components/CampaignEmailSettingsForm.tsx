@@ -33,6 +33,7 @@ const TEXT_FIELDS = [
   'senderName',
   'replyTo',
   'unsubscribedMessage',
+  'unsubscribedMessageEn',
   'footerSenderName',
   'footerPostalAddress',
   'quietHoursStart',
@@ -121,14 +122,18 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
     }
   };
 
-  const text = (field: (typeof TEXT_FIELDS)[number], extra: { multiline?: boolean; placeholder?: string } = {}) => {
+  const text = (
+    field: (typeof TEXT_FIELDS)[number],
+    extra: { multiline?: boolean; placeholder?: string; help?: string } = {},
+  ) => {
+    const hint = inheritedHint(field);
     const props = {
       name: field,
       label: t(`sending.settings.fields.${fieldKey(field)}`),
       value: draft[field],
       onChange: (e: { currentTarget: { value: string } }) => set(field)(e.currentTarget.value),
       error: errors[field],
-      description: inheritedHint(field),
+      description: extra.help && hint ? `${extra.help} ${hint}` : (extra.help ?? hint),
       withAsterisk: (field === 'senderName' || field === 'unsubscribedMessage') && required(field),
       placeholder: extra.placeholder,
     };
@@ -179,7 +184,13 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
             allowDeselect={false}
           />
         </SimpleGrid>
-        {text('unsubscribedMessage', { multiline: true })}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {text('unsubscribedMessage', { multiline: true })}
+          {text('unsubscribedMessageEn', {
+            multiline: true,
+            help: t('sending.settings.unsubscribed_message_en_help'),
+          })}
+        </SimpleGrid>
         <Text fw={600}>{t('sending.settings.footer')}</Text>
         <Text size="sm" c="dimmed">
           {t('sending.settings.footer_help')}

@@ -16,6 +16,7 @@ describe('the public unsubscribe page', () => {
                 brandName: 'さくらホテルズ',
                 brandLogoUrl: LOGO,
                 message: null,
+                messages: { ja: null, en: null },
                 language: 'en',
                 emailStatus: 'unsubscribed',
                 canUndo: true,
@@ -27,6 +28,36 @@ describe('the public unsubscribe page', () => {
     await renderWithProviders(<UnsubscribePage />, { path: '/unsubscribe?token=t&lang=en', pattern: '/unsubscribe' });
     expect((await screen.findByTestId('unsubscribe-brand')).textContent).toBe('さくらホテルズ');
     expect(screen.getByRole('img', { name: 'さくらホテルズ' }).getAttribute('src')).toBe(LOGO);
+  });
+
+  it.each([
+    ['ja', '配信を停止しました。'],
+    ['en', 'You have been unsubscribed.'],
+  ] as const)("shows the brand's unsubscribed message in the page's language (%s)", async (language, expected) => {
+    mockFetch((method, url) =>
+      method === 'POST' && url.pathname === '/v1/public/unsubscribe'
+        ? {
+            body: {
+              data: {
+                brandName: 'さくらホテルズ',
+                brandLogoUrl: null,
+                // The guest's language is the other one: the link's lang decides the page's.
+                message: language === 'ja' ? 'You have been unsubscribed.' : '配信を停止しました。',
+                messages: { ja: '配信を停止しました。', en: 'You have been unsubscribed.' },
+                language: language === 'ja' ? 'en' : 'ja',
+                emailStatus: 'unsubscribed',
+                canUndo: false,
+              },
+            },
+          }
+        : undefined,
+    );
+    await renderWithProviders(<UnsubscribePage />, {
+      path: `/unsubscribe?token=t&lang=${language}`,
+      pattern: '/unsubscribe',
+      language,
+    });
+    expect((await screen.findByTestId('unsubscribe-message')).textContent).toBe(expected);
   });
 
   it("is framed without the product's name, which the sign-in pages keep", async () => {

@@ -87,7 +87,9 @@ export function UnsubscribePage() {
             {t('unsubscribe.done_title')}
           </Title>
           <Text size="sm" data-testid="unsubscribe-message" style={{ whiteSpace: 'pre-line' }}>
-            {state.page.message ?? t('unsubscribe.default_message', { brand: state.page.brandName })}
+            {/* In the page's language: the link's or the guest's choice may differ from the guest's. */}
+            {state.page.messages[currentLanguage()] ??
+              t('unsubscribe.default_message', { brand: state.page.brandName })}
           </Text>
           {state.page.canUndo ? (
             <>
