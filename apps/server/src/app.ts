@@ -41,8 +41,12 @@ import { observeHttp } from './metrics/metrics.ts';
 /** Request bodies larger than this are refused with 413 (imports use multipart, not this limit). */
 export const BODY_LIMIT = 1024 * 1024;
 
-/** Paths the console itself owns; everything else that is a GET for a page gets index.html. */
-const API_PREFIXES = ['/v1/', '/t/', '/files/', '/healthz', '/readyz'];
+/**
+ * Paths the console never owns (the API's, and the operations listener's `/metrics`, which the
+ * public port answers 404 so a scraper pointed at it learns its mistake); every other GET for a
+ * page gets index.html.
+ */
+const API_PREFIXES = ['/v1/', '/t/', '/files/', '/healthz', '/readyz', '/metrics'];
 
 /** A request slower than this is logged at info; every other request at debug. */
 export const SLOW_REQUEST_MS = 1000;
