@@ -1,4 +1,5 @@
 import type { TMe } from '@yado/contracts/auth';
+import type { TCampaign, TCampaignStatistics } from '@yado/contracts/campaigns';
 import { entitlementsFor } from '@yado/contracts/entitlements';
 import { featureFlagsFor } from '@yado/contracts/features';
 import { roleDisplayName } from '@yado/contracts/tenancy';
@@ -24,6 +25,61 @@ export function profileFixture(level: THostLevel, role: TRole, overrides: Partia
     meta: { slug: 'sakura-kyoto', level, hostName: 'Sakura Hotel Kyoto', role },
     isDefaultRole: true,
     features: featureFlagsFor('production'),
+    ...overrides,
+  };
+}
+
+/**
+ * A campaign as the campaign routes answer it: a brand's draft with nothing sent, unless
+ * `overrides` (and `statistics`) say otherwise.
+ */
+export function campaignFixture(
+  overrides: Partial<TCampaign> = {},
+  statistics: Partial<TCampaignStatistics> = {},
+): TCampaign {
+  return {
+    id: 'c1',
+    name: '冬のご案内',
+    subject: '冬の特別プラン',
+    preHeader: '',
+    senderEmail: null,
+    recipients: { segmentIds: [], excludeSegmentIds: [] },
+    templateId: null,
+    templateName: null,
+    status: 'draft',
+    schedule: null,
+    sendAt: null,
+    startedAt: null,
+    finishedAt: null,
+    problem: null,
+    paused: null,
+    hold: null,
+    scope: 'campaign',
+    statistics: {
+      audience: null,
+      queued: 0,
+      sending: 0,
+      sent: 0,
+      deferred: 0,
+      skipped: 0,
+      failed: 0,
+      repeats: 0,
+      opened: null,
+      clicked: null,
+      conversions: null,
+      openRate: null,
+      clickRate: null,
+      ...statistics,
+    },
+    hostId: 'b1',
+    hostName: 'さくらホテルズ',
+    hostLevel: 'brand',
+    timeZone: 'Asia/Tokyo',
+    editable: true,
+    createdAt: '2026-11-20T00:00:00.000Z',
+    updatedAt: '2026-11-20T00:00:00.000Z',
+    createdBy: null,
+    updatedBy: null,
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { TCampaignEmailValues } from '@yado/contracts/sending';
 import { describe, expect, it } from 'vitest';
-import { profileFixture } from '../../../test/fixtures';
+import { campaignFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { CampaignEditorPage } from './CampaignEditorPage';
 
@@ -35,49 +35,14 @@ const setup = {
   domains: [],
   checklist: [],
 };
-const campaign = (body: { name: string; subject: string }, updatedAt: string) => ({
-  id: 'c1',
-  name: body.name,
-  subject: body.subject,
-  preHeader: '',
-  senderEmail: values.senderEmail,
-  recipients: { segmentIds: [], excludeSegmentIds: [] },
-  templateId: null,
-  templateName: null,
-  status: 'draft',
-  schedule: null,
-  sendAt: null,
-  startedAt: null,
-  finishedAt: null,
-  problem: null,
-  paused: null,
-  hold: null,
-  statistics: {
-    audience: null,
-    queued: 0,
-    sending: 0,
-    sent: 0,
-    deferred: 0,
-    skipped: 0,
-    failed: 0,
-    repeats: 0,
-    opened: null,
-    clicked: null,
-    conversions: null,
-    openRate: null,
-    clickRate: null,
-  },
-  hostId: 'brand',
-  hostName: 'さくらホテルズ',
-  hostLevel: 'brand',
-  editable: true,
-  scope: 'campaign',
-  timeZone: 'Asia/Tokyo',
-  createdAt: '2026-11-20T00:00:00.000Z',
-  updatedAt,
-  createdBy: null,
-  updatedBy: null,
-});
+const campaign = (body: { name: string; subject: string }, updatedAt: string) =>
+  campaignFixture({
+    name: body.name,
+    subject: body.subject,
+    senderEmail: values.senderEmail,
+    hostId: 'brand',
+    updatedAt,
+  });
 
 describe('the campaign editor', () => {
   it('saves a new campaign as a draft a moment after typing, keeps a step’s choices when the user goes back, and asks before leaving unsaved', async () => {

@@ -1,62 +1,34 @@
 import { screen, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
 import { describe, expect, it } from 'vitest';
-import { profileFixture } from '../../../test/fixtures';
+import { campaignFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { CampaignListPage } from './CampaignListPage';
 
-const held: TCampaign = {
-  id: '6f1c2d3e-0000-4000-8000-000000000002',
-  name: '箱根の冬のご案内',
-  subject: '冬の特別プラン',
-  preHeader: '',
-  senderEmail: null,
-  recipients: { segmentIds: [], excludeSegmentIds: [] },
-  templateId: null,
-  templateName: null,
-  status: 'pending',
-  schedule: { kind: 'now', localTime: null, timeZone: null },
-  sendAt: '2026-11-24T12:00:00.000Z',
-  startedAt: '2026-11-24T12:00:00.000Z',
-  finishedAt: null,
-  problem: null,
-  paused: null,
-  hold: {
-    reason: 'quiet_hours',
-    until: '2026-11-24T23:00:00.000Z',
-    localTime: '08:00',
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    hostName: 'さくら旅館 箱根',
-    otherHosts: 0,
-    waiting: 120,
-    whole: true,
+const held: TCampaign = campaignFixture(
+  {
+    id: '6f1c2d3e-0000-4000-8000-000000000002',
+    name: '箱根の冬のご案内',
+    status: 'pending',
+    schedule: { kind: 'now', localTime: null, timeZone: null },
+    sendAt: '2026-11-24T12:00:00.000Z',
+    startedAt: '2026-11-24T12:00:00.000Z',
+    hold: {
+      reason: 'quiet_hours',
+      until: '2026-11-24T23:00:00.000Z',
+      localTime: '08:00',
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      hostName: 'さくら旅館 箱根',
+      otherHosts: 0,
+      waiting: 120,
+      whole: true,
+    },
+    scope: 'own_guests',
+    editable: false,
+    updatedAt: '2026-11-24T12:00:00.000Z',
   },
-  scope: 'own_guests',
-  statistics: {
-    audience: 120,
-    queued: 120,
-    sending: 0,
-    sent: 0,
-    deferred: 0,
-    skipped: 0,
-    failed: 0,
-    repeats: 0,
-    opened: null,
-    clicked: null,
-    conversions: null,
-    openRate: null,
-    clickRate: null,
-  },
-  hostId: 'b1',
-  hostName: 'さくらホテルズ',
-  hostLevel: 'brand',
-  timeZone: 'Asia/Tokyo',
-  editable: false,
-  createdAt: '2026-11-20T00:00:00.000Z',
-  updatedAt: '2026-11-24T12:00:00.000Z',
-  createdBy: null,
-  updatedBy: null,
-};
+  { audience: 120, queued: 120 },
+);
 
 describe('campaign list', () => {
   it("says a campaign held by quiet hours is waiting, not sending, and offers a hotel its brand's campaign to read only", async () => {

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
 import { ratesOf } from '@yado/contracts/tracking';
 import { describe, expect, it } from 'vitest';
-import { profileFixture } from '../../../test/fixtures';
+import { campaignFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { CampaignStatisticsPage } from './CampaignStatisticsPage';
 
@@ -24,58 +24,29 @@ const counters = {
 };
 
 /** A brand's campaign as the hotel さくらホテル 新宿 reads it: its own guests, two of them waiting for quiet hours. */
-const campaign: TCampaign = {
-  id: ID,
-  name: '冬のご案内',
-  subject: '冬の特別プラン',
-  preHeader: '',
-  senderEmail: null,
-  recipients: { segmentIds: [], excludeSegmentIds: [] },
-  templateId: null,
-  templateName: null,
-  status: 'pending',
-  schedule: { kind: 'now', localTime: null, timeZone: null },
-  sendAt: '2026-11-24T12:00:00.000Z',
-  startedAt: '2026-11-24T12:00:00.000Z',
-  finishedAt: null,
-  problem: null,
-  paused: null,
-  hold: {
-    reason: 'quiet_hours',
-    until: '2026-11-24T23:00:00.000Z',
-    localTime: '08:00',
-    timeZone: 'Asia/Tokyo',
-    hostName: 'さくらホテル 新宿',
-    otherHosts: 0,
-    waiting: 2,
-    whole: true,
+const campaign: TCampaign = campaignFixture(
+  {
+    id: ID,
+    status: 'pending',
+    schedule: { kind: 'now', localTime: null, timeZone: null },
+    sendAt: '2026-11-24T12:00:00.000Z',
+    startedAt: '2026-11-24T12:00:00.000Z',
+    hold: {
+      reason: 'quiet_hours',
+      until: '2026-11-24T23:00:00.000Z',
+      localTime: '08:00',
+      timeZone: 'Asia/Tokyo',
+      hostName: 'さくらホテル 新宿',
+      otherHosts: 0,
+      waiting: 2,
+      whole: true,
+    },
+    scope: 'own_guests',
+    editable: false,
+    updatedAt: '2026-11-24T12:00:00.000Z',
   },
-  scope: 'own_guests',
-  statistics: {
-    audience: 4,
-    queued: 2,
-    sending: 0,
-    sent: 2,
-    deferred: 0,
-    skipped: 0,
-    failed: 0,
-    repeats: 0,
-    opened: 1,
-    clicked: 0,
-    conversions: 0,
-    openRate: 0.5,
-    clickRate: 0,
-  },
-  hostId: 'b1',
-  hostName: 'さくらホテルズ',
-  hostLevel: 'brand',
-  timeZone: 'Asia/Tokyo',
-  editable: false,
-  createdAt: '2026-11-20T00:00:00.000Z',
-  updatedAt: '2026-11-24T12:00:00.000Z',
-  createdBy: null,
-  updatedBy: null,
-};
+  { audience: 4, queued: 2, sent: 2, opened: 1, clicked: 0, conversions: 0, openRate: 0.5, clickRate: 0 },
+);
 
 function serve(answer: TCampaign | null) {
   return mockFetch((method, url) => {
