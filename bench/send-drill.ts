@@ -23,11 +23,17 @@
  * after the send went on without it after odd kills (so the recovery is the other workers'
  * takeover when its lease lapses).
  *
- * Prints: lost (must be 0), repeats in total and per kill (target at most 10 per kill with the
- * default pool of 5 connections), mails begun after the guest's unsubscribe was answered (must be
- * 0), the product's sent count (the statistics API) against the sink's (must be equal), recovery
- * after each kill (kill to the next mail the sink accepts; target 15 s), SIGTERM exit time
- * (target 10 s), msg/s undisturbed. Exits 1 when a must-be figure fails.
+ * The sink tells deliveries apart by their Message-ID (<delivery.campaign@domain>). Prints: lost
+ * (must be 0: a guest not unsubscribed who got nothing, or a delivery counted sent that the sink
+ * never got), repeats in total and per kill (each put on the kill nearest its first copy; target
+ * at most 10 per kill with the default pool of 5 connections), mails begun (MAIL FROM) after the
+ * guest's unsubscribe was answered (must be 0), the product's sent count (the statistics API and
+ * the campaign's own statistics) against the sink's distinct deliveries (must be equal), recovery
+ * after each kill (from the kill to the next mail begun after it and accepted; target 15 s),
+ * SIGTERM exit time (target 10 s), msg/s undisturbed, and the load average through the run. The
+ * campaign must finish and every disturbance must land inside its send. Exits 1 when a must-be
+ * figure fails. DRILL_DEBUG=1 shows every process's output; DRILL_DUMP=1 writes the repeated
+ * deliveries and the kills to /tmp/send-drill-debug.json.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -513,12 +519,14 @@ async function drill(
       } else {
         const at = Date.now();
         const ended = await stopWorkerProcess(worker.child);
-        const exitMs = Date.now() - at;
-        const next = await sink.next(id, at, 120_000);
-        term = { exitMs, code: ended.code, recoveryMs: next ? next.at - at : null };
+        const exited = Date.now();
+        // Another worker takes over: the next mail begun after the stopped one is gone (until
+        // then it may still hand over mails it had built).
+        const next = await sink.next(id, exited, 120_000);
+        term = { exitMs: exited - at, code: ended.code, recoveryMs: next ? next.at - exited : null };
         kills.push({ n: 0, restart: 'SIGTERM', at, recoveryMs: term.recoveryMs });
         log(
-          `SIGTERM (worker ${worker.child.pid}): exited ${ended.code} after ${seconds(exitMs)}, next mail after ${seconds(term.recoveryMs)}`,
+          `SIGTERM (worker ${worker.child.pid}): exited ${ended.code} after ${seconds(term.exitMs)}, next mail ${seconds(term.recoveryMs)} after its exit`,
         );
         restarts.push(layout.restartWorker(i));
         mark = next?.at ?? Date.now();
@@ -680,7 +688,9 @@ async function drill(
   }
   row(
     'SIGTERM exit',
-    term ? `${seconds(term.exitMs)} (code ${term.code}), next mail after ${seconds(term.recoveryMs)}` : 'not run',
+    term
+      ? `${seconds(term.exitMs)} (code ${term.code}), next mail ${seconds(term.recoveryMs)} after its exit`
+      : 'not run',
     target(term !== null && term.exitMs <= TARGET.termExitMs && term.code === 0),
   );
   row(
