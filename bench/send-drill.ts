@@ -475,7 +475,7 @@ async function drill(
   // The disturbances, one after the other.
   const kills: TKillResult[] = [];
   const restarts: Promise<unknown>[] = [];
-  const pauses: { n: number; begunAfter: number; resumeMs: number | null }[] = [];
+  const pauses: { n: number; begunAfter: number; lateMs: number; resumeMs: number | null }[] = [];
   let term: { exitMs: number; code: number | null; recoveryMs: number | null } | null = null;
   let apiKill: { at: number; restartMs: number } | null = null;
   let landed = 0;
@@ -547,13 +547,17 @@ async function drill(
       await as('POST', `/v1/campaigns/${id}/pause`);
       const pausedAt = Date.now();
       await sleep(PAUSED_MS);
-      const begunAfter = sink.of(id).filter((a) => a.began > pausedAt).length;
+      // Mails handed just before the pause may begin a moment after its answer (a pooled
+      // connection being opened again): how many, and how late the last began.
+      const late = sink.of(id).filter((a) => a.began > pausedAt);
+      const begunAfter = late.length;
+      const lateMs = Math.max(0, ...late.map((a) => a.began - pausedAt));
       await as('POST', `/v1/campaigns/${id}/resume`);
       const resumedAt = Date.now();
       const next = await sink.next(id, resumedAt, 120_000);
-      pauses.push({ n: event.n, begunAfter, resumeMs: next ? next.at - resumedAt : null });
+      pauses.push({ n: event.n, begunAfter, lateMs, resumeMs: next ? next.at - resumedAt : null });
       log(
-        `pause ${event.n}: ${begunAfter} mails begun while paused; resumed, next mail after ${seconds(next ? next.at - resumedAt : null)}`,
+        `pause ${event.n}: ${begunAfter} mails begun while paused (the last ${lateMs} ms after the answer); resumed, next mail after ${seconds(next ? next.at - resumedAt : null)}`,
       );
       mark = next?.at ?? Date.now();
     }
@@ -695,7 +699,12 @@ async function drill(
   );
   row(
     'pause / resume',
-    pauses.map((p) => `${p.begunAfter} begun while paused, next mail ${seconds(p.resumeMs)} after resume`).join('; '),
+    pauses
+      .map(
+        (p) =>
+          `${p.begunAfter} begun while paused (${p.lateMs} ms after the answer), next mail ${seconds(p.resumeMs)} after resume`,
+      )
+      .join('; '),
     '',
   );
   const apiBack = apiKill as { restartMs: number } | null;
