@@ -1,12 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, chmodSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../test/harness.ts';
-import { killWorkerProcess, startWorkerProcess, startYadoProcess } from '../test/worker-process.ts';
+import { ProductionLayout } from '../test/production-layout.ts';
 import { seedDemoSending } from '../seed/demo-sending.ts';
 import { DEMO_PASSWORD } from '../seed/demo.ts';
 import { MAX_FAILURES_PER_ADDRESS } from '../modules/auth/throttle.ts';
@@ -15,7 +10,8 @@ import { REFUSED_UNSUBSCRIBES_PER_MINUTE } from '../modules/tracking/routes.ts';
 /**
  * THE PRODUCTION LAYOUT (docs/architecture.md, "Production layout"): Debian's nginx in front of two
  * API processes (`main.ts`, WORKER_IN_PROCESS=false) and three worker processes (`worker-main.ts`),
- * all over one PostgreSQL database (a copy of the test template), mail into an SMTP sink.
+ * all over one PostgreSQL database (a copy of the test template), mail into an SMTP sink. The
+ * layout itself is test/production-layout.ts (the send drill, bench/send-drill.ts, runs the same).
  *
  * Addresses: every client of this test is a loopback address of its own (127.0.0.0/8 is all
  * loopback on Linux), so the address an API counts can be told apart. nginx connects to the APIs
@@ -30,29 +26,13 @@ import { REFUSED_UNSUBSCRIBES_PER_MINUTE } from '../modules/tracking/routes.ts';
 const NGINX_TRUSTED = '127.0.0.3';
 const NGINX_UNTRUSTED = '127.0.0.4';
 const GUESTS = 120;
-const DEBUG = 'LAYOUT_DEBUG';
 
 let s: TTestServer;
-let dir: string;
-let nginx: ChildProcess | null = null;
-const children: ChildProcess[] = [];
-const apis: { port: number; metrics: number; output: string[] }[] = [];
-const workers: { metrics: number; output: string[] }[] = [];
+let layout: ProductionLayout | null = null;
+let apis: ProductionLayout['apis'] = [];
+let workers: ProductionLayout['workers'] = [];
 let proxyUrl: string;
 let untrustedProxyUrl: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-function nginxBinary(): string {
-  for (const candidate of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(candidate)) return candidate;
-  throw new Error('nginx is not installed: run scripts/ensure-nginx.sh (as .ci/run does)');
-}
 
 interface THttpAnswer {
   status: number;
@@ -97,21 +77,6 @@ function call(
   });
 }
 
-async function waitForPort(port: number): Promise<void> {
-  await eventually(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      }),
-    30_000,
-  );
-}
-
 /** The value of one sample of a metric in Prometheus text, or 0 when the series is absent. */
 function sample(text: string, series: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -120,50 +85,7 @@ function sample(text: string, series: string): number {
 
 const metricsOf = async (port: number) => (await call(`http://127.0.0.1:${port}/metrics`)).text;
 
-function nginxConfig(apiPorts: number[], port: number, untrustedPort: number): string {
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((t) => `  ${t}_temp_path ${join(dir, 'temp', t)};`)
-    .join('\n');
-  const location = (upstream: string, bind: string) => `
-    location / {
-      proxy_pass http://${upstream};
-      proxy_bind ${bind};
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-    }`;
-  const servers = apiPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n');
-  return `daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 512; }
-http {
-  access_log off;
-${temp}
-  # One upstream per server block: kept-alive connections (and so their source address) are not shared.
-  upstream yado_api {
-${servers}
-    keepalive 8;
-  }
-  upstream yado_api_untrusted {
-${servers}
-    keepalive 8;
-  }
-  server {
-    listen 127.0.0.1:${port};${location('yado_api', NGINX_TRUSTED)}
-  }
-  server {
-    listen 127.0.0.1:${untrustedPort};${location('yado_api_untrusted', NGINX_UNTRUSTED)}
-  }
-}
-`;
-}
-
 beforeAll(async () => {
-  const binary = nginxBinary();
   s = await startTestServer({ worker: false });
   if (!s.rt.config.databaseUrl) throw new Error('the layout test needs PostgreSQL: processes cannot share PGlite');
   await seedDemoSending(s.rt);
@@ -172,87 +94,38 @@ beforeAll(async () => {
     `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
     [brand.id],
   );
-
-  dir = mkdtempSync(join(tmpdir(), 'yado-layout-'));
-  mkdirSync(join(dir, 'temp'));
-  // nginx's workers may run as another user than its master (root): its temp folders are theirs too.
-  chmodSync(join(dir, 'temp'), 0o777);
-  const [proxyPort, untrustedPort, ...ports] = await Promise.all(Array.from({ length: 9 }, freePort));
-  proxyUrl = `http://127.0.0.1:${proxyPort}`;
-  untrustedProxyUrl = `http://127.0.0.1:${untrustedPort}`;
-  const common = {
-    DATABASE_URL: s.rt.config.databaseUrl,
-    // The same data folder: the embedded secrets (the key that opens the demo's DKIM key) are shared.
-    DATA_DIR: s.rt.config.dataDir,
-    JWT_SECRET: 'layout-test-jwt-secret-'.padEnd(48, 'x'),
-    SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
-    PUBLIC_URL: proxyUrl,
-    SEED_DEMO: 'false',
-    // No booking simulator in every process: nothing here syncs.
-    BOOKING_API_URL: 'http://127.0.0.1:1',
-    YADO_FAST_HASH: 'true',
-    CAMPAIGN_DISPATCH_SECONDS: '1',
-    CAMPAIGN_BATCH_SIZE: '20',
-  };
-  const apiPorts = [ports[0] as number, ports[1] as number];
-  const startApi = async (port: number, metrics: number) => {
-    const output: string[] = [];
-    const child = await startYadoProcess(
-      'apps/server/src/main.ts',
-      'Yado is running on',
-      {
-        ...common,
-        PORT: String(port),
-        METRICS_PORT: String(metrics),
-        TRUST_PROXY: NGINX_TRUSTED,
-        WORKER_IN_PROCESS: 'false',
-        WARM_ON_START: 'false',
-      },
-      { startTimeoutMs: 120_000, debugVariable: DEBUG, output },
-    );
-    children.push(child);
-    apis.push({ port, metrics, output });
-  };
-  const startWorker = async (metrics: number) => {
-    const output: string[] = [];
-    const child = await startWorkerProcess(
-      { ...common, METRICS_PORT: String(metrics) },
-      { startTimeoutMs: 120_000, debugVariable: DEBUG, output },
-    );
-    children.push(child);
-    workers.push({ metrics, output });
-  };
-  // One process first (it takes the migration lock and finds the schema at head), then the rest at once.
-  await startApi(apiPorts[0] as number, ports[2] as number);
-  await Promise.all([
-    startApi(apiPorts[1] as number, ports[3] as number),
-    startWorker(ports[4] as number),
-    startWorker(ports[5] as number),
-    startWorker(ports[6] as number),
-  ]);
-  apis.sort((a, b) => a.port - b.port);
-
-  const config = join(dir, 'nginx.conf');
-  writeFileSync(config, nginxConfig(apiPorts, proxyPort as number, untrustedPort as number));
-  nginx = spawn(binary, ['-p', dir, '-c', config, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let nginxOutput = '';
-  nginx.stderr?.on('data', (c: Buffer) => (nginxOutput += String(c)));
-  nginx.once('exit', (code) => {
-    if (code) process.stderr.write(`nginx exited (${code}): ${nginxOutput}\n`);
+  layout = await ProductionLayout.start({
+    env: {
+      DATABASE_URL: s.rt.config.databaseUrl,
+      // The same data folder: the embedded secrets (the key that opens the demo's DKIM key) are shared.
+      DATA_DIR: s.rt.config.dataDir,
+      JWT_SECRET: 'layout-test-jwt-secret-'.padEnd(48, 'x'),
+      SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
+      SEED_DEMO: 'false',
+      // No booking simulator in every process: nothing here syncs.
+      BOOKING_API_URL: 'http://127.0.0.1:1',
+      YADO_FAST_HASH: 'true',
+      CAMPAIGN_DISPATCH_SECONDS: '1',
+      CAMPAIGN_BATCH_SIZE: '20',
+    },
+    apiEnv: { TRUST_PROXY: NGINX_TRUSTED, WARM_ON_START: 'false' },
+    apis: 2,
+    workers: 3,
+    listeners: [
+      { port: 0, bind: NGINX_TRUSTED },
+      { port: 0, bind: NGINX_UNTRUSTED },
+    ],
+    debugVariable: 'LAYOUT_DEBUG',
   });
-  await waitForPort(proxyPort as number);
-  await waitForPort(untrustedPort as number);
+  apis = layout.apis;
+  workers = layout.workers;
+  proxyUrl = layout.proxyUrl;
+  untrustedProxyUrl = layout.urlOf(1);
 }, 300_000);
 
 afterAll(async () => {
-  if (nginx && nginx.exitCode === null) {
-    const exited = new Promise((r) => nginx?.once('exit', r));
-    nginx.kill('SIGTERM');
-    await exited;
-  }
-  for (const child of children) await killWorkerProcess(child);
+  await layout?.stop();
   await s?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const api = (i: number) => `http://127.0.0.1:${apis[i]?.port}`;

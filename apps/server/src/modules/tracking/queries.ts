@@ -93,6 +93,28 @@ export async function unsubscribedMessageFor(
   return { ja, en: row?.en ?? ja };
 }
 
+/**
+ * The guest's unsubscribe through a delivery's own link shows that its mail reached them. A
+ * delivery whose relay answer was lost (handed to SMTP, then its worker died or the answer timed
+ * out: in flight under a claim, or put back as a possible repeat) is then sent: recorded as such
+ * now, and never handed again (its claim, if any, is released, so a late answer or a hand-over
+ * under it finds nothing). Anything else is left as it is. Returns the delivery when it became sent.
+ */
+export async function sentByEvidence(
+  tx: TTx,
+  deliveryId: string,
+): Promise<{ id: string; campaign_id: string; brand_id: string; hotel_id: string | null } | null> {
+  const [row] = await selectRows<{ id: string; campaign_id: string; brand_id: string; hotel_id: string | null }>(
+    tx,
+    sql`update deliveries d set status = 'sent', sent_at = now(), error = null, next_attempt_at = null,
+        claimed_by = null, claim_token = null, handed_at = null
+      where d.id = ${deliveryId} and ((d.status = 'sending' and d.handed_at is not null)
+        or (d.status in ('queued', 'deferred', 'sending') and d.in_flight_repeats > 0))
+      returning d.id, d.campaign_id, d.brand_id, d.hotel_id`,
+  );
+  return row ?? null;
+}
+
 export async function setGuestEmailStatus(
   tx: TTx,
   target: TUnsubscribeTarget,

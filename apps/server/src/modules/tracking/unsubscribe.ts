@@ -8,12 +8,13 @@ import {
   findGuestTarget,
   findUnsubscribeTarget,
   recordGuestConsent,
+  sentByEvidence,
   setGuestEmailStatus,
   unsubscribedMessageFor,
   type TUnsubscribeTarget,
 } from './queries.ts';
 import type { TTx } from '../../db/client.ts';
-import { applyRollups } from './rollups.ts';
+import { applyRollups, recordDeliveryOutcomes } from './rollups.ts';
 
 /**
  * A guest's own unsubscribe, by the List-Unsubscribe one-click POST (RFC 8058) or the public page:
@@ -85,6 +86,19 @@ export async function unsubscribeGuest(
       target.emailStatus = 'unsubscribed';
       target.unsubscribeReason = source;
     }
+    // The link came in this delivery's mail, so the mail arrived: if its answer was lost in a crash
+    // it counts as sent now (what the relay accepted) rather than being skipped at its re-send.
+    const arrived = target.deliveryId ? await sentByEvidence(tx, target.deliveryId) : null;
+    if (arrived)
+      await recordDeliveryOutcomes(tx, [
+        {
+          deliveryId: arrived.id,
+          campaignId: arrived.campaign_id,
+          brandId: arrived.brand_id,
+          hotelId: arrived.hotel_id,
+          outcome: 'sent',
+        },
+      ]);
     return pageOf(target, await unsubscribedMessageFor(tx, target.campaignHostId));
   });
 }
