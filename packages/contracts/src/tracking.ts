@@ -220,6 +220,11 @@ export const ZRecipientsQuery = z.object({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   status: z.enum(DELIVERY_STATUSES).optional(),
+  /** `true`: only the recipients who may have received the mail twice (see `possibleRepeat`). */
+  possibleRepeats: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export const ZRecipientEvent = z.object({
   kind: z.enum(TRACKING_EVENT_KINDS),
@@ -239,6 +244,11 @@ export const ZRecipient = z.object({
   error: z.string().nullable(),
   openedAt: z.string().nullable(),
   clickedAt: z.string().nullable(),
+  /**
+   * The mail was handed to the relay and came back after a crash before its answer was recorded,
+   * so the guest may have received it twice (counted in the statistics' "Possibly sent twice").
+   */
+  possibleRepeat: z.boolean(),
   /** The delivery's latest events, newest first (at most 20). */
   events: z.array(ZRecipientEvent),
 });

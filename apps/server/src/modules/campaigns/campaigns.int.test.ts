@@ -951,6 +951,20 @@ describe('the send', () => {
     // Shown: the campaign counts the mail handed over twice; the live worker's claim keeps it sending.
     const shown = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: admin })).body.data;
     expect(shown).toMatchObject({ status: 'pending', statistics: { sent: 2, sending: 1, repeats: 1 } });
+    // The recipient list marks that guest, and lists only such guests when asked.
+    const listed = async (query: string) =>
+      (await s.call('GET', `/v1/campaigns/${c.id}/recipients${query}`, { token: admin })).body.data.items as {
+        customerId: string;
+        possibleRepeat: boolean;
+      }[];
+    const all = await listed('');
+    expect(all).toHaveLength(3);
+    expect(all.filter((r) => r.possibleRepeat).map((r) => r.customerId)).toEqual([handed]);
+    expect((await listed('?possibleRepeats=true')).map((r) => r.customerId)).toEqual([handed]);
+    expect((await listed('?possibleRepeats=false')).map((r) => r.customerId).sort()).toEqual([slow, unhanded].sort());
+    expect(
+      (await s.call('GET', `/v1/campaigns/${c.id}/recipients?possibleRepeats=maybe`, { token: admin })).status,
+    ).toBe(400);
     // Handed again and lost again (its worker died once more): not sent a third time.
     await claim(handed as string, dead, crypto.randomUUID(), 'now()');
     await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });

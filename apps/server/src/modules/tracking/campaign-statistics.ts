@@ -120,6 +120,7 @@ export function readRecipients(
       after: query.cursor ?? null,
       limit: query.limit + 1,
       status: query.status,
+      possibleRepeats: query.possibleRepeats,
       guestsOf: campaign.guestsOnly ? ctx : null,
     });
     const page = rows.slice(0, query.limit);
@@ -140,6 +141,7 @@ export function readRecipients(
         error: r.error,
         openedAt: iso(r.openedAt),
         clickedAt: iso(r.clickedAt),
+        possibleRepeat: r.possibleRepeat,
         events: events
           .filter((e) => e.deliveryId === r.deliveryId)
           .map((e) => ({

@@ -311,24 +311,32 @@ export interface TRecipientRow {
   error: string | null;
   openedAt: Date | null;
   clickedAt: Date | null;
+  possibleRepeat: boolean;
 }
 
 /** A keyset page of a campaign's deliveries (by delivery id), with what each has seen. */
 export async function recipientPage(
   tx: TTx,
   campaignId: string,
-  options: { after: string | null; limit: number; status?: string; guestsOf?: TActingContext | null },
+  options: {
+    after: string | null;
+    limit: number;
+    status?: string;
+    possibleRepeats?: boolean;
+    guestsOf?: TActingContext | null;
+  },
 ): Promise<TRecipientRow[]> {
   return selectRows<TRecipientRow>(
     tx,
     sql`select d.id as "deliveryId", d.customer_id as "customerId", cu.last_name as "lastName", cu.first_name as "firstName",
         coalesce(d.email, cu.email) as email, case when d.status = 'sending' then 'queued' else d.status end as status, d.sent_at as "sentAt", d.error,
-        e.opened_at as "openedAt", e.clicked_at as "clickedAt"
+        e.opened_at as "openedAt", e.clicked_at as "clickedAt", d.in_flight_repeats > 0 as "possibleRepeat"
       from deliveries d join customers cu on cu.id = d.customer_id
       left join delivery_engagement e on e.delivery_id = d.id
       where d.campaign_id = ${campaignId}
         ${options.after ? sql`and d.id > ${options.after}` : sql``}
         ${options.status ? sql`and d.status = ${options.status}` : sql``}
+        ${options.possibleRepeats === undefined ? sql`` : options.possibleRepeats ? sql`and d.in_flight_repeats > 0` : sql`and d.in_flight_repeats = 0`}
         ${options.guestsOf ? sql`and ${inGuestHotels(options.guestsOf, sql`d.hotel_id`)}` : sql``}
       order by d.id limit ${options.limit}`,
   );

@@ -37,13 +37,18 @@ export const hotelsQuery = (id: string) =>
     ...LIVE,
   });
 
-export const recipientsQuery = (id: string, status: TRecipientStatus | '') =>
+export const recipientsQuery = (id: string, status: TRecipientStatus | '', repeatsOnly = false) =>
   infiniteQueryOptions({
-    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'recipients', status],
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'recipients', status, repeatsOnly],
     queryFn: ({ signal, pageParam }) =>
       request(trackingApi.recipients, {
         params: { id },
-        query: { cursor: pageParam ?? undefined, limit: 50, status: status || undefined },
+        query: {
+          cursor: pageParam ?? undefined,
+          limit: 50,
+          status: status || undefined,
+          possibleRepeats: repeatsOnly ? 'true' : undefined,
+        },
         signal,
       }),
     initialPageParam: null as string | null,

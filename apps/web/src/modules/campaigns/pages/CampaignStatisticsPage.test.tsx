@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
 import { ratesOf } from '@yado/contracts/tracking';
 import { describe, expect, it } from 'vitest';
@@ -48,7 +48,21 @@ const campaign: TCampaign = campaignFixture(
   { audience: 4, queued: 2, sent: 2, opened: 1, clicked: 0, conversions: 0, openRate: 0.5, clickRate: 0 },
 );
 
-function serve(answer: TCampaign | null) {
+const recipient = (deliveryId: string, name: string, possibleRepeat: boolean) => ({
+  deliveryId,
+  customerId: `u-${deliveryId}`,
+  name,
+  email: `${deliveryId}@guest.example.jp`,
+  status: 'sent',
+  sentAt: '2026-11-24T12:00:00.000Z',
+  error: null,
+  openedAt: null,
+  clickedAt: null,
+  possibleRepeat,
+  events: [],
+});
+
+function serve(answer: TCampaign | null, recipients = [recipient('d1', '山田 花子', false)]) {
   return mockFetch((method, url) => {
     if (!answer) return undefined;
     if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: answer } };
@@ -72,20 +86,7 @@ function serve(answer: TCampaign | null) {
       return {
         body: {
           data: {
-            items: [
-              {
-                deliveryId: 'd1',
-                customerId: 'u1',
-                name: '山田 花子',
-                email: 'hanako@guest.example.jp',
-                status: 'sent',
-                sentAt: '2026-11-24T12:00:00.000Z',
-                error: null,
-                openedAt: null,
-                clickedAt: null,
-                events: [],
-              },
-            ],
+            items: recipients.filter((r) => url.searchParams.get('possibleRepeats') !== 'true' || r.possibleRepeat),
             nextCursor: null,
           },
         },
@@ -140,6 +141,28 @@ describe('campaign statistics page', () => {
     expect(screen.getByTestId('campaign-hold').textContent).toBe(
       'Waiting for quiet hours to end: 08:00 Pacific/Honolulu (Aloha Inn and 2 more)',
     );
+  }, 30_000);
+
+  it('marks the recipients who may have received the mail twice, and lists only them when asked', async () => {
+    const calls = serve({ ...campaign, hold: null }, [
+      recipient('d1', '山田 花子', false),
+      recipient('d2', '佐藤 一郎', true),
+    ]);
+    await render();
+    await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
+    await waitFor(() => expect(screen.getAllByTestId('campaign-recipient')).toHaveLength(2));
+    const [first, second] = screen.getAllByTestId('campaign-recipient');
+    expect(within(first!).queryByTestId('campaign-recipient-repeat')).toBeNull();
+    expect(within(second!).getByTestId('campaign-recipient-repeat').textContent).toBe('Possibly sent twice');
+    fireEvent.click(screen.getByLabelText('Possibly sent twice only'));
+    await waitFor(() => expect(screen.getAllByTestId('campaign-recipient')).toHaveLength(1));
+    expect(screen.getByTestId('campaign-recipient').textContent).toContain('佐藤 一郎');
+    expect(
+      calls.some(
+        (c) =>
+          c.url.pathname === `/v1/campaigns/${ID}/recipients` && c.url.searchParams.get('possibleRepeats') === 'true',
+      ),
+    ).toBe(true);
   }, 30_000);
 
   it('says "Page not found." once for a campaign out of reach', async () => {

@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   Center,
+  Checkbox,
   Group,
   Loader,
   NativeSelect,
@@ -410,7 +411,8 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
   const { t } = useTranslation();
   const language = currentLanguage();
   const [status, setStatus] = useState<TRecipientStatus | ''>('');
-  const pages = useInfiniteQuery(recipientsQuery(campaignId, status));
+  const [repeatsOnly, setRepeatsOnly] = useState(false);
+  const pages = useInfiniteQuery(recipientsQuery(campaignId, status, repeatsOnly));
   const items: TRecipient[] = pages.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <Paper withBorder radius="md" p="md">
@@ -418,15 +420,23 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
         <Title order={2} size="h4">
           {t('campaign.statistics.recipients')}
         </Title>
-        <NativeSelect
-          label={t('campaign.statistics.delivery_status')}
-          value={status}
-          onChange={(e) => setStatus(e.currentTarget.value as TRecipientStatus | '')}
-          data={[
-            { value: '', label: t('campaign.list.all_statuses') },
-            ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`campaign.delivery_status.${s}`) })),
-          ]}
-        />
+        <Group gap="md" align="flex-end">
+          <Checkbox
+            label={t('campaign.statistics.repeats_only')}
+            checked={repeatsOnly}
+            onChange={(e) => setRepeatsOnly(e.currentTarget.checked)}
+            mb={8}
+          />
+          <NativeSelect
+            label={t('campaign.statistics.delivery_status')}
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value as TRecipientStatus | '')}
+            data={[
+              { value: '', label: t('campaign.list.all_statuses') },
+              ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`campaign.delivery_status.${s}`) })),
+            ]}
+          />
+        </Group>
       </Group>
       {pages.isError ? (
         <Text c="red" role="alert">
@@ -450,6 +460,7 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                   data-testid="campaign-recipient"
                   data-email={recipient.email ?? ''}
                   data-status={recipient.status}
+                  data-possible-repeat={recipient.possibleRepeat || undefined}
                 >
                   <Table.Td>
                     <Anchor component={Link} to={`/customer-list/${recipient.customerId}`} size="sm">
@@ -466,6 +477,13 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                     >
                       {t(`campaign.delivery_status.${recipient.status}`)}
                     </Badge>
+                    {recipient.possibleRepeat && (
+                      <Tooltip label={t('campaign.statistics.repeat_detail')} multiline w={260}>
+                        <Badge variant="outline" color="orange" ml={4} data-testid="campaign-recipient-repeat">
+                          {t('campaign.statistics.repeats')}
+                        </Badge>
+                      </Tooltip>
+                    )}
                     {recipient.error && (
                       <Text size="xs" c="red">
                         {codeText(recipient.error, t)}
