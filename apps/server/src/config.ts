@@ -126,6 +126,13 @@ const ZEnv = z.object({
   EMBEDDED_DNS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Seconds before "Verify DNS setup" unlocks, after the records are shown and after each try. */
   DOMAIN_VERIFY_COUNTDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  /**
+   * The feedback receiver (modules/deliverability): SMTP for the VERP return paths, where bounces
+   * (DSN) and complaint reports (ARF) arrive. Unset port: a free loopback port in embedded mode
+   * (the embedded sink sends its reports there), not run otherwise.
+   */
+  BOUNCE_SMTP_HOST: z.string().default('127.0.0.1'),
+  BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** The SPF include, tracking/return-path CNAME target and DMARC report address a brand publishes. */
   SENDING_SPF_INCLUDE: z.string().min(3).default('_spf.yado-mail.net'),
   SENDING_TRACKING_HOST: z.string().min(3).default('track.yado-mail.net'),
@@ -226,6 +233,8 @@ export interface TConfig {
     /** Per-query timeout of the verifier, in milliseconds. */
     timeoutMs: number;
   };
+  /** The feedback receiver's address; null: not run. */
+  feedbackReceiver: { host: string; port: number } | null;
   sending: {
     verifyCountdownSeconds: number;
     spfInclude: string;
@@ -331,6 +340,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       embeddedPort: e.EMBEDDED_DNS_PORT,
       timeoutMs: 3000,
     },
+    feedbackReceiver:
+      e.BOUNCE_SMTP_PORT !== undefined
+        ? { host: e.BOUNCE_SMTP_HOST, port: e.BOUNCE_SMTP_PORT }
+        : embedded
+          ? { host: '127.0.0.1', port: 0 }
+          : null,
     sending: {
       verifyCountdownSeconds: e.DOMAIN_VERIFY_COUNTDOWN_SECONDS,
       spfInclude: e.SENDING_SPF_INCLUDE,

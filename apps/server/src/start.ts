@@ -13,9 +13,12 @@ import { connectDemoBrands } from './modules/booking/connect-demo-brands.ts';
 import { startEmbeddedDns, type TEmbeddedDns } from './dns/embedded-dns.ts';
 import { seedDemoSending } from './seed/demo-sending.ts';
 import { seedDemoCampaign } from './seed/demo-campaign.ts';
+import { startFeedbackReceiver, type TFeedbackReceiver } from './modules/deliverability/feedback-receiver.ts';
 
 export interface TStarted extends TRuntime {
   sink: TSmtpSink | null;
+  /** The feedback receiver (bounces and complaints at the VERP return paths), when this process runs it. */
+  feedbackReceiver: TFeedbackReceiver | null;
   /** The embedded DNS server (embedded mode): the verifier asks it unless DNS_SERVERS says otherwise. */
   dns: TEmbeddedDns | null;
   /** The in-process booking simulator, when this runtime serves one. */
@@ -42,6 +45,8 @@ export async function startRuntime(
     inMemory?: boolean;
     logStream?: NodeJS.WritableStream;
     bookingSim?: TBookingSim | false;
+    /** False: no feedback receiver in this process (`npm run worker`: the API process runs it). */
+    feedbackReceiver?: boolean;
   } = {},
 ): Promise<TStarted> {
   const log = options.logStream
@@ -87,6 +92,7 @@ export async function startRuntime(
     mailer,
     log,
     sink,
+    feedbackReceiver: null,
     dns,
     bookingSim,
     stopBeforeQueue: [],
@@ -100,12 +106,21 @@ export async function startRuntime(
       for (const after of runtime.stopAfterQueue)
         await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
       mailer.close();
+      await runtime.feedbackReceiver?.close();
       await sink?.close();
       await dns?.close();
       await bookingSim?.close();
       await database.close();
     },
   };
+  if (config.feedbackReceiver && options.feedbackReceiver !== false) {
+    runtime.feedbackReceiver = await startFeedbackReceiver(runtime, config.feedbackReceiver, (error) =>
+      log.warn({ err: error }, 'feedback receiver connection error'),
+    );
+    log.info(
+      `feedback receiver (bounces, complaints) on ${config.feedbackReceiver.host}:${runtime.feedbackReceiver.port}`,
+    );
+  }
   // First start of the embedded product: the demo brands connect to their simulator accounts.
   if (seeded && ownSim) await connectDemoBrands(runtime);
   // First start of the embedded product: さくらホテルズ can send from a verified domain at once.

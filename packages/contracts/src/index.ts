@@ -156,6 +156,7 @@ export * as trackingApi from './tracking.ts';
 export {
   TRACKING_EVENT_KINDS,
   UNSUBSCRIBE_SOURCES,
+  GUEST_CONSENT_SOURCES,
   STAT_COUNTERS,
   ratesOf,
   type TStatCounters,
@@ -163,6 +164,7 @@ export {
   type TCampaignReport,
   type TUnsubscribePage,
   type TUnsubscribeSource,
+  type TGuestConsentSource,
 } from './tracking.ts';
 export * as dashboardApi from './dashboard.ts';
 export {

@@ -41,6 +41,12 @@ export type TTrackingEventKind = (typeof TRACKING_EVENT_KINDS)[number];
 /** Where an unsubscribe came from: the mail client's one-click POST (RFC 8058) or the public page. */
 export const UNSUBSCRIBE_SOURCES = ['one_click', 'page'] as const;
 export type TUnsubscribeSource = (typeof UNSUBSCRIBE_SOURCES)[number];
+/**
+ * Where a guest's own consent change came from: their unsubscribe (one-click or page), or a
+ * complaint their mailbox provider reported (ARF, issue 25), which unsubscribes them just the same.
+ */
+export const GUEST_CONSENT_SOURCES = [...UNSUBSCRIBE_SOURCES, 'complaint'] as const;
+export type TGuestConsentSource = (typeof GUEST_CONSENT_SOURCES)[number];
 
 /** Days after a click in which a synced booking counts as that campaign's conversion (per brand setting). */
 export const DEFAULT_CONVERSION_WINDOW_DAYS = 7;

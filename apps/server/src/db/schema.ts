@@ -1200,3 +1200,100 @@ export const scenarioClock = pgTable('scenario_clock', {
   id: integer('id').primaryKey(),
   now: timestamp('now', { withTimezone: true }).notNull(),
 });
+
+/*
+ * Deliverability (issue 25, modules/deliverability): what happened to a mail after the relay took
+ * it (bounces, complaints), the per-brand suppression list it feeds, and what could not be read.
+ */
+
+/**
+ * A brand's suppression list: an address that is not mailed (campaigns and journeys alike) while
+ * a row for it is active (not lifted, and `until` not passed). At most one active row per address;
+ * a soft-bounce suppression ends by itself (`until`), the others only when lifted.
+ */
+export const suppressions = pgTable(
+  'suppressions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    /** The address in lower case (customers.email_key). */
+    email: text('email').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    reason: text('reason', { enum: ['hard_bounce', 'soft_bounces', 'complaint', 'manual'] }).notNull(),
+    /** The relay's or the report's diagnostic text, as received (cut to 1,000 characters). */
+    diagnostic: text('diagnostic'),
+    /** Where it came from: the delivery, its campaign, and the scenario when it was a journey's mail. */
+    deliveryId: uuid('delivery_id'),
+    campaignId: uuid('campaign_id'),
+    scenarioId: uuid('scenario_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Soft bounces: suppressed until then (30 days), then tried again. Null: until lifted. */
+    until: timestamp('until', { withTimezone: true }),
+    liftedAt: timestamp('lifted_at', { withTimezone: true }),
+    liftedBy: uuid('lifted_by'),
+  },
+  (t) => [
+    uniqueIndex('suppressions_active_key')
+      .on(t.brandId, t.email)
+      .where(sql`lifted_at is null`),
+    index('suppressions_brand_created_idx').on(t.brandId, t.createdAt),
+  ],
+);
+
+/**
+ * What the relay or a mailbox provider reported about one delivery: the synchronous answer's
+ * classification (source `smtp`), a DSN or an ARF report received by the feedback receiver.
+ * `dedupe_key` (one per delivery and kind) makes a repeated report a no-op: rules apply once.
+ */
+export const feedbackEvents = pgTable(
+  'feedback_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    deliveryId: uuid('delivery_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    customerId: uuid('customer_id'),
+    kind: text('kind', {
+      enum: ['hard_bounce', 'soft_bounce', 'policy_block', 'auto_reply', 'complaint', 'deferred', 'delivered'],
+    }).notNull(),
+    source: text('source', { enum: ['smtp', 'dsn', 'arf', 'reply'] }).notNull(),
+    /** The enhanced status code (5.1.1) the rules went by. */
+    status: text('status'),
+    diagnostic: text('diagnostic'),
+    /** The From domain the mail was sent from: policy blocks count against it. */
+    sendingDomain: text('sending_domain'),
+    dedupeKey: text('dedupe_key').notNull(),
+    /** The report as received (DSN, ARF); null for a synchronous answer. */
+    raw: bytea('raw'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('feedback_events_dedupe_key').on(t.brandId, t.dedupeKey),
+    index('feedback_events_delivery_idx').on(t.deliveryId),
+    index('feedback_events_customer_idx')
+      .on(t.customerId, t.kind)
+      .where(sql`customer_id is not null`),
+    index('feedback_events_brand_at_idx').on(t.brandId, t.receivedAt),
+  ],
+);
+
+/**
+ * Mail the feedback receiver accepted for one of our return paths but could not read as a report
+ * (or whose report named no delivery it could find): kept as received and counted, never guessed.
+ */
+export const inboundUnparsed = pgTable(
+  'inbound_unparsed',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The brand of the delivery the return path names (always known: the token was valid). */
+    brandId: uuid('brand_id').notNull(),
+    deliveryId: uuid('delivery_id'),
+    reason: text('reason').notNull(),
+    mailFrom: text('mail_from').notNull(),
+    rcptTo: text('rcpt_to').notNull(),
+    size: integer('size').notNull(),
+    raw: bytea('raw').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('inbound_unparsed_brand_at_idx').on(t.brandId, t.receivedAt)],
+);

@@ -41,6 +41,18 @@ const smtpAnswer = new client.Histogram({
   registers: [registry],
 });
 
+const feedbackMessages = new client.Counter({
+  name: 'yado_feedback_messages_total',
+  help: 'Mail offered to the feedback receiver (bounces, complaints), by outcome: applied, duplicate (already recorded), unparsed (kept), refused_token (not a return path we signed), refused_brand (a delivery of another brand), too_large, error.',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** One message (or refused recipient) at the feedback receiver, by outcome. */
+export function countFeedback(outcome: string): void {
+  feedbackMessages.inc({ outcome });
+}
+
 const takeovers = new client.Counter({
   name: 'yado_lease_takeovers_total',
   help: 'Jobs of a stopped worker that this process put back (requeued) or failed for good (failed).',
