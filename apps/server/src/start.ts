@@ -69,7 +69,13 @@ export async function startRuntime(
   if (bookingSim) config.booking.apiUrl = bookingSim.url;
   const sink =
     config.embedded && !config.smtpUrl
-      ? await startSmtpSink(database.db, (error) => log.warn({ err: error }, 'smtp sink connection error'))
+      ? await startSmtpSink(
+          database.db,
+          (error) => log.warn({ err: error }, 'smtp sink connection error'),
+          0,
+          // The sink's bounce and complaint reports go to this process's feedback receiver.
+          () => runtime.feedbackReceiver?.port ?? null,
+        )
       : null;
   const dns = config.dns.embeddedServer
     ? await startEmbeddedDns(
