@@ -159,7 +159,16 @@ export const ZStatCounters = z.object({
   delivered: count,
   failed: count,
   skipped: count,
+  /** Refused by the relay during the send as a hard bounce (5xx). */
   bounced: count,
+  /**
+   * Issue 25, by the deliverability rules: hard and soft bounces, whether the relay answered so
+   * during the send or a DSN came later (`delivered` stays what the relay accepted), and
+   * complaints (the guest reported the mail as spam).
+   */
+  hardBounces: count,
+  softBounces: count,
+  complaints: count,
   opens: count,
   uniqueOpens: count,
   machineOpens: count,
@@ -183,6 +192,11 @@ export const ZStatRates = z.object({
   clickToOpenRate: z.number().nullable(),
   unsubscribeRate: z.number().nullable(),
   conversionRate: z.number().nullable(),
+  /** Hard and soft bounces of the mails handed to the relay (sent + failed), not of delivered. */
+  hardBounceRate: z.number().nullable(),
+  softBounceRate: z.number().nullable(),
+  /** Complaints of delivered (mailbox providers' spam rate). */
+  complaintRate: z.number().nullable(),
 });
 export type TStatRates = z.infer<typeof ZStatRates>;
 
@@ -301,5 +315,8 @@ export function ratesOf(c: TStatCounters): TStatRates {
     clickToOpenRate: of(c.uniqueClicks, c.uniqueOpens),
     unsubscribeRate: of(c.unsubscribes, c.delivered),
     conversionRate: of(c.conversions, c.delivered),
+    hardBounceRate: of(c.hardBounces, c.sent + c.failed),
+    softBounceRate: of(c.softBounces, c.sent + c.failed),
+    complaintRate: of(c.complaints, c.delivered),
   };
 }

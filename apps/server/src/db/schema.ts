@@ -857,6 +857,10 @@ const statCounters = () => ({
   failed: integer('failed').notNull().default(0),
   skipped: integer('skipped').notNull().default(0),
   bounced: integer('bounced').notNull().default(0),
+  /** Issue 25: hard and soft bounces (the relay's answer or a later DSN) and complaints (ARF). */
+  hardBounces: integer('hard_bounces').notNull().default(0),
+  softBounces: integer('soft_bounces').notNull().default(0),
+  complaints: integer('complaints').notNull().default(0),
   opens: integer('opens').notNull().default(0),
   uniqueOpens: integer('unique_opens').notNull().default(0),
   machineOpens: integer('machine_opens').notNull().default(0),

@@ -1,7 +1,8 @@
 -- Deliverability (issue 25): the per-brand suppression list, the feedback events (synchronous
 -- answers, DSNs and complaint reports, deduplicated per delivery and kind) and the inbound mail
 -- the feedback receiver could not read (kept and counted). Addresses that hard-bounced before
--- (customers.email_bounced_at) become the first hard-bounce suppressions.
+-- (customers.email_bounced_at) become the first hard-bounce suppressions. Every statistics rollup
+-- gains hard bounces, soft bounces and complaints.
 CREATE TABLE "feedback_events" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"brand_id" uuid NOT NULL,
@@ -54,6 +55,18 @@ CREATE INDEX "feedback_events_brand_at_idx" ON "feedback_events" USING btree ("b
 CREATE INDEX "inbound_unparsed_brand_at_idx" ON "inbound_unparsed" USING btree ("brand_id","received_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "suppressions_active_key" ON "suppressions" USING btree ("brand_id","email") WHERE lifted_at is null;--> statement-breakpoint
 CREATE INDEX "suppressions_brand_created_idx" ON "suppressions" USING btree ("brand_id","created_at");--> statement-breakpoint
+ALTER TABLE "campaign_host_stats" ADD COLUMN "hard_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_host_stats" ADD COLUMN "soft_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_host_stats" ADD COLUMN "complaints" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_stats" ADD COLUMN "hard_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_stats" ADD COLUMN "soft_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_stats" ADD COLUMN "complaints" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_stats_hourly" ADD COLUMN "hard_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_stats_hourly" ADD COLUMN "soft_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "campaign_stats_hourly" ADD COLUMN "complaints" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "host_daily_stats" ADD COLUMN "hard_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "host_daily_stats" ADD COLUMN "soft_bounces" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "host_daily_stats" ADD COLUMN "complaints" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 GRANT SELECT, INSERT, UPDATE ON suppressions TO yado_app;--> statement-breakpoint
 ALTER TABLE suppressions ENABLE ROW LEVEL SECURITY;--> statement-breakpoint
 ALTER TABLE suppressions FORCE ROW LEVEL SECURITY;--> statement-breakpoint

@@ -43,7 +43,12 @@ export interface TApplied {
 /** Returns the events newly recorded (a repeat of one already recorded is left out). */
 export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TApplied[]> {
   if (items.length === 0) return [];
-  const recorded = await selectRows<{ delivery_id: string; kind: TFeedbackKind; diagnostic: string | null }>(
+  const recorded = await selectRows<{
+    id: number;
+    delivery_id: string;
+    kind: TFeedbackKind;
+    diagnostic: string | null;
+  }>(
     tx,
     sql`insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw)
       select d.brand_id, d.id, d.campaign_id, d.customer_id, v.kind, v.source, v.status, v.diagnostic, v.sending_domain,
@@ -56,7 +61,11 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
         as v(delivery_id, kind, source, status, diagnostic, sending_domain, raw_b64)
       join deliveries d on d.id = v.delivery_id
       on conflict (brand_id, dedupe_key) do nothing
-      returning delivery_id, kind, diagnostic`,
+      returning id, delivery_id, kind, diagnostic`,
+  );
+  await countInStatistics(
+    tx,
+    recorded.filter((r) => COUNTED[r.kind]).map((r) => r.id),
   );
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
   const hard = of('hard_bounce');
@@ -84,6 +93,42 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
   for (const c of complaints) await complain(tx, c.delivery_id);
   if (complaints.length) await suppress(tx, complaints, 'complaint', null);
   return recorded.map((r) => ({ deliveryId: r.delivery_id, kind: r.kind }));
+}
+
+const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'complaints'>> = {
+  hard_bounce: 'hardBounces',
+  soft_bounce: 'softBounces',
+  complaint: 'complaints',
+};
+
+/**
+ * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
+ * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
+ */
+async function countInStatistics(tx: TTx, eventIds: number[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  const rows = await selectRows<{
+    kind: TFeedbackKind;
+    campaign_id: string;
+    brand_id: string;
+    hotel_id: string | null;
+  }>(
+    tx,
+    sql`select f.kind, d.campaign_id, d.brand_id, d.hotel_id
+      from feedback_events f join deliveries d on d.id = f.delivery_id
+      where f.id = any(${sql.param(eventIds)}::bigint[])`,
+  );
+  const at = new Date();
+  await applyRollups(
+    tx,
+    rows.map((r) => ({
+      campaignId: r.campaign_id,
+      brandId: r.brand_id,
+      hostId: r.hotel_id ?? r.brand_id,
+      at,
+      counters: { [COUNTED[r.kind] as string]: 1 },
+    })),
+  );
 }
 
 /**

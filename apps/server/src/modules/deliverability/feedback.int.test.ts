@@ -203,6 +203,10 @@ describe('bounces and complaints after the send', () => {
     expect(
       (await s.sql(`select email from suppressions where brand_id = $1 and email = $2`, [brand.id, fine.email])).length,
     ).toBe(0);
+    // The campaign's statistics count them, with their rates (API, as the console reads it).
+    const report = (await s.call('GET', `/v1/campaigns/${first}/statistics`, { token })).body.data;
+    expect(report.totals).toMatchObject({ sent: 3, delivered: 3, hardBounces: 1, softBounces: 0, complaints: 1 });
+    expect(report.rates).toMatchObject({ hardBounceRate: 1 / 3, softBounceRate: 0, complaintRate: 1 / 3 });
     // The next campaign: the guest who can and wants to receive it, only.
     const second = await campaignTo([hard.id, complainer.id, fine.id], '二回目');
     const deliveries = await s.sql(`select customer_id, status, skip_reason from deliveries where campaign_id = $1`, [
