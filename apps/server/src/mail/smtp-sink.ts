@@ -20,7 +20,9 @@ export const SINK_DEFERRALS = 2;
 /**
  * The sink refuses some addresses by rule, so the demo and the tests show a relay's refusals: a
  * local part starting with `unknown` is refused during the conversation (550, a hard bounce); one
- * starting with `defer` is refused for now (451) the first SINK_DEFERRALS times, then accepted.
+ * starting with `blocked` is refused as spam (554 5.7.1, a policy block: the guest is not
+ * suppressed); one starting with `defer` is refused for now (451) the first SINK_DEFERRALS times,
+ * then accepted.
  */
 export function sinkRefusal(address: string, deferrals: Map<string, number>): { code: number; message: string } | null {
   const local = address.slice(0, address.lastIndexOf('@')).toLowerCase();
@@ -28,6 +30,8 @@ export function sinkRefusal(address: string, deferrals: Map<string, number>): { 
     return { code: 553, message: '5.1.3 Bad recipient address syntax (embedded sink rule: malformed*)' };
   if (local.startsWith('unknown'))
     return { code: 550, message: '5.1.1 No such user here (embedded sink rule: unknown*)' };
+  if (local.startsWith('blocked'))
+    return { code: 554, message: '5.7.1 Message rejected as spam (embedded sink rule: blocked*)' };
   if (local.startsWith('defer')) {
     const key = address.toLowerCase();
     const seen = deferrals.get(key) ?? 0;

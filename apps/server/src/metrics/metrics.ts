@@ -28,7 +28,7 @@ const httpDuration = new client.Histogram({
 
 const sends = new client.Counter({
   name: 'yado_campaign_sends_total',
-  help: 'Campaign messages handed to SMTP, by outcome: sent, deferred (4xx, tried again later), bounced (5xx), failed (retries used up, or not built).',
+  help: 'Campaign messages handed to SMTP, by outcome: sent, deferred (4xx, tried again later), bounced (a hard bounce by the deliverability rules), failed (another 5xx, retries used up, or not built).',
   labelNames: ['outcome'] as const,
   registers: [registry],
 });

@@ -342,6 +342,39 @@ describe('bounces and complaints after the send', () => {
   });
 });
 
+describe('answers during the send', () => {
+  it('suppresses a 550 5.1.1 at once, and never the guest of a policy block (counted against the domain)', async () => {
+    const unknown = await customer('unknown');
+    const blocked = await customer('blocked');
+    const campaign = await campaignTo([unknown.id, blocked.id], '同期');
+    const events = await s.sql(
+      `select d.customer_id, f.kind, f.source, f.status, f.sending_domain from feedback_events f join deliveries d on d.id = f.delivery_id
+       where d.campaign_id = $1`,
+      [campaign],
+    );
+    const by = new Map(events.map((e) => [e.customer_id, e]));
+    const domain = sender.split('@')[1];
+    expect(by.get(unknown.id)).toMatchObject({
+      kind: 'hard_bounce',
+      source: 'smtp',
+      status: '5.1.1',
+      sending_domain: domain,
+    });
+    expect(by.get(blocked.id)).toMatchObject({
+      kind: 'policy_block',
+      source: 'smtp',
+      status: '5.7.1',
+      sending_domain: domain,
+    });
+    expect(await suppressionOf(unknown.email)).toMatchObject({ reason: 'hard_bounce', campaign_id: campaign });
+    expect(await suppressionOf(blocked.email)).toBeUndefined();
+    const [row] = await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [blocked.id]);
+    expect(row).toEqual({ email_status: 'active', email_bounced_at: null });
+    const report = (await s.call('GET', `/v1/campaigns/${campaign}/statistics`, { token })).body.data;
+    expect(report.totals).toMatchObject({ failed: 2, bounced: 1, hardBounces: 1, softBounces: 0 });
+  }, 60_000);
+});
+
 describe('a journey', () => {
   it("skips a journey's next mail to an address that bounced after its first", async () => {
     const guest = await customer('bounce-journey');
