@@ -44,7 +44,8 @@ export interface TApplied {
 export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TApplied[]> {
   if (items.length === 0) return [];
   const recorded = await selectRows<{
-    id: number;
+    /** bigint: a string from the driver. */
+    id: string;
     delivery_id: string;
     kind: TFeedbackKind;
     diagnostic: string | null;
@@ -105,7 +106,7 @@ const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'co
  * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
  * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
  */
-async function countInStatistics(tx: TTx, eventIds: number[]): Promise<void> {
+async function countInStatistics(tx: TTx, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
   const rows = await selectRows<{
     kind: TFeedbackKind;
