@@ -133,6 +133,15 @@ const ZEnv = z.object({
    */
   BOUNCE_SMTP_HOST: z.string().default('127.0.0.1'),
   BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * Relay webhooks (modules/deliverability/webhooks): the hosts (host[:port]) an SNS signing
+   * certificate or subscription URL may come from, as a regular expression; and a PEM file of
+   * extra certificate authorities trusted when fetching them (a test's local stand-in for SNS).
+   */
+  SNS_HOST_PATTERN: z.string().min(1).default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com$'),
+  SNS_EXTRA_CA_FILE: z.string().optional(),
+  /** Seconds a signed webhook's timestamp may be old (SendGrid, Mailgun; SNS messages: 1 hour). */
+  WEBHOOK_MAX_AGE_SECONDS: z.coerce.number().int().min(30).max(86400).default(900),
   /** The SPF include, tracking/return-path CNAME target and DMARC report address a brand publishes. */
   SENDING_SPF_INCLUDE: z.string().min(3).default('_spf.yado-mail.net'),
   SENDING_TRACKING_HOST: z.string().min(3).default('track.yado-mail.net'),
@@ -235,6 +244,7 @@ export interface TConfig {
   };
   /** The feedback receiver's address; null: not run. */
   feedbackReceiver: { host: string; port: number } | null;
+  webhooks: { snsHostPattern: RegExp; snsExtraCa: string | null; maxAgeSeconds: number };
   sending: {
     verifyCountdownSeconds: number;
     spfInclude: string;
@@ -346,6 +356,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         : embedded
           ? { host: '127.0.0.1', port: 0 }
           : null,
+    webhooks: {
+      snsHostPattern: new RegExp(e.SNS_HOST_PATTERN, 'i'),
+      snsExtraCa: e.SNS_EXTRA_CA_FILE ? readFileSync(e.SNS_EXTRA_CA_FILE, 'utf8') : null,
+      maxAgeSeconds: e.WEBHOOK_MAX_AGE_SECONDS,
+    },
     sending: {
       verifyCountdownSeconds: e.DOMAIN_VERIFY_COUNTDOWN_SECONDS,
       spfInclude: e.SENDING_SPF_INCLUDE,

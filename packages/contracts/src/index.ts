@@ -153,6 +153,8 @@ export {
   type TCampaignUpdate,
 } from './campaigns.ts';
 export * as trackingApi from './tracking.ts';
+export * as deliverabilityApi from './deliverability.ts';
+export { RELAY_PROVIDERS, type TRelayProvider, type TRelayWebhook, type TRelayWebhookInput } from './deliverability.ts';
 export {
   TRACKING_EVENT_KINDS,
   UNSUBSCRIBE_SOURCES,

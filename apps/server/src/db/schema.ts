@@ -1260,7 +1260,7 @@ export const feedbackEvents = pgTable(
     kind: text('kind', {
       enum: ['hard_bounce', 'soft_bounce', 'policy_block', 'auto_reply', 'complaint', 'deferred', 'delivered'],
     }).notNull(),
-    source: text('source', { enum: ['smtp', 'dsn', 'arf', 'reply'] }).notNull(),
+    source: text('source', { enum: ['smtp', 'dsn', 'arf', 'reply', 'webhook'] }).notNull(),
     /** The enhanced status code (5.1.1) the rules went by. */
     status: text('status'),
     diagnostic: text('diagnostic'),
@@ -1300,4 +1300,53 @@ export const inboundUnparsed = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('inbound_unparsed_brand_at_idx').on(t.brandId, t.receivedAt)],
+);
+
+/**
+ * A brand's relay webhook (issue 25, modules/deliverability/webhooks): the provider whose signed
+ * events the brand's URL `/v1/public/relay-webhooks/<provider>/<id>` takes. `secret` is sealed
+ * (crypto/secret-box.ts): the Mailgun signing key, the SendGrid verification key, the Postmark
+ * webhook password; `topic_arn` pins the SES notifications to one SNS topic when set.
+ */
+export const relayWebhooks = pgTable(
+  'relay_webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => hosts.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['ses', 'sendgrid', 'mailgun', 'postmark'] }).notNull(),
+    secret: text('secret'),
+    topicArn: text('topic_arn'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('relay_webhooks_brand_provider_key').on(t.brandId, t.provider)],
+);
+
+/**
+ * Every verified relay webhook event, as received, once per provider event id (a repeat is not
+ * stored again and changes nothing); `replay_key` is a signature's one-time token (Mailgun).
+ */
+export const relayWebhookEvents = pgTable(
+  'relay_webhook_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    replayKey: text('replay_key'),
+    deliveryId: uuid('delivery_id'),
+    /** What it meant (classify.ts), or null when the event was of no interest or named no delivery of ours. */
+    kind: text('kind'),
+    raw: jsonb('raw').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('relay_webhook_events_event_key').on(t.brandId, t.provider, t.eventId),
+    uniqueIndex('relay_webhook_events_replay_key')
+      .on(t.brandId, t.provider, t.replayKey)
+      .where(sql`replay_key is not null`),
+    index('relay_webhook_events_brand_at_idx').on(t.brandId, t.receivedAt),
+  ],
 );

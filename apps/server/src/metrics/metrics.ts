@@ -53,6 +53,18 @@ export function countFeedback(outcome: string): void {
   feedbackMessages.inc({ outcome });
 }
 
+const feedbackWebhooks = new client.Counter({
+  name: 'yado_feedback_webhook_events_total',
+  help: "Relay webhook events (SES through SNS, SendGrid, Mailgun, Postmark; issue 25), by provider and outcome: applied, duplicate (that event id already taken), ignored (of no interest, or naming no delivery of ours), confirmed (an SNS subscription), and the refusals refused_signature, refused_old (timestamp outside the window), refused_replay (a signature token seen before), refused_certificate (a certificate or subscription URL off the SNS host), refused_topic, refused_brand (a delivery of another brand), refused_unknown (no such webhook), refused_body (not the provider's format, or too large).",
+  labelNames: ['provider', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** One relay webhook event (or refused request) by provider and outcome. */
+export function countFeedbackWebhook(provider: string, outcome: string, n = 1): void {
+  if (n > 0) feedbackWebhooks.inc({ provider, outcome }, n);
+}
+
 const takeovers = new client.Counter({
   name: 'yado_lease_takeovers_total',
   help: 'Jobs of a stopped worker that this process put back (requeued) or failed for good (failed).',

@@ -24,7 +24,7 @@ import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.
 export interface TFeedback {
   deliveryId: string;
   kind: TFeedbackKind;
-  source: 'smtp' | 'dsn' | 'arf' | 'reply';
+  source: 'smtp' | 'dsn' | 'arf' | 'reply' | 'webhook';
   status: string | null;
   diagnostic: string | null;
   /** The From domain the mail went out from (policy blocks count against it). */
