@@ -36,3 +36,7 @@ ALTER TABLE relay_webhook_events ENABLE ROW LEVEL SECURITY;--> statement-breakpo
 ALTER TABLE relay_webhook_events FORCE ROW LEVEL SECURITY;--> statement-breakpoint
 CREATE POLICY tenant ON relay_webhook_events USING ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()))
   WITH CHECK ((SELECT yado_scope_all()) OR brand_id = (SELECT yado_brand_id()));
+--> statement-breakpoint
+-- The soft-bounce rule (apply-feedback.ts) reads each guest's last 5 answered sends; without this
+-- it scanned the deliveries once per soft bounce.
+CREATE INDEX deliveries_customer_answered_idx ON deliveries (customer_id, (coalesce(sent_at, created_at)) DESC, id DESC) WHERE status IN ('sent', 'failed');

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TErrorCode } from '@yado/contracts';
 import { openSecret } from '../../../crypto/secret-box.ts';
-import { selectRows, withTenant } from '../../../db/client.ts';
+import { selectRows, withTenant, type TTx } from '../../../db/client.ts';
 import { AppError } from '../../../http/errors.ts';
 import { unstorableTextPath } from '../../../http/unstorable-text.ts';
 import { countFeedbackWebhook } from '../../../metrics/metrics.ts';
@@ -86,8 +86,31 @@ interface THook {
   topicArn: string | null;
 }
 
+/**
+ * Webhooks read lately, by id, for HOOK_TTL_MS: a relay posts many events a second. A change in
+ * the settings forgets this process's copy at once (forgetHooks); other processes within the TTL.
+ */
+const HOOK_TTL_MS = 10_000;
+const hooks = new Map<string, { hook: THook; provider: TWebhookProvider; at: number }>();
+
+export function forgetHooks(): void {
+  hooks.clear();
+}
+
 async function hookOf(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {
   if (!UUID.test(hookId)) throw new WebhookRefusal('unknown');
+  const cached = hooks.get(hookId);
+  if (cached && Date.now() - cached.at < HOOK_TTL_MS) {
+    if (cached.provider !== provider) throw new WebhookRefusal('unknown');
+    return cached.hook;
+  }
+  const hook = await readHook(rt, provider, hookId);
+  if (hooks.size > 10_000) hooks.clear();
+  hooks.set(hookId, { hook, provider, at: Date.now() });
+  return hook;
+}
+
+async function readHook(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {
   const [row] = await withTenant(rt.database.db, SYSTEM, (tx) =>
     selectRows<{ brand_id: string; secret: string | null; topic_arn: string | null }>(
       tx,
@@ -179,70 +202,155 @@ async function verified(
   return { events: [event], unreadable: 0, replayKey: null };
 }
 
-/** The deliveries the events name; refuses the request when one is of another brand. */
-async function matchDeliveries(rt: TRuntime, brandId: string, events: TProviderEvent[]): Promise<void> {
-  for (const e of events) {
-    if (!e.deliveryId && e.returnPath) {
-      const opened = openReturnPathAddress(rt, e.returnPath);
-      if (opened) {
-        e.deliveryId = opened.deliveryId;
-        e.sendingDomain ??= opened.sendingDomain;
-      }
-    }
+/** One verified request waiting for the next batch. */
+interface TPending {
+  provider: TWebhookProvider;
+  brandId: string;
+  v: TVerified;
+  resolve: (result: Omit<TWebhookResult, 'confirmed'> | WebhookRefusal) => void;
+  reject: (error: Error) => void;
+}
+
+const MAX_BATCH = 200;
+/** Batches written at once (each its own transaction and connection). */
+const CONCURRENT_BATCHES = 2;
+
+/**
+ * Group commit: the verified requests that arrive while CONCURRENT_BATCHES batches are being
+ * written wait for the next one, and each batch is one transaction (scope-all: the deliveries of every brand must be
+ * seen to refuse another brand's). A request is answered once its batch is committed.
+ */
+class WebhookBatcher {
+  private queue: TPending[] = [];
+  private running = 0;
+
+  constructor(private readonly rt: TRuntime) {}
+
+  submit(item: Omit<TPending, 'resolve' | 'reject'>): Promise<Omit<TWebhookResult, 'confirmed'> | WebhookRefusal> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...item, resolve, reject });
+      if (this.running < CONCURRENT_BATCHES) void this.drain();
+    });
   }
-  const ids = [...new Set(events.map((e) => e.deliveryId).filter((x): x is string => !!x))];
-  if (ids.length === 0) return;
-  const rows = await withTenant(rt.database.db, SYSTEM, (tx) =>
-    selectRows<{ id: string; brand_id: string }>(
-      tx,
-      sql`select id, brand_id from deliveries where id = any(${sql.param(ids)}::uuid[])`,
-    ),
-  );
-  const brandOf = new Map(rows.map((r) => [r.id, r.brand_id]));
-  for (const e of events) {
-    if (!e.deliveryId) continue;
-    const owner = brandOf.get(e.deliveryId);
-    if (owner && owner !== brandId) throw new WebhookRefusal('brand');
-    // A mail not of ours (a test send, a deleted campaign): stored, and nothing to apply.
-    if (!owner) e.deliveryId = null;
+
+  private async drain(): Promise<void> {
+    this.running++;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          const results = await withTenant(this.rt.database.db, SYSTEM, (tx) => writeBatch(this.rt, tx, batch));
+          batch.forEach((item, i) => item.resolve(results[i] as Omit<TWebhookResult, 'confirmed'> | WebhookRefusal));
+        } catch (error) {
+          for (const item of batch) item.reject(error as Error);
+        }
+      }
+    } finally {
+      this.running--;
+    }
   }
 }
 
-async function store(
+const batchers = new WeakMap<TRuntime, WebhookBatcher>();
+const batcherOf = (rt: TRuntime): WebhookBatcher => {
+  let b = batchers.get(rt);
+  if (!b) batchers.set(rt, (b = new WebhookBatcher(rt)));
+  return b;
+};
+
+/**
+ * One batch: refuses the requests that name another brand's delivery or reuse a signature token,
+ * stores the others' events once per provider event id, and applies the newly stored ones.
+ */
+async function writeBatch(
   rt: TRuntime,
-  provider: TWebhookProvider,
-  brandId: string,
-  v: TVerified,
-): Promise<Omit<TWebhookResult, 'confirmed'>> {
-  return withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => {
-    if (v.replayKey) {
-      const [seen] = await selectRows<{ one: number }>(
-        tx,
-        sql`select 1 as one from relay_webhook_events where brand_id = ${brandId}::uuid and provider = ${provider} and replay_key = ${v.replayKey}`,
-      );
-      if (seen) throw new WebhookRefusal('replay');
+  tx: TTx,
+  batch: TPending[],
+): Promise<(Omit<TWebhookResult, 'confirmed'> | WebhookRefusal)[]> {
+  const results: (Omit<TWebhookResult, 'confirmed'> | WebhookRefusal | null)[] = batch.map(() => null);
+  for (const item of batch)
+    for (const e of item.v.events) {
+      if (!e.deliveryId && e.returnPath) {
+        const opened = openReturnPathAddress(rt, e.returnPath);
+        if (opened) {
+          e.deliveryId = opened.deliveryId;
+          e.sendingDomain ??= opened.sendingDomain;
+        }
+      }
     }
-    const stored = await selectRows<{ event_id: string }>(
-      tx,
-      sql`insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, raw)
-        select ${brandId}::uuid, ${provider}, v.event_id, v.replay_key, v.delivery_id, v.kind, v.raw
-        from unnest(${sql.param(v.events.map((e) => e.eventId.slice(0, 500)))}::text[],
-          ${sql.param(v.events.map((_, i) => (i === 0 ? v.replayKey : null)))}::text[],
-          ${sql.param(v.events.map((e) => e.deliveryId))}::uuid[],
-          ${sql.param(v.events.map((e) => (e.deliveryId ? (e.feedback?.kind ?? null) : null)))}::text[],
-          ${sql.param(v.events.map((e) => JSON.stringify(e.raw)))}::jsonb[])
-          as v(event_id, replay_key, delivery_id, kind, raw)
-        on conflict do nothing
-        returning event_id`,
+  const ids = [...new Set(batch.flatMap((b) => b.v.events.map((e) => e.deliveryId)).filter((x): x is string => !!x))];
+  const owners = ids.length
+    ? await selectRows<{ id: string; brand_id: string }>(
+        tx,
+        sql`select id, brand_id from deliveries where id = any(${sql.param(ids)}::uuid[])`,
+      )
+    : [];
+  const brandOf = new Map(owners.map((r) => [r.id, r.brand_id]));
+  const replayKeys = batch.filter((b) => b.v.replayKey);
+  const seenKeys = new Set(
+    replayKeys.length
+      ? (
+          await selectRows<{ key: string }>(
+            tx,
+            sql`select brand_id || ' ' || provider || ' ' || replay_key as key from relay_webhook_events
+              where replay_key = any(${sql.param(replayKeys.map((b) => b.v.replayKey))}::text[])`,
+          )
+        ).map((r) => r.key)
+      : [],
+  );
+  const rows: { brandId: string; provider: string; eventId: string; replayKey: string | null; e: TProviderEvent }[] = [];
+  batch.forEach((item, i) => {
+    if (item.v.replayKey) {
+      const key = `${item.brandId} ${item.provider} ${item.v.replayKey}`;
+      if (seenKeys.has(key)) return void (results[i] = new WebhookRefusal('replay'));
+      seenKeys.add(key);
+    }
+    for (const e of item.v.events) {
+      if (!e.deliveryId) continue;
+      const owner = brandOf.get(e.deliveryId);
+      if (owner && owner !== item.brandId) return void (results[i] = new WebhookRefusal('brand'));
+      // A mail not of ours (a test send, a deleted campaign): stored, and nothing to apply.
+      if (!owner) e.deliveryId = null;
+    }
+    item.v.events.forEach((e, n) =>
+      rows.push({
+        brandId: item.brandId,
+        provider: item.provider,
+        eventId: e.eventId.slice(0, 500),
+        replayKey: n === 0 ? item.v.replayKey : null,
+        e,
+      }),
     );
-    const fresh = new Set(stored.map((r) => r.event_id));
-    const taken = new Set<string>();
-    const feedback: TFeedback[] = [];
-    for (const e of v.events) {
-      const id = e.eventId.slice(0, 500);
-      if (!fresh.has(id) || taken.has(id)) continue;
-      taken.add(id);
+  });
+  const stored = rows.length
+    ? await selectRows<{ key: string }>(
+        tx,
+        sql`insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, raw)
+          select v.brand_id, v.provider, v.event_id, v.replay_key, v.delivery_id, v.kind, v.raw
+          from unnest(${sql.param(rows.map((r) => r.brandId))}::uuid[], ${sql.param(rows.map((r) => r.provider))}::text[],
+            ${sql.param(rows.map((r) => r.eventId))}::text[], ${sql.param(rows.map((r) => r.replayKey))}::text[],
+            ${sql.param(rows.map((r) => r.e.deliveryId))}::uuid[],
+            ${sql.param(rows.map((r) => (r.e.deliveryId ? (r.e.feedback?.kind ?? null) : null)))}::text[],
+            ${sql.param(rows.map((r) => JSON.stringify(r.e.raw)))}::jsonb[])
+            with ordinality as v(brand_id, provider, event_id, replay_key, delivery_id, kind, raw, n)
+          order by v.n
+          on conflict do nothing
+          returning brand_id || ' ' || provider || ' ' || event_id as key`,
+      )
+    : [];
+  const fresh = new Set(stored.map((r) => r.key));
+  const feedback: TFeedback[] = [];
+  batch.forEach((item, i) => {
+    if (results[i]) return;
+    let taken = 0;
+    let applied = 0;
+    for (const e of item.v.events) {
+      const key = `${item.brandId} ${item.provider} ${e.eventId.slice(0, 500)}`;
+      // The first of the batch to carry an event id takes it; a repeat (here or before) is a duplicate.
+      if (!fresh.delete(key)) continue;
+      taken++;
       if (!e.deliveryId || !e.feedback) continue;
+      applied++;
       feedback.push({
         deliveryId: e.deliveryId,
         kind: e.feedback.kind,
@@ -253,14 +361,15 @@ async function store(
         raw: Buffer.from(JSON.stringify(e.raw), 'utf8'),
       });
     }
-    if (feedback.length) await applyFeedback(tx, feedback);
-    return {
-      received: v.events.length + v.unreadable,
-      applied: feedback.length,
-      duplicates: v.events.length - taken.size,
-      ignored: taken.size - feedback.length + v.unreadable,
+    results[i] = {
+      received: item.v.events.length + item.v.unreadable,
+      applied,
+      duplicates: item.v.events.length - taken,
+      ignored: taken - applied + item.v.unreadable,
     };
   });
+  if (feedback.length) await applyFeedback(tx, feedback);
+  return results as (Omit<TWebhookResult, 'confirmed'> | WebhookRefusal)[];
 }
 
 export async function receiveWebhook(rt: TRuntime, request: TWebhookRequest): Promise<TWebhookResult> {
@@ -274,11 +383,11 @@ export async function receiveWebhook(rt: TRuntime, request: TWebhookRequest): Pr
       countFeedbackWebhook(label, 'confirmed');
       return { received: 0, applied: 0, duplicates: 0, ignored: 0, confirmed: true };
     }
-    await matchDeliveries(rt, hook.brandId, v.events);
     const result =
       v.events.length || v.unreadable
-        ? await store(rt, provider, hook.brandId, v)
+        ? await batcherOf(rt).submit({ provider, brandId: hook.brandId, v })
         : { received: 0, applied: 0, duplicates: 0, ignored: 0 };
+    if (result instanceof WebhookRefusal) throw result;
     countFeedbackWebhook(label, 'applied', result.applied);
     countFeedbackWebhook(label, 'duplicate', result.duplicates);
     countFeedbackWebhook(label, 'ignored', result.ignored);

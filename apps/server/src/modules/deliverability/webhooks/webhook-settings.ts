@@ -7,6 +7,7 @@ import { AppError, fieldError } from '../../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../../runtime.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
 import type { TActingContext } from '../../tenancy/acting-context.ts';
+import { forgetHooks } from './receive-webhook.ts';
 
 /**
  * A brand's relay webhooks (issue 25): which relay posts its events to which address, and the
@@ -118,7 +119,7 @@ export function saveRelayWebhook(
       changes,
     });
     return view(rt, provider, row);
-  });
+  }).finally(forgetHooks);
 }
 
 export function deleteRelayWebhook(
@@ -142,5 +143,5 @@ export function deleteRelayWebhook(
         changes: { provider },
       });
     return { deleted: !!row };
-  });
+  }).finally(forgetHooks);
 }
