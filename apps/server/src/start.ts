@@ -13,6 +13,7 @@ import { connectDemoBrands } from './modules/booking/connect-demo-brands.ts';
 import { startEmbeddedDns, type TEmbeddedDns } from './dns/embedded-dns.ts';
 import { seedDemoSending } from './seed/demo-sending.ts';
 import { seedDemoCampaign } from './seed/demo-campaign.ts';
+import { webhookApplierOf } from './modules/deliverability/webhooks/apply-webhook-events.ts';
 import { startFeedbackReceiver, type TFeedbackReceiver } from './modules/deliverability/feedback-receiver.ts';
 
 export interface TStarted extends TRuntime {
@@ -127,6 +128,8 @@ export async function startRuntime(
       `feedback receiver (bounces, complaints) on ${config.feedbackReceiver.host}:${runtime.feedbackReceiver.port}`,
     );
   }
+  // Relay webhook events stored but not yet applied (a stopped process's): swept in the API process.
+  if (options.feedbackReceiver !== false) webhookApplierOf(runtime);
   // First start of the embedded product: the demo brands connect to their simulator accounts.
   if (seeded && ownSim) await connectDemoBrands(runtime);
   // First start of the embedded product: さくらホテルズ can send from a verified domain at once.

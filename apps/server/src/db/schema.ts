@@ -1339,10 +1339,17 @@ export const relayWebhookEvents = pgTable(
     deliveryId: uuid('delivery_id'),
     /** What it meant (classify.ts), or null when the event was of no interest or named no delivery of ours. */
     kind: text('kind'),
+    /** The rest of what it meant: status, diagnostic and sending domain, for apply-feedback.ts. */
+    feedback: jsonb('feedback'),
     raw: jsonb('raw').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When its rules were applied (apply-webhook-events.ts); null: not yet. Set at once when there is nothing to apply. */
+    appliedAt: timestamp('applied_at', { withTimezone: true }),
   },
   (t) => [
+    index('relay_webhook_events_pending_idx')
+      .on(t.id)
+      .where(sql`applied_at is null`),
     uniqueIndex('relay_webhook_events_event_key').on(t.brandId, t.provider, t.eventId),
     uniqueIndex('relay_webhook_events_replay_key')
       .on(t.brandId, t.provider, t.replayKey)

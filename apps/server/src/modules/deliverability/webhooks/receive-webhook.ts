@@ -6,8 +6,8 @@ import { AppError } from '../../../http/errors.ts';
 import { unstorableTextPath } from '../../../http/unstorable-text.ts';
 import { countFeedbackWebhook } from '../../../metrics/metrics.ts';
 import type { TRuntime } from '../../../runtime.ts';
-import { applyFeedback, type TFeedback } from '../apply-feedback.ts';
 import { openReturnPathAddress } from '../verp.ts';
+import { webhookApplierOf } from './apply-webhook-events.ts';
 import { mailgunEvent, postmarkEvent, sendgridEvent, sesEvent, type TProviderEvent } from './provider-events.ts';
 import {
   WebhookRefusal,
@@ -25,10 +25,11 @@ import {
  * A relay's webhook (issue 25): `POST /v1/public/relay-webhooks/<provider>/<webhook id>`, the
  * address a brand pastes at its relay. No session: the provider's signature is the
  * authentication (verify.ts), under the brand's secret. A verified request's events are read
- * (provider-events.ts), matched to the brand's deliveries, stored as received once per provider
- * event id (`relay_webhook_events`), and only the newly stored ones go through the rules
- * (apply-feedback.ts, itself once per delivery and kind: a DSN and a webhook about the same
- * bounce act once), all in one transaction. Anything unverified, too old, replayed, off the SNS
+ * (provider-events.ts), matched to the brand's deliveries and stored as received once per
+ * provider event id (`relay_webhook_events`), in group-commit batches; the relay is answered once
+ * its batch is committed. Only the newly stored events then go through the rules, a moment later
+ * and each once (apply-webhook-events.ts, apply-feedback.ts: itself once per delivery and kind,
+ * so a DSN and a webhook about the same bounce act once). Anything unverified, too old, replayed, off the SNS
  * host, of another topic or naming another brand's delivery is refused with a 4xx, counted
  * (`yado_feedback_webhook_events_total`), and changes nothing.
  */
@@ -240,6 +241,7 @@ class WebhookBatcher {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
           const results = await withTenant(this.rt.database.db, SYSTEM, (tx) => writeBatch(this.rt, tx, batch));
+          webhookApplierOf(this.rt).nudge();
           batch.forEach((item, i) => item.resolve(results[i] as Omit<TWebhookResult, 'confirmed'> | WebhookRefusal));
         } catch (error) {
           for (const item of batch) item.reject(error as Error);
@@ -298,7 +300,8 @@ async function writeBatch(
         ).map((r) => r.key)
       : [],
   );
-  const rows: { brandId: string; provider: string; eventId: string; replayKey: string | null; e: TProviderEvent }[] = [];
+  const rows: { brandId: string; provider: string; eventId: string; replayKey: string | null; e: TProviderEvent }[] =
+    [];
   batch.forEach((item, i) => {
     if (item.v.replayKey) {
       const key = `${item.brandId} ${item.provider} ${item.v.replayKey}`;
@@ -322,24 +325,36 @@ async function writeBatch(
       }),
     );
   });
+  const pending = (e: TProviderEvent) => !!(e.deliveryId && e.feedback);
   const stored = rows.length
     ? await selectRows<{ key: string }>(
         tx,
-        sql`insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, raw)
-          select v.brand_id, v.provider, v.event_id, v.replay_key, v.delivery_id, v.kind, v.raw
+        sql`insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, applied_at)
+          select v.brand_id, v.provider, v.event_id, v.replay_key, v.delivery_id, v.kind, v.feedback, v.raw,
+            case when v.kind is null then now() end
           from unnest(${sql.param(rows.map((r) => r.brandId))}::uuid[], ${sql.param(rows.map((r) => r.provider))}::text[],
             ${sql.param(rows.map((r) => r.eventId))}::text[], ${sql.param(rows.map((r) => r.replayKey))}::text[],
             ${sql.param(rows.map((r) => r.e.deliveryId))}::uuid[],
-            ${sql.param(rows.map((r) => (r.e.deliveryId ? (r.e.feedback?.kind ?? null) : null)))}::text[],
+            ${sql.param(rows.map((r) => (pending(r.e) ? (r.e.feedback?.kind ?? null) : null)))}::text[],
+            ${sql.param(
+              rows.map((r) =>
+                pending(r.e)
+                  ? JSON.stringify({
+                      status: r.e.feedback?.status ?? null,
+                      diagnostic: r.e.feedback?.diagnostic?.slice(0, 1000) ?? null,
+                      sendingDomain: r.e.sendingDomain ?? null,
+                    })
+                  : null,
+              ),
+            )}::jsonb[],
             ${sql.param(rows.map((r) => JSON.stringify(r.e.raw)))}::jsonb[])
-            with ordinality as v(brand_id, provider, event_id, replay_key, delivery_id, kind, raw, n)
+            with ordinality as v(brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, n)
           order by v.n
           on conflict do nothing
           returning brand_id || ' ' || provider || ' ' || event_id as key`,
       )
     : [];
   const fresh = new Set(stored.map((r) => r.key));
-  const feedback: TFeedback[] = [];
   batch.forEach((item, i) => {
     if (results[i]) return;
     let taken = 0;
@@ -349,17 +364,7 @@ async function writeBatch(
       // The first of the batch to carry an event id takes it; a repeat (here or before) is a duplicate.
       if (!fresh.delete(key)) continue;
       taken++;
-      if (!e.deliveryId || !e.feedback) continue;
-      applied++;
-      feedback.push({
-        deliveryId: e.deliveryId,
-        kind: e.feedback.kind,
-        source: 'webhook',
-        status: e.feedback.status,
-        diagnostic: e.feedback.diagnostic,
-        sendingDomain: e.sendingDomain ?? null,
-        raw: Buffer.from(JSON.stringify(e.raw), 'utf8'),
-      });
+      if (pending(e)) applied++;
     }
     results[i] = {
       received: item.v.events.length + item.v.unreadable,
@@ -368,7 +373,6 @@ async function writeBatch(
       ignored: taken - applied + item.v.unreadable,
     };
   });
-  if (feedback.length) await applyFeedback(tx, feedback);
   return results as (Omit<TWebhookResult, 'confirmed'> | WebhookRefusal)[];
 }
 

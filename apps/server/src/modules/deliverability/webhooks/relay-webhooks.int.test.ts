@@ -10,6 +10,7 @@ import { registry } from '../../../metrics/metrics.ts';
 import { seedDemoSending } from '../../../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../../test/harness.ts';
 import { returnPathFor } from '../verp.ts';
+import { webhookApplierOf } from './apply-webhook-events.ts';
 import { snsStringToSign, type TSnsMessage } from './verify.ts';
 
 /**
@@ -75,12 +76,22 @@ async function sentMail(name: string, brandId = brand.id): Promise<TMail> {
   };
 }
 
-const suppressionOf = async (email: string) =>
-  (await s.sql(`select reason, diagnostic from suppressions where email = $1 and lifted_at is null`, [email]))[0];
-const feedbackOf = async (deliveryId: string) =>
-  s.sql(`select kind, source, status from feedback_events where delivery_id = $1 order by kind`, [deliveryId]);
-const statusOf = async (customerId: string) =>
-  (await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [customerId]))[0];
+/** The stored events applied (the intake answers once stored; the rules follow a moment later). */
+const settled = () => webhookApplierOf(s.rt).idle();
+async function suppressionOf(email: string) {
+  await settled();
+  return (
+    await s.sql(`select reason, diagnostic from suppressions where email = $1 and lifted_at is null`, [email])
+  )[0];
+}
+async function feedbackOf(deliveryId: string) {
+  await settled();
+  return s.sql(`select kind, source, status from feedback_events where delivery_id = $1 order by kind`, [deliveryId]);
+}
+async function statusOf(customerId: string) {
+  await settled();
+  return (await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [customerId]))[0];
+}
 
 async function counted(provider: string, outcome: string): Promise<number> {
   const metric = await registry.getSingleMetric('yado_feedback_webhook_events_total')?.get();

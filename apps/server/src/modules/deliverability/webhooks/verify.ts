@@ -1,4 +1,11 @@
-import { createHmac, createPublicKey, createVerify, timingSafeEqual, verify as verifySignature } from 'node:crypto';
+import {
+  createHmac,
+  createPublicKey,
+  createVerify,
+  timingSafeEqual,
+  verify as verifySignature,
+  type KeyObject,
+} from 'node:crypto';
 import { get } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { TConfig } from '../../../config.ts';
@@ -58,6 +65,20 @@ export function verifyMailgun(
 
 // ---- SendGrid: ECDSA P-256 (SHA-256) over timestamp + payload, the key given as base64 SPKI ----
 
+/** Parsed keys by their text: a relay posts many events a second. */
+const sendgridKeys = new Map<string, KeyObject>();
+function sendgridKeyOf(publicKey: string): KeyObject {
+  let key = sendgridKeys.get(publicKey);
+  if (!key) {
+    key = publicKey.includes('BEGIN')
+      ? createPublicKey(publicKey)
+      : createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
+    if (sendgridKeys.size > 100) sendgridKeys.clear();
+    sendgridKeys.set(publicKey, key);
+  }
+  return key;
+}
+
 export function verifySendgrid(
   publicKey: string,
   headers: { signature?: string; timestamp?: string },
@@ -67,9 +88,7 @@ export function verifySendgrid(
   if (!headers.signature || !headers.timestamp || headers.timestamp.length > 20) return refuse('signature');
   let ok: boolean;
   try {
-    const key = publicKey.includes('BEGIN')
-      ? createPublicKey(publicKey)
-      : createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
+    const key = sendgridKeyOf(publicKey);
     ok = verifySignature(
       'sha256',
       Buffer.concat([Buffer.from(headers.timestamp, 'utf8'), body]),
@@ -114,7 +133,7 @@ export interface TSnsMessage {
 
 const SNS_TTL_MS = 60 * 60 * 1000;
 const MAX_CERT_BYTES = 64 * 1024;
-const certificates = new Map<string, { pem: string; at: number }>();
+const certificates = new Map<string, { key: KeyObject; at: number }>();
 
 /** An SNS URL we may fetch: https, on the SNS host pattern (SNS_HOST_PATTERN), no credentials. */
 export function isSnsUrl(config: Pick<TConfig, 'webhooks'>, value: unknown): value is string {
@@ -151,20 +170,19 @@ export function fetchSns(config: Pick<TConfig, 'webhooks'>, url: string, limit =
   });
 }
 
-async function certificateOf(config: Pick<TConfig, 'webhooks'>, url: string): Promise<string> {
+async function certificateOf(config: Pick<TConfig, 'webhooks'>, url: string): Promise<KeyObject> {
   const cached = certificates.get(url);
-  if (cached && Date.now() - cached.at < SNS_TTL_MS) return cached.pem;
-  let pem: string;
+  if (cached && Date.now() - cached.at < SNS_TTL_MS) return cached.key;
+  let key: KeyObject;
   try {
-    pem = await fetchSns(config, url);
-    createPublicKey(pem);
+    key = createPublicKey(await fetchSns(config, url));
   } catch {
     // Unreachable, or not a certificate: the message cannot be verified.
     return refuse('signature');
   }
   if (certificates.size > 100) certificates.clear();
-  certificates.set(url, { pem, at: Date.now() });
-  return pem;
+  certificates.set(url, { key, at: Date.now() });
+  return key;
 }
 
 const SIGNED_FIELDS: Record<string, (keyof TSnsMessage)[]> = {
@@ -198,10 +216,10 @@ export async function verifySns(config: Pick<TConfig, 'webhooks'>, message: TSns
   if (!algorithm || typeof message.Signature !== 'string') return refuse('signature');
   if (!isSnsUrl(config, message.SigningCertURL)) return refuse('certificate');
   const text = snsStringToSign(message);
-  const pem = await certificateOf(config, message.SigningCertURL);
+  const key = await certificateOf(config, message.SigningCertURL);
   let ok: boolean;
   try {
-    ok = createVerify(algorithm).update(text, 'utf8').verify(pem, message.Signature, 'base64');
+    ok = createVerify(algorithm).update(text, 'utf8').verify(key, message.Signature, 'base64');
   } catch {
     ok = false;
   }
