@@ -74,11 +74,14 @@ export const deleteRelayWebhook = defineEndpoint({
 export const ZRelayWebhookResult = z.object({
   /** Events in the request. */
   received: z.number().int().nonnegative(),
-  /** Newly taken events that named a delivery of the brand and meant something (bounce, complaint, delivered...). */
+  /**
+   * Newly stored events that name a delivery of the brand and mean something (bounce, complaint,
+   * delivered...): the request is answered once they are stored; their rules apply a moment later, once.
+   */
   applied: z.number().int().nonnegative(),
   /** Events whose provider id was taken before: changed nothing. */
   duplicates: z.number().int().nonnegative(),
-  /** Stored, of no interest (opens, clicks) or naming no delivery of ours. */
+  /** Stored, of no interest (opens, clicks, SES's test notice) or naming no delivery of ours. */
   ignored: z.number().int().nonnegative(),
   /** An SNS subscription confirmed. */
   confirmed: z.boolean(),

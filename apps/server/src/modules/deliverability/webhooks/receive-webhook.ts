@@ -167,9 +167,15 @@ async function verified(
       return { events: [], unreadable: 0, replayKey: null, confirmed: true };
     }
     if (message.Type !== 'Notification') return { events: [], unreadable: 0, replayKey: null };
-    const event = sesEvent(message.MessageId, parseJson(message.Message));
-    if (!event) throw new WebhookRefusal('body');
-    return { events: [event], unreadable: 0, replayKey: null };
+    // SES's own notices on the topic (the destination's test message) are no event: taken and ignored.
+    let inner: unknown;
+    try {
+      inner = parseJson(message.Message);
+    } catch {
+      inner = null;
+    }
+    const event = sesEvent(message.MessageId, inner);
+    return event ? { events: [event], unreadable: 0, replayKey: null } : { events: [], unreadable: 1, replayKey: null };
   }
   if (!hook.secret) throw new WebhookRefusal('signature');
   if (provider === 'sendgrid') {

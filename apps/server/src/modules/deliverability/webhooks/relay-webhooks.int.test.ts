@@ -482,6 +482,19 @@ describe('Amazon SES through SNS', () => {
     expect(await statusOf(mail.customerId)).toEqual({ email_status: 'active', email_bounced_at: null });
   });
 
+  it("takes SES's own test notice on the topic and ignores it", async () => {
+    const notice = snsSigned({
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: TOPIC,
+      Message: 'Successfully validated SNS topic for Amazon SES event publishing.',
+      Timestamp: new Date().toISOString(),
+    });
+    const res = await postSes(notice);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ received: 1, applied: 0, ignored: 1 });
+  });
+
   it('finds the delivery by the VERP return path when the headers are gone', async () => {
     const mail = await sentMail('ses-verp');
     const message = JSON.parse(sesNotification(mail, sesBounce(mail)).Message);
