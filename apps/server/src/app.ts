@@ -35,6 +35,7 @@ import { campaignRoutes } from './modules/campaigns/routes.ts';
 import { scenarioRoutes } from './modules/scenarios/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { trackingRoutes } from './modules/tracking/routes.ts';
+import { deliverabilityRoutes } from './modules/deliverability/routes.ts';
 import type { TRuntime } from './runtime.ts';
 import { observeHttp } from './metrics/metrics.ts';
 
@@ -191,6 +192,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     campaignRoutes(api, rt);
     scenarioRoutes(api, rt);
     trackingRoutes(api, rt);
+    deliverabilityRoutes(api, rt);
     dashboardRoutes(api, rt);
   });
 

@@ -126,6 +126,22 @@ const ZEnv = z.object({
   EMBEDDED_DNS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Seconds before "Verify DNS setup" unlocks, after the records are shown and after each try. */
   DOMAIN_VERIFY_COUNTDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  /**
+   * The feedback receiver (modules/deliverability): SMTP for the VERP return paths, where bounces
+   * (DSN) and complaint reports (ARF) arrive. Unset port: a free loopback port in embedded mode
+   * (the embedded sink sends its reports there), not run otherwise.
+   */
+  BOUNCE_SMTP_HOST: z.string().default('127.0.0.1'),
+  BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * Relay webhooks (modules/deliverability/webhooks): the hosts (host[:port]) an SNS signing
+   * certificate or subscription URL may come from, as a regular expression; and a PEM file of
+   * extra certificate authorities trusted when fetching them (a test's local stand-in for SNS).
+   */
+  SNS_HOST_PATTERN: z.string().min(1).default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com$'),
+  SNS_EXTRA_CA_FILE: z.string().optional(),
+  /** Seconds a signed webhook's timestamp may be old (SendGrid, Mailgun; SNS messages: 1 hour). */
+  WEBHOOK_MAX_AGE_SECONDS: z.coerce.number().int().min(30).max(86400).default(900),
   /** The SPF include, tracking/return-path CNAME target and DMARC report address a brand publishes. */
   SENDING_SPF_INCLUDE: z.string().min(3).default('_spf.yado-mail.net'),
   SENDING_TRACKING_HOST: z.string().min(3).default('track.yado-mail.net'),
@@ -226,6 +242,9 @@ export interface TConfig {
     /** Per-query timeout of the verifier, in milliseconds. */
     timeoutMs: number;
   };
+  /** The feedback receiver's address; null: not run. */
+  feedbackReceiver: { host: string; port: number } | null;
+  webhooks: { snsHostPattern: RegExp; snsExtraCa: string | null; maxAgeSeconds: number };
   sending: {
     verifyCountdownSeconds: number;
     spfInclude: string;
@@ -330,6 +349,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       embeddedServer: embedded,
       embeddedPort: e.EMBEDDED_DNS_PORT,
       timeoutMs: 3000,
+    },
+    feedbackReceiver:
+      e.BOUNCE_SMTP_PORT !== undefined
+        ? { host: e.BOUNCE_SMTP_HOST, port: e.BOUNCE_SMTP_PORT }
+        : embedded
+          ? { host: '127.0.0.1', port: 0 }
+          : null,
+    webhooks: {
+      snsHostPattern: new RegExp(e.SNS_HOST_PATTERN, 'i'),
+      snsExtraCa: e.SNS_EXTRA_CA_FILE ? readFileSync(e.SNS_EXTRA_CA_FILE, 'utf8') : null,
+      maxAgeSeconds: e.WEBHOOK_MAX_AGE_SECONDS,
     },
     sending: {
       verifyCountdownSeconds: e.DOMAIN_VERIFY_COUNTDOWN_SECONDS,

@@ -13,9 +13,13 @@ import { connectDemoBrands } from './modules/booking/connect-demo-brands.ts';
 import { startEmbeddedDns, type TEmbeddedDns } from './dns/embedded-dns.ts';
 import { seedDemoSending } from './seed/demo-sending.ts';
 import { seedDemoCampaign } from './seed/demo-campaign.ts';
+import { webhookApplierOf } from './modules/deliverability/webhooks/apply-webhook-events.ts';
+import { startFeedbackReceiver, type TFeedbackReceiver } from './modules/deliverability/feedback-receiver.ts';
 
 export interface TStarted extends TRuntime {
   sink: TSmtpSink | null;
+  /** The feedback receiver (bounces and complaints at the VERP return paths), when this process runs it. */
+  feedbackReceiver: TFeedbackReceiver | null;
   /** The embedded DNS server (embedded mode): the verifier asks it unless DNS_SERVERS says otherwise. */
   dns: TEmbeddedDns | null;
   /** The in-process booking simulator, when this runtime serves one. */
@@ -42,6 +46,8 @@ export async function startRuntime(
     inMemory?: boolean;
     logStream?: NodeJS.WritableStream;
     bookingSim?: TBookingSim | false;
+    /** False: no feedback receiver in this process (`npm run worker`: the API process runs it). */
+    feedbackReceiver?: boolean;
   } = {},
 ): Promise<TStarted> {
   const log = options.logStream
@@ -64,7 +70,13 @@ export async function startRuntime(
   if (bookingSim) config.booking.apiUrl = bookingSim.url;
   const sink =
     config.embedded && !config.smtpUrl
-      ? await startSmtpSink(database.db, (error) => log.warn({ err: error }, 'smtp sink connection error'))
+      ? await startSmtpSink(
+          database.db,
+          (error) => log.warn({ err: error }, 'smtp sink connection error'),
+          0,
+          // The sink's bounce and complaint reports go to this process's feedback receiver.
+          () => runtime.feedbackReceiver?.port ?? null,
+        )
       : null;
   const dns = config.dns.embeddedServer
     ? await startEmbeddedDns(
@@ -87,6 +99,7 @@ export async function startRuntime(
     mailer,
     log,
     sink,
+    feedbackReceiver: null,
     dns,
     bookingSim,
     stopBeforeQueue: [],
@@ -100,12 +113,23 @@ export async function startRuntime(
       for (const after of runtime.stopAfterQueue)
         await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
       mailer.close();
+      await runtime.feedbackReceiver?.close();
       await sink?.close();
       await dns?.close();
       await bookingSim?.close();
       await database.close();
     },
   };
+  if (config.feedbackReceiver && options.feedbackReceiver !== false) {
+    runtime.feedbackReceiver = await startFeedbackReceiver(runtime, config.feedbackReceiver, (error) =>
+      log.warn({ err: error }, 'feedback receiver connection error'),
+    );
+    log.info(
+      `feedback receiver (bounces, complaints) on ${config.feedbackReceiver.host}:${runtime.feedbackReceiver.port}`,
+    );
+  }
+  // Relay webhook events stored but not yet applied (a stopped process's): swept in the API process.
+  if (options.feedbackReceiver !== false) webhookApplierOf(runtime);
   // First start of the embedded product: the demo brands connect to their simulator accounts.
   if (seeded && ownSim) await connectDemoBrands(runtime);
   // First start of the embedded product: さくらホテルズ can send from a verified domain at once.

@@ -7,7 +7,7 @@ import { startOpsServer } from './ops/ops-server.ts';
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { seedDemo: false });
   if (!config.databaseUrl) throw new Error('npm run worker needs DATABASE_URL; `npm start` runs the worker in-process');
-  const rt = await startRuntime(config);
+  const rt = await startRuntime(config, { feedbackReceiver: false });
   await startWorker(rt);
   // A worker's only listener: its health (/healthz, /readyz with its lease) and metrics.
   const ops = await startOpsServer(rt);

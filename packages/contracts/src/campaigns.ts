@@ -11,8 +11,8 @@ export { CAMPAIGN_HOLD_REASONS, ZCampaignHold, type TCampaignHold } from './camp
  * A campaign belongs to the host that made it (brand, hotel group or hotel); its audience is the
  * customers of its chosen segments within that host's reach (a hotel: its own customers; a group:
  * its hotels'; a brand: all), de-duplicated, minus the customers of the excluded segments. Only
- * active customers with an email that has not hard-bounced receive it; customers at the frequency
- * cap are recorded as skipped.
+ * active customers with an email that is not on the brand's suppression list (bounces, complaints:
+ * issue 25) receive it; customers at the frequency cap are recorded as skipped.
  *
  * It is read whole by its host and the hosts above it; a hotel or hotel group also reads a campaign
  * of its brand (or group) that reached its guests, read-only and for those guests only (`scope`).
@@ -241,7 +241,7 @@ export const ZAudiencePreview = z.object({
   matched: z.number(),
   unsubscribed: z.number(),
   noEmail: z.number(),
-  /** Hard-bounced addresses (suppressed). */
+  /** Addresses on the brand's suppression list (hard bounces, repeated soft bounces: issue 25). */
   bounced: z.number(),
   /** Held by the frequency cap (at the cap now). */
   frequencyCapped: z.number(),

@@ -153,9 +153,12 @@ export {
   type TCampaignUpdate,
 } from './campaigns.ts';
 export * as trackingApi from './tracking.ts';
+export * as deliverabilityApi from './deliverability.ts';
+export { RELAY_PROVIDERS, type TRelayProvider, type TRelayWebhook, type TRelayWebhookInput } from './deliverability.ts';
 export {
   TRACKING_EVENT_KINDS,
   UNSUBSCRIBE_SOURCES,
+  GUEST_CONSENT_SOURCES,
   STAT_COUNTERS,
   ratesOf,
   type TStatCounters,
@@ -163,6 +166,7 @@ export {
   type TCampaignReport,
   type TUnsubscribePage,
   type TUnsubscribeSource,
+  type TGuestConsentSource,
 } from './tracking.ts';
 export * as dashboardApi from './dashboard.ts';
 export {

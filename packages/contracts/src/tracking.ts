@@ -41,6 +41,12 @@ export type TTrackingEventKind = (typeof TRACKING_EVENT_KINDS)[number];
 /** Where an unsubscribe came from: the mail client's one-click POST (RFC 8058) or the public page. */
 export const UNSUBSCRIBE_SOURCES = ['one_click', 'page'] as const;
 export type TUnsubscribeSource = (typeof UNSUBSCRIBE_SOURCES)[number];
+/**
+ * Where a guest's own consent change came from: their unsubscribe (one-click or page), or a
+ * complaint their mailbox provider reported (ARF, issue 25), which unsubscribes them just the same.
+ */
+export const GUEST_CONSENT_SOURCES = [...UNSUBSCRIBE_SOURCES, 'complaint'] as const;
+export type TGuestConsentSource = (typeof GUEST_CONSENT_SOURCES)[number];
 
 /** Days after a click in which a synced booking counts as that campaign's conversion (per brand setting). */
 export const DEFAULT_CONVERSION_WINDOW_DAYS = 7;
@@ -153,7 +159,16 @@ export const ZStatCounters = z.object({
   delivered: count,
   failed: count,
   skipped: count,
+  /** Refused by the relay during the send as a hard bounce (5xx). */
   bounced: count,
+  /**
+   * Issue 25, by the deliverability rules: hard and soft bounces, whether the relay answered so
+   * during the send or a DSN came later (`delivered` stays what the relay accepted), and
+   * complaints (the guest reported the mail as spam).
+   */
+  hardBounces: count,
+  softBounces: count,
+  complaints: count,
   opens: count,
   uniqueOpens: count,
   machineOpens: count,
@@ -177,6 +192,11 @@ export const ZStatRates = z.object({
   clickToOpenRate: z.number().nullable(),
   unsubscribeRate: z.number().nullable(),
   conversionRate: z.number().nullable(),
+  /** Hard and soft bounces of the mails handed to the relay (sent + failed), not of delivered. */
+  hardBounceRate: z.number().nullable(),
+  softBounceRate: z.number().nullable(),
+  /** Complaints of delivered (mailbox providers' spam rate). */
+  complaintRate: z.number().nullable(),
 });
 export type TStatRates = z.infer<typeof ZStatRates>;
 
@@ -305,5 +325,8 @@ export function ratesOf(c: TStatCounters): TStatRates {
     clickToOpenRate: of(c.uniqueClicks, c.uniqueOpens),
     unsubscribeRate: of(c.unsubscribes, c.delivered),
     conversionRate: of(c.conversions, c.delivered),
+    hardBounceRate: of(c.hardBounces, c.sent + c.failed),
+    softBounceRate: of(c.softBounces, c.sent + c.failed),
+    complaintRate: of(c.complaints, c.delivered),
   };
 }

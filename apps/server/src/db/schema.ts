@@ -857,6 +857,10 @@ const statCounters = () => ({
   failed: integer('failed').notNull().default(0),
   skipped: integer('skipped').notNull().default(0),
   bounced: integer('bounced').notNull().default(0),
+  /** Issue 25: hard and soft bounces (the relay's answer or a later DSN) and complaints (ARF). */
+  hardBounces: integer('hard_bounces').notNull().default(0),
+  softBounces: integer('soft_bounces').notNull().default(0),
+  complaints: integer('complaints').notNull().default(0),
   opens: integer('opens').notNull().default(0),
   uniqueOpens: integer('unique_opens').notNull().default(0),
   machineOpens: integer('machine_opens').notNull().default(0),
@@ -1200,3 +1204,156 @@ export const scenarioClock = pgTable('scenario_clock', {
   id: integer('id').primaryKey(),
   now: timestamp('now', { withTimezone: true }).notNull(),
 });
+
+/*
+ * Deliverability (issue 25, modules/deliverability): what happened to a mail after the relay took
+ * it (bounces, complaints), the per-brand suppression list it feeds, and what could not be read.
+ */
+
+/**
+ * A brand's suppression list: an address that is not mailed (campaigns and journeys alike) while
+ * a row for it is active (not lifted, and `until` not passed). At most one active row per address;
+ * a soft-bounce suppression ends by itself (`until`), the others only when lifted.
+ */
+export const suppressions = pgTable(
+  'suppressions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id').notNull(),
+    /** The address in lower case (customers.email_key). */
+    email: text('email').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    reason: text('reason', { enum: ['hard_bounce', 'soft_bounces', 'complaint', 'manual'] }).notNull(),
+    /** The relay's or the report's diagnostic text, as received (cut to 1,000 characters). */
+    diagnostic: text('diagnostic'),
+    /** Where it came from: the delivery, its campaign, and the scenario when it was a journey's mail. */
+    deliveryId: uuid('delivery_id'),
+    campaignId: uuid('campaign_id'),
+    scenarioId: uuid('scenario_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Soft bounces: suppressed until then (30 days), then tried again. Null: until lifted. */
+    until: timestamp('until', { withTimezone: true }),
+    liftedAt: timestamp('lifted_at', { withTimezone: true }),
+    liftedBy: uuid('lifted_by'),
+  },
+  (t) => [
+    uniqueIndex('suppressions_active_key')
+      .on(t.brandId, t.email)
+      .where(sql`lifted_at is null`),
+    index('suppressions_brand_created_idx').on(t.brandId, t.createdAt),
+  ],
+);
+
+/**
+ * What the relay or a mailbox provider reported about one delivery: the synchronous answer's
+ * classification (source `smtp`), a DSN or an ARF report received by the feedback receiver.
+ * `dedupe_key` (one per delivery and kind) makes a repeated report a no-op: rules apply once.
+ */
+export const feedbackEvents = pgTable(
+  'feedback_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    deliveryId: uuid('delivery_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    customerId: uuid('customer_id'),
+    kind: text('kind', {
+      enum: ['hard_bounce', 'soft_bounce', 'policy_block', 'auto_reply', 'complaint', 'deferred', 'delivered'],
+    }).notNull(),
+    source: text('source', { enum: ['smtp', 'dsn', 'arf', 'reply', 'webhook'] }).notNull(),
+    /** The enhanced status code (5.1.1) the rules went by. */
+    status: text('status'),
+    diagnostic: text('diagnostic'),
+    /** The From domain the mail was sent from: policy blocks count against it. */
+    sendingDomain: text('sending_domain'),
+    dedupeKey: text('dedupe_key').notNull(),
+    /** The report as received (DSN, ARF); null for a synchronous answer. */
+    raw: bytea('raw'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('feedback_events_dedupe_key').on(t.brandId, t.dedupeKey),
+    index('feedback_events_delivery_idx').on(t.deliveryId),
+    index('feedback_events_customer_idx')
+      .on(t.customerId, t.kind)
+      .where(sql`customer_id is not null`),
+    index('feedback_events_brand_at_idx').on(t.brandId, t.receivedAt),
+  ],
+);
+
+/**
+ * Mail the feedback receiver accepted for one of our return paths but could not read as a report
+ * (or whose report named no delivery it could find): kept as received and counted, never guessed.
+ */
+export const inboundUnparsed = pgTable(
+  'inbound_unparsed',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The brand of the delivery the return path names (always known: the token was valid). */
+    brandId: uuid('brand_id').notNull(),
+    deliveryId: uuid('delivery_id'),
+    reason: text('reason').notNull(),
+    mailFrom: text('mail_from').notNull(),
+    rcptTo: text('rcpt_to').notNull(),
+    size: integer('size').notNull(),
+    raw: bytea('raw').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('inbound_unparsed_brand_at_idx').on(t.brandId, t.receivedAt)],
+);
+
+/**
+ * A brand's relay webhook (issue 25, modules/deliverability/webhooks): the provider whose signed
+ * events the brand's URL `/v1/public/relay-webhooks/<provider>/<id>` takes. `secret` is sealed
+ * (crypto/secret-box.ts): the Mailgun signing key, the SendGrid verification key, the Postmark
+ * webhook password; `topic_arn` pins the SES notifications to one SNS topic when set.
+ */
+export const relayWebhooks = pgTable(
+  'relay_webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => hosts.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['ses', 'sendgrid', 'mailgun', 'postmark'] }).notNull(),
+    secret: text('secret'),
+    topicArn: text('topic_arn'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('relay_webhooks_brand_provider_key').on(t.brandId, t.provider)],
+);
+
+/**
+ * Every verified relay webhook event, as received, once per provider event id (a repeat is not
+ * stored again and changes nothing); `replay_key` is a signature's one-time token (Mailgun).
+ */
+export const relayWebhookEvents = pgTable(
+  'relay_webhook_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    brandId: uuid('brand_id').notNull(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    replayKey: text('replay_key'),
+    deliveryId: uuid('delivery_id'),
+    /** What it meant (classify.ts), or null when the event was of no interest or named no delivery of ours. */
+    kind: text('kind'),
+    /** The rest of what it meant: status, diagnostic and sending domain, for apply-feedback.ts. */
+    feedback: jsonb('feedback'),
+    raw: jsonb('raw').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When its rules were applied (apply-webhook-events.ts); null: not yet. Set at once when there is nothing to apply. */
+    appliedAt: timestamp('applied_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('relay_webhook_events_pending_idx')
+      .on(t.id)
+      .where(sql`applied_at is null`),
+    uniqueIndex('relay_webhook_events_event_key').on(t.brandId, t.provider, t.eventId),
+    uniqueIndex('relay_webhook_events_replay_key')
+      .on(t.brandId, t.provider, t.replayKey)
+      .where(sql`replay_key is not null`),
+    index('relay_webhook_events_brand_at_idx').on(t.brandId, t.receivedAt),
+  ],
+);

@@ -28,7 +28,7 @@ const httpDuration = new client.Histogram({
 
 const sends = new client.Counter({
   name: 'yado_campaign_sends_total',
-  help: 'Campaign messages handed to SMTP, by outcome: sent, deferred (4xx, tried again later), bounced (5xx), failed (retries used up, or not built).',
+  help: 'Campaign messages handed to SMTP, by outcome: sent, deferred (4xx, tried again later), bounced (a hard bounce by the deliverability rules), failed (another 5xx, retries used up, or not built).',
   labelNames: ['outcome'] as const,
   registers: [registry],
 });
@@ -40,6 +40,30 @@ const smtpAnswer = new client.Histogram({
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   registers: [registry],
 });
+
+const feedbackMessages = new client.Counter({
+  name: 'yado_feedback_messages_total',
+  help: 'Mail offered to the feedback receiver (bounces, complaints), by outcome: applied, duplicate (already recorded), unparsed (kept), refused_token (not a return path we signed), refused_brand (a delivery of another brand), too_large, error.',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** One message (or refused recipient) at the feedback receiver, by outcome. */
+export function countFeedback(outcome: string): void {
+  feedbackMessages.inc({ outcome });
+}
+
+const feedbackWebhooks = new client.Counter({
+  name: 'yado_feedback_webhook_events_total',
+  help: "Relay webhook events (SES through SNS, SendGrid, Mailgun, Postmark; issue 25), by provider and outcome: applied, duplicate (that event id already taken), ignored (of no interest, or naming no delivery of ours), confirmed (an SNS subscription), and the refusals refused_signature, refused_old (timestamp outside the window), refused_replay (a signature token seen before), refused_certificate (a certificate or subscription URL off the SNS host), refused_topic, refused_brand (a delivery of another brand), refused_unknown (no such webhook), refused_body (not the provider's format, or too large).",
+  labelNames: ['provider', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** One relay webhook event (or refused request) by provider and outcome. */
+export function countFeedbackWebhook(provider: string, outcome: string, n = 1): void {
+  if (n > 0) feedbackWebhooks.inc({ provider, outcome }, n);
+}
 
 const takeovers = new client.Counter({
   name: 'yado_lease_takeovers_total',

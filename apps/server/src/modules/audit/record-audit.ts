@@ -42,6 +42,7 @@ export interface TAuditEvent {
     | 'campaign_email_settings'
     | 'segment'
     | 'tracking_settings'
+    | 'relay_webhook'
     | 'campaign'
     | 'template'
     | 'scenario'

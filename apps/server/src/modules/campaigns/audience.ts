@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import { dateIn, type TSegmentScope } from '../segments/filter-env.ts';
 import { customerScopeSql, filterSql } from '../segments/filter-sql.ts';
 import { brandTimeZone, memberOf, scopeOfHost } from '../segments/queries.ts';
+import { suppressedSql } from '../deliverability/suppression.ts';
 
 /**
  * A campaign's audience as SQL over `customers`: within the campaign host's reach (a hotel: its
@@ -84,8 +85,8 @@ export async function audienceSql(
   return { where: sql.join(parts, sql` and `), scope };
 }
 
-/** Mailable now: active, with an email, not hard-bounced. */
-export const MAILABLE = sql`customers.email_status = 'active' and nullif(customers.email, '') is not null and customers.email_bounced_at is null`;
+/** Mailable now: active, with an email, not on the brand's suppression list (issue 25). */
+export const MAILABLE = sql`customers.email_status = 'active' and nullif(customers.email, '') is not null and not ${suppressedSql('customers')}`;
 
 /** At the frequency cap: `count` marketing mails sent in the last `days` days. */
 export const atCap = (cap: { count: number; days: number }): SQL =>
@@ -102,7 +103,7 @@ export async function previewCounts(
     sql`select count(*)::int as "matched",
       count(*) filter (where customers.email_status <> 'active')::int as "unsubscribed",
       count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is null)::int as "noEmail",
-      count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is not null and customers.email_bounced_at is not null)::int as "bounced",
+      count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is not null and ${suppressedSql('customers')})::int as "bounced",
       count(*) filter (where ${MAILABLE} and ${atCap(cap)})::int as "frequencyCapped"
       from customers where ${audience.where}`,
   );

@@ -474,7 +474,7 @@ describe('the send', () => {
     const noEmail = await customer(shinjuku.id, '無し', null);
     const excluded = await customer(shinjuku.id, '除外', mail('excluded'));
     const late = await customer(shinjuku.id, '途中', mail('late'));
-    const bounce = await customer(shinjuku.id, '跳ね', mail('bounce'));
+    const bounce = await customer(shinjuku.id, '跳ね', mail('unknown'));
     const defer = await customer(shinjuku.id, '保留', mail('defer'));
     const a = await staticSegment(t, 'A', [both, only, unsub, noEmail, excluded, late, bounce, defer]);
     const b = await staticSegment(t, 'B', [both]);
@@ -501,7 +501,7 @@ describe('the send', () => {
     await sendCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
     expect(await sinkTo(mail('both'))).toHaveLength(1);
     expect(await sinkTo(mail('kyoto'))).toHaveLength(1);
-    for (const none of ['unsub', 'excluded', 'late', 'bounce', 'defer'])
+    for (const none of ['unsub', 'excluded', 'late', 'unknown', 'defer'])
       expect(await sinkTo(mail(none)), none).toHaveLength(0);
     const deliveries = await s.sql(
       `select customer_id, status, skip_reason, attempts from deliveries where campaign_id = $1`,

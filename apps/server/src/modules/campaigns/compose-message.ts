@@ -101,7 +101,9 @@ export function composeMessage(input: TComposeInput): Mail.Options {
     html,
     text,
     messageId: messageIdOf(input.campaignId, input.deliveryId, input.identity.from.address),
-    headers: { ...input.tracking.listUnsubscribeHeaders },
+    // Postmark replaces the Message-ID; it returns X-PM-Metadata-* in its webhooks' Metadata, so its
+    // events name the delivery too (relay webhooks, issue 25). Other relays echo the Message-ID.
+    headers: { ...input.tracking.listUnsubscribeHeaders, 'X-PM-Metadata-yado-delivery': input.deliveryId },
     // Base64 rather than quoted-printable for the bodies: Japanese text is a third of the size on
     // the wire (each UTF-8 byte is one "=XX" in QP), and node encodes base64 natively.
     textEncoding: 'base64',

@@ -46,6 +46,8 @@ import {
   type TOutcome,
 } from './send-queries.ts';
 import { countSends, timeSmtp } from '../../metrics/metrics.ts';
+import { classifyAnswer } from '../deliverability/classify.ts';
+import { returnPathFor, sendingDomainOfReturnPath } from '../deliverability/verp.ts';
 
 /**
  * The send workflow (DESIGN section 7), on pg-boss under job leases:
@@ -67,7 +69,8 @@ import { countSends, timeSmtp } from '../../metrics/metrics.ts';
  *    message that was handed goes again once, marked as a possible repeat, never a third time. A
  *    4xx (the only thing counted as an attempt, with its back-off) is retried after a doubling
  *    back-off, taken up by the dispatcher when due; a timeout is "unknown" and goes again once; a
- *    5xx fails the delivery and suppresses the address. When sent + skipped + failed equals the
+ *    5xx fails the delivery, classified by the deliverability rules (a hard bounce suppresses the
+ *    address; deliverability/classify.ts). When sent + skipped + failed equals the
  *    audience the campaign is sent.
  * 4. A stopping worker (SIGTERM) claims nothing more, finishes what is in SMTP, puts the rest of
  *    its claims back and queues the send again, so another worker goes on at once.
@@ -634,7 +637,10 @@ async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Ma
       customerId: d.customer_id,
     }),
   });
-  return signedRaw(mail);
+  const signed = await signedRaw(mail);
+  // VERP: the envelope's return path names the delivery, so a later bounce or complaint report
+  // finds it (deliverability/verp.ts).
+  return { ...signed, envelope: { from: returnPathFor(rt, d.id, s.from.address), to: [to] } };
 }
 
 async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<TOutcome> {
@@ -650,8 +656,29 @@ async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<T
         0,
         MAX_ERROR,
       );
-    if (code !== undefined && code >= 500)
-      return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null, hardBounce: true };
+    // A final answer of the relay goes through the deliverability rules (hard bounce, soft bounce,
+    // policy block: deliverability/classify.ts); only a hard bounce suppresses at once.
+    const failed = (): TOutcome => {
+      const classified = classifyAnswer({ smtpCode: code, diagnostic: text, final: true });
+      const feedback = {
+        deliveryId: d.id,
+        kind: classified.kind,
+        source: 'smtp' as const,
+        status: classified.status,
+        diagnostic: text,
+        sendingDomain: sendingDomainOfReturnPath(mail.envelope),
+      };
+      return {
+        ...base,
+        status: 'failed',
+        messageId: null,
+        error: text,
+        nextAttemptAt: null,
+        hardBounce: classified.kind === 'hard_bounce',
+        feedback,
+      };
+    };
+    if (code !== undefined && code >= 500) return failed();
     // No answer in time: the relay may have taken the message. Unknown, never failed: sent again
     // once, marked as a possible repeat (recordOutcomes), and not counted as an attempt.
     if ((error as { code?: string }).code === 'ETIMEDOUT')
@@ -659,8 +686,11 @@ async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<T
     // 4xx, or no answer at all (connection refused or lost): try again later, up to the limit.
     // Only the relay's answers count as attempts (a claim put back after a crash does not).
     const tries = d.attempts + 1;
-    if (tries >= rt.config.campaigns.retryLimit)
+    if (tries >= rt.config.campaigns.retryLimit) {
+      // A relay we could not reach says nothing about the guest's address: no feedback then.
+      if (code !== undefined) return failed();
       return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null };
+    }
     const delay = rt.config.campaigns.retryBaseSeconds * 2 ** (tries - 1) * 1000;
     return { ...base, status: 'deferred', messageId: null, error: text, nextAttemptAt: new Date(Date.now() + delay) };
   }

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import type { TQuietHold } from './schedule-time.ts';
+import { applyFeedback, type TFeedback } from '../deliverability/apply-feedback.ts';
+import { suppressedSql } from '../deliverability/suppression.ts';
 
 /** The send's statements over deliveries: claim a batch, record outcomes, take stale claims back, finish. */
 
@@ -20,9 +22,9 @@ export interface TClaimed {
   country: string | null;
 }
 
-const MAILABLE = sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and cu.email_bounced_at is null`;
+const MAILABLE = sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and not ${suppressedSql('cu')}`;
 const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
-  when cu.email_bounced_at is not null then 'bounced' else d.skip_reason end`;
+  when ${suppressedSql('cu')} then 'bounced' else d.skip_reason end`;
 
 /**
  * Claims up to `limit` deliveries that are due (queued, or deferred past their retry time) for the
@@ -149,8 +151,10 @@ export interface TOutcome {
   messageId: string | null;
   error: string | null;
   nextAttemptAt: Date | null;
-  /** A 5xx answer: the address is suppressed. */
+  /** A hard bounce (the classifier's, deliverability/classify.ts): the address is suppressed. */
   hardBounce: boolean;
+  /** What the answer means for the guest when it is a final failure (deliverability/apply-feedback.ts). */
+  feedback?: TFeedback | null;
 }
 
 /** The note on a delivery whose relay answer was lost twice: it is not sent a third time. */
@@ -160,8 +164,9 @@ export const ANSWER_LOST_TWICE = 'the relay answer was lost twice (worker stoppe
  * Records SMTP answers in one statement, fenced by the claim: a delivery put back meanwhile (its
  * worker's lease lapsed) is not touched, so a worker that lost its lease cannot overwrite what
  * another worker does with it. Each relay answer counts one attempt; an unknown answer does not,
- * and goes back to the queue once (marked as a possible repeat), then counts as sent. Hard
- * bounces mark the customer's address. Returns each recorded delivery's new status.
+ * and goes back to the queue once (marked as a possible repeat), then counts as sent. Final
+ * failures are classified (hard bounce, soft bounce, policy block) and applied by
+ * deliverability/apply-feedback.ts. Returns each recorded delivery's new status.
  */
 export async function recordOutcomes(
   tx: TTx,
@@ -185,11 +190,13 @@ export async function recordOutcomes(
     where d.id = v.id and d.status = 'sending' and d.claim_token = ${token}::uuid
     returning d.id, d.status, d.hotel_id`,
   );
-  const bounced = outcomes.filter((o) => o.hardBounce).map((o) => o.customerId);
-  if (bounced.length)
-    await tx.execute(
-      sql`update customers set email_bounced_at = now() where id = any(${sql.param(bounced)}::uuid[]) and email_bounced_at is null`,
-    );
+  // The classified answers of the deliveries recorded here (never of a claim fenced off) go through
+  // the deliverability rules: a hard bounce suppresses the address, soft bounces count, and so on.
+  const recorded = new Set(updated.map((u) => u.id));
+  await applyFeedback(
+    tx,
+    outcomes.flatMap((o) => (o.feedback && recorded.has(o.id) ? [o.feedback] : [])),
+  );
   return updated;
 }
 

@@ -16,6 +16,7 @@ import { resolveSendingIdentityIn, type TSendingResolution } from '../sending/em
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import { delayUntil } from './delay-time.ts';
 import { isPreArrival, skipForStay } from './stay-limits.ts';
+import { suppressedSql } from '../deliverability/suppression.ts';
 
 /**
  * Moving customers through scenarios: due journeys are claimed in sets by their due time
@@ -241,7 +242,7 @@ async function queueEmails(
       select c.id, customers.brand_id, customers.id, ${hotel}, customers.email,
         case when not (${MAILABLE}) or ${atCap(resolution.identity.frequencyCap)} then 'skipped' else 'queued' end,
         case when customers.email_status <> 'active' then 'unsubscribed' when nullif(customers.email, '') is null then 'no_email'
-          when customers.email_bounced_at is not null then 'bounced' when ${atCap(resolution.identity.frequencyCap)} then 'frequency_cap' end
+          when ${suppressedSql('customers')} then 'bounced' when ${atCap(resolution.identity.frequencyCap)} then 'frequency_cap' end
       from journeys j join customers on customers.id = j.customer_id
         join campaigns c on c.scenario_id = j.scenario_id and c.scenario_node_id = ${node.id} and c.scenario_round = j.round
       where j.id = any(${p(ids)}::uuid[])

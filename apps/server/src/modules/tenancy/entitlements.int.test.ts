@@ -41,6 +41,8 @@ const LEVEL_RULES: Record<string, string[]> = {
   // Domains are the brand's: hotel groups and hotels read them; the platform has no sending identity.
   domain_brand_only: ['sending'],
   sending_host_only: ['sending'],
+  // The relay account is the brand's (issue 25): only the brand sets its webhooks.
+  webhook_brand_only: ['deliverability'],
 };
 
 describe('every route with an entitlement', () => {

@@ -13,19 +13,26 @@ import type { TRuntime } from '../../runtime.ts';
  * before its redirect. Tokens hold no personal data (a delivery id and the campaign's own link).
  */
 
-export type TTokenPurpose = 'open' | 'click' | 'unsubscribe';
+export type TTokenPurpose = 'open' | 'click' | 'unsubscribe' | 'return_path';
 
 export interface TTrackingKeys {
   open: Buffer;
   click: Buffer;
   unsubscribe: Buffer;
+  /** The VERP return path of a delivery (deliverability/verp.ts). */
+  return_path: Buffer;
 }
 
 /** Keys per purpose, derived from the server secret (HMAC as a KDF: the secret is long and random). */
 export function trackingKeys(secret: string): TTrackingKeys {
   const derive = (purpose: TTokenPurpose) =>
     createHmac('sha256', secret).update(`yado-tracking-v1\0${purpose}`).digest();
-  return { open: derive('open'), click: derive('click'), unsubscribe: derive('unsubscribe') };
+  return {
+    open: derive('open'),
+    click: derive('click'),
+    unsubscribe: derive('unsubscribe'),
+    return_path: derive('return_path'),
+  };
 }
 
 const keysBySecret = new Map<string, TTrackingKeys>();
@@ -121,6 +128,62 @@ export function openUnsubscribeToken(keys: TTrackingKeys, token: string): TUnsub
   return macMatches(mac(keys.unsubscribe, ['unsubscribe', d, c]), macText)
     ? { deliveryId: idOf(d), customerId: idOf(c) }
     : null;
+}
+
+/**
+ * The return path's token (VERP, issue 25): the delivery and a 80-bit MAC in lower-case base32,
+ * because a local part may come back in another case (some relays fold it): 42 characters.
+ */
+const RETURN_MAC_BYTES = 10;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+function base32(bytes: Buffer): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out;
+}
+
+function fromBase32(text: string): Buffer | null {
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const ch of text) {
+    const v = BASE32.indexOf(ch);
+    if (v < 0) return null;
+    value = ((value << 5) | v) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+export function signReturnPath(keys: TTrackingKeys, deliveryId: string): string {
+  const id = idBytes(deliveryId);
+  return base32(Buffer.concat([id, mac(keys.return_path, ['return_path', id]).subarray(0, RETURN_MAC_BYTES)]));
+}
+
+/** The delivery a return path's token names, or null when it is not one we signed (any case). */
+export function openReturnPath(keys: TTrackingKeys, token: string): string | null {
+  if (typeof token !== 'string' || token.length !== 42) return null;
+  const text = token.toLowerCase();
+  const bytes = fromBase32(text);
+  if (!bytes || bytes.length !== 16 + RETURN_MAC_BYTES || base32(bytes) !== text) return null;
+  const id = bytes.subarray(0, 16);
+  const expected = mac(keys.return_path, ['return_path', id]).subarray(0, RETURN_MAC_BYTES);
+  return timingSafeEqual(bytes.subarray(16), expected) ? idOf(id) : null;
 }
 
 function idFrom(text: string): Buffer | null {

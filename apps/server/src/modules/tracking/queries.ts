@@ -1,4 +1,4 @@
-import { STAT_COUNTERS, type TStatCounters, type TUnsubscribeSource } from '@yado/contracts';
+import { STAT_COUNTERS, type TStatCounters, type TGuestConsentSource } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { hostReach, inGuestHotels, reachedGuests } from '../campaigns/queries.ts';
@@ -119,7 +119,7 @@ export async function setGuestEmailStatus(
   tx: TTx,
   target: TUnsubscribeTarget,
   status: 'active' | 'unsubscribed',
-  source: TUnsubscribeSource,
+  source: TGuestConsentSource,
   at: Date,
 ): Promise<void> {
   await tx.execute(sql`update customers set email_status = ${status}, email_status_changed_at = ${at.toISOString()}::timestamptz,
@@ -135,7 +135,7 @@ export async function recordGuestConsent(
   tx: TTx,
   target: TUnsubscribeTarget,
   kind: 'unsubscribe' | 'resubscribe',
-  source: TUnsubscribeSource,
+  source: TGuestConsentSource,
   at: Date,
 ): Promise<void> {
   // Events belong to a delivery; a deleted campaign's guest leaves the audit entry only.

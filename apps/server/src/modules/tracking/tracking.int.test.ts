@@ -514,7 +514,15 @@ describe('the rollups', () => {
        from deliveries where campaign_id = $1`,
       [campaignId],
     );
-    const expected = { ...raw, ...sends };
+    // Bounces and complaints by the deliverability rules (issue 25), from their own records.
+    const [feedback] = await s.sql(
+      `select count(*) filter (where kind = 'hard_bounce')::int as "hardBounces",
+         count(*) filter (where kind = 'soft_bounce')::int as "softBounces",
+         count(*) filter (where kind = 'complaint')::int as complaints
+       from feedback_events where campaign_id = $1`,
+      [campaignId],
+    );
+    const expected = { ...raw, ...sends, ...feedback };
     const { token } = await s.login(DEMO.brandAdmin);
     expect((await statistics(token)).body.data.totals).toEqual(expected);
 

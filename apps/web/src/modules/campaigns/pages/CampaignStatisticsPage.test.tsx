@@ -4,6 +4,7 @@ import { ratesOf } from '@yado/contracts/tracking';
 import { describe, expect, it } from 'vitest';
 import { campaignFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { formatRate } from '../components/numbers';
 import { CampaignStatisticsPage } from './CampaignStatisticsPage';
 
 const ID = '6f1c2d3e-0000-4000-8000-000000000001';
@@ -13,6 +14,9 @@ const counters = {
   failed: 0,
   skipped: 0,
   bounced: 0,
+  hardBounces: 1,
+  softBounces: 0,
+  complaints: 1,
   opens: 1,
   uniqueOpens: 1,
   machineOpens: 0,
@@ -122,6 +126,12 @@ describe('campaign statistics page', () => {
     expect(recipient.textContent).toContain('24 Nov 2026, 9:00 PM');
     expect(within(await screen.findByTestId('campaign-hotels')).getAllByTestId('campaign-hotel')).toHaveLength(1);
     expect((await screen.findByTestId('stat-sent-value')).textContent).toBe('2');
+    // Bounces and complaints with their rates: of the mails sent, and of delivered (issue 25).
+    expect(screen.getByTestId('stat-hard-bounces-value').textContent).toBe('1');
+    expect(screen.getByTestId('stat-hard-bounces').textContent).toContain(`${formatRate(0.5, 'en')} of mails sent`);
+    expect(screen.getByTestId('stat-soft-bounces-value').textContent).toBe('0');
+    expect(screen.getByTestId('stat-complaints-value').textContent).toBe('1');
+    expect(screen.getByTestId('stat-complaints').textContent).toContain(`${formatRate(0.5, 'en')} of delivered`);
     // The series and the links are the whole campaign's: not asked for, not shown.
     const asked = calls.map((c) => c.url.pathname);
     expect(asked).not.toContain(`/v1/campaigns/${ID}/statistics/series`);

@@ -247,6 +247,27 @@ function Figures({
         detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
       />
       <Figure label={t('campaign.statistics.skipped')} value={n(totals.skipped)} testId="skipped" />
+      <Figure
+        label={t('campaign.statistics.hard_bounces')}
+        value={n(totals.hardBounces)}
+        testId="hard-bounces"
+        hint={t('campaign.statistics.hard_bounces_hint')}
+        detail={t('campaign.statistics.rate_of_sent', { rate: formatRate(rates.hardBounceRate, language) })}
+      />
+      <Figure
+        label={t('campaign.statistics.soft_bounces')}
+        value={n(totals.softBounces)}
+        testId="soft-bounces"
+        hint={t('campaign.statistics.soft_bounces_hint')}
+        detail={t('campaign.statistics.rate_of_sent', { rate: formatRate(rates.softBounceRate, language) })}
+      />
+      <Figure
+        label={t('campaign.statistics.complaints')}
+        value={n(totals.complaints)}
+        testId="complaints"
+        hint={t('campaign.statistics.complaints_hint')}
+        detail={t('campaign.statistics.rate_of_delivered', { rate: formatRate(rates.complaintRate, language) })}
+      />
       {campaign.statistics.repeats > 0 && (
         <Figure
           label={t('campaign.statistics.repeats')}

@@ -1,0 +1,180 @@
+import { sql } from 'drizzle-orm';
+import { selectRows, type TTx } from '../../db/client.ts';
+import { findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus } from '../tracking/queries.ts';
+import { applyRollups } from '../tracking/rollups.ts';
+import type { TFeedbackKind } from './classify.ts';
+import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.ts';
+
+/**
+ * Records what was learnt about deliveries (a synchronous answer, a DSN, a complaint report) and
+ * applies the rules of issue 25 once: each delivery and kind is recorded at most once
+ * (`feedback_events.dedupe_key`), and only a newly recorded event acts.
+ *
+ * - hard_bounce: the address goes on the brand's suppression list at once (and the customer shows
+ *   `email_bounced_at`, as before).
+ * - soft_bounce: the address is suppressed for SOFT_SUPPRESSION_DAYS once SOFT_BOUNCES of the
+ *   guest's last SOFT_WINDOW sends soft-bounced.
+ * - complaint: the guest is unsubscribed from all of the brand's marketing (source "complaint",
+ *   an event of the delivery and an audit entry) and the address is suppressed.
+ * - policy_block, auto_reply, deferred, delivered: recorded only; never the guest's fault.
+ *
+ * Runs in the caller's transaction under the brand's tenant context (or scope-all).
+ */
+
+export interface TFeedback {
+  deliveryId: string;
+  kind: TFeedbackKind;
+  source: 'smtp' | 'dsn' | 'arf' | 'reply' | 'webhook';
+  status: string | null;
+  diagnostic: string | null;
+  /** The From domain the mail went out from (policy blocks count against it). */
+  sendingDomain?: string | null;
+  /** The report as received (DSN, ARF). */
+  raw?: Buffer | null;
+}
+
+const MAX_DIAGNOSTIC = 1000;
+
+export interface TApplied {
+  deliveryId: string;
+  kind: TFeedbackKind;
+}
+
+/** Returns the events newly recorded (a repeat of one already recorded is left out). */
+export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TApplied[]> {
+  if (items.length === 0) return [];
+  const recorded = await selectRows<{
+    /** bigint: a string from the driver. */
+    id: string;
+    delivery_id: string;
+    kind: TFeedbackKind;
+    diagnostic: string | null;
+  }>(
+    tx,
+    sql`insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw)
+      select d.brand_id, d.id, d.campaign_id, d.customer_id, v.kind, v.source, v.status, v.diagnostic, v.sending_domain,
+        v.kind || ':' || d.id, decode(v.raw_b64, 'base64')
+      from unnest(${sql.param(items.map((i) => i.deliveryId))}::uuid[], ${sql.param(items.map((i) => i.kind))}::text[],
+        ${sql.param(items.map((i) => i.source))}::text[], ${sql.param(items.map((i) => i.status))}::text[],
+        ${sql.param(items.map((i) => i.diagnostic?.slice(0, MAX_DIAGNOSTIC) ?? null))}::text[],
+        ${sql.param(items.map((i) => i.sendingDomain ?? null))}::text[],
+        ${sql.param(items.map((i) => (i.raw ? i.raw.toString('base64') : null)))}::text[])
+        as v(delivery_id, kind, source, status, diagnostic, sending_domain, raw_b64)
+      join deliveries d on d.id = v.delivery_id
+      on conflict (brand_id, dedupe_key) do nothing
+      returning id, delivery_id, kind, diagnostic`,
+  );
+  await countInStatistics(
+    tx,
+    recorded.filter((r) => COUNTED[r.kind]).map((r) => r.id),
+  );
+  const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
+  const hard = of('hard_bounce');
+  if (hard.length) {
+    await suppress(tx, hard, 'hard_bounce', null);
+    await tx.execute(sql`update customers cu set email_bounced_at = now() from deliveries d
+      where d.id = any(${sql.param(hard.map((r) => r.delivery_id))}::uuid[]) and cu.id = d.customer_id and cu.email_bounced_at is null`);
+  }
+  const soft = of('soft_bounce');
+  if (soft.length) {
+    // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced.
+    const over = await selectRows<{ delivery_id: string; diagnostic: string | null }>(
+      tx,
+      sql`select v.delivery_id, v.diagnostic from unnest(${sql.param(soft.map((r) => r.delivery_id))}::uuid[],
+          ${sql.param(soft.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
+        join deliveries d on d.id = v.delivery_id
+        where (select count(*) from (
+            select l.id from deliveries l where l.customer_id = d.customer_id and l.status in ('sent', 'failed')
+            order by coalesce(l.sent_at, l.created_at) desc, l.id desc limit ${SOFT_WINDOW}::int) last
+          where exists (select 1 from feedback_events f where f.delivery_id = last.id and f.kind = 'soft_bounce')) >= ${SOFT_BOUNCES}::int`,
+    );
+    if (over.length) await suppress(tx, over, 'soft_bounces', SOFT_SUPPRESSION_DAYS);
+  }
+  const complaints = of('complaint');
+  for (const c of complaints) await complain(tx, c.delivery_id);
+  if (complaints.length) await suppress(tx, complaints, 'complaint', null);
+  return recorded.map((r) => ({ deliveryId: r.delivery_id, kind: r.kind }));
+}
+
+const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'complaints'>> = {
+  hard_bounce: 'hardBounces',
+  soft_bounce: 'softBounces',
+  complaint: 'complaints',
+};
+
+/**
+ * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
+ * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
+ */
+async function countInStatistics(tx: TTx, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  const rows = await selectRows<{
+    kind: TFeedbackKind;
+    campaign_id: string;
+    brand_id: string;
+    hotel_id: string | null;
+  }>(
+    tx,
+    sql`select f.kind, d.campaign_id, d.brand_id, d.hotel_id
+      from feedback_events f join deliveries d on d.id = f.delivery_id
+      where f.id = any(${sql.param(eventIds)}::bigint[])`,
+  );
+  const at = new Date();
+  await applyRollups(
+    tx,
+    rows.map((r) => ({
+      campaignId: r.campaign_id,
+      brandId: r.brand_id,
+      hostId: r.hotel_id ?? r.brand_id,
+      at,
+      counters: { [COUNTED[r.kind] as string]: 1 },
+    })),
+  );
+}
+
+/**
+ * Puts the deliveries' addresses on their brand's list. An active suppression stays as it is,
+ * except that an expired soft one is renewed and a soft one becomes hard (or complaint) when the
+ * stronger reason arrives.
+ */
+async function suppress(
+  tx: TTx,
+  rows: { delivery_id: string; diagnostic: string | null }[],
+  reason: 'hard_bounce' | 'soft_bounces' | 'complaint',
+  days: number | null,
+): Promise<void> {
+  const until = days === null ? sql`null::timestamptz` : sql`now() + make_interval(days => ${days}::int)`;
+  await tx.execute(sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until)
+    select distinct on (d.brand_id, lower(d.email)) d.brand_id, lower(d.email), d.customer_id, ${reason}, v.diagnostic, d.id, d.campaign_id, c.scenario_id, ${until}
+    from unnest(${sql.param(rows.map((r) => r.delivery_id))}::uuid[], ${sql.param(rows.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
+      join deliveries d on d.id = v.delivery_id join campaigns c on c.id = d.campaign_id
+    where nullif(d.email, '') is not null
+    order by d.brand_id, lower(d.email), d.id
+    on conflict (brand_id, email) where lifted_at is null do update set
+      reason = excluded.reason, diagnostic = excluded.diagnostic, customer_id = excluded.customer_id, delivery_id = excluded.delivery_id,
+      campaign_id = excluded.campaign_id, scenario_id = excluded.scenario_id, created_at = now(), until = excluded.until
+    where suppressions.until is not null and (suppressions.until <= now() or excluded.until is null)`);
+}
+
+/**
+ * A complaint: the guest leaves all of the brand's marketing at once, as their own unsubscribe
+ * does (consent is brand-wide), with "complaint" as the source: shown on the customer, an event of
+ * the delivery, the campaign's unsubscribe count and an audit entry.
+ */
+async function complain(tx: TTx, deliveryId: string): Promise<void> {
+  const target = await findUnsubscribeTarget(tx, deliveryId, { lock: true });
+  if (!target || target.emailStatus !== 'active') return;
+  const at = new Date();
+  await setGuestEmailStatus(tx, target, 'unsubscribed', 'complaint', at);
+  await recordGuestConsent(tx, target, 'unsubscribe', 'complaint', at);
+  if (target.campaignId)
+    await applyRollups(tx, [
+      {
+        campaignId: target.campaignId,
+        brandId: target.brandId,
+        hostId: target.hotelId ?? target.brandId,
+        at,
+        counters: { unsubscribes: 1 },
+      },
+    ]);
+}

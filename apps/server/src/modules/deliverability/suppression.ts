@@ -1,0 +1,24 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * The per-brand suppression list (issue 25) as the send paths read it: an address with an active
+ * row (not lifted, `until` not passed) is not mailed, by campaigns and journeys alike. Checked
+ * where the audience is snapshotted, where a journey's email node queues its deliveries, and again
+ * at each claim and right before each mail is handed to SMTP (send-queries.ts).
+ */
+
+/** Soft bounces suppress for this long, then the address is tried again. */
+export const SOFT_SUPPRESSION_DAYS = 30;
+/** ...when this many of the guest's last SOFT_WINDOW sends soft-bounced. */
+export const SOFT_BOUNCES = 3;
+export const SOFT_WINDOW = 5;
+
+/**
+ * True when the customer row under `alias` (customers, or the alias a query gives it) has a
+ * suppressed address in its brand. `email_key` is the generated lower(email), as the list keeps it.
+ */
+export function suppressedSql(alias: string): SQL {
+  const c = sql.raw(alias);
+  return sql`exists (select 1 from suppressions s where s.brand_id = ${c}.brand_id and s.email = ${c}.email_key
+    and s.lifted_at is null and (s.until is null or s.until > now()))`;
+}

@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import { selectRows, withTenant } from '../../../db/client.ts';
+import type { TRuntime } from '../../../runtime.ts';
+import { applyFeedback, type TFeedback } from '../apply-feedback.ts';
+import type { TFeedbackKind } from '../classify.ts';
+
+/**
+ * Applies the relay webhook events stored but not yet applied (`relay_webhook_events.applied_at`
+ * null): the intake answers the relay once an event is stored (durably, once per provider event
+ * id), and this applies the rules (apply-feedback.ts) a moment later, in batches, each event once:
+ * rows are claimed `for update skip locked` and marked applied in the same transaction as their
+ * effect, so two processes never apply one event, and a process that stops leaves its rows for
+ * the next sweep. Nudged after each stored batch; swept every SWEEP_MS besides.
+ */
+
+const BATCH = 500;
+const SWEEP_MS = 5000;
+const SYSTEM = { scopeAll: true, brandId: null } as const;
+
+interface TStored {
+  id: string;
+  delivery_id: string;
+  kind: TFeedbackKind;
+  feedback: { status: string | null; diagnostic: string | null; sendingDomain: string | null };
+  raw: unknown;
+}
+
+/** One batch; returns how many events it applied. */
+export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
+  return withTenant(rt.database.db, SYSTEM, async (tx) => {
+    const rows = await selectRows<TStored>(
+      tx,
+      sql`select id, delivery_id, kind, feedback, raw from relay_webhook_events
+        where applied_at is null order by id limit ${BATCH} for update skip locked`,
+    );
+    if (rows.length === 0) return 0;
+    const items: TFeedback[] = rows.map((r) => ({
+      deliveryId: r.delivery_id,
+      kind: r.kind,
+      source: 'webhook',
+      status: r.feedback.status,
+      diagnostic: r.feedback.diagnostic,
+      sendingDomain: r.feedback.sendingDomain,
+      raw: Buffer.from(JSON.stringify(r.raw), 'utf8'),
+    }));
+    await applyFeedback(tx, items);
+    await tx.execute(
+      sql`update relay_webhook_events set applied_at = now() where id = any(${sql.param(rows.map((r) => r.id))}::bigint[])`,
+    );
+    return rows.length;
+  });
+}
+
+export interface TWebhookApplier {
+  nudge(): void;
+  /** Resolves once nothing stored is left unapplied (tests, the bench). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const appliers = new WeakMap<TRuntime, TWebhookApplier>();
+
+export function webhookApplierOf(rt: TRuntime & { stopBeforeQueue?: (() => Promise<void>)[] }): TWebhookApplier {
+  const existing = appliers.get(rt);
+  if (existing) return existing;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          while (!stopped && (await applyStoredWebhookEvents(rt)) > 0) again = false;
+        } catch (error) {
+          // Left for the next sweep; the rows stay unapplied, never half-applied.
+          rt.log.warn({ err: error }, 'relay webhook events not applied yet');
+          again = false;
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const timer = setInterval(() => void run(), SWEEP_MS);
+  timer.unref();
+  const applier: TWebhookApplier = {
+    nudge: () => void run(),
+    idle: () => run(),
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+  appliers.set(rt, applier);
+  rt.stopBeforeQueue?.push(() => applier.stop());
+  return applier;
+}

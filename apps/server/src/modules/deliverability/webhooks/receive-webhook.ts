@@ -1,0 +1,411 @@
+import { sql } from 'drizzle-orm';
+import type { TErrorCode } from '@yado/contracts';
+import { openSecret } from '../../../crypto/secret-box.ts';
+import { selectRows, withTenant, type TTx } from '../../../db/client.ts';
+import { AppError } from '../../../http/errors.ts';
+import { unstorableTextPath } from '../../../http/unstorable-text.ts';
+import { countFeedbackWebhook } from '../../../metrics/metrics.ts';
+import type { TRuntime } from '../../../runtime.ts';
+import { openReturnPathAddress } from '../verp.ts';
+import { webhookApplierOf } from './apply-webhook-events.ts';
+import { mailgunEvent, postmarkEvent, sendgridEvent, sesEvent, type TProviderEvent } from './provider-events.ts';
+import {
+  WebhookRefusal,
+  fetchSns,
+  isSnsUrl,
+  verifyMailgun,
+  verifyPostmark,
+  verifySendgrid,
+  verifySns,
+  type TRefusal,
+  type TSnsMessage,
+} from './verify.ts';
+
+/**
+ * A relay's webhook (issue 25): `POST /v1/public/relay-webhooks/<provider>/<webhook id>`, the
+ * address a brand pastes at its relay. No session: the provider's signature is the
+ * authentication (verify.ts), under the brand's secret. A verified request's events are read
+ * (provider-events.ts), matched to the brand's deliveries and stored as received once per
+ * provider event id (`relay_webhook_events`), in group-commit batches; the relay is answered once
+ * its batch is committed. Only the newly stored events then go through the rules, a moment later
+ * and each once (apply-webhook-events.ts, apply-feedback.ts: itself once per delivery and kind,
+ * so a DSN and a webhook about the same bounce act once). Anything unverified, too old, replayed, off the SNS
+ * host, of another topic or naming another brand's delivery is refused with a 4xx, counted
+ * (`yado_feedback_webhook_events_total`), and changes nothing.
+ */
+
+export const WEBHOOK_PROVIDERS = ['ses', 'sendgrid', 'mailgun', 'postmark'] as const;
+export type TWebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
+
+/** A relay's batch is at most this large (SendGrid posts up to 768 KB). */
+export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+const MAX_BATCH_EVENTS = 5000;
+
+export interface TWebhookResult {
+  received: number;
+  applied: number;
+  duplicates: number;
+  ignored: number;
+  confirmed: boolean;
+}
+
+export interface TWebhookRequest {
+  provider: string;
+  hookId: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as sent (the signatures cover it). */
+  body: string;
+  /** The body read as JSON already, when it is JSON (the route's parser), else undefined. */
+  parsed?: unknown;
+}
+
+const REFUSALS: Record<TRefusal, [number, TErrorCode]> = {
+  signature: [401, 'webhook_unverified'],
+  old: [401, 'webhook_too_old'],
+  replay: [409, 'webhook_replayed'],
+  certificate: [400, 'webhook_certificate_url'],
+  topic: [403, 'webhook_topic'],
+  brand: [403, 'webhook_foreign_delivery'],
+  unknown: [404, 'webhook_unknown'],
+  body: [400, 'webhook_body_invalid'],
+};
+
+const SYSTEM = { scopeAll: true, brandId: null } as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const header = (headers: TWebhookRequest['headers'], name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const isProvider = (value: string): value is TWebhookProvider =>
+  (WEBHOOK_PROVIDERS as readonly string[]).includes(value);
+
+interface THook {
+  brandId: string;
+  secret: string | null;
+  topicArn: string | null;
+}
+
+/**
+ * Webhooks read lately, by id, for HOOK_TTL_MS: a relay posts many events a second. A change in
+ * the settings forgets this process's copy at once (forgetHooks); other processes within the TTL.
+ */
+const HOOK_TTL_MS = 10_000;
+const hooks = new Map<string, { hook: THook; provider: TWebhookProvider; at: number }>();
+
+export function forgetHooks(): void {
+  hooks.clear();
+}
+
+async function hookOf(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {
+  if (!UUID.test(hookId)) throw new WebhookRefusal('unknown');
+  const cached = hooks.get(hookId);
+  if (cached && Date.now() - cached.at < HOOK_TTL_MS) {
+    if (cached.provider !== provider) throw new WebhookRefusal('unknown');
+    return cached.hook;
+  }
+  const hook = await readHook(rt, provider, hookId);
+  if (hooks.size > 10_000) hooks.clear();
+  hooks.set(hookId, { hook, provider, at: Date.now() });
+  return hook;
+}
+
+async function readHook(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {
+  const [row] = await withTenant(rt.database.db, SYSTEM, (tx) =>
+    selectRows<{ brand_id: string; secret: string | null; topic_arn: string | null }>(
+      tx,
+      sql`select brand_id, secret, topic_arn from relay_webhooks where id = ${hookId}::uuid and provider = ${provider}`,
+    ),
+  );
+  if (!row) throw new WebhookRefusal('unknown');
+  return {
+    brandId: row.brand_id,
+    secret: row.secret ? openSecret(row.secret, rt.config.dataEncryptionKey) : null,
+    topicArn: row.topic_arn,
+  };
+}
+
+function parseJson(body: string, parsed?: unknown): unknown {
+  let value: unknown = parsed;
+  if (value === undefined)
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw new WebhookRefusal('body');
+    }
+  // PostgreSQL's jsonb keeps neither NUL nor a lone surrogate.
+  if (unstorableTextPath(value) !== null) throw new WebhookRefusal('body');
+  return value;
+}
+
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+interface TVerified {
+  events: TProviderEvent[];
+  /** Entries of the batch that are no event we can read (counted as ignored). */
+  unreadable: number;
+  replayKey: string | null;
+  confirmed?: boolean;
+}
+
+async function verified(
+  rt: TRuntime,
+  provider: TWebhookProvider,
+  hook: THook,
+  request: TWebhookRequest,
+): Promise<TVerified> {
+  const maxAge = rt.config.webhooks.maxAgeSeconds;
+  if (provider === 'ses') {
+    const message = record(parseJson(request.body, request.parsed)) as unknown as TSnsMessage;
+    await verifySns(rt.config, message);
+    if (hook.topicArn && message.TopicArn !== hook.topicArn) throw new WebhookRefusal('topic');
+    if (message.Type === 'SubscriptionConfirmation') {
+      if (!isSnsUrl(rt.config, message.SubscribeURL)) throw new WebhookRefusal('certificate');
+      await fetchSns(rt.config, message.SubscribeURL);
+      return { events: [], unreadable: 0, replayKey: null, confirmed: true };
+    }
+    if (message.Type !== 'Notification') return { events: [], unreadable: 0, replayKey: null };
+    // SES's own notices on the topic (the destination's test message) are no event: taken and ignored.
+    let inner: unknown;
+    try {
+      inner = parseJson(message.Message);
+    } catch {
+      inner = null;
+    }
+    const event = sesEvent(message.MessageId, inner);
+    return event ? { events: [event], unreadable: 0, replayKey: null } : { events: [], unreadable: 1, replayKey: null };
+  }
+  if (!hook.secret) throw new WebhookRefusal('signature');
+  if (provider === 'sendgrid') {
+    verifySendgrid(
+      hook.secret,
+      {
+        signature: header(request.headers, 'x-twilio-email-event-webhook-signature'),
+        timestamp: header(request.headers, 'x-twilio-email-event-webhook-timestamp'),
+      },
+      Buffer.from(request.body, 'utf8'),
+      maxAge,
+    );
+    const batch = parseJson(request.body, request.parsed);
+    if (!Array.isArray(batch) || batch.length > MAX_BATCH_EVENTS) throw new WebhookRefusal('body');
+    const events = batch.map(sendgridEvent).filter((e): e is TProviderEvent => e !== null);
+    return { events, unreadable: batch.length - events.length, replayKey: null };
+  }
+  if (provider === 'mailgun') {
+    const body = record(parseJson(request.body, request.parsed));
+    const { token } = verifyMailgun(hook.secret, record(body.signature), maxAge);
+    const event = mailgunEvent(body['event-data']);
+    if (!event) throw new WebhookRefusal('body');
+    return { events: [event], unreadable: 0, replayKey: token };
+  }
+  verifyPostmark(hook.secret, {
+    authorization: header(request.headers, 'authorization'),
+    secretHeader: header(request.headers, 'x-yado-webhook-secret'),
+  });
+  const event = postmarkEvent(parseJson(request.body, request.parsed));
+  if (!event) throw new WebhookRefusal('body');
+  return { events: [event], unreadable: 0, replayKey: null };
+}
+
+/** One verified request waiting for the next batch. */
+interface TPending {
+  provider: TWebhookProvider;
+  brandId: string;
+  v: TVerified;
+  resolve: (result: Omit<TWebhookResult, 'confirmed'> | WebhookRefusal) => void;
+  reject: (error: Error) => void;
+}
+
+const MAX_BATCH = 200;
+/** Batches written at once (each its own transaction and connection). */
+const CONCURRENT_BATCHES = 2;
+
+/**
+ * Group commit: the verified requests that arrive while CONCURRENT_BATCHES batches are being
+ * written wait for the next one, and each batch is one transaction (scope-all: the deliveries of every brand must be
+ * seen to refuse another brand's). A request is answered once its batch is committed.
+ */
+class WebhookBatcher {
+  private queue: TPending[] = [];
+  private running = 0;
+
+  constructor(private readonly rt: TRuntime) {}
+
+  submit(item: Omit<TPending, 'resolve' | 'reject'>): Promise<Omit<TWebhookResult, 'confirmed'> | WebhookRefusal> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...item, resolve, reject });
+      if (this.running < CONCURRENT_BATCHES) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running++;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          const results = await withTenant(this.rt.database.db, SYSTEM, (tx) => writeBatch(this.rt, tx, batch));
+          webhookApplierOf(this.rt).nudge();
+          batch.forEach((item, i) => item.resolve(results[i] as Omit<TWebhookResult, 'confirmed'> | WebhookRefusal));
+        } catch (error) {
+          for (const item of batch) item.reject(error as Error);
+        }
+      }
+    } finally {
+      this.running--;
+    }
+  }
+}
+
+const batchers = new WeakMap<TRuntime, WebhookBatcher>();
+const batcherOf = (rt: TRuntime): WebhookBatcher => {
+  let b = batchers.get(rt);
+  if (!b) batchers.set(rt, (b = new WebhookBatcher(rt)));
+  return b;
+};
+
+/**
+ * One batch: refuses the requests that name another brand's delivery or reuse a signature token,
+ * stores the others' events once per provider event id, and applies the newly stored ones.
+ */
+async function writeBatch(
+  rt: TRuntime,
+  tx: TTx,
+  batch: TPending[],
+): Promise<(Omit<TWebhookResult, 'confirmed'> | WebhookRefusal)[]> {
+  const results: (Omit<TWebhookResult, 'confirmed'> | WebhookRefusal | null)[] = batch.map(() => null);
+  for (const item of batch)
+    for (const e of item.v.events) {
+      if (!e.deliveryId && e.returnPath) {
+        const opened = openReturnPathAddress(rt, e.returnPath);
+        if (opened) {
+          e.deliveryId = opened.deliveryId;
+          e.sendingDomain ??= opened.sendingDomain;
+        }
+      }
+    }
+  const ids = [...new Set(batch.flatMap((b) => b.v.events.map((e) => e.deliveryId)).filter((x): x is string => !!x))];
+  const owners = ids.length
+    ? await selectRows<{ id: string; brand_id: string }>(
+        tx,
+        sql`select id, brand_id from deliveries where id = any(${sql.param(ids)}::uuid[])`,
+      )
+    : [];
+  const brandOf = new Map(owners.map((r) => [r.id, r.brand_id]));
+  const replayKeys = batch.filter((b) => b.v.replayKey);
+  const seenKeys = new Set(
+    replayKeys.length
+      ? (
+          await selectRows<{ key: string }>(
+            tx,
+            sql`select brand_id || ' ' || provider || ' ' || replay_key as key from relay_webhook_events
+              where replay_key = any(${sql.param(replayKeys.map((b) => b.v.replayKey))}::text[])`,
+          )
+        ).map((r) => r.key)
+      : [],
+  );
+  const rows: { brandId: string; provider: string; eventId: string; replayKey: string | null; e: TProviderEvent }[] =
+    [];
+  batch.forEach((item, i) => {
+    if (item.v.replayKey) {
+      const key = `${item.brandId} ${item.provider} ${item.v.replayKey}`;
+      if (seenKeys.has(key)) return void (results[i] = new WebhookRefusal('replay'));
+      seenKeys.add(key);
+    }
+    for (const e of item.v.events) {
+      if (!e.deliveryId) continue;
+      const owner = brandOf.get(e.deliveryId);
+      if (owner && owner !== item.brandId) return void (results[i] = new WebhookRefusal('brand'));
+      // A mail not of ours (a test send, a deleted campaign): stored, and nothing to apply.
+      if (!owner) e.deliveryId = null;
+    }
+    item.v.events.forEach((e, n) =>
+      rows.push({
+        brandId: item.brandId,
+        provider: item.provider,
+        eventId: e.eventId.slice(0, 500),
+        replayKey: n === 0 ? item.v.replayKey : null,
+        e,
+      }),
+    );
+  });
+  const pending = (e: TProviderEvent) => !!(e.deliveryId && e.feedback);
+  const stored = rows.length
+    ? await selectRows<{ key: string }>(
+        tx,
+        sql`insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, applied_at)
+          select v.brand_id, v.provider, v.event_id, v.replay_key, v.delivery_id, v.kind, v.feedback, v.raw,
+            case when v.kind is null then now() end
+          from unnest(${sql.param(rows.map((r) => r.brandId))}::uuid[], ${sql.param(rows.map((r) => r.provider))}::text[],
+            ${sql.param(rows.map((r) => r.eventId))}::text[], ${sql.param(rows.map((r) => r.replayKey))}::text[],
+            ${sql.param(rows.map((r) => r.e.deliveryId))}::uuid[],
+            ${sql.param(rows.map((r) => (pending(r.e) ? (r.e.feedback?.kind ?? null) : null)))}::text[],
+            ${sql.param(
+              rows.map((r) =>
+                pending(r.e)
+                  ? JSON.stringify({
+                      status: r.e.feedback?.status ?? null,
+                      diagnostic: r.e.feedback?.diagnostic?.slice(0, 1000) ?? null,
+                      sendingDomain: r.e.sendingDomain ?? null,
+                    })
+                  : null,
+              ),
+            )}::jsonb[],
+            ${sql.param(rows.map((r) => JSON.stringify(r.e.raw)))}::jsonb[])
+            with ordinality as v(brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, n)
+          order by v.n
+          on conflict do nothing
+          returning brand_id || ' ' || provider || ' ' || event_id as key`,
+      )
+    : [];
+  const fresh = new Set(stored.map((r) => r.key));
+  batch.forEach((item, i) => {
+    if (results[i]) return;
+    let taken = 0;
+    let applied = 0;
+    for (const e of item.v.events) {
+      const key = `${item.brandId} ${item.provider} ${e.eventId.slice(0, 500)}`;
+      // The first of the batch to carry an event id takes it; a repeat (here or before) is a duplicate.
+      if (!fresh.delete(key)) continue;
+      taken++;
+      if (pending(e)) applied++;
+    }
+    results[i] = {
+      received: item.v.events.length + item.v.unreadable,
+      applied,
+      duplicates: item.v.events.length - taken,
+      ignored: taken - applied + item.v.unreadable,
+    };
+  });
+  return results as (Omit<TWebhookResult, 'confirmed'> | WebhookRefusal)[];
+}
+
+export async function receiveWebhook(rt: TRuntime, request: TWebhookRequest): Promise<TWebhookResult> {
+  const provider = isProvider(request.provider) ? request.provider : null;
+  const label = provider ?? 'unknown';
+  try {
+    if (!provider) throw new WebhookRefusal('unknown');
+    const hook = await hookOf(rt, provider, request.hookId);
+    const v = await verified(rt, provider, hook, request);
+    if (v.confirmed) {
+      countFeedbackWebhook(label, 'confirmed');
+      return { received: 0, applied: 0, duplicates: 0, ignored: 0, confirmed: true };
+    }
+    const result =
+      v.events.length || v.unreadable
+        ? await batcherOf(rt).submit({ provider, brandId: hook.brandId, v })
+        : { received: 0, applied: 0, duplicates: 0, ignored: 0 };
+    if (result instanceof WebhookRefusal) throw result;
+    countFeedbackWebhook(label, 'applied', result.applied);
+    countFeedbackWebhook(label, 'duplicate', result.duplicates);
+    countFeedbackWebhook(label, 'ignored', result.ignored);
+    return { ...result, confirmed: false };
+  } catch (error) {
+    if (!(error instanceof WebhookRefusal)) throw error;
+    countFeedbackWebhook(label, `refused_${error.reason}`);
+    const [status, code] = REFUSALS[error.reason];
+    throw new AppError(status, code);
+  }
+}

@@ -1,0 +1,721 @@
+import { createHmac, createSign, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../../../metrics/metrics.ts';
+import { seedDemoSending } from '../../../seed/demo-sending.ts';
+import { DEMO, startTestServer, type TTestServer } from '../../../test/harness.ts';
+import { returnPathFor } from '../verp.ts';
+import { webhookApplierOf } from './apply-webhook-events.ts';
+import { snsStringToSign, type TSnsMessage } from './verify.ts';
+
+/**
+ * Relay webhooks (issue 25) through the real server over PostgreSQL, with real signatures made
+ * here: an RSA key pair and a self-signed certificate (made by openssl) served over HTTPS by a
+ * local stand-in for SNS (SNS_HOST_PATTERN and SNS_EXTRA_CA_FILE point the server at it), an
+ * ECDSA P-256 key pair for SendGrid, and secrets of our own for Mailgun and Postmark.
+ */
+
+let s: TTestServer;
+let token: string;
+let brand: { id: string };
+let harbor: { id: string };
+let sender: string;
+let sns: Server;
+let snsBase: string;
+let snsKey: string;
+const confirmations: string[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'yado-sns-'));
+const tag = randomBytes(3).toString('hex');
+const TOPIC = 'arn:aws:sns:ap-northeast-1:123456789012:yado-ses-events';
+
+const sendgridKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const sendgridPublic = sendgridKeys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+const mailgunKey = `key-${randomBytes(16).toString('hex')}`;
+const postmarkSecret = `pm-${randomBytes(12).toString('hex')}`;
+const hooks: Record<string, string> = {};
+
+let phoneSeq = 0;
+async function customer(name: string, brandId = brand.id): Promise<{ id: string; email: string }> {
+  const email = `${name}.${tag}.${(phoneSeq += 1)}@guest.example.jp`;
+  const phone = `090${String(parseInt(tag, 16) % 10000).padStart(4, '0')}${String(phoneSeq).padStart(4, '0')}`;
+  const [row] = await s.sql(
+    `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, 'テスト', $3, $4) returning id`,
+    [brandId, name, phone, email],
+  );
+  return { id: row.id, email };
+}
+
+interface TMail {
+  deliveryId: string;
+  messageId: string;
+  email: string;
+  customerId: string;
+}
+
+async function sentMail(name: string, brandId = brand.id): Promise<TMail> {
+  const c = await customer(name, brandId);
+  const [campaign] = await s.sql(
+    `insert into campaigns (brand_id, host_id, name, status) values ($1, $1, $2, 'sent') returning id`,
+    [brandId, `送信済み ${tag} ${randomBytes(3).toString('hex')}`],
+  );
+  const [d] = await s.sql(
+    `insert into deliveries (campaign_id, brand_id, customer_id, email, status, sent_at)
+     values ($1, $2, $3, $4, 'sent', now()) returning id`,
+    [campaign.id, brandId, c.id, c.email],
+  );
+  return {
+    deliveryId: d.id,
+    messageId: `<${d.id}.${campaign.id}@${sender.split('@')[1]}>`,
+    email: c.email,
+    customerId: c.id,
+  };
+}
+
+/** The stored events applied (the intake answers once stored; the rules follow a moment later). */
+const settled = () => webhookApplierOf(s.rt).idle();
+async function suppressionOf(email: string) {
+  await settled();
+  return (
+    await s.sql(`select reason, diagnostic from suppressions where email = $1 and lifted_at is null`, [email])
+  )[0];
+}
+async function feedbackOf(deliveryId: string) {
+  await settled();
+  return s.sql(`select kind, source, status from feedback_events where delivery_id = $1 order by kind`, [deliveryId]);
+}
+async function statusOf(customerId: string) {
+  await settled();
+  return (await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [customerId]))[0];
+}
+
+async function counted(provider: string, outcome: string): Promise<number> {
+  const metric = await registry.getSingleMetric('yado_feedback_webhook_events_total')?.get();
+  return metric?.values.find((v) => v.labels.provider === provider && v.labels.outcome === outcome)?.value ?? 0;
+}
+
+/** Posts and expects a refusal: the status, the code, and one more in the metric. */
+async function refused(
+  provider: string,
+  path: string,
+  init: { rawBody: string; headers?: Record<string, string> },
+  status: number,
+  code: string,
+  outcome: string,
+): Promise<void> {
+  const before = await counted(provider, outcome);
+  const res = await s.call('POST', path, init);
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.error.code).toBe(code);
+  expect(await counted(provider, outcome)).toBe(before + 1);
+}
+
+// ---- SNS ----
+
+function snsSigned(
+  fields: Omit<TSnsMessage, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>,
+  options: {
+    version?: '1' | '2';
+    certUrl?: string;
+    key?: string;
+  } = {},
+): TSnsMessage {
+  const version = options.version ?? '2';
+  const message = {
+    ...fields,
+    SignatureVersion: version,
+    SigningCertURL: options.certUrl ?? `${snsBase}/SimpleNotificationService-test.pem`,
+    Signature: '',
+  } as TSnsMessage;
+  message.Signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256')
+    .update(snsStringToSign(message))
+    .sign(options.key ?? snsKey, 'base64');
+  return message;
+}
+
+function sesNotification(
+  mail: TMail,
+  event: Record<string, unknown>,
+  options: { version?: '1' | '2'; at?: Date; topic?: string; certUrl?: string; key?: string } = {},
+): TSnsMessage {
+  const message = {
+    ...event,
+    mail: {
+      timestamp: new Date().toISOString(),
+      messageId: `0106${randomBytes(8).toString('hex')}-ses`,
+      source: sender,
+      destination: [mail.email],
+      commonHeaders: { messageId: mail.messageId, subject: 'x' },
+    },
+  };
+  return snsSigned(
+    {
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: options.topic ?? TOPIC,
+      Message: JSON.stringify(message),
+      Timestamp: (options.at ?? new Date()).toISOString(),
+    },
+    options,
+  );
+}
+
+const sesBounce = (mail: TMail, status = '5.1.1') => ({
+  notificationType: 'Bounce',
+  bounce: {
+    bounceType: 'Permanent',
+    bounceSubType: 'General',
+    bouncedRecipients: [
+      { emailAddress: mail.email, action: 'failed', status, diagnosticCode: `smtp; 550 ${status} user unknown` },
+    ],
+  },
+});
+
+const postSes = (message: TSnsMessage, hook = hooks.ses) =>
+  s.call('POST', `/v1/public/relay-webhooks/ses/${hook}`, {
+    rawBody: JSON.stringify(message),
+    headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': message.Type },
+  });
+
+// ---- SendGrid ----
+
+function sendgridHeaders(body: string, at = Math.floor(Date.now() / 1000), key = sendgridKeys.privateKey) {
+  const signature = sign('sha256', Buffer.from(`${at}${body}`, 'utf8'), { key, dsaEncoding: 'der' }).toString('base64');
+  return {
+    'content-type': 'application/json',
+    'x-twilio-email-event-webhook-signature': signature,
+    'x-twilio-email-event-webhook-timestamp': String(at),
+  };
+}
+
+const sendgridEvent = (mail: TMail, event: Record<string, unknown>) => ({
+  email: mail.email,
+  timestamp: Math.floor(Date.now() / 1000),
+  'smtp-id': mail.messageId,
+  sg_event_id: randomBytes(16).toString('base64url'),
+  sg_message_id: `${randomBytes(8).toString('hex')}.filter`,
+  ...event,
+});
+
+// ---- Mailgun ----
+
+function mailgunBody(
+  mail: TMail,
+  event: Record<string, unknown>,
+  options: { at?: number; key?: string; token?: string; id?: string } = {},
+) {
+  const timestamp = String(options.at ?? Math.floor(Date.now() / 1000));
+  const t = options.token ?? randomBytes(25).toString('hex');
+  return {
+    signature: {
+      timestamp,
+      token: t,
+      signature: createHmac('sha256', options.key ?? mailgunKey)
+        .update(`${timestamp}${t}`)
+        .digest('hex'),
+    },
+    'event-data': {
+      id: options.id ?? randomBytes(11).toString('base64url'),
+      timestamp: Number(timestamp),
+      recipient: mail.email,
+      message: { headers: { 'message-id': mail.messageId.slice(1, -1), to: mail.email } },
+      ...event,
+    },
+  };
+}
+
+// ---- Postmark ----
+
+const basic = (secret: string) => `Basic ${Buffer.from(`yado:${secret}`).toString('base64')}`;
+const postmarkBounce = (mail: TMail, type: string, id = Math.floor(Math.random() * 1e9)) => ({
+  RecordType: 'Bounce',
+  ID: id,
+  Type: type,
+  TypeCode: 1,
+  MessageID: randomUUID(),
+  Email: mail.email,
+  Details:
+    type === 'HardBounce' ? 'smtp;550 5.1.1 The email account that you tried to reach does not exist' : 'mailbox full',
+  Metadata: { 'yado-delivery': mail.deliveryId },
+  BouncedAt: new Date().toISOString(),
+});
+
+beforeAll(async () => {
+  // The stand-in for SNS: its TLS certificate is also the signing certificate it serves.
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  snsKey = readFileSync(join(dir, 'key.pem'), 'utf8');
+  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  sns = createServer({ key: snsKey, cert }, (request, response) => {
+    if (request.url?.startsWith('/SimpleNotificationService')) return response.end(cert);
+    if (request.url?.startsWith('/confirm')) {
+      confirmations.push(request.url);
+      return response.end('<ConfirmSubscriptionResponse/>');
+    }
+    response.statusCode = 404;
+    response.end();
+  });
+  await new Promise<void>((resolve) => sns.listen(0, '127.0.0.1', resolve));
+  snsBase = `https://localhost:${(sns.address() as AddressInfo).port}`;
+  s = await startTestServer({
+    env: { SNS_HOST_PATTERN: '^localhost:\\d+$', SNS_EXTRA_CA_FILE: join(dir, 'cert.pem') },
+  });
+  await seedDemoSending(s.rt);
+  [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+  [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+  const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
+  sender = settings.sender_email;
+  token = (await s.login(DEMO.brandAdmin)).token;
+  const setups: [string, Record<string, unknown>][] = [
+    ['ses', { topicArn: TOPIC }],
+    ['sendgrid', { secret: sendgridPublic }],
+    ['mailgun', { secret: mailgunKey }],
+    ['postmark', { secret: postmarkSecret }],
+  ];
+  for (const [provider, body] of setups) {
+    const res = await s.call('PUT', `/v1/deliverability/relay-webhooks/${provider}`, { token, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    hooks[provider] = res.body.data.id;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await s?.close();
+  await new Promise((resolve) => sns?.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('relay webhook settings', () => {
+  it('gives each provider its address and never the secret; brand context only', async () => {
+    const res = await s.call('GET', '/v1/deliverability/relay-webhooks', { token });
+    expect(res.status).toBe(200);
+    const mailgun = res.body.data.find((h: { provider: string }) => h.provider === 'mailgun');
+    expect(mailgun).toMatchObject({
+      id: hooks.mailgun,
+      url: `${s.url}/v1/public/relay-webhooks/mailgun/${hooks.mailgun}`,
+      secretHint: `…${mailgunKey.slice(-4)}`,
+    });
+    expect(JSON.stringify(res.body)).not.toContain(mailgunKey);
+    expect(JSON.stringify(res.body)).not.toContain(postmarkSecret);
+    const [stored] = await s.sql(`select secret from relay_webhooks where id = $1`, [hooks.mailgun]);
+    expect(stored.secret).not.toContain(mailgunKey);
+    const audit = await s.sql(`select changes from audit_log where target_id = $1`, [hooks.mailgun]);
+    expect(audit).toEqual([{ changes: { provider: 'mailgun', created: true, secret: 'changed' } }]);
+    expect(s.logs.join('\n')).not.toContain(mailgunKey);
+    // A hotel's admin cannot set the brand's relay.
+    const hotelToken = (await s.login(DEMO.hotelAdmin)).token;
+    const fromHotel = await s.call('GET', '/v1/deliverability/relay-webhooks', { token: hotelToken });
+    expect(fromHotel.status).toBe(403);
+    // A SendGrid key that is no EC public key, and a provider without its secret, are refused.
+    const badKey = await s.call('PUT', '/v1/deliverability/relay-webhooks/sendgrid', {
+      token,
+      body: { secret: 'abc' },
+    });
+    expect(badKey.status).toBe(400);
+    const unknown = await s.call('PUT', '/v1/deliverability/relay-webhooks/sparkpost', { token, body: {} });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('Amazon SES through SNS', () => {
+  it('confirms the subscription by its SubscribeURL, only on the SNS host', async () => {
+    const subscription = (url: string) =>
+      snsSigned({
+        Type: 'SubscriptionConfirmation',
+        MessageId: randomUUID(),
+        Token: 'tok',
+        TopicArn: TOPIC,
+        Message: 'You have chosen to subscribe',
+        SubscribeURL: url,
+        Timestamp: new Date().toISOString(),
+      });
+    const ok = await postSes(subscription(`${snsBase}/confirm?Token=tok`));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data.confirmed).toBe(true);
+    expect(confirmations).toEqual(['/confirm?Token=tok']);
+    await refused(
+      'ses',
+      `/v1/public/relay-webhooks/ses/${hooks.ses}`,
+      { rawBody: JSON.stringify(subscription('https://attacker.example/confirm')) },
+      400,
+      'webhook_certificate_url',
+      'refused_certificate',
+    );
+    expect(confirmations).toHaveLength(1);
+  });
+
+  it('applies a bounce (signature version 2) once and a complaint (version 1)', async () => {
+    const bounced = await sentMail('ses-bounce');
+    const message = sesNotification(bounced, sesBounce(bounced));
+    const first = await postSes(message);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toMatchObject({ received: 1, applied: 1, duplicates: 0 });
+    expect(await suppressionOf(bounced.email)).toMatchObject({ reason: 'hard_bounce' });
+    // SNS delivers at least once: the same message again changes nothing.
+    const again = await postSes(message);
+    expect(again.body.data).toMatchObject({ received: 1, applied: 0, duplicates: 1 });
+    expect(await feedbackOf(bounced.deliveryId)).toEqual([{ kind: 'hard_bounce', source: 'webhook', status: '5.1.1' }]);
+    const [kept] = await s.sql(`select raw from relay_webhook_events where event_id = $1`, [message.MessageId]);
+    expect(kept.raw.bounce.bounceType).toBe('Permanent');
+
+    const complainer = await sentMail('ses-complaint');
+    const complaint = sesNotification(
+      complainer,
+      {
+        notificationType: 'Complaint',
+        complaint: { complaintFeedbackType: 'abuse', complainedRecipients: [{ emailAddress: complainer.email }] },
+      },
+      { version: '1' },
+    );
+    const res = await postSes(complaint);
+    expect(res.body.data).toMatchObject({ applied: 1 });
+    expect(await suppressionOf(complainer.email)).toMatchObject({ reason: 'complaint' });
+    expect((await statusOf(complainer.customerId)).email_status).toBe('unsubscribed');
+
+    const delivered = await sentMail('ses-delivered');
+    const delivery = await postSes(
+      sesNotification(delivered, { notificationType: 'Delivery', delivery: { smtpResponse: '250 ok' } }),
+    );
+    expect(delivery.body.data).toMatchObject({ applied: 1 });
+    expect(await feedbackOf(delivered.deliveryId)).toEqual([{ kind: 'delivered', source: 'webhook', status: null }]);
+    expect(await suppressionOf(delivered.email)).toBeUndefined();
+  });
+
+  it('refuses a forged, altered, old, off-host, other-topic or other-brand notification, changing nothing', async () => {
+    const mail = await sentMail('ses-refused');
+    const path = `/v1/public/relay-webhooks/ses/${hooks.ses}`;
+    const post = (m: TSnsMessage) => ({ rawBody: JSON.stringify(m), headers: { 'content-type': 'text/plain' } });
+    // Signed by another key than the certificate's.
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      format: 'pem',
+      type: 'pkcs8',
+    }) as string;
+    await refused(
+      'ses',
+      path,
+      post(sesNotification(mail, sesBounce(mail), { key: otherKey })),
+      401,
+      'webhook_unverified',
+      'refused_signature',
+    );
+    // Altered after signing.
+    const altered = sesNotification(mail, sesBounce(mail));
+    altered.Message = altered.Message.replace('5.1.1', '5.1.2');
+    await refused('ses', path, post(altered), 401, 'webhook_unverified', 'refused_signature');
+    // Unknown signature version.
+    const v3 = { ...sesNotification(mail, sesBounce(mail)), SignatureVersion: '3' };
+    await refused('ses', path, post(v3), 401, 'webhook_unverified', 'refused_signature');
+    // Signed two hours ago.
+    const old = sesNotification(mail, sesBounce(mail), { at: new Date(Date.now() - 2 * 3600_000) });
+    await refused('ses', path, post(old), 401, 'webhook_too_old', 'refused_old');
+    // The certificate from elsewhere, or over plain http.
+    for (const certUrl of [
+      'https://sns.evil.example/cert.pem',
+      `${snsBase.replace('https', 'http')}/SimpleNotificationService-x.pem`,
+    ])
+      await refused(
+        'ses',
+        path,
+        post(sesNotification(mail, sesBounce(mail), { certUrl })),
+        400,
+        'webhook_certificate_url',
+        'refused_certificate',
+      );
+    // Another topic than the brand set.
+    const other = sesNotification(mail, sesBounce(mail), { topic: 'arn:aws:sns:ap-northeast-1:999999999999:other' });
+    await refused('ses', path, post(other), 403, 'webhook_topic', 'refused_topic');
+    // A delivery of another brand, though signed.
+    const foreign = await sentMail('ses-foreign', harbor.id);
+    await refused(
+      'ses',
+      path,
+      post(sesNotification(foreign, sesBounce(foreign))),
+      403,
+      'webhook_foreign_delivery',
+      'refused_brand',
+    );
+    // Not JSON.
+    await refused(
+      'ses',
+      path,
+      { rawBody: 'not json', headers: { 'content-type': 'text/plain' } },
+      400,
+      'webhook_body_invalid',
+      'refused_body',
+    );
+    // Nobody's webhook.
+    await refused(
+      'ses',
+      `/v1/public/relay-webhooks/ses/${randomUUID()}`,
+      post(sesNotification(mail, sesBounce(mail))),
+      404,
+      'webhook_unknown',
+      'refused_unknown',
+    );
+    expect(await feedbackOf(mail.deliveryId)).toEqual([]);
+    expect(await feedbackOf(foreign.deliveryId)).toEqual([]);
+    expect(await suppressionOf(mail.email)).toBeUndefined();
+    expect(await suppressionOf(foreign.email)).toBeUndefined();
+    expect(await statusOf(mail.customerId)).toEqual({ email_status: 'active', email_bounced_at: null });
+  });
+
+  it("takes SES's own test notice on the topic and ignores it", async () => {
+    const notice = snsSigned({
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: TOPIC,
+      Message: 'Successfully validated SNS topic for Amazon SES event publishing.',
+      Timestamp: new Date().toISOString(),
+    });
+    const res = await postSes(notice);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ received: 1, applied: 0, ignored: 1 });
+  });
+
+  it('finds the delivery by the VERP return path when the headers are gone', async () => {
+    const mail = await sentMail('ses-verp');
+    const message = JSON.parse(sesNotification(mail, sesBounce(mail)).Message);
+    message.mail.commonHeaders = {};
+    message.mail.source = returnPathFor(s.rt, mail.deliveryId, sender);
+    const signed = snsSigned({
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: TOPIC,
+      Message: JSON.stringify(message),
+      Timestamp: new Date().toISOString(),
+    });
+    const res = await postSes(signed);
+    expect(res.body.data).toMatchObject({ applied: 1 });
+    expect(await suppressionOf(mail.email)).toMatchObject({ reason: 'hard_bounce' });
+  });
+});
+
+describe('SendGrid signed event webhook', () => {
+  const path = () => `/v1/public/relay-webhooks/sendgrid/${hooks.sendgrid}`;
+
+  it('applies a batch once: bounce and spam report; an open is stored and ignored', async () => {
+    const bounced = await sentMail('sg-bounce');
+    const complainer = await sentMail('sg-complaint');
+    const body = JSON.stringify([
+      sendgridEvent(bounced, {
+        event: 'bounce',
+        type: 'bounce',
+        status: '5.1.1',
+        reason: '550 5.1.1 The email account does not exist',
+      }),
+      sendgridEvent(complainer, { event: 'spamreport' }),
+      sendgridEvent(complainer, { event: 'open' }),
+    ]);
+    const res = await s.call('POST', path(), { rawBody: body, headers: sendgridHeaders(body) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ received: 3, applied: 2, duplicates: 0, ignored: 1 });
+    expect(await suppressionOf(bounced.email)).toMatchObject({ reason: 'hard_bounce' });
+    expect(await suppressionOf(complainer.email)).toMatchObject({ reason: 'complaint' });
+    // SendGrid retries a batch: signed anew, the same events.
+    const retry = await s.call('POST', path(), { rawBody: body, headers: sendgridHeaders(body) });
+    expect(retry.body.data).toMatchObject({ received: 3, applied: 0, duplicates: 3 });
+    expect(await feedbackOf(bounced.deliveryId)).toEqual([{ kind: 'hard_bounce', source: 'webhook', status: '5.1.1' }]);
+  });
+
+  it('refuses a wrong key, an altered body and an old timestamp', async () => {
+    const mail = await sentMail('sg-refused');
+    const body = JSON.stringify([
+      sendgridEvent(mail, { event: 'bounce', type: 'bounce', status: '5.1.1', reason: 'unknown user' }),
+    ]);
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+    await refused(
+      'sendgrid',
+      path(),
+      { rawBody: body, headers: sendgridHeaders(body, undefined, stranger) },
+      401,
+      'webhook_unverified',
+      'refused_signature',
+    );
+    await refused(
+      'sendgrid',
+      path(),
+      { rawBody: body.replace('5.1.1', '5.1.2'), headers: sendgridHeaders(body) },
+      401,
+      'webhook_unverified',
+      'refused_signature',
+    );
+    const { 'x-twilio-email-event-webhook-signature': _, ...unsigned } = sendgridHeaders(body);
+    await refused(
+      'sendgrid',
+      path(),
+      { rawBody: body, headers: unsigned },
+      401,
+      'webhook_unverified',
+      'refused_signature',
+    );
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await refused(
+      'sendgrid',
+      path(),
+      { rawBody: body, headers: sendgridHeaders(body, old) },
+      401,
+      'webhook_too_old',
+      'refused_old',
+    );
+    const foreign = await sentMail('sg-foreign', harbor.id);
+    const foreignBody = JSON.stringify([sendgridEvent(foreign, { event: 'spamreport' })]);
+    await refused(
+      'sendgrid',
+      path(),
+      { rawBody: foreignBody, headers: sendgridHeaders(foreignBody) },
+      403,
+      'webhook_foreign_delivery',
+      'refused_brand',
+    );
+    expect(await feedbackOf(mail.deliveryId)).toEqual([]);
+    expect(await statusOf(foreign.customerId)).toEqual({ email_status: 'active', email_bounced_at: null });
+  });
+
+  it('refuses a body over 1 MB', async () => {
+    const body = JSON.stringify([{ pad: 'x'.repeat(1024 * 1024 + 10) }]);
+    const before = await counted('sendgrid', 'refused_body');
+    const res = await s.call('POST', path(), { rawBody: body, headers: sendgridHeaders('') });
+    expect(res.status).toBe(413);
+    expect(await counted('sendgrid', 'refused_body')).toBe(before + 1);
+  });
+});
+
+describe('Mailgun webhooks', () => {
+  const path = () => `/v1/public/relay-webhooks/mailgun/${hooks.mailgun}`;
+
+  it('applies a permanent failure once; a repeat with a new token is a duplicate, a reused token a replay', async () => {
+    const mail = await sentMail('mg-bounce');
+    const failure = {
+      event: 'failed',
+      severity: 'permanent',
+      reason: 'bounce',
+      'delivery-status': { code: 550, message: '5.1.1 The email account that you tried to reach does not exist' },
+    };
+    const body = mailgunBody(mail, failure);
+    const res = await s.call('POST', path(), { body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ applied: 1 });
+    expect(await suppressionOf(mail.email)).toMatchObject({ reason: 'hard_bounce' });
+    const repeat = await s.call('POST', path(), { body: mailgunBody(mail, failure, { id: body['event-data'].id }) });
+    expect(repeat.body.data).toMatchObject({ applied: 0, duplicates: 1 });
+    const other = await sentMail('mg-replay');
+    const replay = mailgunBody(
+      other,
+      { event: 'complained' },
+      { token: body.signature.token, at: Number(body.signature.timestamp) },
+    );
+    await refused('mailgun', path(), { rawBody: JSON.stringify(replay) }, 409, 'webhook_replayed', 'refused_replay');
+    expect(await statusOf(other.customerId)).toMatchObject({ email_status: 'active' });
+    // A temporary failure is Mailgun retrying: recorded, the guest untouched.
+    const soft = await sentMail('mg-temporary');
+    const temporary = await s.call('POST', path(), {
+      body: mailgunBody(soft, {
+        event: 'failed',
+        severity: 'temporary',
+        'delivery-status': { code: 452, message: '4.2.2 mailbox full' },
+      }),
+    });
+    expect(temporary.body.data).toMatchObject({ applied: 1 });
+    expect(await feedbackOf(soft.deliveryId)).toEqual([{ kind: 'deferred', source: 'webhook', status: '4.2.2' }]);
+  });
+
+  it('refuses a wrong signing key, an old timestamp and another brand', async () => {
+    const mail = await sentMail('mg-refused');
+    await refused(
+      'mailgun',
+      path(),
+      { rawBody: JSON.stringify(mailgunBody(mail, { event: 'complained' }, { key: 'key-wrong' })) },
+      401,
+      'webhook_unverified',
+      'refused_signature',
+    );
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await refused(
+      'mailgun',
+      path(),
+      { rawBody: JSON.stringify(mailgunBody(mail, { event: 'complained' }, { at: old })) },
+      401,
+      'webhook_too_old',
+      'refused_old',
+    );
+    const foreign = await sentMail('mg-foreign', harbor.id);
+    await refused(
+      'mailgun',
+      path(),
+      { rawBody: JSON.stringify(mailgunBody(foreign, { event: 'complained' })) },
+      403,
+      'webhook_foreign_delivery',
+      'refused_brand',
+    );
+    expect(await statusOf(mail.customerId)).toMatchObject({ email_status: 'active' });
+    expect(await statusOf(foreign.customerId)).toMatchObject({ email_status: 'active' });
+  });
+});
+
+describe('Postmark webhooks', () => {
+  const path = () => `/v1/public/relay-webhooks/postmark/${hooks.postmark}`;
+
+  it('applies a hard bounce (basic auth) and a spam complaint (custom header) once each', async () => {
+    const bounced = await sentMail('pm-bounce');
+    const bounce = postmarkBounce(bounced, 'HardBounce');
+    const res = await s.call('POST', path(), { body: bounce, headers: { authorization: basic(postmarkSecret) } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ applied: 1 });
+    expect(await suppressionOf(bounced.email)).toMatchObject({ reason: 'hard_bounce' });
+    const again = await s.call('POST', path(), { body: bounce, headers: { authorization: basic(postmarkSecret) } });
+    expect(again.body.data).toMatchObject({ applied: 0, duplicates: 1 });
+    const complainer = await sentMail('pm-complaint');
+    const complaint = {
+      RecordType: 'SpamComplaint',
+      ID: 42_000 + phoneSeq,
+      Type: 'SpamComplaint',
+      MessageID: randomUUID(),
+      Email: complainer.email,
+      Metadata: { 'yado-delivery': complainer.deliveryId },
+    };
+    const res2 = await s.call('POST', path(), {
+      body: complaint,
+      headers: { 'x-yado-webhook-secret': postmarkSecret },
+    });
+    expect(res2.body.data).toMatchObject({ applied: 1 });
+    expect((await statusOf(complainer.customerId)).email_status).toBe('unsubscribed');
+  });
+
+  it('refuses a wrong or missing secret', async () => {
+    const mail = await sentMail('pm-refused');
+    const body = JSON.stringify(postmarkBounce(mail, 'HardBounce'));
+    await refused(
+      'postmark',
+      path(),
+      { rawBody: body, headers: { authorization: basic('wrong') } },
+      401,
+      'webhook_unverified',
+      'refused_signature',
+    );
+    await refused('postmark', path(), { rawBody: body }, 401, 'webhook_unverified', 'refused_signature');
+    expect(await suppressionOf(mail.email)).toBeUndefined();
+  });
+});

@@ -1,0 +1,492 @@
+/**
+ * bounces: relay webhook events (issue 25) through the real server at a fixed rate: a mix of
+ * Amazon SES through SNS (RSA signature, the certificate from a local HTTPS stand-in for SNS,
+ * fetched once and cached), SendGrid (ECDSA), Mailgun (HMAC) and Postmark (basic auth), each
+ * signed here beforehand; one event per request; 10% of the requests repeat an event posted a
+ * moment earlier (as relays retry; Mailgun's repeat signed anew). Each event is verified, stored
+ * raw once per provider event id (the request answered then) and applied once a moment later
+ * (hard and soft bounces, complaints, deliveries, each to a delivery of its own).
+ * Baseline: a bare Fastify route inserting the raw body into a table, in its own process, at the
+ * same rate, same bodies, in the same run (bench/_support.ts, alternateRounds).
+ *   npm run bench -- bounces [--size 100000] [--rate 1000] [--rounds 3]
+ * The size is split over the rounds of ours (each round posts its own slice), so ours posts
+ * `size` events in all; the baseline posts the same slices. value = the median round's p99 of
+ * ours in ms; baseline = the baseline's; ratio = baseline ÷ ours. After the rounds it checks by
+ * SQL that every event was stored and applied exactly once.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createHmac, createSign, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:https';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { snsStringToSign, type TSnsMessage } from '../apps/server/src/modules/deliverability/webhooks/verify.ts';
+import { admin, agent, alternateRounds, arg, dbUrl, loginToken, openLoop, percentile, withSpread } from './_support.ts';
+
+const size = arg('size', 100_000);
+const rate = arg('rate', 1000);
+const rounds = Math.max(3, arg('rounds', 3));
+const WARM_UP = Math.min(1000, Math.max(100, Math.round(size / 100)));
+const DB = 'yado_bench_bounces';
+const DATA_DIR = '/tmp/yado-bench-bounces';
+const PROVIDERS = ['ses', 'sendgrid', 'mailgun', 'postmark'] as const;
+type TProvider = (typeof PROVIDERS)[number];
+type TKind = 'hard_bounce' | 'soft_bounce' | 'complaint' | 'delivered';
+/** Of every 10 events: 4 delivered, 3 hard bounces, 2 soft bounces, 1 complaint. */
+const KINDS: TKind[] = [
+  'delivered',
+  'hard_bounce',
+  'delivered',
+  'soft_bounce',
+  'delivered',
+  'hard_bounce',
+  'complaint',
+  'delivered',
+  'soft_bounce',
+  'hard_bounce',
+];
+
+interface TPost {
+  provider: TProvider;
+  body: string;
+  headers: Record<string, string>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(url: string, child: ReturnType<typeof spawn>): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    const ok = await fetch(url)
+      .then((r) => r.status < 500)
+      .catch(() => false);
+    if (ok) return;
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited`);
+    await sleep(500);
+  }
+  child.kill();
+  throw new Error(`${url}: no answer`);
+}
+
+function post(port: number, path: string, p: TPost): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: p.headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+    });
+    req.on('error', reject);
+    req.end(p.body);
+  });
+}
+
+async function main(): Promise<void> {
+  const port = await freePort();
+  const barePort = await freePort();
+  const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
+    (c) => c.end().then(() => true),
+    () => false,
+  );
+  if (!exists) await admin(`create database ${DB}`);
+  const url = dbUrl(DB);
+
+  // The stand-in for SNS: a self-signed certificate (its TLS one is also the signing one).
+  const dir = mkdtempSync(join(tmpdir(), 'yado-bench-sns-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  const snsKey = readFileSync(join(dir, 'key.pem'), 'utf8');
+  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  const sns = createServer({ key: snsKey, cert }, (_request, response) => response.end(cert));
+  await new Promise<void>((resolve) => sns.listen(0, '127.0.0.1', resolve));
+  const certUrl = `https://localhost:${(sns.address() as net.AddressInfo).port}/SimpleNotificationService-bench.pem`;
+
+  // --profile DIR: the server writes a CPU profile there when it stops (node --cpu-prof).
+  const profile = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : null;
+  const serverArgs = profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'apps/server/src/main.ts']
+    : ['apps/server/src/main.ts'];
+  const ours = spawn(profile ? process.execPath : 'node_modules/.bin/tsx', serverArgs, {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      WEB_DIST: '/nonexistent',
+      DATA_DIR,
+      BOOKING_API_URL: 'http://127.0.0.1:9',
+      WORKER_IN_PROCESS: 'false',
+      SNS_HOST_PATTERN: '^localhost:\\d+$',
+      SNS_EXTRA_CA_FILE: join(dir, 'cert.pem'),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const bareSource = `
+    import Fastify from 'fastify';
+    import pg from 'pg';
+    const pool = new pg.Pool({ connectionString: ${JSON.stringify(url)}, max: 10 });
+    await pool.query('create table if not exists bench_raw_webhooks (id bigserial primary key, body text not null, received_at timestamptz not null default now())');
+    const app = Fastify({ bodyLimit: 1048576 });
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    app.post('/hook/:provider', async (request) => {
+      await pool.query('insert into bench_raw_webhooks (body) values ($1)', [request.body]);
+      return { data: { ok: true } };
+    });
+    app.get('/healthz', async () => ({ ok: true }));
+    await app.listen({ port: ${barePort}, host: '127.0.0.1' });
+  `;
+  const bare = spawn(process.execPath, ['--input-type=module', '-e', bareSource], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await until(`http://127.0.0.1:${port}/healthz`, ours);
+    await until(`http://127.0.0.1:${barePort}/healthz`, bare);
+    const db = new pg.Pool({ connectionString: url, max: 2 });
+    const brand = (await db.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
+    const domain =
+      (
+        (await db.query(`select sender_email from campaign_email_settings where host_id = $1`, [brand])).rows[0]
+          ?.sender_email as string | undefined
+      )?.split('@')[1] ?? 'sakura-hotels.example.jp';
+
+    // One delivery per distinct event (the warm-up's and the rounds'), in a campaign of this run.
+    // At most one distinct event per request (9 in 10 after the first 50 of a round).
+    const unique = WARM_UP + size;
+    const have = (
+      await db.query(`select count(*)::int as n from customers where brand_id = $1 and phone like '0710%'`, [brand])
+    ).rows[0].n as number;
+    if (have < unique) {
+      process.stdout.write(`seeding ${(unique - have).toLocaleString()} guests...\n`);
+      await db.query(
+        `insert into customers (brand_id, first_name, last_name, phone, email, consent_source)
+         select $1, '花子', '鈴木', '0710' || lpad(g::text, 8, '0'), 'bounce' || g || '@guest.example.jp', 'booking_system'
+         from generate_series($2::int + 1, $3::int) g`,
+        [brand, have, unique],
+      );
+    }
+    const tag = randomBytes(4).toString('hex');
+    const campaign = (
+      await db.query(
+        `insert into campaigns (brand_id, host_id, name, subject, status, audience) values ($1, $1, $2, 'bench', 'sent', $3) returning id`,
+        [brand, `bench-bounces ${tag}`, unique],
+      )
+    ).rows[0].id as string;
+    const deliveries = (
+      await db.query(
+        `insert into deliveries (campaign_id, brand_id, customer_id, email, status, attempts, sent_at)
+         select $1, brand_id, id, email, 'sent', 1, now() - interval '1 hour'
+         from (select * from customers where brand_id = $2 and phone like '0710%' order by phone limit $3) c
+         returning id, email`,
+        [campaign, brand, unique],
+      )
+    ).rows as { id: string; email: string }[];
+
+    // The brand's webhooks, with keys and secrets of this run.
+    const token = await loginToken(`http://127.0.0.1:${port}`);
+    const sendgridKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const mailgunKey = `key-${randomBytes(16).toString('hex')}`;
+    const postmarkSecret = randomBytes(16).toString('hex');
+    const hooks = {} as Record<TProvider, string>;
+    const settings: Record<TProvider, object> = {
+      ses: {},
+      sendgrid: { secret: sendgridKeys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64') },
+      mailgun: { secret: mailgunKey },
+      postmark: { secret: postmarkSecret },
+    };
+    for (const provider of PROVIDERS) {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/deliverability/relay-webhooks/${provider}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(settings[provider]),
+      });
+      const body = (await res.json()) as { data: { id: string } };
+      if (!res.ok) throw new Error(`webhook ${provider}: ${res.status} ${JSON.stringify(body)}`);
+      hooks[provider] = body.data.id;
+    }
+
+    let postmarkId = Date.now() * 10;
+    /** The signed request of one event about delivery `d` (Mailgun's `id`: a repeat signed anew). */
+    const eventOf = (n: number, d: { id: string; email: string }, eventId?: string): TPost & { eventId: string } => {
+      const provider = PROVIDERS[n % 4] as TProvider;
+      const kind = KINDS[Math.floor(n / 4) % 10] as TKind;
+      const messageId = `<${d.id}.${campaign}@${domain}>`;
+      const now = Math.floor(Date.now() / 1000);
+      if (provider === 'ses') {
+        const ses =
+          kind === 'complaint'
+            ? { notificationType: 'Complaint', complaint: { complaintFeedbackType: 'abuse' } }
+            : kind === 'delivered'
+              ? { notificationType: 'Delivery', delivery: { smtpResponse: '250 2.0.0 OK' } }
+              : {
+                  notificationType: 'Bounce',
+                  bounce: {
+                    bounceType: kind === 'hard_bounce' ? 'Permanent' : 'Transient',
+                    bounceSubType: kind === 'hard_bounce' ? 'General' : 'MailboxFull',
+                    bouncedRecipients: [
+                      {
+                        emailAddress: d.email,
+                        action: 'failed',
+                        status: kind === 'hard_bounce' ? '5.1.1' : '5.2.2',
+                        diagnosticCode:
+                          kind === 'hard_bounce' ? 'smtp; 550 5.1.1 user unknown' : 'smtp; 552 5.2.2 mailbox full',
+                      },
+                    ],
+                  },
+                };
+        const message = {
+          Type: 'Notification',
+          MessageId: eventId ?? randomUUID(),
+          TopicArn: 'arn:aws:sns:ap-northeast-1:123456789012:yado-bench',
+          Message: JSON.stringify({
+            ...ses,
+            mail: { messageId: `ses-${n}`, source: `news@${domain}`, commonHeaders: { messageId } },
+          }),
+          Timestamp: new Date().toISOString(),
+          SignatureVersion: '1',
+          SigningCertURL: certUrl,
+          Signature: '',
+        } as TSnsMessage;
+        message.Signature = createSign('RSA-SHA1').update(snsStringToSign(message)).sign(snsKey, 'base64');
+        return {
+          provider,
+          eventId: message.MessageId,
+          body: JSON.stringify(message),
+          headers: { 'content-type': 'text/plain; charset=UTF-8' },
+        };
+      }
+      if (provider === 'sendgrid') {
+        const id = eventId ?? randomBytes(16).toString('base64url');
+        const event =
+          kind === 'complaint'
+            ? { event: 'spamreport' }
+            : kind === 'delivered'
+              ? { event: 'delivered', response: '250 OK' }
+              : kind === 'hard_bounce'
+                ? { event: 'bounce', type: 'bounce', status: '5.1.1', reason: '550 5.1.1 user unknown' }
+                : { event: 'bounce', type: 'bounce', status: '5.2.2', reason: '552 5.2.2 mailbox full' };
+        const body = JSON.stringify([
+          { email: d.email, timestamp: now, 'smtp-id': messageId, sg_event_id: id, ...event },
+        ]);
+        const signature = sign('sha256', Buffer.from(`${now}${body}`), {
+          key: sendgridKeys.privateKey,
+          dsaEncoding: 'der',
+        }).toString('base64');
+        return {
+          provider,
+          eventId: id,
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'x-twilio-email-event-webhook-signature': signature,
+            'x-twilio-email-event-webhook-timestamp': String(now),
+          },
+        };
+      }
+      if (provider === 'mailgun') {
+        const id = eventId ?? randomBytes(11).toString('base64url');
+        const t = randomBytes(25).toString('hex');
+        const event =
+          kind === 'complaint'
+            ? { event: 'complained' }
+            : kind === 'delivered'
+              ? { event: 'delivered', 'delivery-status': { code: 250, message: 'OK' } }
+              : {
+                  event: 'failed',
+                  severity: 'permanent',
+                  reason: 'bounce',
+                  'delivery-status':
+                    kind === 'hard_bounce'
+                      ? { code: 550, message: '5.1.1 user unknown' }
+                      : { code: 552, message: '5.2.2 mailbox full' },
+                };
+        const body = JSON.stringify({
+          signature: {
+            timestamp: String(now),
+            token: t,
+            signature: createHmac('sha256', mailgunKey).update(`${now}${t}`).digest('hex'),
+          },
+          'event-data': {
+            id,
+            timestamp: now,
+            recipient: d.email,
+            message: { headers: { 'message-id': messageId.slice(1, -1) } },
+            ...event,
+          },
+        });
+        return { provider, eventId: id, body, headers: { 'content-type': 'application/json' } };
+      }
+      const id = eventId ?? String((postmarkId += 1));
+      const record =
+        kind === 'complaint'
+          ? { RecordType: 'SpamComplaint', ID: Number(id), Type: 'SpamComplaint' }
+          : kind === 'delivered'
+            ? { RecordType: 'Delivery', ID: Number(id), Details: '250 OK', Recipient: d.email }
+            : {
+                RecordType: 'Bounce',
+                ID: Number(id),
+                Type: kind === 'hard_bounce' ? 'HardBounce' : 'SoftBounce',
+                Details: kind,
+              };
+      const body = JSON.stringify({
+        ...record,
+        MessageID: `pm-${id}`,
+        Email: d.email,
+        Metadata: { 'yado-delivery': d.id },
+      });
+      return {
+        provider,
+        eventId: id,
+        body,
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from(`yado:${postmarkSecret}`).toString('base64')}`,
+        },
+      };
+    };
+
+    /** n events over deliveries from `first`: every 10th repeats the event 50 posts before. */
+    let nextDelivery = 0;
+    const expected: Record<TKind, number> = { hard_bounce: 0, soft_bounce: 0, complaint: 0, delivered: 0 };
+    const slice = (n: number): TPost[] => {
+      const posts: (TPost & { eventId: string; n: number; d: { id: string; email: string } })[] = [];
+      for (let i = 0; i < n; i++) {
+        const earlier = posts[i - 50];
+        if (i % 10 === 9 && earlier) {
+          // A relay's retry: the same event (Mailgun signs each attempt anew).
+          posts.push(
+            earlier.provider === 'mailgun'
+              ? { ...eventOf(earlier.n, earlier.d, earlier.eventId), n: earlier.n, d: earlier.d }
+              : earlier,
+          );
+          continue;
+        }
+        const d = deliveries[nextDelivery] as { id: string; email: string };
+        const k = nextDelivery++;
+        expected[KINDS[Math.floor(k / 4) % 10] as TKind]++;
+        posts.push({ ...eventOf(k, d), n: k, d });
+      }
+      return posts;
+    };
+
+    const pathOf = (p: TPost, side: 'ours' | 'bare') =>
+      side === 'ours' ? `/v1/public/relay-webhooks/${p.provider}/${hooks[p.provider]}` : `/hook/${p.provider}`;
+    const perRound = Math.ceil(size / rounds);
+    let oursPosted = 0;
+    const sideOf = (posts: TPost[], side: 'ours' | 'bare') => () =>
+      openLoop(rate, posts.length / rate, (i) => {
+        const p = posts[i] as TPost;
+        if (side === 'ours') oursPosted++;
+        return post(side === 'ours' ? port : barePort, pathOf(p, side), p);
+      });
+    // Each round signs its events just before it runs (timestamps within the window).
+    const p = (r: { latencies: number[] }, q: number) => percentile(r.latencies, q).toFixed(1);
+    // Each round's slice is signed when the first side needs it (timestamps within the window);
+    // the other side posts the same bodies.
+    const slices: TPost[][] = [];
+    const sliceFor = (round: number): TPost[] =>
+      (slices[round] ??= slice(Math.max(0, Math.min(perRound, size - round * perRound))));
+    let oursRound = 0;
+    let bareRound = 0;
+    const warm = slice(WARM_UP);
+    const result = await alternateRounds({
+      rounds,
+      warmUp: { ours: sideOf(warm, 'ours'), baseline: sideOf(warm, 'bare') },
+      ours: () => sideOf(sliceFor(oursRound++), 'ours')(),
+      baseline: () => sideOf(sliceFor(bareRound++), 'bare')(),
+      measure: (r) => percentile(r.latencies, 99),
+      label: (r) =>
+        `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
+    });
+
+    // The relay is answered once an event is stored; its rules are applied a moment later.
+    for (let i = 0; i < 240; i++) {
+      const left = (await db.query(`select count(*)::int as n from relay_webhook_events where applied_at is null`))
+        .rows[0].n as number;
+      if (left === 0) break;
+      await sleep(500);
+    }
+    // Exactly once, by SQL: one stored webhook event and one feedback event per distinct event.
+    const distinct = nextDelivery;
+    const stored = (
+      await db.query(
+        `select count(*)::int as n, count(distinct delivery_id)::int as d from relay_webhook_events e
+         where e.delivery_id in (select id from deliveries where campaign_id = $1)`,
+        [campaign],
+      )
+    ).rows[0] as { n: number; d: number };
+    const applied = (
+      await db.query(
+        `select kind, count(*)::int as n, count(distinct delivery_id)::int as d from feedback_events
+         where campaign_id = $1 and source = 'webhook' group by kind order by kind`,
+        [campaign],
+      )
+    ).rows as { kind: TKind; n: number; d: number }[];
+    const appliedTotal = applied.reduce((a, r) => a + r.n, 0);
+    const kindsOk = applied.every((r) => r.n === r.d && r.n === expected[r.kind]);
+    process.stdout.write(
+      `posted to ours ${oursPosted.toLocaleString()} requests (${distinct.toLocaleString()} distinct events, the rest repeats), ` +
+        `stored ${stored.n.toLocaleString()} (deliveries ${stored.d.toLocaleString()}), applied ${appliedTotal.toLocaleString()} ` +
+        `(${applied.map((r) => `${r.kind} ${r.n}`).join(', ')}; expected ${Object.entries(expected)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')})\n`,
+    );
+    const exact = stored.n === distinct && stored.d === distinct && appliedTotal === distinct && kindsOk;
+    process.stdout.write(
+      exact ? 'every event applied exactly once\n' : 'WARNING: not every event applied exactly once\n',
+    );
+    await db.end();
+    process.stdout.write(
+      `ours     p99 ${withSpread(result.ours, 'ms')}, median round: p50=${p(result.ours.medianRound, 50)} ms errors=${result.ours.medianRound.errors}/${result.ours.medianRound.sent}\n`,
+    );
+    process.stdout.write(
+      `baseline p99 ${withSpread(result.baseline, 'ms')}, median round: p50=${p(result.baseline.medianRound, 50)} ms errors=${result.baseline.medianRound.errors}/${result.baseline.medianRound.sent}\n`,
+    );
+    process.stdout.write(
+      `BENCH bounces value=${result.ours.median.toFixed(1)} unit=ms baseline=${result.baseline.median.toFixed(1)} ratio=${(result.baseline.median / result.ours.median).toFixed(2)}\n`,
+    );
+  } finally {
+    ours.kill('SIGTERM');
+    bare.kill('SIGTERM');
+    sns.close();
+    if (profile) await new Promise((resolve) => ours.once('exit', resolve));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { defineEndpoint, envelope } from './http.ts';
+
+/**
+ * Relay webhooks (issue 25): the brand tells Yado which relay it sends through and the secret its
+ * events are signed with; the relay posts its bounce, complaint and delivery events to the
+ * brand's own address, `POST /v1/public/relay-webhooks/<provider>/<id>`.
+ *
+ * - ses: Amazon SES event notifications through an SNS topic (HTTPS subscription to the address;
+ *   the subscription is confirmed by itself). No secret: SNS signs with its certificate. `topicArn`
+ *   pins the topic (recommended).
+ * - sendgrid: the Event Webhook with "Signed Event Webhook" on; `secret` is its verification key
+ *   (base64, as SendGrid shows it).
+ * - mailgun: the webhooks of the sending domain; `secret` is the HTTP webhook signing key.
+ * - postmark: the webhook of the message stream; `secret` is the password of its basic auth
+ *   (any user name), or sent in a custom header `X-Yado-Webhook-Secret`.
+ *
+ * A secret is stored sealed and never returned: the answer shows its last 4 characters.
+ */
+
+export const RELAY_PROVIDERS = ['ses', 'sendgrid', 'mailgun', 'postmark'] as const;
+export type TRelayProvider = (typeof RELAY_PROVIDERS)[number];
+
+export const ZRelayWebhook = z.object({
+  provider: z.enum(RELAY_PROVIDERS),
+  /** Null until set up. */
+  id: z.string().uuid().nullable(),
+  /** The address to paste at the relay (PUBLIC_URL based); null until set up. */
+  url: z.string().nullable(),
+  /** "…abcd": the secret's last 4 characters; null when none is set. */
+  secretHint: z.string().nullable(),
+  topicArn: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type TRelayWebhook = z.infer<typeof ZRelayWebhook>;
+
+export const ZRelayWebhookInput = z.object({
+  /** A new secret; left out (or null) keeps the stored one. */
+  secret: z.string().trim().min(1).max(4096).nullish(),
+  /** SES: the SNS topic whose notifications are taken (others are refused); null: any. */
+  topicArn: z
+    .string()
+    .trim()
+    .max(256)
+    .regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/)
+    .nullish(),
+});
+export type TRelayWebhookInput = z.infer<typeof ZRelayWebhookInput>;
+
+export const listRelayWebhooks = defineEndpoint({
+  method: 'GET',
+  path: '/v1/deliverability/relay-webhooks',
+  summary:
+    "The brand's relay webhooks, one per provider, with the address to paste at the relay (brand context only: 403 webhook_brand_only)",
+  response: envelope(z.array(ZRelayWebhook)),
+});
+
+export const saveRelayWebhook = defineEndpoint({
+  method: 'PUT',
+  path: '/v1/deliverability/relay-webhooks/:provider',
+  summary:
+    "Set up or change a relay webhook: the provider's signing key or password (sealed, never returned), the SES topic; audited without the secret",
+  body: ZRelayWebhookInput,
+  response: envelope(ZRelayWebhook),
+});
+
+export const deleteRelayWebhook = defineEndpoint({
+  method: 'DELETE',
+  path: '/v1/deliverability/relay-webhooks/:provider',
+  summary: 'Remove a relay webhook: its address answers 404 from then on',
+  response: envelope(z.object({ deleted: z.boolean() })),
+});
+
+export const ZRelayWebhookResult = z.object({
+  /** Events in the request. */
+  received: z.number().int().nonnegative(),
+  /**
+   * Newly stored events that name a delivery of the brand and mean something (bounce, complaint,
+   * delivered...): the request is answered once they are stored; their rules apply a moment later, once.
+   */
+  applied: z.number().int().nonnegative(),
+  /** Events whose provider id was taken before: changed nothing. */
+  duplicates: z.number().int().nonnegative(),
+  /** Stored, of no interest (opens, clicks, SES's test notice) or naming no delivery of ours. */
+  ignored: z.number().int().nonnegative(),
+  /** An SNS subscription confirmed. */
+  confirmed: z.boolean(),
+});
+
+export const publicRelayWebhook = defineEndpoint({
+  method: 'POST',
+  path: '/v1/public/relay-webhooks/:provider/:id',
+  summary:
+    "A relay's signed events (no session: the provider's signature under the brand's secret). ses: an SNS message (signature versions 1 and 2, certificate only from the SNS host; subscription confirmed). sendgrid: X-Twilio-Email-Event-Webhook-Signature / -Timestamp (ECDSA P-256). mailgun: signature.timestamp, token, signature (HMAC-SHA256). postmark: basic auth password or X-Yado-Webhook-Secret. Each event stored once per provider event id and applied once. Refused, changing nothing: 401 webhook_unverified, 401 webhook_too_old, 409 webhook_replayed, 400 webhook_certificate_url, 403 webhook_topic, 403 webhook_foreign_delivery, 404 webhook_unknown, 400 webhook_body_invalid, 413 over 1 MB",
+  response: envelope(ZRelayWebhookResult),
+});
