@@ -99,9 +99,10 @@ describe('the demo history of a first start', () => {
 
   it('marks the past campaigns as demo history, sent, and their statistics agree with the dashboard', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
-    const past = await s.sql(`select id, name, status from campaigns where name like $1 order by started_at`, [
-      `%${DEMO_HISTORY_MARK}`,
-    ]);
+    const past = await s.sql(
+      `select id, name, status, template_id from campaigns where name like $1 order by started_at`,
+      [`%${DEMO_HISTORY_MARK}`],
+    );
     expect(past.length).toBe(8);
     expect(past.every((c) => c.status === 'sent')).toBe(true);
     for (const c of past) {
@@ -114,6 +115,14 @@ describe('the demo history of a first start', () => {
       );
       expect(stats.body.data.totals.sent).toBe(row.sent);
       expect(stats.body.data.totals.uniqueOpens).toBe(row.opened);
+      // The message composes, personalised for one of its recipients.
+      const [to] = await s.sql(`select customer_id from deliveries where campaign_id = $1 limit 1`, [c.id]);
+      const preview = await s.call('POST', `/v1/templates/${c.template_id}/preview`, {
+        token,
+        body: { language: 'ja', customerId: to.customer_id },
+      });
+      expect(preview.status).toBe(200);
+      expect(preview.body.data.html).toContain('さくらホテルズ');
     }
     // No mail reached the sink: the past was recorded, not sent.
     expect((await s.call('GET', '/v1/dev/outbox', { token: (await s.login(DEMO.grand)).token })).body.data).toEqual([]);
