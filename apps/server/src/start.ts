@@ -109,7 +109,7 @@ export async function startRuntime(
   };
   // First start of the embedded product: the demo brands connect to their simulator accounts.
   // With the demo history, さくらホテルズ's first sync is the history's own first step (below).
-  const history = seeded && !!dns && ownSim;
+  const history = seeded && !!dns && ownSim && config.seedDemoHistory;
   if (seeded && ownSim) await connectDemoBrands(runtime, history ? [DEMO_HISTORY_BRAND] : []);
   // First start of the embedded product: さくらホテルズ can send from a verified domain at once.
   if (seeded && dns) await seedDemoSending(runtime);
