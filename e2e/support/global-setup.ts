@@ -79,6 +79,8 @@ export default async function setup(project: TestProject) {
       YADO_FAST_HASH: 'true',
       // A smaller booking simulator: the demo's first sync and the specs' syncs take seconds, not minutes.
       BOOKING_SIM_GUESTS: '400',
+      // The specs count the campaigns they make: no demo history beside them.
+      SEED_DEMO_HISTORY: 'false',
       // "Verify DNS setup" unlocks after 5 seconds instead of 2 minutes.
       DOMAIN_VERIFY_COUNTDOWN_SECONDS: '5',
       // The scenario engine's clock moves only when a spec moves it (POST /v1/dev/scenario-clock).

@@ -63,6 +63,8 @@ const ZEnv = z.object({
   WARM_ON_START: z.enum(['true', 'false']).default('true'),
   /** Seed the demo organisation on first start (default: on in embedded mode). */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
+  /** The demo's 90 days of past campaigns on first start (seed/demo-history.ts); e2e turns it off. */
+  SEED_DEMO_HISTORY: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Serve the built console from this folder (default apps/web/dist). */
   WEB_DIST: z.string().optional(),
@@ -193,6 +195,7 @@ export interface TConfig {
   workerInProcess: boolean;
   warmOnStart: boolean;
   seedDemo: boolean;
+  seedDemoHistory: boolean;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   webDist: string;
   fastHash: boolean;
@@ -311,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workerInProcess: e.WORKER_IN_PROCESS ? e.WORKER_IN_PROCESS === 'true' : true,
     warmOnStart: e.WARM_ON_START === 'true',
     seedDemo: e.SEED_DEMO ? e.SEED_DEMO === 'true' : !production,
+    seedDemoHistory: e.SEED_DEMO_HISTORY === 'true',
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     fastHash: e.YADO_FAST_HASH === 'true' && !production,

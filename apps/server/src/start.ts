@@ -15,6 +15,7 @@ import { seedDemoSending } from './seed/demo-sending.ts';
 import { seedDemoCampaign } from './seed/demo-campaign.ts';
 import { webhookApplierOf } from './modules/deliverability/webhooks/apply-webhook-events.ts';
 import { startFeedbackReceiver, type TFeedbackReceiver } from './modules/deliverability/feedback-receiver.ts';
+import { DEMO_HISTORY_BRAND, seedDemoHistory } from './seed/demo-history.ts';
 
 export interface TStarted extends TRuntime {
   sink: TSmtpSink | null;
@@ -131,10 +132,22 @@ export async function startRuntime(
   // Relay webhook events stored but not yet applied (a stopped process's): swept in the API process.
   if (options.feedbackReceiver !== false) webhookApplierOf(runtime);
   // First start of the embedded product: the demo brands connect to their simulator accounts.
-  if (seeded && ownSim) await connectDemoBrands(runtime);
+  // With the demo history, さくらホテルズ's first sync is the history's own first step (below).
+  const history = seeded && !!dns && ownSim && config.seedDemoHistory;
+  if (seeded && ownSim) await connectDemoBrands(runtime, history ? [DEMO_HISTORY_BRAND] : []);
   // First start of the embedded product: さくらホテルズ can send from a verified domain at once.
   if (seeded && dns) await seedDemoSending(runtime);
   // ...and has one campaign on its way to its synced guests (sent by the worker a little later).
   if (seeded && dns && ownSim) await seedDemoCampaign(runtime);
+  // ...and 90 days of campaigns sent before, with their opens, clicks and bookings (no mail sent):
+  // in the background, after its first sync, so the first start is not kept waiting for it.
+  if (history) {
+    const started = Date.now();
+    const seeding = seedDemoHistory(runtime).then(
+      (campaigns) => log.info({ campaigns, ms: Date.now() - started }, 'demo history seeded'),
+      (error: unknown) => log.error({ err: error }, 'demo history not seeded'),
+    );
+    runtime.stopBeforeQueue.unshift(() => seeding);
+  }
   return runtime;
 }

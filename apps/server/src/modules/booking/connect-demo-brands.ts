@@ -17,8 +17,9 @@ const DEMO_CONNECTIONS = [
 /**
  * On the first start of the embedded product, connects the demo brands to their accounts in the
  * in-process simulator and queues their first sync, so the demo has its customers and bookings.
+ * `syncedByCaller`: brands (by slug) whose first sync the caller runs itself (the demo history).
  */
-export async function connectDemoBrands(rt: TRuntime): Promise<void> {
+export async function connectDemoBrands(rt: TRuntime, syncedByCaller: string[] = []): Promise<void> {
   for (const demo of DEMO_CONNECTIONS) {
     const account = DEMO_BOOKING_ACCOUNTS.find((a) => a.id === demo.accountId);
     const [brand] = await withTenant(rt.database.db, { scopeAll: true, brandId: null }, (tx) =>
@@ -36,6 +37,6 @@ export async function connectDemoBrands(rt: TRuntime): Promise<void> {
         lastDailyOn: localClock(new Date(), brand.timezone).day,
       }),
     );
-    await enqueueSync(rt, { brandId: brand.id, trigger: 'connect' });
+    if (!syncedByCaller.includes(demo.brandSlug)) await enqueueSync(rt, { brandId: brand.id, trigger: 'connect' });
   }
 }

@@ -88,10 +88,16 @@ export async function audienceSql(
 /** Mailable now: active, with an email, not on the brand's suppression list (issue 25). */
 export const MAILABLE = sql`customers.email_status = 'active' and nullif(customers.email, '') is not null and not ${suppressedSql('customers')}`;
 
-/** At the frequency cap: `count` marketing mails sent in the last `days` days. */
-export const atCap = (cap: { count: number; days: number }): SQL =>
-  sql`(select count(*) from deliveries fd where fd.customer_id = customers.id and fd.status = 'sent'
-    and fd.sent_at > now() - make_interval(days => ${cap.days}::int)) >= ${cap.count}::int`;
+/**
+ * At the frequency cap: `count` marketing mails sent in the last `days` days before now, or before
+ * `at` (the demo history sends campaigns in the past).
+ */
+export const atCap = (cap: { count: number; days: number }, at?: Date): SQL => {
+  const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
+  const until = at ? sql` and fd.sent_at <= ${now}` : sql``;
+  return sql`(select count(*) from deliveries fd where fd.customer_id = customers.id and fd.status = 'sent'
+    and fd.sent_at > ${now} - make_interval(days => ${cap.days}::int)${until}) >= ${cap.count}::int`;
+};
 
 export async function previewCounts(
   tx: TTx,
@@ -122,6 +128,7 @@ export async function snapshotAudience(
   campaignId: string,
   audience: TAudienceSql,
   cap: { count: number; days: number },
+  at?: Date,
 ): Promise<number> {
   const hotels = audience.scope.hotelIds;
   const hotel = sql`(select a.hotel_id from customer_allocations a where a.customer_id = customers.id
@@ -129,7 +136,7 @@ export async function snapshotAudience(
   await tx.execute(sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason)
     select ${campaignId}::uuid, customers.brand_id, customers.id, ${hotel}, customers.email,
       case when capped then 'skipped' else 'queued' end, case when capped then 'frequency_cap' end
-    from (select customers.*, ${atCap(cap)} as capped from customers where ${audience.where} and ${MAILABLE}) customers
+    from (select customers.*, ${atCap(cap, at)} as capped from customers where ${audience.where} and ${MAILABLE}) customers
     on conflict (campaign_id, customer_id) do nothing`);
   const [row] = await selectRows<{ n: number }>(
     tx,

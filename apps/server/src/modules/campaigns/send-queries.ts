@@ -236,11 +236,14 @@ export async function putBackLapsed(
   );
 }
 
+/** `at` given (the demo history's past sends), else the database's now. */
+const instant = (at?: Date) => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);
+
 /** The campaign becomes sent when sent + skipped + failed equals its audience; true when it did now. */
-export async function finishIfDone(tx: TTx, campaignId: string): Promise<boolean> {
+export async function finishIfDone(tx: TTx, campaignId: string, at?: Date): Promise<boolean> {
   const rows = await selectRows<{ id: string }>(
     tx,
-    sql`update campaigns c set status = 'sent', finished_at = now(), problem = null, updated_at = now()
+    sql`update campaigns c set status = 'sent', finished_at = ${instant(at)}, problem = null, updated_at = now()
       where c.id = ${campaignId}::uuid and c.status = 'pending' and c.audience =
         (select count(*) from deliveries d where d.campaign_id = c.id and d.status in ('sent', 'skipped', 'failed'))
       returning c.id`,
@@ -264,8 +267,8 @@ export async function setProblem(tx: TTx, campaignId: string, problem: string | 
 }
 
 /** Scheduled -> pending with the snapshot's size; false when the campaign was no longer scheduled. */
-export async function markStarted(tx: TTx, campaignId: string, audience: number): Promise<void> {
-  await tx.execute(sql`update campaigns set status = 'pending', audience = ${audience}, started_at = now(), problem = null, updated_at = now()
+export async function markStarted(tx: TTx, campaignId: string, audience: number, at?: Date): Promise<void> {
+  await tx.execute(sql`update campaigns set status = 'pending', audience = ${audience}, started_at = ${instant(at)}, problem = null, updated_at = now()
     where id = ${campaignId}::uuid`);
 }
 

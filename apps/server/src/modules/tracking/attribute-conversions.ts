@@ -15,7 +15,13 @@ import { applyRollups } from './rollups.ts';
  * conversion); a cancelled booking is not attributed. The conversion is counted when the booking
  * arrives, which is when the hotel learns of it.
  */
-export async function attributeConversions(tx: TTx, brandId: string, externalIds: string[]): Promise<number> {
+export async function attributeConversions(
+  tx: TTx,
+  brandId: string,
+  externalIds: string[],
+  /** When the bookings arrived: now, or the past sync of the demo history. */
+  at?: Date,
+): Promise<number> {
   if (externalIds.length === 0) return 0;
   const rows = await selectRows<{
     booking_id: string;
@@ -42,7 +48,7 @@ export async function attributeConversions(tx: TTx, brandId: string, externalIds
         where b.brand_id = ${brandId} and b.external_id = any(${sql.param(externalIds)}::text[]) and b.status <> 'cancelled'
       ), inserted as (
         insert into campaign_conversions (booking_id, brand_id, campaign_id, delivery_id, amount, at)
-        select a.booking_id, ${brandId}, d.campaign_id, a.delivery_id, a.amount, now()
+        select a.booking_id, ${brandId}, d.campaign_id, a.delivery_id, a.amount, ${at ? sql`${at.toISOString()}::timestamptz` : sql`now()`}
         from attributed a join deliveries d on d.id = a.delivery_id
         on conflict (booking_id) do nothing
         returning booking_id, campaign_id, delivery_id, amount, at

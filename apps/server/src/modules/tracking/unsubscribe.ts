@@ -64,12 +64,13 @@ export async function unsubscribeGuest(
   rt: TRuntime,
   token: string,
   source: TUnsubscribeSource,
+  /** When the guest unsubscribed: now, or a past instant for the demo history. */
+  at = new Date(),
 ): Promise<TUnsubscribePage> {
   const opened = tokenOf(rt, token);
   return withTenant(rt.database.db, SYSTEM, async (tx) => {
     const target = await targetOf(tx, opened, true);
     if (target.emailStatus === 'active') {
-      const at = new Date();
       await setGuestEmailStatus(tx, target, 'unsubscribed', source, at);
       await recordGuestConsent(tx, target, 'unsubscribe', source, at);
       if (target.campaignId) {
