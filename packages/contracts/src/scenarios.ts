@@ -618,7 +618,7 @@ export const ZJourneyStep = z.object({
     .string()
     .nullable()
     .describe(
-      'waiting: the instant waited for; moved: "from/to", two instants; skipped: the reason (a delivery skip reason, or one of STAY_SKIP_REASONS at a trigger); left: a LEAVE_REASONS code; failed: the error',
+      'waiting: the instant waited for; moved: "from/to", two instants; skipped: the reason (a delivery skip reason, or one of STAY_SKIP_REASONS at a pre-arrival trigger or email step); left: a LEAVE_REASONS code; failed: the error',
     ),
   at: z.string(),
 });

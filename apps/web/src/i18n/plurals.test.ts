@@ -1,5 +1,15 @@
+import { ERROR_MESSAGES } from '@yado/contracts/errors';
 import i18next from 'i18next';
 import { afterAll, describe, expect, it } from 'vitest';
+import serverEn from '../../../server/src/i18n/en.json';
+import { ALL_TEXTS } from './allTexts';
+
+/** Every text of a catalogue tree with its key. */
+function texts(tree: unknown, prefix = ''): [string, string][] {
+  if (typeof tree === 'string') return [[prefix, tree]];
+  if (!tree || typeof tree !== 'object') return [];
+  return Object.entries(tree).flatMap(([k, v]) => texts(v, prefix ? `${prefix}.${k}` : k));
+}
 
 /** Texts the console counts with: one reads in the singular in English, Japanese has one form. */
 const COUNTED: [key: string, one: string, many: string, ja: string][] = [
@@ -13,6 +23,8 @@ const COUNTED: [key: string, one: string, many: string, ja: string][] = [
     '',
   ],
   ['users.invite.done', '1 user invited.', '3 users invited.', ''],
+  ['segmentation.why.nights', '1 night', '3 nights', '3 泊'],
+  ['segmentation.why.guests', '1 guest', '3 guests', '3 名'],
 ];
 
 describe('counted texts', () => {
@@ -34,5 +46,25 @@ describe('counted texts', () => {
       expect(text, key).not.toMatch(/[a-z]/i);
       if (ja) expect(text, key).toBe(ja);
     }
+  });
+});
+
+describe('English texts', () => {
+  it('never count with "(s)": the console and the server catalogues use plural forms (the specification\'s own error texts are verbatim)', () => {
+    const verbatim = new Set<string>(Object.values(ERROR_MESSAGES));
+    const found = [...texts(ALL_TEXTS.en), ...texts(serverEn)].filter(
+      ([, text]) => /\w\(s\)/.test(text) && !verbatim.has(text),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('count the bookings of a segment explanation in the singular and the plural', async () => {
+    await i18next.changeLanguage('en');
+    expect(i18next.t('segmentation.why.bookings_at_least', { count: 1, need: 2 })).toBe(
+      '1 booking matched; at least 2 needed',
+    );
+    expect(i18next.t('segmentation.why.bookings_none', { count: 2 })).toBe('2 bookings matched; none allowed');
+    expect(i18next.t('segmentation.builder.such_bookings', { count: 1 })).toBe('such booking');
+    expect(i18next.t('segmentation.builder.such_bookings', { count: 2 })).toBe('such bookings');
   });
 });

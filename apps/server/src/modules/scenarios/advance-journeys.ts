@@ -137,17 +137,7 @@ async function step(
     case 'trigger': {
       // A pre-arrival wait that ends after check-in (the engine was down, the guest checked in
       // meanwhile) is skipped with the reason, not mailed late.
-      const skipped = isPreArrival(node.data.kind)
-        ? new Set(
-            await skipForStay(
-              tx,
-              sql`j.id = any(${p(ids)}::uuid[])`,
-              sql`${at.toISOString()}::timestamptz`,
-              node.id,
-              at,
-            ),
-          )
-        : new Set<string>();
+      const skipped = new Set(await skipStayAt(tx, scenario, ids, node.id, at));
       const going = ids.filter((id) => !skipped.has(id));
       if (going.length) await moveOn(tx, scenario, going, node.id, 'done', null, next(), at);
       return;
@@ -169,10 +159,33 @@ async function step(
       return;
     }
     case 'email':
-      if (phase === 'arrive') await queueEmails(rt, tx, scenario, node, ids, at, set);
-      else await emailOutcomes(tx, scenario, ids, node.id, next(), next('error'), at);
+      if (phase === 'arrive') {
+        // Every mail of a pre-arrival journey is held by the stay when it is due, not only the
+        // trigger's wait: a delay after the trigger can carry it past check-in.
+        const skipped = new Set(await skipStayAt(tx, scenario, ids, node.id, at));
+        const going = ids.filter((id) => !skipped.has(id));
+        if (going.length) await queueEmails(rt, tx, scenario, node, going, at, set);
+      } else await emailOutcomes(tx, scenario, ids, node.id, next(), next('error'), at);
       return;
   }
+}
+
+/**
+ * The journeys `ids` of a pre-arrival scenario ("N days before check-in", "check-in day") whose stay
+ * no longer allows a mail at `at` (checked in, check-in passed, stay ended) leave at `nodeId` with a
+ * `skipped` step and the reason; answers their ids. Other triggers (after check-out, a booking
+ * made, a segment, a birthday) are not held by the stay: their mail goes out whenever it is due.
+ */
+async function skipStayAt(
+  tx: TTx,
+  scenario: TScenarioForEngine,
+  ids: string[],
+  nodeId: string,
+  at: Date,
+): Promise<string[]> {
+  const trigger = scenario.graph.nodes.find((n) => n.type === 'trigger');
+  if (trigger?.type !== 'trigger' || !isPreArrival(trigger.data.kind)) return [];
+  return skipForStay(tx, sql`j.id = any(${p(ids)}::uuid[])`, sql`${at.toISOString()}::timestamptz`, nodeId, at);
 }
 
 function branchHolds(condition: 'opened_previous' | 'clicked_previous' | 'booked_since_entry', timeZone: string): SQL {

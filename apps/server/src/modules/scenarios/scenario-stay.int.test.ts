@@ -371,3 +371,88 @@ describe('an engine that was down for days', () => {
     await stop(id);
   }, 180_000);
 });
+
+describe('a mail after a delay in a pre-arrival journey', () => {
+  /** A running scenario: trigger, then a delay, then a mail. */
+  async function runWithDelay(name: string, trigger: Record<string, unknown>, delay: Record<string, unknown>) {
+    const graph = {
+      nodes: [
+        { id: 'stay', type: 'trigger', data: trigger },
+        { id: 'wait', type: 'delay', data: delay },
+        { id: 'mail', type: 'email', data: { templateId, subject: `${name} ${tag}`, senderEmail: sender } },
+      ],
+      edges: [
+        { id: 'a', source: 'stay', target: 'wait' },
+        { id: 'b', source: 'wait', target: 'mail' },
+      ],
+    };
+    const run = { period: { kind: 'long_run' }, timeZone: 'Asia/Tokyo', sendTime: '09:00' };
+    const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `${name} ${tag}`, graph, run } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.data.id as string;
+    const started = await s.call('POST', `/v1/scenarios/${id}/actions`, { token, body: { action: 'run' } });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    return id;
+  }
+
+  it('is checked against the stay when it is due: skipped with the reason once the guest arrived; a post-stay mail still goes out', async () => {
+    await setClock(tokyo(day(60), '10:00'));
+    // "1 day before check-in", then 2 days: the mail falls on the day after arrival.
+    const pre = await runWithDelay(
+      '到着後',
+      { kind: 'before_check_in', days: 1 },
+      { kind: 'duration', amount: 2, unit: 'days' },
+    );
+    // A post-stay journey keyed on check-out: its mail after a delay is meant after the stay.
+    const post = await runWithDelay(
+      '滞在後',
+      { kind: 'after_check_out', days: 0 },
+      { kind: 'duration', amount: 1, unit: 'hours' },
+    );
+    const passed = await customer('after-passed');
+    const checkedIn = await customer('after-checkedin');
+    const ended = await customer('after-ended');
+    await booking(passed.id, day(70));
+    const checkedInStay = await booking(checkedIn.id, day(70));
+    await booking(ended.id, day(70), 'confirmed', 1);
+    const leaving = await customer('after-stay');
+    await booking(leaving.id, day(70), 'confirmed', 1);
+    await advance(1);
+    // The trigger's moment (day 69, 09:00) is before check-in: every pre-arrival journey goes on to wait.
+    await setClock(tokyo(day(69), '09:30'));
+    for (const guest of [passed, checkedIn, ended]) {
+      const [journey] = await journeysOf(pre, guest.id);
+      expect(journey?.state).toBe('waiting');
+      expect(journey?.path.map((p) => `${p.nodeId}:${p.event}`)).toEqual([
+        'stay:entered',
+        'stay:done',
+        'wait:entered',
+        'wait:waiting',
+      ]);
+    }
+    await setClock(tokyo(day(70), '16:00'));
+    await s.sql(`update bookings set status = 'checked_in', updated_at = now() where id = $1`, [checkedInStay]);
+    await advance(1);
+    // The delay ends at 09:00 on day 71: after check-in for all three, after check-out for the one-night stay.
+    await setClock(tokyo(day(71), '10:00'));
+    for (const [guest, reason] of [
+      [passed, 'check_in_passed'],
+      [checkedIn, 'checked_in'],
+      [ended, 'stay_ended'],
+    ] as const) {
+      const [journey] = await journeysOf(pre, guest.id);
+      expect(journey?.state, guest.email).toBe('left');
+      expect(journey?.path.at(-1), guest.email).toMatchObject({ nodeId: 'mail', event: 'skipped', detail: reason });
+      expect(await deliveriesTo(pre, guest.id)).toEqual([]);
+    }
+    // The post-stay mail (check-out on day 71) is sent on the check-out day, after the stay.
+    await setClock(tokyo(day(71), '12:00'));
+    await sent(leaving.email);
+    // No pre-arrival mail reached the three (the one-night guest gets the post-stay one: it checked out today).
+    for (const guest of [passed, checkedIn, ended])
+      expect((await outbox(guest.email)).map((m) => m.subject)).not.toContain(`到着後 ${tag}`);
+    expect((await outbox(ended.email)).map((m) => m.subject)).toEqual([`滞在後 ${tag}`]);
+    await stop(pre);
+    await stop(post);
+  }, 180_000);
+});

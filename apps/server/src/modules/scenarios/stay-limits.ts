@@ -11,7 +11,8 @@ import { localDate } from './delay-time.ts';
  *   one (the booking simulator checks guests in from 15:00 too).
  * - A pre-arrival journey ("N days before check-in", "check-in day") never goes on once the guest
  *   has checked in or check-in has passed, nor when the wait would end at or after check-in: it is
- *   skipped at its trigger with a reason (`STAY_SKIP_REASONS` of the contract).
+ *   skipped at its trigger with a reason (`STAY_SKIP_REASONS` of the contract); each of its email
+ *   steps is checked again when due (a delay can carry a mail past check-in).
  * - A late entry (the stay's moment already past when the booking is read) waits for the
  *   scenario's next send time; for a pre-arrival trigger only if that is still before check-in.
  */

@@ -161,6 +161,9 @@ export function ScenarioSummaryPage() {
         }
       />
       <Stack gap="md" data-testid="scenario-summary" data-status={data.status}>
+        <Text size="xs" c="dimmed" data-testid="summary-time-zone">
+          {t('automations.summary.time_zone_note', { timeZone: data.run.timeZone })}
+        </Text>
         {running && (
           <Text size="xs" c="dimmed">
             {t('automations.summary.refreshing')}
@@ -187,8 +190,14 @@ export function ScenarioSummaryPage() {
                   {runs.map((run) => (
                     <Table.Tr key={run.run}>
                       <Table.Td>{run.run}</Table.Td>
-                      <Table.Td>{formatDate(run.startedAt, language, { withTime: true })}</Table.Td>
-                      <Table.Td>{run.endedAt ? formatDate(run.endedAt, language, { withTime: true }) : '-'}</Table.Td>
+                      <Table.Td>
+                        {formatDate(run.startedAt, language, { withTime: true, timeZone: data.run.timeZone })}
+                      </Table.Td>
+                      <Table.Td>
+                        {run.endedAt
+                          ? formatDate(run.endedAt, language, { withTime: true, timeZone: data.run.timeZone })
+                          : '-'}
+                      </Table.Td>
                       <Table.Td>{formatCount(run.entered, language)}</Table.Td>
                     </Table.Tr>
                   ))}

@@ -98,4 +98,58 @@ describe('the campaign editor', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
     await screen.findByTestId('campaign-list');
   }, 30_000);
+
+  it('saves a scheduled campaign’s choices as the user goes, while what it sends is complete, and asks before leaving unsaved', async () => {
+    const saves: { name: string; subject: string; updatedAt?: string }[] = [];
+    let stored = '2026-11-21T00:00:00.000Z';
+    const scheduled = (subject: string, updatedAt: string) =>
+      campaignFixture({
+        status: 'scheduled',
+        subject,
+        senderEmail: values.senderEmail,
+        recipients: { segmentIds: ['s1'], excludeSegmentIds: [] },
+        templateId: 't1',
+        templateName: '冬',
+        schedule: { kind: 'at', localTime: '2099-01-10T09:00', timeZone: 'Asia/Tokyo' },
+        sendAt: '2099-01-10T00:00:00.000Z',
+        hostId: 'brand',
+        updatedAt,
+      });
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1')
+        return { body: { data: scheduled('冬の特別プラン', stored) } };
+      if (method !== 'PUT' || url.pathname !== '/v1/campaigns/c1') return undefined;
+      const body = JSON.parse(String(init.body)) as { name: string; subject: string; updatedAt?: string };
+      saves.push({ name: body.name, subject: body.subject, updatedAt: body.updatedAt });
+      stored = new Date(Date.parse(stored) + 60_000).toISOString();
+      return { body: { data: scheduled(body.subject, stored) } };
+    });
+    const { container } = await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const subject = async () => {
+      await waitFor(() => expect(container.querySelector('input[name="subject"]')).not.toBeNull(), { timeout: 10_000 });
+      return container.querySelector('input[name="subject"]') as HTMLInputElement;
+    };
+    const status = () => screen.getByTestId('save-status').getAttribute('data-state');
+
+    // A subject cleared while typing is not saved onto a scheduled campaign; the leave guard holds it.
+    fireEvent.change(await subject(), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    expect(saves).toEqual([]);
+    // Typed again: saved a moment later, nothing pressed, with the version it was opened at.
+    fireEvent.change(await subject(), { target: { value: '冬の特別プラン、ご家族で' } });
+    await waitFor(() => expect(saves).toHaveLength(1), { timeout: 10_000 });
+    expect(saves[0]).toEqual({
+      name: '冬のご案内',
+      subject: '冬の特別プラン、ご家族で',
+      updatedAt: '2026-11-21T00:00:00.000Z',
+    });
+    await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
+  }, 30_000);
 });

@@ -35,6 +35,7 @@ import {
   emptyDraft,
   firstIncompleteStep,
   inputOf,
+  isStepComplete,
   scheduleOf,
   stepProblems,
   type TCampaignDraft,
@@ -131,12 +132,14 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
     setRevision((n) => n + 1);
   };
 
-  // A draft is saved a second after each change, as the template builder does, so a step's choices
-  // stay whichever way the user moves; a scheduled campaign is saved when the user moves between
-  // steps (each save checks its schedule again).
+  // Saved a second after each change, as the template builder does, so a step's choices stay
+  // whichever way the user moves. A scheduled campaign too, but only while what it sends is
+  // complete (each save checks its schedule again, and a half-typed subject is never what goes out);
+  // its schedule itself changes only when the user schedules again.
+  const sendable = (['details', 'recipients', 'content'] as const).every((step) => isStepComplete(draft, step, now));
   const autosave = useAutosave<Record<string, never>>({
     revision,
-    enabled: !readOnly && status === 'draft' && draft.name.trim() !== '',
+    enabled: !readOnly && draft.name.trim() !== '' && (status === 'draft' || (status === 'scheduled' && sendable)),
     isStale: (error) => isApiError(error) && error.code === 'campaign_stale',
     save: async () => {
       const saved = savedId.current
@@ -241,7 +244,7 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
         title={t(campaign ? 'campaign.editor.edit_title' : 'campaign.editor.new_title')}
         actions={
           <Group gap="md" wrap="nowrap">
-            {!readOnly && status === 'draft' && (
+            {!readOnly && (status === 'draft' || status === 'scheduled') && (
               <SaveStatus state={autosave.state} onRetry={() => void save()} onReload={onReload} />
             )}
             <Anchor component={Link} to="/campaign" size="sm">

@@ -17,7 +17,7 @@ const held: TCampaign = campaignFixture(
       reason: 'quiet_hours',
       until: '2026-11-24T23:00:00.000Z',
       localTime: '08:00',
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      timeZone: 'Asia/Tokyo',
       hostName: 'さくら旅館 箱根',
       otherHosts: 0,
       waiting: 120,
@@ -62,6 +62,9 @@ describe('campaign list', () => {
       'Waiting for quiet hours to end: 08:00 (さくら旅館 箱根)',
     );
     expect(within(row).getByTestId('campaign-hold-waiting').textContent).toBe('Deliveries waiting: 120');
+    // One zone for the page, named: the send time is Tokyo's (9 PM), whatever the browser's zone.
+    expect(within(row).getByTestId('campaign-send-time').textContent).toBe('24 Nov 2026, 9:00 PM');
+    expect(screen.getByTestId('campaign-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
     expect(within(row).getByRole('link', { name: '箱根の冬のご案内' }).getAttribute('href')).toBe(
       `/campaign/${held.id}`,
     );

@@ -69,6 +69,13 @@ export function CampaignListPage() {
   const campaigns = useQuery(campaignListQuery(filters, list.page, PAGE_SIZE));
   const { run, dialog } = useCampaignActions();
   const data = campaigns.data;
+  // One time zone for the page, named under the list: the campaigns' own (their owning host's, as
+  // the statistics page shows them); a row of a host in another zone names its zone by its time.
+  const pageTimeZone = data?.items[0]?.timeZone ?? browserTimeZone();
+  const zoned = (at: string, timeZone: string) => {
+    const text = formatDate(at, language, { withTime: true, timeZone });
+    return timeZone === pageTimeZone ? text : `${text} (${timeZone})`;
+  };
 
   const createButton = can['campaign.create'] && (
     <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
@@ -114,12 +121,12 @@ export function CampaignListPage() {
       cell: (campaign) => (
         <>
           <CampaignStatusBadge status={campaign.status} hold={campaign.hold} />
-          {campaign.hold && <CampaignHoldNote hold={campaign.hold} pageTimeZone={browserTimeZone()} />}
+          {campaign.hold && <CampaignHoldNote hold={campaign.hold} pageTimeZone={pageTimeZone} />}
           {campaign.paused && (
             <Text size="xs" c="yellow.8" maw={260} data-testid="campaign-paused">
               {t('campaign.statistics.paused', {
                 name: campaign.paused.by?.name ?? t('campaign.statistics.paused_someone'),
-                time: formatDate(campaign.paused.at, language, { withTime: true }),
+                time: zoned(campaign.paused.at, campaign.timeZone),
               })}
             </Text>
           )}
@@ -145,9 +152,10 @@ export function CampaignListPage() {
       key: 'send_time',
       header: t('campaign.list.columns.send_time'),
       nowrap: true,
+      testId: 'campaign-send-time',
       cell: (campaign) => {
         const when = sendTime(campaign);
-        return when ? formatDate(when, language, { withTime: true }) : t('campaign.list.not_scheduled');
+        return when ? zoned(when, campaign.timeZone) : t('campaign.list.not_scheduled');
       },
     },
     {
@@ -236,6 +244,11 @@ export function CampaignListPage() {
       pageSize={PAGE_SIZE}
       minWidth={900}
     >
+      {data && data.items.length > 0 && (
+        <Text size="xs" c="dimmed" mt="xs" data-testid="campaign-time-zone">
+          {t('campaign.statistics.time_zone_note', { timeZone: pageTimeZone })}
+        </Text>
+      )}
       {dialog}
     </ListPage>
   );

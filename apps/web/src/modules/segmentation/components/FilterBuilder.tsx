@@ -325,7 +325,7 @@ function GroupCard({
                   max={1000}
                   allowDecimal={false}
                   readOnly={readOnly}
-                  aria-label={t('segmentation.builder.such_bookings')}
+                  aria-label={t('segmentation.builder.such_bookings', { count: bookings.count })}
                   value={bookings.count}
                   onChange={(v) =>
                     dispatch({
@@ -336,7 +336,7 @@ function GroupCard({
                   }
                   data-testid="booking-count"
                 />
-                <Text size="sm">{t('segmentation.builder.such_bookings')}</Text>
+                <Text size="sm">{t('segmentation.builder.such_bookings', { count: bookings.count })}</Text>
               </>
             )}
           </Group>

@@ -194,8 +194,8 @@ function GroupView({
                     ? 'segmentation.why.bookings_none'
                     : 'segmentation.why.bookings_at_least',
                   {
-                    matched: group.bookings.matched,
-                    count: group.bookings.count,
+                    count: group.bookings.matched,
+                    need: group.bookings.count,
                   },
                 )}
               </Text>
@@ -230,8 +230,8 @@ function BookingView({ booking, matched }: { booking: TExplainBooking; matched: 
       <Text size="xs" c="dimmed">
         {t('segmentation.why.booking_more', {
           date: day(booking.bookingDate),
-          nights: booking.nights,
-          guests: booking.guests,
+          nights: t('segmentation.why.nights', { count: booking.nights }),
+          guests: t('segmentation.why.guests', { count: booking.guests }),
           roomType: roomTypeText(booking.roomType, t),
           source: booking.source ?? '-',
           status: t(`segmentation.options.booking_status.${booking.status}`, { defaultValue: booking.status }),
