@@ -1,10 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { errorText } from '../../../lib/http/errorText';
-import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
-import { showSnackbar } from '../../ui/components/Snackbar';
+import { actAtOnce, useConfirmedAction } from '../../ui/hooks/useConfirmedAction';
 import { actOnScenario, copyScenario, deleteScenario, SCENARIOS_QUERY_KEY } from '../api/scenariosCalls';
 import { isConfirmedScenarioAction, type TConfirmedScenarioAction, type TScenarioMenuAction } from '../scenarioActions';
 
@@ -36,81 +34,45 @@ export function useScenarioActions(
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState<{ action: TConfirmedScenarioAction; scenario: TActedScenario } | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: SCENARIOS_QUERY_KEY });
 
-  const copy = async (scenario: TActedScenario) => {
-    try {
-      const made = await copyScenario(scenario.id);
-      showSnackbar({ status: 'success', message: t('automations.done.copy', { name: made.name }) });
+  const { ask, dialog } = useConfirmedAction<TConfirmedScenarioAction, TActedScenario>({
+    perform: (action, scenario) =>
+      action === 'delete'
+        ? deleteScenario(scenario.id)
+        : // The sentence as typed, in the user's language: the dialog let it through only when it matched, and the server checks it again.
+          actOnScenario(scenario.id, action, action === 'stop' ? t('automations.confirm.stop_sentence') : undefined),
+    doneText: (action, scenario) => t(`automations.done.${action}`, { name: scenario.name }),
+    confirmText: (action, scenario) => ({
+      title: t(`automations.confirm.${action}_title`),
+      message: t(`automations.confirm.${action}`, { name: scenario.name }),
+      typedSentence: action === 'stop' ? t('automations.confirm.stop_sentence') : undefined,
+      confirmLabel: t(`automations.actions.${action}`),
+      cancelLabel: t('automations.confirm.keep'),
+      danger: action === 'stop' || action === 'delete' || action === 'restart',
+    }),
+    onDone: async (action) => {
       await refresh();
-      options.onDone?.('copy');
-    } catch (error) {
-      showSnackbar({ status: 'failed', message: errorText(error, t) });
-    }
-  };
+      options.onDone?.(action);
+    },
+    onRefused: options.onRefused,
+    refusalTestId: 'scenario-refusal',
+  });
 
   const run = (action: TScenarioMenuAction, scenario: TActedScenario) => {
     if (action === 'edit') void navigate(editorPath(scenario.id));
     else if (action === 'summary') void navigate(summaryPath(scenario.id));
-    else if (action === 'copy') void copy(scenario);
-    else if (isConfirmedScenarioAction(action)) {
-      setRefusal(null);
-      setPending({ action, scenario });
-    }
+    else if (action === 'copy')
+      void actAtOnce(
+        async () => t('automations.done.copy', { name: (await copyScenario(scenario.id)).name }),
+        t,
+        async () => {
+          await refresh();
+          options.onDone?.('copy');
+        },
+      );
+    else if (isConfirmedScenarioAction(action)) ask(action, scenario);
   };
 
-  const confirm = async () => {
-    if (!pending) return;
-    const { action, scenario } = pending;
-    setBusy(true);
-    try {
-      if (action === 'delete') await deleteScenario(scenario.id);
-      // The sentence as typed, in the user's language: the dialog let it through only when it matched, and the server checks it again.
-      else
-        await actOnScenario(
-          scenario.id,
-          action,
-          action === 'stop' ? t('automations.confirm.stop_sentence') : undefined,
-        );
-      showSnackbar({ status: 'success', message: t(`automations.done.${action}`, { name: scenario.name }) });
-      setPending(null);
-      await refresh();
-      options.onDone?.(action);
-    } catch (error) {
-      setRefusal(errorText(error, t));
-      options.onRefused?.(error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const danger = pending?.action === 'stop' || pending?.action === 'delete' || pending?.action === 'restart';
-  const dialog = (
-    <ConfirmDialog
-      opened={pending !== null}
-      title={pending ? t(`automations.confirm.${pending.action}_title`) : ''}
-      message={
-        refusal ? (
-          <span role="alert" style={{ color: 'var(--mantine-color-red-7)' }} data-testid="scenario-refusal">
-            {refusal}
-          </span>
-        ) : pending ? (
-          t(`automations.confirm.${pending.action}`, { name: pending.scenario.name })
-        ) : (
-          ''
-        )
-      }
-      typedSentence={pending?.action === 'stop' ? t('automations.confirm.stop_sentence') : undefined}
-      confirmLabel={pending ? t(`automations.actions.${pending.action}`) : undefined}
-      cancelLabel={t('automations.confirm.keep')}
-      danger={danger}
-      loading={busy}
-      onClose={() => setPending(null)}
-      onConfirm={() => void confirm()}
-    />
-  );
   return { run, dialog };
 }

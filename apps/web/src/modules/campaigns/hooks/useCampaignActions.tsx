@@ -1,11 +1,9 @@
 import type { TCampaign } from '@yado/contracts/campaigns';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { errorText } from '../../../lib/http/errorText';
-import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
-import { showSnackbar } from '../../ui/components/Snackbar';
+import { actAtOnce, useConfirmedAction } from '../../ui/hooks/useConfirmedAction';
 import {
   CAMPAIGNS_QUERY_KEY,
   cancelCampaign,
@@ -24,6 +22,18 @@ const CONFIRM_LABEL: Record<TConfirmedAction, string> = {
   cancel: 'campaign.actions.cancel',
   delete: 'campaign.actions.delete',
 };
+const PERFORM: Record<TConfirmedAction, (id: string) => Promise<unknown>> = {
+  send_now: sendCampaignNow,
+  save_as_draft: saveCampaignAsDraft,
+  cancel: cancelCampaign,
+  delete: deleteCampaign,
+};
+const DONE: Record<TConfirmedAction, string> = {
+  send_now: 'sending',
+  save_as_draft: 'drafted',
+  cancel: 'cancelled',
+  delete: 'deleted',
+};
 
 /**
  * Runs a list action on a campaign: navigation at once, changes after a confirmation. A refusal
@@ -36,90 +46,47 @@ export function useCampaignActions(onDeleted?: () => void): {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState<{ action: TConfirmedAction; campaign: TCampaign } | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: CAMPAIGNS_QUERY_KEY });
 
-  const duplicate = async (campaign: TCampaign) => {
-    try {
-      const copy = await duplicateCampaign(campaign.id);
-      showSnackbar({ status: 'success', message: t('campaign.done.duplicated', { name: copy.name }) });
+  const { ask, dialog } = useConfirmedAction<TConfirmedAction, TCampaign>({
+    perform: (action, campaign) => PERFORM[action](campaign.id),
+    doneText: (action, campaign) => t(`campaign.done.${DONE[action]}`, { name: campaign.name }),
+    confirmText: (action, campaign) => ({
+      title: t(`campaign.confirm.${action}_title`),
+      message: t(`campaign.confirm.${action}`, { name: campaign.name }),
+      confirmLabel: t(CONFIRM_LABEL[action]),
+      cancelLabel: t('campaign.confirm.keep'),
+      danger: action === 'delete' || action === 'cancel',
+    }),
+    onDone: async (action) => {
+      if (action === 'delete') onDeleted?.();
       await refresh();
-    } catch (error) {
-      showSnackbar({ status: 'failed', message: errorText(error, t) });
-    }
-  };
-
-  /** Pause and resume go at once (both undo each other), with a snackbar. */
-  const pauseOrResume = async (action: 'pause' | 'resume', campaign: TCampaign) => {
-    try {
-      await (action === 'pause' ? pauseCampaign(campaign.id) : resumeCampaign(campaign.id));
-      showSnackbar({
-        status: 'success',
-        message: t(`campaign.done.${action === 'pause' ? 'paused' : 'resumed'}`, { name: campaign.name }),
-      });
-      await refresh();
-    } catch (error) {
-      showSnackbar({ status: 'failed', message: errorText(error, t) });
-    }
-  };
+    },
+    refusalTestId: 'campaign-refusal',
+  });
 
   const run = (action: TCampaignAction, campaign: TCampaign) => {
     if (action === 'statistics') void navigate(`/campaign/${campaign.id}`);
     else if (action === 'edit') void navigate(`/campaign/${campaign.id}/edit`);
     else if (action === 'edit_schedule') void navigate(`/campaign/${campaign.id}/edit?step=schedule`);
-    else if (action === 'duplicate') void duplicate(campaign);
-    else if (action === 'pause' || action === 'resume') void pauseOrResume(action, campaign);
-    else if (isConfirmed(action)) {
-      setRefusal(null);
-      setPending({ action, campaign });
-    }
+    else if (action === 'duplicate')
+      void actAtOnce(
+        async () => t('campaign.done.duplicated', { name: (await duplicateCampaign(campaign.id)).name }),
+        t,
+        refresh,
+      );
+    // Pause and resume go at once (both undo each other), with a snackbar.
+    else if (action === 'pause' || action === 'resume')
+      void actAtOnce(
+        async () => {
+          await (action === 'pause' ? pauseCampaign(campaign.id) : resumeCampaign(campaign.id));
+          return t(`campaign.done.${action === 'pause' ? 'paused' : 'resumed'}`, { name: campaign.name });
+        },
+        t,
+        refresh,
+      );
+    else if (isConfirmed(action)) ask(action, campaign);
   };
 
-  const confirm = async () => {
-    if (!pending) return;
-    const { action, campaign } = pending;
-    setBusy(true);
-    try {
-      if (action === 'send_now') await sendCampaignNow(campaign.id);
-      if (action === 'save_as_draft') await saveCampaignAsDraft(campaign.id);
-      if (action === 'cancel') await cancelCampaign(campaign.id);
-      if (action === 'delete') await deleteCampaign(campaign.id);
-      const done = { send_now: 'sending', save_as_draft: 'drafted', cancel: 'cancelled', delete: 'deleted' }[action];
-      showSnackbar({ status: 'success', message: t(`campaign.done.${done}`, { name: campaign.name }) });
-      setPending(null);
-      if (action === 'delete') onDeleted?.();
-      await refresh();
-    } catch (error) {
-      setRefusal(errorText(error, t));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const dialog = (
-    <ConfirmDialog
-      opened={pending !== null}
-      title={pending ? t(`campaign.confirm.${pending.action}_title`) : ''}
-      message={
-        refusal ? (
-          <span role="alert" style={{ color: 'var(--mantine-color-red-7)' }} data-testid="campaign-refusal">
-            {refusal}
-          </span>
-        ) : pending ? (
-          t(`campaign.confirm.${pending.action}`, { name: pending.campaign.name })
-        ) : (
-          ''
-        )
-      }
-      confirmLabel={pending ? t(CONFIRM_LABEL[pending.action]) : undefined}
-      cancelLabel={t('campaign.confirm.keep')}
-      danger={pending?.action === 'delete' || pending?.action === 'cancel'}
-      loading={busy}
-      onClose={() => setPending(null)}
-      onConfirm={() => void confirm()}
-    />
-  );
   return { run, dialog };
 }
