@@ -2,6 +2,7 @@ import type { TMe } from '@yado/contracts/auth';
 import type { TCampaign, TCampaignStatistics } from '@yado/contracts/campaigns';
 import { entitlementsFor } from '@yado/contracts/entitlements';
 import { featureFlagsFor } from '@yado/contracts/features';
+import type { TSegment } from '@yado/contracts/segments';
 import { roleDisplayName } from '@yado/contracts/tenancy';
 import type { THostLevel, TRole } from '@yado/contracts/tenancy';
 
@@ -78,6 +79,28 @@ export function campaignFixture(
     editable: true,
     createdAt: '2026-11-20T00:00:00.000Z',
     updatedAt: '2026-11-20T00:00:00.000Z',
+    createdBy: null,
+    updatedBy: null,
+    ...overrides,
+  };
+}
+
+/** A segment as GET /v1/segments/:id answers it: static, counted, owned by the acting brand. */
+export function segmentFixture(id: string, overrides: Partial<TSegment> = {}): TSegment {
+  return {
+    id,
+    name: 'Summer guests',
+    description: '',
+    type: 'static',
+    filter: null,
+    audience: 12,
+    audienceCountedAt: '2026-11-24T00:00:00Z',
+    hostId: 'h1',
+    hostName: 'さくらホテルズ',
+    hostLevel: 'brand',
+    editable: true,
+    createdAt: '2026-11-01T00:00:00Z',
+    updatedAt: '2026-11-01T00:00:00Z',
     createdBy: null,
     updatedBy: null,
     ...overrides,

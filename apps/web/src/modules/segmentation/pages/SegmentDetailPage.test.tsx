@@ -1,8 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { profileFixture } from '../../../test/fixtures';
+import { profileFixture, segmentFixture } from '../../../test/fixtures';
 import { mockFetch } from '../../../test/render';
-import { renderSegmentPage, segmentFixture } from '../test/segmentPages';
+import { renderSegmentPage } from '../test/segmentPages';
 import { SegmentDetailPage } from './SegmentDetailPage';
 
 const ID = '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a01';

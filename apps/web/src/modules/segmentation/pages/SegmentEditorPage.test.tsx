@@ -2,9 +2,9 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { featureFlagsFor } from '@yado/contracts';
 import type { TFilter } from '@yado/contracts/segments';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { profileFixture } from '../../../test/fixtures';
+import { profileFixture, segmentFixture } from '../../../test/fixtures';
 import { mockFetch } from '../../../test/render';
-import { renderSegmentPage, segmentFixture } from '../test/segmentPages';
+import { renderSegmentPage } from '../test/segmentPages';
 import { SegmentEditorPage } from './SegmentEditorPage';
 
 const ID = '5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a02';
