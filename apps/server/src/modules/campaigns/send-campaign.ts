@@ -652,9 +652,14 @@ async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<T
       );
     if (code !== undefined && code >= 500)
       return { ...base, status: 'failed', messageId: null, error: text, nextAttemptAt: null, hardBounce: true };
-    // No answer in time: the relay may have taken the message. Unknown, never failed: sent again
-    // once, marked as a possible repeat (recordOutcomes), and not counted as an attempt.
-    if ((error as { code?: string }).code === 'ETIMEDOUT')
+    // No answer in time on an open conversation (after DATA, say): the relay may have taken the
+    // message. Unknown, never failed: sent again once, marked as a possible repeat (recordOutcomes),
+    // and not counted as an attempt. A connection, greeting or TLS timeout is no such case: the
+    // relay cannot have taken anything, so it is tried again later like a refused connection.
+    if (
+      (error as { code?: string }).code === 'ETIMEDOUT' &&
+      (error as { timeoutType?: string }).timeoutType === 'SOCKET_TIMEOUT'
+    )
       return { ...base, status: 'unknown', messageId: null, error: text, nextAttemptAt: null };
     // 4xx, or no answer at all (connection refused or lost): try again later, up to the limit.
     // Only the relay's answers count as attempts (a claim put back after a crash does not).
