@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
-import { DEMO_DOMAINS, seedDemoSending } from '../../seed/demo-sending.ts';
+import { DEMO, type TTestServer } from '../../test/harness.ts';
+import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
 import { ANSWER_LOST_TWICE } from './send-queries.ts';
 
@@ -16,56 +15,17 @@ import { ANSWER_LOST_TWICE } from './send-queries.ts';
  * relay attempt (the 4xx budget, here 2, counts only the relay's answers).
  */
 
-type TAnswer = 'hang' | '451' | '250';
-
 let s: TTestServer;
 let brand: { id: string };
 let hotel: { id: string };
 const tag = randomBytes(3).toString('hex');
 const mail = (local: string) => `${local}.${tag}@guest.example.jp`;
-/** What the relay answers each recipient, one entry per message received; then 250. */
-const script = new Map<string, TAnswer[]>();
-/** Messages the relay read to the end, per recipient (answered or not). */
-const received = new Map<string, number>();
 
-const relay = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  closeTimeout: 100,
-  logger: false,
-  onData(stream, session, callback) {
-    const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-    stream.on('data', () => undefined);
-    stream.on('end', () => {
-      for (const address of to) received.set(address, (received.get(address) ?? 0) + 1);
-      const answer = script.get(to[0] ?? '')?.shift() ?? '250';
-      if (answer === 'hang') return; // taken, and never answered
-      if (answer === '451')
-        return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }) as Error);
-      callback();
-    });
-  },
-});
-
-/** A test server whose relay is `smtpUrl` (the demo's domain verified), and the brand's ids. */
+/** A test server whose relay is `smtpUrl` (a 4xx budget of 2, back-offs of 10 ms), and the brand's ids. */
 async function serverWith(smtpUrl: string): Promise<TTestServer> {
-  const server = await startTestServer({
-    worker: false,
-    env: { SMTP_URL: smtpUrl, CAMPAIGN_RETRY_LIMIT: '2', CAMPAIGN_RETRY_BASE_SECONDS: '0.01' },
-  });
-  await seedDemoSending(server.rt);
-  // With a relay of its own the server runs no embedded DNS server to verify the demo's domain
-  // against: it is marked verified, as the embedded product's seed leaves it.
-  await server.sql(
-    `update sending_domains set state = 'verified', verified_at = now(), lapsed_at = null where domain = $1`,
-    [DEMO_DOMAINS.verified],
-  );
+  const server = await relayedTestServer(smtpUrl, { CAMPAIGN_RETRY_LIMIT: '2', CAMPAIGN_RETRY_BASE_SECONDS: '0.01' });
   [brand] = await server.sql(`select id from hosts where slug = 'sakura-hotels'`);
   [hotel] = await server.sql(`select id from hosts where slug = 'sakura-hakone'`);
-  await server.sql(
-    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
-    [brand.id],
-  );
   return server;
 }
 
@@ -132,14 +92,14 @@ const deliveryOf = async (id: string, email: string) =>
   )[0] as { status: string; attempts: number; in_flight_repeats: number; error: string | null };
 
 describe('a relay that takes a message after DATA and never answers', () => {
+  let relay: TTestRelay;
   beforeAll(async () => {
-    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
-    const port = (relay.server.address() as AddressInfo).port;
-    s = await serverWith(`smtp://127.0.0.1:${port}/?pool=true&maxConnections=2&socketTimeout=1000`);
+    relay = await startTestRelay();
+    s = await serverWith(relay.url({ maxConnections: 2, socketTimeout: 1000 }));
   });
   afterAll(async () => {
     await s?.close();
-    await new Promise<void>((r) => relay.close(() => r()));
+    await relay?.close();
   });
 
   it('leaves the delivery unknown and sends it once more, marked; lost twice it counts as sent, never failed, never a third time', async () => {
@@ -147,16 +107,16 @@ describe('a relay that takes a message after DATA and never answers', () => {
     const twice = mail('twice');
     const then451 = mail('then-451');
     const fine = mail('fine');
-    script.set(once, ['hang', '250']);
-    script.set(twice, ['hang', 'hang', 'hang']);
+    relay.script.set(once, ['hang', '250']);
+    relay.script.set(twice, ['hang', 'hang', 'hang']);
     // A timeout, then a 451: with a budget of 2 relay answers, the timeout must not have used one.
-    script.set(then451, ['hang', '451', '250']);
+    relay.script.set(then451, ['hang', '451', '250']);
     const { id, token } = await campaignTo('応答なし', [once, twice, then451, fine]);
 
     await sendUntilDone(id);
 
     // The relay got each message again once after a timeout, and never a third time.
-    expect(Object.fromEntries([once, twice, then451, fine].map((a) => [a, received.get(a) ?? 0]))).toEqual({
+    expect(Object.fromEntries([once, twice, then451, fine].map((a) => [a, relay.received.get(a) ?? 0]))).toEqual({
       [once]: 2,
       [twice]: 2,
       [then451]: 3,
