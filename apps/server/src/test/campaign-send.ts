@@ -1,5 +1,30 @@
 import { expect } from 'vitest';
-import { DEMO, type TTestServer } from './harness.ts';
+import { seedDemoSending } from '../seed/demo-sending.ts';
+import { DEMO, startTestServer, type TTestServer } from './harness.ts';
+
+/**
+ * The worker-process send tests' server (kill, SIGTERM, takeover, scenario kill): no worker in it
+ * (the test runs worker processes of its own on its database, data directory and embedded SMTP
+ * sink), on PostgreSQL, with the demo's sending identity and no quiet hours at the brand;
+ * `settings`: more of the brand's campaign email settings (`frequency_cap_count = 100`, say).
+ */
+export async function sendTestServer(env: Record<string, string>, settings = ''): Promise<TTestServer> {
+  const s = await startTestServer({ worker: false, env });
+  if (!s.rt.config.databaseUrl) throw new Error('a worker process needs PostgreSQL: it cannot share PGlite');
+  await seedDemoSending(s.rt);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00'${settings ? `, ${settings}` : ''}
+     where host_id = (select id from hosts where slug = 'sakura-hotels')`,
+  );
+  return s;
+}
+
+/** What `workerProcesses` (test/worker-process.ts) needs of the send test's server. */
+export const workerSettings = (s: TTestServer) => ({
+  databaseUrl: s.rt.config.databaseUrl,
+  dataDir: s.rt.config.dataDir,
+  sinkPort: s.rt.sink?.port,
+});
 
 let calls = 0;
 

@@ -1,9 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { eventually, type TTestServer } from '../../test/harness.ts';
 import { killWorkerProcess, startWorkerProcess } from '../../test/worker-process.ts';
-import { campaignTo, sinkCounts } from '../../test/campaign-send.ts';
-import { seedDemoSending } from '../../seed/demo-sending.ts';
+import { campaignTo, sendTestServer, sinkCounts } from '../../test/campaign-send.ts';
 
 /**
  * Takeover (issue 24): a killed worker's campaign send is taken up by another worker that runs,
@@ -88,14 +87,7 @@ async function expectEveryGuestOnce(id: string, prefix: string, guests: number, 
 }
 
 beforeAll(async () => {
-  s = await startTestServer({ worker: false, env: SHORT_LEASE });
-  if (!s.rt.config.databaseUrl)
-    throw new Error('the takeover test needs PostgreSQL: a worker process cannot share PGlite');
-  await seedDemoSending(s.rt);
-  await s.sql(
-    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00'
-     where host_id = (select id from hosts where slug = 'sakura-hotels')`,
-  );
+  s = await sendTestServer(SHORT_LEASE);
 }, 120_000);
 
 afterAll(async () => {
