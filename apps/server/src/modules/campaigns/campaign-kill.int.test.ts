@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { eventually, type TTestServer } from '../../test/harness.ts';
+import { campaignTo, sendTestServer, sinkCounts as sinkCountsOf, workerSettings } from '../../test/campaign-send.ts';
 import { stopWorkerProcess, workerProcesses } from '../../test/worker-process.ts';
 import { SINK_POOL } from '../../mail/transport.ts';
-import { seedDemoSending } from '../../seed/demo-sending.ts';
 
 /**
  * THE KILL TEST: a 20,000-recipient campaign sent by a real worker process
@@ -24,7 +24,7 @@ let s: TTestServer;
 
 /** Worker processes of this test's settings (test/worker-process.ts), stopped after the file. */
 const workers = workerProcesses(
-  () => ({ databaseUrl: s.rt.config.databaseUrl, dataDir: s.rt.config.dataDir, sinkPort: s.rt.sink?.port }),
+  () => workerSettings(s),
   {
     CAMPAIGN_DISPATCH_SECONDS: '1',
     CAMPAIGN_BATCH_SIZE: '100',
@@ -38,14 +38,7 @@ const startWorkerProcess = () => workers.start();
 const kill = workers.kill;
 
 beforeAll(async () => {
-  s = await startTestServer({ worker: false, env: LEASE });
-  if (!s.rt.config.databaseUrl) throw new Error('the kill test needs PostgreSQL: a worker process cannot share PGlite');
-  await seedDemoSending(s.rt);
-  const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  await s.sql(
-    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
-    [brand.id],
-  );
+  s = await sendTestServer(LEASE);
 }, 120_000);
 
 afterAll(async () => {
@@ -53,90 +46,14 @@ afterAll(async () => {
   await s?.close();
 });
 
-/**
- * `n` guests of さくら箱根 addressed `<prefix><g>@guest.example.jp`, the first `unsubscribed` of them
- * unsubscribed already, in a static segment; a campaign to them, sent now. Answers its id.
- */
-async function campaignTo(prefix: string, n: number, unsubscribed: number): Promise<{ id: string; token: string }> {
-  const { token } = await s.login(DEMO.brandAdmin);
-  const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
-  const like = `${prefix}%@guest.example.jp`;
-  await s.sql(
-    `insert into customers (brand_id, first_name, last_name, phone, email, email_status)
-     select $1, 'ゲスト' || g, '箱根', $2 || lpad(g::text, 7, '0'), $3 || g || '@guest.example.jp',
-       case when g <= ${unsubscribed} then 'unsubscribed' else 'active' end
-     from generate_series(1, ${n}) g`,
-    [brand.id, prefix === 'kill' ? '0709' : '0708', prefix],
-  );
-  await s.sql(
-    `insert into customer_allocations (customer_id, hotel_id, brand_id, source)
-     select id, $2, $1, 'manual' from customers where brand_id = $1 and email like $3`,
-    [brand.id, hotel.id, like],
-  );
-  const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `箱根 ${prefix}`, type: 'static' } }))
-    .body.data.id as string;
-  await s.sql(
-    `insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where brand_id = $1 and email like $3`,
-    [brand.id, segment, like],
-  );
-  const template = await s.call('POST', '/v1/templates', {
-    token,
-    body: {
-      name: `箱根の冬 ${prefix}`,
-      defaultLanguage: 'ja',
-      contents: {
-        ja: {
-          subject: '冬',
-          preheader: '',
-          document: {
-            version: 1,
-            sections: [
-              {
-                id: 's',
-                columns: [
-                  {
-                    id: 'c',
-                    blocks: [{ id: 'b', type: 'button', label: '予約', href: 'https://sakura.example.jp/hakone' }],
-                  },
-                ],
-              },
-            ],
-          },
-        },
-      },
-    },
-  });
-  const campaign = await s.call('POST', '/v1/campaigns', {
-    token,
-    body: {
-      name: `箱根の冬 ${prefix}`,
-      subject: '箱根の冬のご案内',
-      recipients: { segmentIds: [segment] },
-      templateId: template.body.data.id,
-    },
-  });
-  const id = campaign.body.data.id as string;
-  expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
-  return { id, token };
-}
-
-/** Mails the sink holds per address of the prefix. */
-async function sinkCounts(prefix: string): Promise<Map<string, number>> {
-  const received = await s.sql(
-    `select r.address, count(*)::int as n from dev_outbox o, unnest(o.rcpt_to) r(address)
-     where r.address like $1 group by r.address`,
-    [`${prefix}%@guest.example.jp`],
-  );
-  return new Map(received.map((r) => [r.address as string, r.n as number]));
-}
+const sinkCounts = (prefix: string) => sinkCountsOf(s, prefix);
 
 const statusOf = async (id: string) =>
   (await s.sql(`select status from campaigns where id = $1`, [id]))[0].status as string;
 
 describe('a campaign send whose worker is killed again and again', () => {
   it('repeats at most the mails in an SMTP conversation at each kill, each at most once and counted; none to the unsubscribed', async () => {
-    const { id, token } = await campaignTo('kill', RECIPIENTS, UNSUBSCRIBED_BEFORE);
+    const { id, token } = await campaignTo(s, 'kill', RECIPIENTS, UNSUBSCRIBED_BEFORE);
     const sentCount = async () =>
       (await s.sql(`select count(*)::int as n from deliveries where campaign_id = $1 and status = 'sent'`, [id]))[0]
         .n as number;
@@ -227,7 +144,7 @@ describe('a worker stopped with SIGTERM in the middle of a send', () => {
   it('stops claiming, finishes what is in flight, exits within 10 s, and another worker goes on without a repeat', async () => {
     // The worker left running by the test above would take the send too: this one sends alone.
     await workers.killAll();
-    const { id } = await campaignTo('term', 3000, 0);
+    const { id } = await campaignTo(s, 'term', 3000, 0);
     const first = await startWorkerProcess();
     await eventually(async () => ((await sinkCounts('term')).size >= 300 ? true : null), 120_000);
     const stopped = Date.now();

@@ -449,7 +449,7 @@ class SendLog {
   private async flush(): Promise<void> {
     const batch = this.pending.splice(0);
     try {
-      const verdicts = await asBrand(this.rt, this.campaign.brand_id, (tx) =>
+      const { verdicts, recorded } = await asBrand(this.rt, this.campaign.brand_id, (tx) =>
         commitSendStep(
           tx,
           this.campaign,
@@ -458,8 +458,9 @@ class SendLog {
           batch.flatMap((p) => (p.hand ? [p.hand.id] : [])),
         ),
       );
-      // Counted once committed: what the metrics say was sent is what the statistics hold.
-      countSends(batch.flatMap((p) => (p.answer ? [p.answer] : [])));
+      // Counted once committed, and only if recorded (a fenced answer is not): what the metrics say
+      // was sent is what the statistics hold.
+      countSends(batch.flatMap((p) => (p.answer && recorded.has(p.answer.id) ? [p.answer] : [])));
       for (const p of batch) p.done(p.hand ? (verdicts.get(p.hand.id) ?? 'gone') : null);
     } catch (error) {
       for (const p of batch) p.fail(error);
@@ -473,7 +474,8 @@ class SendLog {
 /**
  * THE place where a send's answers are recorded (delivery rows, bounces, and TRACK's rollups in the
  * same transaction), together with the consent check and "handed" mark of the mails about to go.
- * Answers of a claim that was put back meanwhile are not recorded (the claim token fences them).
+ * Answers of a claim that was put back meanwhile are not recorded (the claim token fences them):
+ * `recorded` holds the ids of those that were.
  */
 async function commitSendStep(
   tx: TTx,
@@ -481,7 +483,7 @@ async function commitSendStep(
   token: string,
   answers: TOutcome[],
   handIds: string[],
-): Promise<Map<string, TVerdict>> {
+): Promise<{ verdicts: Map<string, TVerdict>; recorded: Set<string> }> {
   const recorded = await recordOutcomes(tx, token, answers);
   const bounced = new Set(answers.filter((o) => o.hardBounce).map((o) => o.id));
   const handed = await handSend(tx, campaign.id, token, handIds);
@@ -494,7 +496,10 @@ async function commitSendStep(
       })),
     ...handed.filter((r) => r.status === 'skipped').map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'skipped')),
   ]);
-  return new Map(handed.map((r) => [r.id, r.status === 'sending' ? 'go' : 'skipped']));
+  return {
+    verdicts: new Map(handed.map((r) => [r.id, r.status === 'sending' ? 'go' : 'skipped'])),
+    recorded: new Set(recorded.map((r) => r.id)),
+  };
 }
 
 /**
@@ -679,9 +684,14 @@ async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<T
       };
     };
     if (code !== undefined && code >= 500) return failed();
-    // No answer in time: the relay may have taken the message. Unknown, never failed: sent again
-    // once, marked as a possible repeat (recordOutcomes), and not counted as an attempt.
-    if ((error as { code?: string }).code === 'ETIMEDOUT')
+    // No answer in time on an open conversation (after DATA, say): the relay may have taken the
+    // message. Unknown, never failed: sent again once, marked as a possible repeat (recordOutcomes),
+    // and not counted as an attempt. A connection, greeting or TLS timeout is no such case: the
+    // relay cannot have taken anything, so it is tried again later like a refused connection.
+    if (
+      (error as { code?: string }).code === 'ETIMEDOUT' &&
+      (error as { timeoutType?: string }).timeoutType === 'SOCKET_TIMEOUT'
+    )
       return { ...base, status: 'unknown', messageId: null, error: text, nextAttemptAt: null };
     // 4xx, or no answer at all (connection refused or lost): try again later, up to the limit.
     // Only the relay's answers count as attempts (a claim put back after a crash does not).

@@ -1,8 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
-import { killWorkerProcess, startWorkerProcess as startWorker } from '../../test/worker-process.ts';
-import { seedDemoSending } from '../../seed/demo-sending.ts';
+import { DEMO, eventually, type TTestServer } from '../../test/harness.ts';
+import { sendTestServer, sinkCounts, workerSettings } from '../../test/campaign-send.ts';
+import { workerProcesses } from '../../test/worker-process.ts';
 
 /**
  * The engine's kill test: 1,000 guests through a scenario (segment entry, a one-day delay, an
@@ -17,42 +16,27 @@ const KILLS = Number(process.env.KILL_COUNT ?? 8);
 const LEASE = { WORKER_LEASE_SECONDS: '3', WORKER_LEASE_RENEW_SECONDS: '1' };
 
 let s: TTestServer;
-const workers: ChildProcess[] = [];
 
-/** A worker process of this test's settings (test/worker-process.ts), stopped after the file. */
-async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = await startWorker({
-    DATABASE_URL: s.rt.config.databaseUrl as string,
-    DATA_DIR: s.rt.config.dataDir,
-    SMTP_URL: `smtp://127.0.0.1:${s.rt.sink?.port}`,
-    SCENARIO_CLOCK: 'manual',
-    SCENARIO_TICK_SECONDS: '0.5',
-    // Small sets, so a tick is many transactions and the kills land between and inside them.
-    SCENARIO_BATCH_SIZE: '40',
-    CAMPAIGN_DISPATCH_SECONDS: '1',
-    CAMPAIGN_BATCH_SIZE: '50',
-    CAMPAIGN_DOMAIN_RATE: '400',
-    ...LEASE,
-  });
-  workers.push(child);
-  return child;
-}
-
-const kill = killWorkerProcess;
+/** Worker processes of this test's settings (test/worker-process.ts), stopped after the file. */
+const workers = workerProcesses(() => workerSettings(s), {
+  SCENARIO_CLOCK: 'manual',
+  SCENARIO_TICK_SECONDS: '0.5',
+  // Small sets, so a tick is many transactions and the kills land between and inside them.
+  SCENARIO_BATCH_SIZE: '40',
+  CAMPAIGN_DISPATCH_SECONDS: '1',
+  CAMPAIGN_BATCH_SIZE: '50',
+  CAMPAIGN_DOMAIN_RATE: '400',
+  ...LEASE,
+});
+const startWorkerProcess = () => workers.start();
+const kill = workers.kill;
 
 beforeAll(async () => {
-  s = await startTestServer({ worker: false, env: { ...LEASE, SCENARIO_CLOCK: 'manual' } });
-  if (!s.rt.config.databaseUrl) throw new Error('the kill test needs PostgreSQL: a worker process cannot share PGlite');
-  await seedDemoSending(s.rt);
-  const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  await s.sql(
-    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00', frequency_cap_count = 100 where host_id = $1`,
-    [brand.id],
-  );
+  s = await sendTestServer({ ...LEASE, SCENARIO_CLOCK: 'manual' }, 'frequency_cap_count = 100');
 }, 120_000);
 
 afterAll(async () => {
-  for (const w of workers) await kill(w);
+  await workers.killAll();
   await s?.close();
 });
 
@@ -162,10 +146,7 @@ describe('a scenario whose worker is killed again and again', () => {
       [id],
     );
     expect(deliveries).toHaveLength(GUESTS);
-    const received = await s.sql(
-      `select r.address, count(*)::int as n from dev_outbox o, unnest(o.rcpt_to) r(address) where r.address like 'journey%@guest.example.jp' group by r.address`,
-    );
-    const byAddress = new Map(received.map((r) => [r.address as string, r.n as number]));
+    const byAddress = await sinkCounts(s, 'journey');
     let repeats = 0;
     for (const d of deliveries) {
       expect(d.status).toBe('sent');

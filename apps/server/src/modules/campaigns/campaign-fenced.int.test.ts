@@ -1,0 +1,123 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, eventually, type TTestServer } from '../../test/harness.ts';
+import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
+import { registry } from '../../metrics/metrics.ts';
+import { sendCampaign, startCampaign } from './send-campaign.ts';
+
+/**
+ * The statistics equal what the relay accepted when a worker is fenced (issue 24): a send whose
+ * worker's lease lapsed while a message was in SMTP. Another send (here started by the relay
+ * while it holds that message's answer, as another worker would after the lapse) puts the first
+ * one's claims back and sends them, that message again too; then the relay answers the first
+ * send, whose answer must not be recorded nor counted. Every guest counts once as sent, the one
+ * mailed twice once more as a repeat, and the process's metrics count what the statistics hold.
+ */
+
+const GUESTS = 5;
+
+let s: TTestServer;
+let relay: TTestRelay;
+let brand: { id: string };
+const tag = randomBytes(3).toString('hex');
+
+beforeAll(async () => {
+  relay = await startTestRelay();
+  s = await relayedTestServer(relay.url({ maxConnections: 1 }));
+  [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+});
+afterAll(async () => {
+  await s?.close();
+  await relay?.close();
+});
+
+/** yado_campaign_sends_total{outcome="sent"} of this process. */
+async function sentMetric(): Promise<number> {
+  const metric = await registry.getSingleMetric('yado_campaign_sends_total')?.get();
+  return metric?.values.find((v) => v.labels.outcome === 'sent')?.value ?? 0;
+}
+
+describe('an answer that arrives after its worker was fenced', () => {
+  it('is neither recorded nor counted: the statistics and the metrics equal the guests the relay accepted', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+    const customerIds: string[] = [];
+    for (let g = 0; g < GUESTS; g++) {
+      const [row] = await s.sql(
+        `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, '山田', $3, $4) returning id`,
+        [brand.id, `客${g}`, `0906${String(g).padStart(7, '0')}`, `f${g}.${tag}@guest.example.jp`],
+      );
+      await s.sql(
+        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+        [row.id, hotel.id, brand.id],
+      );
+      customerIds.push(row.id as string);
+    }
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `柵 ${tag}`, type: 'static' } })).body
+      .data.id as string;
+    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds } });
+    const templateId = (
+      await s.call('POST', '/v1/templates', {
+        token,
+        body: {
+          name: `柵 ${tag}`,
+          defaultLanguage: 'ja',
+          contents: { ja: { subject: '柵', preheader: '', document: { version: 1, sections: [] } } },
+        },
+      })
+    ).body.data.id as string;
+    const created = await s.call('POST', '/v1/campaigns', {
+      token,
+      body: { name: `柵 ${tag}`, subject: '柵', recipients: { segmentIds: [segment] }, templateId },
+    });
+    const id = created.body.data.id as string;
+    expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+    const job = { campaignId: id, brandId: brand.id };
+    await startCampaign(s.rt, job);
+
+    const before = await sentMetric();
+    const first = randomUUID();
+    let fenced: string | null = null;
+    let second: Promise<void> | null = null;
+    relay.onMessage = async (to) => {
+      if (fenced) return;
+      fenced = to[0] ?? '';
+      // The first send's worker id holds no live lease: another send puts its claims back (all of
+      // them, this message's too) and then sends them, once this answer has freed the connection.
+      second = sendCampaign(s.rt, job, { workerId: randomUUID() });
+      await eventually(async () => {
+        const [held] = await s.sql(
+          `select count(*)::int as n from deliveries where campaign_id = $1 and claimed_by = $2`,
+          [id, first],
+        );
+        return held.n === 0 ? true : null;
+      });
+    };
+    try {
+      await sendCampaign(s.rt, job, { workerId: first });
+      await second;
+    } finally {
+      relay.onMessage = null;
+    }
+
+    // The relay got every guest once, and the fenced one's message twice.
+    const addresses = customerIds.map((_, g) => `f${g}.${tag}@guest.example.jp`);
+    expect(fenced).not.toBeNull();
+    expect(addresses.map((a) => relay.received.get(a))).toEqual(addresses.map((a) => (a === fenced ? 2 : 1)));
+    const deliveries = await s.sql(
+      `select email, status, in_flight_repeats, attempts from deliveries where campaign_id = $1`,
+      [id],
+    );
+    for (const d of deliveries)
+      expect(d, d.email).toMatchObject({ status: 'sent', attempts: 1, in_flight_repeats: d.email === fenced ? 1 : 0 });
+    const report = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
+    expect(report).toMatchObject({
+      status: 'sent',
+      statistics: { audience: GUESTS, sent: GUESTS, failed: 0, repeats: 1 },
+    });
+    const totals = (await s.call('GET', `/v1/campaigns/${id}/statistics`, { token })).body.data.totals;
+    expect(totals).toMatchObject({ sent: GUESTS });
+    // The metrics count the recorded answers only: the fenced answer is not one.
+    expect((await sentMetric()) - before).toBe(GUESTS);
+  }, 60_000);
+});

@@ -1,0 +1,77 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { seedDemoSending, DEMO_DOMAINS } from '../seed/demo-sending.ts';
+import { startTestServer, type TTestServer } from './harness.ts';
+
+/** What the relay answers one message: 250, a 451, or nothing at all (it reads the message and hangs). */
+export type TRelayAnswer = '250' | '451' | 'hang';
+
+/**
+ * An SMTP relay of a test's own (not the product's embedded sink): it reads each message to the
+ * end, counts it per recipient, runs `onMessage` (a test's move in the middle of a send, say)
+ * before it answers, and answers as `script` says for the recipient, one entry per message, then 250.
+ */
+export interface TTestRelay {
+  port: number;
+  /** The product's SMTP_URL for this relay, with nodemailer's options (`socketTimeout=1000`, say). */
+  url(options?: Record<string, string | number>): string;
+  script: Map<string, TRelayAnswer[]>;
+  /** Messages read to the end per recipient (lower-case address), answered or not. */
+  received: Map<string, number>;
+  onMessage: ((to: string[]) => Promise<void>) | null;
+  close(): Promise<void>;
+}
+
+export async function startTestRelay(): Promise<TTestRelay> {
+  const relay: Omit<TTestRelay, 'port' | 'url' | 'close'> = { script: new Map(), received: new Map(), onMessage: null };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    closeTimeout: 100,
+    logger: false,
+    onData(stream, session, callback) {
+      const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        for (const address of to) relay.received.set(address, (relay.received.get(address) ?? 0) + 1);
+        const answer = relay.script.get(to[0] ?? '')?.shift() ?? '250';
+        void (relay.onMessage?.(to) ?? Promise.resolve()).then(
+          () => {
+            if (answer === 'hang') return; // taken, and never answered
+            if (answer === '451')
+              return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }) as Error);
+            callback();
+          },
+          (error: unknown) => callback(error as Error),
+        );
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.server.address() as AddressInfo).port;
+  return Object.assign(relay, {
+    port,
+    url: (options: Record<string, string | number> = {}) =>
+      `smtp://127.0.0.1:${port}/?${new URLSearchParams({ pool: 'true', ...Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])) })}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  });
+}
+
+/**
+ * A test server (no worker in it) whose relay is `smtpUrl`, with the demo's sending settings: its
+ * domain marked verified (with a relay of its own the server runs no embedded DNS server to verify
+ * it against, as the embedded product's seed does) and no quiet hours at the brand.
+ */
+export async function relayedTestServer(smtpUrl: string, env: Record<string, string> = {}): Promise<TTestServer> {
+  const server = await startTestServer({ worker: false, env: { SMTP_URL: smtpUrl, ...env } });
+  await seedDemoSending(server.rt);
+  await server.sql(
+    `update sending_domains set state = 'verified', verified_at = now(), lapsed_at = null where domain = $1`,
+    [DEMO_DOMAINS.verified],
+  );
+  await server.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00'
+     where host_id = (select id from hosts where slug = 'sakura-hotels')`,
+  );
+  return server;
+}
