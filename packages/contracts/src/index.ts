@@ -166,6 +166,13 @@ export {
   type TUnsubscribeSource,
   type TGuestConsentSource,
 } from './tracking.ts';
+export * as deliverabilityApi from './deliverability.ts';
+export {
+  SUPPRESSION_REASONS,
+  type TSuppression,
+  type TSuppressionReason,
+  type TSuppressionListQuery,
+} from './deliverability.ts';
 export * as dashboardApi from './dashboard.ts';
 export {
   DASHBOARD_WINDOW_DAYS,
