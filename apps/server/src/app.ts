@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { customerImportRoutes } from './modules/customer-imports/routes.ts';
 import { bookingRoutes } from './modules/booking/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
+import { deliverabilityRoutes } from './modules/deliverability/routes.ts';
 import { segmentRoutes } from './modules/segments/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { sendingRoutes } from './modules/sending/routes.ts';
@@ -35,7 +36,6 @@ import { campaignRoutes } from './modules/campaigns/routes.ts';
 import { scenarioRoutes } from './modules/scenarios/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { trackingRoutes } from './modules/tracking/routes.ts';
-import { deliverabilityRoutes } from './modules/deliverability/routes.ts';
 import type { TRuntime } from './runtime.ts';
 import { observeHttp } from './metrics/metrics.ts';
 
@@ -183,6 +183,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     settingsRoutes(api, rt);
     uploadRoutes(api, rt);
     customerRoutes(api, rt);
+    deliverabilityRoutes(api, rt);
     customerImportRoutes(api, rt);
     bookingRoutes(api, rt);
     locationRoutes(api, rt);
@@ -192,7 +193,6 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
     campaignRoutes(api, rt);
     scenarioRoutes(api, rt);
     trackingRoutes(api, rt);
-    deliverabilityRoutes(api, rt);
     dashboardRoutes(api, rt);
   });
 

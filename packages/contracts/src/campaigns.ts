@@ -148,7 +148,21 @@ export const ZCampaign = z.object({
   /** What its figures cover for the acting host (see CAMPAIGN_SCOPES). */
   scope: z.enum(CAMPAIGN_SCOPES),
   /** A sending campaign paused by a user: "Paused by <name> at <time>" (null when not paused). */
-  paused: z.object({ at: z.string(), by: ZPerson }).nullable(),
+  paused: z
+    .object({
+      at: z.string(),
+      by: ZPerson,
+      /**
+       * Set when the campaign paused itself (issue 25, protection; `by` is null): the rate that
+       * crossed the brand's threshold, as a fraction of the mails handed to the relay (hard
+       * bounces) or of delivered (complaints).
+       */
+      reason: z
+        .object({ kind: z.enum(['hard_bounce', 'complaint']), rate: z.number() })
+        .nullable()
+        .optional(),
+    })
+    .nullable(),
   statistics: ZCampaignStatistics,
   hostId: z.string(),
   hostName: z.string(),

@@ -127,6 +127,12 @@ export const ZCampaignPerformance = z.object({
   openRate: ZFigure,
   clickRate: ZFigure,
   /**
+   * Issue 25, over the same mails: hard bounces per mail handed to the relay (sent + failed), and
+   * complaints per mail delivered; null when there were none.
+   */
+  bounceRate: ZFigure,
+  complaintRate: ZFigure,
+  /**
    * Campaigns of the scope whose send finished in the window: sent, and failed. Only campaigns: the
    * hidden campaigns that carry a scenario's mails are not counted here, nor in the rates; their
    * mails are in the daily figures (sends, opens, clicks, bookings) and the per-hotel figures.

@@ -168,6 +168,12 @@ export {
   type TUnsubscribeSource,
   type TGuestConsentSource,
 } from './tracking.ts';
+export {
+  SUPPRESSION_REASONS,
+  type TSuppression,
+  type TSuppressionReason,
+  type TSuppressionListQuery,
+} from './deliverability.ts';
 export * as dashboardApi from './dashboard.ts';
 export {
   DASHBOARD_WINDOW_DAYS,

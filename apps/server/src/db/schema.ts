@@ -9,6 +9,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -555,6 +556,14 @@ export const campaignEmailSettings = pgTable('campaign_email_settings', {
   frequencyCapDays: integer('frequency_cap_days'),
   quietHoursStart: text('quiet_hours_start'),
   quietHoursEnd: text('quiet_hours_end'),
+  /**
+   * Protection (issue 25), read from the brand's row: once a campaign has handed this many mails to
+   * the relay, a hard-bounce rate or complaint rate at its threshold (percent) pauses it; at half
+   * the bounce threshold and a third of the complaint one the statistics warn.
+   */
+  pauseMinSent: integer('pause_min_sent').notNull().default(1000),
+  pauseHardBouncePct: numeric('pause_hard_bounce_pct', { precision: 4, scale: 2, mode: 'number' }).notNull().default(5),
+  pauseComplaintPct: numeric('pause_complaint_pct', { precision: 4, scale: 2, mode: 'number' }).notNull().default(0.3),
   updatedBy: uuid('updated_by'),
   updatedAt: updatedAt(),
 });
@@ -758,6 +767,12 @@ export const campaigns = pgTable(
     /** A sending campaign paused by a user: it claims nothing until resumed (status stays pending). */
     pausedAt: timestamp('paused_at', { withTimezone: true }),
     pausedBy: uuid('paused_by'),
+    /**
+     * Set when the campaign paused itself (issue 25, protection): which rate crossed the brand's
+     * threshold and how high it was (`{kind: 'hard_bounce' | 'complaint', rate}`, rate a fraction).
+     * `paused_by` is null then: the system paused it.
+     */
+    pausedReason: jsonb('paused_reason'),
     createdBy: uuid('created_by'),
     /**
      * Set on the hidden campaign that carries one email node of a scenario (issue 14): its

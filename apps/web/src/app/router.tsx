@@ -191,6 +191,14 @@ export const routes: RouteObject[] = [
               { path: 'customer-list', lazy: customerPage('CustomerListPage') },
               { path: 'customer-list/:id', lazy: customerPage('CustomerDetailPage') },
               { path: 'segmentation', lazy: segmentPage('SegmentListPage') },
+              {
+                path: 'suppression-list',
+                lazy: guarded(
+                  'suppression_list',
+                  ['customers'],
+                  async () => (await import('../modules/customers/pages/SuppressionListPage')).SuppressionListPage,
+                ),
+              },
               { path: 'segmentation/new', lazy: segmentEditor },
               { path: 'segmentation/:id', lazy: segmentPage('SegmentDetailPage') },
               { path: 'segmentation/:id/edit', lazy: segmentEditor },

@@ -30,7 +30,9 @@ export interface TAuditEvent {
     | 'resume'
     | 'restore'
     | 'copy'
-    | 'archive';
+    | 'archive'
+    // A suppression lifted by an admin (issue 25).
+    | 'lift';
   targetType:
     | 'brand'
     | 'hotel_group'
@@ -46,7 +48,8 @@ export interface TAuditEvent {
     | 'campaign'
     | 'template'
     | 'scenario'
-    | 'preset';
+    | 'preset'
+    | 'suppression';
   targetId: string;
   /** The brand the target belongs to; the audit log is readable per brand. */
   brandId: string | null;

@@ -82,6 +82,11 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold 
       ? {
           at: iso(row.paused_at) as string,
           by: row.paused_by ? { id: row.paused_by, name: row.paused_by_name ?? '' } : null,
+          // Paused by the system (protection): no user, the reason kept.
+          reason:
+            !row.paused_by && row.paused_reason
+              ? { kind: row.paused_reason.kind, rate: Number(row.paused_reason.rate) }
+              : null,
         }
       : null,
     statistics: {

@@ -28,6 +28,7 @@ export interface TCampaignRow {
   paused_at: Date | null;
   paused_by: string | null;
   paused_by_name: string | null;
+  paused_reason: { kind: 'hard_bounce' | 'complaint'; rate: number } | null;
   created_at: Date;
   updated_at: Date;
   created_by: string | null;
@@ -115,7 +116,7 @@ function selectFor(ctx: TActingContext | null): SQL {
   const mine = (column: string) => (ctx ? inGuestHotels(ctx, sql.raw(column)) : sql`false`);
   return sql`select c.id, c.brand_id, c.host_id, c.name, c.subject, c.pre_header, c.sender_email, c.template_id, t.name as template_name,
   c.status, c.schedule_kind, c.schedule_local_time, c.schedule_time_zone, c.send_at, c.audience, c.started_at, c.finished_at, c.problem,
-  c.paused_at, c.paused_by, nullif(trim(pu.last_name || ' ' || pu.first_name), '') as paused_by_name,
+  c.paused_at, c.paused_by, c.paused_reason, nullif(trim(pu.last_name || ' ' || pu.first_name), '') as paused_by_name,
   c.created_at, c.updated_at, c.created_by, c.updated_by, h.name as host_name, h.level as host_level, h.hotel_group_id as host_group_id,
   h.timezone as host_time_zone, case when ${whole} then 'campaign' else 'own_guests' end as scope,
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
@@ -356,7 +357,10 @@ export async function setPaused(tx: TTx, id: string, userId: string | null): Pro
     userId
       ? sql`update campaigns set paused_at = now(), paused_by = ${userId}::uuid, updated_at = now()
           where id = ${id}::uuid and status = 'pending' and paused_at is null returning id`
-      : sql`update campaigns set paused_at = null, paused_by = null, updated_at = now()
+      : // A campaign resumed after it paused itself keeps its reason, marked resumed: protection
+        // leaves it alone from then on (the admin decided to send the rest).
+        sql`update campaigns set paused_at = null, paused_by = null, updated_at = now(),
+          paused_reason = case when paused_reason is null then null else paused_reason || '{"resumed": true}'::jsonb end
           where id = ${id}::uuid and paused_at is not null returning id`,
   );
   return rows.length > 0;

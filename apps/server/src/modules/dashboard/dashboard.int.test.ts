@@ -231,6 +231,31 @@ describe('the dashboard of a brand', () => {
     expect(res.body.data.lastSync).toBeNull();
   });
 
+  it('gives the hard-bounce rate of the mails handed to the relay and the complaint rate of delivered, against the week before', async () => {
+    const brandId = id['sakura-hotels'];
+    const before = (await get(DEMO.brandAdmin, 'campaign-performance')).body.data;
+    expect(before.bounceRate).toEqual({ current: 0, previous: 0 });
+    expect(before.complaintRate).toEqual({ current: 0, previous: 0 });
+    // Every mail of the brand's campaigns bounced, and one in two delivered complained.
+    await s.sql(
+      `update campaign_host_stats set hard_bounces = sent + failed, complaints = delivered / 2 where brand_id = $1 and delivered % 2 = 0`,
+      [brandId],
+    );
+    await s.sql(
+      `update campaign_host_stats set hard_bounces = sent + failed where brand_id = $1 and delivered % 2 = 1`,
+      [brandId],
+    );
+    try {
+      const d = (await get(DEMO.brandAdmin, 'campaign-performance')).body.data;
+      expect(d.bounceRate).toEqual({ current: 1, previous: 1 });
+      expect(d.complaintRate.current).toBeGreaterThan(0.4);
+      expect(d.complaintRate.current).toBeLessThanOrEqual(0.5);
+      expect(d.complaintRate.previous).toBeGreaterThan(0);
+    } finally {
+      await s.sql(`update campaign_host_stats set hard_bounces = 0, complaints = 0 where brand_id = $1`, [brandId]);
+    }
+  });
+
   it('sums every hotel and the brand’s own row, day by day and per hotel', async () => {
     const res = await get(DEMO.brandAdmin, 'campaign-performance');
     expect(res.status).toBe(200);

@@ -279,14 +279,19 @@ export async function campaignEngagement(
   hotelIds: string[],
   timezone: string,
   windows: { from: string; to: string }[],
-): Promise<{ delivered: number; opened: number; clicked: number }[]> {
+): Promise<
+  { delivered: number; opened: number; clicked: number; handed: number; hardBounces: number; complaints: number }[]
+> {
   const hosts = host.level === 'brand' ? sql`true` : sql`s.host_id = any(${sql.param([host.id, ...hotelIds])}::uuid[])`;
   const at = sql`c.started_at`;
   const columns = windows.map((w, i) => {
     const inside = within(at, timezone, w);
     return sql`coalesce(sum(s.delivered) filter (where ${inside}), 0)::int as ${sql.raw(`delivered_${i}`)},
       coalesce(sum(s.unique_opens) filter (where ${inside}), 0)::int as ${sql.raw(`opened_${i}`)},
-      coalesce(sum(s.unique_clicks) filter (where ${inside}), 0)::int as ${sql.raw(`clicked_${i}`)}`;
+      coalesce(sum(s.unique_clicks) filter (where ${inside}), 0)::int as ${sql.raw(`clicked_${i}`)},
+      coalesce(sum(s.sent + s.failed) filter (where ${inside}), 0)::int as ${sql.raw(`handed_${i}`)},
+      coalesce(sum(s.hard_bounces) filter (where ${inside}), 0)::int as ${sql.raw(`hard_bounces_${i}`)},
+      coalesce(sum(s.complaints) filter (where ${inside}), 0)::int as ${sql.raw(`complaints_${i}`)}`;
   });
   const [row] = await selectRows<Record<string, number>>(
     tx,
@@ -298,6 +303,9 @@ export async function campaignEngagement(
     delivered: row?.[`delivered_${i}`] ?? 0,
     opened: row?.[`opened_${i}`] ?? 0,
     clicked: row?.[`clicked_${i}`] ?? 0,
+    handed: row?.[`handed_${i}`] ?? 0,
+    hardBounces: row?.[`hard_bounces_${i}`] ?? 0,
+    complaints: row?.[`complaints_${i}`] ?? 0,
   }));
 }
 

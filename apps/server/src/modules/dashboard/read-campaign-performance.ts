@@ -102,6 +102,16 @@ export async function readCampaignPerformance(
         rate(mailsNow!.clicked, mailsNow!.delivered),
         rate(mailsBefore!.clicked, mailsBefore!.delivered),
       ),
+      // Issue 25: hard bounces of the mails handed to the relay, complaints of delivered (as the
+      // campaign statistics count them), over the same mails as the open and click rates.
+      bounceRate: figure(
+        rate(mailsNow!.hardBounces, mailsNow!.handed),
+        rate(mailsBefore!.hardBounces, mailsBefore!.handed),
+      ),
+      complaintRate: figure(
+        rate(mailsNow!.complaints, mailsNow!.delivered),
+        rate(mailsBefore!.complaints, mailsBefore!.delivered),
+      ),
       campaignsSent: figure(finishedNow?.sent ?? 0, finishedBefore?.sent ?? 0),
       campaignsFailed: figure(finishedNow?.failed ?? 0, finishedBefore?.failed ?? 0),
       sent: figure(current.sent, previous.sent),

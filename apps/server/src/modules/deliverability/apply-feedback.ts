@@ -35,6 +35,9 @@ export interface TFeedback {
 
 const MAX_DIAGNOSTIC = 1000;
 
+/** Protection's defaults when a brand has no settings row (the columns' defaults otherwise). */
+export const PROTECTION_DEFAULTS = { minSent: 1000, hardBouncePct: 5, complaintPct: 0.3 } as const;
+
 export interface TApplied {
   deliveryId: string;
   kind: TFeedbackKind;
@@ -64,10 +67,11 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
       on conflict (brand_id, dedupe_key) do nothing
       returning id, delivery_id, kind, diagnostic`,
   );
-  await countInStatistics(
+  const counted = await countInStatistics(
     tx,
     recorded.filter((r) => COUNTED[r.kind]).map((r) => r.id),
   );
+  await protectCampaigns(tx, counted);
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
   const hard = of('hard_bounce');
   if (hard.length) {
@@ -106,8 +110,8 @@ const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'co
  * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
  * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
  */
-async function countInStatistics(tx: TTx, eventIds: string[]): Promise<void> {
-  if (eventIds.length === 0) return;
+async function countInStatistics(tx: TTx, eventIds: string[]): Promise<string[]> {
+  if (eventIds.length === 0) return [];
   const rows = await selectRows<{
     kind: TFeedbackKind;
     campaign_id: string;
@@ -130,6 +134,49 @@ async function countInStatistics(tx: TTx, eventIds: string[]): Promise<void> {
       counters: { [COUNTED[r.kind] as string]: 1 },
     })),
   );
+  return [...new Set(rows.filter((r) => r.kind === 'hard_bounce' || r.kind === 'complaint').map((r) => r.campaign_id))];
+}
+
+/**
+ * Protection (issue 25): a sending campaign that has handed at least the brand's `pause_min_sent`
+ * mails to the relay (sent + failed) pauses itself, in the transaction that counted the event,
+ * when its hard-bounce rate (of those mails) or complaint rate (of delivered) reaches the brand's
+ * threshold: the user pause (`paused_at`, claims stop at the next claim) with `paused_by` null and
+ * the reason, and an audit entry without an actor. A scenario's hidden campaign is left alone: its
+ * journeys have no one to resume them. Once an admin resumed a campaign that paused itself, it is
+ * not paused by protection again (`paused_reason` stays, marked resumed).
+ */
+async function protectCampaigns(tx: TTx, campaignIds: string[]): Promise<void> {
+  if (campaignIds.length === 0) return;
+  const paused = await selectRows<{ id: string; brand_id: string; name: string; kind: string; rate: number }>(
+    tx,
+    sql`with t as (
+        select c.id, st.sent + st.failed as handed, st.delivered, st.hard_bounces, st.complaints,
+          coalesce(s.pause_min_sent, ${PROTECTION_DEFAULTS.minSent}) as min_sent,
+          coalesce(s.pause_hard_bounce_pct, ${PROTECTION_DEFAULTS.hardBouncePct}) as hard_pct,
+          coalesce(s.pause_complaint_pct, ${PROTECTION_DEFAULTS.complaintPct}) as complaint_pct
+        from campaigns c join campaign_stats st on st.campaign_id = c.id
+          left join campaign_email_settings s on s.host_id = c.brand_id
+        where c.id = any(${sql.param(campaignIds)}::uuid[]) and c.status = 'pending' and c.paused_at is null
+          and c.scenario_id is null and c.paused_reason is null
+      ), hit as (
+        select id,
+          case when hard_bounces * 100.0 >= hard_pct * handed then 'hard_bounce'
+            when delivered > 0 and complaints * 100.0 >= complaint_pct * delivered then 'complaint' end as kind,
+          case when hard_bounces * 100.0 >= hard_pct * handed then hard_bounces::float8 / handed
+            when delivered > 0 then complaints::float8 / delivered end as rate
+        from t where handed > 0 and handed >= min_sent
+      )
+      update campaigns c set paused_at = now(), paused_by = null, updated_at = now(),
+        paused_reason = jsonb_build_object('kind', hit.kind, 'rate', round(hit.rate::numeric, 4))
+      from hit where c.id = hit.id and hit.kind is not null and c.paused_at is null
+      returning c.id, c.brand_id, c.name, hit.kind, round(hit.rate::numeric, 4)::float8 as rate`,
+  );
+  for (const p of paused) {
+    await tx.execute(sql`insert into audit_log (at, brand_id, action, target_type, target_id, changes)
+      values (now(), ${p.brand_id}, 'pause', 'campaign', ${p.id},
+        ${JSON.stringify({ name: p.name, pausedReason: p.kind, rate: `${(p.rate * 100).toFixed(1)}%` })}::jsonb)`);
+  }
 }
 
 /**

@@ -1,9 +1,11 @@
 import { deliverabilityApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
+import { uuid } from '../../http/params.ts';
 import { route } from '../../http/route.ts';
 import { countFeedbackWebhook } from '../../metrics/metrics.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from './webhooks/receive-webhook.ts';
+import { addSuppression, liftSuppression, listSuppressions } from './suppression-list.ts';
 import { deleteRelayWebhook, listRelayWebhooks, saveRelayWebhook } from './webhooks/webhook-settings.ts';
 
 interface TWebhookBody {
@@ -12,6 +14,15 @@ interface TWebhookBody {
 }
 
 export function deliverabilityRoutes(app: FastifyInstance, rt: TRuntime): void {
+  route(app, deliverabilityApi.list, { entitlement: 'customer.read_customer_list' }, async ({ query, ctx }) =>
+    listSuppressions(rt, ctx, query),
+  );
+  route(app, deliverabilityApi.lift, { entitlement: 'customer.change_email_status' }, async ({ params, ctx }) =>
+    liftSuppression(rt, ctx, uuid(params.id)),
+  );
+  route(app, deliverabilityApi.add, { entitlement: 'customer.change_email_status' }, async ({ body, ctx }) =>
+    addSuppression(rt, ctx, body),
+  );
   const manage = { entitlement: 'settings.manage_campaign_email' } as const;
   route(app, deliverabilityApi.listRelayWebhooks, manage, async ({ ctx }) => listRelayWebhooks(rt, ctx));
   route(app, deliverabilityApi.saveRelayWebhook, manage, async ({ ctx, params, body }) =>

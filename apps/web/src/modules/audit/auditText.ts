@@ -34,6 +34,7 @@ const KNOWN_ACTIONS = [
   'restore',
   'copy',
   'archive',
+  'lift',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Targets whose entries carry the name they had then (`name`, or `[before, after]` when renamed). */
@@ -76,7 +77,10 @@ function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction
     const level = entry.actingHostLevel ?? 'hotel';
     return t(`roles.${level}.${value}`, { defaultValue: value });
   }
-  if ((key === 'status' || key === 'emailStatus' || key === 'state' || key === 'source') && typeof value === 'string') {
+  if (
+    (key === 'status' || key === 'emailStatus' || key === 'state' || key === 'source' || key === 'reason') &&
+    typeof value === 'string'
+  ) {
     return t(`audit.values.${value}`, { defaultValue: value });
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -99,7 +103,10 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
         ? renamedTo
         : typeof changes.domain === 'string' && entry.targetType === 'sending_domain'
           ? changes.domain
-          : null;
+          : // A suppression is named by its address.
+            typeof changes.email === 'string' && entry.targetType === 'suppression'
+            ? changes.email
+            : null;
   // A booking-system connection is named by its account id (DBK-100234), which is all it keeps.
   const accountId = entry.targetType === 'booking_connection' ? entry.targetId : null;
   // A campaign, template, segment, scenario or preset is named as it was named then (the entry keeps
@@ -121,6 +128,7 @@ export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
     if (SKIPPED_KEYS.includes(key) || (key === 'name' && !isPair(value))) continue;
     // A domain's name is in the sentence already.
     if (key === 'domain' && entry.targetType === 'sending_domain') continue;
+    if (key === 'email' && entry.targetType === 'suppression') continue;
     const field = fieldLabel(key, t);
     if (isPair(value)) {
       if (HIDDEN_VALUES.includes(key)) lines.push(t('audit.replaced', { field }));

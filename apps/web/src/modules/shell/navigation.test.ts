@@ -1,7 +1,7 @@
 import { entitlementsFor } from '@yado/contracts/entitlements';
 import { featureFlagsFor } from '@yado/contracts/features';
 import { describe, expect, it } from 'vitest';
-import { buildNavigation, isEntryActive, startAddressFor, type TNavEntry } from './navigation';
+import { buildNavigation, hiddenAtLevel, isEntryActive, startAddressFor, type TNavEntry } from './navigation';
 
 const flags = featureFlagsFor('production');
 const ids = (entries: TNavEntry[]) =>
@@ -12,12 +12,21 @@ describe('sidebar', () => {
     expect(ids(buildNavigation(entitlementsFor('brand', 'admin', true), flags))).toEqual([
       'dashboard',
       'management(hotel_group_list,hotel_list)',
-      'customer(customer_list,segmentation)',
+      'customer(customer_list,segmentation,suppression_list)',
       'email_marketing(campaign,templates,setup)',
       'automations(scenario,preset)',
       'authorization(user_list)',
       'settings',
     ]);
+  });
+
+  it('offers the suppression list at the brand level only', () => {
+    const at = (level: 'brand' | 'hotel_group' | 'hotel') =>
+      ids(buildNavigation(entitlementsFor(level, 'admin', false), flags, hiddenAtLevel(level)));
+    expect(at('brand')).toContain('customer(customer_list,segmentation,suppression_list)');
+    expect(at('hotel_group')).toContain('customer(customer_list,segmentation)');
+    expect(at('hotel')).toContain('customer(customer_list,segmentation)');
+    expect(hiddenAtLevel('grand_user')).toEqual(['suppression_list']);
   });
 
   it('shows Campaign and Templates as single items when the automation flag is off', () => {

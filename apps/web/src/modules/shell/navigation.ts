@@ -13,6 +13,7 @@ export type TAreaId =
   | 'audit_log'
   | 'customer_list'
   | 'segmentation'
+  | 'suppression_list'
   | 'campaign'
   | 'templates'
   | 'setup'
@@ -41,6 +42,8 @@ export const AREAS: Record<TAreaId, TArea> = {
   audit_log: { id: 'audit_log', path: '/management/audit-log', anyOf: ['audit.read_audit_log'] },
   customer_list: { id: 'customer_list', path: '/customer-list', anyOf: ['customer.read_customer_list'] },
   segmentation: { id: 'segmentation', path: '/segmentation', anyOf: ['segmentation.read_segment'] },
+  // The brand's suppression list (issue 25): kept per brand, so the sidebar offers it at the brand level only.
+  suppression_list: { id: 'suppression_list', path: '/suppression-list', anyOf: ['customer.read_customer_list'] },
   campaign: { id: 'campaign', path: '/campaign', anyOf: ['campaign.view_campaign_report'] },
   templates: { id: 'templates', path: '/templates', anyOf: ['templates.view_templates_report'] },
   setup: {
@@ -93,6 +96,11 @@ export function canSeeArea(area: TArea, entitlements: TGrants): boolean {
   return area.anyOf.length === 0 || area.anyOf.some((key) => entitlements[key] === true);
 }
 
+/** Areas a level is not offered whatever its entitlements: the suppression list is the brand's. */
+export function hiddenAtLevel(level: string): TAreaId[] {
+  return level === 'brand' ? [] : ['suppression_list'];
+}
+
 const link = (id: TAreaId, icon: TNavIcon): TNavLink => ({ kind: 'link', id, path: AREAS[id].path, icon });
 
 /**
@@ -139,7 +147,11 @@ export function buildNavigation(
       kind: 'group',
       id: 'customer',
       icon: 'customer',
-      children: [link('customer_list', 'customer'), link('segmentation', 'customer')],
+      children: [
+        link('customer_list', 'customer'),
+        link('segmentation', 'customer'),
+        link('suppression_list', 'customer'),
+      ],
     },
     ...marketing,
     { kind: 'group', id: 'authorization', icon: 'authorization', children: [link('user_list', 'authorization')] },

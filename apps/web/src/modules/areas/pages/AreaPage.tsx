@@ -1,7 +1,7 @@
 import { Paper } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../shell/hooks/useProfile';
-import { AREAS, canSeeArea, type TAreaId } from '../../shell/navigation';
+import { AREAS, canSeeArea, hiddenAtLevel, type TAreaId } from '../../shell/navigation';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
 
@@ -12,7 +12,7 @@ import { PageHeader } from '../../ui/components/PageHeader';
 export function AreaPage({ areaId }: { areaId: TAreaId }) {
   const { t } = useTranslation();
   const me = useProfile();
-  const allowed = canSeeArea(AREAS[areaId], me.entitlements);
+  const allowed = canSeeArea(AREAS[areaId], me.entitlements) && !hiddenAtLevel(me.meta.level).includes(areaId);
   return (
     <>
       <PageHeader title={t(`nav.${areaId}`)} />

@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
+import { pausedText } from '../pausedText';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { FilterSelect } from '../../ui/components/ListControls';
@@ -124,10 +125,7 @@ export function CampaignListPage() {
           {campaign.hold && <CampaignHoldNote hold={campaign.hold} pageTimeZone={pageTimeZone} />}
           {campaign.paused && (
             <Text size="xs" c="yellow.8" maw={260} data-testid="campaign-paused">
-              {t('campaign.statistics.paused', {
-                name: campaign.paused.by?.name ?? t('campaign.statistics.paused_someone'),
-                time: zoned(campaign.paused.at, campaign.timeZone),
-              })}
+              {pausedText(campaign.paused, t, language, campaign.timeZone)}
             </Text>
           )}
           {campaign.problem && (

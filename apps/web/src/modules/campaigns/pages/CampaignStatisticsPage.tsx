@@ -25,6 +25,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
+import { pausedText } from '../pausedText';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
@@ -137,10 +138,7 @@ export function CampaignStatisticsPage() {
       )}
       {data.paused && (
         <Alert color="yellow" data-testid="campaign-paused">
-          {t('campaign.statistics.paused', {
-            name: data.paused.by?.name ?? t('campaign.statistics.paused_someone'),
-            time: formatDate(data.paused.at, currentLanguage(), { withTime: true, timeZone: data.timeZone }),
-          })}
+          {pausedText(data.paused, t, currentLanguage(), data.timeZone)}
         </Alert>
       )}
       {SENT_STATES.has(data.status) ? (

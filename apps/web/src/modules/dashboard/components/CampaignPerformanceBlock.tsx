@@ -34,7 +34,7 @@ export function CampaignPerformanceBlock({ readOnly, showScenarios }: { readOnly
       {perf.isError && <Alert color="red">{t('dashboard.load_failed')}</Alert>}
       {data && (
         <>
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="md">
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md">
             <FigureCard
               testId="figure-open-rate"
               label={t('dashboard.campaigns.open_rate')}
@@ -48,6 +48,22 @@ export function CampaignPerformanceBlock({ readOnly, showScenarios }: { readOnly
               value={rateText(data.clickRate.current)}
               note={t('dashboard.campaigns.no_rate')}
               change={changeOf(data.clickRate, 'rate', language)}
+            />
+            <FigureCard
+              testId="figure-bounce-rate"
+              label={t('dashboard.campaigns.bounce_rate')}
+              value={rateText(data.bounceRate.current)}
+              note={t('dashboard.campaigns.no_send')}
+              change={changeOf(data.bounceRate, 'rate', language)}
+              lowerIsBetter
+            />
+            <FigureCard
+              testId="figure-complaint-rate"
+              label={t('dashboard.campaigns.complaint_rate')}
+              value={rateText(data.complaintRate.current)}
+              note={t('dashboard.campaigns.no_rate')}
+              change={changeOf(data.complaintRate, 'rate', language)}
+              lowerIsBetter
             />
             <FigureCard
               testId="figure-campaigns-sent"

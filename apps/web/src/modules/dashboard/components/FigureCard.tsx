@@ -13,16 +13,21 @@ export function FigureCard({
   note,
   change,
   testId,
+  lowerIsBetter = false,
 }: {
   label: string;
   value: string | null;
   note?: string;
   change: TChange;
   testId: string;
+  /** A rate that should fall (bounces, complaints): a rise is shown in red, a fall in green. */
+  lowerIsBetter?: boolean;
 }) {
   const { t } = useTranslation();
   const rising = change.kind === 'up' || change.kind === 'points_up';
   const falling = change.kind === 'down' || change.kind === 'points_down';
+  const good = lowerIsBetter ? falling : rising;
+  const bad = lowerIsBetter ? rising : falling;
   const Icon = rising ? IconArrowUpRight : falling ? IconArrowDownRight : IconMinus;
   return (
     <Paper withBorder radius="md" p="md" data-testid={testId}>
@@ -38,7 +43,7 @@ export function FigureCard({
             {note}
           </Text>
         )}
-        <Text size="xs" c={rising ? 'teal' : falling ? 'red' : 'dimmed'} data-testid={`${testId}-change`}>
+        <Text size="xs" c={good ? 'teal' : bad ? 'red' : 'dimmed'} data-testid={`${testId}-change`}>
           <Icon size={12} style={{ verticalAlign: 'middle', marginRight: 4 }} />
           {t(`dashboard.change.${change.kind}`, 'value' in change ? { value: change.value } : {})}
         </Text>

@@ -65,6 +65,8 @@ const mailed = {
   window,
   openRate: { current: 0.25, previous: 0.2 },
   clickRate: { current: 0.05, previous: null },
+  bounceRate: { current: 0.031, previous: 0.012 },
+  complaintRate: { current: 0.001, previous: 0.002 },
   campaignsSent: { current: 2, previous: 1 },
   campaignsFailed: { current: 0, previous: 0 },
   sent: { current: 1200, previous: 300 },
@@ -96,6 +98,8 @@ const quiet = {
   ...mailed,
   openRate: { current: null, previous: null },
   clickRate: { current: null, previous: null },
+  bounceRate: { current: null, previous: null },
+  complaintRate: { current: null, previous: null },
   daily: days.map(zeroDay),
   hotels: null,
   nextScheduled: [],
@@ -144,6 +148,11 @@ describe('dashboard page', () => {
     expect((await screen.findByTestId('figure-open-rate-value')).textContent).toBe('25.0%');
     expect(screen.getByTestId('figure-open-rate-change').textContent).toBe('+5 pt against the 7 days before');
     expect(screen.getByTestId('figure-click-rate-change').textContent).toBe('No figure for the 7 days before yet');
+    // Bounces and complaints beside them (issue 25): a rise is bad news, shown in red.
+    expect(screen.getByTestId('figure-bounce-rate-value').textContent).toBe('3.1%');
+    expect(screen.getByTestId('figure-bounce-rate-change').textContent).toBe('+1.9 pt against the 7 days before');
+    expect(screen.getByTestId('figure-bounce-rate-change').getAttribute('style') ?? '').toContain('red');
+    expect(screen.getByTestId('figure-complaint-rate-value').textContent).toBe('0.1%');
     // The chart and the per-hotel table are chunks of their own, loaded once there is something to show
     // (the chart library takes a while to load into jsdom on a busy machine).
     await screen.findByTestId('chart-daily', {}, { timeout: 15_000 });
@@ -187,6 +196,8 @@ describe('dashboard page', () => {
     );
     expect(screen.getByTestId('figure-open-rate-value').textContent).toBe('-');
     expect(screen.getByTestId('figure-open-rate-note').textContent).toBe('No mail delivered');
+    expect(screen.getByTestId('figure-bounce-rate-value').textContent).toBe('-');
+    expect(screen.getByTestId('figure-bounce-rate-note').textContent).toBe('No mail sent');
     expect(screen.queryByTestId('quick-actions')).toBeNull();
     expect(screen.queryByTestId('chart-daily')).toBeNull();
     expect(screen.queryByTestId('hotel-breakdown')).toBeNull();

@@ -4,7 +4,7 @@ import { IconChevronDown, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftEx
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation, useNavigate } from 'react-router';
-import { buildNavigation, isEntryActive, type TNavGroup, type TNavLink } from '../navigation';
+import { buildNavigation, hiddenAtLevel, isEntryActive, type TNavGroup, type TNavLink } from '../navigation';
 import { NavIcon } from './NavIcon';
 import classes from './Sidebar.module.css';
 
@@ -21,7 +21,11 @@ export function Sidebar({ me, collapsed, onCollapsedChange, footer }: TSidebarPr
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const entries = useMemo(() => buildNavigation(me.entitlements, me.features), [me.entitlements, me.features]);
+  const level = me.meta.level;
+  const entries = useMemo(
+    () => buildNavigation(me.entitlements, me.features, hiddenAtLevel(level)),
+    [me.entitlements, me.features, level],
+  );
   // Groups start open when the page is one of theirs; afterwards the user decides.
   const [openGroups, setOpenGroups] = useState<Set<string>>(
     () => new Set(entries.filter((e) => e.kind === 'group' && isEntryActive(e, pathname)).map((e) => e.id)),

@@ -1,0 +1,263 @@
+import { Anchor, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { SUPPRESSION_REASONS, type TSuppression, type TSuppressionReason } from '@yado/contracts/deliverability';
+import { IconMailOff, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
+import { errorText } from '../../../lib/http/errorText';
+import { fieldErrorKeys } from '../../../lib/http/fieldErrors';
+import { useProfile } from '../../shell/hooks/useProfile';
+import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
+import { FilterSelect } from '../../ui/components/ListControls';
+import { ListPage, type TListColumn } from '../../ui/components/ListPage';
+import { showSnackbar } from '../../ui/components/Snackbar';
+import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
+import {
+  addSuppression,
+  liftSuppression,
+  SUPPRESSIONS_QUERY_KEY,
+  suppressionListQuery,
+  type TSuppressionFilters,
+} from '../api/suppressionsCalls';
+
+const PAGE_SIZE = 20;
+const remembered = listMemory<TSuppressionFilters>({ search: '', reason: '' });
+const REASON_COLORS: Record<TSuppressionReason, string> = {
+  hard_bounce: 'red',
+  soft_bounces: 'orange',
+  complaint: 'grape',
+  manual: 'gray',
+};
+
+/**
+ * The brand's suppression list (issue 25): addresses no campaign or journey mails, why, where
+ * from, since and until when; a brand admin lifts an entry or adds an address.
+ */
+export function SuppressionListPage() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const me = useProfile();
+  const queryClient = useQueryClient();
+  const list = useListFilters(remembered);
+  const { filters, change } = list;
+  const entries = useQuery(suppressionListQuery(filters, list.page, PAGE_SIZE));
+  // Lifting and adding are a brand admin's (the server checks the same).
+  const canChange =
+    me.meta.level === 'brand' && me.meta.role === 'admin' && me.entitlements['customer.change_email_status'];
+  const [lifting, setLifting] = useState<TSuppression | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [email, setEmail] = useState('');
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: SUPPRESSIONS_QUERY_KEY });
+  const lift = useMutation({
+    mutationFn: (entry: TSuppression) => liftSuppression(entry.id),
+    onSuccess: (_data, entry) => {
+      setLifting(null);
+      showSnackbar({ status: 'success', message: t('customers.suppressions.done.lifted', { email: entry.email }) });
+      void refresh();
+    },
+    onError: (error) => showSnackbar({ status: 'failed', message: errorText(error, t) }),
+  });
+  const add = useMutation({
+    mutationFn: (address: string) => addSuppression(address),
+    onSuccess: (entry) => {
+      setAdding(false);
+      setEmail('');
+      showSnackbar({ status: 'success', message: t('customers.suppressions.done.added', { email: entry.email }) });
+      void refresh();
+    },
+    onError: (error) => {
+      if (Object.keys(fieldErrorKeys(error)).length === 0)
+        showSnackbar({ status: 'failed', message: errorText(error, t) });
+    },
+  });
+  const addFieldError = fieldErrorKeys(add.error).email;
+
+  const addButton = canChange && (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)} data-testid="suppression-add">
+      {t('customers.suppressions.add')}
+    </Button>
+  );
+
+  const columns: TListColumn<TSuppression>[] = [
+    {
+      key: 'email',
+      header: t('customers.suppressions.columns.email'),
+      cell: (entry) => (
+        <>
+          <Text size="sm" fw={600}>
+            {entry.email}
+          </Text>
+          {entry.customer && (
+            <Anchor component={Link} to={`/customer-list/${entry.customer.id}`} size="xs">
+              {entry.customer.name}
+            </Anchor>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'reason',
+      header: t('customers.suppressions.columns.reason'),
+      nowrap: true,
+      testId: 'suppression-reason',
+      cell: (entry) => (
+        <Badge variant="light" color={REASON_COLORS[entry.reason]}>
+          {t(`customers.suppressions.reasons.${entry.reason}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'diagnostic',
+      header: t('customers.suppressions.columns.diagnostic'),
+      cell: (entry) => (
+        <Text size="xs" c="dimmed" lineClamp={2} maw={320} title={entry.diagnostic ?? undefined}>
+          {entry.diagnostic ?? '-'}
+        </Text>
+      ),
+    },
+    {
+      key: 'source',
+      header: t('customers.suppressions.columns.source'),
+      cell: (entry) =>
+        entry.scenario ? (
+          <Text size="sm">{t('customers.suppressions.from_scenario', { name: entry.scenario.name })}</Text>
+        ) : entry.campaign ? (
+          <Anchor component={Link} to={`/campaign/${entry.campaign.id}`} size="sm">
+            {entry.campaign.name}
+          </Anchor>
+        ) : (
+          '-'
+        ),
+    },
+    {
+      key: 'created_at',
+      header: t('customers.suppressions.columns.created_at'),
+      nowrap: true,
+      cell: (entry) => formatDate(entry.createdAt, language, { withTime: true }),
+    },
+    {
+      key: 'until',
+      header: t('customers.suppressions.columns.until'),
+      nowrap: true,
+      cell: (entry) =>
+        entry.until ? formatDate(entry.until, language, { withTime: true }) : t('customers.suppressions.until_lifted'),
+    },
+  ];
+
+  return (
+    <ListPage<TSuppression, 'lift', TSuppressionFilters>
+      title={t('nav.suppression_list')}
+      description={t('customers.suppressions.description')}
+      headerActions={addButton}
+      list={list}
+      searchPlaceholder={t('customers.suppressions.search')}
+      filters={
+        <FilterSelect<TSuppressionReason | ''>
+          label={t('customers.suppressions.columns.reason')}
+          name="reason"
+          value={filters.reason}
+          allLabel={t('customers.suppressions.all_reasons')}
+          options={SUPPRESSION_REASONS.map((reason) => ({
+            value: reason,
+            label: t(`customers.suppressions.reasons.${reason}`),
+          }))}
+          onChange={(reason) => change({ reason })}
+        />
+      }
+      query={entries}
+      columns={columns}
+      rowKey={(entry) => entry.id}
+      rowProps={(entry) => ({
+        'data-testid': 'suppression-row',
+        'data-email': entry.email,
+        'data-reason': entry.reason,
+      })}
+      rowActions={
+        canChange
+          ? {
+              of: () => ['lift'] as const,
+              icons: { lift: <IconMailOff size={16} /> },
+              danger: [],
+              label: (entry) => t('customers.suppressions.row_actions', { email: entry.email }),
+              textOf: () => t('customers.suppressions.lift'),
+              onRun: (_action, entry) => setLifting(entry),
+              header: t('customers.suppressions.columns.actions'),
+            }
+          : undefined
+      }
+      empty={{
+        title: t('customers.suppressions.empty_title'),
+        next: t('customers.suppressions.empty_next'),
+        readOnly: !canChange,
+      }}
+      texts="customers.suppressions"
+      testId="suppression"
+      pageSize={PAGE_SIZE}
+      minWidth={960}
+    >
+      <ConfirmDialog
+        opened={lifting !== null}
+        title={t('customers.suppressions.confirm_lift.title')}
+        message={
+          <Stack gap="xs" component="span">
+            <span>{t('customers.suppressions.confirm_lift.message', { email: lifting?.email ?? '' })}</span>
+            {lifting?.reason === 'complaint' && (
+              <Text size="sm" c="red" fw={600} component="span" data-testid="suppression-complaint-warning">
+                {t('customers.suppressions.confirm_lift.complaint_warning')}
+              </Text>
+            )}
+            {lifting?.reason === 'hard_bounce' && (
+              <Text size="sm" c="dimmed" component="span">
+                {t('customers.suppressions.confirm_lift.hard_bounce_note')}
+              </Text>
+            )}
+          </Stack>
+        }
+        confirmLabel={t('customers.suppressions.lift')}
+        danger={lifting?.reason === 'complaint'}
+        loading={lift.isPending}
+        onConfirm={() => lifting && lift.mutate(lifting)}
+        onClose={() => setLifting(null)}
+      />
+      <Modal
+        opened={adding}
+        onClose={() => setAdding(false)}
+        title={t('customers.suppressions.add_dialog.title')}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            add.mutate(email);
+          }}
+        >
+          <Stack gap="md">
+            <Text size="sm">{t('customers.suppressions.add_dialog.message')}</Text>
+            <TextInput
+              label={t('customers.suppressions.columns.email')}
+              name="email"
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+              error={addFieldError ? t(addFieldError) : undefined}
+              required
+              data-autofocus
+            />
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={() => setAdding(false)}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={add.isPending}>
+                {t('customers.suppressions.add')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </ListPage>
+  );
+}

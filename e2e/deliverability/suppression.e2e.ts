@@ -1,0 +1,149 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, apiToken, uniqueEmail } from '../support/api';
+import { LANGUAGES, launchBrowser, openPage, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
+import { outboxOf } from '../support/mail';
+
+// Issue 25 in the console: guests whose mailbox does not exist (`bounce*`) and who report spam
+// (`complain*`), as the embedded sink plays them → the campaign's statistics → the suppression
+// list → lift one → the next campaign mails the lifted guest and skips the complainer.
+const ADMIN = 'brand.admin@demo.test';
+const GRAND = 'grand@demo.test';
+
+let browser: Browser;
+let admin: string;
+let grand: string;
+let ownSettings: Record<string, unknown> | null = null;
+const tokyoHour = (offsetHours: number) =>
+  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  admin = await apiToken(ADMIN);
+  grand = await apiToken(GRAND);
+  // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
+  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
+  ownSettings = current.data.own;
+  const moved = await apiCall('PUT', '/v1/sending/settings', {
+    token: admin,
+    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
+  });
+  expect(moved.status).toBe(200);
+});
+afterAll(async () => {
+  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
+  await browser?.close();
+});
+
+async function until<T>(check: () => Promise<T | null>, timeoutMs = 90_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function sendCampaign(name: string, segmentId: string, templateId: string): Promise<string> {
+  const created = await apiCall<{ id: string }>('POST', '/v1/campaigns', {
+    token: admin,
+    body: { name, subject: name, recipients: { segmentIds: [segmentId], excludeSegmentIds: [] }, templateId },
+  });
+  expect(created.status, JSON.stringify(created.data)).toBe(200);
+  expect((await apiCall('POST', `/v1/campaigns/${created.data.id}/send-now`, { token: admin, body: {} })).status).toBe(
+    200,
+  );
+  await until(async () => {
+    const c = await apiCall<{ status: string }>('GET', `/v1/campaigns/${created.data.id}`, { token: admin });
+    return c.data.status === 'sent' ? true : null;
+  });
+  return created.data.id;
+}
+
+describe.each(LANGUAGES)('bounces and complaints (%s)', (language: TLanguage) => {
+  it('shows them in the statistics and the suppression list; a lifted guest is mailed again, the complainer not', async () => {
+    const t = TEXTS[language];
+    const run = `${Date.now().toString(36)}${language}`;
+    const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
+      token: admin,
+    });
+    const hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
+    const guest = async (prefix: string) => {
+      const email = uniqueEmail(`${prefix}-${run}`);
+      const created = await apiCall<{ id: string }>('POST', '/v1/customers', {
+        token: admin,
+        body: {
+          lastName: `Supp${run}`,
+          firstName: prefix,
+          email,
+          phone: `080${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+          address: '東京都新宿区西新宿2-2-2',
+          hotelId,
+        },
+      });
+      expect(created.status, JSON.stringify(created.data)).toBe(200);
+      return { id: created.data.id, email };
+    };
+    const bouncing = await guest('bounce');
+    const complaining = await guest('complain');
+    const fine = await guest('fine');
+    const segment = await apiCall<{ id: string }>('POST', '/v1/segments', {
+      token: admin,
+      body: { name: `不達テスト ${run}`, type: 'static' },
+    });
+    await apiCall('POST', `/v1/segments/${segment.data.id}/members`, {
+      token: admin,
+      body: { customerIds: [bouncing.id, complaining.id, fine.id] },
+    });
+    const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
+      token: admin,
+      body: {
+        name: `不達テスト ${run}`,
+        defaultLanguage: 'ja',
+        contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
+      },
+    });
+    expect(template.status).toBe(200);
+    const first = await sendCampaign(`冬のご案内 ${run}`, segment.data.id, template.data.id);
+    // The sink's DSN and ARF report reach the feedback receiver a moment later.
+    await until(async () => {
+      const listed = await apiCall<{ total: number }>('GET', `/v1/suppressions?search=${run}`, { token: admin });
+      return listed.data.total === 2 ? true : null;
+    });
+
+    const { context, page } = await openPage(browser, language);
+    await signIn(page, language, ADMIN);
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.goto(`/campaign/${first}`);
+    await expect.poll(async () => page.getByTestId('stat-hard-bounces').textContent()).toContain('1');
+    expect(await page.getByTestId('stat-hard-bounces').textContent()).toContain(t.campaign.statistics.hard_bounces);
+    expect(await page.getByTestId('stat-complaints').textContent()).toContain('1');
+
+    await page.goto('/suppression-list');
+    await page.getByPlaceholder(t.customers.suppressions.search).fill(run);
+    await page.getByPlaceholder(t.customers.suppressions.search).press('Enter');
+    const rowOf = (email: string) => page.locator(`[data-testid="suppression-row"][data-email="${email}"]`);
+    await rowOf(bouncing.email).waitFor();
+    expect(await rowOf(bouncing.email).textContent()).toContain(t.customers.suppressions.reasons.hard_bounce);
+    expect(await rowOf(bouncing.email).textContent()).toContain('5.1.1');
+    expect(await rowOf(complaining.email).textContent()).toContain(t.customers.suppressions.reasons.complaint);
+
+    await page
+      .getByRole('button', { name: t.customers.suppressions.row_actions.replace('{{email}}', bouncing.email) })
+      .click();
+    await page.getByRole('menuitem', { name: t.customers.suppressions.lift }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: t.customers.suppressions.lift }).click();
+    expect(await toastText(page)).toContain(t.customers.suppressions.done.lifted.replace('{{email}}', bouncing.email));
+    await rowOf(bouncing.email).waitFor({ state: 'detached' });
+    expect(await rowOf(complaining.email).count()).toBe(1);
+    await context.close();
+
+    // The next campaign goes to the lifted guest and the fine one, never to the complainer.
+    await sendCampaign(`春のご案内 ${run}`, segment.data.id, template.data.id);
+    expect(await outboxOf(grand, fine.email)).toHaveLength(2);
+    expect(await outboxOf(grand, bouncing.email)).toHaveLength(2);
+    expect(await outboxOf(grand, complaining.email)).toHaveLength(1);
+  }, 240_000);
+});
