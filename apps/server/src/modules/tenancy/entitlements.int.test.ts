@@ -43,6 +43,17 @@ const LEVEL_RULES: Record<string, string[]> = {
   sending_host_only: ['sending'],
   // The relay account is the brand's (issue 25): only the brand sets its webhooks.
   webhook_brand_only: ['deliverability'],
+  // The suppression list is the brand's (issue 25): hotels and groups do not read it.
+  suppressions_brand_only: ['suppressions'],
+};
+
+/**
+ * Areas that, past the entitlement, admit only a host's admins (codes and the areas that answer
+ * them): a suppression is lifted or added by an admin, as issue 25 asks, though staff may change a
+ * guest's email status.
+ */
+const ROLE_RULES: Record<string, string[]> = {
+  suppression_admin_only: ['suppressions'],
 };
 
 describe('every route with an entitlement', () => {
@@ -81,6 +92,9 @@ describe('every route with an entitlement', () => {
             // The entitlement lets the role in; the area then refuses this level with its own
             // specified message (only a brand connects the booking system).
             expect(level, what).not.toBe('brand');
+            allowed++;
+          } else if (may && ROLE_RULES[res.body?.error?.code]?.includes(r.path.split('/')[2] ?? '')) {
+            expect(role, what).not.toBe('admin');
             allowed++;
           } else if (may) {
             expect(res.status, what).not.toBe(403);
