@@ -10,6 +10,8 @@
  * value = our messages per second (from the campaign's start to "sent"); ratio = ours ÷ baseline.
  * The sink stores every message (parse + insert), in this process for both sides.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { ZTemplateContent } from '@yado/contracts';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
@@ -25,6 +27,22 @@ import { admin, arg, dbUrl } from './_support.ts';
 
 const size = arg('size', 100_000);
 const DB = 'yado_bench_send';
+/** --embedded-sink: the sink in this process, sharing the sender's event loop (the layout before 2026-11-26). */
+const embeddedSink = process.argv.includes('--embedded-sink');
+
+/** The SMTP sink in its own process (bench/_sink.ts), as a remote relay would be; resolves with it and its port. */
+async function startSinkProcess(url: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('node_modules/.bin/tsx', ['bench/_sink.ts', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the sink process exited (${code}) before it listened`)));
+    lines.on('line', (line) => {
+      const m = /^port=(\d+)$/.exec(line);
+      if (m) resolve(Number(m[1]));
+    });
+  });
+  return { child, port };
+}
 
 const text = (id: string, ...content: unknown[]) => ({
   id,
@@ -80,6 +98,11 @@ async function main(): Promise<void> {
     await admin(`create database ${DB}`);
   }
   const url = dbUrl(DB);
+  const sink = embeddedSink ? null : await startSinkProcess(url);
+  // Both sides use the same pool towards the sink (SINK_POOL), given in the relay URL as a deployment would.
+  const smtpUrl = sink
+    ? `smtp://127.0.0.1:${sink.port}/?pool=true&maxConnections=${SINK_POOL.maxConnections}&maxMessages=Infinity`
+    : undefined;
   const config = loadConfig(
     {
       DATABASE_URL: url,
@@ -92,6 +115,8 @@ async function main(): Promise<void> {
     },
     {},
   );
+  // Set after loading rather than as SMTP_URL: the rest stays embedded (the demo's DNS, its verified domain).
+  if (smtpUrl) config.smtpUrl = smtpUrl;
   // First start: the demo organisation and さくらホテルズ' verified sending domain (embedded DNS).
   const rt = await startRuntime(config, { bookingSim: false });
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -205,7 +230,7 @@ async function main(): Promise<void> {
     });
     const bare = nodemailer.createTransport({
       host: '127.0.0.1',
-      port: rt.sink?.port,
+      port: sink?.port ?? rt.sink?.port,
       secure: false,
       ignoreTLS: true,
       pool: true,
@@ -233,6 +258,7 @@ async function main(): Promise<void> {
     await pool.query('truncate dev_outbox').catch(() => undefined);
     await pool.end();
     await rt.stop();
+    sink?.child.kill('SIGTERM');
   }
 }
 
