@@ -1,14 +1,16 @@
 /**
  * send: a 15 KB personalised campaign to N recipients (default 100,000) through the real workflow
  * (dispatcher -> start job: the audience snapshot -> send jobs: claim, consent re-check,
- * personalise, tracked links, DKIM, pooled SMTP, outcomes and rollups) into the embedded SMTP
- * sink. Baseline, in the same run and process: bare pooled nodemailer sending the same messages
- * (composed beforehand, DKIM-signed the same way) to the same sink.
+ * personalise, tracked links, DKIM, pooled SMTP, each answer group-committed with its rollups)
+ * into the SMTP sink. Baseline, in the same run and process: bare pooled nodemailer sending the
+ * same messages (composed beforehand, DKIM-signed the same way) to the same sink.
  *
- *   npm run bench -- send [--size 100000] [--fresh]
+ *   npm run bench -- send [--size 100000] [--fresh] [--embedded-sink]
  *
  * value = our messages per second (from the campaign's start to "sent"); ratio = ours ÷ baseline.
- * The sink stores every message (parse + insert), in this process for both sides.
+ * The sink stores every message (header read + group-commit insert) for both sides, in its own
+ * process (bench/_sink.ts: a stand-in for a remote relay, which never shares the sender's core);
+ * --embedded-sink runs it in this process instead, as before 2026-11-26.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
