@@ -1,15 +1,19 @@
 /**
  * send: a 15 KB personalised campaign to N recipients (default 100,000) through the real workflow
  * (dispatcher -> start job: the audience snapshot -> send jobs: claim, consent re-check,
- * personalise, tracked links, DKIM, pooled SMTP, outcomes and rollups) into the embedded SMTP
- * sink. Baseline, in the same run and process: bare pooled nodemailer sending the same messages
- * (composed beforehand, DKIM-signed the same way) to the same sink.
+ * personalise, tracked links, DKIM, pooled SMTP, each answer group-committed with its rollups)
+ * into the SMTP sink. Baseline, in the same run and process: bare pooled nodemailer sending the
+ * same messages (composed beforehand, DKIM-signed the same way) to the same sink.
  *
- *   npm run bench -- send [--size 100000] [--fresh]
+ *   npm run bench -- send [--size 100000] [--fresh] [--embedded-sink]
  *
  * value = our messages per second (from the campaign's start to "sent"); ratio = ours ÷ baseline.
- * The sink stores every message (parse + insert), in this process for both sides.
+ * The sink stores every message (header read + group-commit insert) for both sides, in its own
+ * process (bench/_sink.ts: a stand-in for a remote relay, which never shares the sender's core);
+ * --embedded-sink runs it in this process instead, as before 2026-11-26.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { ZTemplateContent } from '@yado/contracts';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
@@ -25,6 +29,22 @@ import { admin, arg, dbUrl } from './_support.ts';
 
 const size = arg('size', 100_000);
 const DB = 'yado_bench_send';
+/** --embedded-sink: the sink in this process, sharing the sender's event loop (the layout before 2026-11-26). */
+const embeddedSink = process.argv.includes('--embedded-sink');
+
+/** The SMTP sink in its own process (bench/_sink.ts), as a remote relay would be; resolves with it and its port. */
+async function startSinkProcess(url: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('node_modules/.bin/tsx', ['bench/_sink.ts', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the sink process exited (${code}) before it listened`)));
+    lines.on('line', (line) => {
+      const m = /^port=(\d+)$/.exec(line);
+      if (m) resolve(Number(m[1]));
+    });
+  });
+  return { child, port };
+}
 
 const text = (id: string, ...content: unknown[]) => ({
   id,
@@ -80,6 +100,11 @@ async function main(): Promise<void> {
     await admin(`create database ${DB}`);
   }
   const url = dbUrl(DB);
+  const sink = embeddedSink ? null : await startSinkProcess(url);
+  // Both sides use the same pool towards the sink (SINK_POOL), given in the relay URL as a deployment would.
+  const smtpUrl = sink
+    ? `smtp://127.0.0.1:${sink.port}/?pool=true&maxConnections=${SINK_POOL.maxConnections}&maxMessages=Infinity`
+    : undefined;
   const config = loadConfig(
     {
       DATABASE_URL: url,
@@ -92,6 +117,8 @@ async function main(): Promise<void> {
     },
     {},
   );
+  // Set after loading rather than as SMTP_URL: the rest stays embedded (the demo's DNS, its verified domain).
+  if (smtpUrl) config.smtpUrl = smtpUrl;
   // First start: the demo organisation and さくらホテルズ' verified sending domain (embedded DNS).
   const rt = await startRuntime(config, { bookingSim: false });
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -205,7 +232,7 @@ async function main(): Promise<void> {
     });
     const bare = nodemailer.createTransport({
       host: '127.0.0.1',
-      port: rt.sink?.port,
+      port: sink?.port ?? rt.sink?.port,
       secure: false,
       ignoreTLS: true,
       pool: true,
@@ -233,6 +260,7 @@ async function main(): Promise<void> {
     await pool.query('truncate dev_outbox').catch(() => undefined);
     await pool.end();
     await rt.stop();
+    sink?.child.kill('SIGTERM');
   }
 }
 

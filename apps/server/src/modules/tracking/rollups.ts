@@ -58,7 +58,12 @@ const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / 3_600_000) * 3_6
 // A quarter hour is fine enough to cut days in any time zone (offsets are whole quarter hours).
 const quarterOf = (at: Date) => new Date(Math.floor(at.getTime() / 900_000) * 900_000).toISOString();
 
-/** Adds deltas to every rollup, in the caller's transaction. */
+/**
+ * Adds deltas to every rollup, in the caller's transaction, in one statement (one round trip: the
+ * send commits a few hundred times a second). Its four upserts are data-modifying CTEs read in
+ * order by the final select, so every writer locks the rollups in the same order (campaign, hour,
+ * host, day) and, within each, rows in key order.
+ */
 export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<void> {
   const useful = deltas.filter((d) => STAT_COUNTERS.some((k) => d.counters[k]));
   if (useful.length === 0) return;
@@ -68,37 +73,16 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
     (d) => d.campaignId,
     (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId }),
   );
-  await tx.execute(
-    sql`insert into campaign_stats (campaign_id, brand_id, ${sql.raw(LIST)})
-      select v.campaign_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(campaigns)}::jsonb) as v(campaign_id uuid, brand_id uuid, ${sql.raw(TYPED)})
-      order by v.campaign_id
-      on conflict (campaign_id) do update set ${sql.raw(adds('campaign_stats'))}, updated_at = now()`,
-  );
-
   const hours = group(
     useful,
     (d) => `${d.campaignId}|${hourOf(d.at)}`,
     (d) => ({ campaign_id: d.campaignId, brand_id: d.brandId, hour: hourOf(d.at) }),
   );
-  await tx.execute(
-    sql`insert into campaign_stats_hourly (campaign_id, hour, brand_id, ${sql.raw(LIST)})
-      select v.campaign_id, v.hour, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) as v(campaign_id uuid, hour timestamptz, brand_id uuid, ${sql.raw(TYPED)})
-      order by v.campaign_id, v.hour
-      on conflict (campaign_id, hour) do update set ${sql.raw(adds('campaign_stats_hourly'))}`,
-  );
-
   const hosts = group(
     useful,
     (d) => `${d.campaignId}|${d.hostId}`,
     (d) => ({ campaign_id: d.campaignId, host_id: d.hostId, brand_id: d.brandId }),
   );
-  await tx.execute(
-    sql`insert into campaign_host_stats (campaign_id, host_id, brand_id, ${sql.raw(LIST)})
-      select v.campaign_id, v.host_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hosts)}::jsonb) as v(campaign_id uuid, host_id uuid, brand_id uuid, ${sql.raw(TYPED)})
-      order by v.campaign_id, v.host_id
-      on conflict (campaign_id, host_id) do update set ${sql.raw(adds('campaign_host_stats'))}`,
-  );
-
   // The day is the host's local day (its time zone), cut here where the zone is known.
   const quarters = group(
     useful,
@@ -106,12 +90,35 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
     (d) => ({ host_id: d.hostId, brand_id: d.brandId, at: quarterOf(d.at) }),
   );
   await tx.execute(
-    sql`insert into host_daily_stats (host_id, day, brand_id, ${sql.raw(LIST)})
-      select v.host_id, (v.at at time zone coalesce(h.timezone, 'Asia/Tokyo'))::date as day, v.brand_id, ${sql.raw(SUMS)}
-      from jsonb_to_recordset(${JSON.stringify(quarters)}::jsonb) as v(host_id uuid, brand_id uuid, at timestamptz, ${sql.raw(TYPED)})
-      left join hosts h on h.id = v.host_id
-      group by 1, 2, 3 order by 1, 2
-      on conflict (host_id, day) do update set ${sql.raw(adds('host_daily_stats'))}`,
+    sql`with campaign_rows as (
+        insert into campaign_stats (campaign_id, brand_id, ${sql.raw(LIST)})
+        select v.campaign_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(campaigns)}::jsonb) as v(campaign_id uuid, brand_id uuid, ${sql.raw(TYPED)})
+        order by v.campaign_id
+        on conflict (campaign_id) do update set ${sql.raw(adds('campaign_stats'))}, updated_at = now()
+        returning 1
+      ), hour_rows as (
+        insert into campaign_stats_hourly (campaign_id, hour, brand_id, ${sql.raw(LIST)})
+        select v.campaign_id, v.hour, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) as v(campaign_id uuid, hour timestamptz, brand_id uuid, ${sql.raw(TYPED)})
+        order by v.campaign_id, v.hour
+        on conflict (campaign_id, hour) do update set ${sql.raw(adds('campaign_stats_hourly'))}
+        returning 1
+      ), host_rows as (
+        insert into campaign_host_stats (campaign_id, host_id, brand_id, ${sql.raw(LIST)})
+        select v.campaign_id, v.host_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(hosts)}::jsonb) as v(campaign_id uuid, host_id uuid, brand_id uuid, ${sql.raw(TYPED)})
+        order by v.campaign_id, v.host_id
+        on conflict (campaign_id, host_id) do update set ${sql.raw(adds('campaign_host_stats'))}
+        returning 1
+      ), day_rows as (
+        insert into host_daily_stats (host_id, day, brand_id, ${sql.raw(LIST)})
+        select v.host_id, (v.at at time zone coalesce(h.timezone, 'Asia/Tokyo'))::date as day, v.brand_id, ${sql.raw(SUMS)}
+        from jsonb_to_recordset(${JSON.stringify(quarters)}::jsonb) as v(host_id uuid, brand_id uuid, at timestamptz, ${sql.raw(TYPED)})
+        left join hosts h on h.id = v.host_id
+        group by 1, 2, 3 order by 1, 2
+        on conflict (host_id, day) do update set ${sql.raw(adds('host_daily_stats'))}
+        returning 1
+      )
+      select (select count(*) from campaign_rows), (select count(*) from hour_rows),
+        (select count(*) from host_rows), (select count(*) from day_rows)`,
   );
 }
 
