@@ -58,7 +58,12 @@ function openPath(scenario: TScenarioListItem): string {
 function ByAt({ at, person }: { at: string; person: TScenarioListItem['createdBy'] }) {
   const { t } = useTranslation();
   const when = formatDate(at, currentLanguage(), { withTime: true });
-  return <Text size="sm">{person ? t('automations.scenario.by_at', { at: when, name: person.name }) : when}</Text>;
+  // On one line: the date does not wrap inside its cell (the table scrolls sideways instead).
+  return (
+    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+      {person ? t('automations.scenario.by_at', { at: when, name: person.name }) : when}
+    </Text>
+  );
 }
 
 /** Spec section 2, "Scenario list": status, run period, who made and changed it, and section 4's actions. */
