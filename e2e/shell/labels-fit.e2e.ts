@@ -112,7 +112,7 @@ const PAGES: [name: string, path: () => string, ready: string][] = [
   ['templates', () => '/templates', 'main'],
   ['customers', () => '/customer-list', 'main table'],
   ['customer', () => `/customer-list/${customerId}`, '[data-testid="customer-info"]'],
-  ['audit-log', () => '/management/audit-log', 'main'],
+  // The audit log is not here: a brand admin has no `audit.read_audit_log` (the page shows no log to them).
 ];
 
 describe.each(LANGUAGES)('labels fit (%s)', (language) => {
