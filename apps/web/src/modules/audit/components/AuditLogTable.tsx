@@ -3,6 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http/errorText';
 import { formatDate } from '../../../lib/dates/formatDate';
+import { browserTimeZone } from '../../campaigns/components/CampaignHoldNote';
 import { auditLogQuery } from '../api/auditCalls';
 import { describeActing, describeAction, describeChanges } from '../auditText';
 
@@ -30,6 +31,9 @@ export function AuditLogTable({ hostId }: { hostId: string | null }) {
   }
   return (
     <Stack gap="sm">
+      <Text size="xs" c="dimmed" data-testid="audit-time-zone">
+        {t('audit.time_zone_note', { timeZone: browserTimeZone() })}
+      </Text>
       <Table.ScrollContainer minWidth={900}>
         <Table verticalSpacing="sm" data-testid="audit-table">
           <Table.Thead>
