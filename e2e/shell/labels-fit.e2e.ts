@@ -112,7 +112,7 @@ const PAGES: [name: string, path: () => string, ready: string][] = [
   ['templates', () => '/templates', 'main'],
   ['customers', () => '/customer-list', 'main table'],
   ['customer', () => `/customer-list/${customerId}`, '[data-testid="customer-info"]'],
-  // The audit log is not here: a brand admin has no `audit.read_audit_log` (the page shows no log to them).
+  // The audit log is visited as the granduser (below): a brand admin has no `audit.read_audit_log`.
 ];
 
 describe.each(LANGUAGES)('labels fit (%s)', (language) => {
@@ -138,6 +138,22 @@ describe.each(LANGUAGES)('labels fit (%s)', (language) => {
         all.push(...found.map((f) => `${name}: ${f}`));
       }
       await context.close();
+      // The audit log, as the granduser reads it (every host's entries).
+      const grand = await openPage(browser, language);
+      await grand.page.setViewportSize(size);
+      await signIn(grand.page, language, 'grand@demo.test');
+      await grand.page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      await grand.page.goto('/management/audit-log');
+      await grand.page
+        .getByTestId('audit-table')
+        .or(grand.page.getByTestId('audit-empty'))
+        .first()
+        .waitFor({ timeout: 20_000 });
+      await grand.page.waitForLoadState('networkidle');
+      const inAudit = await problems(grand.page);
+      if (inAudit.length) await screenshot(grand.page, `labels-${language}-${size.width}-audit-log`);
+      all.push(...inAudit.map((f) => `audit-log: ${f}`));
+      await grand.context.close();
       expect(all).toEqual([]);
     },
     240_000,

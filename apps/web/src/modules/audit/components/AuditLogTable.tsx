@@ -48,7 +48,9 @@ export function AuditLogTable({ hostId }: { hostId: string | null }) {
           <Table.Tbody>
             {entries.map((entry) => (
               <Table.Tr key={entry.id} data-testid="audit-entry" data-action={entry.action}>
-                <Table.Td>{formatDate(entry.at, language, { withTime: true })}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  {formatDate(entry.at, language, { withTime: true })}
+                </Table.Td>
                 <Table.Td>{entry.actorEmail ?? '-'}</Table.Td>
                 <Table.Td>{describeActing(entry, t)}</Table.Td>
                 <Table.Td>{describeAction(entry, t)}</Table.Td>
