@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, type TTestServer } from '../../test/harness.ts';
+import { quietNow } from '../../test/quiet-hours.ts';
 import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
 import { DEMO_DOMAINS } from '../../seed/demo-sending.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
@@ -104,15 +105,6 @@ const counts = async (id: string) =>
       [id],
     )
   )[0] as { sent: number; queued: number; capped: number };
-
-/** From two hours ago to two hours ahead in Tokyo (so it is inside them now). */
-function quietNow(): { start: string; end: string } {
-  const hour = Number(
-    new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', hour: '2-digit', hourCycle: 'h23' }).format(new Date()),
-  );
-  const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
-  return { start: hh(hour - 2), end: hh(hour + 2) };
-}
 
 async function setQuietHours(hotelId: string, quiet: { start: string; end: string } | null) {
   await s.sql(
