@@ -25,6 +25,33 @@ const COUNTED: [key: string, one: string, many: string, ja: string][] = [
   ['users.invite.done', '1 user invited.', '3 users invited.', ''],
   ['segmentation.why.nights', '1 night', '3 nights', '3 泊'],
   ['segmentation.why.guests', '1 guest', '3 guests', '3 名'],
+  ['templates.canvas.section', 'Section · 1 column', 'Section · 3 columns', 'セクション・3列'],
+  ['automations.node_text.days', '1 day', '3 days', '3 日'],
+  [
+    'booking_sync.log.reasons.guest_not_synced',
+    '1 reservation of a guest not synced',
+    '3 reservations of guests not synced',
+    '同期されていないゲストの予約 3 件',
+  ],
+  [
+    'booking_sync.log.reasons.unknown_hotel_code',
+    '1 reservation at a hotel not mapped',
+    '3 reservations at hotels not mapped',
+    '対応付けのないホテルの予約 3 件',
+  ],
+  [
+    'booking_sync.log.reasons.guest_without_phone',
+    '1 guest without a phone number',
+    '3 guests without a phone number',
+    '',
+  ],
+  [
+    'booking_sync.log.reasons.phone_in_use',
+    '1 phone change to a number another customer has',
+    '3 phone changes to a number another customer has',
+    '',
+  ],
+  ['booking_sync.log.reasons.other', '1 other error', '3 other errors', 'その他のエラー 3 件'],
 ];
 
 describe('counted texts', () => {

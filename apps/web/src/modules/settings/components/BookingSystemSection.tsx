@@ -236,7 +236,7 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
                           <UnknownHotelCodes key={e.code} count={e.count} codes={e.examples} />
                         ) : (
                           <Text key={e.code} size="xs" title={e.examples.join(', ')}>
-                            {t(`booking_sync.log.reasons.${reasonKey(e.code)}`, { n: e.count })}
+                            {t(`booking_sync.log.reasons.${reasonKey(e.code)}`, { count: e.count })}
                           </Text>
                         ),
                       )}
@@ -259,7 +259,7 @@ function UnknownHotelCodes({ count, codes }: { count: number; codes: string[] })
   const canOpenHotels = useProfile().entitlements['manage_hotel.read_hotel_at_hotel_list'];
   return (
     <Stack gap={0} data-testid="booking-unknown-hotel-codes">
-      <Text size="xs">{t('booking_sync.log.reasons.unknown_hotel_code', { n: count })}</Text>
+      <Text size="xs">{t('booking_sync.log.reasons.unknown_hotel_code', { count })}</Text>
       {codes.length > 0 && (
         <Text size="xs" c="dimmed">
           {t('booking_sync.log.unknown_codes', { codes: codes.join(', ') })}
