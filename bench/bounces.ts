@@ -14,9 +14,9 @@
  * ours in ms; baseline = the baseline's; ratio = baseline ÷ ours. After the rounds it checks by
  * SQL that every event was stored and applied exactly once.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { createHmac, createSign, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:https';
 import net from 'node:net';
@@ -24,7 +24,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { snsStringToSign, type TSnsMessage } from '../apps/server/src/modules/deliverability/webhooks/verify.ts';
+import {
+  mailgunSignature,
+  postmarkAuthorization,
+  sendgridHeaders,
+  sendgridKeyPair,
+  signSns,
+  snsCertificate,
+} from '../apps/server/src/test/webhook-signer.ts';
 import { admin, agent, alternateRounds, arg, dbUrl, loginToken, openLoop, percentile, withSpread } from './_support.ts';
 
 const size = arg('size', 100_000);
@@ -103,29 +110,7 @@ async function main(): Promise<void> {
 
   // The stand-in for SNS: a self-signed certificate (its TLS one is also the signing one).
   const dir = mkdtempSync(join(tmpdir(), 'yado-bench-sns-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  const snsKey = readFileSync(join(dir, 'key.pem'), 'utf8');
-  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  const { key: snsKey, cert, certFile } = snsCertificate(dir);
   const sns = createServer({ key: snsKey, cert }, (_request, response) => response.end(cert));
   await new Promise<void>((resolve) => sns.listen(0, '127.0.0.1', resolve));
   const certUrl = `https://localhost:${(sns.address() as net.AddressInfo).port}/SimpleNotificationService-bench.pem`;
@@ -147,7 +132,7 @@ async function main(): Promise<void> {
       BOOKING_API_URL: 'http://127.0.0.1:9',
       WORKER_IN_PROCESS: 'false',
       SNS_HOST_PATTERN: '^localhost:\\d+$',
-      SNS_EXTRA_CA_FILE: join(dir, 'cert.pem'),
+      SNS_EXTRA_CA_FILE: certFile,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -214,13 +199,13 @@ async function main(): Promise<void> {
 
     // The brand's webhooks, with keys and secrets of this run.
     const token = await loginToken(`http://127.0.0.1:${port}`);
-    const sendgridKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const sendgridKeys = sendgridKeyPair();
     const mailgunKey = `key-${randomBytes(16).toString('hex')}`;
     const postmarkSecret = randomBytes(16).toString('hex');
     const hooks = {} as Record<TProvider, string>;
     const settings: Record<TProvider, object> = {
       ses: {},
-      sendgrid: { secret: sendgridKeys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64') },
+      sendgrid: { secret: sendgridKeys.verificationKey },
       mailgun: { secret: mailgunKey },
       postmark: { secret: postmarkSecret },
     };
@@ -264,20 +249,19 @@ async function main(): Promise<void> {
                     ],
                   },
                 };
-        const message = {
-          Type: 'Notification',
-          MessageId: eventId ?? randomUUID(),
-          TopicArn: 'arn:aws:sns:ap-northeast-1:123456789012:yado-bench',
-          Message: JSON.stringify({
-            ...ses,
-            mail: { messageId: `ses-${n}`, source: `news@${domain}`, commonHeaders: { messageId } },
-          }),
-          Timestamp: new Date().toISOString(),
-          SignatureVersion: '1',
-          SigningCertURL: certUrl,
-          Signature: '',
-        } as TSnsMessage;
-        message.Signature = createSign('RSA-SHA1').update(snsStringToSign(message)).sign(snsKey, 'base64');
+        const message = signSns(
+          {
+            Type: 'Notification',
+            MessageId: eventId ?? randomUUID(),
+            TopicArn: 'arn:aws:sns:ap-northeast-1:123456789012:yado-bench',
+            Message: JSON.stringify({
+              ...ses,
+              mail: { messageId: `ses-${n}`, source: `news@${domain}`, commonHeaders: { messageId } },
+            }),
+            Timestamp: new Date().toISOString(),
+          },
+          { key: snsKey, certUrl, version: '1' },
+        );
         return {
           provider,
           eventId: message.MessageId,
@@ -298,24 +282,10 @@ async function main(): Promise<void> {
         const body = JSON.stringify([
           { email: d.email, timestamp: now, 'smtp-id': messageId, sg_event_id: id, ...event },
         ]);
-        const signature = sign('sha256', Buffer.from(`${now}${body}`), {
-          key: sendgridKeys.privateKey,
-          dsaEncoding: 'der',
-        }).toString('base64');
-        return {
-          provider,
-          eventId: id,
-          body,
-          headers: {
-            'content-type': 'application/json',
-            'x-twilio-email-event-webhook-signature': signature,
-            'x-twilio-email-event-webhook-timestamp': String(now),
-          },
-        };
+        return { provider, eventId: id, body, headers: sendgridHeaders(body, sendgridKeys.privateKey, now) };
       }
       if (provider === 'mailgun') {
         const id = eventId ?? randomBytes(11).toString('base64url');
-        const t = randomBytes(25).toString('hex');
         const event =
           kind === 'complaint'
             ? { event: 'complained' }
@@ -331,11 +301,7 @@ async function main(): Promise<void> {
                       : { code: 552, message: '5.2.2 mailbox full' },
                 };
         const body = JSON.stringify({
-          signature: {
-            timestamp: String(now),
-            token: t,
-            signature: createHmac('sha256', mailgunKey).update(`${now}${t}`).digest('hex'),
-          },
+          signature: mailgunSignature(mailgunKey, { at: now }),
           'event-data': {
             id,
             timestamp: now,
@@ -370,7 +336,7 @@ async function main(): Promise<void> {
         body,
         headers: {
           'content-type': 'application/json',
-          authorization: `Basic ${Buffer.from(`yado:${postmarkSecret}`).toString('base64')}`,
+          authorization: postmarkAuthorization(postmarkSecret),
         },
       };
     };

@@ -144,6 +144,12 @@ const ZEnv = z.object({
   SNS_EXTRA_CA_FILE: z.string().optional(),
   /** Seconds a signed webhook's timestamp may be old (SendGrid, Mailgun; SNS messages: 1 hour). */
   WEBHOOK_MAX_AGE_SECONDS: z.coerce.number().int().min(30).max(86400).default(900),
+  /**
+   * Days the raw bounce and complaint reports (DSN, ARF, unreadable mail) and relay webhook
+   * payloads are kept; then a daily job clears them, keeping what was applied (feedback events,
+   * suppressions, statistics).
+   */
+  FEEDBACK_RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** The SPF include, tracking/return-path CNAME target and DMARC report address a brand publishes. */
   SENDING_SPF_INCLUDE: z.string().min(3).default('_spf.yado-mail.net'),
   SENDING_TRACKING_HOST: z.string().min(3).default('track.yado-mail.net'),
@@ -248,6 +254,8 @@ export interface TConfig {
   /** The feedback receiver's address; null: not run. */
   feedbackReceiver: { host: string; port: number } | null;
   webhooks: { snsHostPattern: RegExp; snsExtraCa: string | null; maxAgeSeconds: number };
+  /** Days raw reports and webhook payloads are kept (deliverability/prune-feedback-raw.ts). */
+  feedbackRawRetentionDays: number;
   sending: {
     verifyCountdownSeconds: number;
     spfInclude: string;
@@ -365,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       snsExtraCa: e.SNS_EXTRA_CA_FILE ? readFileSync(e.SNS_EXTRA_CA_FILE, 'utf8') : null,
       maxAgeSeconds: e.WEBHOOK_MAX_AGE_SECONDS,
     },
+    feedbackRawRetentionDays: e.FEEDBACK_RAW_RETENTION_DAYS,
     sending: {
       verifyCountdownSeconds: e.DOMAIN_VERIFY_COUNTDOWN_SECONDS,
       spfInclude: e.SENDING_SPF_INCLUDE,

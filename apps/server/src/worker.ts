@@ -8,6 +8,7 @@ import { applyImport, applyImportLapsed, type TApplyImportJob } from './modules/
 import { pruneImports } from './modules/customer-imports/prune-imports.ts';
 import { reviewImport, reviewImportLapsed, type TReviewImportJob } from './modules/customer-imports/review-import.ts';
 import { recheckDomains } from './modules/sending/recheck-domains.ts';
+import { pruneFeedbackRaw } from './modules/deliverability/prune-feedback-raw.ts';
 import {
   dispatchCampaigns,
   sendCampaign,
@@ -48,6 +49,8 @@ export async function startWorker(rt: TStarted): Promise<void> {
   await rt.queue.schedule(QUEUES.pruneAuthFailures, '*/15 * * * *');
   await leases.work(QUEUES.pruneImports, { run: () => pruneImports(rt) });
   await rt.queue.schedule(QUEUES.pruneImports, '17 3 * * *');
+  await leases.work(QUEUES.pruneFeedbackRaw, { run: () => pruneFeedbackRaw(rt) });
+  await rt.queue.schedule(QUEUES.pruneFeedbackRaw, '29 3 * * *');
   await leases.work<TSyncJob>(QUEUES.bookingSync, {
     pollingIntervalSeconds: POLL_SECONDS,
     run: async (data, { resumed }) => {

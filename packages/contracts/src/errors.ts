@@ -88,6 +88,7 @@ export const ERROR_MESSAGES = {
   suppression_admin_only: 'Only a brand admin can change the suppression list.',
   suppression_not_found: 'This address is no longer on the suppression list.',
   suppression_exists: 'This address is already on the suppression list.',
+  domain_deliverability_brand_only: 'Deliverability is kept per brand. Switch to the brand to see it.',
   domain_invalid: 'Please enter a valid domain',
   domain_exists: 'Oops! This domain already exists.',
   domain_brand_only: 'Domains are added and verified by the brand.',

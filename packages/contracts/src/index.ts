@@ -227,3 +227,14 @@ export {
   type TRunPeriod,
   type TScenarioRun,
 } from './scenarios.ts';
+export * as domainDeliverabilityApi from './domain-deliverability.ts';
+export {
+  DELIVERABILITY_LIMITS,
+  DELIVERABILITY_WINDOW_DAYS,
+  RECENT_POLICY_BLOCKS,
+  rateLevel,
+  type TDomainDeliverability,
+  type TDomainWindow,
+  type TPolicyBlock,
+  type TRateLevel,
+} from './domain-deliverability.ts';

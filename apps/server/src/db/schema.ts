@@ -1282,7 +1282,7 @@ export const feedbackEvents = pgTable(
     /** The From domain the mail was sent from: policy blocks count against it. */
     sendingDomain: text('sending_domain'),
     dedupeKey: text('dedupe_key').notNull(),
-    /** The report as received (DSN, ARF); null for a synchronous answer. */
+    /** The report as received (DSN, ARF, a webhook's event); null for a synchronous answer, and once past FEEDBACK_RAW_RETENTION_DAYS. */
     raw: bytea('raw'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -1293,6 +1293,14 @@ export const feedbackEvents = pgTable(
       .on(t.customerId, t.kind)
       .where(sql`customer_id is not null`),
     index('feedback_events_brand_at_idx').on(t.brandId, t.receivedAt),
+    // The deliverability view's latest policy blocks of a sending domain.
+    index('feedback_events_policy_block_idx')
+      .on(t.brandId, t.sendingDomain, t.receivedAt)
+      .where(sql`kind = 'policy_block'`),
+    // The retention job's reports still kept (prune-feedback-raw.ts): only the last days' rows.
+    index('feedback_events_raw_at_idx')
+      .on(t.receivedAt)
+      .where(sql`raw is not null`),
   ],
 );
 
@@ -1311,10 +1319,16 @@ export const inboundUnparsed = pgTable(
     mailFrom: text('mail_from').notNull(),
     rcptTo: text('rcpt_to').notNull(),
     size: integer('size').notNull(),
-    raw: bytea('raw').notNull(),
+    /** The message as received; null once past FEEDBACK_RAW_RETENTION_DAYS (prune-feedback-raw.ts). */
+    raw: bytea('raw'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('inbound_unparsed_brand_at_idx').on(t.brandId, t.receivedAt)],
+  (t) => [
+    index('inbound_unparsed_brand_at_idx').on(t.brandId, t.receivedAt),
+    index('inbound_unparsed_raw_at_idx')
+      .on(t.receivedAt)
+      .where(sql`raw is not null`),
+  ],
 );
 
 /**
@@ -1356,7 +1370,8 @@ export const relayWebhookEvents = pgTable(
     kind: text('kind'),
     /** The rest of what it meant: status, diagnostic and sending domain, for apply-feedback.ts. */
     feedback: jsonb('feedback'),
-    raw: jsonb('raw').notNull(),
+    /** The event as received; null once applied and past FEEDBACK_RAW_RETENTION_DAYS (prune-feedback-raw.ts). */
+    raw: jsonb('raw'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     /** When its rules were applied (apply-webhook-events.ts); null: not yet. Set at once when there is nothing to apply. */
     appliedAt: timestamp('applied_at', { withTimezone: true }),
@@ -1370,5 +1385,33 @@ export const relayWebhookEvents = pgTable(
       .on(t.brandId, t.provider, t.replayKey)
       .where(sql`replay_key is not null`),
     index('relay_webhook_events_brand_at_idx').on(t.brandId, t.receivedAt),
+    index('relay_webhook_events_raw_at_idx')
+      .on(t.receivedAt)
+      .where(sql`raw is not null`),
   ],
+);
+
+/**
+ * Per brand, sending domain (the From domain, in punycode and lower case) and UTC hour: the mails
+ * handed to the relay and what became of them, the figures of the deliverability view per sending
+ * domain (deliverability/domain-deliverability.ts), which therefore never reads the deliveries.
+ * Handed and delivered are written with the send's answers (tracking/rollups.ts,
+ * recordDeliveryOutcomes), the rest with each newly recorded feedback event (apply-feedback.ts),
+ * by the hour it came in.
+ */
+export const sendingDomainStatsHourly = pgTable(
+  'sending_domain_stats_hourly',
+  {
+    brandId: uuid('brand_id').notNull(),
+    domain: text('domain').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    handed: integer('handed').notNull().default(0),
+    delivered: integer('delivered').notNull().default(0),
+    hardBounces: integer('hard_bounces').notNull().default(0),
+    softBounces: integer('soft_bounces').notNull().default(0),
+    complaints: integer('complaints').notNull().default(0),
+    policyBlocks: integer('policy_blocks').notNull().default(0),
+    autoReplies: integer('auto_replies').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.brandId, t.domain, t.hour] })],
 );

@@ -17,6 +17,8 @@ export const QUEUES = {
   bookingSync: 'booking.sync',
   /** Every quarter hour: queue the daily sync of each brand whose 01:00 has come. */
   bookingSyncDispatch: 'booking.sync-dispatch',
+  /** Daily: clear raw bounce and complaint reports and webhook payloads past FEEDBACK_RAW_RETENTION_DAYS. */
+  pruneFeedbackRaw: 'deliverability.prune-raw',
   /** Daily: look every sending domain's DNS records up again; mark those that fell out of verification. */
   recheckDomains: 'sending.recheck-domains',
   /** Snapshot a due campaign's audience into deliveries and start sending (one waiting job per campaign). */

@@ -1,4 +1,4 @@
-import { ZTemplateContent } from '@yado/contracts';
+import { senderDomainOf, ZTemplateContent } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows, withTenant, type TTx } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
@@ -258,6 +258,8 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
         hotelId: d.hotel_id,
         outcome: o,
         at,
+        // The deliverability view per sending domain counts them against the sender's domain.
+        sendingDomain: senderDomainOf(identity.identity.from.address),
       });
       await recordDeliveryOutcomes(
         tx,

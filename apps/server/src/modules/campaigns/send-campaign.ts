@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SENDING_DEFAULTS, type TTemplateContents } from '@yado/contracts';
+import { SENDING_DEFAULTS, senderDomainOf, type TTemplateContents } from '@yado/contracts';
 import type Mail from 'nodemailer/lib/mailer';
 import { withTenant, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
@@ -219,9 +219,11 @@ export async function sendCampaign(rt: TRuntime, job: TCampaignJob, run: TSendRu
   const prepared = await prepareSend(rt, job);
   if (!prepared) return;
   const { campaign } = prepared;
-  await putBackLapsedClaims(rt, campaign);
+  // The deliverability view per sending domain counts what is handed to the relay from it.
+  const sendingDomain = senderDomainOf(prepared.from.address) ?? domainOf(prepared.from.address);
+  await putBackLapsedClaims(rt, campaign, sendingDomain);
   const claim: TClaim = { workerId: run.workerId, token: randomUUID() };
-  const log = new SendLog(rt, campaign, claim.token);
+  const log = new SendLog(rt, campaign, claim.token, sendingDomain);
   const ready = new ReadyMails(poolSize(rt) * 2);
   const stopping = () => prepared.stopped || (run.signal?.aborted ?? false);
   let failure: unknown = null;
@@ -256,7 +258,7 @@ export async function sendCampaign(rt: TRuntime, job: TCampaignJob, run: TSendRu
  * Puts back the deliveries left in flight by workers whose lease lapsed (`putBackLapsed`); those
  * that count as sent there (lost twice) enter the statistics in the same transaction.
  */
-async function putBackLapsedClaims(rt: TRuntime, campaign: TCampaignRow): Promise<void> {
+async function putBackLapsedClaims(rt: TRuntime, campaign: TCampaignRow, sendingDomain: string): Promise<void> {
   // The leases are the owner's table: read first, then the put-back runs under the brand.
   const { rows } = await rt.database.executeSql('select id from worker_leases where expires_at > now()');
   const live = (rows as { id: string }[]).map((r) => r.id);
@@ -264,7 +266,9 @@ async function putBackLapsedClaims(rt: TRuntime, campaign: TCampaignRow): Promis
     const back = await putBackLapsed(tx, campaign.id, live);
     await recordDeliveryOutcomes(
       tx,
-      back.filter((r) => r.status === 'sent').map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'sent')),
+      back
+        .filter((r) => r.status === 'sent')
+        .map((r) => ({ ...outcomeOf(campaign, r.id, r.hotel_id, 'sent'), sendingDomain })),
     );
   });
 }
@@ -421,6 +425,7 @@ class SendLog {
     private readonly rt: TRuntime,
     private readonly campaign: TCampaignRow,
     private readonly token: string,
+    private readonly sendingDomain: string,
   ) {}
 
   /** Records `answer` and checks and marks `hand`; resolves once committed, with `hand`'s verdict. */
@@ -454,6 +459,7 @@ class SendLog {
           tx,
           this.campaign,
           this.token,
+          this.sendingDomain,
           batch.flatMap((p) => (p.answer ? [p.answer] : [])),
           batch.flatMap((p) => (p.hand ? [p.hand.id] : [])),
         ),
@@ -481,6 +487,7 @@ async function commitSendStep(
   tx: TTx,
   campaign: TCampaignRow,
   token: string,
+  sendingDomain: string,
   answers: TOutcome[],
   handIds: string[],
 ): Promise<{ verdicts: Map<string, TVerdict>; recorded: Set<string> }> {
@@ -493,6 +500,7 @@ async function commitSendStep(
       .map((r) => ({
         ...outcomeOf(campaign, r.id, r.hotel_id, r.status as 'sent' | 'failed'),
         bounce: bounced.has(r.id),
+        sendingDomain,
       })),
     ...handed.filter((r) => r.status === 'skipped').map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'skipped')),
   ]);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus } from '../tracking/queries.ts';
-import { applyRollups } from '../tracking/rollups.ts';
+import { applyDomainRollups, applyRollups, type TDomainCounter } from '../tracking/rollups.ts';
 import type { TFeedbackKind } from './classify.ts';
 import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.ts';
 
@@ -50,8 +50,10 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
     /** bigint: a string from the driver. */
     id: string;
     delivery_id: string;
+    brand_id: string;
     kind: TFeedbackKind;
     diagnostic: string | null;
+    sending_domain: string | null;
   }>(
     tx,
     sql`insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw)
@@ -65,8 +67,9 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
         as v(delivery_id, kind, source, status, diagnostic, sending_domain, raw_b64)
       join deliveries d on d.id = v.delivery_id
       on conflict (brand_id, dedupe_key) do nothing
-      returning id, delivery_id, kind, diagnostic`,
+      returning id, delivery_id, brand_id, kind, diagnostic, sending_domain`,
   );
+  await countForDomains(tx, recorded);
   const counted = await countInStatistics(
     tx,
     recorded.filter((r) => COUNTED[r.kind]).map((r) => r.id),
@@ -98,6 +101,35 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
   for (const c of complaints) await complain(tx, c.delivery_id);
   if (complaints.length) await suppress(tx, complaints, 'complaint', null);
   return recorded.map((r) => ({ deliveryId: r.delivery_id, kind: r.kind }));
+}
+
+const DOMAIN_COUNTED: Partial<Record<TFeedbackKind, TDomainCounter>> = {
+  hard_bounce: 'hardBounces',
+  soft_bounce: 'softBounces',
+  complaint: 'complaints',
+  policy_block: 'policyBlocks',
+  auto_reply: 'autoReplies',
+};
+
+/**
+ * The deliverability view per sending domain (`sending_domain_stats_hourly`): each newly recorded
+ * bounce, complaint, policy block and auto-reply counts against the domain it was sent from, by
+ * the hour it came in. An event whose report named no sending domain is not counted there.
+ */
+async function countForDomains(
+  tx: TTx,
+  recorded: { brand_id: string; kind: TFeedbackKind; sending_domain: string | null }[],
+): Promise<void> {
+  const at = new Date();
+  await applyDomainRollups(
+    tx,
+    recorded.flatMap((r) => {
+      const counter = DOMAIN_COUNTED[r.kind];
+      return counter && r.sending_domain
+        ? [{ brandId: r.brand_id, domain: r.sending_domain, at, counters: { [counter]: 1 } }]
+        : [];
+    }),
+  );
 }
 
 const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'complaints'>> = {

@@ -1,10 +1,11 @@
-import { deliverabilityApi } from '@yado/contracts';
+import { deliverabilityApi, domainDeliverabilityApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../http/params.ts';
 import { route } from '../../http/route.ts';
 import { countFeedbackWebhook } from '../../metrics/metrics.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from './webhooks/receive-webhook.ts';
+import { listDomainDeliverability } from './domain-deliverability.ts';
 import { addSuppression, liftSuppression, listSuppressions } from './suppression-list.ts';
 import { deleteRelayWebhook, listRelayWebhooks, saveRelayWebhook } from './webhooks/webhook-settings.ts';
 
@@ -22,6 +23,13 @@ export function deliverabilityRoutes(app: FastifyInstance, rt: TRuntime): void {
   );
   route(app, deliverabilityApi.add, { entitlement: 'customer.change_email_status' }, async ({ body, ctx }) =>
     addSuppression(rt, ctx, body),
+  );
+  // Per sending domain: beside domain authentication, for those who manage it (brand level only).
+  route(
+    app,
+    domainDeliverabilityApi.listDomainDeliverability,
+    { entitlement: 'settings.manage_domain_authentication' },
+    async ({ ctx }) => listDomainDeliverability(rt, ctx),
   );
   const manage = { entitlement: 'settings.manage_campaign_email' } as const;
   route(app, deliverabilityApi.listRelayWebhooks, manage, async ({ ctx }) => listRelayWebhooks(rt, ctx));

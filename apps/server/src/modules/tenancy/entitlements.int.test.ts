@@ -45,6 +45,8 @@ const LEVEL_RULES: Record<string, string[]> = {
   webhook_brand_only: ['deliverability'],
   // The suppression list is the brand's (issue 25): hotels and groups do not read it.
   suppressions_brand_only: ['suppressions'],
+  // Deliverability per sending domain: the brand's figures, read at the brand level.
+  domain_deliverability_brand_only: ['deliverability'],
 };
 
 /**

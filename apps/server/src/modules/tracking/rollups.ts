@@ -173,6 +173,63 @@ export interface TDeliveryOutcome {
   /** A hard bounce (5xx): also counted as a bounce and logged as a bounce event. */
   bounce?: boolean;
   at?: Date;
+  /** The From domain it went out from: a sent or failed mail counts as handed to the relay for it. */
+  sendingDomain?: string | null;
+}
+
+/** The counters of the rollup per sending domain and hour (`sending_domain_stats_hourly`). */
+export const DOMAIN_COUNTERS = [
+  'handed',
+  'delivered',
+  'hardBounces',
+  'softBounces',
+  'complaints',
+  'policyBlocks',
+  'autoReplies',
+] as const;
+export type TDomainCounter = (typeof DOMAIN_COUNTERS)[number];
+
+export interface TDomainDelta {
+  brandId: string;
+  /** The From domain, in punycode (lower-cased here). */
+  domain: string;
+  at: Date;
+  counters: Partial<Record<TDomainCounter, number>>;
+}
+
+const DOMAIN_COLUMNS = DOMAIN_COUNTERS.map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+
+/**
+ * Adds to the rollup per brand, sending domain and UTC hour that the deliverability view per
+ * sending domain reads (one upsert, rows in key order as the other rollups).
+ */
+export async function applyDomainRollups(tx: TTx, deltas: TDomainDelta[]): Promise<void> {
+  const rows = new Map<string, Record<string, string | number>>();
+  for (const d of deltas) {
+    const domain = d.domain.toLowerCase();
+    const hour = hourOf(d.at);
+    const key = `${d.brandId}|${domain}|${hour}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { brand_id: d.brandId, domain, hour, ...Object.fromEntries(DOMAIN_COLUMNS.map((c) => [c, 0])) };
+      rows.set(key, row);
+    }
+    DOMAIN_COUNTERS.forEach((k, i) => {
+      const column = DOMAIN_COLUMNS[i] as string;
+      (row as Record<string, number>)[column] = Number(row?.[column] ?? 0) + (d.counters[k] ?? 0);
+    });
+  }
+  if (rows.size === 0) return;
+  await tx.execute(
+    sql`insert into sending_domain_stats_hourly (brand_id, domain, hour, ${sql.raw(DOMAIN_COLUMNS.join(', '))})
+      select v.brand_id, v.domain, v.hour, ${sql.raw(DOMAIN_COLUMNS.map((c) => `v.${c}`).join(', '))}
+      from jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb)
+        as v(brand_id uuid, domain text, hour timestamptz, ${sql.raw(DOMAIN_COLUMNS.map((c) => `${c} int`).join(', '))})
+      order by v.brand_id, v.domain, v.hour
+      on conflict (brand_id, domain, hour) do update set ${sql.raw(
+        DOMAIN_COLUMNS.map((c) => `${c} = sending_domain_stats_hourly.${c} + excluded.${c}`).join(', '),
+      )}`,
+  );
 }
 
 /**
@@ -196,6 +253,21 @@ export async function recordDeliveryOutcomes(tx: TTx, outcomes: TDeliveryOutcome
             ? { skipped: 1 }
             : { failed: 1, bounced: o.bounce ? 1 : 0 },
     })),
+  );
+  await applyDomainRollups(
+    tx,
+    outcomes.flatMap((o) =>
+      o.sendingDomain && o.outcome !== 'skipped'
+        ? [
+            {
+              brandId: o.brandId,
+              domain: o.sendingDomain,
+              at: o.at ?? now,
+              counters: { handed: 1, delivered: o.outcome === 'sent' ? 1 : 0 },
+            },
+          ]
+        : [],
+    ),
   );
   const bounces = outcomes.filter((o) => o.outcome === 'failed' && o.bounce);
   if (bounces.length > 0) {

@@ -97,6 +97,23 @@ describe('relay events read in the terms of the rules', () => {
     ).toMatchObject({ eventId: 'bounce:7', deliveryId: D, feedback: { kind } });
   });
 
+  it('counts a Postmark event against the domain of its From, as Postmark replaces our Message-ID', () => {
+    const record = {
+      RecordType: 'Bounce',
+      ID: 8,
+      Type: 'Blocked',
+      MessageID: 'pm-2',
+      Metadata: { 'yado-delivery': D },
+    };
+    expect(postmarkEvent({ ...record, From: 'news@Sakura-Hotels.example.jp' })?.sendingDomain).toBe(
+      'sakura-hotels.example.jp',
+    );
+    expect(postmarkEvent({ ...record, From: 'さくら <news@sakura-hotels.example.jp>' })?.sendingDomain).toBe(
+      'sakura-hotels.example.jp',
+    );
+    expect(postmarkEvent(record)?.sendingDomain).toBeNull();
+  });
+
   it('ignores a Postmark metadata value that is no delivery id', () => {
     expect(
       postmarkEvent({

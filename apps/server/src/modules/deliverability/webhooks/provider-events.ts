@@ -37,6 +37,13 @@ export function domainOfMessageId(value: unknown): string | null {
   return MESSAGE_ID.exec(value.trim())?.[2]?.toLowerCase() ?? null;
 }
 
+/** The domain of a sender address (`news@d`, `Name <news@d>`): Postmark names no Message-ID of ours. */
+function domainOfAddress(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = /@([a-z0-9.-]+)>?\s*$/i.exec(value.trim());
+  return m?.[1] ? m[1].toLowerCase() : null;
+}
+
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const obj = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -210,7 +217,7 @@ export function postmarkEvent(record: unknown): TProviderEvent | null {
   const messageId = str(r.MessageID);
   if (!type || !messageId) return null;
   const id = typeof r.ID === 'number' || typeof r.ID === 'string' ? String(r.ID) : null;
-  const base = { deliveryId, returnPath: null, raw: record };
+  const base = { deliveryId, returnPath: null, sendingDomain: domainOfAddress(r.From), raw: record };
   const diagnostic = str(r.Details) ?? str(r.Description);
   if (type === 'Bounce' && id) {
     const bounceType = str(r.Type) ?? '';

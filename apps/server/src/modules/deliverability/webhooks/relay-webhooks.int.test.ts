@@ -1,6 +1,5 @@
-import { createHmac, createSign, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,9 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../../metrics/metrics.ts';
 import { seedDemoSending } from '../../../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../../test/harness.ts';
+import {
+  mailgunSignature,
+  postmarkAuthorization,
+  sendgridHeaders as signedSendgridHeaders,
+  sendgridKeyPair,
+  signSns,
+  snsCertificate,
+} from '../../../test/webhook-signer.ts';
 import { returnPathFor } from '../verp.ts';
 import { webhookApplierOf } from './apply-webhook-events.ts';
-import { snsStringToSign, type TSnsMessage } from './verify.ts';
+import type { TSnsMessage } from './verify.ts';
 
 /**
  * Relay webhooks (issue 25) through the real server over PostgreSQL, with real signatures made
@@ -33,8 +40,7 @@ const dir = mkdtempSync(join(tmpdir(), 'yado-sns-'));
 const tag = randomBytes(3).toString('hex');
 const TOPIC = 'arn:aws:sns:ap-northeast-1:123456789012:yado-ses-events';
 
-const sendgridKeys = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-const sendgridPublic = sendgridKeys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+const sendgridKeys = sendgridKeyPair();
 const mailgunKey = `key-${randomBytes(16).toString('hex')}`;
 const postmarkSecret = `pm-${randomBytes(12).toString('hex')}`;
 const hooks: Record<string, string> = {};
@@ -124,17 +130,11 @@ function snsSigned(
     key?: string;
   } = {},
 ): TSnsMessage {
-  const version = options.version ?? '2';
-  const message = {
-    ...fields,
-    SignatureVersion: version,
-    SigningCertURL: options.certUrl ?? `${snsBase}/SimpleNotificationService-test.pem`,
-    Signature: '',
-  } as TSnsMessage;
-  message.Signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256')
-    .update(snsStringToSign(message))
-    .sign(options.key ?? snsKey, 'base64');
-  return message;
+  return signSns(fields, {
+    key: options.key ?? snsKey,
+    certUrl: options.certUrl ?? `${snsBase}/SimpleNotificationService-test.pem`,
+    version: options.version,
+  });
 }
 
 function sesNotification(
@@ -183,14 +183,8 @@ const postSes = (message: TSnsMessage, hook = hooks.ses) =>
 
 // ---- SendGrid ----
 
-function sendgridHeaders(body: string, at = Math.floor(Date.now() / 1000), key = sendgridKeys.privateKey) {
-  const signature = sign('sha256', Buffer.from(`${at}${body}`, 'utf8'), { key, dsaEncoding: 'der' }).toString('base64');
-  return {
-    'content-type': 'application/json',
-    'x-twilio-email-event-webhook-signature': signature,
-    'x-twilio-email-event-webhook-timestamp': String(at),
-  };
-}
+const sendgridHeaders = (body: string, at?: number, key: KeyObject = sendgridKeys.privateKey) =>
+  signedSendgridHeaders(body, key, at);
 
 const sendgridEvent = (mail: TMail, event: Record<string, unknown>) => ({
   email: mail.email,
@@ -208,19 +202,12 @@ function mailgunBody(
   event: Record<string, unknown>,
   options: { at?: number; key?: string; token?: string; id?: string } = {},
 ) {
-  const timestamp = String(options.at ?? Math.floor(Date.now() / 1000));
-  const t = options.token ?? randomBytes(25).toString('hex');
+  const signature = mailgunSignature(options.key ?? mailgunKey, options);
   return {
-    signature: {
-      timestamp,
-      token: t,
-      signature: createHmac('sha256', options.key ?? mailgunKey)
-        .update(`${timestamp}${t}`)
-        .digest('hex'),
-    },
+    signature,
     'event-data': {
       id: options.id ?? randomBytes(11).toString('base64url'),
-      timestamp: Number(timestamp),
+      timestamp: Number(signature.timestamp),
       recipient: mail.email,
       message: { headers: { 'message-id': mail.messageId.slice(1, -1), to: mail.email } },
       ...event,
@@ -230,7 +217,7 @@ function mailgunBody(
 
 // ---- Postmark ----
 
-const basic = (secret: string) => `Basic ${Buffer.from(`yado:${secret}`).toString('base64')}`;
+const basic = postmarkAuthorization;
 const postmarkBounce = (mail: TMail, type: string, id = Math.floor(Math.random() * 1e9)) => ({
   RecordType: 'Bounce',
   ID: id,
@@ -246,29 +233,9 @@ const postmarkBounce = (mail: TMail, type: string, id = Math.floor(Math.random()
 
 beforeAll(async () => {
   // The stand-in for SNS: its TLS certificate is also the signing certificate it serves.
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  snsKey = readFileSync(join(dir, 'key.pem'), 'utf8');
-  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  const made = snsCertificate(dir);
+  snsKey = made.key;
+  const cert = made.cert;
   sns = createServer({ key: snsKey, cert }, (request, response) => {
     if (request.url?.startsWith('/SimpleNotificationService')) return response.end(cert);
     if (request.url?.startsWith('/confirm')) {
@@ -281,7 +248,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => sns.listen(0, '127.0.0.1', resolve));
   snsBase = `https://localhost:${(sns.address() as AddressInfo).port}`;
   s = await startTestServer({
-    env: { SNS_HOST_PATTERN: '^localhost:\\d+$', SNS_EXTRA_CA_FILE: join(dir, 'cert.pem') },
+    env: { SNS_HOST_PATTERN: '^localhost:\\d+$', SNS_EXTRA_CA_FILE: made.certFile },
   });
   await seedDemoSending(s.rt);
   [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
@@ -291,7 +258,7 @@ beforeAll(async () => {
   token = (await s.login(DEMO.brandAdmin)).token;
   const setups: [string, Record<string, unknown>][] = [
     ['ses', { topicArn: TOPIC }],
-    ['sendgrid', { secret: sendgridPublic }],
+    ['sendgrid', { secret: sendgridKeys.verificationKey }],
     ['mailgun', { secret: mailgunKey }],
     ['postmark', { secret: postmarkSecret }],
   ];

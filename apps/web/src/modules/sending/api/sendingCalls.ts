@@ -1,4 +1,5 @@
 import * as sendingApi from '@yado/contracts/sending';
+import * as domainDeliverabilityApi from '@yado/contracts/domain-deliverability';
 import type { TCampaignEmailSettings, TCampaignEmailValues, TSendingDomain } from '@yado/contracts/sending';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '../../../lib/http/request';
@@ -33,3 +34,8 @@ export function removeDomain(id: string): Promise<{ id: string }> {
 export function saveEmailSettings(values: TCampaignEmailValues): Promise<TCampaignEmailSettings> {
   return request(sendingApi.updateSettings, { body: values });
 }
+
+export const domainDeliverabilityQuery = queryOptions({
+  queryKey: ['sending', 'deliverability'],
+  queryFn: ({ signal }) => request(domainDeliverabilityApi.listDomainDeliverability, { signal }),
+});

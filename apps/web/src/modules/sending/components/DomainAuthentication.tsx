@@ -24,13 +24,11 @@ import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { LockButton } from '../../ui/components/LockButton';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { addDomain, domainsQuery, removeDomain, verifyDomain } from '../api/sendingCalls';
+import { DomainDeliverability } from './DomainDeliverability';
+import { STATE_COLOR } from './domainState';
 import { clock, useCountdown } from './useCountdown';
 
-export const STATE_COLOR: Record<TDomainState, string> = {
-  unverified: 'gray',
-  in_verification: 'yellow',
-  verified: 'green',
-};
+export { STATE_COLOR };
 
 /**
  * Domain authentication in two steps (specification section 2): enter a domain, then publish its
@@ -66,6 +64,8 @@ export function DomainAuthentication() {
       {list.map((d) => (
         <DomainCard key={d.id} domain={d} canManage={canManage} fetchedAt={domains.dataUpdatedAt} />
       ))}
+      {/* The figures are the brand's: shown to those who manage its domains, at the brand level. */}
+      {canManage && list.length > 0 && <DomainDeliverability />}
     </Stack>
   );
 }

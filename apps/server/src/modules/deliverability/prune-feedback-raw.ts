@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { selectRows, withTenant } from '../../db/client.ts';
+import type { TRuntime } from '../../runtime.ts';
+
+/**
+ * Retention of raw reports (issue 25), daily: the bounce and complaint reports as received (DSN,
+ * ARF: `feedback_events.raw`), the mail the receiver could not read (`inbound_unparsed.raw`) and
+ * the relay webhook payloads (`relay_webhook_events.raw`) are cleared once older than
+ * FEEDBACK_RAW_RETENTION_DAYS. What they meant stays: the feedback event with its kind, status and
+ * diagnostic, the suppression, the statistics, the unparsed mail's reason and size, and each
+ * webhook event's row (its provider id keeps deduplicating). A webhook event not applied yet keeps
+ * its payload. Batches of BATCH rows, each its own transaction, through the partial indexes of
+ * rows still holding a body, so no run reads more than what it clears.
+ */
+
+const BATCH = 5000;
+const SYSTEM = { scopeAll: true, brandId: null } as const;
+
+export interface TPruned {
+  feedbackEvents: number;
+  unparsed: number;
+  webhookEvents: number;
+}
+
+export async function pruneFeedbackRaw(rt: TRuntime, now = new Date()): Promise<TPruned> {
+  const cutoff = new Date(now.getTime() - rt.config.feedbackRawRetentionDays * 86_400_000).toISOString();
+  const clear = async (statement: (cutoff: string) => ReturnType<typeof sql>): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const rows = await withTenant(rt.database.db, SYSTEM, (tx) =>
+        selectRows<{ n: number | string }>(tx, statement(cutoff)),
+      );
+      const n = Number(rows[0]?.n ?? 0);
+      total += n;
+      if (n < BATCH) return total;
+    }
+  };
+  return {
+    feedbackEvents: await clear(
+      (c) => sql`with done as (update feedback_events set raw = null where id in (
+          select id from feedback_events where raw is not null and received_at < ${c}::timestamptz limit ${BATCH})
+        returning 1) select count(*) as n from done`,
+    ),
+    unparsed: await clear(
+      (c) => sql`with done as (update inbound_unparsed set raw = null where id in (
+          select id from inbound_unparsed where raw is not null and received_at < ${c}::timestamptz limit ${BATCH})
+        returning 1) select count(*) as n from done`,
+    ),
+    webhookEvents: await clear(
+      (c) => sql`with done as (update relay_webhook_events set raw = null where id in (
+          select id from relay_webhook_events where raw is not null and received_at < ${c}::timestamptz
+            and applied_at is not null limit ${BATCH})
+        returning 1) select count(*) as n from done`,
+    ),
+  };
+}
