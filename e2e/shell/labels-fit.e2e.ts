@@ -25,6 +25,9 @@ let scenarioId: string;
 let customerId: string;
 /** A campaign of this run, sent to two guests (one whose address the relay refuses: a hard bounce). */
 let sentCampaignId: string;
+/** The static segment of those two guests, and their hotel. */
+let segmentId: string;
+let hotelId: string;
 let ownSettings: Record<string, unknown> | null = null;
 
 const tokyoHour = (offsetHours: number) =>
@@ -58,7 +61,7 @@ async function sendCampaign(): Promise<string> {
   const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
     token: admin,
   });
-  const hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
+  hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
   const guest = async (prefix: string, firstName: string) => {
     const created = await apiCall<{ id: string }>('POST', '/v1/customers', {
       token: admin,
@@ -80,7 +83,8 @@ async function sendCampaign(): Promise<string> {
     body: { name: `ラベル確認 ${run}`, type: 'static' },
   });
   expect(segment.status).toBe(200);
-  const added = await apiCall('POST', `/v1/segments/${segment.data.id}/members`, {
+  segmentId = segment.data.id;
+  const added = await apiCall('POST', `/v1/segments/${segmentId}/members`, {
     token: admin,
     body: { customerIds: guests },
   });
@@ -123,7 +127,7 @@ async function sendCampaign(): Promise<string> {
     body: {
       name: `ラベル確認 ${run}`,
       subject: '冬のご案内',
-      recipients: { segmentIds: [segment.data.id], excludeSegmentIds: [] },
+      recipients: { segmentIds: [segmentId], excludeSegmentIds: [] },
       templateId: template.data.id,
     },
   });
@@ -248,9 +252,11 @@ const ADMIN_PAGES: TVisit[] = [
     ready: [row('campaign-recipient'), row('stat-sent-value'), row('campaign-hotel')],
   },
   { name: 'segments', path: () => '/segmentation', ready: [rowOrEmpty('segment-row')] },
+  { name: 'segment', path: () => `/segmentation/${segmentId}`, ready: [row('member-row')] },
   // This run's hard bounce is on it.
   { name: 'suppression-list', path: () => '/suppression-list', ready: [row('suppression-row')] },
   { name: 'scenarios', path: () => '/automations/scenario', ready: [rowOrEmpty('scenario-row')] },
+  { name: 'scenario-summary', path: () => `/automations/scenario/${scenarioId}`, ready: [row('scenario-summary')] },
   { name: 'scenario-editor', path: () => `/automations/editor?id=${scenarioId}`, ready: [row('scenario-editor')] },
   // Presets are cards, never a table; the built-in ones are always there.
   { name: 'presets', path: () => '/automations/preset', ready: [row('preset-card')] },
@@ -290,6 +296,15 @@ const GRAND_PAGES: TVisit[] = [
   { name: 'brands', path: () => '/management/brand-list', ready: [row('host-row')] },
   { name: 'hotel-groups', path: () => '/management/hotel-group-list', ready: [row('host-row')] },
   { name: 'hotels', path: () => '/management/hotel-list', ready: [row('host-row')] },
+  // A hotel's page: its users and its own audit log.
+  {
+    name: 'hotel',
+    path: () => `/management/hotel-list/${hotelId}`,
+    ready: [
+      row('host-users'),
+      `${row('host-audit-log')} ${row('audit-table')}, ${row('host-audit-log')} ${row('audit-empty')}`,
+    ],
+  },
   { name: 'audit-log', path: () => '/management/audit-log', ready: [row('audit-table')] },
 ];
 
