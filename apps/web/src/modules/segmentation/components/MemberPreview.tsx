@@ -150,7 +150,7 @@ export function MemberPreview({
                   </Table.Td>
                   <Table.Td>{location(customer.country, customer.prefecture)}</Table.Td>
                   <Table.Td>{customer.totalBookings}</Table.Td>
-                  <Table.Td>{formatDate(customer.createdAt, language)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(customer.createdAt, language)}</Table.Td>
                   <Table.Td>
                     <Button
                       size="compact-xs"

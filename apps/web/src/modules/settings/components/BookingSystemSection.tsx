@@ -200,7 +200,9 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
           <Table.Tbody>
             {runs.map((run) => (
               <Table.Tr key={run.id} data-testid="booking-sync-run" data-status={run.status}>
-                <Table.Td>{formatDate(run.startedAt, language, { withTime: true })}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  {formatDate(run.startedAt, language, { withTime: true })}
+                </Table.Td>
                 <Table.Td>
                   {t(`booking_sync.log.triggers.${run.trigger}`)}
                   {run.resumed && (
