@@ -71,7 +71,22 @@ async function setCondition(condition: Locator, language: TLanguage, field: stri
   const t = TEXTS[language].segmentation.builder;
   await condition.locator('select[name="field"]').selectOption(field);
   await condition.locator('select[name="operator"]').selectOption(operator);
+  // Issue 27: the chosen field and operator read whole ("in the last N day…" was cut).
+  for (const name of ['field', 'operator']) expect(await cutText(condition.locator(`select[name="${name}"]`))).toBe('');
   if (value !== undefined) await condition.getByLabel(t.value, { exact: true }).fill(value);
+}
+
+/** The chosen option's text when the select shows it cut (wider than the room inside the select), else ''. */
+function cutText(select: Locator): Promise<string> {
+  return select.evaluate((node) => {
+    const el = node as HTMLSelectElement;
+    const style = getComputedStyle(el);
+    const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = el.options[el.selectedIndex]?.text ?? '';
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return context.measureText(text).width > room + 1 ? text : '';
+  });
 }
 
 const liveTotal = (page: Page, count: number) =>
@@ -163,6 +178,16 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     // A range from high to low is refused at its place, with the specification's message.
     await page.getByTestId('filter-group').nth(1).getByTestId('add-condition').click();
     const third = conditions(page).nth(2);
+    // Every operator of a date field reads whole once chosen (the longest: "in the last N days").
+    await third.locator('select[name="field"]').selectOption('checkInDate');
+    const operators = await third
+      .locator('select[name="operator"] option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    expect(operators).toContain('in_last_days');
+    for (const operator of operators) {
+      await third.locator('select[name="operator"]').selectOption(operator);
+      expect(await cutText(third.locator('select[name="operator"]'))).toBe('');
+    }
     await third.locator('select[name="field"]').selectOption('age');
     await third.locator('select[name="operator"]').selectOption('between');
     await third.getByLabel(s.builder.from, { exact: true }).fill('60');
