@@ -218,7 +218,14 @@ const FULL_SHARE = 0.01;
 function relayAnswer(d: TClaimed, trait: TTrait | undefined, at: Date, fromAddress: string): TOutcome {
   const base = { id: d.id, customerId: d.customer_id };
   if (trait?.kind !== 'dead' || at.getTime() < trait.since)
-    return { ...base, status: 'sent', messageId: `<${d.id}@demo-history>`, error: null, nextAttemptAt: null, hardBounce: false };
+    return {
+      ...base,
+      status: 'sent',
+      messageId: `<${d.id}@demo-history>`,
+      error: null,
+      nextAttemptAt: null,
+      hardBounce: false,
+    };
   const text = `550 5.1.1 <${d.email ?? ''}>: Recipient address rejected: User unknown in virtual mailbox table`;
   const classified = classifyAnswer({ smtpCode: 550, diagnostic: text, final: true });
   return {
@@ -377,8 +384,7 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
           from deliveries d join customers c on c.id = d.customer_id
           where d.campaign_id = ${campaignId}::uuid and d.status = 'sent' order by c.external_guest_id, d.id`,
       );
-      if (await finishIfDone(tx, campaignId, finished))
-        await releaseUses(tx, campaignId, 'sent');
+      if (await finishIfDone(tx, campaignId, finished)) await releaseUses(tx, campaignId, 'sent');
       return { campaignId, rows };
     });
     sent++;

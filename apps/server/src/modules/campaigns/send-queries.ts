@@ -27,7 +27,9 @@ export interface TClaimed {
 
 const mailable = (at?: Date) =>
   sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and not ${suppressedSql('cu', at)}`;
-const skipReason = (at?: Date) => sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
+const skipReason = (
+  at?: Date,
+) => sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
   when ${suppressedSql('cu', at)} then 'bounced' else d.skip_reason end`;
 
 /**
