@@ -15,7 +15,7 @@ import {
   type TClaimed,
   type TOutcome,
 } from '../modules/campaigns/send-queries.ts';
-import { applyFeedback } from '../modules/deliverability/apply-feedback.ts';
+import { applyFeedback, type TFeedback } from '../modules/deliverability/apply-feedback.ts';
 import { classifyAnswer } from '../modules/deliverability/classify.ts';
 import { feedbackOf } from '../modules/deliverability/feedback-receiver.ts';
 import { complaintReport, deliveryStatusNotification } from '../modules/deliverability/report-messages.ts';
@@ -196,9 +196,9 @@ interface TSent {
   sent_at: string;
 }
 
-/** Claims of this many deliveries, this far apart: a few hundred mails a minute. */
-const BATCH = 100;
-const BATCH_MS = 20_000;
+/** Claims of this many deliveries, this far apart: 300 mails a minute. */
+const BATCH = 500;
+const BATCH_MS = 100_000;
 
 /**
  * Guests whose address died (the relay answers 550 5.1.1 at once: a hard bounce) or whose mailbox
@@ -526,32 +526,46 @@ async function receiveReports(
   const sendingDomain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
   const due = reports.filter((r) => r.at.getTime() <= now.getTime()).sort((a, b) => a.at.getTime() - b.at.getTime());
   if (due.length === 0) return;
+  // Reports that arrived at the same moment (a batch's DSNs) are applied together, as a
+  // receiver's batch would be; in order of arrival.
+  const found: { feedback: TFeedback; at: Date }[] = [];
+  for (const r of due) {
+    const to = returnPathFor(rt, r.delivery.id, fromAddress);
+    const input = {
+      to,
+      recipient: r.delivery.email,
+      reportingMta: `mx.${r.delivery.email.slice(r.delivery.email.lastIndexOf('@') + 1)}`,
+      originalHeaders: [
+        `Return-Path: <${to}>`,
+        `From: ${fromAddress}`,
+        `To: ${r.delivery.email}`,
+        `Subject: ${subject}`,
+        `Message-ID: <${r.delivery.id}@demo-history>`,
+      ].join('\r\n'),
+    };
+    const raw =
+      r.kind === 'dsn'
+        ? deliveryStatusNotification({
+            ...input,
+            status: '5.2.2',
+            diagnostic: `552 5.2.2 <${r.delivery.email}>: Mailbox full (quota exceeded)`,
+          })
+        : complaintReport(input);
+    const read = feedbackOf(raw, { address: to, deliveryId: r.delivery.id, brandId, sendingDomain });
+    if ('unparsed' in read) throw new Error(`demo history: an unreadable ${r.kind} report (${read.unparsed})`);
+    found.push({ feedback: read, at: r.at });
+  }
   await withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => {
-    for (const r of due) {
-      const to = returnPathFor(rt, r.delivery.id, fromAddress);
-      const input = {
-        to,
-        recipient: r.delivery.email,
-        reportingMta: `mx.${r.delivery.email.slice(r.delivery.email.lastIndexOf('@') + 1)}`,
-        originalHeaders: [
-          `Return-Path: <${to}>`,
-          `From: ${fromAddress}`,
-          `To: ${r.delivery.email}`,
-          `Subject: ${subject}`,
-          `Message-ID: <${r.delivery.id}@demo-history>`,
-        ].join('\r\n'),
-      };
-      const raw =
-        r.kind === 'dsn'
-          ? deliveryStatusNotification({
-              ...input,
-              status: '5.2.2',
-              diagnostic: `552 5.2.2 <${r.delivery.email}>: Mailbox full (quota exceeded)`,
-            })
-          : complaintReport(input);
-      const found = feedbackOf(raw, { address: to, deliveryId: r.delivery.id, brandId, sendingDomain });
-      if ('unparsed' in found) throw new Error(`demo history: an unreadable ${r.kind} report (${found.unparsed})`);
-      await applyFeedback(tx, [found], r.at);
+    for (let i = 0; i < found.length;) {
+      const at = found[i]!.at.getTime();
+      let j = i;
+      while (j < found.length && found[j]!.at.getTime() === at) j++;
+      await applyFeedback(
+        tx,
+        found.slice(i, j).map((f) => f.feedback),
+        new Date(at),
+      );
+      i = j;
     }
   });
 }
