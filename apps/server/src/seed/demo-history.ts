@@ -34,13 +34,17 @@ import { unsubscribeGuest } from '../modules/tracking/unsubscribe.ts';
  * week-before comparison and the campaign statistics show a hotel's email marketing in use.
  *
  * Everything goes through the product's own write paths with past instants: the audience snapshot
- * and the start of the send (`snapshotAudience`, `markStarted`), each delivery's outcome with its
- * rollups (`recordDeliveryOutcomes`), opens, machine opens and clicks (`writeEvents`, the batch
- * writer of the tracking routes), unsubscribes (`unsubscribeGuest`, the guest's own one-click
- * path) and conversions (`attributeConversions`, the booking sync's attribution, run as the daily
- * syncs of those days would have run it over the simulator's bookings). No mail is sent: the past
- * deliveries are recorded as the relay's 2xx answer, at their past time. Deterministic: a seeded
- * random draws who opens, clicks and unsubscribes, over guests in their external id order.
+ * and the start of the send (`snapshotAudience`, `markStarted`), the send's claims, hand-overs and
+ * relay answers (`claimBatch`, `handSend`, `recordOutcomes`) with their rollups
+ * (`recordDeliveryOutcomes`), bounces and complaints (the relay's 5xx through `recordOutcomes`,
+ * DSN and ARF reports read by the feedback receiver's `feedbackOf` and applied by `applyFeedback`),
+ * opens, machine opens and clicks (`writeEvents`, the batch writer of the tracking routes),
+ * unsubscribes (`unsubscribeGuest`, the guest's own one-click path) and conversions
+ * (`attributeConversions`, the booking sync's attribution, run as the daily syncs of those days
+ * would have run it over the simulator's bookings). No mail is sent: the relay's answers are the
+ * ones given here, at their past time. Deterministic in who: seeded randoms draw whose address
+ * dies or mailbox fills up and when, and who opens, clicks, unsubscribes and complains, over
+ * guests in their external id order.
  *
  * Marked as demo history: the campaigns' names end with DEMO_HISTORY_MARK, and their template and
  * segments say so in their descriptions.
