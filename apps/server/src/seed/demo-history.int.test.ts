@@ -70,6 +70,26 @@ describe('the demo history of a first start', () => {
       expect(p.revenue[week.key]).toBe(revenue);
       expect(p.openRate[week.key]).toBeCloseTo(opened / delivered, 12);
       expect(p.clickRate[week.key]).toBeCloseTo(clicked / delivered, 12);
+      // Issue 25's 7-day rates: hard bounces of the mails handed to the relay (sent + failed),
+      // complaints of delivered, by the feedback events of those campaigns.
+      const handed = await n(
+        `select count(*) as n from deliveries d join campaigns c on c.id = d.campaign_id
+          where d.brand_id = $1 and d.status in ('sent', 'failed') and ${inWeek('c.started_at')}`,
+        args,
+      );
+      const feedback = (kind: string) =>
+        n(
+          `select count(*) as n from feedback_events f join campaigns c on c.id = f.campaign_id
+            where f.brand_id = $1 and f.kind = '${kind}' and ${inWeek('c.started_at')}`,
+          args,
+        );
+      const hard = await feedback('hard_bounce');
+      expect(hard).toBeGreaterThan(0);
+      expect(p.bounceRate[week.key]).toBeCloseTo(hard / handed, 12);
+      expect(p.complaintRate[week.key]).toBeCloseTo((await feedback('complaint')) / delivered, 12);
+      // Below protection's pause thresholds (5 % hard bounces, 0.3 % complaints).
+      expect(p.bounceRate[week.key]).toBeLessThan(0.05);
+      expect(p.complaintRate[week.key]).toBeLessThan(0.003);
       expect(p.campaignsSent[week.key]).toBe(
         await n(
           `select count(*) as n from campaigns where brand_id = $1 and status = 'sent' and ${inWeek('finished_at')}`,
@@ -115,6 +135,22 @@ describe('the demo history of a first start', () => {
       );
       expect(stats.body.data.totals.sent).toBe(row.sent);
       expect(stats.body.data.totals.uniqueOpens).toBe(row.opened);
+      // Bounces and complaints, as the feedback events and the relay's answers recorded them.
+      const [fb] = await s.sql(
+        `select count(*) filter (where kind = 'hard_bounce')::int as hard, count(*) filter (where kind = 'soft_bounce')::int as soft,
+          count(*) filter (where kind = 'complaint')::int as complaints from feedback_events where campaign_id = $1`,
+        [c.id],
+      );
+      const [failed] = await s.sql(
+        `select count(*)::int as n from deliveries where campaign_id = $1 and status = 'failed'`,
+        [c.id],
+      );
+      expect(stats.body.data.totals.hardBounces).toBe(fb.hard);
+      expect(stats.body.data.totals.softBounces).toBe(fb.soft);
+      expect(stats.body.data.totals.complaints).toBe(fb.complaints);
+      expect(stats.body.data.totals.failed).toBe(failed.n);
+      expect(stats.body.data.rates.hardBounceRate ?? 0).toBeLessThan(0.05);
+      expect(stats.body.data.rates.complaintRate ?? 0).toBeLessThan(0.003);
       // The message composes, personalised for one of its recipients.
       const [to] = await s.sql(`select customer_id from deliveries where campaign_id = $1 limit 1`, [c.id]);
       const preview = await s.call('POST', `/v1/templates/${c.template_id}/preview`, {
@@ -126,6 +162,55 @@ describe('the demo history of a first start', () => {
     }
     // No mail reached the sink: the past was recorded, not sent.
     expect((await s.call('GET', '/v1/dev/outbox', { token: (await s.login(DEMO.grand)).token })).body.data).toEqual([]);
+  });
+
+  it('gives the suppression list the dead addresses, full mailboxes and complainers of the past campaigns', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const [brand] = await s.sql(`select id from hosts where slug = $1`, [DEMO_HISTORY_BRAND]);
+    // Who should be on it, by hand: every hard-bounced address; every complainer; a guest three of
+    // whose last five sends (before the bounce) soft-bounced, while the 30 days last.
+    const expected = await s.sql(
+      `select lower(d.email) as email, 'hard_bounce' as reason from feedback_events f join deliveries d on d.id = f.delivery_id
+          where f.brand_id = $1 and f.kind = 'hard_bounce'
+        union
+        select lower(d.email), 'complaint' from feedback_events f join deliveries d on d.id = f.delivery_id
+          where f.brand_id = $1 and f.kind = 'complaint'
+        union
+        select lower(d.email), 'soft_bounces' from feedback_events f join deliveries d on d.id = f.delivery_id
+          where f.brand_id = $1 and f.kind = 'soft_bounce' and f.received_at > now() - interval '30 days'
+            and (select count(*) from (select l.id from deliveries l where l.customer_id = d.customer_id and l.status in ('sent', 'failed')
+                and l.sent_at <= d.sent_at order by l.sent_at desc, l.id desc limit 5) last
+              where exists (select 1 from feedback_events g where g.delivery_id = last.id and g.kind = 'soft_bounce')) >= 3`,
+      [brand.id],
+    );
+    const listed: { email: string; reason: string; campaign: { name: string } | null }[] = [];
+    for (let page = 1; ; page++) {
+      const res = await s.call('GET', `/v1/suppressions?page=${page}&pageSize=100`, { token });
+      expect(res.status).toBe(200);
+      listed.push(...res.body.data.items);
+      if (listed.length >= res.body.data.total) break;
+    }
+    const reasons = new Set(listed.map((x) => x.reason));
+    expect(reasons).toEqual(new Set(['hard_bounce', 'soft_bounces', 'complaint']));
+    const byEmail = (rows: { email: string; reason: string }[]) =>
+      rows.map((x) => `${x.email} ${x.reason}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(byEmail(listed)).toEqual(byEmail(expected));
+    expect(listed.every((x) => x.campaign?.name.endsWith(DEMO_HISTORY_MARK))).toBe(true);
+    // A complainer left all of the brand's marketing, with "complaint" as the source.
+    const complainers = await n(
+      `select count(*) as n from feedback_events f join customers c on c.id = f.customer_id
+        where f.brand_id = $1 and f.kind = 'complaint' and c.email_status = 'unsubscribed'`,
+      [brand.id],
+    );
+    expect(complainers).toBeGreaterThanOrEqual(1);
+    expect(complainers).toBeLessThanOrEqual(2);
+    // No later campaign mailed a suppressed address after it was suppressed.
+    const mailedAfter = await n(
+      `select count(*) as n from suppressions x join deliveries d on d.brand_id = x.brand_id and lower(d.email) = x.email
+        where x.brand_id = $1 and d.status in ('sent', 'failed') and d.sent_at > x.created_at and (x.until is null or d.sent_at < x.until)`,
+      [brand.id],
+    );
+    expect(mailedAfter).toBe(0);
   });
 
   it('is not seeded again on a later start', async () => {

@@ -1,10 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import { senderDomainOf, ZTemplateContent } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows, withTenant, type TTx } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
 import { audienceSql, snapshotAudience } from '../modules/campaigns/audience.ts';
 import { holdUses, releaseUses } from '../modules/campaigns/campaign-uses.ts';
-import { finishIfDone, markStarted, skippedAtStart } from '../modules/campaigns/send-queries.ts';
+import {
+  claimBatch,
+  finishIfDone,
+  handSend,
+  markStarted,
+  recordOutcomes,
+  skippedAtStart,
+  type TClaimed,
+  type TOutcome,
+} from '../modules/campaigns/send-queries.ts';
+import { applyFeedback, type TFeedback } from '../modules/deliverability/apply-feedback.ts';
+import { classifyAnswer } from '../modules/deliverability/classify.ts';
+import { feedbackOf } from '../modules/deliverability/feedback-receiver.ts';
+import { complaintReport, deliveryStatusNotification } from '../modules/deliverability/report-messages.ts';
+import { returnPathFor } from '../modules/deliverability/verp.ts';
 import { syncBookings } from '../modules/booking/sync-bookings.ts';
 import { resolveSendingIdentity } from '../modules/sending/email-settings.ts';
 import { attributeConversions } from '../modules/tracking/attribute-conversions.ts';
@@ -19,13 +34,17 @@ import { unsubscribeGuest } from '../modules/tracking/unsubscribe.ts';
  * week-before comparison and the campaign statistics show a hotel's email marketing in use.
  *
  * Everything goes through the product's own write paths with past instants: the audience snapshot
- * and the start of the send (`snapshotAudience`, `markStarted`), each delivery's outcome with its
- * rollups (`recordDeliveryOutcomes`), opens, machine opens and clicks (`writeEvents`, the batch
- * writer of the tracking routes), unsubscribes (`unsubscribeGuest`, the guest's own one-click
- * path) and conversions (`attributeConversions`, the booking sync's attribution, run as the daily
- * syncs of those days would have run it over the simulator's bookings). No mail is sent: the past
- * deliveries are recorded as the relay's 2xx answer, at their past time. Deterministic: a seeded
- * random draws who opens, clicks and unsubscribes, over guests in their external id order.
+ * and the start of the send (`snapshotAudience`, `markStarted`), the send's claims, hand-overs and
+ * relay answers (`claimBatch`, `handSend`, `recordOutcomes`) with their rollups
+ * (`recordDeliveryOutcomes`), bounces and complaints (the relay's 5xx through `recordOutcomes`,
+ * DSN and ARF reports read by the feedback receiver's `feedbackOf` and applied by `applyFeedback`),
+ * opens, machine opens and clicks (`writeEvents`, the batch writer of the tracking routes),
+ * unsubscribes (`unsubscribeGuest`, the guest's own one-click path) and conversions
+ * (`attributeConversions`, the booking sync's attribution, run as the daily syncs of those days
+ * would have run it over the simulator's bookings). No mail is sent: the relay's answers are the
+ * ones given here, at their past time. Deterministic in who: seeded randoms draw whose address
+ * dies or mailbox fills up and when, and who opens, clicks, unsubscribes and complains, over
+ * guests in their external id order.
  *
  * Marked as demo history: the campaigns' names end with DEMO_HISTORY_MARK, and their template and
  * segments say so in their descriptions.
@@ -37,7 +56,15 @@ export const DEMO_HISTORY_DAYS = 90;
 export const DEMO_HISTORY_BRAND = 'sakura-hotels';
 
 /** The history's campaigns: days before today, the hotels they went to (by slug), subject, link. */
-const CAMPAIGNS: { daysAgo: number; hotels: string[]; name: string; preheader: string; href: string }[] = [
+const CAMPAIGNS: {
+  daysAgo: number;
+  hotels: string[];
+  name: string;
+  preheader: string;
+  href: string;
+  /** Guests who pressed "report spam" on it (an ARF report from their provider). */
+  complaints?: number;
+}[] = [
   {
     daysAgo: 88,
     hotels: ['sakura-kyoto'],
@@ -58,6 +85,7 @@ const CAMPAIGNS: { daysAgo: number; hotels: string[]; name: string; preheader: s
     name: '関東エリア 週末ステイ',
     preheader: 'レイトチェックアウト無料',
     href: 'https://sakura-hotels.example.jp/kanto/weekend',
+    complaints: 1,
   },
   {
     daysAgo: 46,
@@ -93,6 +121,7 @@ const CAMPAIGNS: { daysAgo: number; hotels: string[]; name: string; preheader: s
     name: '会員様限定 冬のタイムセール',
     preheader: '72時間限定 最大30%オフ',
     href: 'https://sakura-hotels.example.jp/sale',
+    complaints: 1,
   },
 ];
 
@@ -167,7 +196,58 @@ interface TSent {
   id: string;
   customer_id: string;
   hotel_id: string | null;
+  email: string;
   sent_at: string;
+}
+
+/** Claims of this many deliveries, this far apart: 300 mails a minute. */
+const BATCH = 500;
+const BATCH_MS = 100_000;
+
+/**
+ * Guests whose address died (the relay answers 550 5.1.1 at once: a hard bounce) or whose mailbox
+ * filled up (accepted, then a DSN 5.2.2 half an hour later: a soft bounce) at some moment of the 90
+ * days; drawn once per guest, in external id order, so a guest bounces in every campaign that
+ * reaches them from then on (until suppressed). Rates far below protection's thresholds (issue 25:
+ * 5 % hard bounces).
+ */
+interface TTrait {
+  kind: 'dead' | 'full';
+  since: number;
+}
+const DEAD_SHARE = 0.02;
+const FULL_SHARE = 0.01;
+
+/** The relay's answer to one mail of the demo history, as the send records answers. */
+function relayAnswer(d: TClaimed, trait: TTrait | undefined, at: Date, fromAddress: string): TOutcome {
+  const base = { id: d.id, customerId: d.customer_id };
+  if (trait?.kind !== 'dead' || at.getTime() < trait.since)
+    return {
+      ...base,
+      status: 'sent',
+      messageId: `<${d.id}@demo-history>`,
+      error: null,
+      nextAttemptAt: null,
+      hardBounce: false,
+    };
+  const text = `550 5.1.1 <${d.email ?? ''}>: Recipient address rejected: User unknown in virtual mailbox table`;
+  const classified = classifyAnswer({ smtpCode: 550, diagnostic: text, final: true });
+  return {
+    ...base,
+    status: 'failed',
+    messageId: null,
+    error: text,
+    nextAttemptAt: null,
+    hardBounce: classified.kind === 'hard_bounce',
+    feedback: {
+      deliveryId: d.id,
+      kind: classified.kind,
+      source: 'smtp',
+      status: classified.status,
+      diagnostic: text,
+      sendingDomain: fromAddress.slice(fromAddress.lastIndexOf('@') + 1),
+    },
+  };
 }
 
 /** Seeds the history once (first start only); answers how many campaigns it sent. */
@@ -197,6 +277,7 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
       )
     ).map((h) => [h.slug, h.id]),
   );
+  const traits = await drawTraits(rt, brandId, jstMidnight(now, DEMO_HISTORY_DAYS), now.getTime());
   const random = seeded(20_261_126);
   const keys = keysOf(rt);
   let sent = 0;
@@ -249,7 +330,7 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
       await markStarted(tx, campaignId, size, sendAt);
       const outcome = (
         d: { id: string; hotel_id: string | null },
-        o: 'sent' | 'skipped',
+        o: 'sent' | 'skipped' | 'failed',
         at: Date,
       ): TDeliveryOutcome => ({
         deliveryId: d.id,
@@ -265,30 +346,69 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
         tx,
         (await skippedAtStart(tx, campaignId)).map((d) => outcome(d, 'skipped', sendAt)),
       );
-      // The relay's 2xx answers, a few hundred a minute, as the send records them.
+      // The send, by the send path's own statements at past moments: a claim of BATCH deliveries
+      // every BATCH_MS (a few hundred a minute), handed over and answered by the relay: 250 for
+      // most, 550 5.1.1 for a dead address (classified and applied by the deliverability rules in
+      // recordOutcomes: a hard bounce, the address suppressed from then on).
+      const claim = { workerId: randomUUID(), token: randomUUID() };
+      const cap = identity.identity.frequencyCap;
+      let finished = sendAt;
+      for (let step = 0; ; step++) {
+        const at = new Date(sendAt.getTime() + step * BATCH_MS);
+        const claimed = await claimBatch(tx, campaignId, BATCH, undefined, claim, cap, at);
+        if (claimed.length === 0) break;
+        const sending = claimed.filter((d) => d.status === 'sending');
+        const handed = await handSend(
+          tx,
+          campaignId,
+          claim.token,
+          sending.map((d) => d.id),
+          at,
+        );
+        await recordDeliveryOutcomes(tx, [
+          ...claimed.filter((d) => d.status === 'skipped').map((d) => outcome(d, 'skipped', at)),
+          ...handed.filter((d) => d.status === 'skipped').map((d) => outcome(d, 'skipped', at)),
+        ]);
+        const answeredAt = new Date(at.getTime() + BATCH_MS / 2);
+        finished = answeredAt;
+        const go = new Set(handed.filter((d) => d.status === 'sending').map((d) => d.id));
+        const answers: TOutcome[] = sending
+          .filter((d) => go.has(d.id))
+          .map((d) => relayAnswer(d, traits.get(d.customer_id), answeredAt, identity.identity.from.address));
+        const recorded = await recordOutcomes(tx, claim.token, answers, answeredAt);
+        const bounced = new Set(answers.filter((o) => o.hardBounce).map((o) => o.id));
+        await recordDeliveryOutcomes(
+          tx,
+          recorded
+            .filter((r) => r.status === 'sent' || r.status === 'failed')
+            .map((r) => ({ ...outcome(r, r.status as 'sent' | 'failed', answeredAt), bounce: bounced.has(r.id) })),
+        );
+      }
       const rows = await selectRows<TSent>(
         tx,
-        sql`with ordered as (
-            select d.id, row_number() over (order by c.external_guest_id, d.id) as n
-            from deliveries d join customers c on c.id = d.customer_id
-            where d.campaign_id = ${campaignId}::uuid and d.status = 'queued')
-          update deliveries d set status = 'sent', attempts = 1,
-            sent_at = ${sendAt.toISOString()}::timestamptz + o.n * interval '200 milliseconds'
-          from ordered o where d.id = o.id
-          returning d.id, d.customer_id, d.hotel_id, d.sent_at`,
+        sql`select d.id, d.customer_id, d.hotel_id, d.email, to_char(d.sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as sent_at
+          from deliveries d join customers c on c.id = d.customer_id
+          where d.campaign_id = ${campaignId}::uuid and d.status = 'sent' order by c.external_guest_id, d.id`,
       );
-      rows.sort((a, b) => Date.parse(a.sent_at) - Date.parse(b.sent_at) || a.id.localeCompare(b.id));
-      await recordDeliveryOutcomes(
-        tx,
-        rows.map((d) => outcome(d, 'sent', new Date(d.sent_at))),
-      );
-      const last = rows.at(-1);
-      if (await finishIfDone(tx, campaignId, last ? new Date(last.sent_at) : sendAt))
-        await releaseUses(tx, campaignId, 'sent');
+      if (await finishIfDone(tx, campaignId, finished)) await releaseUses(tx, campaignId, 'sent');
       return { campaignId, rows };
     });
     sent++;
-    await engage(rt, brandId, plan.href, sendAt, deliveries.rows, random, keys, now);
+    const full = (d: TSent) => {
+      const t = traits.get(d.customer_id);
+      return t?.kind === 'full' && Date.parse(d.sent_at) >= t.since;
+    };
+    const delivered = deliveries.rows.filter((d) => !full(d));
+    const complaints = await engage(rt, brandId, plan.href, sendAt, delivered, random, keys, now, plan.complaints ?? 0);
+    // What came back after the relay accepted: full mailboxes' DSNs half an hour later, and the
+    // complaints' ARF reports, read and applied as the feedback receiver does.
+    const reports: TReport[] = [
+      ...deliveries.rows
+        .filter(full)
+        .map((d) => ({ kind: 'dsn' as const, delivery: d, at: new Date(Date.parse(d.sent_at) + 30 * 60_000) })),
+      ...complaints.map((c) => ({ kind: 'arf' as const, delivery: c.delivery, at: c.at })),
+    ];
+    await receiveReports(rt, brandId, identity.identity.from.address, plan.name, reports, now);
   }
   await attributePastBookings(rt, brandId, jstMidnight(now, DEMO_HISTORY_DAYS), now);
   return sent;
@@ -309,8 +429,9 @@ async function engage(
   random: () => number,
   keys: ReturnType<typeof keysOf>,
   now: Date,
-): Promise<void> {
-  if (rows.length === 0) return;
+  complaintsWanted: number,
+): Promise<{ delivery: TSent; at: Date }[]> {
+  if (rows.length === 0) return [];
   const sendDay = jstDay(sendAt.getTime());
   const lastDay = jstDay(sendAt.getTime() + 6 * DAY);
   const booked = new Map(
@@ -328,6 +449,7 @@ async function engage(
   );
   const events: TPendingEvent[] = [];
   const unsubscribes: { deliveryId: string; customerId: string; at: Date }[] = [];
+  const uncaring: { delivery: TSent; at: Date }[] = [];
   const hours = () => -Math.log(1 - random() * 0.999) * 10;
   for (const d of rows) {
     const sentAt = Date.parse(d.sent_at);
@@ -354,11 +476,104 @@ async function engage(
       events.push({ kind: 'click', deliveryId: d.id, at: new Date(openAt + 30_000), linkIndex: 0, url: href });
     else if (random() < 0.012)
       unsubscribes.push({ deliveryId: d.id, customerId: d.customer_id, at: new Date(openAt + 90_000) });
+    else uncaring.push({ delivery: d, at: new Date(openAt + 2 * HOUR) });
   }
+  // Who reported it as spam: guests who opened it and neither clicked nor unsubscribed.
+  const complaints: { delivery: TSent; at: Date }[] = [];
+  for (let i = 0; i < complaintsWanted && uncaring.length > 0; i++)
+    complaints.push(...uncaring.splice(Math.floor(random() * uncaring.length), 1));
   const past = events.filter((e) => e.at.getTime() <= now.getTime()).sort((a, b) => a.at.getTime() - b.at.getTime());
   await writeEvents(rt, past);
   for (const u of unsubscribes.filter((x) => x.at.getTime() <= now.getTime()))
     await unsubscribeGuest(rt, signUnsubscribe(keys, u.deliveryId, u.customerId), 'one_click', u.at);
+  return complaints.filter((c) => c.at.getTime() <= now.getTime());
+}
+
+/** Each guest's trait (see TTrait), drawn in external id order with its own seeded random. */
+async function drawTraits(rt: TRuntime, brandId: string, from: number, to: number): Promise<Map<string, TTrait>> {
+  const guests = await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) =>
+    selectRows<{ id: string }>(
+      tx,
+      sql`select id from customers where brand_id = ${brandId}::uuid order by external_guest_id, id`,
+    ),
+  );
+  const random = seeded(20_261_127);
+  const traits = new Map<string, TTrait>();
+  for (const g of guests) {
+    const r = random();
+    const since = from + random() * (to - from);
+    if (r < DEAD_SHARE) traits.set(g.id, { kind: 'dead', since });
+    else if (r < DEAD_SHARE + FULL_SHARE) traits.set(g.id, { kind: 'full', since });
+  }
+  return traits;
+}
+
+interface TReport {
+  kind: 'dsn' | 'arf';
+  delivery: TSent;
+  at: Date;
+}
+
+/**
+ * The reports that came back to the deliveries' return paths (VERP), made as the embedded sink
+ * makes them (report-messages.ts), read by the feedback receiver's own reader (`feedbackOf`) and
+ * applied by the deliverability rules at their past moment (`applyFeedback` with `at`): a full
+ * mailbox soft-bounces (suppressed for 30 days once 3 of the guest's last 5 sends did), a
+ * complaint unsubscribes the guest from all of the brand's marketing and suppresses the address.
+ */
+async function receiveReports(
+  rt: TRuntime,
+  brandId: string,
+  fromAddress: string,
+  subject: string,
+  reports: TReport[],
+  now: Date,
+): Promise<void> {
+  const sendingDomain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
+  const due = reports.filter((r) => r.at.getTime() <= now.getTime()).sort((a, b) => a.at.getTime() - b.at.getTime());
+  if (due.length === 0) return;
+  // Reports that arrived at the same moment (a batch's DSNs) are applied together, as a
+  // receiver's batch would be; in order of arrival.
+  const found: { feedback: TFeedback; at: Date }[] = [];
+  for (const r of due) {
+    const to = returnPathFor(rt, r.delivery.id, fromAddress);
+    const input = {
+      to,
+      recipient: r.delivery.email,
+      reportingMta: `mx.${r.delivery.email.slice(r.delivery.email.lastIndexOf('@') + 1)}`,
+      originalHeaders: [
+        `Return-Path: <${to}>`,
+        `From: ${fromAddress}`,
+        `To: ${r.delivery.email}`,
+        `Subject: ${subject}`,
+        `Message-ID: <${r.delivery.id}@demo-history>`,
+      ].join('\r\n'),
+    };
+    const raw =
+      r.kind === 'dsn'
+        ? deliveryStatusNotification({
+            ...input,
+            status: '5.2.2',
+            diagnostic: `552 5.2.2 <${r.delivery.email}>: Mailbox full (quota exceeded)`,
+          })
+        : complaintReport(input);
+    const read = feedbackOf(raw, { address: to, deliveryId: r.delivery.id, brandId, sendingDomain });
+    if ('unparsed' in read) throw new Error(`demo history: an unreadable ${r.kind} report (${read.unparsed})`);
+    found.push({ feedback: read, at: r.at });
+  }
+  await withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => {
+    for (let i = 0; i < found.length;) {
+      const at = found[i]!.at.getTime();
+      let j = i;
+      while (j < found.length && found[j]!.at.getTime() === at) j++;
+      await applyFeedback(
+        tx,
+        found.slice(i, j).map((f) => f.feedback),
+        new Date(at),
+      );
+      i = j;
+    }
+  });
 }
 
 /**

@@ -4,6 +4,9 @@ import type { TQuietHold } from './schedule-time.ts';
 import { applyFeedback, type TFeedback } from '../deliverability/apply-feedback.ts';
 import { suppressedSql } from '../deliverability/suppression.ts';
 
+/** `at` given (the demo history's past sends), else the database's now. */
+const instant = (at?: Date) => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);
+
 /** The send's statements over deliveries: claim a batch, record outcomes, take stale claims back, finish. */
 
 export interface TClaimed {
@@ -22,9 +25,12 @@ export interface TClaimed {
   country: string | null;
 }
 
-const MAILABLE = sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and not ${suppressedSql('cu')}`;
-const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
-  when ${suppressedSql('cu')} then 'bounced' else d.skip_reason end`;
+const mailable = (at?: Date) =>
+  sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and not ${suppressedSql('cu', at)}`;
+const skipReason = (
+  at?: Date,
+) => sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'
+  when ${suppressedSql('cu', at)} then 'bounced' else d.skip_reason end`;
 
 /**
  * Claims up to `limit` deliveries that are due (queued, or deferred past their retry time) for the
@@ -34,7 +40,8 @@ const SKIP_REASON = sql`case when cu.email_status <> 'active' then 'unsubscribed
  * lost their email, or hard-bounced) since the snapshot, or who reached the frequency cap with other
  * campaigns' mails, is marked skipped, with the reason. The
  * others are marked `sending` (reserved, not yet handed to SMTP: `handSend` does that one by one).
- * A claim is not a relay attempt: `attempts` counts the relay's answers only.
+ * A claim is not a relay attempt: `attempts` counts the relay's answers only. `at`: the moment of
+ * the claim (the demo history's past sends), else the database's now.
  */
 export async function claimBatch(
   tx: TTx,
@@ -43,12 +50,13 @@ export async function claimBatch(
   quiet: TQuietHold = { hotelIds: [], unplaced: false },
   claim: TClaim,
   cap: { count: number; days: number } | null = null,
+  at?: Date,
 ): Promise<TClaimed[]> {
   // The frequency cap again at each claim (a campaign resumed days later, a cap lowered meanwhile):
   // mails of other campaigns sent within the window.
   const capped = cap
     ? sql`(select count(*) from deliveries fd where fd.customer_id = cu.id and fd.status = 'sent' and fd.campaign_id <> d.campaign_id
-        and fd.sent_at > now() - make_interval(days => ${cap.days}::int)) >= ${cap.count}::int`
+        and fd.sent_at > ${instant(at)} - make_interval(days => ${cap.days}::int)) >= ${cap.count}::int`
     : sql`false`;
   const held =
     quiet.hotelIds.length || quiet.unplaced
@@ -58,14 +66,14 @@ export async function claimBatch(
     tx,
     sql`with picked as (
         select d.id from deliveries d
-        where d.campaign_id = ${campaignId}::uuid and (d.status = 'queued' or (d.status = 'deferred' and d.next_attempt_at <= now())) ${held}
+        where d.campaign_id = ${campaignId}::uuid and (d.status = 'queued' or (d.status = 'deferred' and d.next_attempt_at <= ${instant(at)})) ${held}
           and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null)
         order by d.in_flight_repeats, d.id limit ${limit} for update skip locked
       ), claimed as (
         update deliveries d set
-          status = case when ${MAILABLE} and not ${capped} then 'sending' else 'skipped' end,
-          skip_reason = case when ${MAILABLE} and ${capped} then 'frequency_cap' else ${SKIP_REASON} end,
-          claimed_at = now(), claimed_by = ${claim.workerId}::uuid, claim_token = ${claim.token}::uuid, handed_at = null,
+          status = case when ${mailable(at)} and not ${capped} then 'sending' else 'skipped' end,
+          skip_reason = case when ${mailable(at)} and ${capped} then 'frequency_cap' else ${skipReason(at)} end,
+          claimed_at = ${instant(at)}, claimed_by = ${claim.workerId}::uuid, claim_token = ${claim.token}::uuid, handed_at = null,
           email = coalesce(nullif(cu.email, ''), d.email)
         from picked, customers cu where d.id = picked.id and cu.id = d.customer_id
         returning d.id, d.customer_id, d.status, d.attempts, d.in_flight_repeats, d.email, d.hotel_id, cu.first_name, cu.last_name, cu.country
@@ -87,21 +95,22 @@ export interface TClaim {
  * with the reason. Only rows still held by this claim are touched: one put back meanwhile is
  * neither handed nor skipped, and neither is anything of a campaign paused or cancelled meanwhile
  * (those stay claimed and unhanded, and go back to the queue at the end of the send). Returns each
- * id's verdict.
+ * id's verdict. `at`: the moment of the hand-over, else the database's now.
  */
 export async function handSend(
   tx: TTx,
   campaignId: string,
   token: string,
   deliveryIds: string[],
+  at?: Date,
 ): Promise<{ id: string; status: 'sending' | 'skipped'; hotel_id: string | null }[]> {
   if (deliveryIds.length === 0) return [];
   return selectRows(
     tx,
     sql`update deliveries d set
-        status = case when ${MAILABLE} then 'sending' else 'skipped' end,
-        skip_reason = ${SKIP_REASON},
-        handed_at = case when ${MAILABLE} then now() else null end
+        status = case when ${mailable(at)} then 'sending' else 'skipped' end,
+        skip_reason = ${skipReason(at)},
+        handed_at = case when ${mailable(at)} then ${instant(at)} else null end
       from customers cu
       where d.id = any(${sql.param(deliveryIds)}::uuid[]) and d.claim_token = ${token}::uuid and d.status = 'sending' and cu.id = d.customer_id
         and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null)
@@ -166,12 +175,14 @@ export const ANSWER_LOST_TWICE = 'the relay answer was lost twice (worker stoppe
  * another worker does with it. Each relay answer counts one attempt; an unknown answer does not,
  * and goes back to the queue once (marked as a possible repeat), then counts as sent. Final
  * failures are classified (hard bounce, soft bounce, policy block) and applied by
- * deliverability/apply-feedback.ts. Returns each recorded delivery's new status.
+ * deliverability/apply-feedback.ts. Returns each recorded delivery's new status. `at`: the moment
+ * of the answers (the demo history's past sends), else the database's now.
  */
 export async function recordOutcomes(
   tx: TTx,
   token: string,
   outcomes: TOutcome[],
+  at?: Date,
 ): Promise<{ id: string; status: string; hotel_id: string | null }[]> {
   if (outcomes.length === 0) return [];
   const updated = await selectRows<{ id: string; status: string; hotel_id: string | null }>(
@@ -180,7 +191,7 @@ export async function recordOutcomes(
       status = case when v.status <> 'unknown' then v.status when d.in_flight_repeats > 0 then 'sent' else 'queued' end,
       in_flight_repeats = case when v.status = 'unknown' then 1 else d.in_flight_repeats end,
       attempts = d.attempts + case when v.status = 'unknown' then 0 else 1 end,
-      sent_at = case when v.status = 'sent' or (v.status = 'unknown' and d.in_flight_repeats > 0) then now() else d.sent_at end,
+      sent_at = case when v.status = 'sent' or (v.status = 'unknown' and d.in_flight_repeats > 0) then ${instant(at)} else d.sent_at end,
       message_id = coalesce(v.message_id, d.message_id),
       error = case when v.status = 'unknown' and d.in_flight_repeats > 0 then ${ANSWER_LOST_TWICE} else v.error end,
       next_attempt_at = v.next_at, claimed_by = null, claim_token = null, handed_at = null
@@ -196,6 +207,7 @@ export async function recordOutcomes(
   await applyFeedback(
     tx,
     outcomes.flatMap((o) => (o.feedback && recorded.has(o.id) ? [o.feedback] : [])),
+    at,
   );
   return updated;
 }
@@ -235,9 +247,6 @@ export async function putBackLapsed(
       returning d.id, d.status, d.hotel_id`,
   );
 }
-
-/** `at` given (the demo history's past sends), else the database's now. */
-const instant = (at?: Date) => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);
 
 /** The campaign becomes sent when sent + skipped + failed equals its audience; true when it did now. */
 export async function finishIfDone(tx: TTx, campaignId: string, at?: Date): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus } from '../tracking/queries.ts';
 import { applyDomainRollups, applyRollups, type TDomainCounter } from '../tracking/rollups.ts';
@@ -18,7 +18,9 @@ import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.
  *   an event of the delivery and an audit entry) and the address is suppressed.
  * - policy_block, auto_reply, deferred, delivered: recorded only; never the guest's fault.
  *
- * Runs in the caller's transaction under the brand's tenant context (or scope-all).
+ * Runs in the caller's transaction under the brand's tenant context (or scope-all). `at`: when the
+ * feedback arrived (the demo history's past reports), else the database's now: the event's
+ * `received_at`, the statistics' hour, the suppression's start, the unsubscribe's time.
  */
 
 export interface TFeedback {
@@ -35,6 +37,9 @@ export interface TFeedback {
 
 const MAX_DIAGNOSTIC = 1000;
 
+/** `at` given (the demo history's past reports), else the database's now. */
+const instant = (at?: Date): SQL => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);
+
 /** Protection's defaults when a brand has no settings row (the columns' defaults otherwise). */
 export const PROTECTION_DEFAULTS = { minSent: 1000, hardBouncePct: 5, complaintPct: 0.3 } as const;
 
@@ -44,8 +49,9 @@ export interface TApplied {
 }
 
 /** Returns the events newly recorded (a repeat of one already recorded is left out). */
-export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TApplied[]> {
+export async function applyFeedback(tx: TTx, items: TFeedback[], at?: Date): Promise<TApplied[]> {
   if (items.length === 0) return [];
+  const now = instant(at);
   const recorded = await selectRows<{
     /** bigint: a string from the driver. */
     id: string;
@@ -56,9 +62,9 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
     sending_domain: string | null;
   }>(
     tx,
-    sql`insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw)
+    sql`insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw, received_at)
       select d.brand_id, d.id, d.campaign_id, d.customer_id, v.kind, v.source, v.status, v.diagnostic, v.sending_domain,
-        v.kind || ':' || d.id, decode(v.raw_b64, 'base64')
+        v.kind || ':' || d.id, decode(v.raw_b64, 'base64'), ${now}
       from unnest(${sql.param(items.map((i) => i.deliveryId))}::uuid[], ${sql.param(items.map((i) => i.kind))}::text[],
         ${sql.param(items.map((i) => i.source))}::text[], ${sql.param(items.map((i) => i.status))}::text[],
         ${sql.param(items.map((i) => i.diagnostic?.slice(0, MAX_DIAGNOSTIC) ?? null))}::text[],
@@ -73,13 +79,14 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
   const counted = await countInStatistics(
     tx,
     recorded.filter((r) => COUNTED[r.kind]).map((r) => r.id),
+    at ?? new Date(),
   );
-  await protectCampaigns(tx, counted);
+  await protectCampaigns(tx, counted, now);
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
   const hard = of('hard_bounce');
   if (hard.length) {
-    await suppress(tx, hard, 'hard_bounce', null);
-    await tx.execute(sql`update customers cu set email_bounced_at = now() from deliveries d
+    await suppress(tx, hard, 'hard_bounce', null, now);
+    await tx.execute(sql`update customers cu set email_bounced_at = ${now} from deliveries d
       where d.id = any(${sql.param(hard.map((r) => r.delivery_id))}::uuid[]) and cu.id = d.customer_id and cu.email_bounced_at is null`);
   }
   const soft = of('soft_bounce');
@@ -95,11 +102,11 @@ export async function applyFeedback(tx: TTx, items: TFeedback[]): Promise<TAppli
             order by coalesce(l.sent_at, l.created_at) desc, l.id desc limit ${SOFT_WINDOW}::int) last
           where exists (select 1 from feedback_events f where f.delivery_id = last.id and f.kind = 'soft_bounce')) >= ${SOFT_BOUNCES}::int`,
     );
-    if (over.length) await suppress(tx, over, 'soft_bounces', SOFT_SUPPRESSION_DAYS);
+    if (over.length) await suppress(tx, over, 'soft_bounces', SOFT_SUPPRESSION_DAYS, now);
   }
   const complaints = of('complaint');
-  for (const c of complaints) await complain(tx, c.delivery_id);
-  if (complaints.length) await suppress(tx, complaints, 'complaint', null);
+  for (const c of complaints) await complain(tx, c.delivery_id, at ?? new Date());
+  if (complaints.length) await suppress(tx, complaints, 'complaint', null, now);
   return recorded.map((r) => ({ deliveryId: r.delivery_id, kind: r.kind }));
 }
 
@@ -142,7 +149,7 @@ const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'co
  * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
  * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
  */
-async function countInStatistics(tx: TTx, eventIds: string[]): Promise<string[]> {
+async function countInStatistics(tx: TTx, eventIds: string[], at: Date): Promise<string[]> {
   if (eventIds.length === 0) return [];
   const rows = await selectRows<{
     kind: TFeedbackKind;
@@ -155,7 +162,6 @@ async function countInStatistics(tx: TTx, eventIds: string[]): Promise<string[]>
       from feedback_events f join deliveries d on d.id = f.delivery_id
       where f.id = any(${sql.param(eventIds)}::bigint[])`,
   );
-  const at = new Date();
   await applyRollups(
     tx,
     rows.map((r) => ({
@@ -178,7 +184,7 @@ async function countInStatistics(tx: TTx, eventIds: string[]): Promise<string[]>
  * journeys have no one to resume them. Once an admin resumed a campaign that paused itself, it is
  * not paused by protection again (`paused_reason` stays, marked resumed).
  */
-async function protectCampaigns(tx: TTx, campaignIds: string[]): Promise<void> {
+async function protectCampaigns(tx: TTx, campaignIds: string[], now: SQL): Promise<void> {
   if (campaignIds.length === 0) return;
   const paused = await selectRows<{ id: string; brand_id: string; name: string; kind: string; rate: number }>(
     tx,
@@ -199,14 +205,14 @@ async function protectCampaigns(tx: TTx, campaignIds: string[]): Promise<void> {
             when delivered > 0 then complaints::float8 / delivered end as rate
         from t where handed > 0 and handed >= min_sent
       )
-      update campaigns c set paused_at = now(), paused_by = null, updated_at = now(),
+      update campaigns c set paused_at = ${now}, paused_by = null, updated_at = ${now},
         paused_reason = jsonb_build_object('kind', hit.kind, 'rate', round(hit.rate::numeric, 4))
       from hit where c.id = hit.id and hit.kind is not null and c.paused_at is null
       returning c.id, c.brand_id, c.name, hit.kind, round(hit.rate::numeric, 4)::float8 as rate`,
   );
   for (const p of paused) {
     await tx.execute(sql`insert into audit_log (at, brand_id, action, target_type, target_id, changes)
-      values (now(), ${p.brand_id}, 'pause', 'campaign', ${p.id},
+      values (${now}, ${p.brand_id}, 'pause', 'campaign', ${p.id},
         ${JSON.stringify({ name: p.name, pausedReason: p.kind, rate: `${(p.rate * 100).toFixed(1)}%` })}::jsonb)`);
   }
 }
@@ -221,8 +227,9 @@ async function suppress(
   rows: { delivery_id: string; diagnostic: string | null }[],
   reason: 'hard_bounce' | 'soft_bounces' | 'complaint',
   days: number | null,
+  now: SQL,
 ): Promise<void> {
-  const until = days === null ? sql`null::timestamptz` : sql`now() + make_interval(days => ${days}::int)`;
+  const until = days === null ? sql`null::timestamptz` : sql`${now} + make_interval(days => ${days}::int)`;
   await tx.execute(sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until)
     select distinct on (d.brand_id, lower(d.email)) d.brand_id, lower(d.email), d.customer_id, ${reason}, v.diagnostic, d.id, d.campaign_id, c.scenario_id, ${until}
     from unnest(${sql.param(rows.map((r) => r.delivery_id))}::uuid[], ${sql.param(rows.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
@@ -231,8 +238,8 @@ async function suppress(
     order by d.brand_id, lower(d.email), d.id
     on conflict (brand_id, email) where lifted_at is null do update set
       reason = excluded.reason, diagnostic = excluded.diagnostic, customer_id = excluded.customer_id, delivery_id = excluded.delivery_id,
-      campaign_id = excluded.campaign_id, scenario_id = excluded.scenario_id, created_at = now(), until = excluded.until
-    where suppressions.until is not null and (suppressions.until <= now() or excluded.until is null)`);
+      campaign_id = excluded.campaign_id, scenario_id = excluded.scenario_id, created_at = ${now}, until = excluded.until
+    where suppressions.until is not null and (suppressions.until <= ${now} or excluded.until is null)`);
 }
 
 /**
@@ -240,10 +247,9 @@ async function suppress(
  * does (consent is brand-wide), with "complaint" as the source: shown on the customer, an event of
  * the delivery, the campaign's unsubscribe count and an audit entry.
  */
-async function complain(tx: TTx, deliveryId: string): Promise<void> {
+async function complain(tx: TTx, deliveryId: string, at: Date): Promise<void> {
   const target = await findUnsubscribeTarget(tx, deliveryId, { lock: true });
   if (!target || target.emailStatus !== 'active') return;
-  const at = new Date();
   await setGuestEmailStatus(tx, target, 'unsubscribed', 'complaint', at);
   await recordGuestConsent(tx, target, 'unsubscribe', 'complaint', at);
   if (target.campaignId)

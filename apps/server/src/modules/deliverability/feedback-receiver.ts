@@ -33,7 +33,7 @@ export interface TFeedbackReceiver {
 /** Reports are small; a bounce quoting a whole message with attachments is cut off here. */
 export const MAX_BYTES = 2 * 1024 * 1024;
 
-interface TTarget {
+export interface TTarget {
   address: string;
   deliveryId: string;
   brandId: string;
@@ -61,8 +61,11 @@ async function targetOf(rt: TRuntime, address: string): Promise<TTarget | 'bad_t
   return { address, deliveryId: opened.deliveryId, brandId: row.brand_id, sendingDomain: opened.sendingDomain };
 }
 
-/** What one received message means for one return path it was sent to. */
-function feedbackOf(raw: Buffer, target: TTarget): TFeedback | { unparsed: string } {
+/**
+ * What one received message means for one return path it was sent to (also how the demo history
+ * reads the reports it makes for its past bounces and complaints).
+ */
+export function feedbackOf(raw: Buffer, target: TTarget): TFeedback | { unparsed: string } {
   const report = parseReport(raw);
   const base = { deliveryId: target.deliveryId, sendingDomain: target.sendingDomain, raw };
   switch (report.type) {

@@ -16,9 +16,11 @@ export const SOFT_WINDOW = 5;
 /**
  * True when the customer row under `alias` (customers, or the alias a query gives it) has a
  * suppressed address in its brand. `email_key` is the generated lower(email), as the list keeps it.
+ * `at`: the moment to judge by (the demo history's past sends), else the database's now.
  */
-export function suppressedSql(alias: string): SQL {
+export function suppressedSql(alias: string, at?: Date): SQL {
   const c = sql.raw(alias);
+  const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
   return sql`exists (select 1 from suppressions s where s.brand_id = ${c}.brand_id and s.email = ${c}.email_key
-    and s.lifted_at is null and (s.until is null or s.until > now()))`;
+    and s.lifted_at is null and (s.until is null or s.until > ${now}))`;
 }
