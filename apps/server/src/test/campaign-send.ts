@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { startCampaign } from '../modules/campaigns/send-campaign.ts';
 import { seedDemoSending } from '../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from './harness.ts';
 
@@ -102,6 +103,44 @@ export async function campaignTo(
   });
   const id = campaign.body.data.id as string;
   expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+  return { id, token };
+}
+
+/**
+ * The relay tests' campaign (timeout, hold change, lost connection, pause race): a brand campaign
+ * named `name` to these customers (a static segment, a template with no sections), sent now and
+ * started, so its audience is snapshotted and nothing is sent yet. Answers its id and the brand
+ * admin's token.
+ */
+export async function startedCampaignFor(
+  s: TTestServer,
+  name: string,
+  customerIds: string[],
+): Promise<{ id: string; token: string }> {
+  const { token } = await s.login(DEMO.brandAdmin);
+  const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+  const segment = (await s.call('POST', '/v1/segments', { token, body: { name, type: 'static' } })).body.data
+    .id as string;
+  await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds } });
+  const templateId = (
+    await s.call('POST', '/v1/templates', {
+      token,
+      body: {
+        name,
+        defaultLanguage: 'ja',
+        contents: { ja: { subject: name, preheader: '', document: { version: 1, sections: [] } } },
+      },
+    })
+  ).body.data.id as string;
+  const created = await s.call('POST', '/v1/campaigns', {
+    token,
+    body: { name, subject: name, recipients: { segmentIds: [segment] }, templateId },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.data.id as string;
+  const sent = await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  await startCampaign(s.rt, { campaignId: id, brandId: brand.id as string });
   return { id, token };
 }
 

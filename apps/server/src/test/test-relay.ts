@@ -3,8 +3,12 @@ import { SMTPServer } from 'smtp-server';
 import { seedDemoSending, DEMO_DOMAINS } from '../seed/demo-sending.ts';
 import { startTestServer, type TTestServer } from './harness.ts';
 
-/** What the relay answers one message: 250, a 451, or nothing at all (it reads the message and hangs). */
-export type TRelayAnswer = '250' | '451' | 'hang';
+/**
+ * What the relay answers one message: 250, a 451, nothing at all (it reads the message and hangs),
+ * `drop` (it reads the message, then closes the connection without an answer) or `drop-early` (it
+ * closes the connection at RCPT TO, before the message is sent).
+ */
+export type TRelayAnswer = '250' | '451' | 'hang' | 'drop' | 'drop-early';
 
 /**
  * An SMTP relay of a test's own (not the product's embedded sink): it reads each message to the
@@ -19,16 +23,40 @@ export interface TTestRelay {
   /** Messages read to the end per recipient (lower-case address), answered or not. */
   received: Map<string, number>;
   onMessage: ((to: string[]) => Promise<void>) | null;
+  /** Each MAIL FROM the relay has read, in order: its envelope sender (the VERP return path). */
+  mailFrom: string[];
   close(): Promise<void>;
 }
 
 export async function startTestRelay(): Promise<TTestRelay> {
-  const relay: Omit<TTestRelay, 'port' | 'url' | 'close'> = { script: new Map(), received: new Map(), onMessage: null };
+  const relay: Omit<TTestRelay, 'port' | 'url' | 'close'> = {
+    script: new Map(),
+    received: new Map(),
+    onMessage: null,
+    mailFrom: [],
+  };
+  /** Closes the session's connection from the relay's side, mid-conversation. */
+  const drop = (sessionId: string) => {
+    for (const connection of server.connections as Set<{ id: string; _socket: { destroy(): void } }>)
+      if (connection.id === sessionId) connection._socket.destroy();
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     closeTimeout: 100,
     logger: false,
+    onMailFrom(address, _session, callback) {
+      relay.mailFrom.push(address.address);
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      const script = relay.script.get(address.address.toLowerCase());
+      if (script?.[0] === 'drop-early') {
+        script.shift();
+        return drop(session.id);
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
       stream.on('data', () => undefined);
@@ -38,6 +66,7 @@ export async function startTestRelay(): Promise<TTestRelay> {
         void (relay.onMessage?.(to) ?? Promise.resolve()).then(
           () => {
             if (answer === 'hang') return; // taken, and never answered
+            if (answer === 'drop') return drop(session.id); // taken, and the connection closed
             if (answer === '451')
               return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }) as Error);
             callback();

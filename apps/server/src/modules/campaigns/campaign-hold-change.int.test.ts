@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, type TTestServer } from '../../test/harness.ts';
+import { startedCampaignFor } from '../../test/campaign-send.ts';
+import type { TTestServer } from '../../test/harness.ts';
 import { quietNow } from '../../test/quiet-hours.ts';
 import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
 import { DEMO_DOMAINS } from '../../seed/demo-sending.ts';
-import { sendCampaign, startCampaign } from './send-campaign.ts';
+import { sendCampaign } from './send-campaign.ts';
 
 /**
  * Settings that hold a send, changed while it runs (issue 24): quiet hours switched on, the
@@ -53,32 +54,7 @@ afterAll(async () => {
 });
 
 /** A brand campaign to the guests, sent now: the audience snapshotted, nothing sent yet. */
-async function brandCampaign(name: string): Promise<{ id: string; token: string }> {
-  const { token } = await s.login(DEMO.brandAdmin);
-  const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `${name} ${tag}`, type: 'static' } }))
-    .body.data.id as string;
-  await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds: guests } });
-  const templateId = (
-    await s.call('POST', '/v1/templates', {
-      token,
-      body: {
-        name: `${name} ${tag}`,
-        defaultLanguage: 'ja',
-        contents: { ja: { subject: name, preheader: '', document: { version: 1, sections: [] } } },
-      },
-    })
-  ).body.data.id as string;
-  const created = await s.call('POST', '/v1/campaigns', {
-    token,
-    body: { name: `${name} ${tag}`, subject: name, recipients: { segmentIds: [segment] }, templateId },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.data.id as string;
-  const sent = await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} });
-  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-  await startCampaign(s.rt, { campaignId: id, brandId: brand.id });
-  return { id, token };
-}
+const brandCampaign = (name: string) => startedCampaignFor(s, `${name} ${tag}`, guests);
 
 /** Runs the send with `change` made while the relay holds the answer to its first message. */
 async function sendChangingMidway(id: string, change: () => Promise<void>): Promise<void> {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, type TTestServer } from '../../test/harness.ts';
+import { startedCampaignFor } from '../../test/campaign-send.ts';
+import type { TTestServer } from '../../test/harness.ts';
 import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
-import { sendCampaign, startCampaign } from './send-campaign.ts';
+import { sendCampaign } from './send-campaign.ts';
 import { ANSWER_LOST_TWICE } from './send-queries.ts';
 
 /**
@@ -43,32 +44,9 @@ async function customer(first: string, email: string): Promise<string> {
 
 /** A brand campaign to these addresses, sent now: the audience snapshotted, nothing sent yet. */
 async function campaignTo(name: string, addresses: string[]): Promise<{ id: string; token: string }> {
-  const { token } = await s.login(DEMO.brandAdmin);
   const customerIds = [];
   for (const [i, address] of addresses.entries()) customerIds.push(await customer(`客${i}`, address));
-  const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `${name} ${tag}`, type: 'static' } }))
-    .body.data.id as string;
-  await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds } });
-  const templateId = (
-    await s.call('POST', '/v1/templates', {
-      token,
-      body: {
-        name: `${name} ${tag}`,
-        defaultLanguage: 'ja',
-        contents: { ja: { subject: name, preheader: '', document: { version: 1, sections: [] } } },
-      },
-    })
-  ).body.data.id as string;
-  const created = await s.call('POST', '/v1/campaigns', {
-    token,
-    body: { name: `${name} ${tag}`, subject: name, recipients: { segmentIds: [segment] }, templateId },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const id = created.body.data.id as string;
-  const sent = await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} });
-  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-  await startCampaign(s.rt, { campaignId: id, brandId: brand.id });
-  return { id, token };
+  return startedCampaignFor(s, `${name} ${tag}`, customerIds);
 }
 
 /** Runs the send job until the campaign is sent (a deferred delivery is due at once here). */
@@ -142,6 +120,40 @@ describe('a relay that takes a message after DATA and never answers', () => {
       status: string;
     }[];
     expect(recipients.map((r) => r.status).sort()).toEqual(['sent', 'sent', 'sent', 'sent']);
+  }, 60_000);
+
+  it('a connection lost after the body went out is unknown (sent once more, marked); lost before it, the relay took nothing', async () => {
+    const after = mail('lost-after');
+    const before = mail('lost-before');
+    const fine = mail('fine2');
+    relay.script.set(after, ['drop', '250']);
+    relay.script.set(before, ['drop-early', '250']);
+    const { id, token } = await campaignTo('切断', [after, before, fine]);
+
+    // The first run with a long back-off: what it defers stays deferred, so its verdict can be read.
+    const base = s.rt.config.campaigns.retryBaseSeconds;
+    s.rt.config.campaigns.retryBaseSeconds = 3600;
+    try {
+      await sendCampaign(s.rt, { campaignId: id, brandId: brand.id });
+    } finally {
+      s.rt.config.campaigns.retryBaseSeconds = base;
+    }
+    // Lost before the body: no attempt, no repeat mark, tried again later (never re-sent by the
+    // pool behind our back: maxRequeues 0). Lost after it: back in the queue once, marked.
+    expect(await deliveryOf(id, before)).toMatchObject({ status: 'deferred', attempts: 0, in_flight_repeats: 0 });
+    expect((await deliveryOf(id, before)).error).toMatch(/ECONNECTION/);
+    expect(await deliveryOf(id, after)).toMatchObject({ in_flight_repeats: 1, attempts: 0 });
+
+    await sendUntilDone(id);
+    expect(Object.fromEntries([after, before, fine].map((a) => [a, relay.received.get(a) ?? 0]))).toEqual({
+      [after]: 2,
+      [before]: 1,
+      [fine]: 1,
+    });
+    expect(await deliveryOf(id, after)).toMatchObject({ status: 'sent', attempts: 1, in_flight_repeats: 1 });
+    expect(await deliveryOf(id, before)).toMatchObject({ status: 'sent', attempts: 1, in_flight_repeats: 0 });
+    const report = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
+    expect(report).toMatchObject({ status: 'sent', statistics: { audience: 3, sent: 3, failed: 0 } });
   }, 60_000);
 });
 

@@ -46,6 +46,7 @@ import {
   type TOutcome,
 } from './send-queries.ts';
 import { countSends, timeSmtp } from '../../metrics/metrics.ts';
+import { BODY_PROBE, bodyWentOut, type TBodyProbe } from '../../mail/transport.ts';
 import { classifyAnswer } from '../deliverability/classify.ts';
 import { returnPathFor, sendingDomainOfReturnPath } from '../deliverability/verp.ts';
 
@@ -658,14 +659,17 @@ async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Ma
 
 async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<TOutcome> {
   const base = { id: d.id, customerId: d.customer_id, hardBounce: false };
+  // Tells, when the relay's answer never comes, whether the body had started to go out (after DATA).
+  const probe: TBodyProbe = {};
   try {
-    await timeSmtp(() => rt.mailer.sendMail(mail));
+    await timeSmtp(() => rt.mailer.sendMail({ ...mail, [BODY_PROBE]: probe } as Mail.Options));
     // The Message-ID composed for the delivery (a raw message's info carries none of its own).
     return { ...base, status: 'sent', messageId: mail.messageId ?? null, error: null, nextAttemptAt: null };
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;
+    const errorCode = (error as { code?: string }).code;
     const text =
-      `${code ?? (error as { code?: string }).code ?? 'error'} ${(error as { response?: string }).response ?? (error as Error).message}`.slice(
+      `${code ?? errorCode ?? 'error'} ${(error as { response?: string }).response ?? (error as Error).message}`.slice(
         0,
         MAX_ERROR,
       );
@@ -692,15 +696,23 @@ async function deliver(rt: TRuntime, d: TClaimed, mail: Mail.Options): Promise<T
       };
     };
     if (code !== undefined && code >= 500) return failed();
-    // No answer in time on an open conversation (after DATA, say): the relay may have taken the
-    // message. Unknown, never failed: sent again once, marked as a possible repeat (recordOutcomes),
-    // and not counted as an attempt. A connection, greeting or TLS timeout is no such case: the
-    // relay cannot have taken anything, so it is tried again later like a refused connection.
-    if (
-      (error as { code?: string }).code === 'ETIMEDOUT' &&
-      (error as { timeoutType?: string }).timeoutType === 'SOCKET_TIMEOUT'
-    )
+    // No answer after the body went out (an inactivity timeout after DATA, or the relay closed the
+    // connection): the relay may have taken the message. Unknown, never failed: sent again once,
+    // marked as a possible repeat (recordOutcomes), and not counted as an attempt. (The pool never
+    // re-sends it on its own: mail/transport.ts, maxRequeues 0.)
+    if (code === undefined && bodyWentOut(probe) && (errorCode === 'ETIMEDOUT' || errorCode === 'ECONNECTION'))
       return { ...base, status: 'unknown', messageId: null, error: text, nextAttemptAt: null };
+    // The connection lost in the middle of a conversation before the body went out: the relay took
+    // nothing and said nothing about the guest. Tried again shortly, not counted as an attempt and
+    // not marked as a possible repeat.
+    if (code === undefined && errorCode === 'ECONNECTION')
+      return {
+        ...base,
+        status: 'retry',
+        messageId: null,
+        error: text,
+        nextAttemptAt: new Date(Date.now() + rt.config.campaigns.retryBaseSeconds * 1000),
+      };
     // 4xx, or no answer at all (connection refused or lost): try again later, up to the limit.
     // Only the relay's answers count as attempts (a claim put back after a crash does not).
     const tries = d.attempts + 1;

@@ -105,6 +105,15 @@ export async function handSend(
   at?: Date,
 ): Promise<{ id: string; status: 'sending' | 'skipped'; hotel_id: string | null }[]> {
   if (deliveryIds.length === 0) return [];
+  // The campaign's row read under a share lock: a pause being committed is waited for and seen (the
+  // newest version, not the statement's snapshot), and a pause that comes later waits until this
+  // step commits. So once a pause is committed no further mail is handed; those handed before it
+  // are in flight and finish.
+  const [campaign] = await selectRows<{ sending: boolean }>(
+    tx,
+    sql`select status = 'pending' and paused_at is null as sending from campaigns where id = ${campaignId}::uuid for share`,
+  );
+  if (!campaign?.sending) return [];
   return selectRows(
     tx,
     sql`update deliveries d set
@@ -113,7 +122,6 @@ export async function handSend(
         handed_at = case when ${mailable(at)} then ${instant(at)} else null end
       from customers cu
       where d.id = any(${sql.param(deliveryIds)}::uuid[]) and d.claim_token = ${token}::uuid and d.status = 'sending' and cu.id = d.customer_id
-        and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null)
       returning d.id, d.status, d.hotel_id`,
   );
 }
@@ -154,9 +162,11 @@ export interface TOutcome {
   /**
    * The relay's answer: sent (2xx), deferred (4xx, or no answer before DATA: tried again later),
    * failed (5xx, retries used up, or a mail that could not be built), unknown (no answer after the
-   * message may have been taken, a timeout: sent again once, marked as a possible repeat).
+   * message may have been taken: a timeout or a lost connection after the body went out; sent
+   * again once, marked as a possible repeat), retry (the connection lost before the body went out:
+   * the relay took nothing; deferred shortly, not an attempt, no repeat mark).
    */
-  status: 'sent' | 'deferred' | 'failed' | 'unknown';
+  status: 'sent' | 'deferred' | 'failed' | 'unknown' | 'retry';
   messageId: string | null;
   error: string | null;
   nextAttemptAt: Date | null;
@@ -173,7 +183,7 @@ export const ANSWER_LOST_TWICE = 'the relay answer was lost twice (worker stoppe
  * Records SMTP answers in one statement, fenced by the claim: a delivery put back meanwhile (its
  * worker's lease lapsed) is not touched, so a worker that lost its lease cannot overwrite what
  * another worker does with it. Each relay answer counts one attempt; an unknown answer does not,
- * and goes back to the queue once (marked as a possible repeat), then counts as sent. Final
+ * nor does a connection lost before the body went out (retry: deferred shortly); an unknown one goes back to the queue once (marked as a possible repeat), then counts as sent. Final
  * failures are classified (hard bounce, soft bounce, policy block) and applied by
  * deliverability/apply-feedback.ts. Returns each recorded delivery's new status. `at`: the moment
  * of the answers (the demo history's past sends), else the database's now.
@@ -188,9 +198,10 @@ export async function recordOutcomes(
   const updated = await selectRows<{ id: string; status: string; hotel_id: string | null }>(
     tx,
     sql`update deliveries d set
-      status = case when v.status <> 'unknown' then v.status when d.in_flight_repeats > 0 then 'sent' else 'queued' end,
+      status = case when v.status = 'retry' then 'deferred' when v.status <> 'unknown' then v.status
+        when d.in_flight_repeats > 0 then 'sent' else 'queued' end,
       in_flight_repeats = case when v.status = 'unknown' then 1 else d.in_flight_repeats end,
-      attempts = d.attempts + case when v.status = 'unknown' then 0 else 1 end,
+      attempts = d.attempts + case when v.status in ('unknown', 'retry') then 0 else 1 end,
       sent_at = case when v.status = 'sent' or (v.status = 'unknown' and d.in_flight_repeats > 0) then ${instant(at)} else d.sent_at end,
       message_id = coalesce(v.message_id, d.message_id),
       error = case when v.status = 'unknown' and d.in_flight_repeats > 0 then ${ANSWER_LOST_TWICE} else v.error end,

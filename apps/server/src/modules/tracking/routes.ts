@@ -12,6 +12,7 @@ import {
 } from './campaign-statistics.ts';
 import { keysOf, openClickToken, openDeliveryToken } from './links.ts';
 import { machineOpenReason } from './machine-opens.ts';
+import { addressKey } from '../auth/throttle.ts';
 import { RateWindow } from './rate-window.ts';
 import { recorderOf } from './record-events.ts';
 import { getTrackingSettings, updateTrackingSettings } from './tracking-settings.ts';
@@ -62,9 +63,21 @@ function hotPath(rt: TRuntime, summary: string) {
  * and every one of those opens is real. Unsubscribes are never limited while their links are
  * genuine (Gmail sends its users' one-click POSTs from a few addresses, and each must be honoured);
  * an address that presents more than REFUSED_UNSUBSCRIBES_PER_MINUTE forged links in a minute gets
- * 429 until the minute ends.
+ * 429 until the minute ends. That count is kept in PostgreSQL (the sign-in throttle's auth_failures,
+ * keys `unsubscribe:ip:<address>`), so all API processes together allow it, not each of them.
  */
 export const REFUSED_UNSUBSCRIBES_PER_MINUTE = 30;
+
+const refusedKey = (ip: string) => addressKey('unsubscribe', ip);
+
+/** Forged links presented by the address within the last minute, by every API process. */
+async function refusedLastMinute(rt: TRuntime, ip: string): Promise<number> {
+  const { rows } = await rt.database.executeSql(
+    `select count(*)::int as n from auth_failures where key = $1 and at > now() - interval '1 minute'`,
+    [refusedKey(ip)],
+  );
+  return (rows[0] as { n: number } | undefined)?.n ?? 0;
+}
 
 export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
   const recorder = recorderOf(rt);
@@ -72,7 +85,6 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
   // Apart, so a pixel fetched over and over does not hide the guest's click.
   const opens = new RateWindow(rt.config.tracking.eventsPerMinute);
   const clicks = new RateWindow(rt.config.tracking.eventsPerMinute);
-  const refusals = new RateWindow(REFUSED_UNSUBSCRIBES_PER_MINUTE);
   app.addHook('onClose', async () => recorder.flush());
 
   // The pixel never answers an error: a mail client shows a broken image for nothing.
@@ -125,14 +137,16 @@ export function trackingRoutes(app: FastifyInstance, rt: TRuntime): void {
       (_request, _body, done) => done(null, null),
     );
     scope.addHook('onRequest', async (request) => {
-      if (refusals.spent(request.ip)) throw new AppError(429, 'too_many_attempts', undefined, { 'retry-after': '60' });
+      if ((await refusedLastMinute(rt, request.ip)) >= REFUSED_UNSUBSCRIBES_PER_MINUTE)
+        throw new AppError(429, 'too_many_attempts', undefined, { 'retry-after': '60' });
     });
     /** Counts a refused link against its address. */
     const counted = async <T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> => {
       try {
         return await work();
       } catch (error) {
-        if (error instanceof AppError && error.code === 'unsubscribe_link_invalid') refusals.take(request.ip);
+        if (error instanceof AppError && error.code === 'unsubscribe_link_invalid')
+          await rt.database.executeSql('insert into auth_failures (key) values ($1)', [refusedKey(request.ip)]);
         throw error;
       }
     };

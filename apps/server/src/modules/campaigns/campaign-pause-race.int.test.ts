@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startedCampaignFor } from '../../test/campaign-send.ts';
+import type { TTestServer } from '../../test/harness.ts';
+import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
+import { sendCampaign } from './send-campaign.ts';
+
+/**
+ * The pause's hand-over race (issue 24, the drill saw a mail start milliseconds after the pause was
+ * answered): the statement that checks consent and marks a mail "handed" reads the campaign's row
+ * under a share lock, so a pause committing meanwhile is waited for and seen. The pause is made
+ * through the API while the relay (an SMTP server of the test's own) holds a message and the other
+ * slots go on handing theirs. Once the pause is answered, the mails handed so far are in flight and
+ * finish; the relay receives no MAIL FROM beyond them. Resumed, the campaign sends the rest.
+ *
+ * To meet the race every time, the test holds the campaign's statistics row locked, so a slot's
+ * step stops after its hand-over statement and before its commit, and sends the pause then. Without
+ * the share lock the pause commits past that step and is answered first, and the step's mail goes
+ * out after it; with it the pause waits for the step (seen waiting in pg_stat_activity), the lock is
+ * let go, and the step's mail is in flight before the pause is answered.
+ */
+
+const GUESTS = 30;
+
+/** Polls `check` until it holds (a condition, never a sleep of a guessed length). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+/** A statement of another session waiting for a lock, its text matching `like`. */
+const waitingOn = async (like: string) =>
+  (
+    await s.sql(
+      `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid() and query ilike $1`,
+      [like],
+    )
+  )[0].n > 0;
+
+let s: TTestServer;
+let relay: TTestRelay;
+let brand: { id: string };
+const tag = randomBytes(3).toString('hex');
+const guests: string[] = [];
+
+beforeAll(async () => {
+  relay = await startTestRelay();
+  s = await relayedTestServer(relay.url({ maxConnections: 4 }), { CAMPAIGN_BATCH_SIZE: '10' });
+  [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+  const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+  const rows = await s.sql(
+    `insert into customers (brand_id, first_name, last_name, phone, email)
+     select $1, '客' || g, '山田', '0906' || $2 || lpad(g::text, 4, '0'), 'p' || g || '.' || $3 || '@guest.example.jp'
+     from generate_series(1, ${GUESTS}) g returning id`,
+    [brand.id, String(parseInt(tag, 16) % 10000).padStart(4, '0'), tag],
+  );
+  for (const row of rows) {
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+      [row.id, hotel.id, brand.id],
+    );
+    guests.push(row.id as string);
+  }
+});
+afterAll(async () => {
+  await s?.close();
+  await relay?.close();
+});
+
+describe('a pause while the slots are handing mails over', () => {
+  it('hands nothing more once the pause is answered: the relay sees no new MAIL FROM; resumed, the rest goes', async () => {
+    const { id, token } = await startedCampaignFor(s, `一時停止の競合 ${tag}`, guests);
+    let handedAtPause = -1;
+    let mailFromAtPause = -1;
+    relay.onMessage = async () => {
+      if (handedAtPause >= 0 || relay.mailFrom.length < 8) return;
+      handedAtPause = 0; // once
+      const lock = new pg.Client({ connectionString: s.rt.config.databaseUrl ?? undefined });
+      await lock.connect();
+      try {
+        await lock.query('begin');
+        await lock.query('select 1 from campaign_stats where campaign_id = $1 for update', [id]);
+        // A slot's step has handed its next mail and waits to write the statistics, uncommitted.
+        await until(() => waitingOn('%campaign_stats%'), 'a send step waiting for the statistics row');
+        let answered = false;
+        const pausing = s.call('POST', `/v1/campaigns/${id}/pause`, { token, body: {} }).then((r) => {
+          answered = true;
+          return r;
+        });
+        await until(async () => answered || (await waitingOn('%paused_at = now()%')), 'the pause answered or waiting');
+        if (!answered) await lock.query('commit');
+        const paused = await pausing;
+        expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+        mailFromAtPause = relay.mailFrom.length;
+        // What was handed before the pause committed: answered already, or in an SMTP conversation.
+        const [row] = await s.sql(
+          `select count(*)::int as n from deliveries where campaign_id = $1
+           and (status = 'sent' or (status = 'sending' and handed_at is not null))`,
+          [id],
+        );
+        handedAtPause = row.n as number;
+      } finally {
+        await lock.query('commit').catch(() => undefined);
+        await lock.end();
+      }
+    };
+    try {
+      await sendCampaign(s.rt, { campaignId: id, brandId: brand.id });
+    } finally {
+      relay.onMessage = null;
+    }
+    expect(handedAtPause).toBeGreaterThan(0);
+    expect(handedAtPause).toBeLessThan(GUESTS);
+    // Only the mails handed before the pause reached the relay (those in flight finished).
+    expect(relay.mailFrom.length).toBe(handedAtPause);
+    expect(relay.mailFrom.length).toBeGreaterThanOrEqual(mailFromAtPause);
+    const [counts] = await s.sql(
+      `select count(*) filter (where status = 'sent')::int as sent, count(*) filter (where status = 'queued')::int as queued
+       from deliveries where campaign_id = $1`,
+      [id],
+    );
+    expect(counts).toEqual({ sent: handedAtPause, queued: GUESTS - handedAtPause });
+
+    const resumed = await s.call('POST', `/v1/campaigns/${id}/resume`, { token, body: {} });
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    await sendCampaign(s.rt, { campaignId: id, brandId: brand.id });
+    expect(relay.mailFrom.length).toBe(GUESTS);
+    expect((await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data).toMatchObject({
+      status: 'sent',
+      statistics: { audience: GUESTS, sent: GUESTS },
+    });
+  }, 60_000);
+});
