@@ -345,6 +345,20 @@ describe('a winner picked by hand', () => {
   }, 60_000);
 });
 
+describe('the experiment routes', () => {
+  it('are described in the OpenAPI document, from the contracts', async () => {
+    const res = await s.call('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/campaigns/{id}/experiment',
+        '/v1/campaigns/{id}/experiment/winner',
+        '/v1/scenarios/{id}/holdout',
+      ]),
+    );
+  });
+});
+
 describe('the SQL assignment', () => {
   it('computes exactly uniformOf for 1,000 guests', async () => {
     const seed = randomUUID();
