@@ -93,8 +93,9 @@ const asBrand = <T>(rt: TRuntime, brandId: string, fn: (tx: TTx) => Promise<T>) 
 
 /** Queues what is due. Cheap when nothing is: one indexed read. */
 export async function dispatchCampaigns(rt: TRuntime): Promise<void> {
-  // A/B tests whose wait ended are decided first, so their rest goes in this round (issue 26).
-  await advanceExperiments(rt);
+  // A/B tests whose wait ended are decided first, so their rest goes in this round (issue 26). A
+  // decision that fails is logged and tried again at the next look; it never holds the sends back.
+  await advanceExperiments(rt).catch((error: unknown) => rt.log.warn({ err: error }, 'experiment decisions failed'));
   const rows = await withTenant(rt.database.db, { scopeAll: true, brandId: null }, (tx) => campaignsToDispatch(tx));
   for (const row of rows) {
     const job: TCampaignJob = { campaignId: row.id, brandId: row.brand_id };
