@@ -5,12 +5,18 @@
  * into the SMTP sink. Baseline, in the same run and process: bare pooled nodemailer sending the
  * same messages (composed beforehand, DKIM-signed the same way) to the same sink.
  *
- *   npm run bench -- send [--size 100000] [--fresh] [--embedded-sink]
+ *   npm run bench -- send [--size 100000] [--fresh] [--embedded-sink] [--experiment]
  *
  * value = our messages per second (from the campaign's start to "sent"); ratio = ours ÷ baseline.
  * The sink stores every message (header read + group-commit insert) for both sides, in its own
  * process (bench/_sink.ts: a stand-in for a remote relay, which never shares the sender's core);
  * --embedded-sink runs it in this process instead, as before 2026-11-26.
+ *
+ * --experiment (issue 26): the campaign is an A/B test with 2 variants on 20 % of the audience and
+ * a 10 % holdout, its wait set to nothing, so the dispatcher decides (inconclusive: no clicks, A)
+ * as soon as the test share is answered and the rest goes on. Every recipient's arm and variant are
+ * assigned in the snapshot; value is then the mails sent (90 % of N) per second from start to
+ * "sent", to hold against a run without the flag ("assignment adds at most 5 %").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -31,6 +37,8 @@ const size = arg('size', 100_000);
 const DB = 'yado_bench_send';
 /** --embedded-sink: the sink in this process, sharing the sender's event loop (the layout before 2026-11-26). */
 const embeddedSink = process.argv.includes('--embedded-sink');
+/** --experiment: 2 variants on 20 %, a 10 % holdout (issue 26). */
+const experiment = process.argv.includes('--experiment');
 
 /** The SMTP sink in its own process (bench/_sink.ts), as a remote relay would be; resolves with it and its port. */
 async function startSinkProcess(url: string): Promise<{ child: ChildProcess; port: number }> {
@@ -185,6 +193,15 @@ async function main(): Promise<void> {
       segment.id,
       brand.id,
     ]);
+    if (experiment)
+      // A wait of nothing (below the API's 1 hour): decided as soon as the test share is answered.
+      await q(
+        `update campaigns set experiment_variants = $2::jsonb, experiment_test_percent = 20, experiment_wait_hours = 0, holdout_percent = 10 where id = $1`,
+        [
+          campaign.id,
+          JSON.stringify([{ subject: 'B: 冬のご案内', preHeader: '', senderName: null, templateId: null }]),
+        ],
+      );
     const t0 = performance.now();
     await startWorker(rt);
     for (;;) {
@@ -194,12 +211,16 @@ async function main(): Promise<void> {
     }
     const oursSeconds = (performance.now() - t0) / 1000;
     const [counts] = await q(
-      `select count(*) filter (where status = 'sent')::int as sent, count(*)::int as total from deliveries where campaign_id = $1`,
+      `select count(*) filter (where status = 'sent')::int as sent, count(*) filter (where skip_reason = 'holdout')::int as held,
+        count(*)::int as total from deliveries where campaign_id = $1`,
       [campaign.id],
     );
-    if (counts.sent !== size) throw new Error(`ours sent ${counts.sent} of ${size}`);
-    const ours = size / oursSeconds;
-    process.stdout.write(`ours: ${size} messages in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} msg/s\n`);
+    if (counts.sent + counts.held !== size)
+      throw new Error(`ours sent ${counts.sent} (held out ${counts.held}) of ${size}`);
+    const ours = counts.sent / oursSeconds;
+    process.stdout.write(
+      `ours: ${counts.sent} messages${experiment ? ` (${counts.held} held out)` : ''} in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} msg/s\n`,
+    );
 
     // Baseline: the same messages composed beforehand, bare pooled nodemailer into the same sink.
     const resolution = await resolveSendingIdentity(rt, brand.id);
@@ -208,7 +229,7 @@ async function main(): Promise<void> {
     // Signed with the same parsed key as ours: the baseline is bare nodemailer, not a slower signer.
     const dkim = signingKey(identity.dkim);
     const recipients = await q(
-      `select d.id, d.email, c.first_name, c.last_name from deliveries d join customers c on c.id = d.customer_id where d.campaign_id = $1`,
+      `select d.id, d.email, c.first_name, c.last_name from deliveries d join customers c on c.id = d.customer_id where d.campaign_id = $1 and d.status = 'sent'`,
       [campaign.id],
     );
     // Bodies held as UTF-8 Buffers, outside the JS heap: 100,000 composed mails as strings would
@@ -250,8 +271,10 @@ async function main(): Promise<void> {
     );
     const baseSeconds = (performance.now() - t1) / 1000;
     bare.close();
-    const baseline = size / baseSeconds;
-    process.stdout.write(`baseline: ${size} messages in ${baseSeconds.toFixed(1)} s = ${baseline.toFixed(0)} msg/s\n`);
+    const baseline = mails.length / baseSeconds;
+    process.stdout.write(
+      `baseline: ${mails.length} messages in ${baseSeconds.toFixed(1)} s = ${baseline.toFixed(0)} msg/s\n`,
+    );
     process.stdout.write(
       `BENCH send value=${ours.toFixed(1)} unit=msg/s baseline=${baseline.toFixed(1)} ratio=${(ours / baseline).toFixed(3)}\n`,
     );

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
 import { ZCampaignHold } from './campaign-hold.ts';
 import { isAccountEmail } from './validation.ts';
+import { CAMPAIGN_PRE_HEADER_MAX, CAMPAIGN_SUBJECT_MAX } from './campaign-limits.ts';
+import { ZCampaignExperiment, ZExperimentInput } from './experiments.ts';
 
 export { CAMPAIGN_HOLD_REASONS, ZCampaignHold, type TCampaignHold } from './campaign-hold.ts';
 
@@ -36,11 +38,15 @@ export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Why a delivery was skipped (counted apart in the statistics). */
 export const SKIP_REASONS = ['frequency_cap', 'unsubscribed', 'no_email', 'bounced', 'inactive'] as const;
+/**
+ * A held-out guest (issue 26, experiments): the delivery is stored as `skipped` with this reason,
+ * never mailed, and counted apart as `heldOut` (never in `skipped` nor in the rates).
+ */
+export const HOLDOUT_SKIP_REASON = 'holdout';
 export type TSkipReason = (typeof SKIP_REASONS)[number];
 
 export const CAMPAIGN_NAME_MAX = 100;
-export const CAMPAIGN_SUBJECT_MAX = 200;
-export const CAMPAIGN_PRE_HEADER_MAX = 200;
+export { CAMPAIGN_SUBJECT_MAX, CAMPAIGN_PRE_HEADER_MAX } from './campaign-limits.ts';
 export const CAMPAIGN_MAX_SEGMENTS = 20;
 export const CAMPAIGN_TEST_SEND_MAX = 5;
 
@@ -95,6 +101,8 @@ export const ZCampaignStatistics = z.object({
   sent: z.number(),
   deferred: z.number(),
   skipped: z.number(),
+  /** Guests held back by the campaign's holdout (issue 26): never mailed, not in `skipped`. */
+  heldOut: z.number(),
   failed: z.number(),
   /**
    * Mails handed to the relay a second time because the first answer was lost (a worker crash or a
@@ -164,6 +172,8 @@ export const ZCampaign = z.object({
     })
     .nullable(),
   statistics: ZCampaignStatistics,
+  /** The A/B test and holdout of the campaign (issue 26; see experiments.ts). */
+  experiment: ZCampaignExperiment,
   hostId: z.string(),
   hostName: z.string(),
   hostLevel: z.enum(['brand', 'hotel_group', 'hotel']),
@@ -223,6 +233,8 @@ export const ZCampaignInput = z.object({
   recipients: ZRecipients.default({ segmentIds: [], excludeSegmentIds: [] }),
   templateId: z.uuid().nullable().default(null),
   schedule: ZSchedule.nullable().default(null),
+  /** The A/B test and holdout (issue 26); left out: none. */
+  experiment: ZExperimentInput.default(() => ZExperimentInput.parse({})),
 });
 export type TCampaignInput = z.input<typeof ZCampaignInput>;
 export type TCampaignValues = z.output<typeof ZCampaignInput>;
@@ -241,6 +253,8 @@ export const ZCampaignUpdate = z.object({
     .optional(),
   templateId: z.uuid().nullable().optional(),
   schedule: ZSchedule.nullable().optional(),
+  /** The A/B test and holdout, whole (issue 26); 409 experiment_locked once the send started. */
+  experiment: ZExperimentInput.optional(),
   /**
    * The campaign's `updatedAt` as the editor last saw it: a campaign changed since (in another tab)
    * is refused with 409 campaign_stale rather than overwritten. Left out, the change is made as is.

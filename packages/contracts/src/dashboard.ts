@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZIncrementalRevenue } from './experiments.ts';
 import { defineEndpoint, envelope } from './http.ts';
 import { ZCampaignHold } from './campaign-hold.ts';
 import { ZHostLevel } from './tenancy.ts';
@@ -142,6 +143,12 @@ export const ZCampaignPerformance = z.object({
   sent: ZFigure,
   bookings: ZFigure,
   revenue: ZFigure,
+  /**
+   * Issue 26: the revenue the holdouts say the mails caused (yen, over the campaigns and scenarios of
+   * the window with a measured holdout, attribution window), with its 95 % interval; null when no
+   * campaign or scenario in the period had a holdout measured.
+   */
+  incrementalRevenue: ZIncrementalRevenue,
   /**
    * One entry per local day of the window, oldest first (days without mail hold zeros): what
    * happened that day, sends by the day sent, opens and clicks by the day of a mail's first one,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZHoldoutPercent } from './experiments.ts';
 import { defineEndpoint, envelope } from './http.ts';
 
 /**
@@ -485,6 +486,11 @@ export const ZScenario = z.object({
   /** Per node state and live counts (empty for a draft that never ran). */
   nodes: z.array(ZNodeStatus),
   presetId: z.string().nullable(),
+  /**
+   * Issue 26: the share (1..20 %) of the guests entering the scenario held out: they enter, are
+   * recorded, and are never mailed by it (GET /v1/scenarios/:id/holdout compares them). null: none.
+   */
+  holdoutPercent: z.number().nullable(),
   startedAt: z.string().nullable(),
   stoppedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
@@ -558,6 +564,7 @@ export const ZScenarioInput = z.object({
   description: z.string().trim().max(SCENARIO_DESCRIPTION_MAX).default(''),
   graph: ZScenarioGraph.default(emptyGraph),
   run: ZScenarioRunInput.default(() => ZScenarioRunInput.parse({})),
+  holdoutPercent: ZHoldoutPercent.default(null),
 });
 export type TScenarioInput = z.input<typeof ZScenarioInput>;
 export type TScenarioValues = z.output<typeof ZScenarioInput>;
@@ -567,6 +574,7 @@ export const ZScenarioUpdate = z.object({
   description: z.string().trim().max(SCENARIO_DESCRIPTION_MAX).optional(),
   graph: ZScenarioGraph.optional(),
   run: ZScenarioRunInput.optional(),
+  holdoutPercent: ZHoldoutPercent.optional(),
   /**
    * The scenario's `updatedAt` as the editor last saw it: a scenario changed since (in another tab)
    * is refused with 409 scenario_stale rather than overwritten. Left out, the change is made as is.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { staticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
+import { uniformOf } from '../experiments/assignment.ts';
 
 /**
  * The engine through the whole product, on the manual clock: a real server and worker over
@@ -376,5 +377,63 @@ describe('a send that cannot happen', () => {
     // The next day's tick enters nobody again for this birthday.
     await advance(DAY);
     expect((await journeysOf(id)).filter((j) => j.customerId === guest.id)).toHaveLength(1);
+  }, 120_000);
+});
+
+describe("a scenario's holdout (issue 26)", () => {
+  it('lets held-out guests enter and be recorded, never mails them, and reports the comparison', async () => {
+    const guests = await Promise.all(Array.from({ length: 30 }, (_, i) => customer(`holdout${i}`)));
+    const segment = await staticSegment(
+      s,
+      token,
+      `保留 ${tag}`,
+      guests.map((g) => g.id),
+    );
+    const created = await s.call('POST', '/v1/scenarios', {
+      token,
+      body: {
+        name: `保留 ${tag}`,
+        holdoutPercent: 20,
+        graph: {
+          nodes: [
+            { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: segment } },
+            { id: 'mail', type: 'email', data: { templateId, subject: `保留 ${tag}`, senderEmail: sender } },
+          ],
+          edges: [{ id: 'a', source: 'start', target: 'mail' }],
+        },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.data.holdoutPercent).toBe(20);
+    const id = created.body.data.id as string;
+    const run = await s.call('POST', `/v1/scenarios/${id}/actions`, { token, body: { action: 'run' } });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    await advance(1);
+    const held = guests.filter((g) => uniformOf(id, g.id) < 0.2);
+    const mailed = guests.filter((g) => uniformOf(id, g.id) >= 0.2);
+    await eventually(async () => {
+      for (const g of mailed) if ((await mails(g.email)).length === 0) return null;
+      return true;
+    }, 30_000);
+    const journeys = await s.sql(`select customer_id, held_out from journeys where scenario_id = $1`, [id]);
+    expect(journeys).toHaveLength(30);
+    for (const j of journeys) expect(j.held_out).toBe(held.some((g) => g.id === j.customer_id));
+    for (const g of held) expect(await mails(g.email)).toHaveLength(0);
+    const skipped = await s.sql(
+      `select d.customer_id from deliveries d join campaigns c on c.id = d.campaign_id where c.scenario_id = $1 and d.skip_reason = 'holdout'`,
+      [id],
+    );
+    expect(skipped.map((r) => r.customer_id).sort()).toEqual(held.map((g) => g.id).sort());
+    const report = await s.call('GET', `/v1/scenarios/${id}/holdout`, { token });
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    expect(report.body.data.percent).toBe(20);
+    expect(report.body.data.windows[0]).toMatchObject({
+      window: 'attribution',
+      holdout: { guests: held.length },
+      mailed: { guests: mailed.length },
+      result: { kind: 'too_small', holdout: held.length },
+    });
+    const harbor = (await s.login(DEMO.harborAdmin)).token;
+    expect((await s.call('GET', `/v1/scenarios/${id}/holdout`, { token: harbor })).status).toBe(404);
   }, 120_000);
 });
