@@ -1,5 +1,6 @@
 import type { TMe } from '@yado/contracts/auth';
 import type { TCampaign, TCampaignStatistics } from '@yado/contracts/campaigns';
+import type { TExperimentReport, TVariantKey } from '@yado/contracts/experiments';
 import { entitlementsFor } from '@yado/contracts/entitlements';
 import { featureFlagsFor } from '@yado/contracts/features';
 import type { TSegment } from '@yado/contracts/segments';
@@ -56,6 +57,16 @@ export function campaignFixture(
     paused: null,
     hold: null,
     scope: 'campaign',
+    experiment: {
+      variants: [],
+      testPercent: 20,
+      waitHours: 4,
+      metric: 'clicks',
+      holdoutPercent: null,
+      phase: 'none',
+      decideAt: null,
+      winner: null,
+    },
     statistics: {
       audience: null,
       queued: 0,
@@ -63,6 +74,7 @@ export function campaignFixture(
       sent: 0,
       deferred: 0,
       skipped: 0,
+      heldOut: 0,
       failed: 0,
       repeats: 0,
       opened: null,
@@ -103,6 +115,73 @@ export function segmentFixture(id: string, overrides: Partial<TSegment> = {}): T
     updatedAt: '2026-11-01T00:00:00Z',
     createdBy: null,
     updatedBy: null,
+    ...overrides,
+  };
+}
+
+const variantReport = (key: TVariantKey, subject: string, sends: number, clicks: number, bookings: number) => ({
+  key,
+  subject,
+  sends,
+  humanOpens: clicks * 5,
+  clicks,
+  bookings,
+  revenue: bookings * 32000,
+  openRate: { value: (clicks * 5) / sends, low: (clicks * 4.5) / sends, high: (clicks * 5.5) / sends },
+  clickRate: { value: clicks / sends, low: (clicks * 0.75) / sends, high: (clicks * 1.3) / sends },
+  bookingRate: { value: bookings / sends, low: (bookings * 0.5) / sends, high: (bookings * 1.8) / sends },
+});
+
+/**
+ * A campaign's A/B test report (GET /v1/campaigns/:id/experiment): A against B on clicks, 1,000 mails
+ * each, B ahead (4.1 % against 3.2 %) and declared the winner, with a 10 % holdout measured over the
+ * attribution window (7 days) and 30 days.
+ */
+export function experimentReportFixture(overrides: Partial<TExperimentReport> = {}): TExperimentReport {
+  const group = (guests: number, bookings: number) => ({
+    guests,
+    bookings,
+    revenue: bookings * 32000,
+    bookingsPerGuest: bookings / guests,
+    revenuePerGuest: (bookings * 32000) / guests,
+  });
+  return {
+    phase: 'decided',
+    decideAt: '2026-11-25T03:00:00.000Z',
+    metric: 'clicks',
+    testPercent: 20,
+    waitHours: 4,
+    variants: [variantReport('A', '冬の特別プラン', 1000, 32, 3), variantReport('B', '冬だけの特別料金', 1000, 41, 5)],
+    decision: { kind: 'winner', key: 'B', metric: 'clicks', pValue: 0.03, lift: 0.28 },
+    holdout: {
+      percent: 10,
+      windows: [
+        {
+          window: 'attribution',
+          days: 7,
+          mailed: group(9000, 90),
+          holdout: group(1000, 6),
+          result: {
+            kind: 'measured',
+            incrementalBookings: { value: 36, low: 24, high: 48 },
+            incrementalRevenue: { value: 1152000, low: 768000, high: 1536000 },
+            significant: true,
+          },
+        },
+        {
+          window: 'days_30',
+          days: 30,
+          mailed: group(9000, 180),
+          holdout: group(1000, 17),
+          result: {
+            kind: 'measured',
+            incrementalBookings: { value: 27, low: -9, high: 63 },
+            incrementalRevenue: { value: 864000, low: -288000, high: 2016000 },
+            significant: false,
+          },
+        },
+      ],
+    },
     ...overrides,
   };
 }
