@@ -25,6 +25,7 @@ const scenario = (
   faults: [],
   nodes: [],
   presetId: null,
+  holdoutPercent: null as number | null,
   startedAt: null,
   stoppedAt: null,
   completedAt: null,
@@ -72,7 +73,7 @@ describe('the scenario editor', () => {
     // Another step, and the link back at once: the editor asks; staying keeps the page and the change.
     fireEvent.click(screen.getByTestId('palette-email'));
     fireEvent.click(screen.getAllByRole('link', { name: 'Back to the scenario list' })[0]!);
-    await screen.findByTestId('leave-guard');
+    await screen.findByTestId('leave-guard', {}, { timeout: 10_000 });
     fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
     expect(router.state.location.pathname).toBe('/automations/editor');
     // Saved with the version the first save returned; then leaving does not ask.
@@ -81,5 +82,28 @@ describe('the scenario editor', () => {
     fireEvent.click(screen.getAllByRole('link', { name: 'Back to the scenario list' })[0]!);
     await screen.findByTestId('scenario-list');
     expect(screen.queryByTestId('leave-guard')).toBeNull();
+  }, 30_000);
+
+  it('holds out 10% of the entering guests once the holdout is switched on in the run settings, and saves it', async () => {
+    const saves: (number | null | undefined)[] = [];
+    mockFetch((method, url, init) => {
+      if (url.pathname !== '/v1/scenarios/s1') return undefined;
+      if (method === 'GET') return { body: { data: scenario('2026-11-21T00:00:00.000Z') } };
+      if (method !== 'PUT') return undefined;
+      const body = JSON.parse(String(init.body)) as { holdoutPercent?: number | null };
+      saves.push(body.holdoutPercent);
+      return { body: { data: { ...scenario('2026-11-21T00:01:00.000Z'), holdoutPercent: body.holdoutPercent } } };
+    });
+    await renderWithProviders(<ScenarioEditorPage />, {
+      path: '/automations/editor?id=s1',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await screen.findByTestId('scenario-editor', {}, { timeout: 15_000 });
+    fireEvent.click(screen.getByTestId('open-settings'));
+    const settings = await screen.findByTestId('scenario-settings', {}, { timeout: 10_000 });
+    expect(settings.textContent).toContain('never mailed by this scenario');
+    fireEvent.click(screen.getByTestId('holdout-switch'));
+    expect((screen.getByTestId('holdout-percent') as HTMLInputElement).value).toBe('10%');
+    await waitFor(() => expect(saves).toEqual([10]), { timeout: 10_000 });
   }, 30_000);
 });
