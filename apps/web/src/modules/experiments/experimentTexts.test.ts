@@ -66,6 +66,9 @@ describe('the words of a holdout comparison', () => {
     expect(holdoutResultText(small, 'campaign', t, 'en')).toBe(
       'The holdout is too small to say: 40 guests held out (at least 100 are needed).',
     );
+    expect(holdoutResultText({ ...small, result: { kind: 'too_small', holdout: 1 } }, 'campaign', t, 'en')).toBe(
+      'The holdout is too small to say: 1 guest held out (at least 100 are needed).',
+    );
     await i18next.changeLanguage('ja');
     expect(holdoutResultText(small, 'campaign', t, 'ja')).toBe(
       'ホールドアウトが少なすぎて判断できません：ホールドアウトは40人です（100人以上必要です）。',

@@ -93,7 +93,7 @@ export function holdoutResultText(
 ): string {
   const { result } = window;
   if (result.kind === 'too_small') {
-    return t('experiments.holdout.too_small', { count: formatCount(result.holdout, language) });
+    return t('experiments.holdout.too_small', { count: result.holdout, guests: formatCount(result.holdout, language) });
   }
   const values = {
     bookings: plusMinus(result.incrementalBookings, 'count', language),

@@ -237,7 +237,7 @@ export function ExperimentEditor({
             <Text size="xs" c="dimmed" data-testid="experiment-split">
               {t('experiments.editor.split', {
                 percent: experiment.testPercent,
-                count,
+                variants: count,
                 each: Math.floor((experiment.testPercent / count) * 10) / 10,
                 hours: experiment.waitHours,
               })}
