@@ -185,3 +185,41 @@ export function experimentReportFixture(overrides: Partial<TExperimentReport> = 
     ...overrides,
   };
 }
+
+/** A scenario as GET /v1/scenarios/:id answers it: a brand's draft with a birthday trigger. */
+export const scenarioFixture = (
+  updatedAt: string,
+  nodes: unknown[] = [{ id: 't', type: 'trigger', position: { x: 0, y: 0 }, data: { kind: 'birthday' } }],
+) => ({
+  id: 's1',
+  name: 'Birthday',
+  description: '',
+  status: 'draft',
+  graph: { version: 1, nodes, edges: [] },
+  run: {
+    period: { kind: 'long_run' },
+    startDate: null,
+    startTime: null,
+    endDate: null,
+    endTime: null,
+    timeZone: 'Asia/Tokyo',
+    sendTime: '09:00',
+  },
+  faults: [],
+  nodes: [],
+  presetId: null,
+  holdoutPercent: null as number | null,
+  startedAt: null,
+  stoppedAt: null,
+  completedAt: null,
+  startsAt: null,
+  endsAt: null,
+  hostId: 'brand',
+  hostName: 'さくらホテルズ',
+  hostLevel: 'brand',
+  editable: true,
+  createdAt: '2026-11-20T00:00:00.000Z',
+  updatedAt,
+  createdBy: null,
+  updatedBy: null,
+});

@@ -1,45 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { profileFixture } from '../../../test/fixtures';
+import { profileFixture, scenarioFixture as scenario } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { ScenarioEditorPage } from './ScenarioEditorPage';
-
-const scenario = (
-  updatedAt: string,
-  nodes: unknown[] = [{ id: 't', type: 'trigger', position: { x: 0, y: 0 }, data: { kind: 'birthday' } }],
-) => ({
-  id: 's1',
-  name: 'Birthday',
-  description: '',
-  status: 'draft',
-  graph: { version: 1, nodes, edges: [] },
-  run: {
-    period: { kind: 'long_run' },
-    startDate: null,
-    startTime: null,
-    endDate: null,
-    endTime: null,
-    timeZone: 'Asia/Tokyo',
-    sendTime: '09:00',
-  },
-  faults: [],
-  nodes: [],
-  presetId: null,
-  holdoutPercent: null as number | null,
-  startedAt: null,
-  stoppedAt: null,
-  completedAt: null,
-  startsAt: null,
-  endsAt: null,
-  hostId: 'brand',
-  hostName: 'さくらホテルズ',
-  hostLevel: 'brand',
-  editable: true,
-  createdAt: '2026-11-20T00:00:00.000Z',
-  updatedAt,
-  createdBy: null,
-  updatedBy: null,
-});
 
 describe('the scenario editor', () => {
   it('saves each change as a draft with the version last seen, and asks before leaving with a change not saved yet', async () => {
