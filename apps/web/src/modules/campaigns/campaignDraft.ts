@@ -9,6 +9,7 @@ import {
 import {
   EXPERIMENT_TEST_PERCENT,
   EXPERIMENT_WAIT_HOURS,
+  HOLDOUT_PERCENT,
   VARIANT_SENDER_NAME_MAX,
   type TExperimentMetric,
 } from '@yado/contracts/experiments';
@@ -217,9 +218,13 @@ export function experimentInputOf(experiment: TExperimentDraft): TCampaignSave['
         senderName: v.senderName.trim() || null,
         templateId: v.templateId,
       })),
-    testPercent: experiment.testPercent,
-    waitHours: experiment.waitHours,
+    // A number half typed (the 1 of 15) is saved within the range; the field shows it so once left.
+    testPercent: clamp(experiment.testPercent, EXPERIMENT_TEST_PERCENT),
+    waitHours: clamp(experiment.waitHours, EXPERIMENT_WAIT_HOURS),
     metric: experiment.metric,
-    holdoutPercent: experiment.holdoutPercent,
+    holdoutPercent: experiment.holdoutPercent === null ? null : clamp(experiment.holdoutPercent, HOLDOUT_PERCENT),
   };
 }
+
+const clamp = (value: number, range: { min: number; max: number }) =>
+  Math.min(range.max, Math.max(range.min, Math.round(value)));

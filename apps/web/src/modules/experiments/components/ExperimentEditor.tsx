@@ -207,7 +207,6 @@ export function ExperimentEditor({
                 label={t('experiments.editor.test_percent')}
                 min={EXPERIMENT_TEST_PERCENT.min}
                 max={EXPERIMENT_TEST_PERCENT.max}
-                clampBehavior="strict"
                 allowDecimal={false}
                 suffix="%"
                 value={experiment.testPercent}
@@ -222,7 +221,6 @@ export function ExperimentEditor({
                 label={t('experiments.editor.wait_hours')}
                 min={EXPERIMENT_WAIT_HOURS.min}
                 max={EXPERIMENT_WAIT_HOURS.max}
-                clampBehavior="strict"
                 allowDecimal={false}
                 suffix={t('experiments.editor.hours_suffix')}
                 value={experiment.waitHours}

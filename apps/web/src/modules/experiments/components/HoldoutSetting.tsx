@@ -32,7 +32,6 @@ export function HoldoutSetting({
           label={t('experiments.holdout.percent')}
           min={HOLDOUT_PERCENT.min}
           max={HOLDOUT_PERCENT.max}
-          clampBehavior="strict"
           allowDecimal={false}
           suffix="%"
           value={value}
