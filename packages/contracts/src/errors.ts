@@ -144,6 +144,9 @@ export const ERROR_MESSAGES = {
   campaign_stale: 'This campaign was changed elsewhere. Reload it to see the latest version.',
   campaign_sending: 'This campaign is being sent and cannot be deleted now.',
   campaign_not_sending: 'Only a campaign that is being sent can be paused.',
+  experiment_not_waiting: 'A winner can be picked only while the A/B test is running or waiting for its result.',
+  experiment_variant_unknown: 'This campaign has no such variant.',
+  experiment_locked: 'The A/B test and holdout cannot be changed once the campaign has started sending.',
   campaign_not_paused: 'This campaign is not paused.',
   campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
   campaign_audience_empty:

@@ -782,11 +782,40 @@ export const campaigns = pgTable(
     scenarioId: uuid('scenario_id'),
     scenarioNodeId: text('scenario_node_id'),
     scenarioRound: integer('scenario_round'),
+    /**
+     * Issue 26, experiments. `experiment_variants`: the alternatives B..D to the control A (the
+     * campaign's own texts), each `{subject, preHeader, senderName, templateId}` (nulls: as A); [] is
+     * no A/B test. The test share is split evenly among A and the alternatives; the rest waits
+     * (deliveries of arm 'rest' are not claimed) until a winner is recorded here. `decide_at`:
+     * started_at + wait, set when the send starts. `holdout_percent`: guests never mailed, stored.
+     */
+    experimentVariants: jsonb('experiment_variants').notNull().default([]),
+    experimentTestPercent: integer('experiment_test_percent').notNull().default(20),
+    experimentWaitHours: integer('experiment_wait_hours').notNull().default(4),
+    experimentMetric: text('experiment_metric', { enum: ['clicks', 'bookings', 'opens'] })
+      .notNull()
+      .default('clicks'),
+    holdoutPercent: integer('holdout_percent'),
+    /** none | testing | waiting | decided (testing -> waiting when the test share is all answered). */
+    experimentPhase: text('experiment_phase', { enum: ['none', 'testing', 'waiting', 'decided'] })
+      .notNull()
+      .default('none'),
+    experimentDecideAt: timestamp('experiment_decide_at', { withTimezone: true }),
+    /** The variant the rest gets (0 = A); set with how, by whom (null: the server) and when. */
+    experimentWinner: integer('experiment_winner'),
+    experimentHow: text('experiment_how', { enum: ['significant', 'inconclusive', 'manual'] }),
+    /** The decision's details: `{reason, pValue, lift}` (the report shows them). */
+    experimentDecision: jsonb('experiment_decision'),
+    experimentDecidedBy: uuid('experiment_decided_by'),
+    experimentDecidedAt: timestamp('experiment_decided_at', { withTimezone: true }),
     updatedBy: uuid('updated_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index('campaigns_experiment_due_idx')
+      .on(t.experimentDecideAt)
+      .where(sql`experiment_phase in ('testing', 'waiting')`),
     index('campaigns_brand_created_idx').on(t.brandId, t.createdAt),
     index('campaigns_host_idx').on(t.hostId),
     index('campaigns_due_idx')
@@ -835,6 +864,14 @@ export const deliveries = pgTable(
       .notNull()
       .default('queued'),
     skipReason: text('skip_reason'),
+    /**
+     * Issue 26: the delivery's place in the campaign's experiment, stored at the snapshot so a crash
+     * or a resume never changes it. `arm`: null without an experiment; 'test' (mailed the variant
+     * `variant`, 0 = A), 'rest' (waits for the winner, then mailed it), 'holdout' (skipped with
+     * reason 'holdout', never mailed). `variant` of a rest delivery is set to the winner's.
+     */
+    arm: text('arm', { enum: ['test', 'rest', 'holdout'] }),
+    variant: integer('variant').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
     /** Times the delivery was claimed and its worker died before recording an answer. */
     inFlightRepeats: integer('in_flight_repeats').notNull().default(0),
@@ -1093,6 +1130,8 @@ export const scenarios = pgTable(
     archivedFrom: text('archived_from'),
     /** Node errors that are not a customer's: { nodeId: errorCode } (a deleted segment under a trigger). */
     nodeErrors: jsonb('node_errors').notNull().default({}),
+    /** Issue 26: the share (1..20) of entering guests held out: they enter, are recorded, never mailed. */
+    holdoutPercent: integer('holdout_percent'),
     createdBy: uuid('created_by'),
     updatedBy: uuid('updated_by'),
     createdAt: createdAt(),
@@ -1157,6 +1196,8 @@ export const journeys = pgTable(
     dueAt: timestamp('due_at', { withTimezone: true }),
     /** The delivery of the last email node passed (the branches read its opens and clicks). */
     deliveryId: uuid('delivery_id'),
+    /** Issue 26: held out by the scenario's holdout when it entered: its email nodes never mail it. */
+    heldOut: boolean('held_out').notNull().default(false),
     enteredAt: timestamp('entered_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

@@ -32,7 +32,10 @@ export interface TAuditEvent {
     | 'copy'
     | 'archive'
     // A suppression lifted by an admin (issue 25).
-    | 'lift';
+    | 'lift'
+    // An A/B test's winner picked by hand, or decided by the server at the end of the wait (issue 26).
+    | 'pick_winner'
+    | 'decide_winner';
   targetType:
     | 'brand'
     | 'hotel_group'

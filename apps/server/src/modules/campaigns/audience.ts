@@ -6,6 +6,7 @@ import { dateIn, type TSegmentScope } from '../segments/filter-env.ts';
 import { customerScopeSql, filterSql } from '../segments/filter-sql.ts';
 import { brandTimeZone, memberOf, scopeOfHost } from '../segments/queries.ts';
 import { suppressedSql } from '../deliverability/suppression.ts';
+import { armSql, uniformSql, type TExperimentShape } from '../experiments/assignment.ts';
 
 /**
  * A campaign's audience as SQL over `customers`: within the campaign host's reach (a hotel: its
@@ -122,6 +123,11 @@ export async function previewCounts(
  * campaign and customer, so running it again adds nothing). Customers at the frequency cap are
  * recorded as skipped with the reason. Each delivery is attributed to one hotel of the reach (the
  * one with the customer's most bookings) for per-hotel statistics. Answers the audience size.
+ *
+ * With an experiment (issue 26), each delivery's arm and variant are computed in the same
+ * statement from a hash of the campaign and the customer (experiments/assignment.ts, the SQL twin
+ * of `armOf`) and stored: held-out guests are recorded as skipped with reason 'holdout' (before
+ * the frequency cap: the holdout is a random draw of the whole audience), never mailed.
  */
 export async function snapshotAudience(
   tx: TTx,
@@ -129,14 +135,21 @@ export async function snapshotAudience(
   audience: TAudienceSql,
   cap: { count: number; days: number },
   at?: Date,
+  experiment: TExperimentShape | null = null,
 ): Promise<number> {
   const hotels = audience.scope.hotelIds;
   const hotel = sql`(select a.hotel_id from customer_allocations a where a.customer_id = customers.id
     ${hotels ? sql`and a.hotel_id = any(${p(hotels)}::uuid[])` : sql``} order by a.booking_count desc, a.hotel_id limit 1)`;
-  await tx.execute(sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason)
+  const { arm, variant } = experiment
+    ? armSql(experiment, sql`customers.u`)
+    : { arm: sql`null::text`, variant: sql`0` };
+  const u = experiment ? sql`, ${uniformSql(sql`${experiment.seed}::text`, sql`customers.id`)} as u` : sql``;
+  await tx.execute(sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason, arm, variant)
     select ${campaignId}::uuid, customers.brand_id, customers.id, ${hotel}, customers.email,
-      case when capped then 'skipped' else 'queued' end, case when capped then 'frequency_cap' end
-    from (select customers.*, ${atCap(cap, at)} as capped from customers where ${audience.where} and ${MAILABLE}) customers
+      case when customers.arm = 'holdout' or capped then 'skipped' else 'queued' end,
+      case when customers.arm = 'holdout' then 'holdout' when capped then 'frequency_cap' end, customers.arm, customers.variant
+    from (select customers.*, ${arm} as arm, ${variant} as variant
+      from (select customers.*, ${atCap(cap, at)} as capped${u} from customers where ${audience.where} and ${MAILABLE}) customers) customers
     on conflict (campaign_id, customer_id) do nothing`);
   const [row] = await selectRows<{ n: number }>(
     tx,

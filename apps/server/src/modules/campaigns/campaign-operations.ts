@@ -10,6 +10,10 @@ import {
   type TQuietHoursCheck,
   type TSchedule,
   type TTemplateContents,
+  VARIANT_KEYS,
+  type TCampaignExperiment,
+  type TExperimentReport,
+  type TVariantKey,
 } from '@yado/contracts';
 import { testSendRefusal } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
@@ -33,18 +37,23 @@ import {
   deleteCampaignRow,
   findCampaignRow,
   headlineOf,
+  inGuestHotels,
   insertCampaign,
   listCampaignRows,
   listDeliveryRows,
   setCampaignSegments,
   setPaused,
   setScheduled,
+  setExperimentSettings,
   setStatusFromEditable,
   updateCampaignFields,
   type TCampaignRow,
 } from './queries.ts';
 import { instantOf, isRealLocalTime, quietHoursRelease } from './schedule-time.ts';
 import type { TCampaignJob } from './send-campaign.ts';
+import { storedVariantsOf, toCampaignExperiment } from '../experiments/experiment-state.ts';
+import { recordDecision } from '../experiments/decide.ts';
+import { campaignExperimentReport } from '../experiments/report.ts';
 
 /** A minute of grace: "now" chosen in a form a moment ago is not in the past. */
 const PAST_GRACE_MS = 60_000;
@@ -96,6 +105,7 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold 
       sent: n('sent'),
       deferred: n('deferred'),
       skipped: n('skipped'),
+      heldOut: n('held_out' as keyof typeof c),
       failed: n('failed'),
       repeats: row.repeats ?? 0,
       // The tracking module's rollup (unique opens and clicks; rates of the delivered).
@@ -105,6 +115,7 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold 
       openRate: row.delivered ? (row.unique_opens ?? 0) / row.delivered : null,
       clickRate: row.delivered ? (row.unique_clicks ?? 0) / row.delivered : null,
     },
+    experiment: toCampaignExperiment(row),
     hostId: row.host_id,
     hostName: row.host_name,
     hostLevel: row.host_level,
@@ -193,6 +204,22 @@ async function checkReferences(
     throw badRequest({ templateId: fieldError('campaign_template_deleted') });
 }
 
+/** The experiment settings of a row, as the input names them (a copy, or to tell an edit that changed nothing). */
+const experimentOf = (row: TCampaignRow): TCampaignValues['experiment'] => ({
+  variants: (row.experiment_variants ?? []).map((v) => ({ ...v })),
+  testPercent: row.experiment_test_percent,
+  waitHours: row.experiment_wait_hours,
+  metric: row.experiment_metric,
+  holdoutPercent: row.holdout_percent,
+});
+
+/** A variant's own template must be one the acting context can use, as the campaign's. */
+async function checkVariantTemplates(tx: TTx, ctx: TActingContext, experiment: TCampaignValues['experiment']) {
+  for (const v of experiment.variants)
+    if (v.templateId && !(await findTemplate(tx, ctx, v.templateId)))
+      throw badRequest({ experiment: fieldError('campaign_template_deleted') });
+}
+
 export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampaignListQuery) {
   return inTenant(rt, ctx, async (tx) => {
     const { rows, total } = await listCampaignRows(tx, ctx, q);
@@ -241,8 +268,10 @@ export async function createCampaign(
       [...input.recipients.segmentIds, ...input.recipients.excludeSegmentIds],
       input.templateId,
     );
+    await checkVariantTemplates(tx, ctx, input.experiment);
     const id = await insertCampaign(tx, ctx, owner.brandId, input);
     await setCampaignSegments(tx, id, owner.brandId, input.recipients.segmentIds, input.recipients.excludeSegmentIds);
+    await setExperimentSettings(tx, id, { ...input.experiment, variants: storedVariantsOf(input.experiment) });
     const created = { id, brand_id: owner.brandId, name: input.name };
     await (copyOf
       ? auditCampaign(tx, ctx, created, 'duplicate', { copyOf: copyOf.name })
@@ -262,6 +291,8 @@ export async function updateCampaign(
 ): Promise<TCampaign> {
   const wasScheduled = await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
+    // Issue 26: the variants and shares are stored on the deliveries once the send starts.
+    if (input.experiment && !isEditable(row.status)) throw new AppError(409, 'experiment_locked');
     if (!isEditable(row.status)) throw new AppError(409, 'campaign_not_editable');
     // The editor's autosave names the version it last saw: another tab's change is never overwritten.
     if (input.updatedAt !== undefined && Date.parse(input.updatedAt) !== new Date(row.updated_at).getTime())
@@ -285,10 +316,16 @@ export async function updateCampaign(
       templateId,
     };
     await updateCampaignFields(tx, id, ctx.user.id, next);
+    if (input.experiment) {
+      await checkVariantTemplates(tx, ctx, input.experiment);
+      await setExperimentSettings(tx, id, { ...input.experiment, variants: storedVariantsOf(input.experiment) });
+    }
     if (input.recipients)
       await setCampaignSegments(tx, id, row.brand_id, recipients.segmentIds, recipients.excludeSegmentIds);
     // An edit that changed nothing (a form saved as it was) is not an event of the log.
     const fields = changedFields(row, next, input.recipients);
+    if (input.experiment && JSON.stringify(experimentOf(row)) !== JSON.stringify(input.experiment))
+      fields.push('experiment');
     if (next.name !== row.name)
       await auditCampaign(tx, ctx, row, 'update', {
         name: [row.name, next.name],
@@ -445,6 +482,7 @@ export async function duplicateCampaign(
       recipients: { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] },
       templateId: row.template_id,
       schedule: null,
+      experiment: experimentOf(row),
     },
     row,
   );
@@ -588,5 +626,47 @@ export async function listDeliveries(
       page: q.page,
       pageSize: q.pageSize,
     };
+  });
+}
+
+/**
+ * Issue 26: the marketer picks the A/B test's winner by hand while the test runs or waits (409
+ * experiment_not_waiting otherwise; 422 experiment_variant_unknown for a variant the campaign
+ * lacks). Audited; the rest is released to the send at once.
+ */
+export async function pickExperimentWinner(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  key: TVariantKey,
+): Promise<TCampaignExperiment> {
+  const brandId = await inTenant(rt, ctx, async (tx) => {
+    const row = await mustOwn(tx, ctx, id);
+    if (
+      row.status !== 'pending' ||
+      !['testing', 'waiting'].includes(row.experiment_phase) ||
+      row.experiment_winner !== null
+    )
+      throw new AppError(409, 'experiment_not_waiting');
+    const variant = VARIANT_KEYS.indexOf(key);
+    if (variant > (row.experiment_variants ?? []).length) throw new AppError(422, 'experiment_variant_unknown');
+    const decided = await recordDecision(tx, id, async () => ({ how: 'manual', winner: variant }), {
+      userId: ctx.user.id,
+      hostId: ctx.host.id,
+      role: ctx.role,
+    });
+    if (!decided) throw new AppError(409, 'experiment_not_waiting');
+    return row.brand_id;
+  });
+  await rt.queue.send(QUEUES.campaignSend, { campaignId: id, brandId } satisfies TCampaignJob, { singletonKey: id });
+  return (await getCampaign(rt, ctx, id)).experiment;
+}
+
+/** Issue 26: the experiment's report (variants, decision, holdout), as the acting context sees the campaign. */
+export async function getExperimentReport(rt: TRuntime, ctx: TActingContext, id: string): Promise<TExperimentReport> {
+  return inTenant(rt, ctx, async (tx) => {
+    const row = await mustFind(tx, ctx, id);
+    const hotels = row.scope === 'campaign' ? sql`true` : inGuestHotels(ctx, sql`d.hotel_id`);
+    return campaignExperimentReport(tx, row, hotels);
   });
 }

@@ -52,6 +52,30 @@ export interface TCampaignRow {
   unique_opens: number | null;
   unique_clicks: number | null;
   conversions: number | null;
+  /** Issue 26: the experiment settings and its state (see the schema). */
+  experiment_variants: TStoredVariant[];
+  experiment_test_percent: number;
+  experiment_wait_hours: number;
+  experiment_metric: 'clicks' | 'bookings' | 'opens';
+  holdout_percent: number | null;
+  experiment_phase: 'none' | 'testing' | 'waiting' | 'decided';
+  experiment_decide_at: Date | null;
+  experiment_winner: number | null;
+  experiment_how: 'significant' | 'inconclusive' | 'manual' | null;
+  experiment_decision: Record<string, unknown> | null;
+  experiment_decided_by: string | null;
+  experiment_decided_by_name: string | null;
+  experiment_decided_at: Date | null;
+  /** The names of the variants' own templates, by id. */
+  variant_template_names: Record<string, string> | null;
+}
+
+/** One alternative B..D as stored in `campaigns.experiment_variants`. */
+export interface TStoredVariant {
+  subject: string;
+  preHeader: string;
+  senderName: string | null;
+  templateId: string | null;
 }
 
 /**
@@ -122,8 +146,14 @@ function selectFor(ctx: TActingContext | null): SQL {
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and not cs.exclude) as segment_ids,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and cs.exclude) as exclude_segment_ids,
-  (select jsonb_object_agg(n.status, n.n) from (select d.status, count(*)::int as n from deliveries d
-    where d.campaign_id = c.id and (${whole} or ${mine('d.hotel_id')}) group by d.status) n) as counts,
+  (select jsonb_object_agg(n.status, n.n) from (select case when d.skip_reason = 'holdout' then 'held_out' else d.status end as status,
+    count(*)::int as n from deliveries d
+    where d.campaign_id = c.id and (${whole} or ${mine('d.hotel_id')}) group by 1) n) as counts,
+  c.experiment_variants, c.experiment_test_percent, c.experiment_wait_hours, c.experiment_metric, c.holdout_percent,
+  c.experiment_phase, c.experiment_decide_at, c.experiment_winner, c.experiment_how, c.experiment_decision,
+  c.experiment_decided_by, nullif(trim(eu.last_name || ' ' || eu.first_name), '') as experiment_decided_by_name, c.experiment_decided_at,
+  (select jsonb_object_agg(vt.id, vt.name) from templates vt where jsonb_array_length(c.experiment_variants) > 0
+    and vt.id::text in (select v->>'templateId' from jsonb_array_elements(c.experiment_variants) v)) as variant_template_names,
   (select sum(d.in_flight_repeats)::int from deliveries d where d.campaign_id = c.id and d.in_flight_repeats > 0
     and (${whole} or ${mine('d.hotel_id')})) as repeats,
   case when ${whole} then st.delivered else gs.delivered end as delivered,
@@ -137,7 +167,8 @@ function selectFor(ctx: TActingContext | null): SQL {
     from campaign_host_stats hs where hs.campaign_id = c.id and ${mine('hs.host_id')}) gs on true
   left join templates t on t.id = c.template_id
   left join users cu on cu.id = c.created_by left join users uu on uu.id = c.updated_by
-  left join users pu on pu.id = c.paused_by`;
+  left join users pu on pu.id = c.paused_by
+  left join users eu on eu.id = c.experiment_decided_by`;
 }
 
 const ORDER: Record<TCampaignListQuery['sort'], SQL> = {
@@ -191,7 +222,7 @@ export async function headlineOf(tx: TTx, ctx: TActingContext) {
   const [own] = await selectRows<TSums>(
     tx,
     sql`select count(*) filter (where d.status = 'sent')::int as sent, count(*) filter (where d.status = 'failed')::int as failed,
-      count(*) filter (where d.status = 'skipped')::int as skipped
+      count(*) filter (where d.status = 'skipped' and d.skip_reason is distinct from 'holdout')::int as skipped
       from deliveries d join campaigns c on c.id = d.campaign_id join hosts h on h.id = c.host_id
       where c.scenario_id is null and ${hostReach(ctx)}`,
   );
@@ -364,4 +395,21 @@ export async function setPaused(tx: TTx, id: string, userId: string | null): Pro
           where id = ${id}::uuid and paused_at is not null returning id`,
   );
   return rows.length > 0;
+}
+
+/** Issue 26: the experiment settings of a draft or scheduled campaign, whole. */
+export async function setExperimentSettings(
+  tx: TTx,
+  id: string,
+  v: {
+    variants: TStoredVariant[];
+    testPercent: number;
+    waitHours: number;
+    metric: 'clicks' | 'bookings' | 'opens';
+    holdoutPercent: number | null;
+  },
+): Promise<void> {
+  await tx.execute(sql`update campaigns set experiment_variants = ${JSON.stringify(v.variants)}::jsonb,
+    experiment_test_percent = ${v.testPercent}, experiment_wait_hours = ${v.waitHours}, experiment_metric = ${v.metric},
+    holdout_percent = ${v.holdoutPercent}, updated_at = now() where id = ${id}::uuid`);
 }

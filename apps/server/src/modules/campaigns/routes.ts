@@ -1,4 +1,4 @@
-import { campaignsApi } from '@yado/contracts';
+import { campaignsApi, experimentsApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../http/params.ts';
 import { route, type TAccess } from '../../http/route.ts';
@@ -15,6 +15,8 @@ import {
   listDeliveries,
   moveCampaign,
   pauseCampaign,
+  getExperimentReport,
+  pickExperimentWinner,
   previewAudience,
   scheduleCampaign,
   testSendCampaign,
@@ -51,6 +53,13 @@ export function campaignRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, campaignsApi.cancel, edit, async ({ params, ctx }) => moveCampaign(rt, ctx, uuid(params.id), 'cancelled'));
   route(app, campaignsApi.pause, edit, async ({ params, ctx }) => pauseCampaign(rt, ctx, uuid(params.id), 'paused'));
   route(app, campaignsApi.resume, edit, async ({ params, ctx }) => pauseCampaign(rt, ctx, uuid(params.id), 'resumed'));
+  // Issue 26: the A/B test's winner by hand (the same permission as pause), and its report.
+  route(app, experimentsApi.pickWinner, edit, async ({ params, body, ctx }) =>
+    pickExperimentWinner(rt, ctx, uuid(params.id), body.key),
+  );
+  route(app, experimentsApi.experimentReport, read, async ({ params, ctx }) =>
+    getExperimentReport(rt, ctx, uuid(params.id)),
+  );
   route(app, campaignsApi.duplicate, create, async ({ params, body, ctx }) =>
     duplicateCampaign(rt, ctx, uuid(params.id), body.name),
   );

@@ -19,6 +19,8 @@ import { trackingFor } from '../tracking/links.ts';
 import { recordDeliveryOutcomes, type TDeliveryOutcome } from '../tracking/rollups.ts';
 import { createLogoStore } from '../uploads/logo-store.ts';
 import { audienceSql, snapshotAudience } from './audience.ts';
+import { experimentShapeOf } from '../experiments/experiment-state.ts';
+import { advanceExperiments } from '../experiments/decide.ts';
 import { releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage, signingKey, type TSigningKey } from './compose-message.ts';
 import { signedRaw } from './dkim-sign.ts';
@@ -91,6 +93,8 @@ const asBrand = <T>(rt: TRuntime, brandId: string, fn: (tx: TTx) => Promise<T>) 
 
 /** Queues what is due. Cheap when nothing is: one indexed read. */
 export async function dispatchCampaigns(rt: TRuntime): Promise<void> {
+  // A/B tests whose wait ended are decided first, so their rest goes in this round (issue 26).
+  await advanceExperiments(rt);
   const rows = await withTenant(rt.database.db, { scopeAll: true, brandId: null }, (tx) => campaignsToDispatch(tx));
   for (const row of rows) {
     const job: TCampaignJob = { campaignId: row.id, brandId: row.brand_id };
@@ -132,7 +136,15 @@ export async function startCampaign(rt: TRuntime, job: TCampaignJob): Promise<vo
       await releaseUses(tx, campaign.id, 'failed');
       return false;
     }
-    const size = await snapshotAudience(tx, campaign.id, audience, resolution.identity.frequencyCap);
+    // Issue 26: each guest's arm and variant are assigned and stored in the snapshot's statement.
+    const size = await snapshotAudience(
+      tx,
+      campaign.id,
+      audience,
+      resolution.identity.frequencyCap,
+      undefined,
+      experimentShapeOf(campaign),
+    );
     await markStarted(tx, campaign.id, size);
     const capped = await skippedAtStart(tx, campaign.id);
     await recordDeliveryOutcomes(
@@ -165,6 +177,12 @@ interface TSendContext {
   brandName: string;
   /** The template with the campaign's subject and pre-header (compose-message.ts, campaignTemplate). */
   template: TVersionedTemplate;
+  /**
+   * Issue 26: what each variant mails (0 = A: `template` and the sender's name; B..D: their own
+   * subject, pre-header, template and sender name, each falling back to A's).
+   */
+  variants: { template: TVersionedTemplate; fromName: string }[];
+  /** Compiled per variant and language (`variant:language`). */
   compiled: Map<string, Promise<TCompiledMessage>>;
   imageUrl: (src: string) => string;
   /** Quiet hours of each hotel the campaign's remaining deliveries belong to, in its own time zone. */
@@ -559,12 +577,16 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
     await asBrand(rt, job.brandId, (tx) => setProblem(tx, campaign.id, 'sender_domain_not_verified'));
     return null;
   }
+  const alternatives = campaign.experiment_variants ?? [];
   const found = await asBrand(rt, job.brandId, async (tx) => ({
     template: campaign.template_id ? await templateForSend(tx, campaign.template_id) : null,
+    variantTemplates: await Promise.all(
+      alternatives.map((v) => (v.templateId ? templateForSend(tx, v.templateId) : Promise.resolve(undefined))),
+    ),
     brandName: await brandNameOf(tx, campaign.brand_id),
     hotelQuiet: await hotelQuietHours(tx, campaign.id),
   }));
-  if (!found.template) {
+  if (!found.template || found.variantTemplates.some((t) => t === null)) {
     await asBrand(rt, job.brandId, async (tx) => {
       await markFailed(tx, campaign.id, 'campaign_template_deleted');
       await releaseUses(tx, campaign.id, 'failed');
@@ -572,17 +594,35 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
     return null;
   }
   if (campaign.problem) await asBrand(rt, job.brandId, (tx) => setProblem(tx, campaign.id, null));
-  const t = found.template;
+  const versioned = (t: NonNullable<typeof found.template>): TVersionedTemplate => ({
+    id: t.id,
+    version: t.version,
+    defaultLanguage: t.default_language,
+    contents: t.contents as TTemplateContents,
+  });
+  const template = campaignTemplate(versioned(found.template), {
+    id: campaign.id,
+    subject: campaign.subject,
+    preHeader: campaign.pre_header,
+  });
   const context: TSendContext = {
     campaign,
     identity,
     from: { name: identity.from.name, address },
     dkim: signingKey(dkim),
     brandName: found.brandName,
-    template: campaignTemplate(
-      { id: t.id, version: t.version, defaultLanguage: t.default_language, contents: t.contents as TTemplateContents },
-      { id: campaign.id, subject: campaign.subject, preHeader: campaign.pre_header },
-    ),
+    template,
+    variants: [
+      { template, fromName: identity.from.name },
+      ...alternatives.map((v, i) => ({
+        template: campaignTemplate(versioned(found.variantTemplates[i] ?? found.template!), {
+          id: `${campaign.id}:${i + 1}`,
+          subject: v.subject || campaign.subject,
+          preHeader: v.preHeader || campaign.pre_header,
+        }),
+        fromName: v.senderName ?? identity.from.name,
+      })),
+    ],
     compiled: new Map(),
     imageUrl: imageUrlResolver(rt.config, createLogoStore(rt.config)),
     hotelQuiet: quietMap(found.hotelQuiet),
@@ -592,7 +632,7 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
   // Rendered once before any claim: a template that cannot be rendered fails the campaign with a
   // reason instead of leaving every claimed delivery in flight.
   try {
-    await compiledFor(context, context.template.defaultLanguage);
+    for (const [i, v] of context.variants.entries()) await compiledFor(context, v.template.defaultLanguage, i);
   } catch (error) {
     rt.log.error({ err: error, campaignId: campaign.id }, 'campaign template did not render');
     await asBrand(rt, job.brandId, async (tx) => {
@@ -604,12 +644,14 @@ async function prepareSend(rt: TRuntime, job: TCampaignJob): Promise<TSendContex
   return context;
 }
 
-function compiledFor(s: TSendContext, language: 'ja' | 'en'): Promise<TCompiledMessage> {
-  const chosen = chooseLanguage(s.template, language);
-  let compiled = s.compiled.get(chosen);
+function compiledFor(s: TSendContext, language: 'ja' | 'en', variant = 0): Promise<TCompiledMessage> {
+  const template = (s.variants[variant] ?? s.variants[0])!.template;
+  const chosen = chooseLanguage(template, language);
+  const key = `${variant}:${chosen}`;
+  let compiled = s.compiled.get(key);
   if (!compiled) {
-    compiled = compiledTemplate(s.template, chosen, s.imageUrl);
-    s.compiled.set(chosen, compiled);
+    compiled = compiledTemplate(template, chosen, s.imageUrl);
+    s.compiled.set(key, compiled);
   }
   return compiled;
 }
@@ -618,7 +660,7 @@ const MAX_ERROR = 300;
 
 async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Mail.Options> {
   const to = d.email as string;
-  const compiled = await compiledFor(s, guestLanguage(d.country));
+  const compiled = await compiledFor(s, guestLanguage(d.country), d.variant);
   const language = compiled.language;
   const message = personalise(
     compiled,
@@ -634,7 +676,11 @@ async function buildMail(rt: TRuntime, s: TSendContext, d: TClaimed): Promise<Ma
     language,
     message,
     publicUrl: rt.config.publicUrl,
-    identity: { from: s.from, replyTo: s.identity.replyTo, footer: s.identity.footer },
+    identity: {
+      from: { ...s.from, name: (s.variants[d.variant] ?? s.variants[0])!.fromName },
+      replyTo: s.identity.replyTo,
+      footer: s.identity.footer,
+    },
     dkim: s.dkim,
     tracking: trackingFor(rt, d.id, {
       mailto: s.identity.replyTo ?? s.from.address,

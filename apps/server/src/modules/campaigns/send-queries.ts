@@ -20,6 +20,8 @@ export interface TClaimed {
   first_name: string;
   last_name: string;
   country: string | null;
+  /** The variant it is mailed (0 = A): a test delivery's own, a rest delivery's the winner's (issue 26). */
+  variant: number;
 }
 
 const MAILABLE = sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and not ${suppressedSql('cu')}`;
@@ -59,7 +61,9 @@ export async function claimBatch(
     sql`with picked as (
         select d.id from deliveries d
         where d.campaign_id = ${campaignId}::uuid and (d.status = 'queued' or (d.status = 'deferred' and d.next_attempt_at <= now())) ${held}
-          and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null)
+          and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null
+            -- The rest of an A/B test waits for the winner (issue 26).
+            and (d.arm is distinct from 'rest' or c.experiment_winner is not null))
         order by d.in_flight_repeats, d.id limit ${limit} for update skip locked
       ), claimed as (
         update deliveries d set
@@ -68,7 +72,7 @@ export async function claimBatch(
           claimed_at = now(), claimed_by = ${claim.workerId}::uuid, claim_token = ${claim.token}::uuid, handed_at = null,
           email = coalesce(nullif(cu.email, ''), d.email)
         from picked, customers cu where d.id = picked.id and cu.id = d.customer_id
-        returning d.id, d.customer_id, d.status, d.attempts, d.in_flight_repeats, d.email, d.hotel_id, cu.first_name, cu.last_name, cu.country
+        returning d.id, d.customer_id, d.status, d.attempts, d.in_flight_repeats, d.email, d.hotel_id, cu.first_name, cu.last_name, cu.country, d.variant
       )
       select claimed.*, h.name as hotel_name from claimed left join hosts h on h.id = claimed.hotel_id`,
   );
@@ -200,11 +204,15 @@ export async function recordOutcomes(
   return updated;
 }
 
-/** Deliveries recorded as skipped when the audience was snapshotted (the frequency cap). */
+/**
+ * Deliveries recorded as skipped when the audience was snapshotted (the frequency cap); not the
+ * held-out guests (issue 26), who are counted apart and never in the rates.
+ */
 export async function skippedAtStart(tx: TTx, campaignId: string) {
   return selectRows<{ id: string; hotel_id: string | null }>(
     tx,
-    sql`select id, hotel_id from deliveries where campaign_id = ${campaignId}::uuid and status = 'skipped'`,
+    sql`select id, hotel_id from deliveries where campaign_id = ${campaignId}::uuid and status = 'skipped'
+      and skip_reason is distinct from 'holdout'`,
   );
 }
 
@@ -268,7 +276,11 @@ export async function setProblem(tx: TTx, campaignId: string, problem: string | 
 
 /** Scheduled -> pending with the snapshot's size; false when the campaign was no longer scheduled. */
 export async function markStarted(tx: TTx, campaignId: string, audience: number, at?: Date): Promise<void> {
-  await tx.execute(sql`update campaigns set status = 'pending', audience = ${audience}, started_at = ${instant(at)}, problem = null, updated_at = now()
+  // An A/B test starts its test phase with the send; the wait runs from the start (issue 26).
+  await tx.execute(sql`update campaigns set status = 'pending', audience = ${audience}, started_at = ${instant(at)}, problem = null, updated_at = now(),
+      experiment_phase = case when jsonb_array_length(experiment_variants) > 0 then 'testing' else 'none' end,
+      experiment_decide_at = case when jsonb_array_length(experiment_variants) > 0
+        then ${instant(at)} + make_interval(hours => experiment_wait_hours) end
     where id = ${campaignId}::uuid`);
 }
 

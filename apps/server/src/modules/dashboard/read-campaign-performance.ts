@@ -13,6 +13,7 @@ import { holdsOf } from '../campaigns/campaign-hold.ts';
 import { campaignReach, hostReach, inGuestHotels } from '../campaigns/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { daysOf, dashboardWindow } from './dashboard-window.ts';
+import { incrementalRevenue } from '../experiments/incremental-revenue.ts';
 import { dashboardScope } from './dashboard-scope.ts';
 import {
   campaignEngagement,
@@ -117,6 +118,8 @@ export async function readCampaignPerformance(
       sent: figure(current.sent, previous.sent),
       bookings: figure(current.bookings, previous.bookings),
       revenue: figure(current.revenue, previous.revenue),
+      // Issue 26: what the holdouts of the window's campaigns and scenarios say the mails caused.
+      incrementalRevenue: await incrementalRevenue(tx, ctx, window),
       daily: [...byDay].map(([day, sums]): TDailyPerformance => ({ day, ...sums })),
       hotels:
         scope.level === 'hotel'

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 
 /**
  * Who gets which variant, and who is held out (issue 26). Decided by a hash of the experiment and
@@ -37,4 +38,28 @@ export function armOf(shape: TExperimentShape, customerId: string): TArm {
   if (intoTest < 1)
     return { kind: 'test', variant: Math.min(shape.variants - 1, Math.floor(intoTest * shape.variants)) };
   return { kind: 'rest' };
+}
+
+/**
+ * `uniformOf` in SQL, for the snapshot's INSERT ... SELECT: the first 12 hex digits (48 bits) of
+ * the same SHA-256 as a bigint, over 2^48 (exact in a double, as in JavaScript).
+ */
+export const uniformSql = (seed: SQL, customerId: SQL): SQL =>
+  sql`(('x' || substr(encode(sha256(convert_to(${seed} || ':' || ${customerId}::text, 'UTF8')), 'hex'), 1, 12))::bit(48)::bigint::double precision / 281474976710656.0::double precision)`;
+
+/**
+ * `armOf` in SQL over a uniform `u`: the arm ('holdout' | 'test' | 'rest', null without a test or
+ * holdout) and the variant (0 = A). The same double arithmetic as armOf, so both agree exactly.
+ */
+export function armSql(shape: TExperimentShape, u: SQL): { arm: SQL; variant: SQL } {
+  const h = sql`${shape.holdoutShare}::double precision`;
+  const t = sql`${shape.testShare}::double precision`;
+  const testing = shape.testShare > 0 && shape.variants >= 2;
+  const arm = sql`case when ${u} < ${h} then 'holdout' ${
+    testing ? sql`when (${u} - ${h}) / ${t} < 1 then 'test' else 'rest'` : sql`else null`
+  } end`;
+  const variant = testing
+    ? sql`case when ${u} >= ${h} and (${u} - ${h}) / ${t} < 1 then least(${shape.variants - 1}::int, floor((${u} - ${h}) / ${t} * ${shape.variants}::int)::int) else 0 end`
+    : sql`0`;
+  return { arm, variant };
 }

@@ -50,12 +50,14 @@ export interface TScenarioForEngine {
   status: string;
   graph: TScenarioGraph;
   run: TScenarioRun;
+  /** Issue 26: the share of entering guests held out (never mailed by the scenario); null: none. */
+  holdout_percent: number | null;
 }
 
 export async function scenariosById(tx: TTx, ids: string[]): Promise<Map<string, TScenarioForEngine>> {
   const rows = await selectRows<TScenarioForEngine>(
     tx,
-    sql`select id, brand_id, host_id, name, status, graph, run from scenarios where id = any(${p(ids)}::uuid[])`,
+    sql`select id, brand_id, host_id, name, status, graph, run, holdout_percent from scenarios where id = any(${p(ids)}::uuid[])`,
   );
   return new Map(rows.map((r) => [r.id, { ...r, graph: ZScenarioGraph.parse(r.graph) }]));
 }
@@ -249,23 +251,32 @@ async function queueEmails(
         or campaigns.sender_email is distinct from excluded.sender_email`);
   const hotel = sql`coalesce((select b.hotel_id from bookings b where b.id = j.booking_id),
     (select a.hotel_id from customer_allocations a where a.customer_id = customers.id order by a.booking_count desc, a.hotel_id limit 1))`;
-  const inserted = await selectRows<{ id: string; campaign_id: string; hotel_id: string | null; status: string }>(
+  const inserted = await selectRows<{
+    id: string;
+    campaign_id: string;
+    hotel_id: string | null;
+    status: string;
+    skip_reason: string | null;
+  }>(
     tx,
-    sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason)
+    sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason, arm)
       select c.id, customers.brand_id, customers.id, ${hotel}, customers.email,
-        case when not (${MAILABLE}) or ${atCap(resolution.identity.frequencyCap)} then 'skipped' else 'queued' end,
-        case when customers.email_status <> 'active' then 'unsubscribed' when nullif(customers.email, '') is null then 'no_email'
-          when ${suppressedSql('customers')} then 'bounced' when ${atCap(resolution.identity.frequencyCap)} then 'frequency_cap' end
+        case when j.held_out or not (${MAILABLE}) or ${atCap(resolution.identity.frequencyCap)} then 'skipped' else 'queued' end,
+        -- Issue 26: a journey held out by the scenario's holdout is recorded and never mailed.
+        case when j.held_out then 'holdout' when customers.email_status <> 'active' then 'unsubscribed' when nullif(customers.email, '') is null then 'no_email'
+          when ${suppressedSql('customers')} then 'bounced' when ${atCap(resolution.identity.frequencyCap)} then 'frequency_cap' end,
+        case when j.held_out then 'holdout' end
       from journeys j join customers on customers.id = j.customer_id
         join campaigns c on c.scenario_id = j.scenario_id and c.scenario_node_id = ${node.id} and c.scenario_round = j.round
       where j.id = any(${p(ids)}::uuid[])
       on conflict (campaign_id, customer_id) do nothing
-      returning id, campaign_id, hotel_id, status`,
+      returning id, campaign_id, hotel_id, status, skip_reason`,
   );
   await recordDeliveryOutcomes(
     tx,
     inserted
-      .filter((d) => d.status === 'skipped')
+      // Held-out guests are counted apart, never as skipped (issue 26).
+      .filter((d) => d.status === 'skipped' && d.skip_reason !== 'holdout')
       .map((d) => ({
         deliveryId: d.id,
         campaignId: d.campaign_id,

@@ -8,6 +8,7 @@ import type { TSegmentScope } from '../segments/filter-env.ts';
 import { customerScopeSql } from '../segments/filter-sql.ts';
 import { scopeOfHost } from '../segments/queries.ts';
 import { leave, scenariosById, type TScenarioForEngine } from './advance-journeys.ts';
+import { uniformSql } from '../experiments/assignment.ts';
 import { localDate } from './delay-time.ts';
 import { isPreArrival, nextSendTime, skipForStay, stayDue } from './stay-limits.ts';
 
@@ -153,6 +154,11 @@ async function insertJourneys(
   liveStays = true,
 ): Promise<number> {
   const atIso = at.toISOString();
+  // Issue 26: the scenario's holdout, by the same hash as a campaign's (the guest is held out in
+  // every journey of the scenario, so the comparison is of guests).
+  const heldOut = scenario.holdout_percent
+    ? sql`${uniformSql(sql`${scenario.id}::text`, sql`fresh.customer_id`)} < ${scenario.holdout_percent / 100}::double precision`
+    : sql`false`;
   const held = liveStays ? sql`b2.status not in ('cancelled', 'no_show')` : sql`true`;
   const rows = await selectRows<{ n: number }>(
     tx,
@@ -169,10 +175,10 @@ async function insertJourneys(
           and (src.stay_key is null or not exists (select 1 from existing e where e.customer_id = src.customer_id and e.stay_key = src.stay_key))
         order by src.customer_id, coalesce(src.stay_key, src.entry_key), src.entry_key
       ), ins as (
-        insert into journeys (brand_id, scenario_id, customer_id, booking_id, entry_key, round, node_id, phase, state, due_at, entered_at, updated_at)
+        insert into journeys (brand_id, scenario_id, customer_id, booking_id, entry_key, round, node_id, phase, state, due_at, entered_at, updated_at, held_out)
         select ${scenario.brand_id}::uuid, ${scenario.id}::uuid, fresh.customer_id, fresh.booking_id, fresh.entry_key,
           coalesce(last_round.round + 1, 0) + (row_number() over (partition by fresh.customer_id order by fresh.entry_key))::int - 1,
-          ${nodeId}, 'wait', 'waiting', fresh.due_at, ${atIso}::timestamptz, ${atIso}::timestamptz
+          ${nodeId}, 'wait', 'waiting', fresh.due_at, ${atIso}::timestamptz, ${atIso}::timestamptz, ${heldOut}
         from fresh left join last_round on last_round.customer_id = fresh.customer_id
         on conflict (scenario_id, customer_id, entry_key) do nothing
         returning id, brand_id, scenario_id

@@ -33,6 +33,7 @@ export interface TScenarioRow {
   updated_by_name: string | null;
   entered: number;
   active: number;
+  holdout_percent: number | null;
 }
 
 /** Scenarios an acting context may read: its own host's and those of the hosts below it. */
@@ -49,7 +50,7 @@ export function scenarioReach(ctx: TActingContext): SQL {
   }
 }
 
-const SELECT = sql`select s.id, s.brand_id, s.host_id, s.name, s.description, s.status, s.graph, s.run, s.preset_id, s.run_number,
+const SELECT = sql`select s.id, s.brand_id, s.host_id, s.name, s.description, s.status, s.graph, s.run, s.preset_id, s.run_number, s.holdout_percent,
   s.starts_at, s.ends_at, s.started_at, s.stopped_at, s.completed_at, s.archived_from, s.node_errors, s.created_at, s.updated_at,
   s.created_by, s.updated_by, h.name as host_name, h.level as host_level,
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
@@ -100,6 +101,8 @@ export interface TScenarioFields {
   graph: TScenarioGraph;
   run: TScenarioRun;
   presetId?: string | null;
+  /** Issue 26: the share held out (1..20), null for none. */
+  holdoutPercent?: number | null;
 }
 
 export async function insertScenario(
@@ -110,16 +113,16 @@ export async function insertScenario(
 ): Promise<string> {
   const [row] = await selectRows<{ id: string }>(
     tx,
-    sql`insert into scenarios (brand_id, host_id, name, description, graph, run, preset_id, created_by, updated_by)
+    sql`insert into scenarios (brand_id, host_id, name, description, graph, run, preset_id, holdout_percent, created_by, updated_by)
       values (${brandId}::uuid, ${ctx.host.id}::uuid, ${f.name}, ${f.description}, ${JSON.stringify(f.graph)}::jsonb, ${JSON.stringify(f.run)}::jsonb,
-        ${f.presetId ?? null}, ${ctx.user.id}::uuid, ${ctx.user.id}::uuid) returning id`,
+        ${f.presetId ?? null}, ${f.holdoutPercent ?? null}::int, ${ctx.user.id}::uuid, ${ctx.user.id}::uuid) returning id`,
   );
   return (row as { id: string }).id;
 }
 
 export async function updateScenarioFields(tx: TTx, id: string, userId: string, f: TScenarioFields): Promise<void> {
   await tx.execute(sql`update scenarios set name = ${f.name}, description = ${f.description}, graph = ${JSON.stringify(f.graph)}::jsonb,
-    run = ${JSON.stringify(f.run)}::jsonb, updated_by = ${userId}::uuid, updated_at = now() where id = ${id}::uuid`);
+    run = ${JSON.stringify(f.run)}::jsonb, holdout_percent = ${f.holdoutPercent ?? null}::int, updated_by = ${userId}::uuid, updated_at = now() where id = ${id}::uuid`);
 }
 
 /** Status change with the columns it sets; `from` guards against a concurrent change (false when it lost). */

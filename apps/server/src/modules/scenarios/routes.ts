@@ -1,4 +1,4 @@
-import { scenariosApi } from '@yado/contracts';
+import { experimentsApi, scenariosApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../http/params.ts';
 import { route, type TAccess } from '../../http/route.ts';
@@ -15,6 +15,7 @@ import {
   emailDetails,
   executionLog,
   getScenario,
+  getScenarioHoldout,
   listJourneys,
   listPresets,
   listScenarios,
@@ -39,6 +40,10 @@ export function scenarioRoutes(app: FastifyInstance, rt: TRuntime): void {
   );
   route(app, scenariosApi.create, create, async ({ body, ctx }) => createScenario(rt, ctx, body));
   route(app, scenariosApi.get, read, async ({ params, ctx }) => getScenario(rt, ctx, uuid(params.id)));
+  // Issue 26: the scenario's holdout comparison.
+  route(app, experimentsApi.scenarioHoldout, read, async ({ params, ctx }) =>
+    getScenarioHoldout(rt, ctx, uuid(params.id)),
+  );
   route(app, scenariosApi.update, edit, async ({ params, body, ctx }) =>
     updateScenario(rt, ctx, uuid(params.id), body),
   );

@@ -15,7 +15,9 @@ import {
   type TScenarioUpdate,
   type TScenarioValues,
 } from '@yado/contracts/scenarios';
+import type { THoldoutReport } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
+import { holdoutReport } from '../experiments/report.ts';
 import type { TTx } from '../../db/client.ts';
 import { AppError, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
@@ -137,6 +139,7 @@ async function toScenario(tx: TTx, row: TScenarioRow, ctx: TActingContext): Prom
     faults: checkScenarioGraph(row.graph, { timeZone: row.run.timeZone }),
     nodes: await nodeStatuses(tx, row),
     presetId: row.preset_id,
+    holdoutPercent: row.holdout_percent,
     startedAt: iso(row.started_at),
     stoppedAt: iso(row.stopped_at),
     completedAt: iso(row.completed_at),
@@ -222,6 +225,7 @@ export async function updateScenario(
       description: input.description ?? row.description,
       graph: input.graph ?? row.graph,
       run: input.run ?? row.run,
+      holdoutPercent: input.holdoutPercent === undefined ? row.holdout_percent : input.holdoutPercent,
     };
     await updateScenarioFields(tx, id, ctx.user.id, fields);
     // Name and description as before → after; the workflow and run period by name only.
@@ -229,7 +233,10 @@ export async function updateScenario(
       { name: row.name, description: row.description },
       { name: fields.name, description: fields.description },
     );
-    const changed = (['graph', 'run'] as const).filter((key) => canonical(fields[key]) !== canonical(row[key]));
+    const changed: string[] = (['graph', 'run'] as const).filter(
+      (key) => canonical(fields[key]) !== canonical(row[key]),
+    );
+    if (fields.holdoutPercent !== row.holdout_percent) changed.push('holdoutPercent');
     if (changed.length) changes.fields = changed;
     if (Object.keys(changes).length)
       await audit(tx, ctx, { ...scenarioTarget(row), name: fields.name }, 'update', changes);
@@ -248,6 +255,7 @@ export async function copyScenario(rt: TRuntime, ctx: TActingContext, id: string
       graph: row.graph,
       run: row.run,
       presetId: row.preset_id,
+      holdoutPercent: row.holdout_percent,
     });
     await audit(tx, ctx, { type: 'scenario', id: copied, brandId, name: copyName }, 'copy', { copiedFrom: row.name });
     return copied;
@@ -590,5 +598,25 @@ export async function scenarioFromPreset(
     graph: preset.graph,
     run: preset.run,
     presetId: preset.id,
+    holdoutPercent: null,
+  });
+}
+
+/**
+ * Issue 26: the holdout comparison of a scenario (null without a holdout or before it ran): the
+ * guests who entered and were mailed by it against those held out, from each guest's first entry.
+ */
+export async function getScenarioHoldout(rt: TRuntime, ctx: TActingContext, id: string): Promise<THoldoutReport> {
+  return inTenant(rt, ctx, async (tx) => {
+    const row = await mustFind(tx, ctx, id);
+    if (!row.holdout_percent || !row.started_at) return null;
+    return holdoutReport(
+      tx,
+      row.brand_id,
+      row.holdout_percent,
+      sql`select j.customer_id, j.held_out, j.entered_at as since from journeys j
+        where j.scenario_id = ${row.id}::uuid and (j.held_out or exists (select 1 from deliveries d join campaigns c on c.id = d.campaign_id
+          where c.scenario_id = ${row.id}::uuid and d.customer_id = j.customer_id and d.status = 'sent'))`,
+    );
   });
 }
