@@ -177,7 +177,7 @@ export function firstIncompleteStep(draft: TCampaignDraft, now: number): TCampai
 }
 
 /** What the editor saves: every field, for create and update alike. */
-export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'recipients' | 'experiment'>> {
+export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'recipients'>> {
   recipients: { segmentIds: string[]; excludeSegmentIds: string[] };
 }
 

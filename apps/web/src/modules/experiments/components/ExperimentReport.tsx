@@ -59,7 +59,7 @@ function VariantsReport({
   });
   const decided = report.decision?.key ?? null;
   const decision = decisionText(report, t, language);
-  const picking = canPick && report.phase === 'waiting';
+  const picking = canPick && (report.phase === 'testing' || report.phase === 'waiting');
   const n = (value: number) => formatCount(value, language);
   return (
     <Paper withBorder radius="md" p="md" data-testid="experiment-report">
