@@ -147,7 +147,14 @@ describe.each(LANGUAGES)('an A/B test with a holdout (%s)', (language) => {
     await page.getByTestId('experiment-wait-hours').fill('1');
     await page.getByTestId('holdout-switch').check({ force: true });
     expect(await page.getByTestId('holdout-percent').inputValue()).toBe('10%');
-    await page.locator('[data-testid="save-status"][data-state="saved"]').waitFor({ timeout: 15_000 });
+    await page
+      .locator('[data-testid="save-status"][data-state="saved"]')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(
+          `save status ${await page.getByTestId('save-status').getAttribute('data-state')}: ${String(error)}`,
+        );
+      });
     await screenshot(page, `experiment-editor-${language}`);
 
     // Send now, from the review.
@@ -161,7 +168,7 @@ describe.each(LANGUAGES)('an A/B test with a holdout (%s)', (language) => {
     const inTest = (await received(arranged.guests)).filter((s) => s !== null);
     expect(inTest.length).toBeGreaterThan(0);
     expect(inTest.every((s) => s === arranged.subjectA || s === arranged.subjectB)).toBe(true);
-    expect(await page.getByTestId('experiment-phase-text').textContent()).toContain('(Asia/Tokyo)');
+    expect(await page.getByTestId('experiment-phase-text').textContent()).toContain('Asia/Tokyo');
     await screenshot(page, `experiment-waiting-${language}`);
 
     // Pick B now, after the confirmation.

@@ -79,7 +79,7 @@ function VariantsReport({
           {t('experiments.report.setup', {
             percent: report.testPercent,
             hours: report.waitHours,
-            metric: t(`experiments.metrics.${report.metric}`),
+            metric: t(`experiments.report.won_on.${report.metric}`),
           })}
         </Text>
         {report.metric === 'opens' && (
