@@ -63,7 +63,11 @@ const segmentEditor = guarded(
 );
 // The campaign pages share one chunk; the statistics page loads its chart later still.
 const campaignPage = (name: 'CampaignListPage' | 'CampaignEditorPage' | 'CampaignStatisticsPage') =>
-  guarded('campaign', ['campaign'], async () => (await import('../modules/campaigns/pages/campaignPages'))[name]);
+  guarded(
+    'campaign',
+    ['campaign', 'experiments'],
+    async () => (await import('../modules/campaigns/pages/campaignPages'))[name],
+  );
 // Each automations page is its own chunk; the editor (with the graph library) only loads on its path.
 const AUTOMATIONS_PAGES = {
   ScenarioListPage: async () => (await import('../modules/automations/pages/ScenarioListPage')).ScenarioListPage,
@@ -73,7 +77,7 @@ const AUTOMATIONS_PAGES = {
   ScenarioEditorPage: async () => (await import('../modules/automations/pages/ScenarioEditorPage')).ScenarioEditorPage,
 };
 const automationsPage = (areaId: TAreaId, name: keyof typeof AUTOMATIONS_PAGES) =>
-  guarded(areaId, ['automations'], AUTOMATIONS_PAGES[name]);
+  guarded(areaId, ['automations', 'experiments'], AUTOMATIONS_PAGES[name]);
 
 export const routes: RouteObject[] = [
   {

@@ -34,6 +34,8 @@ import unsubscribeEn from './areas/unsubscribe/en.json';
 import unsubscribeJa from './areas/unsubscribe/ja.json';
 import automationsEn from './areas/automations/en.json';
 import automationsJa from './areas/automations/ja.json';
+import experimentsEn from './areas/experiments/en.json';
+import experimentsJa from './areas/experiments/ja.json';
 
 export const AREA_TEXTS = {
   customer_import: { ja: customerImportJa, en: customerImportEn },
@@ -50,6 +52,7 @@ export const AREA_TEXTS = {
   dashboard: { ja: dashboardJa, en: dashboardEn },
   unsubscribe: { ja: unsubscribeJa, en: unsubscribeEn },
   automations: { ja: automationsJa, en: automationsEn },
+  experiments: { ja: experimentsJa, en: experimentsEn },
 } as const;
 
 export const ALL_TEXTS = {
@@ -70,6 +73,7 @@ export const ALL_TEXTS = {
     ...dashboardJa,
     ...unsubscribeJa,
     ...automationsJa,
+    ...experimentsJa,
   },
   en: {
     ...en,
@@ -88,5 +92,6 @@ export const ALL_TEXTS = {
     ...dashboardEn,
     ...unsubscribeEn,
     ...automationsEn,
+    ...experimentsEn,
   },
 } as const;

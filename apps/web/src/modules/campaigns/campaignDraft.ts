@@ -6,6 +6,13 @@ import {
   type TCampaignInput,
   type TSchedule,
 } from '@yado/contracts/campaigns';
+import {
+  EXPERIMENT_TEST_PERCENT,
+  EXPERIMENT_WAIT_HOURS,
+  HOLDOUT_PERCENT,
+  VARIANT_SENDER_NAME_MAX,
+  type TExperimentMetric,
+} from '@yado/contracts/experiments';
 import { wallClockToInstant } from './zonedTime';
 
 /** The steps of the campaign editor, in order (issue 13). */
@@ -25,7 +32,35 @@ export interface TCampaignDraft {
   date: string;
   time: string;
   timeZone: string;
+  /** The A/B test and the holdout (issue 26), saved with the campaign. */
+  experiment: TExperimentDraft;
 }
+
+/** One alternative to the control (B, C, D) as typed: '' and null mean "same as A". */
+export interface TVariantDraft {
+  subject: string;
+  preHeader: string;
+  senderName: string;
+  templateId: string | null;
+}
+
+export interface TExperimentDraft {
+  /** B..D; none: no A/B test. */
+  variants: TVariantDraft[];
+  testPercent: number;
+  waitHours: number;
+  metric: TExperimentMetric;
+  /** null: no holdout. */
+  holdoutPercent: number | null;
+}
+
+export const noExperiment = (): TExperimentDraft => ({
+  variants: [],
+  testPercent: EXPERIMENT_TEST_PERCENT.default,
+  waitHours: EXPERIMENT_WAIT_HOURS.default,
+  metric: 'clicks',
+  holdoutPercent: null,
+});
 
 /** A field's problem: a catalogue key and its values. */
 export interface TProblem {
@@ -47,6 +82,7 @@ export function emptyDraft(timeZone: string, senderEmail: string | null): TCampa
     date: '',
     time: '',
     timeZone,
+    experiment: noExperiment(),
   };
 }
 
@@ -65,6 +101,18 @@ export function draftFromCampaign(campaign: TCampaign, timeZone: string, senderE
     date: at ? at.slice(0, 10) : '',
     time: at ? at.slice(11, 16) : '',
     timeZone: campaign.schedule?.timeZone ?? timeZone,
+    experiment: {
+      variants: campaign.experiment.variants.map((v) => ({
+        subject: v.subject,
+        preHeader: v.preHeader,
+        senderName: v.senderName ?? '',
+        templateId: v.templateId,
+      })),
+      testPercent: campaign.experiment.testPercent,
+      waitHours: campaign.experiment.waitHours,
+      metric: campaign.experiment.metric,
+      holdoutPercent: campaign.experiment.holdoutPercent,
+    },
   };
 }
 
@@ -91,6 +139,9 @@ export function stepProblems(draft: TCampaignDraft, step: TCampaignStep, now: nu
     }
   }
   if (step === 'content' && !draft.templateId) problems.templateId = { key: 'campaign.content.none_chosen' };
+  if (step === 'content' && variantProblems(draft.experiment).some((p) => Object.keys(p).length > 0)) {
+    problems.experiment = { key: 'experiments.editor.variants_incomplete' };
+  }
   if (step === 'schedule' && draft.scheduleKind === 'at') {
     const instant = wallClockToInstant({ date: draft.date, time: draft.time }, draft.timeZone);
     if (!instant) problems.date = { key: 'campaign.schedule.invalid' };
@@ -100,6 +151,20 @@ export function stepProblems(draft: TCampaignDraft, step: TCampaignStep, now: nu
     for (const earlier of CAMPAIGN_STEPS.slice(0, -1)) Object.assign(problems, stepProblems(draft, earlier, now));
   }
   return problems;
+}
+
+/** Each alternative's problems (its subject is required; lengths as the server keeps them). */
+export function variantProblems(experiment: TExperimentDraft): Partial<Record<keyof TVariantDraft, TProblem>>[] {
+  return experiment.variants.map((variant) => {
+    const problems: Partial<Record<keyof TVariantDraft, TProblem>> = {};
+    if (!variant.subject.trim()) problems.subject = { key: 'validation.required' };
+    else if (variant.subject.trim().length > CAMPAIGN_SUBJECT_MAX) problems.subject = tooLong(CAMPAIGN_SUBJECT_MAX);
+    if (variant.preHeader.trim().length > CAMPAIGN_PRE_HEADER_MAX)
+      problems.preHeader = tooLong(CAMPAIGN_PRE_HEADER_MAX);
+    if (variant.senderName.trim().length > VARIANT_SENDER_NAME_MAX)
+      problems.senderName = tooLong(VARIANT_SENDER_NAME_MAX);
+    return problems;
+  });
 }
 
 export function isStepComplete(draft: TCampaignDraft, step: TCampaignStep, now: number): boolean {
@@ -112,7 +177,7 @@ export function firstIncompleteStep(draft: TCampaignDraft, now: number): TCampai
 }
 
 /** What the editor saves: every field, for create and update alike. */
-export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'recipients' | 'experiment'>> {
+export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'recipients'>> {
   recipients: { segmentIds: string[]; excludeSegmentIds: string[] };
 }
 
@@ -135,5 +200,31 @@ export function inputOf(draft: TCampaignDraft): TCampaignSave {
     senderEmail: draft.senderEmail,
     recipients: { segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds },
     templateId: draft.templateId,
+    experiment: experimentInputOf(draft.experiment),
   };
 }
+
+/**
+ * The experiment as saved. A variant whose subject is still blank is left out of an autosave (the
+ * server needs a subject), and the content step keeps the campaign from being sent until it has one.
+ */
+export function experimentInputOf(experiment: TExperimentDraft): TCampaignSave['experiment'] {
+  return {
+    variants: experiment.variants
+      .filter((v) => v.subject.trim() !== '')
+      .map((v) => ({
+        subject: v.subject.trim(),
+        preHeader: v.preHeader.trim(),
+        senderName: v.senderName.trim() || null,
+        templateId: v.templateId,
+      })),
+    // A number half typed (the 1 of 15) is saved within the range; the field shows it so once left.
+    testPercent: clamp(experiment.testPercent, EXPERIMENT_TEST_PERCENT),
+    waitHours: clamp(experiment.waitHours, EXPERIMENT_WAIT_HOURS),
+    metric: experiment.metric,
+    holdoutPercent: experiment.holdoutPercent === null ? null : clamp(experiment.holdoutPercent, HOLDOUT_PERCENT),
+  };
+}
+
+const clamp = (value: number, range: { min: number; max: number }) =>
+  Math.min(range.max, Math.max(range.min, Math.round(value)));

@@ -4,6 +4,7 @@ import { actionsFor } from './campaignActions';
 import {
   draftFromCampaign,
   emptyDraft,
+  experimentInputOf,
   firstIncompleteStep,
   inputOf,
   scheduleOf,
@@ -141,6 +142,7 @@ describe('campaign steps', () => {
       senderEmail: 'news@sakura.example',
       recipients: { segmentIds: ['s1'], excludeSegmentIds: [] },
       templateId: 't1',
+      experiment: { variants: [], testPercent: 20, waitHours: 4, metric: 'clicks', holdoutPercent: null },
     });
   });
 
@@ -153,9 +155,24 @@ describe('campaign steps', () => {
       recipients: { segmentIds: ['a'], excludeSegmentIds: ['b'] },
       templateId: 't',
       schedule: { kind: 'at', localTime: '2026-12-24T18:00', timeZone: 'Europe/London' },
+      experiment: {
+        variants: [{ key: 'B', subject: 'T', preHeader: '', senderName: null, templateId: 'u', templateName: 'U' }],
+        testPercent: 30,
+        waitHours: 8,
+        metric: 'bookings',
+        holdoutPercent: 5,
+      },
     } as unknown as TCampaign;
     const draft = draftFromCampaign(campaign, 'Asia/Tokyo', 'news@x.jp');
     expect(draft).toMatchObject({ scheduleKind: 'at', date: '2026-12-24', time: '18:00', timeZone: 'Europe/London' });
+    // Its A/B test as it was saved: a sender name of "same as A" is an empty field.
+    expect(draft.experiment).toEqual({
+      variants: [{ subject: 'T', preHeader: '', senderName: '', templateId: 'u' }],
+      testPercent: 30,
+      waitHours: 8,
+      metric: 'bookings',
+      holdoutPercent: 5,
+    });
     expect(draft.senderEmail).toBe('news@x.jp');
   });
 });
@@ -179,5 +196,37 @@ describe('wall-clock time in a zone', () => {
     expect(wallClockToInstant({ date: '2026-13-01', time: '10:00' }, 'UTC')).toBeNull();
     expect(wallClockToInstant({ date: '2026-01-01', time: '24:00' }, 'UTC')).toBeNull();
     expect(wallClockToInstant({ date: '2026-01-01', time: '10:00' }, 'Mars/Olympus')).toBeNull();
+  });
+});
+
+describe('the A/B test as saved', () => {
+  it('leaves a variant without a subject out, says "same as A" with null, and keeps the numbers within range', () => {
+    expect(
+      experimentInputOf({
+        variants: [
+          { subject: ' 冬だけの特別料金 ', preHeader: '', senderName: ' ', templateId: null },
+          { subject: '  ', preHeader: 'x', senderName: 'さくら', templateId: null },
+        ],
+        testPercent: 5,
+        waitHours: 100,
+        metric: 'bookings',
+        holdoutPercent: 0,
+      }),
+    ).toEqual({
+      variants: [{ subject: '冬だけの特別料金', preHeader: '', senderName: null, templateId: null }],
+      testPercent: 10,
+      waitHours: 72,
+      metric: 'bookings',
+      holdoutPercent: 1,
+    });
+  });
+
+  it('keeps the content step from completing while a variant has no subject', () => {
+    const draft = { ...emptyDraft('Asia/Tokyo', 'info@example.jp'), templateId: 't1' };
+    expect(stepProblems(draft, 'content', NOW)).toEqual({});
+    const blank = { subject: '', preHeader: '', senderName: '', templateId: null };
+    expect(stepProblems({ ...draft, experiment: { ...draft.experiment, variants: [blank] } }, 'content', NOW)).toEqual({
+      experiment: { key: 'experiments.editor.variants_incomplete' },
+    });
   });
 });

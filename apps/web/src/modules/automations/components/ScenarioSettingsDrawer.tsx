@@ -10,18 +10,21 @@ import {
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { timeZoneChoices } from '../../campaigns/zonedTime';
+import { HoldoutSetting } from '../../experiments/components/HoldoutSetting';
 
 export interface TScenarioSettings {
   name: string;
   description: string;
   run: TScenarioRun;
+  /** The share of entering guests held out (issue 26); null: none. */
+  holdoutPercent: number | null;
 }
 
 function periodOfKind(kind: TRunPeriod['kind']): TRunPeriod {
   return kind === 'recurring' ? { kind, every: 1, unit: 'days' } : { kind };
 }
 
-/** Section 3's scenario fields: name, description, run period, start and end, time, time zone. */
+/** Section 3's scenario fields: name, description, run period, start and end, time, time zone; and the holdout. */
 export function ScenarioSettingsDrawer({
   opened,
   settings,
@@ -143,6 +146,12 @@ export function ScenarioSettingsDrawer({
           value={run.sendTime}
           disabled={readOnly}
           onChange={(e) => e.currentTarget.value && setRun({ sendTime: e.currentTarget.value })}
+        />
+        <HoldoutSetting
+          value={settings.holdoutPercent}
+          onChange={(holdoutPercent) => onChange({ ...settings, holdoutPercent })}
+          readOnly={readOnly}
+          subject="scenario"
         />
         <Group justify="flex-end">
           <Button onClick={onClose}>{t('automations.settings.close')}</Button>

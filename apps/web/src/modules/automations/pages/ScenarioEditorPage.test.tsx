@@ -1,44 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { profileFixture } from '../../../test/fixtures';
+import { profileFixture, scenarioFixture as scenario } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { ScenarioEditorPage } from './ScenarioEditorPage';
-
-const scenario = (
-  updatedAt: string,
-  nodes: unknown[] = [{ id: 't', type: 'trigger', position: { x: 0, y: 0 }, data: { kind: 'birthday' } }],
-) => ({
-  id: 's1',
-  name: 'Birthday',
-  description: '',
-  status: 'draft',
-  graph: { version: 1, nodes, edges: [] },
-  run: {
-    period: { kind: 'long_run' },
-    startDate: null,
-    startTime: null,
-    endDate: null,
-    endTime: null,
-    timeZone: 'Asia/Tokyo',
-    sendTime: '09:00',
-  },
-  faults: [],
-  nodes: [],
-  presetId: null,
-  startedAt: null,
-  stoppedAt: null,
-  completedAt: null,
-  startsAt: null,
-  endsAt: null,
-  hostId: 'brand',
-  hostName: 'さくらホテルズ',
-  hostLevel: 'brand',
-  editable: true,
-  createdAt: '2026-11-20T00:00:00.000Z',
-  updatedAt,
-  createdBy: null,
-  updatedBy: null,
-});
 
 describe('the scenario editor', () => {
   it('saves each change as a draft with the version last seen, and asks before leaving with a change not saved yet', async () => {
@@ -72,7 +36,7 @@ describe('the scenario editor', () => {
     // Another step, and the link back at once: the editor asks; staying keeps the page and the change.
     fireEvent.click(screen.getByTestId('palette-email'));
     fireEvent.click(screen.getAllByRole('link', { name: 'Back to the scenario list' })[0]!);
-    await screen.findByTestId('leave-guard');
+    await screen.findByTestId('leave-guard', {}, { timeout: 10_000 });
     fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
     expect(router.state.location.pathname).toBe('/automations/editor');
     // Saved with the version the first save returned; then leaving does not ask.
@@ -81,5 +45,28 @@ describe('the scenario editor', () => {
     fireEvent.click(screen.getAllByRole('link', { name: 'Back to the scenario list' })[0]!);
     await screen.findByTestId('scenario-list');
     expect(screen.queryByTestId('leave-guard')).toBeNull();
+  }, 30_000);
+
+  it('holds out 10% of the entering guests once the holdout is switched on in the run settings, and saves it', async () => {
+    const saves: (number | null | undefined)[] = [];
+    mockFetch((method, url, init) => {
+      if (url.pathname !== '/v1/scenarios/s1') return undefined;
+      if (method === 'GET') return { body: { data: scenario('2026-11-21T00:00:00.000Z') } };
+      if (method !== 'PUT') return undefined;
+      const body = JSON.parse(String(init.body)) as { holdoutPercent?: number | null };
+      saves.push(body.holdoutPercent);
+      return { body: { data: { ...scenario('2026-11-21T00:01:00.000Z'), holdoutPercent: body.holdoutPercent } } };
+    });
+    await renderWithProviders(<ScenarioEditorPage />, {
+      path: '/automations/editor?id=s1',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await screen.findByTestId('scenario-editor', {}, { timeout: 15_000 });
+    fireEvent.click(screen.getByTestId('open-settings'));
+    const settings = await screen.findByTestId('scenario-settings', {}, { timeout: 10_000 });
+    expect(settings.textContent).toContain('never mailed by this scenario');
+    fireEvent.click(screen.getByTestId('holdout-switch'));
+    expect((screen.getByTestId('holdout-percent') as HTMLInputElement).value).toBe('10%');
+    await waitFor(() => expect(saves).toEqual([10]), { timeout: 10_000 });
   }, 30_000);
 });

@@ -83,7 +83,12 @@ const PALETTE: { type: TNodeType; icon: ReactNode }[] = [
 const DRAG_TYPE = 'application/x-yado-step';
 
 function settingsOf(scenario: TScenario): TScenarioSettings {
-  return { name: scenario.name, description: scenario.description, run: scenario.run };
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    run: scenario.run,
+    holdoutPercent: scenario.holdoutPercent,
+  };
 }
 
 function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload: () => void }) {
@@ -113,6 +118,7 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
         description: settings.description,
         graph: { version: SCENARIO_GRAPH_VERSION, nodes: state.nodes, edges: state.edges },
         run: settings.run,
+        holdoutPercent: settings.holdoutPercent,
         updatedAt: version.current,
       });
       version.current = saved.updatedAt;

@@ -23,6 +23,8 @@ import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { formatCount, formatRate } from '../../campaigns/components/numbers';
+import { scenarioHoldoutQuery } from '../../experiments/api/experimentsCalls';
+import { HoldoutReport } from '../../experiments/components/HoldoutReport';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { emailDetailsQuery, executionLogQuery, journeysQuery, scenarioQuery } from '../api/scenariosCalls';
@@ -38,6 +40,20 @@ const STATE_COLOR = { success: 'green', running: 'blue', error: 'red' } as const
 function stepName(scenario: TScenario, nodeId: string | null, t: ReturnType<typeof useTranslation>['t']): string {
   const node = scenario.graph.nodes.find((n) => n.id === nodeId);
   return node ? `${t(`automations.kind.${node.type}`)}: ${nodeText(node, t)}` : (nodeId ?? '-');
+}
+
+/** What the scenario caused: its holdout compared with the guests it mailed. */
+function ScenarioHoldout({ scenarioId }: { scenarioId: string }) {
+  const { t } = useTranslation();
+  const holdout = useQuery(scenarioHoldoutQuery(scenarioId));
+  if (holdout.isError) {
+    return (
+      <Text c="red" role="alert">
+        {errorText(holdout.error, t)}
+      </Text>
+    );
+  }
+  return holdout.data ? <HoldoutReport holdout={holdout.data} subject="scenario" /> : null;
 }
 
 function CustomerPath({ scenario }: { scenario: TScenario }) {
@@ -298,6 +314,7 @@ export function ScenarioSummaryPage() {
             </SimpleGrid>
           </Stack>
         </Paper>
+        {data.holdoutPercent !== null && <ScenarioHoldout scenarioId={data.id} />}
         <CustomerPath scenario={data} />
         <Anchor component={Link} to="/automations/scenario" size="sm">
           {t('automations.editor.back')}

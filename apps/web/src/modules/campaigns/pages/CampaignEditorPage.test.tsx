@@ -152,4 +152,104 @@ describe('the campaign editor', () => {
     });
     await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
   }, 30_000);
+
+  it('builds an A/B test beside A, warns about opens, switches a holdout on at 10%, and autosaves it with the draft', async () => {
+    const saves: { experiment: unknown }[] = [];
+    const draft = campaignFixture({
+      subject: '冬の特別プラン',
+      preHeader: '今だけ',
+      senderEmail: values.senderEmail,
+      templateId: null,
+      hostId: 'brand',
+    });
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1') return { body: { data: draft } };
+      if (method === 'GET' && url.pathname === '/v1/templates')
+        return { body: { data: { items: [], total: 0, page: 1, pageSize: 20 } } };
+      if (method !== 'PUT' || url.pathname !== '/v1/campaigns/c1') return undefined;
+      const body = JSON.parse(String(init.body)) as { experiment: unknown };
+      saves.push({ experiment: body.experiment });
+      return { body: { data: { ...draft, updatedAt: new Date().toISOString() } } };
+    });
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=content',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    fireEvent.click(await screen.findByTestId('experiment-add', {}, { timeout: 15_000 }));
+    // B starts as a copy of A's texts, beside A, each previewed with the inbox line as sent.
+    const subjectB = (await screen.findByTestId('variant-B-subject')) as HTMLInputElement;
+    expect(subjectB.value).toBe('冬の特別プラン');
+    expect(screen.getByTestId('variant-A-inbox-subject').textContent).toBe('冬の特別プラン');
+    expect(screen.getByTestId('variant-A').textContent).toContain('さくらホテルズ');
+    fireEvent.change(subjectB, { target: { value: '冬だけの特別料金' } });
+    expect(screen.getByTestId('variant-B-inbox-subject').textContent).toBe('冬だけの特別料金');
+    fireEvent.change(screen.getByTestId('variant-B-sender-name'), { target: { value: 'さくらホテル 新宿' } });
+    expect(screen.getByTestId('experiment-split').textContent).toBe(
+      '20% of the audience is split evenly among the 2 variants (about 10% each). After 4 h the winner goes to the rest.',
+    );
+    // Opens only with the warning about machine opens.
+    expect(screen.queryByTestId('experiment-opens-warning')).toBeNull();
+    fireEvent.click(screen.getByText('Opens (human only)'));
+    expect((await screen.findByTestId('experiment-opens-warning')).textContent).toContain(
+      'Apple Mail Privacy Protection',
+    );
+    fireEvent.click(screen.getByTestId('holdout-switch'));
+    expect((screen.getByTestId('holdout-percent') as HTMLInputElement).value).toBe('10%');
+    await waitFor(
+      () =>
+        expect(saves.at(-1)?.experiment).toEqual({
+          variants: [
+            { subject: '冬だけの特別料金', preHeader: '今だけ', senderName: 'さくらホテル 新宿', templateId: null },
+          ],
+          testPercent: 20,
+          waitHours: 4,
+          metric: 'opens',
+          holdoutPercent: 10,
+        }),
+      { timeout: 10_000 },
+    );
+    // A variant without a subject keeps the campaign from going on.
+    fireEvent.change(subjectB, { target: { value: ' ' } });
+    fireEvent.click(screen.getByTestId('campaign-next'));
+    expect(await screen.findByText('Each variant of the A/B test needs a subject.')).toBeTruthy();
+  }, 30_000);
+
+  it('shows the A/B test of a campaign being sent, locked', async () => {
+    const sending = campaignFixture({
+      status: 'pending',
+      senderEmail: values.senderEmail,
+      hostId: 'brand',
+      experiment: {
+        ...campaignFixture().experiment,
+        variants: [
+          {
+            key: 'B',
+            subject: '冬だけの特別料金',
+            preHeader: '',
+            senderName: null,
+            templateId: null,
+            templateName: null,
+          },
+        ],
+        phase: 'testing',
+      },
+    });
+    mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1') return { body: { data: sending } };
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=content',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const subjectB = (await screen.findByTestId('variant-B-subject', {}, { timeout: 15_000 })) as HTMLInputElement;
+    expect(subjectB.value).toBe('冬だけの特別料金');
+    expect(subjectB.readOnly).toBe(true);
+    expect(screen.queryByTestId('experiment-add')).toBeNull();
+    expect((screen.getByTestId('holdout-switch') as HTMLInputElement).disabled).toBe(true);
+  }, 30_000);
 });

@@ -300,6 +300,7 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
             problems={problemsOf('content')}
             canBuild={me.features.flex_builder && can['templates.create']}
             canEditTemplates={can['templates.update']}
+            senderName={settings?.effective.senderName ?? null}
           />
         )}
         {stepAt(active) === 'schedule' && (

@@ -2,7 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
 import { ratesOf } from '@yado/contracts/tracking';
 import { describe, expect, it } from 'vitest';
-import { campaignFixture, profileFixture } from '../../../test/fixtures';
+import type { TExperimentReport } from '@yado/contracts/experiments';
+import { campaignFixture, experimentReportFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { formatRate } from '../components/numbers';
 import { CampaignStatisticsPage } from './CampaignStatisticsPage';
@@ -66,9 +67,17 @@ const recipient = (deliveryId: string, name: string, possibleRepeat: boolean) =>
   events: [],
 });
 
-function serve(answer: TCampaign | null, recipients = [recipient('d1', '山田 花子', false)]) {
+function serve(
+  answer: TCampaign | null,
+  recipients = [recipient('d1', '山田 花子', false)],
+  experiment: () => TExperimentReport = experimentReportFixture,
+  pick?: () => unknown,
+) {
   return mockFetch((method, url) => {
     if (!answer) return undefined;
+    if (pick && method === 'POST' && url.pathname === `/v1/campaigns/${ID}/experiment/winner`)
+      return { body: { data: pick() } };
+    if (url.pathname === `/v1/campaigns/${ID}/experiment`) return { body: { data: experiment() } };
     if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: answer } };
     if (url.pathname === `/v1/campaigns/${ID}/statistics`)
       return {
@@ -182,4 +191,102 @@ describe('campaign statistics page', () => {
     expect(empty.textContent?.match(/Page not found\./g)).toHaveLength(1);
     expect(empty.textContent).toContain('This campaign does not exist, or your role cannot see it.');
   }, 30_000);
+
+  describe('with an A/B test and a holdout', () => {
+    const tested = (phase: 'waiting' | 'decided') =>
+      campaignFixture(
+        {
+          id: ID,
+          status: 'pending',
+          schedule: { kind: 'now', localTime: null, timeZone: null },
+          startedAt: '2026-11-24T23:00:00.000Z',
+          experiment: {
+            variants: [
+              {
+                key: 'B',
+                subject: '冬だけの特別料金',
+                preHeader: '',
+                senderName: null,
+                templateId: null,
+                templateName: null,
+              },
+            ],
+            testPercent: 20,
+            waitHours: 4,
+            metric: 'clicks',
+            holdoutPercent: 10,
+            phase,
+            decideAt: '2026-11-25T03:00:00.000Z',
+            winner: null,
+          },
+        },
+        { audience: 10000, sent: 2000, heldOut: 1000 },
+      );
+
+    it('reports each variant with its interval, the winner and why, and what the holdout says the campaign caused', async () => {
+      serve(tested('decided'));
+      await render();
+      const table = await screen.findByTestId('experiment-variants', {}, { timeout: 15_000 });
+      const rows = within(table).getAllByTestId('experiment-variant');
+      expect(rows.map((r) => r.getAttribute('data-key'))).toEqual(['A', 'B']);
+      expect(within(rows[1]!).getByTestId('experiment-winner').textContent).toBe('Winner');
+      expect(within(rows[1]!).getByTestId('experiment-click-rate').textContent).toBe('4.1% (3.1%–5.3%)');
+      expect(rows[1]!.textContent).toContain('¥160,000');
+      expect(screen.getByTestId('experiment-phase').textContent).toBe('Decided');
+      expect(screen.getByTestId('experiment-decision').textContent).toBe(
+        'B won on clicks: 4.1% against 3.2%, 95% confidence. B went to the rest.',
+      );
+      // No picking once decided.
+      expect(screen.queryByTestId('experiment-pick')).toBeNull();
+      expect(screen.getByTestId('stat-held-out-value').textContent).toBe('1,000');
+      const attribution = screen.getByTestId('holdout-attribution');
+      expect(attribution.textContent).toContain('Attribution window (7 days)');
+      expect(within(attribution).getByTestId('holdout-incremental').textContent).toBe(
+        'Incremental bookings: 36 (±12) · Incremental revenue: ¥1,152,000 (±¥384,000)',
+      );
+      expect(within(attribution).getByTestId('holdout-result').textContent).toContain('This campaign caused 36 (±12)');
+      expect(within(screen.getByTestId('holdout-days_30')).getByTestId('holdout-result').textContent).toContain(
+        'No difference that holds at 95% confidence yet',
+      );
+    }, 30_000);
+
+    it('lets the marketer pick the winner before the wait ends, after a confirmation, in the named zone', async () => {
+      let report = experimentReportFixture({ phase: 'waiting', decision: null });
+      const calls = serve(
+        tested('waiting'),
+        undefined,
+        () => report,
+        () => {
+          report = experimentReportFixture({
+            decision: { kind: 'manual', key: 'B', by: { id: 'u1', name: '田中 花子' } },
+          });
+          return tested('decided').experiment;
+        },
+      );
+      await render();
+      expect((await screen.findByTestId('experiment-phase-text', {}, { timeout: 15_000 })).textContent).toBe(
+        'Waiting for results until 25 Nov 2026, 12:00 PM (Asia/Tokyo); then the winner goes to the rest.',
+      );
+      const picks = screen.getAllByTestId('experiment-pick');
+      expect(picks.map((b) => b.textContent)).toEqual(['Pick A now', 'Pick B now']);
+      fireEvent.click(picks[1]!);
+      expect((await screen.findByText('Send variant B to the rest?')).textContent).toBeTruthy();
+      expect(calls.some((c) => c.method === 'POST')).toBe(false);
+      fireEvent.click(screen.getByRole('button', { name: 'Send B to the rest' }));
+      await waitFor(() =>
+        expect(screen.getByTestId('experiment-decision').textContent).toBe(
+          'B was picked by hand by 田中 花子 and went to the rest.',
+        ),
+      );
+      const post = calls.find((c) => c.method === 'POST');
+      expect(post?.url.pathname).toBe(`/v1/campaigns/${ID}/experiment/winner`);
+    }, 30_000);
+
+    it('offers no pick to a viewer', async () => {
+      serve(tested('waiting'), undefined, () => experimentReportFixture({ phase: 'waiting', decision: null }));
+      await render('viewer');
+      await screen.findByTestId('experiment-variants', {}, { timeout: 15_000 });
+      expect(screen.queryByTestId('experiment-pick')).toBeNull();
+    }, 30_000);
+  });
 });

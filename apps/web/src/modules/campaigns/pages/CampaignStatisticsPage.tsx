@@ -31,6 +31,7 @@ import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import type { TLanguage } from '../../../lib/session/storage';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { ExperimentReport } from '../../experiments/components/ExperimentReport';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { campaignQuery, isMoving } from '../api/campaignsCalls';
 import { hotelsQuery, linksQuery, recipientsQuery, reportQuery, seriesQuery } from '../api/statisticsCalls';
@@ -142,7 +143,10 @@ export function CampaignStatisticsPage() {
         </Alert>
       )}
       {SENT_STATES.has(data.status) ? (
-        <Statistics campaign={data} />
+        <Statistics
+          campaign={data}
+          canPick={can['campaign.update'] === true && data.editable && data.scope === 'campaign'}
+        />
       ) : (
         <Alert color="gray" data-testid="campaign-not-sent">
           {t('campaign.statistics.not_sent_yet')}
@@ -245,6 +249,14 @@ function Figures({
         detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
       />
       <Figure label={t('campaign.statistics.skipped')} value={n(totals.skipped)} testId="skipped" />
+      {campaign.experiment.holdoutPercent !== null && (
+        <Figure
+          label={t('campaign.statistics.held_out')}
+          value={n(campaign.statistics.heldOut)}
+          testId="held-out"
+          hint={t('campaign.statistics.held_out_hint')}
+        />
+      )}
       <Figure
         label={t('campaign.statistics.hard_bounces')}
         value={n(totals.hardBounces)}
@@ -297,7 +309,7 @@ function Figures({
   );
 }
 
-function Statistics({ campaign }: { campaign: TCampaign }) {
+function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boolean }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const [interval, setInterval] = useState<'day' | 'hour'>('hour');
@@ -320,6 +332,9 @@ function Statistics({ campaign }: { campaign: TCampaign }) {
         <Figures report={report.data} language={language} campaign={campaign} />
       ) : (
         !failure && <Loader size="sm" />
+      )}
+      {(campaign.experiment.variants.length > 0 || campaign.experiment.holdoutPercent !== null) && (
+        <ExperimentReport campaign={campaign} canPick={canPick} />
       )}
       {whole && (
         <Paper withBorder radius="md" p="md">

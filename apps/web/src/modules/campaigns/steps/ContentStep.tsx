@@ -13,6 +13,7 @@ import {
   templateListQuery,
   TEMPLATES_QUERY_KEY,
 } from '../../templates/api/templatesCalls';
+import { ExperimentEditor } from '../../experiments/components/ExperimentEditor';
 import { chosenTemplateQuery } from '../api/campaignsCalls';
 import type { TProblem } from '../campaignDraft';
 import type { TStepProps } from './stepProps';
@@ -21,6 +22,8 @@ export interface TContentStepProps extends TStepProps {
   /** The flex_builder flag and templates.create: a new template can be built from here. */
   canBuild: boolean;
   canEditTemplates: boolean;
+  /** The sender name of the campaign email settings: A's, and the variants' unless they set their own. */
+  senderName: string | null;
 }
 
 const PREVIEW_HEIGHT = 640;
@@ -30,7 +33,15 @@ const PREVIEW_HEIGHT = 640;
  * itself). Where the flex builder is on, a template is built in it, in a tab of its own, and
  * chosen here once saved.
  */
-export function ContentStep({ draft, change, problems, readOnly, canBuild, canEditTemplates }: TContentStepProps) {
+export function ContentStep({
+  draft,
+  change,
+  problems,
+  readOnly,
+  canBuild,
+  canEditTemplates,
+  senderName,
+}: TContentStepProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const text = (problem: TProblem | undefined) => (problem ? t(problem.key, problem.values) : undefined);
@@ -142,6 +153,13 @@ export function ContentStep({ draft, change, problems, readOnly, canBuild, canEd
           )}
         </Paper>
       )}
+      <ExperimentEditor
+        experiment={draft.experiment}
+        control={{ subject: draft.subject, preHeader: draft.preHeader, senderName, templateId: draft.templateId }}
+        onChange={(experiment) => change({ experiment })}
+        readOnly={readOnly}
+        problem={text(problems.experiment)}
+      />
     </Stack>
   );
 }

@@ -60,6 +60,23 @@ export function ReviewStep({
         ? `${formatDate(instant, language, { withTime: true, timeZone: draft.timeZone })} (${draft.timeZone})`
         : t('campaign.schedule.now_summary'),
     ],
+    [
+      t('experiments.editor.title'),
+      draft.experiment.variants.length === 0
+        ? t('experiments.summary.none')
+        : t('experiments.summary.test', {
+            variants: draft.experiment.variants.length + 1,
+            percent: draft.experiment.testPercent,
+            hours: draft.experiment.waitHours,
+            metric: t(`experiments.metrics.${draft.experiment.metric}`),
+          }),
+    ],
+    [
+      t('experiments.holdout.switch'),
+      draft.experiment.holdoutPercent === null
+        ? t('experiments.summary.none')
+        : t('experiments.summary.holdout', { percent: draft.experiment.holdoutPercent }),
+    ],
   ];
 
   const test = async () => {

@@ -87,6 +87,22 @@ export function CampaignPerformanceBlock({ readOnly, showScenarios }: { readOnly
                   count: data.bookings.current ?? 0,
                 })}
               </Text>
+              {data.incrementalRevenue && (
+                <div data-testid="revenue-incremental">
+                  <Text size="sm">
+                    {t('dashboard.campaigns.incremental', {
+                      amount: formatYen(Math.round(data.incrementalRevenue.value), language),
+                      margin: formatYen(
+                        Math.round((data.incrementalRevenue.high - data.incrementalRevenue.low) / 2),
+                        language,
+                      ),
+                    })}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {t('dashboard.campaigns.incremental_hint')}
+                  </Text>
+                </div>
+              )}
               <Suspense fallback={<Skeleton h={280} radius="md" aria-label={t('dashboard.campaigns.chart_loading')} />}>
                 <PerformanceChart daily={data.daily} />
               </Suspense>

@@ -72,6 +72,8 @@ const mailed = {
   sent: { current: 1200, previous: 300 },
   bookings: { current: 3, previous: 0 },
   revenue: { current: 96000, previous: 0 },
+  // Issue 26: what the holdouts of the week say the mails caused.
+  incrementalRevenue: { value: 64000, low: 20000, high: 108000 },
   daily: days.map((day, i) =>
     i === 6 ? { day, sent: 1200, opened: 300, clicked: 60, bookings: 3, revenue: 96000 } : zeroDay(day),
   ),
@@ -103,6 +105,7 @@ const quiet = {
   daily: days.map(zeroDay),
   hotels: null,
   nextScheduled: [],
+  incrementalRevenue: null,
 };
 const held = {
   ...quiet,
@@ -153,6 +156,11 @@ describe('dashboard page', () => {
     expect(screen.getByTestId('figure-bounce-rate-change').textContent).toBe('+1.9 pt against the 7 days before');
     expect(screen.getByTestId('figure-bounce-rate-change').getAttribute('style') ?? '').toContain('red');
     expect(screen.getByTestId('figure-complaint-rate-value').textContent).toBe('0.1%');
+    // Beside the attributed revenue, the incremental revenue the holdouts measured, with its margin.
+    expect(screen.getByTestId('revenue-total').textContent).toContain('¥96,000');
+    expect(screen.getByTestId('revenue-incremental').textContent).toContain(
+      'Incremental, measured by holdouts: JP¥64,000 (±JP¥44,000)',
+    );
     // The chart and the per-hotel table are chunks of their own, loaded once there is something to show
     // (the chart library takes a while to load into jsdom on a busy machine).
     await screen.findByTestId('chart-daily', {}, { timeout: 15_000 });
@@ -184,6 +192,13 @@ describe('dashboard page', () => {
         '/v1/dashboard/running-scenarios',
       ]),
     );
+  }, 30_000);
+
+  it('shows no incremental figure where no holdout was measured', async () => {
+    serve({ customers: customers(1234, 1200), campaigns: { ...mailed, incrementalRevenue: null }, scenarios: running });
+    await renderWithProviders(<DashboardPage />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
+    expect((await screen.findByTestId('revenue-total', {}, { timeout: 15_000 })).textContent).toContain('¥96,000');
+    expect(screen.queryByTestId('revenue-incremental')).toBeNull();
   }, 30_000);
 
   it('gives a hotel viewer the read-only empty texts, no quick actions and no chart', async () => {

@@ -1,0 +1,203 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, apiToken, uniqueEmail } from '../support/api';
+import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+import { outboxOf } from '../support/mail';
+
+// Issue 26: an A/B test with a holdout, built in the editor, sent, picked by hand while it waits,
+// the winner sent to the rest, and the report. The brand's demo domain is verified, its sender set.
+const ADMIN = 'brand.admin@demo.test';
+const GRAND = 'grand@demo.test';
+const GUESTS = 12;
+
+let browser: Browser;
+let grand: string;
+let admin: string;
+let ownSettings: Record<string, unknown> | null = null;
+
+const tokyoHour = (offsetHours: number) =>
+  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  grand = await apiToken(GRAND);
+  admin = await apiToken(ADMIN);
+  // Quiet hours a few hours away, so "send now" sends now whatever the hour of the run.
+  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
+  ownSettings = current.data.own;
+  const moved = await apiCall('PUT', '/v1/sending/settings', {
+    token: admin,
+    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
+  });
+  expect(moved.status).toBe(200);
+});
+afterAll(async () => {
+  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
+  await browser?.close();
+});
+
+/** A draft campaign to GUESTS guests of this run with a template, through the API. */
+async function arrange(language: TLanguage) {
+  const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
+    token: admin,
+  });
+  const hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
+  const run = `${Date.now().toString(36)}${language}`;
+  const guests: string[] = [];
+  const ids: string[] = [];
+  for (let i = 0; i < GUESTS; i += 1) {
+    const email = uniqueEmail(`exp-${i}`);
+    const created = await apiCall<{ id: string }>('POST', '/v1/customers', {
+      token: admin,
+      body: {
+        lastName: `Exp${run}`,
+        firstName: `G${i}`,
+        email,
+        phone: `080${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+        address: '東京都新宿区西新宿2-2-2',
+        hotelId,
+      },
+    });
+    expect(created.status, JSON.stringify(created.data)).toBe(200);
+    guests.push(email);
+    ids.push(created.data.id);
+  }
+  const segment = await apiCall<{ id: string }>('POST', '/v1/segments', {
+    token: admin,
+    body: { name: `A/B ${run}`, type: 'static' },
+  });
+  expect(segment.status).toBe(200);
+  expect(
+    (await apiCall('POST', `/v1/segments/${segment.data.id}/members`, { token: admin, body: { customerIds: ids } }))
+      .status,
+  ).toBe(200);
+  const doc = (text: string) => ({
+    subject: text,
+    preheader: '',
+    document: {
+      version: 1,
+      sections: [
+        {
+          id: 's1',
+          columns: [
+            {
+              id: 'c1',
+              blocks: [
+                {
+                  id: 't',
+                  type: 'text',
+                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  });
+  const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
+    token: admin,
+    body: {
+      name: `A/B ${run}`,
+      defaultLanguage: 'ja',
+      contents: { ja: doc('冬のご案内です。'), en: doc('Our winter news.') },
+    },
+  });
+  expect(template.status).toBe(200);
+  const subjectA = `冬の特別プラン ${run}`;
+  const campaign = await apiCall<{ id: string }>('POST', '/v1/campaigns', {
+    token: admin,
+    body: {
+      name: `A/B テスト ${run}`,
+      subject: subjectA,
+      recipients: { segmentIds: [segment.data.id], excludeSegmentIds: [] },
+      templateId: template.data.id,
+    },
+  });
+  expect(campaign.status, JSON.stringify(campaign.data)).toBe(200);
+  return { run, guests, subjectA, subjectB: `冬だけの特別料金 ${run}`, campaignId: campaign.data.id };
+}
+
+/** The subject each guest received (null: none yet), read from the sink. */
+async function received(guests: string[]): Promise<(string | null)[]> {
+  return Promise.all(guests.map(async (to) => (await outboxOf(grand, to, 5))[0]?.subject ?? null));
+}
+
+async function signedIn(language: TLanguage): Promise<Page> {
+  const { page } = await openPage(browser, language);
+  await signIn(page, language, ADMIN);
+  await page.waitForURL((url) => url.pathname === '/');
+  return page;
+}
+
+describe.each(LANGUAGES)('an A/B test with a holdout (%s)', (language) => {
+  const t = TEXTS[language];
+  const x = t.experiments;
+
+  it('is built beside A, sent to the test share, picked by hand while it waits, then sent to the rest and reported', async () => {
+    const arranged = await arrange(language);
+    const page = await signedIn(language);
+
+    // Build: B beside A, half the audience in the test, a 1 h wait, and a 10 % holdout.
+    await page.goto(`/campaign/${arranged.campaignId}/edit?step=content`);
+    await page.getByTestId('experiment-add').click();
+    await page.getByTestId('variant-B-subject').fill(arranged.subjectB);
+    await page.getByTestId('variant-B-inbox-subject').getByText(arranged.subjectB).waitFor();
+    await page.getByTestId('experiment-test-percent').fill('50');
+    await page.getByTestId('experiment-wait-hours').fill('1');
+    await page.getByTestId('holdout-switch').check({ force: true });
+    expect(await page.getByTestId('holdout-percent').inputValue()).toBe('10%');
+    await page
+      .locator('[data-testid="save-status"][data-state="saved"]')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(
+          `save status ${await page.getByTestId('save-status').getAttribute('data-state')}: ${String(error)}`,
+        );
+      });
+    await screenshot(page, `experiment-editor-${language}`);
+
+    // Send now, from the review.
+    await page.getByTestId('campaign-step-review').click();
+    await page.getByTestId('campaign-send-now').click();
+    await page.getByRole('dialog').getByRole('button', { name: t.campaign.actions.send_now }).click();
+    await page.waitForURL(new RegExp(`/campaign/${arranged.campaignId}$`));
+
+    // The test share goes out (A or B each), the rest waits for the winner.
+    await page.locator('[data-testid="experiment-phase"][data-phase="waiting"]').waitFor({ timeout: 45_000 });
+    const inTest = (await received(arranged.guests)).filter((s) => s !== null);
+    expect(inTest.length).toBeGreaterThan(0);
+    expect(inTest.every((s) => s === arranged.subjectA || s === arranged.subjectB)).toBe(true);
+    expect(await page.getByTestId('experiment-phase-text').textContent()).toContain('Asia/Tokyo');
+    await screenshot(page, `experiment-waiting-${language}`);
+
+    // Pick B now, after the confirmation.
+    await page.locator('[data-testid="experiment-variant"][data-key="B"]').getByTestId('experiment-pick').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(x.report.pick_message.replaceAll('{{key}}', 'B')).waitFor();
+    await dialog.getByRole('button', { name: x.report.pick_confirm.replaceAll('{{key}}', 'B') }).click();
+    await page.locator('[data-testid="experiment-phase"][data-phase="decided"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="campaign-status"][data-status="sent"]').waitFor({ timeout: 45_000 });
+
+    // Every guest not held out has one mail; the rest got B; the held out none.
+    const heldOut = Number((await page.getByTestId('stat-held-out-value').textContent())?.replace(/[^0-9]/g, ''));
+    const after = await received(arranged.guests);
+    expect(after.filter((s) => s === null).length).toBe(heldOut);
+    expect(after.filter((s) => s === arranged.subjectB).length).toBeGreaterThanOrEqual(
+      after.filter((s) => s !== null).length - inTest.length,
+    );
+    for (const guest of arranged.guests) expect((await outboxOf(grand, guest, 5)).length).toBeLessThanOrEqual(1);
+
+    // The report: A and B with their sends, the winner picked by hand, and the holdout too small to say.
+    const rows = page.getByTestId('experiment-variant');
+    expect(await rows.evaluateAll((found) => found.map((r) => r.getAttribute('data-key')))).toEqual(['A', 'B']);
+    await page.locator('[data-testid="experiment-variant"][data-key="B"]').getByTestId('experiment-winner').waitFor();
+    expect(await page.getByTestId('experiment-decision').textContent()).toContain('B');
+    await page.getByTestId('holdout-report').waitFor();
+    expect(await page.getByTestId('holdout-attribution').getByTestId('holdout-result').textContent()).toContain(
+      x.holdout.too_small_other.split('{{guests}}')[0]!.trim(),
+    );
+    await screenshot(page, `experiment-report-${language}`);
+    await page.context().close();
+  }, 120_000);
+});
