@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, apiToken, uniqueEmail } from '../support/api';
+import { apiCall, apiToken } from '../support/api';
+import { arrangeCampaign, tokyoHour } from '../support/campaign-fixture';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
 import { outboxOf } from '../support/mail';
 
@@ -14,9 +15,6 @@ let browser: Browser;
 let grand: string;
 let admin: string;
 let ownSettings: Record<string, unknown> | null = null;
-
-const tokyoHour = (offsetHours: number) =>
-  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -36,88 +34,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A draft campaign to GUESTS guests of this run with a template, through the API. */
-async function arrange(language: TLanguage) {
-  const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
-    token: admin,
-  });
-  const hotelId = hotels.data.items.find((h) => h.name === 'さくらホテル 新宿')!.id;
-  const run = `${Date.now().toString(36)}${language}`;
-  const guests: string[] = [];
-  const ids: string[] = [];
-  for (let i = 0; i < GUESTS; i += 1) {
-    const email = uniqueEmail(`exp-${i}`);
-    const created = await apiCall<{ id: string }>('POST', '/v1/customers', {
-      token: admin,
-      body: {
-        lastName: `Exp${run}`,
-        firstName: `G${i}`,
-        email,
-        phone: `080${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
-        address: '東京都新宿区西新宿2-2-2',
-        hotelId,
-      },
-    });
-    expect(created.status, JSON.stringify(created.data)).toBe(200);
-    guests.push(email);
-    ids.push(created.data.id);
-  }
-  const segment = await apiCall<{ id: string }>('POST', '/v1/segments', {
-    token: admin,
-    body: { name: `A/B ${run}`, type: 'static' },
-  });
-  expect(segment.status).toBe(200);
-  expect(
-    (await apiCall('POST', `/v1/segments/${segment.data.id}/members`, { token: admin, body: { customerIds: ids } }))
-      .status,
-  ).toBe(200);
-  const doc = (text: string) => ({
-    subject: text,
-    preheader: '',
-    document: {
-      version: 1,
-      sections: [
-        {
-          id: 's1',
-          columns: [
-            {
-              id: 'c1',
-              blocks: [
-                {
-                  id: 't',
-                  type: 'text',
-                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  });
-  const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
-    token: admin,
-    body: {
-      name: `A/B ${run}`,
-      defaultLanguage: 'ja',
-      contents: { ja: doc('冬のご案内です。'), en: doc('Our winter news.') },
-    },
-  });
-  expect(template.status).toBe(200);
-  const subjectA = `冬の特別プラン ${run}`;
-  const campaign = await apiCall<{ id: string }>('POST', '/v1/campaigns', {
-    token: admin,
-    body: {
-      name: `A/B テスト ${run}`,
-      subject: subjectA,
-      recipients: { segmentIds: [segment.data.id], excludeSegmentIds: [] },
-      templateId: template.data.id,
-    },
-  });
-  expect(campaign.status, JSON.stringify(campaign.data)).toBe(200);
-  return { run, guests, subjectA, subjectB: `冬だけの特別料金 ${run}`, campaignId: campaign.data.id };
-}
-
 /** The subject each guest received (null: none yet), read from the sink. */
 async function received(guests: string[]): Promise<(string | null)[]> {
   return Promise.all(guests.map(async (to) => (await outboxOf(grand, to, 5))[0]?.subject ?? null));
@@ -135,7 +51,7 @@ describe.each(LANGUAGES)('an A/B test with a holdout (%s)', (language) => {
   const x = t.experiments;
 
   it('is built beside A, sent to the test share, picked by hand while it waits, then sent to the rest and reported', async () => {
-    const arranged = await arrange(language);
+    const arranged = await arrangeCampaign(admin, language, { guests: GUESTS, prefix: 'exp' });
     const page = await signedIn(language);
 
     // Build: B beside A, half the audience in the test, a 1 h wait, and a 10 % holdout.
