@@ -118,6 +118,8 @@ export const ERROR_MESSAGES = {
   webhook_provider_invalid: 'Choose Amazon SES, SendGrid, Mailgun or Postmark.',
   webhook_secret_required: "Enter the provider's signing key or webhook password.",
   webhook_brand_only: 'Relay webhooks belong to a brand. Switch to the brand.',
+  protection_brand_only: "A campaign's protection thresholds are the brand's. Switch to the brand.",
+  protection_out_of_range: 'Enter a value within the range shown.',
   import_interrupted:
     'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
   import_review_interrupted: 'Reading the file was interrupted too many times. Please upload the file again.',
@@ -145,6 +147,7 @@ export const ERROR_MESSAGES = {
   campaign_sending: 'This campaign is being sent and cannot be deleted now.',
   campaign_not_sending: 'Only a campaign that is being sent can be paused.',
   campaign_not_paused: 'This campaign is not paused.',
+  campaign_not_cancellable: 'Only a draft, scheduled or paused campaign can be cancelled.',
   campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
   campaign_audience_empty:
     'This campaign has no recipients: the chosen segments have no active customers with an email.',

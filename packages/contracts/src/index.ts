@@ -170,6 +170,12 @@ export {
 } from './tracking.ts';
 export {
   SUPPRESSION_REASONS,
+  PROTECTION_BOUNDS,
+  PROTECTION_DEFAULTS,
+  PROTECTION_FIELDS,
+  protectionWarning,
+  type TProtection,
+  type TProtectionWarning,
   type TSuppression,
   type TSuppressionReason,
   type TSuppressionListQuery,

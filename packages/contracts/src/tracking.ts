@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZProtectionWarning } from './deliverability.ts';
 import { defineEndpoint, envelope } from './http.ts';
 
 /**
@@ -207,6 +208,12 @@ export const ZCampaignReport = z.object({
   unopened: count,
   rates: ZStatRates,
   updatedAt: z.string().nullable(),
+  /**
+   * Issue 25: the hard-bounce or complaint rate at or past its warning level (half and a third of
+   * the brand's pause thresholds), once the brand's minimum was handed to the relay; null
+   * otherwise, and for a campaign seen for the acting host's own guests only.
+   */
+  warning: ZProtectionWarning.nullable(),
 });
 export type TCampaignReport = z.infer<typeof ZCampaignReport>;
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PROTECTION_DEFAULTS } from '@yado/contracts';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus } from '../tracking/queries.ts';
 import { applyRollups } from '../tracking/rollups.ts';
@@ -35,8 +36,6 @@ export interface TFeedback {
 
 const MAX_DIAGNOSTIC = 1000;
 
-/** Protection's defaults when a brand has no settings row (the columns' defaults otherwise). */
-export const PROTECTION_DEFAULTS = { minSent: 1000, hardBouncePct: 5, complaintPct: 0.3 } as const;
 
 export interface TApplied {
   deliveryId: string;
