@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
+import type { TProtectionWarning } from '@yado/contracts/deliverability';
 import { ratesOf } from '@yado/contracts/tracking';
 import { describe, expect, it } from 'vitest';
 import { campaignFixture, profileFixture } from '../../../test/fixtures';
@@ -66,9 +67,15 @@ const recipient = (deliveryId: string, name: string, possibleRepeat: boolean) =>
   events: [],
 });
 
-function serve(answer: TCampaign | null, recipients = [recipient('d1', '山田 花子', false)]) {
+function serve(
+  answer: TCampaign | null,
+  recipients = [recipient('d1', '山田 花子', false)],
+  warning: TProtectionWarning | null = null,
+) {
   return mockFetch((method, url) => {
     if (!answer) return undefined;
+    if (method === 'POST' && url.pathname === `/v1/campaigns/${ID}/cancel`)
+      return { body: { data: { ...answer, status: 'cancelled', paused: null } } };
     if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: answer } };
     if (url.pathname === `/v1/campaigns/${ID}/statistics`)
       return {
@@ -79,6 +86,7 @@ function serve(answer: TCampaign | null, recipients = [recipient('d1', '山田 �
             unopened: 1,
             rates: ratesOf(counters),
             updatedAt: null,
+            warning,
           },
         },
       };
@@ -99,11 +107,11 @@ function serve(answer: TCampaign | null, recipients = [recipient('d1', '山田 �
   });
 }
 
-const render = (role: 'staff' | 'viewer' = 'staff') =>
+const render = (role: 'staff' | 'viewer' = 'staff', level: 'hotel' | 'brand' = 'hotel') =>
   renderWithProviders(<CampaignStatisticsPage />, {
     path: `/campaign/${ID}`,
     pattern: '/campaign/:id',
-    queryClient: signedInClient(profileFixture('hotel', role)),
+    queryClient: signedInClient(profileFixture(level, level === 'brand' ? 'admin' : role)),
   });
 
 describe('campaign statistics page', () => {
@@ -181,5 +189,31 @@ describe('campaign statistics page', () => {
     const empty = await screen.findByTestId('empty-state', {}, { timeout: 15_000 });
     expect(empty.textContent?.match(/Page not found\./g)).toHaveLength(1);
     expect(empty.textContent).toContain('This campaign does not exist, or your role cannot see it.');
+  }, 30_000);
+
+  it('warns before the pause, and lets an admin cancel a paused send after a confirmation (issue 25)', async () => {
+    const paused: TCampaign = {
+      ...campaign,
+      hold: null,
+      scope: 'campaign',
+      editable: true,
+      paused: { at: '2026-11-24T12:05:00.000Z', by: null, reason: { kind: 'complaint', rate: 0.0035 } },
+    };
+    const calls = serve(paused, undefined, { kind: 'complaint', rate: 0.0015, pausePct: 0.3 });
+    await render('staff', 'brand');
+    expect((await screen.findByTestId('campaign-protection-warning', {}, { timeout: 15_000 })).textContent).toBe(
+      'Complaint rate 0.15%: this campaign pauses itself at 0.3%. Check who this campaign goes to before it does.',
+    );
+    expect(screen.getByTestId('campaign-paused').textContent).toContain('complaint rate 0.35%');
+    // Paused: resume or cancel, not pause.
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel campaign' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('the 2 guests not yet mailed will not receive it');
+    expect(calls.some((c) => c.url.pathname.endsWith('/cancel'))).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel campaign' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.url.pathname.endsWith('/cancel'))).toBe(true),
+    );
   }, 30_000);
 });

@@ -25,7 +25,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
-import { pausedText } from '../pausedText';
+import { pausedText, warningText } from '../pausedText';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
@@ -79,9 +79,14 @@ export function CampaignStatisticsPage() {
     );
   }
   const data = campaign.data;
-  const actions = actionsFor(data.status, data.editable, can, data.scope, Boolean(data.paused)).filter(
-    (a) => a !== 'statistics',
-  );
+  const actions = actionsFor(
+    data.status,
+    data.editable,
+    can,
+    data.scope,
+    Boolean(data.paused),
+    Boolean(data.startedAt),
+  ).filter((a) => a !== 'statistics');
   const reportOnly = !can['campaign.update'] && !can['campaign.create'];
   return (
     <Stack gap="lg">
@@ -141,7 +146,7 @@ export function CampaignStatisticsPage() {
           {pausedText(data.paused, t, currentLanguage(), data.timeZone)}
         </Alert>
       )}
-      {SENT_STATES.has(data.status) ? (
+      {SENT_STATES.has(data.status) || data.startedAt ? (
         <Statistics campaign={data} />
       ) : (
         <Alert color="gray" data-testid="campaign-not-sent">
@@ -315,6 +320,11 @@ function Statistics({ campaign }: { campaign: TCampaign }) {
         <Text c="red" role="alert">
           {errorText(failure, t)}
         </Text>
+      )}
+      {report.data?.warning && (
+        <Alert color="orange" data-testid="campaign-protection-warning">
+          {warningText(report.data.warning, t, language)}
+        </Alert>
       )}
       {report.data ? (
         <Figures report={report.data} language={language} campaign={campaign} />
