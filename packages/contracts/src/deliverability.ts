@@ -31,6 +31,10 @@ export const ZRelayWebhook = z.object({
   secretHint: z.string().nullable(),
   topicArn: z.string().nullable(),
   updatedAt: z.string().nullable(),
+  /** When the relay's last verified message arrived (null: none yet). */
+  lastEventAt: z.string().nullable(),
+  /** SES: whether SNS confirmed the subscription (pending until it posts its confirmation); null for the others. */
+  subscription: z.enum(['pending', 'confirmed']).nullable(),
 });
 export type TRelayWebhook = z.infer<typeof ZRelayWebhook>;
 

@@ -36,7 +36,6 @@ export interface TFeedback {
 
 const MAX_DIAGNOSTIC = 1000;
 
-
 export interface TApplied {
   deliveryId: string;
   kind: TFeedbackKind;

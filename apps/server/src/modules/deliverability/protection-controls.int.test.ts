@@ -31,9 +31,10 @@ beforeAll(async () => {
   await seedDemoSending(s.rt);
   [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
   [hotel] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
-  await s.sql(`update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`, [
-    brand.id,
-  ]);
+  await s.sql(
+    `update campaign_email_settings set quiet_hours_start = '00:00', quiet_hours_end = '00:00' where host_id = $1`,
+    [brand.id],
+  );
   token = (await s.login(DEMO.brandAdmin)).token;
   const template = await s.call('POST', '/v1/templates', {
     token,
@@ -92,7 +93,8 @@ const counts = async (campaignId: string) =>
     ).map((r) => [r.status, r.n]),
   ) as Record<string, number>;
 
-const setProtection = (body: unknown, as = token) => s.call('PUT', '/v1/deliverability/protection', { token: as, body });
+const setProtection = (body: unknown, as = token) =>
+  s.call('PUT', '/v1/deliverability/protection', { token: as, body });
 
 describe('protection thresholds', () => {
   it('reads the defaults, saves values within bounds (audited), refuses others per field, and is the brand’s alone', async () => {
@@ -174,7 +176,7 @@ describe('cancelling a paused campaign', () => {
     });
     expect(settled.sent).toBeGreaterThan(0);
     expect(settled.skipped).toBeGreaterThan(0);
-    expect(settled.sent + settled.skipped).toBe(GUESTS);
+    expect((settled.sent ?? 0) + (settled.skipped ?? 0)).toBe(GUESTS);
     const reasons = await s.sql(
       `select distinct skip_reason from deliveries where campaign_id = $1 and status = 'skipped'`,
       [id],
