@@ -164,6 +164,7 @@ export {
   type TStatCounters,
   type TStatRates,
   type TCampaignReport,
+  type TRecipientFeedbackKind,
   type TUnsubscribePage,
   type TUnsubscribeSource,
   type TGuestConsentSource,

@@ -142,6 +142,18 @@ describe('warning before the pause', () => {
     expect(report.warning).toEqual({ kind: 'hard_bounce', rate: 0.03, pausePct: 5 });
     const campaign = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
     expect(campaign.paused).toBeNull();
+    // The recipient list shows each bounce as classified, with the report's diagnostic.
+    const recipients = (await s.call('GET', `/v1/campaigns/${id}/recipients?limit=100`, { token })).body.data.items as {
+      email: string;
+      feedback: { kind: string; status: string | null; diagnostic: string | null } | null;
+    }[];
+    const bounced = recipients.filter((r) => r.email.startsWith('bounce'));
+    expect(bounced).toHaveLength(3);
+    for (const r of bounced) {
+      expect(r.feedback).toMatchObject({ kind: 'hard_bounce', status: '5.1.1' });
+      expect(r.feedback?.diagnostic).toBeTruthy();
+    }
+    expect(recipients.filter((r) => r.feedback !== null)).toHaveLength(3);
 
     // With a higher threshold the same rate is below its warning level.
     expect((await setProtection({ minSent: 100, hardBouncePct: 10, complaintPct: 0.3 })).status).toBe(200);

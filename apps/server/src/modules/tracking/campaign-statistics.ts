@@ -4,6 +4,7 @@ import {
   protectionWarning,
   ratesOf,
   type TCampaignReport,
+  type TRecipientFeedbackKind as TFeedbackKind,
   type TStatCounters,
   trackingApi,
 } from '@yado/contracts';
@@ -146,6 +147,14 @@ export function readRecipients(
         openedAt: iso(r.openedAt),
         clickedAt: iso(r.clickedAt),
         possibleRepeat: r.possibleRepeat,
+        feedback: r.feedbackKind
+          ? {
+              kind: r.feedbackKind as TFeedbackKind,
+              status: r.feedbackStatus,
+              diagnostic: r.feedbackDiagnostic,
+              at: iso(r.feedbackAt) as string,
+            }
+          : null,
         events: events
           .filter((e) => e.deliveryId === r.deliveryId)
           .map((e) => ({

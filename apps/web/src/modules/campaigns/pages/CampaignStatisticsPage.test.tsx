@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
 import type { TProtectionWarning } from '@yado/contracts/deliverability';
+import type { TRecipient } from '@yado/contracts/tracking';
 import { ratesOf } from '@yado/contracts/tracking';
 import { describe, expect, it } from 'vitest';
 import { campaignFixture, profileFixture } from '../../../test/fixtures';
@@ -64,6 +65,7 @@ const recipient = (deliveryId: string, name: string, possibleRepeat: boolean) =>
   openedAt: null,
   clickedAt: null,
   possibleRepeat,
+  feedback: null as TRecipient['feedback'],
   events: [],
 });
 
@@ -199,12 +201,26 @@ describe('campaign statistics page', () => {
       editable: true,
       paused: { at: '2026-11-24T12:05:00.000Z', by: null, reason: { kind: 'complaint', rate: 0.0035 } },
     };
-    const calls = serve(paused, undefined, { kind: 'complaint', rate: 0.0015, pausePct: 0.3 });
+    const bounced = {
+      ...recipient('d2', '佐藤 一郎', false),
+      status: 'failed',
+      feedback: {
+        kind: 'hard_bounce' as const,
+        status: '5.1.1',
+        diagnostic: 'smtp; 550 5.1.1 <bounce1@guest.example.jp>: user unknown',
+        at: '2026-11-24T12:10:00.000Z',
+      },
+    };
+    const calls = serve(paused, [bounced], { kind: 'complaint', rate: 0.0015, pausePct: 0.3 });
     await render('staff', 'brand');
     expect((await screen.findByTestId('campaign-protection-warning', {}, { timeout: 15_000 })).textContent).toBe(
       'Complaint rate 0.15%: this campaign pauses itself at 0.3%. Check who this campaign goes to before it does.',
     );
     expect(screen.getByTestId('campaign-paused').textContent).toContain('complaint rate 0.35%');
+    // Each bounce says what it was and what the relay said.
+    expect((await screen.findByTestId('campaign-recipient-feedback')).textContent).toBe(
+      'Hard bounce · 5.1.1 · smtp; 550 5.1.1 <bounce1@guest.example.jp>: user unknown',
+    );
     // Paused: resume or cancel, not pause.
     expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel campaign' }));

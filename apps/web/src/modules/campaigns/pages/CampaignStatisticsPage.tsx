@@ -518,6 +518,23 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                         {codeText(recipient.error, t)}
                       </Text>
                     )}
+                    {recipient.feedback && (
+                      // The bounce or complaint as classified, and the relay's own words (issue 25).
+                      <Text
+                        size="xs"
+                        c="orange.8"
+                        data-testid="campaign-recipient-feedback"
+                        style={{ wordBreak: 'break-word' }}
+                      >
+                        {[
+                          t(`campaign.feedback.${recipient.feedback.kind}`),
+                          recipient.feedback.status,
+                          recipient.feedback.diagnostic,
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     {recipient.sentAt ? formatDate(recipient.sentAt, language, { withTime: true, timeZone }) : '-'}
