@@ -241,3 +241,24 @@ export function protectionWarning(
     return { kind: 'complaint', rate: complaint, pausePct: p.complaintPct };
   return null;
 }
+
+/** A campaign of the brand, sending or sent within a day, that paused itself or is past its warning level (the brand admins' banner). */
+export const ZProtectionAlert = z.object({
+  campaignId: z.string(),
+  name: z.string(),
+  kind: z.enum(['hard_bounce', 'complaint']),
+  rate: z.number(),
+  /** The brand's pause threshold for that rate, in percent. */
+  pausePct: z.number(),
+  /** True: it paused itself and waits for an admin; false: a warning. */
+  paused: z.boolean(),
+});
+export type TProtectionAlert = z.infer<typeof ZProtectionAlert>;
+
+export const protectionAlerts = defineEndpoint({
+  method: 'GET',
+  path: '/v1/deliverability/protection/alerts',
+  summary:
+    "The brand's campaigns sending or sent within a day that paused themselves (protection) or are past a warning level, for the brand admins' banner (brand context only: 403 protection_brand_only)",
+  response: envelope(z.array(ZProtectionAlert)),
+});

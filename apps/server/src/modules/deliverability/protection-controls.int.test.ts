@@ -155,9 +155,24 @@ describe('warning before the pause', () => {
     }
     expect(recipients.filter((r) => r.feedback !== null)).toHaveLength(3);
 
+    // The brand admins' banner lists it, as a warning.
+    const alerts = (await s.call('GET', '/v1/deliverability/protection/alerts', { token })).body.data;
+    expect(alerts).toContainEqual({
+      campaignId: id,
+      name: `警告 ${tag}`,
+      kind: 'hard_bounce',
+      rate: 0.03,
+      pausePct: 5,
+      paused: false,
+    });
+
     // With a higher threshold the same rate is below its warning level.
     expect((await setProtection({ minSent: 100, hardBouncePct: 10, complaintPct: 0.3 })).status).toBe(200);
     expect((await s.call('GET', `/v1/campaigns/${id}/statistics`, { token })).body.data.warning).toBeNull();
+    const none = (await s.call('GET', '/v1/deliverability/protection/alerts', { token })).body.data as {
+      campaignId: string;
+    }[];
+    expect(none.map((a) => a.campaignId)).not.toContain(id);
     // And before the minimum is handed, nothing is said at all.
     expect((await setProtection({ minSent: 200, hardBouncePct: 5, complaintPct: 0.3 })).status).toBe(200);
     expect((await s.call('GET', `/v1/campaigns/${id}/statistics`, { token })).body.data.warning).toBeNull();

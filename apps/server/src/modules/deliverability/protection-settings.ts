@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { PROTECTION_BOUNDS, PROTECTION_DEFAULTS, PROTECTION_FIELDS, type TProtection } from '@yado/contracts';
+import {
+  PROTECTION_BOUNDS,
+  PROTECTION_DEFAULTS,
+  PROTECTION_FIELDS,
+  protectionWarning,
+  type TProtection,
+} from '@yado/contracts';
+import type { TProtectionAlert } from '@yado/contracts/deliverability';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
@@ -66,5 +73,63 @@ export function saveProtection(rt: TRuntime, ctx: TActingContext, input: TProtec
         ),
       });
     return values;
+  });
+}
+
+/**
+ * The brand's sending campaigns that paused themselves, or whose rates are past the warning level
+ * (the same `protectionWarning` as their statistics), and those sent within the last day that are:
+ * what the brand admins' banner lists (reports keep coming in after a send finished).
+ */
+export function listProtectionAlerts(rt: TRuntime, ctx: TActingContext): Promise<TProtectionAlert[]> {
+  const brandId = brandOf(ctx);
+  return inTenant(rt, ctx, async (tx) => {
+    const protection = await protectionOf(tx, brandId);
+    const rows = await selectRows<{
+      id: string;
+      name: string;
+      paused_reason: { kind: 'hard_bounce' | 'complaint'; rate: number | string; resumed?: boolean } | null;
+      paused: boolean;
+      sent: number;
+      failed: number;
+      delivered: number;
+      hard_bounces: number;
+      complaints: number;
+    }>(
+      tx,
+      sql`select c.id, c.name, c.paused_reason, (c.paused_at is not null and c.paused_by is null) as paused,
+          st.sent, st.failed, st.delivered, st.hard_bounces, st.complaints
+        from campaigns c join campaign_stats st on st.campaign_id = c.id
+        where c.brand_id = ${brandId}::uuid and c.scenario_id is null
+          and (c.status = 'pending' or (c.status = 'sent' and c.finished_at > now() - interval '1 day'))
+        order by c.started_at desc nulls last, c.id limit 20`,
+    );
+    const alerts: TProtectionAlert[] = [];
+    for (const r of rows) {
+      if (r.paused && r.paused_reason && !r.paused_reason.resumed) {
+        const kind = r.paused_reason.kind;
+        alerts.push({
+          campaignId: r.id,
+          name: r.name,
+          kind,
+          rate: Number(r.paused_reason.rate),
+          pausePct: kind === 'hard_bounce' ? protection.hardBouncePct : protection.complaintPct,
+          paused: true,
+        });
+        continue;
+      }
+      const warning = protectionWarning(
+        {
+          sent: r.sent,
+          failed: r.failed,
+          delivered: r.delivered,
+          hardBounces: r.hard_bounces,
+          complaints: r.complaints,
+        },
+        protection,
+      );
+      if (warning) alerts.push({ campaignId: r.id, name: r.name, ...warning, paused: false });
+    }
+    return alerts;
   });
 }

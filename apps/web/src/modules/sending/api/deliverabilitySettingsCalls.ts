@@ -28,3 +28,8 @@ export function saveRelayWebhook(
 export function deleteRelayWebhook(provider: TRelayProvider): Promise<{ deleted: boolean }> {
   return request(deliverabilityApi.deleteRelayWebhook, { params: { provider } });
 }
+
+export const protectionAlertsQuery = queryOptions({
+  queryKey: ['deliverability', 'protection', 'alerts'],
+  queryFn: ({ signal }) => request(deliverabilityApi.protectionAlerts, { signal }),
+});
