@@ -119,6 +119,20 @@ describe.each(LANGUAGES)('bounces and complaints (%s)', (language: TLanguage) =>
     await expect.poll(async () => page.getByTestId('stat-hard-bounces').textContent()).toContain('1');
     expect(await page.getByTestId('stat-hard-bounces').textContent()).toContain(t.campaign.statistics.hard_bounces);
     expect(await page.getByTestId('stat-complaints').textContent()).toContain('1');
+    // The recipient list shows the bounce as classified, with the report's diagnostic.
+    const feedback = page.locator(
+      `[data-testid="campaign-recipient"][data-email="${bouncing.email}"] [data-testid="campaign-recipient-feedback"]`,
+    );
+    await feedback.waitFor();
+    expect(await feedback.textContent()).toContain(t.campaign.feedback.hard_bounce);
+    expect(await feedback.textContent()).toContain('5.1.1');
+
+    // Settings: the brand's protection thresholds and its relay webhooks, in the user's language.
+    await page.goto('/settings#protection');
+    const protection = page.getByTestId('protection-form');
+    await protection.waitFor();
+    expect(await protection.getByLabel(t.sending.protection.fields.hard_bounce_pct).inputValue()).toBe('5');
+    expect(await page.getByTestId('settings-relay-webhooks').textContent()).toContain(t.sending.relay.providers.ses);
 
     await page.goto('/suppression-list');
     await page.getByPlaceholder(t.customers.suppressions.search).fill(run);

@@ -37,7 +37,8 @@ export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'deferred', 'skip
 export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Why a delivery was skipped (counted apart in the statistics). */
-export const SKIP_REASONS = ['frequency_cap', 'unsubscribed', 'no_email', 'bounced', 'inactive'] as const;
+/** `cancelled`: the campaign was cancelled while paused before this delivery was handed to the relay. */
+export const SKIP_REASONS = ['frequency_cap', 'unsubscribed', 'no_email', 'bounced', 'inactive', 'cancelled'] as const;
 /**
  * A held-out guest (issue 26, experiments): the delivery is stored as `skipped` with this reason,
  * never mailed, and counted apart as `heldOut` (never in `skipped` nor in the rates).
@@ -378,7 +379,8 @@ export const saveDraft = defineEndpoint({
 export const cancel = defineEndpoint({
   method: 'POST',
   path: `${byId}/cancel`,
-  summary: 'Cancel a draft or scheduled campaign',
+  summary:
+    'Cancel a draft or scheduled campaign, or a paused one (issue 25): its deliveries not yet handed to the relay become skipped (reason cancelled), those in flight finish and count; 409 campaign_not_cancellable otherwise',
   body: z.object({}).optional(),
   response: one,
 });

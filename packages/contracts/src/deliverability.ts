@@ -31,6 +31,10 @@ export const ZRelayWebhook = z.object({
   secretHint: z.string().nullable(),
   topicArn: z.string().nullable(),
   updatedAt: z.string().nullable(),
+  /** When the relay's last verified message arrived (null: none yet). */
+  lastEventAt: z.string().nullable(),
+  /** SES: whether SNS confirmed the subscription (pending until it posts its confirmation); null for the others. */
+  subscription: z.enum(['pending', 'confirmed']).nullable(),
 });
 export type TRelayWebhook = z.infer<typeof ZRelayWebhook>;
 
@@ -160,4 +164,101 @@ export const add = defineEndpoint({
   summary: "Add an address to the brand's suppression list by hand (brand admin; audited)",
   body: z.object({ email: z.string().trim().max(254) }),
   response: envelope(ZSuppression),
+});
+
+/**
+ * Protection (issue 25), the brand's thresholds: once a campaign has handed `minSent` mails to the
+ * relay, a hard-bounce rate (of the mails handed) at `hardBouncePct` or a complaint rate (of
+ * delivered) at `complaintPct` pauses it. At half the bounce threshold and a third of the complaint
+ * one (2.5% and 0.1% by default) its statistics and the brand admins' banner warn, without pausing.
+ * The bounds keep a brand from switching protection off: SES reviews an account at 5% bounces and
+ * pauses it at 10%; Gmail wants complaints below 0.3%, SES pauses at 0.5%.
+ */
+export const PROTECTION_DEFAULTS = { minSent: 1000, hardBouncePct: 5, complaintPct: 0.3 } as const;
+export const PROTECTION_BOUNDS = {
+  minSent: { min: 100, max: 100_000 },
+  hardBouncePct: { min: 1, max: 10 },
+  complaintPct: { min: 0.05, max: 0.5 },
+} as const;
+export const PROTECTION_FIELDS = ['minSent', 'hardBouncePct', 'complaintPct'] as const;
+/** The warning's share of the pause threshold, per rate. */
+export const PROTECTION_WARN_SHARE = { hard_bounce: 1 / 2, complaint: 1 / 3 } as const;
+
+export const ZProtection = z.object({
+  minSent: z.number().int(),
+  hardBouncePct: z.number(),
+  complaintPct: z.number(),
+});
+export type TProtection = z.infer<typeof ZProtection>;
+
+/** Out of bounds answers 400 with the field's code `protection_out_of_range` (the console names the bounds). */
+export const ZProtectionInput = z.object({
+  minSent: z.number().int(),
+  hardBouncePct: z.number(),
+  complaintPct: z.number(),
+});
+
+export const getProtection = defineEndpoint({
+  method: 'GET',
+  path: '/v1/deliverability/protection',
+  summary: "The brand's protection thresholds (brand context only: 403 protection_brand_only)",
+  response: envelope(ZProtection),
+});
+
+export const saveProtection = defineEndpoint({
+  method: 'PUT',
+  path: '/v1/deliverability/protection',
+  summary:
+    "Set the brand's protection thresholds within PROTECTION_BOUNDS (400 protection_out_of_range per field otherwise; percentages kept to 2 decimals); audited",
+  body: ZProtectionInput,
+  response: envelope(ZProtection),
+});
+
+/** A campaign's rate at or past its warning level: which, how high (a fraction), and where it pauses (percent). */
+export const ZProtectionWarning = z.object({
+  kind: z.enum(['hard_bounce', 'complaint']),
+  rate: z.number(),
+  /** The brand's pause threshold for that rate, in percent. */
+  pausePct: z.number(),
+});
+export type TProtectionWarning = z.infer<typeof ZProtectionWarning>;
+
+/**
+ * The warning a campaign's counters earn under the brand's thresholds: none before `minSent` mails
+ * were handed to the relay; the hard-bounce rate first, as the pause checks it.
+ */
+export function protectionWarning(
+  c: { sent: number; failed: number; delivered: number; hardBounces: number; complaints: number },
+  p: TProtection,
+): TProtectionWarning | null {
+  const handed = c.sent + c.failed;
+  if (handed === 0 || handed < p.minSent) return null;
+  const hard = c.hardBounces / handed;
+  if (hard * 100 >= p.hardBouncePct * PROTECTION_WARN_SHARE.hard_bounce)
+    return { kind: 'hard_bounce', rate: hard, pausePct: p.hardBouncePct };
+  const complaint = c.delivered > 0 ? c.complaints / c.delivered : 0;
+  if (c.delivered > 0 && complaint * 100 >= p.complaintPct * PROTECTION_WARN_SHARE.complaint)
+    return { kind: 'complaint', rate: complaint, pausePct: p.complaintPct };
+  return null;
+}
+
+/** A campaign of the brand, sending or sent within a day, that paused itself or is past its warning level (the brand admins' banner). */
+export const ZProtectionAlert = z.object({
+  campaignId: z.string(),
+  name: z.string(),
+  kind: z.enum(['hard_bounce', 'complaint']),
+  rate: z.number(),
+  /** The brand's pause threshold for that rate, in percent. */
+  pausePct: z.number(),
+  /** True: it paused itself and waits for an admin; false: a warning. */
+  paused: z.boolean(),
+});
+export type TProtectionAlert = z.infer<typeof ZProtectionAlert>;
+
+export const protectionAlerts = defineEndpoint({
+  method: 'GET',
+  path: '/v1/deliverability/protection/alerts',
+  summary:
+    "The brand's campaigns sending or sent within a day that paused themselves (protection) or are past a warning level, for the brand admins' banner (brand context only: 403 protection_brand_only)",
+  response: envelope(z.array(ZProtectionAlert)),
 });

@@ -119,6 +119,8 @@ export const ERROR_MESSAGES = {
   webhook_provider_invalid: 'Choose Amazon SES, SendGrid, Mailgun or Postmark.',
   webhook_secret_required: "Enter the provider's signing key or webhook password.",
   webhook_brand_only: 'Relay webhooks belong to a brand. Switch to the brand.',
+  protection_brand_only: "A campaign's protection thresholds are the brand's. Switch to the brand.",
+  protection_out_of_range: 'Enter a value within the range shown.',
   import_interrupted:
     'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
   import_review_interrupted: 'Reading the file was interrupted too many times. Please upload the file again.',
@@ -149,6 +151,7 @@ export const ERROR_MESSAGES = {
   experiment_variant_unknown: 'This campaign has no such variant.',
   experiment_locked: 'The A/B test and holdout cannot be changed once the campaign has started sending.',
   campaign_not_paused: 'This campaign is not paused.',
+  campaign_not_cancellable: 'Only a draft, scheduled or paused campaign can be cancelled.',
   campaign_schedule_past: 'The send time has passed. Choose a time in the future.',
   campaign_audience_empty:
     'This campaign has no recipients: the chosen segments have no active customers with an email.',

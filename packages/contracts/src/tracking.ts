@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZProtectionWarning } from './deliverability.ts';
 import { defineEndpoint, envelope } from './http.ts';
 
 /**
@@ -207,6 +208,12 @@ export const ZCampaignReport = z.object({
   unopened: count,
   rates: ZStatRates,
   updatedAt: z.string().nullable(),
+  /**
+   * Issue 25: the hard-bounce or complaint rate at or past its warning level (half and a third of
+   * the brand's pause thresholds), once the brand's minimum was handed to the relay; null
+   * otherwise, and for a campaign seen for the acting host's own guests only.
+   */
+  warning: ZProtectionWarning.nullable(),
 });
 export type TCampaignReport = z.infer<typeof ZCampaignReport>;
 
@@ -254,6 +261,15 @@ export const ZRecipientEvent = z.object({
   amount: z.number().int().nullable(),
   source: z.string().nullable(),
 });
+export const RECIPIENT_FEEDBACK_KINDS = [
+  'hard_bounce',
+  'soft_bounce',
+  'policy_block',
+  'auto_reply',
+  'complaint',
+] as const;
+export type TRecipientFeedbackKind = (typeof RECIPIENT_FEEDBACK_KINDS)[number];
+
 export const ZRecipient = z.object({
   deliveryId: z.string(),
   customerId: z.string(),
@@ -269,6 +285,18 @@ export const ZRecipient = z.object({
    * so the guest may have received it twice (counted in the statistics' "Possibly sent twice").
    */
   possibleRepeat: z.boolean(),
+  /**
+   * Issue 25: the delivery's latest bounce, policy block, auto-reply or complaint, as the rules
+   * classified it, with the relay's or the report's diagnostic text as received.
+   */
+  feedback: z
+    .object({
+      kind: z.enum(RECIPIENT_FEEDBACK_KINDS),
+      status: z.string().nullable(),
+      diagnostic: z.string().nullable(),
+      at: z.string(),
+    })
+    .nullable(),
   /** The delivery's latest events, newest first (at most 20). */
   events: z.array(ZRecipientEvent),
 });

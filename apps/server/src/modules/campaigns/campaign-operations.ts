@@ -33,7 +33,9 @@ import { audienceSql, previewCounts, type TAudienceOwner } from './audience.ts';
 import { holdsOf } from './campaign-hold.ts';
 import { holdUses, releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage } from './compose-message.ts';
+import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import {
+  cancelPausedRow,
   deleteCampaignRow,
   findCampaignRow,
   headlineOf,
@@ -414,11 +416,38 @@ export async function moveCampaign(
 ): Promise<TCampaign> {
   await inTenant(rt, ctx, async (tx) => {
     const row = await mustOwn(tx, ctx, id);
-    if (!(await setStatusFromEditable(tx, id, ctx.user.id, to))) throw new AppError(409, 'campaign_not_editable');
+    if (to === 'cancelled' && row.status === 'pending') return cancelPaused(tx, ctx, row);
+    if (!(await setStatusFromEditable(tx, id, ctx.user.id, to)))
+      throw new AppError(409, to === 'cancelled' ? 'campaign_not_cancellable' : 'campaign_not_editable');
     await releaseUses(tx, row.id, to);
     if (row.status !== to) await auditCampaign(tx, ctx, row, to === 'cancelled' ? 'cancel' : 'unschedule');
   });
   return getCampaign(rt, ctx, id);
+}
+
+/**
+ * A paused campaign (by a user, or by protection) cancelled rather than resumed (issue 25): what
+ * was not handed to the relay is skipped and counted so (the statistics stay a sum of the
+ * audience), what is in flight finishes. Audited with the number skipped and the pause's reason.
+ */
+async function cancelPaused(tx: TTx, ctx: TActingContext, row: TCampaignRow): Promise<void> {
+  const skipped = await cancelPausedRow(tx, row.id, ctx.user.id);
+  if (!skipped) throw new AppError(409, 'campaign_not_cancellable');
+  await recordDeliveryOutcomes(
+    tx,
+    skipped.map((d) => ({
+      deliveryId: d.id,
+      campaignId: row.id,
+      brandId: row.brand_id,
+      hotelId: d.hotel_id,
+      outcome: 'skipped' as const,
+    })),
+  );
+  await releaseUses(tx, row.id, 'cancelled');
+  await auditCampaign(tx, ctx, row, 'cancel', {
+    skipped: skipped.length,
+    ...(row.paused_reason ? { pausedReason: row.paused_reason.kind } : {}),
+  });
 }
 
 /**

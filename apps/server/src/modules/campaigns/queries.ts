@@ -330,6 +330,34 @@ export async function setStatusFromEditable(
   return rows.length > 0;
 }
 
+/**
+ * Cancels a paused campaign (issue 25): the campaign is cancelled, and its deliveries not yet handed
+ * to the relay (queued, deferred, or claimed before the pause and not handed) are skipped as
+ * cancelled. Those handed finish on their own: their answers are recorded by their claim, and
+ * `finishIfDone` leaves a cancelled campaign alone. A claim that hands at this very moment either
+ * sees the campaign cancelled or hands its rows before they are skipped (row locks decide), so no
+ * delivery is both. Null when the campaign is not paused.
+ */
+export async function cancelPausedRow(
+  tx: TTx,
+  id: string,
+  userId: string,
+): Promise<{ id: string; hotel_id: string | null }[] | null> {
+  const cancelled = await selectRows<{ id: string }>(
+    tx,
+    sql`update campaigns set status = 'cancelled', finished_at = now(), paused_at = null, paused_by = null, problem = null,
+        updated_by = ${userId}::uuid, updated_at = now()
+      where id = ${id}::uuid and status = 'pending' and paused_at is not null returning id`,
+  );
+  if (cancelled.length === 0) return null;
+  return selectRows<{ id: string; hotel_id: string | null }>(
+    tx,
+    sql`update deliveries set status = 'skipped', skip_reason = 'cancelled', claimed_by = null, claim_token = null
+      where campaign_id = ${id}::uuid and (status in ('queued', 'deferred') or (status = 'sending' and handed_at is null))
+      returning id, hotel_id`,
+  );
+}
+
 export async function deleteCampaignRow(tx: TTx, id: string): Promise<boolean> {
   const rows = await selectRows<{ id: string }>(
     tx,

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { PROTECTION_DEFAULTS } from '@yado/contracts';
 import { selectRows, type TTx } from '../../db/client.ts';
 import { findUnsubscribeTarget, recordGuestConsent, setGuestEmailStatus } from '../tracking/queries.ts';
 import { applyDomainRollups, applyRollups, type TDomainCounter } from '../tracking/rollups.ts';
@@ -39,9 +40,6 @@ const MAX_DIAGNOSTIC = 1000;
 
 /** `at` given (the demo history's past reports), else the database's now. */
 const instant = (at?: Date): SQL => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);
-
-/** Protection's defaults when a brand has no settings row (the columns' defaults otherwise). */
-export const PROTECTION_DEFAULTS = { minSent: 1000, hardBouncePct: 5, complaintPct: 0.3 } as const;
 
 export interface TApplied {
   deliveryId: string;

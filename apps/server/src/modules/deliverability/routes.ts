@@ -6,6 +6,7 @@ import { countFeedbackWebhook } from '../../metrics/metrics.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from './webhooks/receive-webhook.ts';
 import { listDomainDeliverability } from './domain-deliverability.ts';
+import { getProtection, listProtectionAlerts, saveProtection } from './protection-settings.ts';
 import { addSuppression, liftSuppression, listSuppressions } from './suppression-list.ts';
 import { deleteRelayWebhook, listRelayWebhooks, saveRelayWebhook } from './webhooks/webhook-settings.ts';
 
@@ -39,6 +40,9 @@ export function deliverabilityRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, deliverabilityApi.deleteRelayWebhook, manage, async ({ ctx, params }) =>
     deleteRelayWebhook(rt, ctx, params.provider as string),
   );
+  route(app, deliverabilityApi.getProtection, manage, async ({ ctx }) => getProtection(rt, ctx));
+  route(app, deliverabilityApi.saveProtection, manage, async ({ ctx, body }) => saveProtection(rt, ctx, body));
+  route(app, deliverabilityApi.protectionAlerts, manage, async ({ ctx }) => listProtectionAlerts(rt, ctx));
 
   void app.register(async (scope) => {
     // The signature covers the body as sent: it is read as text, whatever its type (SNS posts

@@ -1,8 +1,10 @@
 import {
   STAT_COUNTERS,
   fullName,
+  protectionWarning,
   ratesOf,
   type TCampaignReport,
+  type TRecipientFeedbackKind as TFeedbackKind,
   type TStatCounters,
   trackingApi,
 } from '@yado/contracts';
@@ -10,6 +12,7 @@ import type { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
+import { protectionOf } from '../deliverability/protection-settings.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
   campaignHosts,
@@ -61,6 +64,8 @@ export function readCampaignReport(rt: TRuntime, ctx: TActingContext, id: string
       unopened: Math.max(0, totals.delivered - totals.uniqueOpens),
       rates: ratesOf(totals),
       updatedAt: updatedAt ? new Date(updatedAt).toISOString() : null,
+      // Protection weighs the whole campaign: a host that sees its own guests only is not warned.
+      warning: campaign.guestsOnly ? null : protectionWarning(totals, await protectionOf(tx, campaign.brandId)),
     };
   });
 }
@@ -142,6 +147,14 @@ export function readRecipients(
         openedAt: iso(r.openedAt),
         clickedAt: iso(r.clickedAt),
         possibleRepeat: r.possibleRepeat,
+        feedback: r.feedbackKind
+          ? {
+              kind: r.feedbackKind as TFeedbackKind,
+              status: r.feedbackStatus,
+              diagnostic: r.feedbackDiagnostic,
+              at: iso(r.feedbackAt) as string,
+            }
+          : null,
         events: events
           .filter((e) => e.deliveryId === r.deliveryId)
           .map((e) => ({

@@ -312,6 +312,10 @@ export interface TRecipientRow {
   openedAt: Date | null;
   clickedAt: Date | null;
   possibleRepeat: boolean;
+  feedbackKind: string | null;
+  feedbackStatus: string | null;
+  feedbackDiagnostic: string | null;
+  feedbackAt: Date | null;
 }
 
 /** A keyset page of a campaign's deliveries (by delivery id), with what each has seen. */
@@ -330,9 +334,14 @@ export async function recipientPage(
     tx,
     sql`select d.id as "deliveryId", d.customer_id as "customerId", cu.last_name as "lastName", cu.first_name as "firstName",
         coalesce(d.email, cu.email) as email, case when d.status = 'sending' then 'queued' else d.status end as status, d.sent_at as "sentAt", d.error,
-        e.opened_at as "openedAt", e.clicked_at as "clickedAt", d.in_flight_repeats > 0 as "possibleRepeat"
+        e.opened_at as "openedAt", e.clicked_at as "clickedAt", d.in_flight_repeats > 0 as "possibleRepeat",
+        fb.kind as "feedbackKind", fb.status as "feedbackStatus", fb.diagnostic as "feedbackDiagnostic", fb.received_at as "feedbackAt"
       from deliveries d join customers cu on cu.id = d.customer_id
       left join delivery_engagement e on e.delivery_id = d.id
+      -- The latest bounce, block, auto-reply or complaint of the delivery (issue 25), by its own index.
+      left join lateral (select f.kind, f.status, f.diagnostic, f.received_at from feedback_events f
+        where f.delivery_id = d.id and f.kind in ('hard_bounce', 'soft_bounce', 'policy_block', 'auto_reply', 'complaint')
+        order by f.id desc limit 1) fb on true
       where d.campaign_id = ${campaignId}
         ${options.after ? sql`and d.id > ${options.after}` : sql``}
         ${options.status ? sql`and d.status = ${options.status}` : sql``}

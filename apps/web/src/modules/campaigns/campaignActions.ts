@@ -18,13 +18,14 @@ export type TCampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
 
 /** The states each action applies to; the server refuses the same transitions (409). */
 const BY_STATE: Record<TCampaignAction, readonly TCampaignStatus[]> = {
-  // Counts exist from the moment the send starts.
+  // Counts exist from the moment the send starts (a send cancelled while paused keeps them: `started`).
   statistics: ['pending', 'sent', 'failed'],
   edit: ['draft', 'scheduled'],
   edit_schedule: ['scheduled'],
   send_now: ['draft', 'scheduled'],
   save_as_draft: ['scheduled'],
-  cancel: ['scheduled'],
+  // A sending campaign only once paused (issue 25): the admin resumes it or cancels the rest.
+  cancel: ['scheduled', 'pending'],
   // A sending campaign: paused or resumed (which one, `paused` decides).
   pause: ['pending'],
   resume: ['pending'],
@@ -76,7 +77,8 @@ export function isConfirmed(action: TCampaignAction): action is TConfirmedAction
  * The actions offered for a campaign in `status` to a user holding `entitlements`; `editable` is
  * false for a campaign of another host, which it may read and copy only. A campaign of a host above
  * seen for the acting host's own guests (`scope` own_guests) is read only: its segments are not the
- * acting host's to copy. `paused`: a sending campaign paused by a user (resume instead of pause).
+ * acting host's to copy. `paused`: a sending campaign paused (resume or cancel instead of pause).
+ * `started`: its send began (a campaign cancelled while paused has statistics).
  */
 export function actionsFor(
   status: TCampaignStatus,
@@ -84,12 +86,14 @@ export function actionsFor(
   entitlements: Partial<Record<TEntitlement, boolean>>,
   scope: TCampaignScope = 'campaign',
   paused = false,
+  started = false,
 ): TCampaignAction[] {
   return CAMPAIGN_ACTIONS.filter(
     (action) =>
-      BY_STATE[action].includes(status) &&
+      (BY_STATE[action].includes(status) || (action === 'statistics' && status === 'cancelled' && started)) &&
       (action !== 'pause' || !paused) &&
       (action !== 'resume' || paused) &&
+      (action !== 'cancel' || status !== 'pending' || paused) &&
       entitlements[NEEDS[action]] === true &&
       (editable || !OWNER_ONLY.has(action)) &&
       (scope === 'campaign' || action === 'statistics'),

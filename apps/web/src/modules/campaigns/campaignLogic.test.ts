@@ -49,8 +49,8 @@ describe('campaign actions by state', () => {
 
   it('keep a campaign being sent from deletion and change', () => {
     expect(actionsFor('pending', true, ALL)).toEqual(['statistics', 'pause', 'duplicate']);
-    // A paused send offers resume instead; a viewer or another host's user neither.
-    expect(actionsFor('pending', true, ALL, 'campaign', true)).toEqual(['statistics', 'resume', 'duplicate']);
+    // A paused send offers resume or cancel instead; a viewer or another host's user neither.
+    expect(actionsFor('pending', true, ALL, 'campaign', true)).toEqual(['statistics', 'cancel', 'resume', 'duplicate']);
     expect(actionsFor('pending', false, ALL)).toEqual(['statistics', 'duplicate']);
     expect(actionsFor('pending', true, VIEWER, 'campaign', true)).toEqual(['statistics']);
   });
@@ -59,6 +59,8 @@ describe('campaign actions by state', () => {
     expect(actionsFor('sent', true, ALL)).toEqual(['statistics', 'duplicate', 'delete']);
     expect(actionsFor('failed', true, ALL)).toEqual(['statistics', 'duplicate', 'delete']);
     expect(actionsFor('cancelled', true, ALL)).toEqual(['duplicate', 'delete']);
+    // Cancelled while paused, after its send began: what went out is still reported.
+    expect(actionsFor('cancelled', true, ALL, 'campaign', false, true)).toEqual(['statistics', 'duplicate', 'delete']);
   });
 
   it("give a hotel its brand's campaign to its guests to read only, not to copy", () => {

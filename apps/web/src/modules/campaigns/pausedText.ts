@@ -1,7 +1,23 @@
 import type { TCampaign } from '@yado/contracts/campaigns';
+import type { TProtectionWarning } from '@yado/contracts/deliverability';
 import type { TFunction } from 'i18next';
 import { formatDate } from '../../lib/dates/formatDate';
 import type { TLanguage } from '../../lib/session/storage';
+
+/** A percentage as the thresholds are set: up to two decimals (0.15), none when whole. */
+const percent = (value: number, language: TLanguage) =>
+  value.toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US', { maximumFractionDigits: value < 1 ? 2 : 1 });
+
+/**
+ * What a campaign near its pause says on its statistics page and in the brand admins' banner
+ * (issue 25): "Hard-bounce rate 3.1%: this campaign pauses itself at 5%."
+ */
+export function warningText(warning: TProtectionWarning, t: TFunction, language: TLanguage): string {
+  return t(`campaign.statistics.protection_warning.${warning.kind}`, {
+    rate: percent(warning.rate * 100, language),
+    threshold: percent(warning.pausePct, language),
+  });
+}
 
 /**
  * What a paused campaign says on its statistics page and in the list: who paused it and when, or,
@@ -15,9 +31,7 @@ export function pausedText(
 ): string {
   const time = formatDate(paused.at, language, { withTime: true, timeZone });
   if (paused.reason) {
-    const rate = (paused.reason.rate * 100).toLocaleString(language === 'ja' ? 'ja-JP' : 'en-US', {
-      maximumFractionDigits: 1,
-    });
+    const rate = percent(paused.reason.rate * 100, language);
     return t(`campaign.statistics.paused_automatically.${paused.reason.kind}`, { rate, time });
   }
   return t('campaign.statistics.paused', {

@@ -147,7 +147,8 @@ interface TVerified {
   /** Entries of the batch that are no event we can read (counted as ignored). */
   unreadable: number;
   replayKey: string | null;
-  confirmed?: boolean;
+  /** An SNS subscription confirmed: the confirmation message, kept as an event the settings read. */
+  confirmed?: Record<string, unknown>;
 }
 
 async function verified(
@@ -164,7 +165,7 @@ async function verified(
     if (message.Type === 'SubscriptionConfirmation') {
       if (!isSnsUrl(rt.config, message.SubscribeURL)) throw new WebhookRefusal('certificate');
       await fetchSns(rt.config, message.SubscribeURL);
-      return { events: [], unreadable: 0, replayKey: null, confirmed: true };
+      return { events: [], unreadable: 0, replayKey: null, confirmed: message as unknown as Record<string, unknown> };
     }
     if (message.Type !== 'Notification') return { events: [], unreadable: 0, replayKey: null };
     // SES's own notices on the topic (the destination's test message) are no event: taken and ignored.
@@ -390,6 +391,13 @@ export async function receiveWebhook(rt: TRuntime, request: TWebhookRequest): Pr
     const hook = await hookOf(rt, provider, request.hookId);
     const v = await verified(rt, provider, hook, request);
     if (v.confirmed) {
+      // Kept among the events (nothing to apply) so the brand's settings can say the subscription is confirmed.
+      const confirmation = v.confirmed;
+      await withTenant(rt.database.db, SYSTEM, (tx) =>
+        tx.execute(sql`insert into relay_webhook_events (brand_id, provider, event_id, raw, applied_at)
+          values (${hook.brandId}::uuid, ${provider}, ${`subscription:${String(confirmation.MessageId ?? '')}`}, ${JSON.stringify(confirmation)}::jsonb, now())
+          on conflict do nothing`),
+      );
       countFeedbackWebhook(label, 'confirmed');
       return { received: 0, applied: 0, duplicates: 0, ignored: 0, confirmed: true };
     }

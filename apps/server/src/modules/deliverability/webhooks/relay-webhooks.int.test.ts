@@ -1,3 +1,4 @@
+import type { TRelayWebhook } from '@yado/contracts';
 import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -319,10 +320,17 @@ describe('Amazon SES through SNS', () => {
         SubscribeURL: url,
         Timestamp: new Date().toISOString(),
       });
+    const ses = async () =>
+      ((await s.call('GET', '/v1/deliverability/relay-webhooks', { token })).body.data as TRelayWebhook[]).find(
+        (h) => h.provider === 'ses',
+      ) as TRelayWebhook;
+    expect(await ses()).toMatchObject({ subscription: 'pending', lastEventAt: null });
     const ok = await postSes(subscription(`${snsBase}/confirm?Token=tok`));
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.data.confirmed).toBe(true);
     expect(confirmations).toEqual(['/confirm?Token=tok']);
+    // The settings say so: the brand sees SNS took the address.
+    expect((await ses()).subscription).toBe('confirmed');
     await refused(
       'ses',
       `/v1/public/relay-webhooks/ses/${hooks.ses}`,

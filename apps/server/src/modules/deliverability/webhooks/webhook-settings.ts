@@ -23,6 +23,7 @@ interface TRow {
   topic_arn: string | null;
   /** A string from the driver. */
   updated_at: string | Date;
+  last_event_at: string | Date | null;
 }
 
 function brandOf(ctx: TActingContext): string {
@@ -49,13 +50,18 @@ function view(rt: TRuntime, provider: TRelayProvider, row: TRow | undefined): TR
     secretHint: hintOf(rt, row?.secret ?? null),
     topicArn: row?.topic_arn ?? null,
     updatedAt: row ? new Date(row.updated_at).toISOString() : null,
+    lastEventAt: row?.last_event_at ? new Date(row.last_event_at).toISOString() : null,
+    // SNS posts notifications only to a confirmed subscription: any message kept means it is.
+    subscription: provider === 'ses' && row ? (row.last_event_at ? 'confirmed' : 'pending') : null,
   };
 }
 
 const rowsOf = (tx: TTx, brandId: string) =>
   selectRows<TRow>(
     tx,
-    sql`select id, provider, secret, topic_arn, updated_at from relay_webhooks where brand_id = ${brandId}::uuid`,
+    sql`select w.id, w.provider, w.secret, w.topic_arn, w.updated_at,
+        (select max(e.received_at) from relay_webhook_events e where e.brand_id = w.brand_id and e.provider = w.provider) as last_event_at
+      from relay_webhooks w where w.brand_id = ${brandId}::uuid`,
   );
 
 export function listRelayWebhooks(rt: TRuntime, ctx: TActingContext): Promise<TRelayWebhook[]> {
@@ -105,7 +111,8 @@ export function saveRelayWebhook(
       tx,
       sql`insert into relay_webhooks (brand_id, provider, secret, topic_arn) values (${brandId}::uuid, ${provider}, ${sealed}, ${topicArn})
         on conflict (brand_id, provider) do update set secret = excluded.secret, topic_arn = excluded.topic_arn, updated_at = now()
-        returning id, provider, secret, topic_arn, updated_at`,
+        returning id, provider, secret, topic_arn, updated_at,
+          (select max(e.received_at) from relay_webhook_events e where e.brand_id = ${brandId}::uuid and e.provider = ${provider}) as last_event_at`,
     );
     const changes: Record<string, unknown> = { provider };
     if (!before) changes.created = true;

@@ -53,7 +53,14 @@ export function useCampaignActions(onDeleted?: () => void): {
     doneText: (action, campaign) => t(`campaign.done.${DONE[action]}`, { name: campaign.name }),
     confirmText: (action, campaign) => ({
       title: t(`campaign.confirm.${action}_title`),
-      message: t(`campaign.confirm.${action}`, { name: campaign.name }),
+      // Cancelling a paused send stops the mails not yet sent; the sent ones stay counted.
+      message:
+        action === 'cancel' && campaign.status === 'pending'
+          ? t('campaign.confirm.cancel_paused', {
+              name: campaign.name,
+              guests: campaign.statistics.queued + campaign.statistics.deferred,
+            })
+          : t(`campaign.confirm.${action}`, { name: campaign.name }),
       confirmLabel: t(CONFIRM_LABEL[action]),
       cancelLabel: t('campaign.confirm.keep'),
       danger: action === 'delete' || action === 'cancel',

@@ -90,7 +90,14 @@ export function CampaignListPage() {
       header: t('campaign.list.columns.name'),
       cell: (campaign) => {
         const main = mainAction(
-          actionsFor(campaign.status, campaign.editable, can, campaign.scope, Boolean(campaign.paused)),
+          actionsFor(
+            campaign.status,
+            campaign.editable,
+            can,
+            campaign.scope,
+            Boolean(campaign.paused),
+            Boolean(campaign.startedAt),
+          ),
         );
         return (
           <>
@@ -223,7 +230,15 @@ export function CampaignListPage() {
         'data-status': campaign.status,
       })}
       rowActions={{
-        of: (campaign) => actionsFor(campaign.status, campaign.editable, can, campaign.scope, Boolean(campaign.paused)),
+        of: (campaign) =>
+          actionsFor(
+            campaign.status,
+            campaign.editable,
+            can,
+            campaign.scope,
+            Boolean(campaign.paused),
+            Boolean(campaign.startedAt),
+          ),
         icons: ICONS,
         danger: ['delete', 'cancel'],
         label: (campaign) => t('campaign.list.menu', { name: campaign.name }),

@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
+import type { TProtectionWarning } from '@yado/contracts/deliverability';
+import type { TRecipient } from '@yado/contracts/tracking';
 import { ratesOf } from '@yado/contracts/tracking';
 import { describe, expect, it } from 'vitest';
 import type { TExperimentReport } from '@yado/contracts/experiments';
@@ -64,6 +66,7 @@ const recipient = (deliveryId: string, name: string, possibleRepeat: boolean) =>
   openedAt: null,
   clickedAt: null,
   possibleRepeat,
+  feedback: null as TRecipient['feedback'],
   events: [],
 });
 
@@ -72,12 +75,15 @@ function serve(
   recipients = [recipient('d1', '山田 花子', false)],
   experiment: () => TExperimentReport = experimentReportFixture,
   pick?: () => unknown,
+  warning: TProtectionWarning | null = null,
 ) {
   return mockFetch((method, url) => {
     if (!answer) return undefined;
     if (pick && method === 'POST' && url.pathname === `/v1/campaigns/${ID}/experiment/winner`)
       return { body: { data: pick() } };
     if (url.pathname === `/v1/campaigns/${ID}/experiment`) return { body: { data: experiment() } };
+    if (method === 'POST' && url.pathname === `/v1/campaigns/${ID}/cancel`)
+      return { body: { data: { ...answer, status: 'cancelled', paused: null } } };
     if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: answer } };
     if (url.pathname === `/v1/campaigns/${ID}/statistics`)
       return {
@@ -88,6 +94,7 @@ function serve(
             unopened: 1,
             rates: ratesOf(counters),
             updatedAt: null,
+            warning,
           },
         },
       };
@@ -108,11 +115,11 @@ function serve(
   });
 }
 
-const render = (role: 'staff' | 'viewer' = 'staff') =>
+const render = (role: 'staff' | 'viewer' = 'staff', level: 'hotel' | 'brand' = 'hotel') =>
   renderWithProviders(<CampaignStatisticsPage />, {
     path: `/campaign/${ID}`,
     pattern: '/campaign/:id',
-    queryClient: signedInClient(profileFixture('hotel', role)),
+    queryClient: signedInClient(profileFixture(level, level === 'brand' ? 'admin' : role)),
   });
 
 describe('campaign statistics page', () => {
@@ -289,4 +296,44 @@ describe('campaign statistics page', () => {
       expect(screen.queryByTestId('experiment-pick')).toBeNull();
     }, 30_000);
   });
+
+  it('warns before the pause, and lets an admin cancel a paused send after a confirmation (issue 25)', async () => {
+    const paused: TCampaign = {
+      ...campaign,
+      hold: null,
+      scope: 'campaign',
+      editable: true,
+      paused: { at: '2026-11-24T12:05:00.000Z', by: null, reason: { kind: 'complaint', rate: 0.0035 } },
+    };
+    const bounced = {
+      ...recipient('d2', '佐藤 一郎', false),
+      status: 'failed',
+      feedback: {
+        kind: 'hard_bounce' as const,
+        status: '5.1.1',
+        diagnostic: 'smtp; 550 5.1.1 <bounce1@guest.example.jp>: user unknown',
+        at: '2026-11-24T12:10:00.000Z',
+      },
+    };
+    const calls = serve(paused, [bounced], undefined, undefined, { kind: 'complaint', rate: 0.0015, pausePct: 0.3 });
+    await render('staff', 'brand');
+    expect((await screen.findByTestId('campaign-protection-warning', {}, { timeout: 15_000 })).textContent).toBe(
+      'Complaint rate 0.15%: this campaign pauses itself at 0.3%. Check who this campaign goes to before it does.',
+    );
+    expect(screen.getByTestId('campaign-paused').textContent).toContain('complaint rate 0.35%');
+    // Each bounce says what it was and what the relay said.
+    expect((await screen.findByTestId('campaign-recipient-feedback')).textContent).toBe(
+      'Hard bounce · 5.1.1 · smtp; 550 5.1.1 <bounce1@guest.example.jp>: user unknown',
+    );
+    // Paused: resume or cancel, not pause.
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel campaign' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('the 2 guests not yet mailed will not receive it');
+    expect(calls.some((c) => c.url.pathname.endsWith('/cancel'))).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel campaign' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.url.pathname.endsWith('/cancel'))).toBe(true),
+    );
+  }, 30_000);
 });

@@ -25,7 +25,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
-import { pausedText } from '../pausedText';
+import { pausedText, warningText } from '../pausedText';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
@@ -80,9 +80,14 @@ export function CampaignStatisticsPage() {
     );
   }
   const data = campaign.data;
-  const actions = actionsFor(data.status, data.editable, can, data.scope, Boolean(data.paused)).filter(
-    (a) => a !== 'statistics',
-  );
+  const actions = actionsFor(
+    data.status,
+    data.editable,
+    can,
+    data.scope,
+    Boolean(data.paused),
+    Boolean(data.startedAt),
+  ).filter((a) => a !== 'statistics');
   const reportOnly = !can['campaign.update'] && !can['campaign.create'];
   return (
     <Stack gap="lg">
@@ -142,7 +147,7 @@ export function CampaignStatisticsPage() {
           {pausedText(data.paused, t, currentLanguage(), data.timeZone)}
         </Alert>
       )}
-      {SENT_STATES.has(data.status) ? (
+      {SENT_STATES.has(data.status) || data.startedAt ? (
         <Statistics
           campaign={data}
           canPick={can['campaign.update'] === true && data.editable && data.scope === 'campaign'}
@@ -327,6 +332,11 @@ function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boole
         <Text c="red" role="alert">
           {errorText(failure, t)}
         </Text>
+      )}
+      {report.data?.warning && (
+        <Alert color="orange" data-testid="campaign-protection-warning">
+          {warningText(report.data.warning, t, language)}
+        </Alert>
       )}
       {report.data ? (
         <Figures report={report.data} language={language} campaign={campaign} />
@@ -521,6 +531,23 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                     {recipient.error && (
                       <Text size="xs" c="red">
                         {codeText(recipient.error, t)}
+                      </Text>
+                    )}
+                    {recipient.feedback && (
+                      // The bounce or complaint as classified, and the relay's own words (issue 25).
+                      <Text
+                        size="xs"
+                        c="orange.8"
+                        data-testid="campaign-recipient-feedback"
+                        style={{ wordBreak: 'break-word' }}
+                      >
+                        {[
+                          t(`campaign.feedback.${recipient.feedback.kind}`),
+                          recipient.feedback.status,
+                          recipient.feedback.diagnostic,
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
                       </Text>
                     )}
                   </Table.Td>

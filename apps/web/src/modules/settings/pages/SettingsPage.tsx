@@ -9,6 +9,8 @@ import { ChangePasswordSection } from '../components/ChangePasswordSection';
 import { HostInfoSection } from '../components/HostInfoSection';
 import { CampaignEmailSettingsForm } from '../../sending/components/CampaignEmailSettingsForm';
 import { DomainAuthentication } from '../../sending/components/DomainAuthentication';
+import { ProtectionSettingsForm } from '../../sending/components/ProtectionSettingsForm';
+import { RelayWebhooksSection } from '../../sending/components/RelayWebhooksSection';
 
 function Section({
   id,
@@ -80,6 +82,21 @@ export function SettingsPage() {
             description={t('sending.settings.description')}
           >
             <CampaignEmailSettingsForm />
+          </Section>
+        )}
+        {/* The brand's own (issue 25): a brand admin's, as the server enforces. */}
+        {can['settings.manage_campaign_email'] && me.meta.level === 'brand' && (
+          <Section
+            id="protection"
+            title={t('sending.protection.title')}
+            description={t('sending.protection.description')}
+          >
+            <ProtectionSettingsForm />
+          </Section>
+        )}
+        {can['settings.manage_campaign_email'] && me.meta.level === 'brand' && (
+          <Section id="relay-webhooks" title={t('sending.relay.title')} description={t('sending.relay.description')}>
+            <RelayWebhooksSection />
           </Section>
         )}
         {(can['settings.manage_domain_authentication'] || can['settings.manage_campaign_email']) && (

@@ -28,6 +28,11 @@ const DomainLapseNotice = lazy(() =>
   import('../../sending/components/DomainLapseNotice').then((m) => ({ default: m.DomainLapseNotice })),
 );
 
+// Only brand admins load it: campaigns that paused themselves or near their bounce and complaint limits.
+const ProtectionNotice = lazy(() =>
+  import('../../campaigns/components/ProtectionNotice').then((m) => ({ default: m.ProtectionNotice })),
+);
+
 type TDialog = 'my_profile' | 'switch_role' | null;
 
 export function Shell() {
@@ -103,6 +108,11 @@ export function Shell() {
           {me.meta.level === 'brand' && me.entitlements['settings.manage_domain_authentication'] && (
             <Suspense fallback={null}>
               <DomainLapseNotice />
+            </Suspense>
+          )}
+          {me.meta.level === 'brand' && me.entitlements['settings.manage_campaign_email'] && (
+            <Suspense fallback={null}>
+              <ProtectionNotice />
             </Suspense>
           )}
           <Outlet />

@@ -1,0 +1,99 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { TRelayWebhook } from '@yado/contracts/deliverability';
+import { describe, expect, it } from 'vitest';
+import { mockFetch, renderWithProviders } from '../../../test/render';
+import { ProtectionSettingsForm } from './ProtectionSettingsForm';
+import { RelayWebhooksSection } from './RelayWebhooksSection';
+
+const none = (provider: TRelayWebhook['provider']): TRelayWebhook => ({
+  provider,
+  id: null,
+  url: null,
+  secretHint: null,
+  topicArn: null,
+  updatedAt: null,
+  lastEventAt: null,
+  subscription: null,
+});
+
+describe('protection settings (issue 25)', () => {
+  it('shows the thresholds with their bounds, refuses one out of range in the user’s language, and saves', async () => {
+    let saved: unknown = null;
+    const calls = mockFetch((method, url, init) => {
+      if (url.pathname !== '/v1/deliverability/protection') return undefined;
+      if (method === 'PUT') {
+        saved = JSON.parse(String(init.body));
+        return { body: { data: saved } };
+      }
+      return { body: { data: { minSent: 1000, hardBouncePct: 5, complaintPct: 0.3 } } };
+    });
+    await renderWithProviders(<ProtectionSettingsForm />, { language: 'ja' });
+    const form = await screen.findByTestId('protection-form', {}, { timeout: 10_000 });
+    const bounce = within(form).getByLabelText('一時停止するハードバウンス率（%）') as HTMLInputElement;
+    expect(bounce.value).toBe('5');
+    expect(form.textContent).toContain('1〜10');
+    expect(screen.getByTestId('protection-warning-levels').textContent).toBe(
+      'ハードバウンス率 2.5% または迷惑メール報告率 0.1% で警告します。',
+    );
+    fireEvent.change(bounce, { target: { value: '20' } });
+    fireEvent.click(within(form).getByRole('button', { name: '保存' }));
+    expect(await within(form).findByText('表示されている範囲内の値を入力してください。 (1〜10)')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    fireEvent.change(bounce, { target: { value: '4' } });
+    fireEvent.click(within(form).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(saved).toEqual({ minSent: 1000, hardBouncePct: 4, complaintPct: 0.3 }));
+  }, 30_000);
+});
+
+describe('relay webhooks settings (issue 25)', () => {
+  it('shows each provider, the address and the masked secret, the SES subscription, and saves a new secret', async () => {
+    const hooks: TRelayWebhook[] = [
+      {
+        ...none('ses'),
+        id: '6f1c2d3e-0000-4000-8000-0000000000a1',
+        url: 'https://yado.example.jp/v1/public/relay-webhooks/ses/a1',
+        updatedAt: '2026-11-26T00:00:00.000Z',
+        subscription: 'pending',
+      },
+      {
+        ...none('sendgrid'),
+        id: '6f1c2d3e-0000-4000-8000-0000000000b2',
+        url: 'https://yado.example.jp/v1/public/relay-webhooks/sendgrid/b2',
+        secretHint: '…wxyz',
+        updatedAt: '2026-11-26T00:00:00.000Z',
+        lastEventAt: '2026-11-26T01:00:00.000Z',
+      },
+      none('mailgun'),
+      none('postmark'),
+    ];
+    const puts: { provider: string; body: unknown }[] = [];
+    mockFetch((method, url, init) => {
+      if (url.pathname === '/v1/deliverability/relay-webhooks') return { body: { data: hooks } };
+      const provider = url.pathname.split('/').pop() as TRelayWebhook['provider'];
+      if (method === 'PUT') {
+        puts.push({ provider, body: JSON.parse(String(init.body)) });
+        return { body: { data: hooks.find((h) => h.provider === provider) } };
+      }
+      return undefined;
+    });
+    await renderWithProviders(<RelayWebhooksSection />);
+    const rows = await screen.findAllByTestId('relay-webhook', {}, { timeout: 10_000 });
+    expect(rows.map((r) => r.getAttribute('data-provider'))).toEqual(['ses', 'sendgrid', 'mailgun', 'postmark']);
+    const [ses, sendgrid, mailgun] = rows as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(ses).getByTestId('relay-subscription').textContent).toBe('Waiting for SNS to confirm');
+    expect(within(ses).getByTestId('relay-url').textContent).toBe(
+      'https://yado.example.jp/v1/public/relay-webhooks/ses/a1',
+    );
+    // The secret itself is never shown: its last 4 characters only.
+    expect(sendgrid.textContent).toContain('Saved secret: …wxyz. Leave empty to keep it.');
+    expect(within(mailgun).getByTestId('relay-state').textContent).toBe('Not set up');
+
+    // A provider without a secret cannot be set up; with one it is saved.
+    fireEvent.click(within(mailgun).getByRole('button', { name: 'Set up' }));
+    expect(await within(mailgun).findByText("Enter the provider's signing key or webhook password.")).toBeTruthy();
+    fireEvent.change(within(mailgun).getByLabelText('HTTP webhook signing key'), { target: { value: 'key-123' } });
+    fireEvent.click(within(mailgun).getByRole('button', { name: 'Set up' }));
+    await waitFor(() => expect(puts).toEqual([{ provider: 'mailgun', body: { secret: 'key-123' } }]));
+  }, 30_000);
+});
