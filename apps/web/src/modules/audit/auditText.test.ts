@@ -365,3 +365,44 @@ describe('names instead of ids', () => {
     expect(goneLines.en).toContain('Campaign: (deleted)');
   });
 });
+
+describe('A/B tests and campaign protection (issues 25, 26)', () => {
+  it('say how a winner was chosen and on what, and name the protection settings, in both languages', async () => {
+    const decided = entry({
+      action: 'decide_winner',
+      targetType: 'campaign',
+      targetName: null,
+      changes: { name: '冬の案内', winner: 'B', how: 'significant', metric: 'clicks', pValue: 0.01, lift: 0.2 },
+    });
+    const picked = entry({
+      action: 'pick_winner',
+      targetType: 'campaign',
+      targetName: null,
+      changes: { name: '冬の案内', winner: 'C', how: 'manual' },
+    });
+    const protection = entry({
+      targetType: 'campaign_email_settings',
+      changes: { pauseHardBouncePct: [5, 4], pauseComplaintPct: [0.3, 0.2], pauseMinSent: [1000, 500] },
+    });
+    const texts = await inBoth(() => [
+      describeAction(decided, i18next.t),
+      ...describeChanges(decided, i18next.t),
+      ...describeChanges(picked, i18next.t),
+      ...describeChanges(protection, i18next.t),
+    ]);
+    expect(texts.en).toEqual([
+      'The A/B test of campaign “冬の案内” was decided',
+      'Winner: B',
+      'Decided by: A significant result (95%)',
+      'Judged on: Unique clicks',
+      'p-value: 0.01',
+      'Lift: 0.2',
+      'Winner: C',
+      'Decided by: By hand',
+      'Protection: pause at hard bounces (%): 5 → 4',
+      'Protection: pause at complaints (%): 0.3 → 0.2',
+      'Protection: sent before judging: 1000 → 500',
+    ]);
+    for (const text of texts.ja as string[]) expect(text).not.toMatch(/[a-z]{3,}/);
+  });
+});

@@ -35,6 +35,8 @@ const KNOWN_ACTIONS = [
   'copy',
   'archive',
   'lift',
+  'pick_winner',
+  'decide_winner',
 ];
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
 /** Targets whose entries carry the name they had then (`name`, or `[before, after]` when renamed). */
@@ -83,6 +85,9 @@ function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction
   ) {
     return t(`audit.values.${value}`, { defaultValue: value });
   }
+  // An A/B test's decision (issue 26): how its winner was chosen, and on what.
+  if ((key === 'how' || key === 'metric') && typeof value === 'string')
+    return t(`audit.values.${key}_${value}`, { defaultValue: value });
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.map((v) => valueText(key, v, entry, t)).join(t('audit.separator'));
   return t('audit.details');
