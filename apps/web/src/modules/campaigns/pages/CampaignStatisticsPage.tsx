@@ -551,7 +551,7 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     {recipient.sentAt ? formatDate(recipient.sentAt, language, { withTime: true, timeZone }) : '-'}
                   </Table.Td>
                   <Table.Td>
