@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paragraphContent } from '../support/campaign-fixture';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
 
@@ -89,36 +90,12 @@ async function sendCampaign(): Promise<string> {
     body: { customerIds: guests },
   });
   expect(added.status).toBe(200);
-  const paragraph = (text: string) => ({
-    subject: text,
-    preheader: '',
-    document: {
-      version: 1,
-      sections: [
-        {
-          id: 's1',
-          columns: [
-            {
-              id: 'c1',
-              blocks: [
-                {
-                  id: 't',
-                  type: 'text',
-                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  });
   const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
     token: admin,
     body: {
       name: `ラベル確認 ${run}`,
       defaultLanguage: 'ja',
-      contents: { ja: paragraph('冬のご案内'), en: paragraph('Winter news') },
+      contents: { ja: paragraphContent('冬のご案内'), en: paragraphContent('Winter news') },
     },
   });
   expect(template.status).toBe(200);

@@ -6,6 +6,32 @@ import type { TLanguage } from './browser';
 export const tokyoHour = (offsetHours: number) =>
   `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
 
+/** A template language's content: `text` as its subject and its one paragraph. */
+export const paragraphContent = (text: string) => ({
+  subject: text,
+  preheader: '',
+  document: {
+    version: 1,
+    sections: [
+      {
+        id: 's1',
+        columns: [
+          {
+            id: 'c1',
+            blocks: [
+              {
+                id: 't',
+                type: 'text',
+                content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+});
+
 export interface TArrangedCampaign {
   run: string;
   /** The guests' addresses, in creation order. */
@@ -57,36 +83,12 @@ export async function arrangeCampaign(
   expect(
     (await apiCall('POST', `/v1/segments/${segment.data.id}/members`, { token, body: { customerIds: ids } })).status,
   ).toBe(200);
-  const doc = (text: string) => ({
-    subject: text,
-    preheader: '',
-    document: {
-      version: 1,
-      sections: [
-        {
-          id: 's1',
-          columns: [
-            {
-              id: 'c1',
-              blocks: [
-                {
-                  id: 't',
-                  type: 'text',
-                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  });
   const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
     token,
     body: {
       name: `${prefix} ${run}`,
       defaultLanguage: 'ja',
-      contents: { ja: doc('冬のご案内です。'), en: doc('Our winter news.') },
+      contents: { ja: paragraphContent('冬のご案内です。'), en: paragraphContent('Our winter news.') },
     },
   });
   expect(template.status).toBe(200);
