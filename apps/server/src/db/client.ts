@@ -226,6 +226,32 @@ function tenantSettingsStatement(context: TRlsContext, customPlans = false): TSt
   };
 }
 
+/** PostgreSQL's answers that ask for the whole transaction again: a deadlock's victim, a serialization failure. */
+const CONFLICTS = new Set(['40P01', '40001']);
+
+/** The SQLSTATE of a failed query, whether the driver's error came bare or wrapped by Drizzle (as its cause). */
+export function sqlStateOf(error: unknown): string {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = typeof e?.code === 'string' ? e.code : e?.cause?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/**
+ * Runs a transaction again (at most `attempts` times in all, after a short random pause) when
+ * PostgreSQL rolled it back as a deadlock's victim or a serialization failure. Only for work whose
+ * effects are all inside that transaction: it is run again whole.
+ */
+export async function retryingConflicts<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= attempts || !CONFLICTS.has(sqlStateOf(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
 /** The acting context as row-level security sees it. */
 export interface TRlsContext {
   scopeAll: boolean;

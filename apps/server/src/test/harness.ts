@@ -154,13 +154,23 @@ export async function startTestServer(
   return server;
 }
 
-/** Polls until `check` returns a value, for work the worker does in the background. */
-export async function eventually<T>(check: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {
+/**
+ * Polls until `check` returns a value, for work the worker does in the background. `explain`, when
+ * given, says what the state was when the time ran out (CI shows only the failure's message).
+ */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined>,
+  timeoutMs = 10_000,
+  explain?: () => Promise<unknown>,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
+    if (Date.now() > until) {
+      const state = explain ? `: ${JSON.stringify(await explain().catch((e: unknown) => String(e)))}` : '';
+      throw new Error(`condition not met in time${state}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

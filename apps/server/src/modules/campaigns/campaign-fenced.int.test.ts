@@ -121,3 +121,69 @@ describe('an answer that arrives after its worker was fenced', () => {
     expect((await sentMetric()) - before).toBe(GUESTS);
   }, 60_000);
 });
+
+describe("a live worker's run that failed with a message in SMTP", () => {
+  it('strands nothing: the next run of the same worker puts it back once, marked, and the campaign finishes', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+    const customerIds: string[] = [];
+    for (let g = 0; g < 3; g++) {
+      const [row] = await s.sql(
+        `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, '川口', $3, $4) returning id`,
+        [brand.id, `客${g}`, `0907${String(g).padStart(7, '0')}`, `live${g}.${tag}@guest.example.jp`],
+      );
+      await s.sql(
+        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+        [row.id, hotel.id, brand.id],
+      );
+      customerIds.push(row.id as string);
+    }
+    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `残 ${tag}`, type: 'static' } })).body
+      .data.id as string;
+    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds } });
+    const templateId = (
+      await s.call('POST', '/v1/templates', {
+        token,
+        body: {
+          name: `残 ${tag}`,
+          defaultLanguage: 'ja',
+          contents: { ja: { subject: '残', preheader: '', document: { version: 1, sections: [] } } },
+        },
+      })
+    ).body.data.id as string;
+    const id = (
+      await s.call('POST', '/v1/campaigns', {
+        token,
+        body: { name: `残 ${tag}`, subject: '残', recipients: { segmentIds: [segment] }, templateId },
+      })
+    ).body.data.id as string;
+    expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+    const job = { campaignId: id, brandId: brand.id };
+    await startCampaign(s.rt, job);
+
+    // As an earlier run of this worker left it: handed to SMTP, its answer never recorded (the
+    // run's commit failed), and the worker's lease alive all along.
+    const worker = randomUUID();
+    await s.sql(
+      `insert into worker_leases (id, hostname, pid, expires_at) values ($1, 'test', 1, now() + interval '1 hour')`,
+      [worker],
+    );
+    const [left] = await s.sql(
+      `update deliveries set status = 'sending', claimed_by = $2, claim_token = $3, claimed_at = now(), handed_at = now()
+       where id = (select id from deliveries where campaign_id = $1 order by id limit 1) returning email`,
+      [id, worker, randomUUID()],
+    );
+    await sendCampaign(s.rt, job, { workerId: worker });
+
+    const deliveries = await s.sql(`select email, status, in_flight_repeats from deliveries where campaign_id = $1`, [
+      id,
+    ]);
+    for (const d of deliveries)
+      expect(d, d.email).toMatchObject({ status: 'sent', in_flight_repeats: d.email === left.email ? 1 : 0 });
+    expect((await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data).toMatchObject({
+      status: 'sent',
+      statistics: { audience: 3, sent: 3, repeats: 1 },
+    });
+    await s.sql(`delete from worker_leases where id = $1`, [worker]);
+  }, 60_000);
+});

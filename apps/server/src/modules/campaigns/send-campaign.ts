@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SENDING_DEFAULTS, senderDomainOf, type TTemplateContents } from '@yado/contracts';
 import type Mail from 'nodemailer/lib/mailer';
-import { withTenant, type TTx } from '../../db/client.ts';
+import { retryingConflicts, withTenant, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { dkimOptionsForSender, resolveSendingIdentity, type TSendingIdentity } from '../sending/email-settings.ts';
@@ -241,7 +241,7 @@ export async function sendCampaign(rt: TRuntime, job: TCampaignJob, run: TSendRu
   const { campaign } = prepared;
   // The deliverability view per sending domain counts what is handed to the relay from it.
   const sendingDomain = senderDomainOf(prepared.from.address) ?? domainOf(prepared.from.address);
-  await putBackLapsedClaims(rt, campaign, sendingDomain);
+  await putBackLapsedClaims(rt, campaign, sendingDomain, run.workerId);
   const claim: TClaim = { workerId: run.workerId, token: randomUUID() };
   const log = new SendLog(rt, campaign, claim.token, sendingDomain);
   const ready = new ReadyMails(poolSize(rt) * 2);
@@ -275,15 +275,23 @@ export async function sendCampaign(rt: TRuntime, job: TCampaignJob, run: TSendRu
 }
 
 /**
- * Puts back the deliveries left in flight by workers whose lease lapsed (`putBackLapsed`); those
- * that count as sent there (lost twice) enter the statistics in the same transaction.
+ * Puts back the deliveries left in flight by workers whose lease lapsed, and by this worker's own
+ * earlier run of this campaign (one that failed before it could record an answer: only one run of
+ * a campaign is active at a time, so nothing else would put them back while this worker lives)
+ * (`putBackLapsed`); those that count as sent there (lost twice) enter the statistics in the same
+ * transaction.
  */
-async function putBackLapsedClaims(rt: TRuntime, campaign: TCampaignRow, sendingDomain: string): Promise<void> {
+async function putBackLapsedClaims(
+  rt: TRuntime,
+  campaign: TCampaignRow,
+  sendingDomain: string,
+  workerId: string,
+): Promise<void> {
   // The leases are the owner's table: read first, then the put-back runs under the brand.
   const { rows } = await rt.database.executeSql('select id from worker_leases where expires_at > now()');
   const live = (rows as { id: string }[]).map((r) => r.id);
   await asBrand(rt, campaign.brand_id, async (tx) => {
-    const back = await putBackLapsed(tx, campaign.id, live);
+    const back = await putBackLapsed(tx, campaign.id, live, workerId);
     await recordDeliveryOutcomes(
       tx,
       back
@@ -474,14 +482,18 @@ class SendLog {
   private async flush(): Promise<void> {
     const batch = this.pending.splice(0);
     try {
-      const { verdicts, recorded } = await asBrand(this.rt, this.campaign.brand_id, (tx) =>
-        commitSendStep(
-          tx,
-          this.campaign,
-          this.token,
-          this.sendingDomain,
-          batch.flatMap((p) => (p.answer ? [p.answer] : [])),
-          batch.flatMap((p) => (p.hand ? [p.hand.id] : [])),
+      // A bounce report applied at the same moment may deadlock with this commit (both count
+      // bounces, and either may pause the campaign): the loser is run again, whole.
+      const { verdicts, recorded } = await retryingConflicts(() =>
+        asBrand(this.rt, this.campaign.brand_id, (tx) =>
+          commitSendStep(
+            tx,
+            this.campaign,
+            this.token,
+            this.sendingDomain,
+            batch.flatMap((p) => (p.answer ? [p.answer] : [])),
+            batch.flatMap((p) => (p.hand ? [p.hand.id] : [])),
+          ),
         ),
       );
       // Counted once committed, and only if recorded (a fenced answer is not): what the metrics say

@@ -241,7 +241,9 @@ export async function skippedAtStart(tx: TTx, campaignId: string) {
 
 /**
  * Deliveries left in flight by a worker whose lease lapsed (or by a claim from before leases were
- * recorded), never by claim age: a slow but live worker keeps its claims. One that was never handed
+ * recorded), never by claim age: a slow but live worker keeps its claims, except `ownWorkerId`'s,
+ * which the caller (that worker, starting the campaign's only active run) knows to be left from an
+ * earlier run that failed. One that was never handed
  * to SMTP goes back to the queue as it was. One that was handed may have reached the relay: it
  * goes back once, marked as a possible repeat (`in_flight_repeats` = 1); handed again and lost
  * again, it is not sent a third time but counted as sent with the reason. Returns the deliveries
@@ -251,6 +253,7 @@ export async function putBackLapsed(
   tx: TTx,
   campaignId: string,
   liveWorkerIds: string[],
+  ownWorkerId: string,
 ): Promise<{ id: string; status: string; hotel_id: string | null }[]> {
   const handed = sql`(d.handed_at is not null or d.claimed_by is null)`;
   return selectRows(
@@ -262,7 +265,7 @@ export async function putBackLapsed(
         in_flight_repeats = case when ${handed} then greatest(d.in_flight_repeats, 1) else d.in_flight_repeats end,
         claimed_by = null, claim_token = null, handed_at = null
       where d.campaign_id = ${campaignId}::uuid and d.status = 'sending'
-        and (d.claimed_by is null or not (d.claimed_by = any(${sql.param(liveWorkerIds)}::uuid[])))
+        and (d.claimed_by is null or d.claimed_by = ${ownWorkerId}::uuid or not (d.claimed_by = any(${sql.param(liveWorkerIds)}::uuid[])))
       returning d.id, d.status, d.hotel_id`,
   );
 }

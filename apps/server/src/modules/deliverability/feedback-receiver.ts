@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import { selectRows, withTenant } from '../../db/client.ts';
+import { retryingConflicts, selectRows, withTenant } from '../../db/client.ts';
 import { countFeedback } from '../../metrics/metrics.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { applyFeedback, type TFeedback } from './apply-feedback.ts';
@@ -108,8 +108,10 @@ async function receive(rt: TRuntime, raw: Buffer, session: SMTPServerSession, ta
       countFeedback('unparsed');
       continue;
     }
-    const applied = await withTenant(rt.database.db, { scopeAll: false, brandId: target.brandId }, (tx) =>
-      applyFeedback(tx, [found]),
+    // A report may meet the send's own commit on the same rows (a protection pause among them):
+    // PostgreSQL then rolls one back, and it is applied again.
+    const applied = await retryingConflicts(() =>
+      withTenant(rt.database.db, { scopeAll: false, brandId: target.brandId }, (tx) => applyFeedback(tx, [found])),
     );
     countFeedback(applied.length ? 'applied' : 'duplicate');
   }

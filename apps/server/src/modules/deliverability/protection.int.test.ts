@@ -86,6 +86,20 @@ const counts = async (campaignId: string) =>
     ).map((r) => [r.status, r.n]),
   ) as Record<string, number>;
 
+/** What the send looked like when a wait ran out (CI shows only the failure's message). */
+const sendState = async (id: string) => ({
+  campaign: (await s.sql(`select status, paused_at, paused_reason, problem from campaigns where id = $1`, [id]))[0],
+  deliveries: await s.sql(
+    `select status, attempts, in_flight_repeats, next_attempt_at > now() as later, claim_token is not null as claimed, handed_at is not null as handed,
+                  left(error, 80) as error, count(*)::int as n
+           from deliveries where campaign_id = $1 group by 1, 2, 3, 4, 5, 6, 7`,
+    [id],
+  ),
+  leases: await s.sql(`select id, expires_at > now() as live from worker_leases`),
+  jobs: await s.sql(`select state, count(*)::int as n from pgboss.job where name = 'campaigns.send' group by 1`),
+  logs: s.logs.filter((l) => /"level":(40|50|60)/.test(l)).slice(-6),
+});
+
 describe('protection', () => {
   it('pauses a campaign whose hard-bounce rate crosses the threshold past the minimum; the rest waits until resumed', async () => {
     const segment = await staticSegment(s, token, `保護 ${tag}`, await guests());
@@ -111,10 +125,14 @@ describe('protection', () => {
     expect(paused.paused.reason.rate).toBeGreaterThanOrEqual(0.05);
 
     // The mails in flight finish; then nothing more is claimed.
-    const settled = await eventually(async () => {
-      const c = await counts(id);
-      return (c.sending ?? 0) === 0 ? c : null;
-    });
+    const settled = await eventually(
+      async () => {
+        const c = await counts(id);
+        return (c.sending ?? 0) === 0 ? c : null;
+      },
+      10_000,
+      () => sendState(id),
+    );
     expect(settled.queued ?? 0).toBeGreaterThan(0);
     const handed = (settled.sent ?? 0) + (settled.failed ?? 0);
     expect(handed).toBeGreaterThanOrEqual(MIN_SENT);
@@ -140,10 +158,14 @@ describe('protection', () => {
 
     // An admin resumes it: the rest goes out, and protection does not pause it a second time.
     expect((await s.call('POST', `/v1/campaigns/${id}/resume`, { token, body: {} })).status).toBe(200);
-    const done = await eventually(async () => {
-      const c = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
-      return c.status === 'sent' ? c : null;
-    }, 60_000);
+    const done = await eventually(
+      async () => {
+        const c = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
+        return c.status === 'sent' ? c : null;
+      },
+      60_000,
+      () => sendState(id),
+    );
     expect(done.paused).toBeNull();
     const final = await counts(id);
     expect((final.sent ?? 0) + (final.failed ?? 0) + (final.skipped ?? 0)).toBe(GUESTS);

@@ -47,6 +47,8 @@ const LEVEL_RULES: Record<string, string[]> = {
   suppressions_brand_only: ['suppressions'],
   // Deliverability per sending domain: the brand's figures, read at the brand level.
   domain_deliverability_brand_only: ['deliverability'],
+  // A campaign's protection thresholds are the brand's (issue 25): set and read at the brand level.
+  protection_brand_only: ['deliverability'],
 };
 
 /**
