@@ -23,6 +23,8 @@ const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filte
 let passed = 0;
 let failed = 0;
 const broken = [];
+// The failed tests, named again at the very end: CI keeps only the tail of a long run's output.
+const failures = [];
 for (const layer of layers) {
   process.stdout.write(`\n=== ${layer} (Node ${process.versions.node}) ===\n`);
   const report = join(out, `${layer}.json`);
@@ -35,9 +37,33 @@ for (const layer of layers) {
     const result = JSON.parse(readFileSync(report, 'utf8'));
     passed += result.numPassedTests;
     failed += result.numFailedTests;
+    for (const file of result.testResults) {
+      const tests = file.assertionResults.filter((t) => t.status === 'failed');
+      // A file that failed without a failed test (an error while loading, a hook) is named too.
+      if (tests.length === 0 && file.status === 'failed')
+        failures.push(`${layer}: ${file.name}: ${firstLine(file.message)}`);
+      for (const t of tests) failures.push(`${layer}: ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
   }
   if (run.status !== 0) broken.push(layer);
 }
+if (failures.length)
+  process.stdout.write(
+    `\nfailed tests:\n${failures
+      .slice(0, 30)
+      .map((f) => `  ${f}\n`)
+      .join('')}`,
+  );
 process.stdout.write(`\n${broken.length ? `failed layers: ${broken.join(', ')}\n` : ''}`);
 process.stdout.write(`${passed} passed, ${failed} failed (Node ${process.versions.node})\n`);
 process.exit(broken.length ? 1 : 0);
+
+/** A failure's first line, without colour codes, short enough to read in a log's tail. */
+function firstLine(text) {
+  const colour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+  const line =
+    String(text ?? '')
+      .replace(colour, '')
+      .split('\n')[0] ?? '';
+  return line.length > 400 ? `${line.slice(0, 400)}…` : line;
+}
