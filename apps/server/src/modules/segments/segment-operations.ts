@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type TExplanation, type TFilter, type TFilterCount, type TSegment } from '@yado/contracts';
 import { and, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { selectRows, type TTx } from '../../db/client.ts';
+import { selectRows, sqlStateOf, type TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit } from '../audit/record-audit.ts';
@@ -135,8 +135,7 @@ const canonical = (value: unknown): string =>
   );
 
 function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
+  return sqlStateOf(error) === '23505';
 }
 
 // ---------------------------------------------------------------------------------------------

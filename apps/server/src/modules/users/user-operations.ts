@@ -8,7 +8,7 @@ import {
   type TRole,
   type TUser,
 } from '@yado/contracts';
-import type { TTx } from '../../db/client.ts';
+import { sqlStateOf, type TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { QUEUES, type TSendAccountLink } from '../../jobs/queue.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
@@ -143,9 +143,9 @@ export async function createUser(
       changes: { role },
     });
     return toUser(ctx, await mustFindMember(tx, ctx, id));
-  }).catch((error: { cause?: { code?: string }; code?: string }) => {
+  }).catch((error: unknown) => {
     // A concurrent registration of the same address loses the race on the unique index.
-    if ((error.cause?.code ?? error.code) === '23505')
+    if (sqlStateOf(error) === '23505')
       throw new AppError(409, 'email_registered', { email: fieldError('email_registered') });
     throw error;
   });
