@@ -42,7 +42,8 @@ for (const layer of layers) {
       // A file that failed without a failed test (an error while loading, a hook) is named too.
       if (tests.length === 0 && file.status === 'failed')
         failures.push(`${layer}: ${file.name}: ${firstLine(file.message)}`);
-      for (const t of tests) failures.push(`${layer}: ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+      const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+      for (const t of tests) failures.push(`${layer}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     }
   }
   if (run.status !== 0) broken.push(layer);
