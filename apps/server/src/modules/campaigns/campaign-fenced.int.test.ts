@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, eventually, type TTestServer } from '../../test/harness.ts';
+import { eventually, type TTestServer } from '../../test/harness.ts';
 import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
 import { registry } from '../../metrics/metrics.ts';
-import { sendCampaign, startCampaign } from './send-campaign.ts';
+import { startedCampaignFor } from '../../test/campaign-send.ts';
+import { sendCampaign } from './send-campaign.ts';
 
 /**
  * The statistics equal what the relay accepted when a worker is fenced (issue 24): a send whose
@@ -37,43 +38,29 @@ async function sentMetric(): Promise<number> {
   return metric?.values.find((v) => v.labels.outcome === 'sent')?.value ?? 0;
 }
 
+/** `n` guests of さくら箱根 addressed `<prefix><g>.<tag>@guest.example.jp`, phones `<phones>` and seven digits. */
+async function guests(prefix: string, phones: string, lastName: string, n: number): Promise<string[]> {
+  const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+  const ids: string[] = [];
+  for (let g = 0; g < n; g++) {
+    const [row] = await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, $3, $4, $5) returning id`,
+      [brand.id, `客${g}`, lastName, `${phones}${String(g).padStart(7, '0')}`, `${prefix}${g}.${tag}@guest.example.jp`],
+    );
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
+      [row.id, hotel.id, brand.id],
+    );
+    ids.push(row.id as string);
+  }
+  return ids;
+}
+
 describe('an answer that arrives after its worker was fenced', () => {
   it('is neither recorded nor counted: the statistics and the metrics equal the guests the relay accepted', async () => {
-    const { token } = await s.login(DEMO.brandAdmin);
-    const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
-    const customerIds: string[] = [];
-    for (let g = 0; g < GUESTS; g++) {
-      const [row] = await s.sql(
-        `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, '山田', $3, $4) returning id`,
-        [brand.id, `客${g}`, `0906${String(g).padStart(7, '0')}`, `f${g}.${tag}@guest.example.jp`],
-      );
-      await s.sql(
-        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
-        [row.id, hotel.id, brand.id],
-      );
-      customerIds.push(row.id as string);
-    }
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `柵 ${tag}`, type: 'static' } })).body
-      .data.id as string;
-    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds } });
-    const templateId = (
-      await s.call('POST', '/v1/templates', {
-        token,
-        body: {
-          name: `柵 ${tag}`,
-          defaultLanguage: 'ja',
-          contents: { ja: { subject: '柵', preheader: '', document: { version: 1, sections: [] } } },
-        },
-      })
-    ).body.data.id as string;
-    const created = await s.call('POST', '/v1/campaigns', {
-      token,
-      body: { name: `柵 ${tag}`, subject: '柵', recipients: { segmentIds: [segment] }, templateId },
-    });
-    const id = created.body.data.id as string;
-    expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+    const customerIds = await guests('f', '0906', '山田', GUESTS);
+    const { id, token } = await startedCampaignFor(s, `柵 ${tag}`, customerIds);
     const job = { campaignId: id, brandId: brand.id };
-    await startCampaign(s.rt, job);
 
     const before = await sentMetric();
     const first = randomUUID();
@@ -124,42 +111,9 @@ describe('an answer that arrives after its worker was fenced', () => {
 
 describe("a live worker's run that failed with a message in SMTP", () => {
   it('strands nothing: the next run of the same worker puts it back once, marked, and the campaign finishes', async () => {
-    const { token } = await s.login(DEMO.brandAdmin);
-    const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
-    const customerIds: string[] = [];
-    for (let g = 0; g < 3; g++) {
-      const [row] = await s.sql(
-        `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, '川口', $3, $4) returning id`,
-        [brand.id, `客${g}`, `0907${String(g).padStart(7, '0')}`, `live${g}.${tag}@guest.example.jp`],
-      );
-      await s.sql(
-        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
-        [row.id, hotel.id, brand.id],
-      );
-      customerIds.push(row.id as string);
-    }
-    const segment = (await s.call('POST', '/v1/segments', { token, body: { name: `残 ${tag}`, type: 'static' } })).body
-      .data.id as string;
-    await s.call('POST', `/v1/segments/${segment}/members`, { token, body: { customerIds } });
-    const templateId = (
-      await s.call('POST', '/v1/templates', {
-        token,
-        body: {
-          name: `残 ${tag}`,
-          defaultLanguage: 'ja',
-          contents: { ja: { subject: '残', preheader: '', document: { version: 1, sections: [] } } },
-        },
-      })
-    ).body.data.id as string;
-    const id = (
-      await s.call('POST', '/v1/campaigns', {
-        token,
-        body: { name: `残 ${tag}`, subject: '残', recipients: { segmentIds: [segment] }, templateId },
-      })
-    ).body.data.id as string;
-    expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+    const customerIds = await guests('live', '0907', '川口', 3);
+    const { id, token } = await startedCampaignFor(s, `残 ${tag}`, customerIds);
     const job = { campaignId: id, brandId: brand.id };
-    await startCampaign(s.rt, job);
 
     // As an earlier run of this worker left it: handed to SMTP, its answer never recorded (the
     // run's commit failed), and the worker's lease alive all along.
