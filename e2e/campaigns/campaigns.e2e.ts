@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+import { paragraphContent } from '../support/campaign-fixture';
 import { dkimResult, outboxOf, type TOutboxMail } from '../support/mail';
 
 // The acting host: the brand さくらホテルズ, whose demo domain is verified and whose sender is set.
@@ -99,31 +100,11 @@ async function arrange(language: TLanguage): Promise<TArranged> {
   });
   expect(added.status).toBe(200);
   const templateName = `夏のご案内 ${run}`;
-  const content = (subject: string, text: string, label: string) => ({
-    subject,
-    preheader: '',
-    document: {
-      version: 1,
-      sections: [
-        {
-          id: 's1',
-          columns: [
-            {
-              id: 'c1',
-              blocks: [
-                {
-                  id: 't',
-                  type: 'text',
-                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
-                },
-                { id: 'b', type: 'button', label, href: `${LANDING}/summer?run=${run}` },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  });
+  const content = (subject: string, text: string, label: string) =>
+    paragraphContent(text, {
+      subject,
+      after: [{ id: 'b', type: 'button', label, href: `${LANDING}/summer?run=${run}` }],
+    });
   const template = await apiCall('POST', '/v1/templates', {
     token: admin,
     body: {

@@ -6,9 +6,12 @@ import type { TLanguage } from './browser';
 export const tokyoHour = (offsetHours: number) =>
   `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
 
-/** A template language's content: `text` as its subject and its one paragraph. */
-export const paragraphContent = (text: string) => ({
-  subject: text,
+/**
+ * A template language's content: one paragraph of `text` (also the subject unless `subject` is
+ * given), followed by the blocks of `after` (a button, say).
+ */
+export const paragraphContent = (text: string, { subject = text, after = [] as object[] } = {}) => ({
+  subject,
   preheader: '',
   document: {
     version: 1,
@@ -24,6 +27,7 @@ export const paragraphContent = (text: string) => ({
                 type: 'text',
                 content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
               },
+              ...after,
             ],
           },
         ],

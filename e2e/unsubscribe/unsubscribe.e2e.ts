@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, TEXTS, type TLanguage } from '../support/browser';
+import { paragraphContent } from '../support/campaign-fixture';
 
 /**
  * The public /unsubscribe page, from a real campaign mail: the guest follows the footer link, is
@@ -81,30 +82,7 @@ async function mailedGuest(language: TLanguage): Promise<{ customerId: string; l
       })
     ).status,
   ).toBe(200);
-  const content = (subject: string, text: string) => ({
-    subject,
-    preheader: '',
-    document: {
-      version: 1,
-      sections: [
-        {
-          id: 's1',
-          columns: [
-            {
-              id: 'c1',
-              blocks: [
-                {
-                  id: 't',
-                  type: 'text',
-                  content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  });
+  const content = (subject: string, text: string) => paragraphContent(text, { subject });
   const template = await apiCall<{ id: string }>('POST', '/v1/templates', {
     token: admin,
     body: {
