@@ -4,7 +4,7 @@
 // One layer at a time: two cores are not enough to run them side by side. Ends with one line
 // "N passed, N failed" over all layers, naming the Node that ran them (CI runs a second leg on
 // Node 24: .ci/run). `--exclude <glob>` (repeatable) leaves files out, as vitest's own option.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,11 +28,7 @@ const failures = [];
 for (const layer of layers) {
   process.stdout.write(`\n=== ${layer} (Node ${process.versions.node}) ===\n`);
   const report = join(out, `${layer}.json`);
-  const run = spawnSync(
-    join(root, 'node_modules/.bin/vitest'),
-    ['run', '--project', layer, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...excluded],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } },
-  );
+  const status = await runLayer(layer, report);
   if (existsSync(report)) {
     const result = JSON.parse(readFileSync(report, 'utf8'));
     passed += result.numPassedTests;
@@ -46,7 +42,13 @@ for (const layer of layers) {
       for (const t of tests) failures.push(`${layer}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     }
   }
-  if (run.status !== 0) broken.push(layer);
+  if (status.code !== 0) {
+    broken.push(layer);
+    // Vitest fails a run for an error no test owns (an unhandled rejection, a worker that would
+    // not close) without naming it in its JSON report: name it from what it printed.
+    if (!failures.some((f) => f.startsWith(`${layer}: `)))
+      failures.push(`${layer}: exited with ${status.code} without a failed test:\n${status.unowned}`);
+  }
 }
 if (failures.length)
   process.stdout.write(
@@ -59,12 +61,46 @@ process.stdout.write(`\n${broken.length ? `failed layers: ${broken.join(', ')}\n
 process.stdout.write(`${passed} passed, ${failed} failed (Node ${process.versions.node})\n`);
 process.exit(broken.length ? 1 : 0);
 
+/**
+ * Runs one layer's vitest, its output passed through as it comes and kept, so that an error no
+ * test owns can be quoted at the end: the "Unhandled Errors" section if there is one, otherwise
+ * the output's last lines.
+ */
+function runLayer(layer, report) {
+  const child = spawn(
+    join(root, 'node_modules/.bin/vitest'),
+    ['run', '--project', layer, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...excluded],
+    {
+      cwd: root,
+      stdio: ['inherit', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
+    },
+  );
+  const kept = [];
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    kept.push(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    process.stderr.write(chunk);
+    kept.push(chunk);
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const lines = stripColour(Buffer.concat(kept).toString('utf8')).split('\n');
+      const start = lines.findIndex((line) => /Unhandled Errors?\b/.test(line));
+      const quoted = start >= 0 ? lines.slice(start, start + 40) : lines.slice(-25);
+      resolve({ code: code ?? `signal ${signal}`, unowned: quoted.map((line) => `    ${line}`).join('\n') });
+    });
+  });
+}
+
+function stripColour(text) {
+  return text.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+}
+
 /** A failure's first line, without colour codes, short enough to read in a log's tail. */
 function firstLine(text) {
-  const colour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-  const line =
-    String(text ?? '')
-      .replace(colour, '')
-      .split('\n')[0] ?? '';
+  const line = stripColour(String(text ?? '')).split('\n')[0] ?? '';
   return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }
