@@ -13,6 +13,9 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/booking-sim/src/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // One module graph per worker, not per file (36 s against 19 s); the files pass in any
+          // order (tried with --sequence.shuffle.files).
+          isolate: false,
         },
       },
       {
@@ -23,6 +26,10 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./src/test/setup.ts'],
+          // One module graph and jsdom per worker, not per file: importing Mantine and building
+          // jsdom again for each of 67 files took three quarters of the layer (181 s against 41 s).
+          // The setup file empties what modules keep between tests.
+          isolate: false,
         },
       },
       {
@@ -33,8 +40,10 @@ export default defineConfig({
           globalSetup: ['apps/server/src/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Two cores: one file at a time keeps PostgreSQL and argon2 from starving each other.
-          fileParallelism: false,
+          // Two files at a time: each copies its own database from the template, and a file waits
+          // mostly on timers, SMTP and PostgreSQL (about half of two cores busy with one file).
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
       {
@@ -65,7 +74,10 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two spec files at a time, each on its own product (support/global-setup.ts): a spec
+          // waits mostly on the product and the browser, so two keep both cores busy.
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
     ],

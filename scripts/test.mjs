@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 // `npm test`: every test layer in turn (DESIGN section 8): unit, web, integration over
 // PostgreSQL (or PGlite when no server answers), the PGlite smoke pass, then e2e in Chromium.
-// One layer at a time: two cores are not enough to run them side by side. Ends with one line
-// "N passed, N failed" over all layers, naming the Node that ran them (CI runs a second leg on
-// Node 24: .ci/run). `--exclude <glob>` (repeatable) leaves files out, as vitest's own option.
+// One layer at a time. Ends with one line "N passed, N failed" over all layers, naming the Node
+// that ran them (CI runs a second leg on Node 24: .ci/run). `--exclude <glob>` (repeatable) leaves
+// files out, as vitest's own option.
+//
+// A test of the layers that run the real server (integration, the PGlite pass, e2e) that fails is
+// run once more, its file alone, as Playwright's own CI setting does: a test that fails twice
+// fails the layer; one that passes the second time passes it but is named at the end as flaky,
+// with the first failure, so it is seen and fixed rather than hidden. Unit and web tests get no
+// second run: nothing in them waits on time.
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,57 +26,84 @@ const only = args.filter((arg, i) => arg !== '--exclude' && args[i - 1] !== '--e
 const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filter(
   (l) => only.length === 0 || only.includes(l),
 );
+const RUN_AGAIN = new Set(['integration', 'integration-pglite', 'e2e']);
+// More failed files than this is not flakiness: the layer is broken, and a second run would only
+// take time.
+const MOST_FILES_RUN_AGAIN = 4;
 
 let passed = 0;
 let failed = 0;
 const broken = [];
-// The failed tests, named again at the very end: CI keeps only the tail of a long run's output.
+// The failed and the flaky tests, named again at the very end: CI keeps only the tail of a long
+// run's output.
 const failures = [];
+const flaky = [];
 for (const layer of layers) {
   process.stdout.write(`\n=== ${layer} (Node ${process.versions.node}) ===\n`);
-  const report = join(out, `${layer}.json`);
-  const status = await runLayer(layer, report);
-  if (existsSync(report)) {
-    const result = JSON.parse(readFileSync(report, 'utf8'));
-    passed += result.numPassedTests;
-    failed += result.numFailedTests;
-    for (const file of result.testResults) {
-      const tests = file.assertionResults.filter((t) => t.status === 'failed');
-      // A file that failed without a failed test (an error while loading, a hook) is named too.
-      if (tests.length === 0 && file.status === 'failed')
-        failures.push(`${layer}: ${file.name}: ${firstLine(file.message)}`);
-      const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
-      for (const t of tests) failures.push(`${layer}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
-    }
+  const first = await runLayer(layer, join(out, `${layer}.json`), []);
+  let outcome = first;
+  const again = first.failedFiles;
+  if (first.code !== 0 && RUN_AGAIN.has(layer) && again.length > 0 && again.length <= MOST_FILES_RUN_AGAIN) {
+    process.stdout.write(`\n=== ${layer}: running again what failed: ${again.join(', ')} ===\n`);
+    const second = await runLayer(layer, join(out, `${layer}.again.json`), again);
+    const secondFiles = new Set(second.files.map((f) => f.where));
+    outcome = {
+      code: second.code,
+      unowned: second.unowned,
+      files: [...first.files.filter((f) => !secondFiles.has(f.where)), ...second.files],
+    };
+    if (second.code === 0) flaky.push(...first.failures(layer));
   }
-  if (status.code !== 0) {
+  for (const file of outcome.files) {
+    passed += file.passed;
+    failed += file.failed.length;
+  }
+  if (outcome.code !== 0) {
     broken.push(layer);
+    const named = outcome.files.flatMap((file) => describeFailures(layer, file));
     // Vitest fails a run for an error no test owns (an unhandled rejection, a worker that would
     // not close) without naming it in its JSON report: name it from what it printed.
-    if (!failures.some((f) => f.startsWith(`${layer}: `)))
-      failures.push(`${layer}: exited with ${status.code} without a failed test:\n${status.unowned}`);
+    failures.push(
+      ...(named.length ? named : [`${layer}: exited with ${outcome.code} without a failed test:\n${outcome.unowned}`]),
+    );
   }
 }
-if (failures.length)
-  process.stdout.write(
-    `\nfailed tests:\n${failures
-      .slice(0, 30)
-      .map((f) => `  ${f}\n`)
-      .join('')}`,
-  );
+const list = (title, items) =>
+  items.length
+    ? `\n${title}:\n${items
+        .slice(0, 30)
+        .map((f) => `  ${f}\n`)
+        .join('')}`
+    : '';
+process.stdout.write(list('flaky tests (failed, then passed when their file ran again)', flaky));
+process.stdout.write(list('failed tests', failures));
 process.stdout.write(`\n${broken.length ? `failed layers: ${broken.join(', ')}\n` : ''}`);
-process.stdout.write(`${passed} passed, ${failed} failed (Node ${process.versions.node})\n`);
+process.stdout.write(
+  `${passed} passed, ${failed} failed${flaky.length ? `, ${flaky.length} flaky` : ''} (Node ${process.versions.node})\n`,
+);
 process.exit(broken.length ? 1 : 0);
 
 /**
- * Runs one layer's vitest, its output passed through as it comes and kept, so that an error no
- * test owns can be quoted at the end: the "Unhandled Errors" section if there is one, otherwise
- * the output's last lines.
+ * Runs one layer's vitest (only `files`, when given), its output passed through as it comes and
+ * kept, so that an error no test owns can be quoted: the "Unhandled Errors" section if there is
+ * one, otherwise the output's last lines. Answers the exit code, each file's results, and the
+ * files to run again: those with a failed test, and those vitest names as an unhandled error's
+ * origin.
  */
-function runLayer(layer, report) {
+async function runLayer(layer, report, files) {
+  rmSync(report, { force: true });
   const child = spawn(
     join(root, 'node_modules/.bin/vitest'),
-    ['run', '--project', layer, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...excluded],
+    [
+      'run',
+      '--project',
+      layer,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...excluded,
+      ...files,
+    ],
     {
       cwd: root,
       stdio: ['inherit', 'pipe', 'pipe'],
@@ -85,14 +119,46 @@ function runLayer(layer, report) {
     process.stderr.write(chunk);
     kept.push(chunk);
   });
-  return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      const lines = stripColour(Buffer.concat(kept).toString('utf8')).split('\n');
-      const start = lines.findIndex((line) => /Unhandled Errors?\b/.test(line));
-      const quoted = start >= 0 ? lines.slice(start, start + 40) : lines.slice(-25);
-      resolve({ code: code ?? `signal ${signal}`, unowned: quoted.map((line) => `    ${line}`).join('\n') });
-    });
+  const code = await new Promise((resolve) => child.on('close', (exit, signal) => resolve(exit ?? `signal ${signal}`)));
+  const lines = stripColour(Buffer.concat(kept).toString('utf8')).split('\n');
+  const start = lines.findIndex((line) => /Unhandled Errors?\b/.test(line));
+  const unowned = (start >= 0 ? lines.slice(start, start + 40) : lines.slice(-25)).map((l) => `    ${l}`).join('\n');
+  const origins = lines.flatMap((line) => {
+    const named = /This error originated in "([^"]+)" test file/.exec(line);
+    return named ? [named[1]] : [];
   });
+
+  const results = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).testResults : [];
+  const fileResults = results.map((file) => ({
+    where: relative(root, file.name),
+    status: file.status,
+    message: file.message,
+    passed: file.assertionResults.filter((t) => t.status === 'passed').length,
+    failed: file.assertionResults.filter((t) => t.status === 'failed'),
+  }));
+  const failedFiles = [
+    ...new Set([
+      ...fileResults.filter((f) => f.status === 'failed' || f.failed.length > 0).map((f) => f.where),
+      ...origins.map((o) => relative(root, join(root, o))),
+    ]),
+  ];
+  return {
+    code,
+    unowned,
+    files: fileResults,
+    failedFiles,
+    failures: (name) => [
+      ...fileResults.flatMap((file) => describeFailures(name, file)),
+      ...(origins.length ? [`${name}: an error no test owns:\n${unowned}`] : []),
+    ],
+  };
+}
+
+/** One line per failed test of a file; the file itself when it failed without one (a hook, a load error). */
+function describeFailures(layer, file) {
+  if (file.failed.length === 0)
+    return file.status === 'failed' ? [`${layer}: ${file.where}: ${firstLine(file.message)}`] : [];
+  return file.failed.map((t) => `${layer}: ${file.where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
 }
 
 function stripColour(text) {

@@ -11,8 +11,11 @@ export const DEMO_PASSWORD = 'demo-pass-1';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 
+/** The product of the worker this spec file runs in (support/global-setup.ts starts one per worker). */
 export function baseUrl(): string {
-  return inject('baseUrl');
+  const urls = inject('baseUrls');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  return urls[(worker - 1) % urls.length] ?? urls[0]!;
 }
 
 export function launchBrowser(): Promise<Browser> {

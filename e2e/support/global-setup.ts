@@ -7,7 +7,8 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
+    /** One product per worker: a spec file reaches the one of the worker it runs in (support/browser.ts). */
+    baseUrls: string[];
   }
 }
 
@@ -56,15 +57,47 @@ function productEnv(): NodeJS.ProcessEnv {
 
 /**
  * Starts the product exactly as `npm start` does (scripts/start.mjs: build the console when it is
- * stale, then the server), on a free port with a fresh embedded database, and stops it afterwards.
- * YADO_E2E_BASE_URL points the specs at an already running product instead.
+ * stale, then the server), on a free port with a fresh embedded database, once for each worker
+ * the e2e project runs (two spec files at a time on CI's two cores: each waits mostly on the
+ * product and the browser, and each product is its own embedded database, so no spec sees
+ * another's data); stops them afterwards. YADO_E2E_BASE_URL points the specs at an already
+ * running product instead, then one spec file at a time (`--no-file-parallelism`): the specs
+ * count what they make.
  */
 export default async function setup(project: TestProject) {
+  const workers = project.config.fileParallelism ? Math.max(1, Number(project.config.maxWorkers) || 1) : 1;
   const external = process.env.YADO_E2E_BASE_URL;
   if (external) {
-    project.provide('baseUrl', external.replace(/\/$/, ''));
+    if (workers > 1)
+      throw new Error('YADO_E2E_BASE_URL is one product: run the specs one file at a time (--no-file-parallelism)');
+    project.provide('baseUrls', [external.replace(/\/$/, '')]);
     return;
   }
+  const products: TProduct[] = [];
+  try {
+    // One after the other: the first builds the console when it is stale, the next finds it built.
+    for (let i = 0; i < workers; i++) products.push(await startProduct());
+  } catch (error) {
+    await Promise.all(products.map(stopProduct));
+    throw error;
+  }
+  project.provide(
+    'baseUrls',
+    products.map((p) => p.baseUrl),
+  );
+  return async () => {
+    await Promise.all(products.map(stopProduct));
+  };
+}
+
+interface TProduct {
+  baseUrl: string;
+  child: ChildProcess;
+  dataDir: string;
+  onExit: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+async function startProduct(): Promise<TProduct> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'yado-e2e-'));
   const baseUrl = `http://localhost:${port}`;
@@ -94,20 +127,22 @@ export default async function setup(project: TestProject) {
     child.kill('SIGTERM');
     throw error;
   }
-  project.provide('baseUrl', baseUrl);
   // A product that dies mid-run would otherwise show up only as refused connections in every spec.
   const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-    process.stderr.write(`\n[e2e] the product under test exited during the run (code ${code}, signal ${signal})\n`);
+    process.stderr.write(
+      `\n[e2e] the product under test at ${baseUrl} exited during the run (code ${code}, signal ${signal})\n`,
+    );
   child.once('exit', onExit);
+  return { baseUrl, child, dataDir, onExit };
+}
 
-  return async () => {
-    child.off('exit', onExit);
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+async function stopProduct({ child, dataDir, onExit }: TProduct): Promise<void> {
+  child.off('exit', onExit);
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -2,6 +2,7 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { initI18n } from '../i18n/i18n';
 import { ALL_TEXTS } from '../i18n/allTexts';
+import { currentSnackbars, hideSnackbar } from '../modules/ui/components/snackbarStore';
 
 // jsdom lacks what Mantine measures with.
 window.matchMedia ??= ((query: string) => ({
@@ -32,8 +33,11 @@ beforeAll(async () => {
   await initI18n('en', { en: ALL_TEXTS.en, ja: ALL_TEXTS.ja });
 });
 
+// The web layer runs its files in one module graph per worker (vitest.config.ts, isolate: false):
+// what a module keeps between renders is emptied after each test, so no file sees another's.
 afterEach(() => {
   cleanup();
+  for (const left of currentSnackbars()) hideSnackbar(left.id);
   vi.useRealTimers();
   vi.restoreAllMocks();
   window.localStorage.clear();
