@@ -17,6 +17,7 @@ import {
 } from '../templates/render-template.ts';
 import { trackingFor } from '../tracking/links.ts';
 import { recordDeliveryOutcomes, type TDeliveryOutcome } from '../tracking/rollups.ts';
+import { protectCampaigns } from '../deliverability/apply-feedback.ts';
 import { createLogoStore } from '../uploads/logo-store.ts';
 import { audienceSql, snapshotAudience } from './audience.ts';
 import { experimentShapeOf } from '../experiments/experiment-state.ts';
@@ -536,9 +537,14 @@ async function commitSendStep(
       })),
     ...handed.filter((r) => r.status === 'skipped').map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'skipped')),
   ]);
+  // A final failure counted against the guest (a bounce, a block): the campaign may now be past
+  // its brand's limits, weighed over the mails these rollups just counted. A pause taken here
+  // holds from the next step's hand-over; this step's are handed already.
+  const recordedIds = new Set(recorded.map((r) => r.id));
+  if (answers.some((o) => o.feedback && recordedIds.has(o.id))) await protectCampaigns(tx, [campaign.id]);
   return {
     verdicts: new Map(handed.map((r) => [r.id, r.status === 'sending' ? 'go' : 'skipped'])),
-    recorded: new Set(recorded.map((r) => r.id)),
+    recorded: recordedIds,
   };
 }
 

@@ -189,7 +189,8 @@ export const ANSWER_LOST_TWICE = 'the relay answer was lost twice (worker stoppe
  * another worker does with it. Each relay answer counts one attempt; an unknown answer does not,
  * nor does a connection lost before the body went out (retry: deferred shortly); an unknown one goes back to the queue once (marked as a possible repeat), then counts as sent. Final
  * failures are classified (hard bounce, soft bounce, policy block) and applied by
- * deliverability/apply-feedback.ts. Returns each recorded delivery's new status. `at`: the moment
+ * deliverability/apply-feedback.ts, all but protection, which the caller weighs once its rollups
+ * counted the answers (`protectCampaigns`). Returns each recorded delivery's new status. `at`: the moment
  * of the answers (the demo history's past sends), else the database's now.
  */
 export async function recordOutcomes(
@@ -219,10 +220,12 @@ export async function recordOutcomes(
   // The classified answers of the deliveries recorded here (never of a claim fenced off) go through
   // the deliverability rules: a hard bounce suppresses the address, soft bounces count, and so on.
   const recorded = new Set(updated.map((u) => u.id));
+  // Protection is the caller's to weigh, after its rollups counted these answers (commitSendStep).
   await applyFeedback(
     tx,
     outcomes.flatMap((o) => (o.feedback && recorded.has(o.id) ? [o.feedback] : [])),
     at,
+    { protect: false },
   );
   return updated;
 }

@@ -47,7 +47,17 @@ export interface TApplied {
 }
 
 /** Returns the events newly recorded (a repeat of one already recorded is left out). */
-export async function applyFeedback(tx: TTx, items: TFeedback[], at?: Date): Promise<TApplied[]> {
+export async function applyFeedback(
+  tx: TTx,
+  items: TFeedback[],
+  at?: Date,
+  /**
+   * false: the caller weighs protection itself, once it has counted what the same answers mean for
+   * the campaign's handed mails (the send's commit: its bounces are counted here before the
+   * rollups count the mails as failed, so a rate taken here would run ahead of its denominator).
+   */
+  { protect = true }: { protect?: boolean } = {},
+): Promise<TApplied[]> {
   if (items.length === 0) return [];
   const now = instant(at);
   const recorded = await selectRows<{
@@ -79,7 +89,7 @@ export async function applyFeedback(tx: TTx, items: TFeedback[], at?: Date): Pro
     recorded.filter((r) => COUNTED[r.kind]).map((r) => r.id),
     at ?? new Date(),
   );
-  await protectCampaigns(tx, counted, now);
+  if (protect) await pauseOverLimits(tx, counted, now);
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
   const hard = of('hard_bounce');
   if (hard.length) {
@@ -182,7 +192,11 @@ async function countInStatistics(tx: TTx, eventIds: string[], at: Date): Promise
  * journeys have no one to resume them. Once an admin resumed a campaign that paused itself, it is
  * not paused by protection again (`paused_reason` stays, marked resumed).
  */
-async function protectCampaigns(tx: TTx, campaignIds: string[], now: SQL): Promise<void> {
+export function protectCampaigns(tx: TTx, campaignIds: string[], at?: Date): Promise<void> {
+  return pauseOverLimits(tx, campaignIds, instant(at));
+}
+
+async function pauseOverLimits(tx: TTx, campaignIds: string[], now: SQL): Promise<void> {
   if (campaignIds.length === 0) return;
   const paused = await selectRows<{ id: string; brand_id: string; name: string; kind: string; rate: number }>(
     tx,

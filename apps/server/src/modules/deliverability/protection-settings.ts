@@ -118,6 +118,8 @@ export function listProtectionAlerts(rt: TRuntime, ctx: TActingContext): Promise
         });
         continue;
       }
+      // Resumed by an admin after it paused itself: it will not pause again, so no warning says it will.
+      if (r.paused_reason) continue;
       const warning = protectionWarning(
         {
           sent: r.sent,

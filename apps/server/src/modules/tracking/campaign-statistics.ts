@@ -65,7 +65,12 @@ export function readCampaignReport(rt: TRuntime, ctx: TActingContext, id: string
       rates: ratesOf(totals),
       updatedAt: updatedAt ? new Date(updatedAt).toISOString() : null,
       // Protection weighs the whole campaign: a host that sees its own guests only is not warned.
-      warning: campaign.guestsOnly ? null : protectionWarning(totals, await protectionOf(tx, campaign.brandId)),
+      // Nor is a campaign protection paused: its page says why it paused, and once an admin
+      // resumed it, "it pauses itself at 5%" would no longer be true.
+      warning:
+        campaign.guestsOnly || campaign.protectionPaused
+          ? null
+          : protectionWarning(totals, await protectionOf(tx, campaign.brandId)),
     };
   });
 }

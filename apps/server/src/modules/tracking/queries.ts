@@ -173,6 +173,8 @@ export interface TCampaignRef {
   hostId: string;
   timezone: string;
   guestsOnly: boolean;
+  /** Protection paused it (issue 25), whether or not an admin resumed it since: it will not warn again. */
+  protectionPaused: boolean;
 }
 
 /** The campaign if the context reaches it (row-level security narrows to the brand as well). */
@@ -180,7 +182,8 @@ export async function findCampaignInReach(tx: TTx, ctx: TActingContext, id: stri
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   const [row] = await selectRows<TCampaignRef>(
     tx,
-    sql`select c.id, c.brand_id as "brandId", c.host_id as "hostId", h.timezone, not ${hostReach(ctx)} as "guestsOnly"
+    sql`select c.id, c.brand_id as "brandId", c.host_id as "hostId", h.timezone, not ${hostReach(ctx)} as "guestsOnly",
+        c.paused_reason is not null as "protectionPaused"
       from campaigns c join hosts h on h.id = c.host_id
       where c.id = ${id} and (${hostReach(ctx)} or (c.scenario_id is null and ${reachedGuests(ctx)}))`,
   );
