@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
-import { paragraphContent } from '../support/campaign-fixture';
+import { paragraphContent, quietHoursAway, tokyoHour } from '../support/campaign-fixture';
 import { dkimResult, outboxOf, type TOutboxMail } from '../support/mail';
 
 // The acting host: the brand さくらホテルズ, whose demo domain is verified and whose sender is set.
@@ -18,27 +18,17 @@ const GUEST_AGENT =
 let browser: Browser;
 let grand: string;
 let admin: string;
-let ownSettings: Record<string, unknown> | null = null;
-
-const tokyoHour = (offsetHours: number) =>
-  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+let restoreSettings: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   grand = await apiToken(GRAND);
   admin = await apiToken(ADMIN);
-  // The brand's quiet hours (21:00-08:00 by default) would hold a send made in the evening: this
-  // run puts them a few hours away from now, so "send now" sends now and a time in them can be shown.
-  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
-  ownSettings = current.data.own;
-  const moved = await apiCall('PUT', '/v1/sending/settings', {
-    token: admin,
-    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
-  });
-  expect(moved.status).toBe(200);
+  // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
+  restoreSettings = await quietHoursAway(admin);
 });
 afterAll(async () => {
-  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
+  await restoreSettings?.();
   await browser?.close();
 });
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, apiToken } from '../support/api';
-import { arrangeCampaign, tokyoHour } from '../support/campaign-fixture';
+import { apiToken } from '../support/api';
+import { arrangeCampaign, quietHoursAway } from '../support/campaign-fixture';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
 import { outboxOf } from '../support/mail';
 
@@ -14,23 +14,17 @@ const GUESTS = 12;
 let browser: Browser;
 let grand: string;
 let admin: string;
-let ownSettings: Record<string, unknown> | null = null;
+let restoreSettings: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   grand = await apiToken(GRAND);
   admin = await apiToken(ADMIN);
-  // Quiet hours a few hours away, so "send now" sends now whatever the hour of the run.
-  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
-  ownSettings = current.data.own;
-  const moved = await apiCall('PUT', '/v1/sending/settings', {
-    token: admin,
-    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
-  });
-  expect(moved.status).toBe(200);
+  // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
+  restoreSettings = await quietHoursAway(admin);
 });
 afterAll(async () => {
-  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
+  await restoreSettings?.();
   await browser?.close();
 });
 

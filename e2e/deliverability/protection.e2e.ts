@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
-import { arrangeCampaign, tokyoHour } from '../support/campaign-fixture';
+import { arrangeCampaign, quietHoursAway } from '../support/campaign-fixture';
 
 // Issue 25 in the console: a campaign whose guests' mailboxes do not exist (`unknown*`: the
 // embedded sink refuses them with 550 5.1.1 during the conversation) pauses itself once it has
@@ -15,7 +15,7 @@ const MIN_SENT = 100;
 
 let browser: Browser;
 let admin: string;
-let ownSettings: Record<string, unknown> | null = null;
+let restoreSettings: (() => Promise<void>) | null = null;
 let ownProtection: Record<string, unknown> | null = null;
 
 interface TCampaignState {
@@ -27,14 +27,8 @@ interface TCampaignState {
 beforeAll(async () => {
   browser = await launchBrowser();
   admin = await apiToken(ADMIN);
-  const settings = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
-  ownSettings = settings.data.own;
   // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
-  const moved = await apiCall('PUT', '/v1/sending/settings', {
-    token: admin,
-    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
-  });
-  expect(moved.status).toBe(200);
+  restoreSettings = await quietHoursAway(admin);
   ownProtection = (await apiCall<Record<string, unknown>>('GET', '/v1/deliverability/protection', { token: admin }))
     .data;
   const lowered = await apiCall('PUT', '/v1/deliverability/protection', {
@@ -45,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (ownProtection) await apiCall('PUT', '/v1/deliverability/protection', { token: admin, body: ownProtection });
-  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
+  await restoreSettings?.();
   await browser?.close();
 });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
 import { outboxOf } from '../support/mail';
+import { quietHoursAway } from '../support/campaign-fixture';
 
 // Issue 25 in the console: guests whose mailbox does not exist (`bounce*`) and who report spam
 // (`complain*`), as the embedded sink plays them → the campaign's statistics → the suppression
@@ -13,25 +14,17 @@ const GRAND = 'grand@demo.test';
 let browser: Browser;
 let admin: string;
 let grand: string;
-let ownSettings: Record<string, unknown> | null = null;
-const tokyoHour = (offsetHours: number) =>
-  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+let restoreSettings: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   admin = await apiToken(ADMIN);
   grand = await apiToken(GRAND);
   // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
-  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
-  ownSettings = current.data.own;
-  const moved = await apiCall('PUT', '/v1/sending/settings', {
-    token: admin,
-    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
-  });
-  expect(moved.status).toBe(200);
+  restoreSettings = await quietHoursAway(admin);
 });
 afterAll(async () => {
-  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
+  await restoreSettings?.();
   await browser?.close();
 });
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paragraphContent } from '../support/campaign-fixture';
+import { paragraphContent, quietHoursAway } from '../support/campaign-fixture';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
 
@@ -29,10 +29,7 @@ let sentCampaignId: string;
 /** The static segment of those two guests, and their hotel. */
 let segmentId: string;
 let hotelId: string;
-let ownSettings: Record<string, unknown> | null = null;
-
-const tokyoHour = (offsetHours: number) =>
-  `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
+let restoreSettings: (() => Promise<void>) | null = null;
 
 async function until<T>(check: () => Promise<T | null>, timeoutMs = 90_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -51,13 +48,7 @@ async function until<T>(check: () => Promise<T | null>, timeoutMs = 90_000): Pro
  */
 async function sendCampaign(): Promise<string> {
   // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
-  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token: admin });
-  ownSettings = current.data.own;
-  const moved = await apiCall('PUT', '/v1/sending/settings', {
-    token: admin,
-    body: { ...ownSettings, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
-  });
-  expect(moved.status).toBe(200);
+  restoreSettings = await quietHoursAway(admin);
   const run = Date.now().toString(36);
   const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
     token: admin,
@@ -153,7 +144,7 @@ beforeAll(async () => {
   sentCampaignId = await sending;
 }, 120_000);
 afterAll(async () => {
-  if (ownSettings) await apiCall('PUT', '/v1/sending/settings', { token: admin, body: ownSettings });
+  await restoreSettings?.();
   await browser?.close();
 });
 

@@ -7,6 +7,24 @@ export const tokyoHour = (offsetHours: number) =>
   `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
 
 /**
+ * Puts the brand's quiet hours (21:00-08:00 by default) a few hours away from now, as `token` (a
+ * brand admin of さくらホテルズ), so "send now" sends now whatever the time of the run; answers
+ * what puts the brand's own settings back, for the spec's afterAll.
+ */
+export async function quietHoursAway(token: string): Promise<() => Promise<void>> {
+  const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token });
+  const own = current.data.own;
+  const moved = await apiCall('PUT', '/v1/sending/settings', {
+    token,
+    body: { ...own, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
+  });
+  expect(moved.status).toBe(200);
+  return async () => {
+    await apiCall('PUT', '/v1/sending/settings', { token, body: own });
+  };
+}
+
+/**
  * A template language's content: one paragraph of `text` (also the subject unless `subject` is
  * given), followed by the blocks of `after` (a button, say).
  */

@@ -526,22 +526,28 @@ async function commitSendStep(
 ): Promise<{ verdicts: Map<string, TVerdict>; recorded: Set<string> }> {
   const recorded = await recordOutcomes(tx, token, answers);
   const bounced = new Set(answers.filter((o) => o.hardBounce).map((o) => o.id));
-  const handed = await handSend(tx, campaign.id, token, handIds);
-  await recordDeliveryOutcomes(tx, [
-    ...recorded
+  await recordDeliveryOutcomes(
+    tx,
+    recorded
       .filter((r) => r.status === 'sent' || r.status === 'failed')
       .map((r) => ({
         ...outcomeOf(campaign, r.id, r.hotel_id, r.status as 'sent' | 'failed'),
         bounce: bounced.has(r.id),
         sendingDomain,
       })),
-    ...handed.filter((r) => r.status === 'skipped').map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'skipped')),
-  ]);
+  );
   // A final failure counted against the guest (a bounce, a block): the campaign may now be past
-  // its brand's limits, weighed over the mails these rollups just counted. A pause taken here
-  // holds from the next step's hand-over; this step's are handed already.
+  // its brand's limits, weighed over the mails the rollups just counted, and before this step's
+  // hand-over, which a pause taken here then refuses.
   const recordedIds = new Set(recorded.map((r) => r.id));
   if (answers.some((o) => o.feedback && recordedIds.has(o.id))) await protectCampaigns(tx, [campaign.id]);
+  const handed = await handSend(tx, campaign.id, token, handIds);
+  const skipped = handed.filter((r) => r.status === 'skipped');
+  if (skipped.length)
+    await recordDeliveryOutcomes(
+      tx,
+      skipped.map((r) => outcomeOf(campaign, r.id, r.hotel_id, 'skipped')),
+    );
   return {
     verdicts: new Map(handed.map((r) => [r.id, r.status === 'sending' ? 'go' : 'skipped'])),
     recorded: recordedIds,
