@@ -52,7 +52,7 @@ for (const layer of layers) {
       unowned: second.unowned,
       files: [...first.files.filter((f) => !secondFiles.has(f.where)), ...second.files],
     };
-    if (second.code === 0) flaky.push(...first.failures(layer));
+    if (second.code === 0) flaky.push(...first.failures);
   }
   for (const file of outcome.files) {
     passed += file.passed;
@@ -147,9 +147,9 @@ async function runLayer(layer, report, files) {
     unowned,
     files: fileResults,
     failedFiles,
-    failures: (name) => [
-      ...fileResults.flatMap((file) => describeFailures(name, file)),
-      ...(origins.length ? [`${name}: an error no test owns:\n${unowned}`] : []),
+    failures: [
+      ...fileResults.flatMap((file) => describeFailures(layer, file)),
+      ...(origins.length ? [`${layer}: an error no test owns:\n${unowned}`] : []),
     ],
   };
 }
