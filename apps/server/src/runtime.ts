@@ -1,3 +1,4 @@
+import type { ClockHold } from './jobs/clock-hold.ts';
 import type PgBoss from 'pg-boss';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,6 +19,8 @@ export interface TRuntime {
   log: FastifyBaseLogger;
   /** The job lease of this process's worker, once it runs one: readiness (/readyz) checks it is fresh. */
   leases?: { fresh(): Promise<boolean> };
+  /** Holds the worker's clock-driven work (the scenario tick, the campaign dispatcher): jobs/clock-hold.ts. */
+  clockHold?: ClockHold;
 }
 
 /** Runs `fn` in a transaction under the acting context's row-level security (see withTenant). */

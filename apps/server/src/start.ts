@@ -1,3 +1,4 @@
+import { ClockHold } from './jobs/clock-hold.ts';
 import pino from 'pino';
 import { createBookingSim, type TBookingSim } from '@yado/booking-sim';
 import type { TConfig } from './config.ts';
@@ -103,6 +104,7 @@ export async function startRuntime(
     feedbackReceiver: null,
     dns,
     bookingSim,
+    clockHold: new ClockHold(),
     stopBeforeQueue: [],
     stopAfterQueue: [],
     async stop() {

@@ -1,3 +1,4 @@
+import { ClockHold } from './jobs/clock-hold.ts';
 import { JobLeases } from './jobs/leases.ts';
 import { QUEUES, type TSendAccountLink } from './jobs/queue.ts';
 import { dispatchDailySyncs, scheduleDailySyncDispatch } from './modules/booking/daily-sync.ts';
@@ -27,6 +28,7 @@ const POLL_SECONDS = 0.5;
  */
 export async function startWorker(rt: TStarted): Promise<void> {
   const leases = await JobLeases.start(rt);
+  const clockHold = (rt.clockHold ??= new ClockHold());
   rt.leases = leases;
   rt.stopAfterQueue.push(() => leases.stop());
   // First thing on stop: running jobs are told, so a campaign send stops claiming at once.
@@ -76,18 +78,17 @@ export async function startWorker(rt: TStarted): Promise<void> {
     pollingIntervalSeconds: POLL_SECONDS,
     // Every few seconds: its summary is logged at info only when it is slow or fails.
     quiet: true,
-    run: async () => {
-      await runScenarioTick(rt);
-    },
+    // Left out while the demo history runs the engine over the past (jobs/clock-hold.ts).
+    run: () => clockHold.run(() => runScenarioTick(rt)),
   });
   await leases.watch();
   // Due campaigns are found at once on start (after downtime too) and then every few seconds.
   // Each timer's run in progress is awaited on stop, so none meets a closed database.
   let dispatching: Promise<unknown> = Promise.resolve();
   const dispatch = () =>
-    (dispatching = dispatchCampaigns(rt).catch((error: unknown) =>
-      rt.log.warn({ err: error }, 'campaign dispatch failed'),
-    ));
+    (dispatching = clockHold
+      .run(() => dispatchCampaigns(rt))
+      .catch((error: unknown) => rt.log.warn({ err: error }, 'campaign dispatch failed')));
   await dispatch();
   const timer = setInterval(() => void dispatch(), rt.config.campaigns.dispatchSeconds * 1000);
   timer.unref();

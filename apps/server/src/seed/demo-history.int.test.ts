@@ -5,15 +5,24 @@ import { connectDemoBrands } from '../modules/booking/connect-demo-brands.ts';
 import { seedDemo } from './demo.ts';
 import { seedDemoSending } from './demo-sending.ts';
 import { DEMO_HISTORY_BRAND, DEMO_HISTORY_MARK, seedDemoHistory } from './demo-history.ts';
+import { DEMO_JOURNEY_NAME } from './demo-journeys.ts';
 
 let s: TTestServer;
+/** The moment of the seed: the history is everything before it. */
+let seededAt: Date;
 beforeAll(async () => {
   // The simulator on real time, as `npm start` embeds it (the dashboard reads the real today).
-  s = await startTestServer({ bookingSim: createBookingSim({ seed: 7, guestsPerAccount: 2000, rateLimit: false }) });
+  // The worker ticks twice a second: its ticks, at today's time, must never take up the past the
+  // seed writes (they are held meanwhile).
+  s = await startTestServer({
+    bookingSim: createBookingSim({ seed: 7, guestsPerAccount: 2000, rateLimit: false }),
+    env: { SCENARIO_TICK_SECONDS: '0.5' },
+  });
   // What startRuntime runs on the first start of the embedded product (the test template was seeded without it).
   await seedDemoSending(s.rt);
   await connectDemoBrands(s.rt, [DEMO_HISTORY_BRAND]);
-  await seedDemoHistory(s.rt);
+  seededAt = new Date();
+  await seedDemoHistory(s.rt, seededAt);
 }, 300_000);
 afterAll(async () => {
   await s?.close();
@@ -183,7 +192,12 @@ describe('the demo history of a first start', () => {
               where exists (select 1 from feedback_events g where g.delivery_id = last.id and g.kind = 'soft_bounce')) >= 3`,
       [brand.id],
     );
-    const listed: { email: string; reason: string; campaign: { name: string } | null }[] = [];
+    const listed: {
+      email: string;
+      reason: string;
+      campaign: { name: string } | null;
+      scenario: { name: string } | null;
+    }[] = [];
     for (let page = 1; ; page++) {
       const res = await s.call('GET', `/v1/suppressions?page=${page}&pageSize=100`, { token });
       expect(res.status).toBe(200);
@@ -195,7 +209,8 @@ describe('the demo history of a first start', () => {
     const byEmail = (rows: { email: string; reason: string }[]) =>
       rows.map((x) => `${x.email} ${x.reason}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     expect(byEmail(listed)).toEqual(byEmail(expected));
-    expect(listed.every((x) => x.campaign?.name.endsWith(DEMO_HISTORY_MARK))).toBe(true);
+    // Past campaigns' and the demo scenario's mails (its hidden campaigns carry the scenario's name).
+    expect(listed.every((x) => (x.campaign ?? x.scenario)?.name.includes(DEMO_HISTORY_MARK))).toBe(true);
     // A complainer left all of the brand's marketing, with "complaint" as the source.
     const complainers = await n(
       `select count(*) as n from feedback_events f join customers c on c.id = f.customer_id
@@ -211,6 +226,86 @@ describe('the demo history of a first start', () => {
       [brand.id],
     );
     expect(mailedAfter).toBe(0);
+  });
+
+  it('has run the birthday scenario for a month: its guests entered on their birthdays, and its branch saw only the opens before it', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const [brand] = await s.sql(`select id from hosts where slug = $1`, [DEMO_HISTORY_BRAND]);
+    const [scenario] = await s.sql(`select id, status, started_at, graph from scenarios where name = $1`, [
+      DEMO_JOURNEY_NAME,
+    ]);
+    expect(scenario.status).toBe('running');
+    expect(Date.parse(scenario.started_at)).toBeLessThan(seededAt.getTime() - 29 * 86_400_000);
+    // A graph the editor accepts as it is.
+    const check = await s.call('POST', '/v1/scenarios/validate', { token, body: { graph: scenario.graph } });
+    expect(check.status).toBe(200);
+    expect(check.body.data.faults).toEqual([]);
+    // Who entered in the past, by hand: the brand's guests whose birthday (29 February: the 28th in
+    // other years) is one of the history's days whose 09:01 JST had come at the seed.
+    const since = new Date(scenario.started_at).toISOString();
+    const entered = await n(
+      `with days as (
+          select d::date as day from generate_series(($2::timestamptz at time zone 'Asia/Tokyo')::date, ($3::timestamptz at time zone 'Asia/Tokyo')::date, interval '1 day') d
+          where (d::date + time '09:01') at time zone 'Asia/Tokyo' <= $3::timestamptz)
+        select count(*) as n from customers c join days on (extract(month from c.date_of_birth), extract(day from c.date_of_birth)) = (extract(month from days.day), extract(day from days.day))
+          or (extract(month from c.date_of_birth) = 2 and extract(day from c.date_of_birth) = 29 and extract(month from days.day) = 2
+            and extract(day from days.day) = 28 and extract(day from (date_trunc('year', days.day) + interval '59 days')) <> 29)
+        where c.brand_id = $1 and c.date_of_birth is not null`,
+      [brand.id, since, seededAt.toISOString()],
+    );
+    expect(entered).toBeGreaterThan(50);
+    const journeys = await s.sql(
+      `select j.id, j.customer_id, j.state, j.node_id, to_char(j.entered_at at time zone 'Asia/Tokyo', 'MM-DD') as entered_on,
+          to_char(c.date_of_birth, 'MM-DD') as born_on
+        from journeys j join customers c on c.id = j.customer_id where j.scenario_id = $1 and j.entered_at < $2`,
+      [scenario.id, seededAt.toISOString()],
+    );
+    expect(journeys.length).toBe(entered);
+    expect(journeys.filter((j) => j.entered_on !== j.born_on && j.born_on !== '02-29')).toEqual([]);
+    // Each got the greeting (or its skip with the reason) on the birthday, in the past; those three
+    // days past went on by the branch, and the rest wait at the delay.
+    const mails = await s.sql(
+      `select c.scenario_node_id as node, d.customer_id, d.status, d.sent_at, (select min(t.occurred_at) from tracking_events t
+          where t.delivery_id = d.id and t.kind = 'open') as first_open
+        from deliveries d join campaigns c on c.id = d.campaign_id where c.scenario_id = $1`,
+      [scenario.id],
+    );
+    const greetings = mails.filter((m) => m.node === 'greeting');
+    expect(greetings.length).toBe(entered);
+    // Sent, or skipped with the reason (unsubscribed, no address, suppressed), or refused by a dead
+    // address: nothing left queued.
+    expect(greetings.filter((m) => m.status === 'sent').length).toBeGreaterThan(entered * 0.3);
+    expect(mails.filter((m) => !['sent', 'skipped', 'failed'].includes(m.status))).toEqual([]);
+    expect(mails.filter((m) => m.sent_at && Date.parse(m.sent_at) >= seededAt.getTime())).toEqual([]);
+    const steps = await s.sql(
+      `select st.journey_id, st.event, st.at, j.customer_id from journey_steps st join journeys j on j.id = st.journey_id
+        where st.scenario_id = $1 and st.node_id = 'opened' and st.event in ('yes', 'no')`,
+      [scenario.id],
+    );
+    expect(steps.length).toBeGreaterThan(0);
+    const greetingOf = new Map(greetings.map((m) => [m.customer_id, m]));
+    for (const step of steps) {
+      const open = greetingOf.get(step.customer_id)?.first_open;
+      const openedBefore = !!open && Date.parse(open) <= Date.parse(step.at);
+      expect({ journey: step.journey_id, event: step.event }).toEqual({
+        journey: step.journey_id,
+        event: openedBefore ? 'yes' : 'no',
+      });
+    }
+    const yes = steps.filter((x) => x.event === 'yes').length;
+    expect(yes).toBeGreaterThan(0);
+    expect(mails.filter((m) => m.node === 'invitation').length).toBe(yes);
+    expect(mails.filter((m) => m.node === 'reminder').length).toBe(steps.length - yes);
+    // The console reads the same: the dashboard's running scenario and the email steps' counts.
+    const running = await s.call('GET', '/v1/dashboard/running-scenarios', { token });
+    const listed = running.body.data.scenarios.find((x: { id: string }) => x.id === scenario.id);
+    expect(listed.entered).toBe(await n(`select count(*) as n from journeys where scenario_id = $1`, [scenario.id]));
+    const emails = await s.call('GET', `/v1/scenarios/${scenario.id}/emails`, { token });
+    expect(emails.status).toBe(200);
+    for (const node of ['greeting', 'invitation', 'reminder']) {
+      const detail = emails.body.data.items.find((x: { nodeId: string }) => x.nodeId === node);
+      expect(detail.sent).toBe(mails.filter((m) => m.node === node && m.status === 'sent').length);
+    }
   });
 
   it('is not seeded again on a later start', async () => {

@@ -242,8 +242,8 @@ async function suppress(
   now: SQL,
 ): Promise<void> {
   const until = days === null ? sql`null::timestamptz` : sql`${now} + make_interval(days => ${days}::int)`;
-  await tx.execute(sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until)
-    select distinct on (d.brand_id, lower(d.email)) d.brand_id, lower(d.email), d.customer_id, ${reason}, v.diagnostic, d.id, d.campaign_id, c.scenario_id, ${until}
+  await tx.execute(sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until, created_at)
+    select distinct on (d.brand_id, lower(d.email)) d.brand_id, lower(d.email), d.customer_id, ${reason}, v.diagnostic, d.id, d.campaign_id, c.scenario_id, ${until}, ${now}
     from unnest(${sql.param(rows.map((r) => r.delivery_id))}::uuid[], ${sql.param(rows.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
       join deliveries d on d.id = v.delivery_id join campaigns c on c.id = d.campaign_id
     where nullif(d.email, '') is not null

@@ -72,8 +72,11 @@ export async function wakeEmailWaits(rt: TRuntime, at: Date): Promise<void> {
   );
 }
 
-/** One claimed set: answers how many journey steps it took (0 when nothing is due). */
-export async function advanceBatch(rt: TRuntime, at: Date, limit: number): Promise<number> {
+/**
+ * One claimed set: answers how many journey steps it took (0 when nothing is due). With `sendJobs`
+ * false the queued mails get no send job (see runScenarioTick).
+ */
+export async function advanceBatch(rt: TRuntime, at: Date, limit: number, sendJobs = true): Promise<number> {
   const toSend = new Map<string, TCampaignJob>();
   const identities: TIdentities = new Map();
   const steps = await withTenant(rt.database.db, ALL, async (tx) => {
@@ -111,7 +114,8 @@ export async function advanceBatch(rt: TRuntime, at: Date, limit: number): Promi
     return count;
   });
   // After the commit: the send path takes the queued deliveries up (one waiting job per campaign).
-  for (const job of toSend.values()) await rt.queue.send(QUEUES.campaignSend, job, { singletonKey: job.campaignId });
+  if (sendJobs)
+    for (const job of toSend.values()) await rt.queue.send(QUEUES.campaignSend, job, { singletonKey: job.campaignId });
   return steps;
 }
 
@@ -243,7 +247,7 @@ async function queueEmails(
   // A run after a restart reopens the node's hidden campaigns (a stop cancelled them) with the node as it is now.
   await tx.execute(sql`insert into campaigns (brand_id, host_id, name, subject, sender_email, template_id, status, started_at, scenario_id, scenario_node_id, scenario_round)
     select distinct ${scenario.brand_id}::uuid, ${scenario.host_id}::uuid, ${`${scenario.name} · ${node.label ?? node.id}`}, ${subject}, ${senderEmail}, ${templateId}::uuid,
-      'pending', now(), ${scenario.id}::uuid, ${node.id}, j.round
+      'pending', ${atIso}::timestamptz, ${scenario.id}::uuid, ${node.id}, j.round
     from journeys j where j.id = any(${p(ids)}::uuid[])
     on conflict (scenario_id, scenario_node_id, scenario_round) where scenario_id is not null
     do update set status = 'pending', template_id = excluded.template_id, subject = excluded.subject, sender_email = excluded.sender_email, name = excluded.name
@@ -261,10 +265,10 @@ async function queueEmails(
     tx,
     sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason, arm)
       select c.id, customers.brand_id, customers.id, ${hotel}, customers.email,
-        case when j.held_out or not (${MAILABLE}) or ${atCap(resolution.identity.frequencyCap)} then 'skipped' else 'queued' end,
+        case when j.held_out or not (${MAILABLE}) or ${atCap(resolution.identity.frequencyCap, at)} then 'skipped' else 'queued' end,
         -- Issue 26: a journey held out by the scenario's holdout is recorded and never mailed.
         case when j.held_out then 'holdout' when customers.email_status <> 'active' then 'unsubscribed' when nullif(customers.email, '') is null then 'no_email'
-          when ${suppressedSql('customers')} then 'bounced' when ${atCap(resolution.identity.frequencyCap)} then 'frequency_cap' end,
+          when ${suppressedSql('customers')} then 'bounced' when ${atCap(resolution.identity.frequencyCap, at)} then 'frequency_cap' end,
         case when j.held_out then 'holdout' end
       from journeys j join customers on customers.id = j.customer_id
         join campaigns c on c.scenario_id = j.scenario_id and c.scenario_node_id = ${node.id} and c.scenario_round = j.round
