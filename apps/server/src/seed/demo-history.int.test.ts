@@ -308,6 +308,40 @@ describe('the demo history of a first start', () => {
     }
   });
 
+  it("gives the customers panel its week-before figures: the counts at that day's end, from the first sync and the history's unsubscribes", async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const [brand] = await s.sql(`select id from hosts where slug = $1`, [DEMO_HISTORY_BRAND]);
+    const res = await s.call('GET', '/v1/dashboard/customer-statistics', { token });
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    const end = `(($2::date + 1)::timestamp at time zone $3)`;
+    const [then] = await s.sql(
+      `select count(*) filter (where created_at <= ${end})::int as customers,
+        count(*) filter (where created_at <= ${end} and email_status = 'unsubscribed'
+          and coalesce(email_status_changed_at, created_at) <= ${end})::int as unsubscribed
+        from customers where brand_id = $1`,
+      [brand.id, d.window.previousTo, d.window.timezone],
+    );
+    const [nowCounts] = await s.sql(
+      `select count(*)::int as customers, count(*) filter (where email_status = 'unsubscribed')::int as unsubscribed
+        from customers where brand_id = $1`,
+      [brand.id],
+    );
+    expect(then.customers).toBeGreaterThan(0);
+    expect(d.customers).toEqual({ current: nowCounts.customers, previous: then.customers });
+    expect(d.unsubscribedCustomers).toEqual({ current: nowCounts.unsubscribed, previous: then.unsubscribed });
+    expect(d.activeCustomers).toEqual({
+      current: nowCounts.customers - nowCounts.unsubscribed,
+      previous: then.customers - then.unsubscribed,
+    });
+    // The difference is the week's unsubscribes and complaints of the history.
+    const [week] = await s.sql(
+      `select count(*)::int as n from customers where brand_id = $1 and email_status = 'unsubscribed' and email_status_changed_at > ${end}`,
+      [brand.id, d.window.previousTo, d.window.timezone],
+    );
+    expect(d.unsubscribedCustomers.current - d.unsubscribedCustomers.previous).toBe(week.n);
+  });
+
   it('is not seeded again on a later start', async () => {
     // The whole first-start chain (history included) hangs on this: the platform exists, so no seed.
     expect(await seedDemo(s.rt.database.db)).toBe(false);

@@ -1,4 +1,5 @@
 import { senderDomainOf } from '@yado/contracts';
+import { zonedToInstant } from '@yado/contracts/scenarios';
 import { sql } from 'drizzle-orm';
 import { selectRows, withTenant } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
@@ -9,6 +10,8 @@ import { syncBookings } from '../modules/booking/sync-bookings.ts';
 import { resolveSendingIdentity } from '../modules/sending/email-settings.ts';
 import { attributeConversions } from '../modules/tracking/attribute-conversions.ts';
 import { recordDeliveryOutcomes } from '../modules/tracking/rollups.ts';
+import { addDays, localDay } from '../modules/dashboard/dashboard-window.ts';
+import { countCustomers, saveCountDay, scopeHotels, type TScopeHost } from '../modules/dashboard/queries.ts';
 import { DEMO_JOURNEY_DAYS, startDemoJourneys, type TDemoJourneys } from './demo-journeys.ts';
 import {
   DAY,
@@ -149,8 +152,10 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
     frequencyCap: identity.identity.frequencyCap,
   };
   // The guests and their bookings first: the campaigns went to them. (The queued first sync then
-  // finds nothing new.)
+  // finds nothing new.) Dated as the booking system's first sync 90 days before would have written them.
   await syncBookings(rt, { brandId, trigger: 'connect' });
+  const from = jstMidnight(now, DEMO_HISTORY_DAYS);
+  await dateTheGuests(rt, brandId, new Date(from + HOUR));
   const hotels = new Map(
     (
       await withTenant(db, { scopeAll: false, brandId }, (tx) =>
@@ -161,7 +166,6 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
       )
     ).map((h) => [h.slug, h.id]),
   );
-  const from = jstMidnight(now, DEMO_HISTORY_DAYS);
   const traits = await drawTraits(rt, brandId, from, now.getTime());
   const aftermath = new PastAftermath(rt, brandId, sender.fromAddress, traits, seeded(20_261_126));
   // One timeline, day by day: the scenario's ticks of the morning, then the day's campaign, each
@@ -197,7 +201,46 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
   };
   await (rt.clockHold ? rt.clockHold.during(withJourneys) : withJourneys());
   await attributePastBookings(rt, brandId, from, now);
+  await keepPastCustomerCounts(rt, brandId, from, now);
   return sent;
+}
+
+/**
+ * The brand's guests as its booking system's first sync would have written them at `firstSync`
+ * (01:00 JST on the history's first day): the history's campaigns and scenario went to them from
+ * then on. Their consent from the booking system was recorded then too.
+ */
+async function dateTheGuests(rt: TRuntime, brandId: string, firstSync: Date): Promise<void> {
+  await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) =>
+    tx.execute(sql`update customers set created_at = ${firstSync.toISOString()}::timestamptz,
+        consent_at = case when consent_source = 'booking_system' then ${firstSync.toISOString()}::timestamptz else consent_at end
+      where brand_id = ${brandId}::uuid`),
+  );
+}
+
+/**
+ * The customer counts the hourly job keeps (keep-daily-customer-counts.ts), for each past day of
+ * the history, of the brand, its hotel groups and its hotels: the counts at the day's end in the
+ * host's time zone (`countCustomers` as of that moment: the guests' creation by the first sync, the
+ * history's unsubscribes and complaints at their moments), stored by `saveCountDay`. So the
+ * dashboard's "week before" is the data's, not a guess and not missing.
+ */
+async function keepPastCustomerCounts(rt: TRuntime, brandId: string, from: number, now: Date): Promise<void> {
+  await withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => {
+    const hosts = await selectRows<{ id: string; level: TScopeHost['level']; timezone: string }>(
+      tx,
+      sql`select id, level, timezone from hosts where brand_id = ${brandId}::uuid and level in ('brand', 'hotel_group', 'hotel') and deleted_at is null`,
+    );
+    for (const h of hosts) {
+      const host: TScopeHost = { id: h.id, level: h.level, brandId };
+      const hotels = host.level === 'brand' ? [] : (await scopeHotels(tx, host)).map((x) => x.id);
+      const today = localDay(now, h.timezone);
+      for (let day = localDay(new Date(from), h.timezone); day < today; day = addDays(day, 1)) {
+        const end = new Date(zonedToInstant(addDays(day, 1), '00:00', h.timezone));
+        await saveCountDay(tx, host, day, await countCustomers(tx, host, hotels, end));
+      }
+    }
+  });
 }
 
 /**

@@ -70,19 +70,31 @@ export interface TCustomerCounts {
 
 /**
  * Counts the customers of a scope now: a brand's all; a group's or hotel's those allocated to its
- * hotels, each customer once however many of them it is allocated to.
+ * hotels, each customer once however many of them it is allocated to. With `asOf`, the counts at
+ * that past moment by the customers' creation and email status change times (the demo history's
+ * past days; a status changed and changed back since is not seen).
  */
-export async function countCustomers(tx: TTx, host: TScopeHost, hotelIds: string[]): Promise<TCustomerCounts> {
+export async function countCustomers(
+  tx: TTx,
+  host: TScopeHost,
+  hotelIds: string[],
+  asOf?: Date,
+): Promise<TCustomerCounts> {
   const inScope: SQL =
     host.level === 'brand'
       ? sql`c.brand_id = ${host.id}`
       : sql`c.brand_id = ${host.brandId} and c.id in (select a.customer_id from customer_allocations a where a.hotel_id = any(${sql.param(hotelIds)}::uuid[]))`;
+  const at = asOf ? sql`${asOf.toISOString()}::timestamptz` : null;
+  const existed = at ? sql` and c.created_at <= ${at}` : sql``;
+  const unsubscribed = at
+    ? sql`c.email_status = 'unsubscribed' and coalesce(c.email_status_changed_at, c.created_at) <= ${at}`
+    : sql`c.email_status = 'unsubscribed'`;
   const [row] = await selectRows<TCustomerCounts>(
     tx,
     sql`select count(*)::int as customers,
-      count(*) filter (where c.email_status = 'active')::int as active,
-      count(*) filter (where c.email_status = 'unsubscribed')::int as unsubscribed
-      from customers c where ${inScope}`,
+      count(*) filter (where not (${unsubscribed}))::int as active,
+      count(*) filter (where ${unsubscribed})::int as unsubscribed
+      from customers c where ${inScope}${existed}`,
   );
   return row ?? { customers: 0, active: 0, unsubscribed: 0 };
 }

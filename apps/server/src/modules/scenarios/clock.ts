@@ -6,8 +6,9 @@ import type { TRuntime } from '../../runtime.ts';
 /**
  * The scenario engine's clock. Real by default; with SCENARIO_CLOCK=manual it is one row in the
  * database (so the API process that moves it and the worker that reads it agree) and moves only
- * when told, which lets tests pass three days in a moment. Only the engine's due times follow it:
- * the send path (quiet hours, frequency cap, retries) keeps real time.
+ * when told, which lets tests pass three days in a moment. Only the engine's own work follows it
+ * (due times, entries, the step log, a mail step's checks when it queues the mail): the send path
+ * (quiet hours, the frequency cap at the claim, retries) keeps real time.
  */
 export async function scenarioNow(rt: TRuntime): Promise<Date> {
   if (rt.config.scenarios.clock === 'real') return new Date();
