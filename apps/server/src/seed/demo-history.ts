@@ -208,12 +208,14 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
 /**
  * The brand's guests as its booking system's first sync would have written them at `firstSync`
  * (01:00 JST on the history's first day): the history's campaigns and scenario went to them from
- * then on. Their consent from the booking system was recorded then too.
+ * then on. Their consent from the booking system, and the opt-outs it brought, date from then too.
  */
 async function dateTheGuests(rt: TRuntime, brandId: string, firstSync: Date): Promise<void> {
+  const at = sql`${firstSync.toISOString()}::timestamptz`;
   await withTenant(rt.database.db, { scopeAll: false, brandId }, (tx) =>
-    tx.execute(sql`update customers set created_at = ${firstSync.toISOString()}::timestamptz,
-        consent_at = case when consent_source = 'booking_system' then ${firstSync.toISOString()}::timestamptz else consent_at end
+    tx.execute(sql`update customers set created_at = ${at},
+        consent_at = case when consent_source = 'booking_system' then ${at} else consent_at end,
+        email_status_changed_at = case when email_status_changed_at is not null then ${at} end
       where brand_id = ${brandId}::uuid`),
   );
 }
