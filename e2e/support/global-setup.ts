@@ -109,7 +109,6 @@ async function startProduct(): Promise<TProduct> {
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
-      YADO_FAST_HASH: 'true',
       // A smaller booking simulator: the demo's first sync and the specs' syncs take seconds, not minutes.
       BOOKING_SIM_GUESTS: '400',
       // The specs count the campaigns they make: no demo history beside them.

@@ -106,8 +106,6 @@ const ZEnv = z.object({
    * the redirect still answer but nothing is recorded, so a replayed link cannot flood the event log.
    */
   TRACKING_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(30),
-  /** Cheaper argon2 settings for tests only. */
-  YADO_FAST_HASH: z.enum(['true', 'false']).optional(),
   /** Set: logos go to this bucket of an S3-compatible store instead of DATA_DIR/uploads. */
   S3_BUCKET: z.string().min(1).optional(),
   /** Unset: AWS (https://s3.<region>.amazonaws.com). MinIO and the like: their address. */
@@ -204,7 +202,6 @@ export interface TConfig {
   seedDemoHistory: boolean;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   webDist: string;
-  fastHash: boolean;
   booking: {
     /** The booking system's base URL; null: the in-process simulator (embedded mode) or none. */
     apiUrl: string | null;
@@ -325,7 +322,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemoHistory: e.SEED_DEMO_HISTORY === 'true',
     logLevel: e.LOG_LEVEL,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
-    fastHash: e.YADO_FAST_HASH === 'true' && !production,
     booking: {
       apiUrl: e.BOOKING_API_URL?.replace(/\/$/, '') ?? null,
       embeddedSim: !e.BOOKING_API_URL && !production,

@@ -104,7 +104,6 @@ beforeAll(async () => {
       SEED_DEMO: 'false',
       // No booking simulator in every process: nothing here syncs.
       BOOKING_API_URL: 'http://127.0.0.1:1',
-      YADO_FAST_HASH: 'true',
       CAMPAIGN_DISPATCH_SECONDS: '1',
       CAMPAIGN_BATCH_SIZE: '20',
     },
