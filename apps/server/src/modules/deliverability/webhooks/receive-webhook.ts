@@ -296,13 +296,18 @@ async function writeBatch(
     : [];
   const brandOf = new Map(owners.map((r) => [r.id, r.brand_id]));
   const replayKeys = batch.filter((b) => b.v.replayKey);
+  // By the whole key of the replay index (brand, provider, token): by the token alone the index
+  // cannot be used, and each batch read the whole table, longer with every event stored.
   const seenKeys = new Set(
     replayKeys.length
       ? (
           await selectRows<{ key: string }>(
             tx,
-            sql`select brand_id || ' ' || provider || ' ' || replay_key as key from relay_webhook_events
-              where replay_key = any(${sql.param(replayKeys.map((b) => b.v.replayKey))}::text[])`,
+            sql`select e.brand_id || ' ' || e.provider || ' ' || e.replay_key as key
+              from unnest(${sql.param(replayKeys.map((b) => b.brandId))}::uuid[], ${sql.param(replayKeys.map((b) => b.provider))}::text[],
+                ${sql.param(replayKeys.map((b) => b.v.replayKey))}::text[]) as k(brand_id, provider, replay_key)
+              join relay_webhook_events e on e.brand_id = k.brand_id and e.provider = k.provider and e.replay_key = k.replay_key
+              where e.replay_key is not null`,
           )
         ).map((r) => r.key)
       : [],
