@@ -264,3 +264,23 @@ export async function alternateRounds<R = TLoadResult>(options: {
 /** "7.0 ms (6.1 to 9.3 over 3 rounds)": a median with its spread. */
 export const withSpread = (side: TSideRounds<unknown>, unit: string, digits = 1) =>
   `${side.median.toFixed(digits)} ${unit} (${side.min.toFixed(digits)} to ${side.max.toFixed(digits)} over ${side.values.length} rounds)`;
+
+/**
+ * `size` guests of the brand, all allocated to one hotel, in two statements: names from a short
+ * list, phones 090 and the number, addresses guest<n>@<domain> (send bench, experiment story).
+ */
+export async function seedGuests(
+  db: pg.Client | pg.Pool,
+  { brandId, hotelId, size, domain }: { brandId: string; hotelId: string; size: number; domain: string },
+): Promise<void> {
+  await db.query(
+    `insert into customers (brand_id, first_name, last_name, phone, email)
+     select $1, (array['太郎','花子','健太','美咲','Emily'])[1 + g % 5], (array['山田','佐藤','鈴木','Smith'])[1 + g % 4],
+       '090' || lpad(g::text, 8, '0'), 'guest' || g || '@' || $3 from generate_series(1, $2::int) g`,
+    [brandId, size, domain],
+  );
+  await db.query(
+    `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where brand_id = $1`,
+    [brandId, hotelId],
+  );
+}

@@ -31,7 +31,7 @@ import { compiledTemplate, personalise, personalValues } from '../apps/server/sr
 import { composeMessage, signingKey } from '../apps/server/src/modules/campaigns/compose-message.ts';
 import { SINK_POOL } from '../apps/server/src/mail/transport.ts';
 import { trackingFor } from '../apps/server/src/modules/tracking/links.ts';
-import { admin, arg, dbUrl } from './_support.ts';
+import { admin, arg, dbUrl, seedGuests } from './_support.ts';
 
 const size = arg('size', 100_000);
 const DB = 'yado_bench_send';
@@ -150,16 +150,7 @@ async function main(): Promise<void> {
       await q(`delete from segment_members where brand_id = $1`, [brand.id]);
       await q(`delete from customers where brand_id = $1 and email like '%@bench.example.jp'`, [brand.id]);
       process.stdout.write(`seeding ${size.toLocaleString()} recipients...\n`);
-      await q(
-        `insert into customers (brand_id, first_name, last_name, phone, email)
-         select $1, (array['太郎','花子','健太','美咲','Emily'])[1 + g % 5], (array['山田','佐藤','鈴木','Smith'])[1 + g % 4],
-           '090' || lpad(g::text, 8, '0'), 'guest' || g || '@bench.example.jp' from generate_series(1, $2::int) g`,
-        [brand.id, size],
-      );
-      await q(
-        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where brand_id = $1`,
-        [brand.id, hotel.id],
-      );
+      await seedGuests(pool, { brandId: brand.id, hotelId: hotel.id, size, domain: 'bench.example.jp' });
       [segment] = await q(
         `insert into segments (brand_id, host_id, name, type) values ($1, $1, $2, 'static') returning id`,
         [brand.id, `bench ${size}`],

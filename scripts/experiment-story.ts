@@ -30,7 +30,8 @@ import { startWorker } from '../apps/server/src/worker.ts';
 import { trackingFor } from '../apps/server/src/modules/tracking/links.ts';
 import { recorderOf } from '../apps/server/src/modules/tracking/record-events.ts';
 import { attributeConversions } from '../apps/server/src/modules/tracking/attribute-conversions.ts';
-import { admin, arg, dbUrl, loginToken } from '../bench/_support.ts';
+import { seededRandom } from '../apps/server/src/seeded-random.ts';
+import { admin, arg, dbUrl, loginToken, seedGuests } from '../bench/_support.ts';
 
 const size = arg('size', 50_000);
 const seed = arg('seed', 26);
@@ -41,18 +42,7 @@ const LIFT_A = 0.004;
 const LIFT_B = 0.012;
 const LINK = 'https://sakura-hotels.example.jp/winter';
 
-/** mulberry32: the same guests' behaviour for the same seed. */
-function seeded(n: number): () => number {
-  let a = n >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const random = seeded(seed);
+const random = seededRandom(seed);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -102,16 +92,7 @@ async function main(): Promise<void> {
       [brand.id],
     );
     say(`seeding ${size.toLocaleString()} guests of さくらホテル 新宿...`);
-    await q(
-      `insert into customers (brand_id, first_name, last_name, phone, email)
-       select $1, (array['太郎','花子','健太','美咲','Emily'])[1 + g % 5], (array['山田','佐藤','鈴木','Smith'])[1 + g % 4],
-         '090' || lpad(g::text, 8, '0'), 'guest' || g || '@story.example.jp' from generate_series(1, $2::int) g`,
-      [brand.id, size],
-    );
-    await q(
-      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where brand_id = $1`,
-      [brand.id, hotel.id],
-    );
+    await seedGuests(pool, { brandId: brand.id, hotelId: hotel.id, size, domain: 'story.example.jp' });
     const segment = await api('POST', '/v1/segments', { name: '冬のご案内の対象', type: 'static' });
     await q(
       `insert into segment_members (segment_id, customer_id, brand_id) select $2, id, $1 from customers where brand_id = $1 and email like '%@story.example.jp'`,

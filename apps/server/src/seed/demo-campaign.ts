@@ -2,6 +2,7 @@ import { ZTemplateContent } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows, withTenant } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
+import { hotelFilter } from './demo-past.ts';
 import { holdUses } from '../modules/campaigns/campaign-uses.ts';
 
 /** Long enough for the first booking sync to bring the demo's guests in before the audience is taken. */
@@ -37,17 +38,7 @@ export async function seedDemoCampaign(rt: TRuntime): Promise<void> {
   );
   if (!found) return;
   await withTenant(db, { scopeAll: false, brandId: found.brand }, async (tx) => {
-    const filter = {
-      version: 1,
-      join: 'and',
-      groups: [
-        {
-          kind: 'group',
-          join: 'and',
-          items: [{ kind: 'condition', field: 'hotel', operator: 'is', value: [found.hakone] }],
-        },
-      ],
-    };
+    const filter = hotelFilter([found.hakone]);
     const [segment] = await selectRows<{ id: string }>(
       tx,
       sql`insert into segments (brand_id, host_id, name, description, type, filter)

@@ -3,6 +3,7 @@ import { zonedToInstant } from '@yado/contracts/scenarios';
 import { sql } from 'drizzle-orm';
 import { selectRows, withTenant } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
+import { seededRandom } from '../seeded-random.ts';
 import { audienceSql, snapshotAudience } from '../modules/campaigns/audience.ts';
 import { holdUses, releaseUses } from '../modules/campaigns/campaign-uses.ts';
 import { finishIfDone, markStarted, skippedAtStart } from '../modules/campaigns/send-queries.ts';
@@ -21,8 +22,8 @@ import {
   JST,
   jstDay,
   jstMidnight,
+  hotelFilter,
   PastAftermath,
-  seeded,
   sendInThePast,
   templateContents,
   type TPastSender,
@@ -167,7 +168,7 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
     ).map((h) => [h.slug, h.id]),
   );
   const traits = await drawTraits(rt, brandId, from, now.getTime());
-  const aftermath = new PastAftermath(rt, brandId, sender.fromAddress, traits, seeded(20_261_126));
+  const aftermath = new PastAftermath(rt, brandId, sender.fromAddress, traits, seededRandom(20_261_126));
   // One timeline, day by day: the scenario's ticks of the morning, then the day's campaign, each
   // after what followed earlier mails up to its moment.
   const writeDays = async (first: number, last: number, journeys?: TDemoJourneys) => {
@@ -261,17 +262,7 @@ async function sendPastCampaign(
   const { brandId } = sender;
   const hotelIds = plan.hotels.map((slug) => hotels.get(slug)).filter((id): id is string => !!id);
   return withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => {
-    const filter = {
-      version: 1,
-      join: 'and',
-      groups: [
-        {
-          kind: 'group',
-          join: 'and',
-          items: [{ kind: 'condition', field: 'hotel', operator: 'is', value: hotelIds }],
-        },
-      ],
-    };
+    const filter = hotelFilter(hotelIds);
     const [segment] = await selectRows<{ id: string }>(
       tx,
       sql`insert into segments (brand_id, host_id, name, description, type, filter)

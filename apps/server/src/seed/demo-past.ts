@@ -3,6 +3,7 @@ import { senderDomainOf, ZTemplateContent } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows, withTenant, type TTx } from '../db/client.ts';
 import type { TRuntime } from '../runtime.ts';
+import { seededRandom } from '../seeded-random.ts';
 import {
   claimBatch,
   handSend,
@@ -36,15 +37,18 @@ export const DAY = 24 * HOUR;
 /** Japan has no daylight saving: a JST wall time is UTC plus nine hours. */
 export const JST = 9 * HOUR;
 
-/** A small seeded generator (mulberry32): the same history on every first start. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+/** A hotel segment's filter: guests with a booking at one of these hotels. */
+export function hotelFilter(hotelIds: string[]) {
+  return {
+    version: 1,
+    join: 'and',
+    groups: [
+      {
+        kind: 'group',
+        join: 'and',
+        items: [{ kind: 'condition', field: 'hotel', operator: 'is', value: hotelIds }],
+      },
+    ],
   };
 }
 
@@ -134,7 +138,7 @@ export async function drawTraits(
       sql`select id from customers where brand_id = ${brandId}::uuid order by external_guest_id, id`,
     ),
   );
-  const random = seeded(20_261_127);
+  const random = seededRandom(20_261_127);
   const traits = new Map<string, TTrait>();
   for (const g of guests) {
     const r = random();

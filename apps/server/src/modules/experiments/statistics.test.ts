@@ -9,18 +9,8 @@ import {
   type TMeanSample,
   type TProportion,
 } from './statistics.ts';
+import { seededRandom } from '../../seeded-random.ts';
 
-/** A seeded generator (mulberry32), so the simulated tests give the same answer every run. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const binomial = (random: () => number, n: number, p: number) => {
   let x = 0;
   for (let i = 0; i < n; i += 1) if (random() < p) x += 1;
@@ -110,7 +100,7 @@ describe('picking a winner', () => {
   });
 
   it('declares a winner in about 5% of simulated A/A tests, never more than 7%, over 1,000 runs', () => {
-    const random = seeded(26);
+    const random = seededRandom(26);
     const runs = 1000;
     let winners = 0;
     for (let run = 0; run < runs; run += 1) {
@@ -122,7 +112,7 @@ describe('picking a winner', () => {
   });
 
   it('keeps an A/A/A/A test at the same rate (the correction for four variants)', () => {
-    const random = seeded(2604);
+    const random = seededRandom(2604);
     const runs = 1000;
     let winners = 0;
     for (let run = 0; run < runs; run += 1) {
@@ -133,7 +123,7 @@ describe('picking a winner', () => {
   });
 
   it('finds a real difference most of the time (power), so the test is not merely timid', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     let winners = 0;
     for (let run = 0; run < 200; run += 1) {
       const variants = [
@@ -176,7 +166,7 @@ describe('holdout lift', () => {
   });
 
   it('covers the true lift in about 95% of simulated campaigns', () => {
-    const random = seeded(1226);
+    const random = seededRandom(1226);
     let covered = 0;
     const runs = 400;
     for (let run = 0; run < runs; run += 1) {
