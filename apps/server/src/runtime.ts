@@ -1,7 +1,7 @@
-import type { ClockHold } from './jobs/clock-hold.ts';
 import type PgBoss from 'pg-boss';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ClockHold } from './jobs/clock-hold.ts';
 import type { TConfig } from './config.ts';
 import { readInTenant, statementOf, withTenant, type TDatabase, type TTx } from './db/client.ts';
 import type { TStatement } from './db/pipeline.ts';

@@ -1,9 +1,9 @@
-import { ClockHold } from './jobs/clock-hold.ts';
 import pino from 'pino';
 import { createBookingSim, type TBookingSim } from '@yado/booking-sim';
 import type { TConfig } from './config.ts';
 import { openDatabase, type TDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
+import { ClockHold } from './jobs/clock-hold.ts';
 import { startQueue } from './jobs/queue.ts';
 import { startSmtpSink, type TSmtpSink } from './mail/smtp-sink.ts';
 import { createMailTransport } from './mail/transport.ts';
