@@ -244,7 +244,8 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await row.waitFor();
     expect(await row.getByTestId('segment-type').textContent()).toBe(s.types.dynamic);
     expect(await row.getByTestId('segment-audience').textContent()).toBe(String(GUESTS));
-    // A brand's list can be narrowed to a hotel's segments.
+    // A brand's list can be narrowed to a hotel's segments (the choices come with the hotels' list).
+    await page.locator('select[name="hotelId"] option').nth(1).waitFor({ state: 'attached' });
     expect(await page.locator('select[name="hotelId"] option').count()).toBeGreaterThan(1);
 
     // The customer's page lists the segment and asks the same question.
