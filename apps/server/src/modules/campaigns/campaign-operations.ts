@@ -17,7 +17,7 @@ import {
 } from '@yado/contracts';
 import { testSendRefusal } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
-import { selectRows, type TTx } from '../../db/client.ts';
+import { retryingConflicts, selectRows, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
@@ -414,14 +414,20 @@ export async function moveCampaign(
   id: string,
   to: 'draft' | 'cancelled',
 ): Promise<TCampaign> {
-  await inTenant(rt, ctx, async (tx) => {
-    const row = await mustOwn(tx, ctx, id);
-    if (to === 'cancelled' && row.status === 'pending') return cancelPaused(tx, ctx, row);
-    if (!(await setStatusFromEditable(tx, id, ctx.user.id, to)))
-      throw new AppError(409, to === 'cancelled' ? 'campaign_not_cancellable' : 'campaign_not_editable');
-    await releaseUses(tx, row.id, to);
-    if (row.status !== to) await auditCampaign(tx, ctx, row, to === 'cancelled' ? 'cancel' : 'unschedule');
-  });
+  // Cancelling a paused campaign meets its send's last commit (in flight when the pause came) in
+  // the opposite order: the send holds the rollups and waits for the campaign's row, the cancel
+  // holds the row and waits for the rollups. PostgreSQL breaks the deadlock by failing one; if it
+  // is this one, it is run again, whole (it changes nothing outside its transaction).
+  await retryingConflicts(() =>
+    inTenant(rt, ctx, async (tx) => {
+      const row = await mustOwn(tx, ctx, id);
+      if (to === 'cancelled' && row.status === 'pending') return cancelPaused(tx, ctx, row);
+      if (!(await setStatusFromEditable(tx, id, ctx.user.id, to)))
+        throw new AppError(409, to === 'cancelled' ? 'campaign_not_cancellable' : 'campaign_not_editable');
+      await releaseUses(tx, row.id, to);
+      if (row.status !== to) await auditCampaign(tx, ctx, row, to === 'cancelled' ? 'cancel' : 'unschedule');
+    }),
+  );
   return getCampaign(rt, ctx, id);
 }
 
