@@ -298,7 +298,7 @@ export interface TTenantRead {
 }
 
 /**
- * Read-only statements in one round trip: `owner` statements first (the session check, which
+ * Statements in one round trip (writes too: writeInTenant): `owner` statements first (the session check, which
  * row-level security would hide), then the tenant settings, then `statements` as `yado_app`, all
  * in one implicit transaction, so they see one snapshot and the settings end with it. Over `pg`
  * the statements are pipelined and prepared once per connection; on PGlite (in process, no round
@@ -321,6 +321,17 @@ export async function readInTenant(
   const reader = tenantReaders.get(db);
   if (!reader) throw new Error('readInTenant needs a database opened by openDatabase');
   return reader(context, owner, statements, customPlans);
+}
+
+/**
+ * Statements that write, in one round trip: readInTenant's pipeline, whose implicit transaction
+ * commits when it ends (over `pg`; a transaction on PGlite), so the statements take effect
+ * together or not at all. For a hot path whose whole transaction is a statement or two (the relay
+ * webhooks' intake): a transaction of its own would add the begin's and the commit's round trips.
+ * Rows come back as readInTenant's do, one array of rows per statement.
+ */
+export async function writeInTenant(db: TDb, context: TRlsContext, statements: TStatement[]): Promise<unknown[][][]> {
+  return (await readInTenant(db, context, [], statements)).tenant;
 }
 
 /** A drizzle SQL fragment or query as the $n text and values a pipeline sends. */

@@ -91,6 +91,20 @@ describe('retention of raw reports', () => {
     expect((await post(bounce(old, oldId))).body.data).toMatchObject({ applied: 1 });
     expect((await post(bounce(recent, oldId + 1))).body.data).toMatchObject({ applied: 1 });
     await webhookApplierOf(s.rt).idle();
+    // A webhook's payload is kept once, with the webhook event: its feedback event holds no copy.
+    expect(
+      await s.sql(`select raw is not null as has_raw from feedback_events where delivery_id = any($1::uuid[])`, [
+        [old.deliveryId, recent.deliveryId],
+      ]),
+    ).toEqual([{ has_raw: false }, { has_raw: false }]);
+    // Reports received as mail keep theirs there: an auto-reply to each mail, as the receiver stores it.
+    for (const m of [old, recent])
+      await s.sql(
+        `insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, dedupe_key, raw)
+         select brand_id, id, campaign_id, customer_id, 'auto_reply', 'reply', 'auto_reply:' || id, 'Subject: Out of office'::bytea
+         from deliveries where id = $1`,
+        [m.deliveryId],
+      );
     await age(old.deliveryId, 11);
     await age(recent.deliveryId, 9);
     // Mail the receiver could not read, one old and one recent; and a webhook event stored 11 days
@@ -116,11 +130,11 @@ describe('retention of raw reports', () => {
     expect(pruned.unparsed).toBeGreaterThanOrEqual(1);
     expect(pruned.webhookEvents).toBeGreaterThanOrEqual(1);
 
-    const feedback = async (deliveryId: string) =>
+    const feedback = async (deliveryId: string, source = 'webhook') =>
       (
         await s.sql(
-          `select kind, source, diagnostic, raw is not null as has_raw from feedback_events where delivery_id = $1`,
-          [deliveryId],
+          `select kind, source, diagnostic, raw is not null as has_raw from feedback_events where delivery_id = $1 and source = $2`,
+          [deliveryId, source],
         )
       )[0];
     const webhook = async (deliveryId: string) =>
@@ -136,6 +150,7 @@ describe('retention of raw reports', () => {
       diagnostic: 'smtp;550 5.1.1 The email account that you tried to reach does not exist',
       has_raw: false,
     });
+    expect(await feedback(old.deliveryId, 'reply')).toMatchObject({ kind: 'auto_reply', has_raw: false });
     expect(await webhook(old.deliveryId)).toEqual({ kind: 'hard_bounce', has_raw: false });
     const [suppressed] = await s.sql(`select reason from suppressions where email = $1 and lifted_at is null`, [
       old.email,
@@ -147,7 +162,7 @@ describe('retention of raw reports', () => {
     );
     expect(unparsed).toEqual({ reason: 'no_report', size: 5, has_raw: false });
     // The recent ones, and the webhook event still to be applied, keep theirs.
-    expect((await feedback(recent.deliveryId)).has_raw).toBe(true);
+    expect((await feedback(recent.deliveryId, 'reply')).has_raw).toBe(true);
     expect((await webhook(recent.deliveryId)).has_raw).toBe(true);
     const [keptUnparsed] = await s.sql(`select raw is not null as has_raw from inbound_unparsed where id = $1`, [
       recentUnparsed.id,
