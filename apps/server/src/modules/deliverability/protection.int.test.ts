@@ -54,18 +54,21 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function guests(): Promise<string[]> {
+/** `n` guests numbered from `from` (GUESTS by default, one in four with a mailbox that does not exist). */
+async function guests(
+  local = (i: number) => (i % 4 === 0 ? `bounce${i}` : `guest${i}`),
+  n = GUESTS,
+  from = 0,
+): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < GUESTS; i++) {
-    // One in four has a mailbox that does not exist.
-    const local = i % 4 === 0 ? `bounce${i}` : `guest${i}`;
+  for (let i = from; i < from + n; i++) {
     const [row] = await s.sql(
       `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, $2, 'テスト', $3, $4) returning id`,
       [
         brand.id,
-        local,
+        local(i),
         `090${String(parseInt(tag, 16) % 10000).padStart(4, '0')}${String(i).padStart(4, '0')}`,
-        `${local}.${tag}@guest.example.jp`,
+        `${local(i)}.${tag}@guest.example.jp`,
       ],
     );
     await s.sql(
@@ -174,4 +177,38 @@ describe('protection', () => {
     ]);
     expect(pauses[0].n).toBe(1);
   }, 120_000);
+
+  it('a campaign whose last mails pause it ends sent, not paused: nothing was left to hold', async () => {
+    // As many guests as the minimum, every address refused by the relay (the sink answers 550 5.1.1
+    // to `unknown*`): the step that hands the last of them reaches the minimum and pauses it.
+    const ids = await guests((i) => `unknown${i}x`, MIN_SENT, GUESTS);
+    const segment = await staticSegment(s, token, `保護末尾 ${tag}`, ids);
+    const created = await s.call('POST', '/v1/campaigns', {
+      token,
+      body: {
+        name: `保護末尾 ${tag}`,
+        subject: `保護末尾 ${tag}`,
+        recipients: { segmentIds: [segment], excludeSegmentIds: [] },
+        templateId,
+      },
+    });
+    const id = created.body.data.id as string;
+    expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+    const done = await eventually(
+      async () => {
+        const c = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
+        return c.status === 'sent' ? c : null;
+      },
+      30_000,
+      () => sendState(id),
+    );
+    expect(done.paused).toBeNull();
+    expect(done.statistics).toMatchObject({ sent: 0, failed: MIN_SENT });
+    // The pause itself is on record: protection acted, and said why.
+    const [audit] = await s.sql(`select changes from audit_log where target_id = $1 and action = 'pause'`, [id]);
+    expect(audit.changes).toMatchObject({ pausedReason: 'hard_bounce', rate: '100.0%' });
+    const listed = (await s.call('GET', `/v1/campaigns?search=${encodeURIComponent(`保護末尾 ${tag}`)}`, { token }))
+      .body.data.items[0];
+    expect(listed).toMatchObject({ status: 'sent', paused: null });
+  }, 60_000);
 });

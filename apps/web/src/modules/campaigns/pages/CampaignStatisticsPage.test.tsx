@@ -142,9 +142,9 @@ describe('campaign statistics page', () => {
     expect(recipient.textContent).toContain('24 Nov 2026, 9:00 PM');
     expect(within(await screen.findByTestId('campaign-hotels')).getAllByTestId('campaign-hotel')).toHaveLength(1);
     expect((await screen.findByTestId('stat-sent-value')).textContent).toBe('2');
-    // Bounces and complaints with their rates: of the mails sent, and of delivered (issue 25).
+    // Bounces and complaints with their rates: of the mails handed to the relay (sent and failed), and of delivered (issue 25).
     expect(screen.getByTestId('stat-hard-bounces-value').textContent).toBe('1');
-    expect(screen.getByTestId('stat-hard-bounces').textContent).toContain(`${formatRate(0.5, 'en')} of mails sent`);
+    expect(screen.getByTestId('stat-hard-bounces').textContent).toContain(`${formatRate(0.5, 'en')} of mails handed to the relay`);
     expect(screen.getByTestId('stat-soft-bounces-value').textContent).toBe('0');
     expect(screen.getByTestId('stat-complaints-value').textContent).toBe('1');
     expect(screen.getByTestId('stat-complaints').textContent).toContain(`${formatRate(0.5, 'en')} of delivered`);

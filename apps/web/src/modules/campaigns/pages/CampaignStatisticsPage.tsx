@@ -267,14 +267,14 @@ function Figures({
         value={n(totals.hardBounces)}
         testId="hard-bounces"
         hint={t('campaign.statistics.hard_bounces_hint')}
-        detail={t('campaign.statistics.rate_of_sent', { rate: formatRate(rates.hardBounceRate, language) })}
+        detail={t('campaign.statistics.rate_of_handed', { rate: formatRate(rates.hardBounceRate, language) })}
       />
       <Figure
         label={t('campaign.statistics.soft_bounces')}
         value={n(totals.softBounces)}
         testId="soft-bounces"
         hint={t('campaign.statistics.soft_bounces_hint')}
-        detail={t('campaign.statistics.rate_of_sent', { rate: formatRate(rates.softBounceRate, language) })}
+        detail={t('campaign.statistics.rate_of_handed', { rate: formatRate(rates.softBounceRate, language) })}
       />
       <Figure
         label={t('campaign.statistics.complaints')}
