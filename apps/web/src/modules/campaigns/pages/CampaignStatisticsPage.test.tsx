@@ -144,7 +144,9 @@ describe('campaign statistics page', () => {
     expect((await screen.findByTestId('stat-sent-value')).textContent).toBe('2');
     // Bounces and complaints with their rates: of the mails handed to the relay (sent and failed), and of delivered (issue 25).
     expect(screen.getByTestId('stat-hard-bounces-value').textContent).toBe('1');
-    expect(screen.getByTestId('stat-hard-bounces').textContent).toContain(`${formatRate(0.5, 'en')} of mails handed to the relay`);
+    expect(screen.getByTestId('stat-hard-bounces').textContent).toContain(
+      `${formatRate(0.5, 'en')} of mails handed to the relay`,
+    );
     expect(screen.getByTestId('stat-soft-bounces-value').textContent).toBe('0');
     expect(screen.getByTestId('stat-complaints-value').textContent).toBe('1');
     expect(screen.getByTestId('stat-complaints').textContent).toContain(`${formatRate(0.5, 'en')} of delivered`);
