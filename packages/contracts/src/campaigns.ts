@@ -98,7 +98,13 @@ export const ZCampaignStatistics = z.object({
   /** Recipients snapshotted when the send started; null before. */
   audience: z.number().nullable(),
   queued: z.number(),
+  /** In flight: claimed by a worker, most of them in an SMTP conversation. */
   sending: z.number(),
+  /**
+   * Of `sending`, those claimed but not yet handed to the relay (a batch a worker holds for a
+   * moment): a pause puts them back in the queue, a cancel skips them with the queued and deferred.
+   */
+  claimed: z.number(),
   sent: z.number(),
   deferred: z.number(),
   skipped: z.number(),

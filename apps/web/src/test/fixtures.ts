@@ -71,6 +71,7 @@ export function campaignFixture(
       audience: null,
       queued: 0,
       sending: 0,
+      claimed: 0,
       sent: 0,
       deferred: 0,
       skipped: 0,

@@ -103,7 +103,8 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold 
     statistics: {
       audience,
       queued: n('queued'),
-      sending: n('sending'),
+      sending: n('sending') + n('claimed' as keyof typeof c),
+      claimed: n('claimed' as keyof typeof c),
       sent: n('sent'),
       deferred: n('deferred'),
       skipped: n('skipped'),

@@ -146,7 +146,8 @@ function selectFor(ctx: TActingContext | null): SQL {
   nullif(trim(cu.last_name || ' ' || cu.first_name), '') as created_by_name, nullif(trim(uu.last_name || ' ' || uu.first_name), '') as updated_by_name,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and not cs.exclude) as segment_ids,
   (select array_agg(cs.segment_id order by cs.segment_id) from campaign_segments cs where cs.campaign_id = c.id and cs.exclude) as exclude_segment_ids,
-  (select jsonb_object_agg(n.status, n.n) from (select case when d.skip_reason = 'holdout' then 'held_out' else d.status end as status,
+  (select jsonb_object_agg(n.status, n.n) from (select case when d.skip_reason = 'holdout' then 'held_out'
+      when d.status = 'sending' and d.handed_at is null then 'claimed' else d.status end as status,
     count(*)::int as n from deliveries d
     where d.campaign_id = c.id and (${whole} or ${mine('d.hotel_id')}) group by 1) n) as counts,
   c.experiment_variants, c.experiment_test_percent, c.experiment_wait_hours, c.experiment_metric, c.holdout_percent,

@@ -53,12 +53,13 @@ export function useCampaignActions(onDeleted?: () => void): {
     doneText: (action, campaign) => t(`campaign.done.${DONE[action]}`, { name: campaign.name }),
     confirmText: (action, campaign) => ({
       title: t(`campaign.confirm.${action}_title`),
-      // Cancelling a paused send stops the mails not yet sent; the sent ones stay counted.
+      // Cancelling a paused send stops the mails not yet sent (queued, deferred, and those a worker
+      // claimed and had not handed to the relay when it paused); the sent ones stay counted.
       message:
         action === 'cancel' && campaign.status === 'pending'
           ? t('campaign.confirm.cancel_paused', {
               name: campaign.name,
-              guests: campaign.statistics.queued + campaign.statistics.deferred,
+              guests: campaign.statistics.queued + campaign.statistics.deferred + campaign.statistics.claimed,
             })
           : t(`campaign.confirm.${action}`, { name: campaign.name }),
       confirmLabel: t(CONFIRM_LABEL[action]),
