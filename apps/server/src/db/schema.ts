@@ -891,6 +891,10 @@ export const deliveries = pgTable(
   (t) => [
     uniqueIndex('deliveries_campaign_customer_key').on(t.campaignId, t.customerId),
     index('deliveries_campaign_status_idx').on(t.campaignId, t.status),
+    // The send's claims, in their order (send-queries.ts claimBatch): a claim reads its batch, not the queue.
+    index('deliveries_claim_idx')
+      .on(t.campaignId, t.inFlightRepeats, t.id)
+      .where(sql`status = 'queued'`),
     index('deliveries_customer_sent_idx')
       .on(t.customerId, t.sentAt)
       .where(sql`status = 'sent'`),

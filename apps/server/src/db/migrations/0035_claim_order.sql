@@ -1,0 +1,1 @@
+CREATE INDEX "deliveries_claim_idx" ON "deliveries" USING btree ("campaign_id","in_flight_repeats","id") WHERE status = 'queued';
