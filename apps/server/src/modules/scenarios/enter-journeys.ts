@@ -317,7 +317,10 @@ async function enterFromBookings(
         where ${mine} and j.node_id = ${node.id} and j.phase = 'wait' and ${base} and b.status not in ('cancelled', 'no_show')
           and j.due_at is distinct from ${due} and (${moment} >= ${atIso}::timestamptz or j.due_at > ${next.toISOString()}::timestamptz)
       ), moved as (
-        update journeys j set due_at = m.due, updated_at = ${atIso}::timestamptz from m where j.id = m.id
+        -- Checked again on the row as it is when locked: two ticks at once (the worker's and a
+        -- moved clock's) both read the old wait, and the second would record the move a second time.
+        update journeys j set due_at = m.due, updated_at = ${atIso}::timestamptz from m
+        where j.id = m.id and j.due_at is distinct from m.due and j.state = 'waiting'
         returning j.id, j.brand_id, j.scenario_id, m.was, m.due
       )
       insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
