@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PROTECTION_DEFAULTS } from '@yado/contracts';
 import { selectRows, type TTx } from '../../db/client.ts';
-import { applyDomainRollups, applyRollups, type TDomainCounter } from '../tracking/rollups.ts';
+import { applyDomainRollups, applyRollups, type TDomainCounter, type TRollupDelta } from '../tracking/rollups.ts';
 import type { TFeedbackKind } from './classify.ts';
 import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.ts';
 
@@ -152,6 +152,27 @@ async function countForDomains(
   );
 }
 
+type TStatCounter = keyof TRollupDelta['counters'];
+
+/** One of a counter in the campaign's rollups (by the hotel, else the brand) for each delivery's row. */
+function countEach<T extends { campaign_id: string; brand_id: string; hotel_id: string | null }>(
+  tx: TTx,
+  rows: T[],
+  at: Date,
+  counter: (row: T) => TStatCounter,
+): Promise<void> {
+  return applyRollups(
+    tx,
+    rows.map((r) => ({
+      campaignId: r.campaign_id,
+      brandId: r.brand_id,
+      hostId: r.hotel_id ?? r.brand_id,
+      at,
+      counters: { [counter(r)]: 1 },
+    })),
+  );
+}
+
 const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'complaints'>> = {
   hard_bounce: 'hardBounces',
   soft_bounce: 'softBounces',
@@ -175,16 +196,7 @@ async function countInStatistics(tx: TTx, eventIds: string[], at: Date): Promise
       from feedback_events f join deliveries d on d.id = f.delivery_id
       where f.id = any(${sql.param(eventIds)}::bigint[])`,
   );
-  await applyRollups(
-    tx,
-    rows.map((r) => ({
-      campaignId: r.campaign_id,
-      brandId: r.brand_id,
-      hostId: r.hotel_id ?? r.brand_id,
-      at,
-      counters: { [COUNTED[r.kind] as string]: 1 },
-    })),
-  );
+  await countEach(tx, rows, at, (r) => COUNTED[r.kind] as TStatCounter);
   return [...new Set(rows.filter((r) => r.kind === 'hard_bounce' || r.kind === 'complaint').map((r) => r.campaign_id))];
 }
 
@@ -294,14 +306,5 @@ async function complain(tx: TTx, deliveryIds: string[], at: Date): Promise<void>
       )
       select campaign_id, brand_id, hotel_id from target`,
   );
-  await applyRollups(
-    tx,
-    left.map((r) => ({
-      campaignId: r.campaign_id,
-      brandId: r.brand_id,
-      hostId: r.hotel_id ?? r.brand_id,
-      at,
-      counters: { unsubscribes: 1 },
-    })),
-  );
+  await countEach(tx, left, at, () => 'unsubscribes');
 }
