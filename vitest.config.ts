@@ -85,7 +85,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration-pglite',
-          // Sign-in, the customer list's one-round-trip read, segments and their compiler, templates and the scenario clock, on the embedded database too.
+          // Sign-in, the customer list's one-round-trip read, segments and their compiler, templates, the scenario clock, a campaign's send and the relay webhooks, on the embedded database too.
           include: [
             'apps/server/src/modules/auth/**/*.int.test.ts',
             'apps/server/src/modules/customers/customers.int.test.ts',
@@ -94,6 +94,9 @@ export default defineConfig({
             'apps/server/src/modules/segments/filter.property.int.test.ts',
             'apps/server/src/modules/templates/templates.int.test.ts',
             'apps/server/src/modules/scenarios/scenario-clock.int.test.ts',
+            // A campaign sent (the send's one-round-trip commit runs on PGlite as a transaction) and the relay webhooks.
+            'apps/server/src/modules/campaigns/campaign-send.int.test.ts',
+            'apps/server/src/modules/deliverability/webhooks/relay-webhooks.int.test.ts',
           ],
           environment: 'node',
           env: { YADO_TEST_DB: 'pglite' },

@@ -241,6 +241,9 @@ export function sqlStateOf(error: unknown): string {
  * PostgreSQL rolled it back as a deadlock's victim or a serialization failure. Only for work whose
  * effects are all inside that transaction: it is run again whole.
  */
+/** A deadlock's victim or a serialization failure: the whole transaction may be run again. */
+export const isConflict = (error: unknown): boolean => CONFLICTS.has(sqlStateOf(error));
+
 export async function retryingConflicts<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -331,7 +334,9 @@ export async function readInTenant(
  * Rows come back as readInTenant's do, one array of rows per statement.
  */
 export async function writeInTenant(db: TDb, context: TRlsContext, statements: TStatement[]): Promise<unknown[][][]> {
-  return (await readInTenant(db, context, [], statements)).tenant;
+  const { tenant } = await readInTenant(db, context, [], statements);
+  committed(db, context);
+  return tenant;
 }
 
 /** A drizzle SQL fragment or query as the $n text and values a pipeline sends. */

@@ -33,6 +33,13 @@ const sends = new client.Counter({
   registers: [registry],
 });
 
+const sendCommits = new client.Counter({
+  name: 'yado_campaign_send_commits_total',
+  help: "The send's group commits (answers recorded, next mails checked and marked handed), by path: pipelined (one round trip: every answer a 2xx or a retry, every next mail still mailable, the campaign still sending), stepwise (a statement at a time: anything else, such as a bounce, a lost answer, an unsubscribe or a pause since the claim).",
+  labelNames: ['path'] as const,
+  registers: [registry],
+});
+
 const smtpAnswer = new client.Histogram({
   name: 'yado_smtp_answer_seconds',
   help: "Time from handing a campaign message to SMTP to the relay's answer, by answer class (2xx, 4xx, 5xx, none: no answer).",
@@ -115,6 +122,11 @@ export function observeHttp(method: string, route: string | undefined, status: n
 /** The outcomes of SMTP hand-overs, as send-campaign.ts records them. */
 export function countSends(outcomes: readonly { status: string; hardBounce?: boolean }[]): void {
   for (const o of outcomes) sends.inc({ outcome: o.hardBounce ? 'bounced' : o.status });
+}
+
+/** One group commit of a send, by the path it took (send-campaign.ts, SendLog). */
+export function countSendCommit(path: 'pipelined' | 'stepwise'): void {
+  sendCommits.inc({ path });
 }
 
 /** Runs one SMTP hand-over and records how long the relay took to answer, and what class of answer. */

@@ -1,6 +1,6 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { withTenant, type TTx } from '../db/client.ts';
-import { hosts } from '../db/schema.ts';
+import { hosts, sendingDomains } from '../db/schema.ts';
 import { publishRecordSet } from '../dns/embedded-dns.ts';
 import type { TRuntime } from '../runtime.ts';
 import { afterCheck, createDomain, lookUpRecords, namesOf } from '../modules/sending/domains.ts';
@@ -26,6 +26,12 @@ export async function seedDemoSending(rt: TRuntime): Promise<void> {
   const sakura = brands.find((b) => b.slug === 'sakura-hotels')?.id;
   const harbor = brands.find((b) => b.slug === 'harbor-view')?.id;
   if (!sakura || !harbor) return;
+  // Once: the embedded product's first start seeds it, and a test that asks for it again (on the
+  // embedded database, whose every start is a first one) finds it there.
+  const [seeded] = await withTenant(db, { scopeAll: false, brandId: sakura }, (tx) =>
+    tx.select({ id: sendingDomains.id }).from(sendingDomains).where(eq(sendingDomains.domain, DEMO_DOMAINS.verified)),
+  );
+  if (seeded) return;
   const row = await createDomain(rt, { brandId: sakura, domain: DEMO_DOMAINS.verified, createdBy: null });
   for (const record of expectedRecords(row, namesOf(rt.config)))
     await publishRecordSet(db, { name: record.name, type: record.type, values: [record.value] });

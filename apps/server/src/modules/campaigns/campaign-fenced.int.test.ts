@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type TTestServer } from '../../test/harness.ts';
 import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
-import { registry } from '../../metrics/metrics.ts';
+import { counterValue } from '../../test/metrics.ts';
 import { startedCampaignFor } from '../../test/campaign-send.ts';
 import { sendCampaign } from './send-campaign.ts';
 
@@ -33,10 +33,7 @@ afterAll(async () => {
 });
 
 /** yado_campaign_sends_total{outcome="sent"} of this process. */
-async function sentMetric(): Promise<number> {
-  const metric = await registry.getSingleMetric('yado_campaign_sends_total')?.get();
-  return metric?.values.find((v) => v.labels.outcome === 'sent')?.value ?? 0;
-}
+const sentMetric = () => counterValue('yado_campaign_sends_total', { outcome: 'sent' });
 
 /** `n` guests of さくら箱根 addressed `<prefix><g>.<tag>@guest.example.jp`, phones `<phones>` and seven digits. */
 async function guests(prefix: string, phones: string, lastName: string, n: number): Promise<string[]> {

@@ -119,25 +119,31 @@ export async function handSend(
   at?: Date,
 ): Promise<{ id: string; status: 'sending' | 'skipped'; hotel_id: string | null }[]> {
   if (deliveryIds.length === 0) return [];
-  // The campaign's row read under a share lock: a pause being committed is waited for and seen (the
-  // newest version, not the statement's snapshot), and a pause that comes later waits until this
-  // step commits. So once a pause is committed no further mail is handed; those handed before it
-  // are in flight and finish.
-  const [campaign] = await selectRows<{ sending: boolean }>(
-    tx,
-    sql`select status = 'pending' and paused_at is null as sending from campaigns where id = ${campaignId}::uuid for share`,
-  );
-  if (!campaign?.sending) return [];
-  return selectRows(
-    tx,
-    sql`update deliveries d set
+  const { lock, hand } = handQueries(campaignId, token, deliveryIds, at);
+  await tx.execute(lock);
+  return selectRows(tx, hand);
+}
+
+/**
+ * handSend's two statements, run in this order in one transaction. `lock` takes the campaign's row
+ * under a share lock: a pause being committed is waited for, and a pause that comes later waits
+ * until this step commits. `hand` then reads the campaign anew (its own snapshot, taken after the
+ * lock was granted, so it sees that pause) and marks nothing once the campaign is paused or over.
+ * So once a pause is committed no further mail is handed; those handed before it are in flight
+ * and finish. `hand` returns each delivery it marked, with its status (sending: go; skipped).
+ */
+export function handQueries(campaignId: string, token: string, deliveryIds: string[], at?: Date) {
+  return {
+    lock: sql`select 1 from campaigns where id = ${campaignId}::uuid for share`,
+    hand: sql`update deliveries d set
         status = case when ${mailable(at)} then 'sending' else 'skipped' end,
         skip_reason = ${skipReason(at)},
         handed_at = case when ${mailable(at)} then ${instant(at)} else null end
       from customers cu
       where d.id = any(${sql.param(deliveryIds)}::uuid[]) and d.claim_token = ${token}::uuid and d.status = 'sending' and cu.id = d.customer_id
+        and exists (select 1 from campaigns c where c.id = ${campaignId}::uuid and c.status = 'pending' and c.paused_at is null)
       returning d.id, d.status, d.hotel_id`,
-  );
+  };
 }
 
 /** Claimed deliveries this claim did not hand to SMTP (a stop, a failed lane): back to the queue as they were. */
@@ -212,20 +218,7 @@ export async function recordOutcomes(
   if (outcomes.length === 0) return [];
   const updated = await selectRows<{ id: string; status: string; hotel_id: string | null }>(
     tx,
-    sql`update deliveries d set
-      status = case when v.status = 'retry' then 'deferred' when v.status <> 'unknown' then v.status
-        when d.in_flight_repeats > 0 then 'sent' else 'queued' end,
-      in_flight_repeats = case when v.status = 'unknown' then 1 else d.in_flight_repeats end,
-      attempts = d.attempts + case when v.status in ('unknown', 'retry') then 0 else 1 end,
-      sent_at = case when v.status = 'sent' or (v.status = 'unknown' and d.in_flight_repeats > 0) then ${instant(at)} else d.sent_at end,
-      message_id = coalesce(v.message_id, d.message_id),
-      error = case when v.status = 'unknown' and d.in_flight_repeats > 0 then ${ANSWER_LOST_TWICE} else v.error end,
-      next_attempt_at = v.next_at, claimed_by = null, claim_token = null, handed_at = null
-    from unnest(${sql.param(outcomes.map((o) => o.id))}::uuid[], ${sql.param(outcomes.map((o) => o.status))}::text[],
-      ${sql.param(outcomes.map((o) => o.messageId))}::text[], ${sql.param(outcomes.map((o) => o.error))}::text[],
-      ${sql.param(outcomes.map((o) => o.nextAttemptAt?.toISOString() ?? null))}::timestamptz[]) as v(id, status, message_id, error, next_at)
-    where d.id = v.id and d.status = 'sending' and d.claim_token = ${token}::uuid
-    returning d.id, d.status, d.hotel_id`,
+    recordOutcomesQuery(token, outcomes, at),
   );
   // The classified answers of the deliveries recorded here (never of a claim fenced off) go through
   // the deliverability rules: a hard bounce suppresses the address, soft bounces count, and so on.
@@ -238,6 +231,24 @@ export async function recordOutcomes(
     { protect: false },
   );
   return updated;
+}
+
+/** recordOutcomes' update, returning each recorded delivery's id, new status and hotel. */
+export function recordOutcomesQuery(token: string, outcomes: TOutcome[], at?: Date): SQL {
+  return sql`update deliveries d set
+      status = case when v.status = 'retry' then 'deferred' when v.status <> 'unknown' then v.status
+        when d.in_flight_repeats > 0 then 'sent' else 'queued' end,
+      in_flight_repeats = case when v.status = 'unknown' then 1 else d.in_flight_repeats end,
+      attempts = d.attempts + case when v.status in ('unknown', 'retry') then 0 else 1 end,
+      sent_at = case when v.status = 'sent' or (v.status = 'unknown' and d.in_flight_repeats > 0) then ${instant(at)} else d.sent_at end,
+      message_id = coalesce(v.message_id, d.message_id),
+      error = case when v.status = 'unknown' and d.in_flight_repeats > 0 then ${ANSWER_LOST_TWICE} else v.error end,
+      next_attempt_at = v.next_at, claimed_by = null, claim_token = null, handed_at = null
+    from unnest(${sql.param(outcomes.map((o) => o.id))}::uuid[], ${sql.param(outcomes.map((o) => o.status))}::text[],
+      ${sql.param(outcomes.map((o) => o.messageId))}::text[], ${sql.param(outcomes.map((o) => o.error))}::text[],
+      ${sql.param(outcomes.map((o) => o.nextAttemptAt?.toISOString() ?? null))}::timestamptz[]) as v(id, status, message_id, error, next_at)
+    where d.id = v.id and d.status = 'sending' and d.claim_token = ${token}::uuid
+    returning d.id, d.status, d.hotel_id`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registry } from '../../metrics/metrics.ts';
+import { counterValue } from '../../test/metrics.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { staticSegment } from '../../test/segments.ts';
@@ -96,10 +96,7 @@ const fullDsn = (to: string, recipient: string) =>
     diagnostic: '552 5.2.2 Mailbox full',
   });
 
-async function counted(outcome: string): Promise<number> {
-  const metric = await registry.getSingleMetric('yado_feedback_messages_total')?.get();
-  return metric?.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
-}
+const counted = (outcome: string) => counterValue('yado_feedback_messages_total', { outcome });
 
 async function campaignTo(customerIds: string[], name: string): Promise<string> {
   const segment = await staticSegment(s, token, `${name} ${tag}`, customerIds);

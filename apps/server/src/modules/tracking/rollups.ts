@@ -1,5 +1,5 @@
 import { STAT_COUNTERS, type TStatCounters } from '@yado/contracts/tracking';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { TTx } from '../../db/client.ts';
 
 /**
@@ -65,8 +65,14 @@ const quarterOf = (at: Date) => new Date(Math.floor(at.getTime() / 900_000) * 90
  * host, day) and, within each, rows in key order.
  */
 export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<void> {
+  const query = rollupsQuery(deltas);
+  if (query) await tx.execute(query);
+}
+
+/** applyRollups' statement, for a caller that sends it in a pipeline; null when nothing changes. */
+export function rollupsQuery(deltas: TRollupDelta[]): SQL | null {
   const useful = deltas.filter((d) => STAT_COUNTERS.some((k) => d.counters[k]));
-  if (useful.length === 0) return;
+  if (useful.length === 0) return null;
 
   const campaigns = group(
     useful,
@@ -89,8 +95,7 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
     (d) => `${d.hostId}|${quarterOf(d.at)}`,
     (d) => ({ host_id: d.hostId, brand_id: d.brandId, at: quarterOf(d.at) }),
   );
-  await tx.execute(
-    sql`with campaign_rows as (
+  return sql`with campaign_rows as (
         insert into campaign_stats (campaign_id, brand_id, ${sql.raw(LIST)})
         select v.campaign_id, v.brand_id, ${sql.raw(LIST)} from jsonb_to_recordset(${JSON.stringify(campaigns)}::jsonb) as v(campaign_id uuid, brand_id uuid, ${sql.raw(TYPED)})
         order by v.campaign_id
@@ -118,8 +123,7 @@ export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<voi
         returning 1
       )
       select (select count(*) from campaign_rows), (select count(*) from hour_rows),
-        (select count(*) from host_rows), (select count(*) from day_rows)`,
-  );
+        (select count(*) from host_rows), (select count(*) from day_rows)`;
 }
 
 /** Clicks per link: total, and unique (the first click of a delivery on that link). */
@@ -204,6 +208,12 @@ const DOMAIN_COLUMNS = DOMAIN_COUNTERS.map((k) => k.replace(/[A-Z]/g, (c) => `_$
  * sending domain reads (one upsert, rows in key order as the other rollups).
  */
 export async function applyDomainRollups(tx: TTx, deltas: TDomainDelta[]): Promise<void> {
+  const query = domainRollupsQuery(deltas);
+  if (query) await tx.execute(query);
+}
+
+/** applyDomainRollups' statement; null when nothing changes. */
+export function domainRollupsQuery(deltas: TDomainDelta[]): SQL | null {
   const rows = new Map<string, Record<string, string | number>>();
   for (const d of deltas) {
     const domain = d.domain.toLowerCase();
@@ -219,17 +229,15 @@ export async function applyDomainRollups(tx: TTx, deltas: TDomainDelta[]): Promi
       (row as Record<string, number>)[column] = Number(row?.[column] ?? 0) + (d.counters[k] ?? 0);
     });
   }
-  if (rows.size === 0) return;
-  await tx.execute(
-    sql`insert into sending_domain_stats_hourly (brand_id, domain, hour, ${sql.raw(DOMAIN_COLUMNS.join(', '))})
+  if (rows.size === 0) return null;
+  return sql`insert into sending_domain_stats_hourly (brand_id, domain, hour, ${sql.raw(DOMAIN_COLUMNS.join(', '))})
       select v.brand_id, v.domain, v.hour, ${sql.raw(DOMAIN_COLUMNS.map((c) => `v.${c}`).join(', '))}
       from jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb)
         as v(brand_id uuid, domain text, hour timestamptz, ${sql.raw(DOMAIN_COLUMNS.map((c) => `${c} int`).join(', '))})
       order by v.brand_id, v.domain, v.hour
       on conflict (brand_id, domain, hour) do update set ${sql.raw(
         DOMAIN_COLUMNS.map((c) => `${c} = sending_domain_stats_hourly.${c} + excluded.${c}`).join(', '),
-      )}`,
-  );
+      )}`;
 }
 
 /**
@@ -237,38 +245,43 @@ export async function applyDomainRollups(tx: TTx, deltas: TDomainDelta[]): Promi
  * final outcome (packages/contracts tracking.ts explains the contract).
  */
 export async function recordDeliveryOutcomes(tx: TTx, outcomes: TDeliveryOutcome[]): Promise<void> {
-  if (outcomes.length === 0) return;
+  for (const query of deliveryOutcomeQueries(outcomes)) await tx.execute(query);
+}
+
+/** recordDeliveryOutcomes' statements, in their order, for a caller that sends them in a pipeline. */
+export function deliveryOutcomeQueries(outcomes: TDeliveryOutcome[]): SQL[] {
+  if (outcomes.length === 0) return [];
   const now = new Date();
-  await applyRollups(
-    tx,
-    outcomes.map((o) => ({
-      campaignId: o.campaignId,
-      brandId: o.brandId,
-      hostId: o.hotelId ?? o.brandId,
-      at: o.at ?? now,
-      counters:
-        o.outcome === 'sent'
-          ? { sent: 1, delivered: 1 }
-          : o.outcome === 'skipped'
-            ? { skipped: 1 }
-            : { failed: 1, bounced: o.bounce ? 1 : 0 },
-    })),
-  );
-  await applyDomainRollups(
-    tx,
-    outcomes.flatMap((o) =>
-      o.sendingDomain && o.outcome !== 'skipped'
-        ? [
-            {
-              brandId: o.brandId,
-              domain: o.sendingDomain,
-              at: o.at ?? now,
-              counters: { handed: 1, delivered: o.outcome === 'sent' ? 1 : 0 },
-            },
-          ]
-        : [],
+  const queries = [
+    rollupsQuery(
+      outcomes.map((o) => ({
+        campaignId: o.campaignId,
+        brandId: o.brandId,
+        hostId: o.hotelId ?? o.brandId,
+        at: o.at ?? now,
+        counters:
+          o.outcome === 'sent'
+            ? { sent: 1, delivered: 1 }
+            : o.outcome === 'skipped'
+              ? { skipped: 1 }
+              : { failed: 1, bounced: o.bounce ? 1 : 0 },
+      })),
     ),
-  );
+    domainRollupsQuery(
+      outcomes.flatMap((o) =>
+        o.sendingDomain && o.outcome !== 'skipped'
+          ? [
+              {
+                brandId: o.brandId,
+                domain: o.sendingDomain,
+                at: o.at ?? now,
+                counters: { handed: 1, delivered: o.outcome === 'sent' ? 1 : 0 },
+              },
+            ]
+          : [],
+      ),
+    ),
+  ];
   const bounces = outcomes.filter((o) => o.outcome === 'failed' && o.bounce);
   if (bounces.length > 0) {
     const rows = bounces.map((o) => ({
@@ -277,9 +290,10 @@ export async function recordDeliveryOutcomes(tx: TTx, outcomes: TDeliveryOutcome
       campaign_id: o.campaignId,
       delivery_id: o.deliveryId,
     }));
-    await tx.execute(
+    queries.push(
       sql`insert into tracking_events (occurred_at, brand_id, campaign_id, delivery_id, kind)
         select v.at, v.brand_id, v.campaign_id, v.delivery_id, 'bounce' from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(at timestamptz, brand_id uuid, campaign_id uuid, delivery_id uuid)`,
     );
   }
+  return queries.filter((q): q is SQL => q !== null);
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registry } from '../../../metrics/metrics.ts';
+import { counterValue } from '../../../test/metrics.ts';
 import { seedDemoSending } from '../../../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../../test/harness.ts';
 import {
@@ -100,10 +100,8 @@ async function statusOf(customerId: string) {
   return (await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [customerId]))[0];
 }
 
-async function counted(provider: string, outcome: string): Promise<number> {
-  const metric = await registry.getSingleMetric('yado_feedback_webhook_events_total')?.get();
-  return metric?.values.find((v) => v.labels.provider === provider && v.labels.outcome === outcome)?.value ?? 0;
-}
+const counted = (provider: string, outcome: string) =>
+  counterValue('yado_feedback_webhook_events_total', { provider, outcome });
 
 /** Posts and expects a refusal: the status, the code, and one more in the metric. */
 async function refused(
