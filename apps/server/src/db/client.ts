@@ -330,13 +330,13 @@ export async function readInTenant(
  * Statements that write, in one round trip: readInTenant's pipeline, whose implicit transaction
  * commits when it ends (over `pg`; a transaction on PGlite), so the statements take effect
  * together or not at all. For a hot path whose whole transaction is a statement or two (the relay
- * webhooks' intake): a transaction of its own would add the begin's and the commit's round trips.
- * Rows come back as readInTenant's do, one array of rows per statement.
+ * webhooks' intake, the send's usual step): a transaction of its own would add the begin's and the
+ * commit's round trips. Rows come back as readInTenant's do, one array of rows per statement. It
+ * does not call onTenantCommit's listeners: they forget the customer totals remembered, and its
+ * callers change no customer.
  */
 export async function writeInTenant(db: TDb, context: TRlsContext, statements: TStatement[]): Promise<unknown[][][]> {
-  const { tenant } = await readInTenant(db, context, [], statements);
-  committed(db, context);
-  return tenant;
+  return (await readInTenant(db, context, [], statements)).tenant;
 }
 
 /** A drizzle SQL fragment or query as the $n text and values a pipeline sends. */
