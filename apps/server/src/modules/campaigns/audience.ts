@@ -93,12 +93,27 @@ export const MAILABLE = sql`customers.email_status = 'active' and nullif(custome
  * At the frequency cap: `count` marketing mails sent in the last `days` days before now, or before
  * `at` (the demo history sends campaigns in the past).
  */
-export const atCap = (cap: { count: number; days: number }, at?: Date): SQL => {
+export const atCap = (cap: { count: number; days: number }, at?: Date): SQL =>
+  sql`(select count(*) from deliveries fd where fd.customer_id = customers.id and ${sentWithin(cap, at)}) >= ${cap.count}::int`;
+
+/** A sent delivery `fd` inside the frequency cap's window, which ends now or at `at`. */
+function sentWithin(cap: { count: number; days: number }, at?: Date): SQL {
   const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
   const until = at ? sql` and fd.sent_at <= ${now}` : sql``;
-  return sql`(select count(*) from deliveries fd where fd.customer_id = customers.id and fd.status = 'sent'
-    and fd.sent_at > ${now} - make_interval(days => ${cap.days}::int)${until}) >= ${cap.count}::int`;
-};
+  return sql`fd.status = 'sent' and fd.sent_at > ${now} - make_interval(days => ${cap.days}::int)${until}`;
+}
+
+/**
+ * The brand's customers at the frequency cap, as one set (atCap's twin for a whole audience). The
+ * snapshot inserts into the very table atCap reads: planned with statistics that say deliveries is
+ * nearly empty (a new brand's first large campaign, or right after an analyze), atCap's subquery is
+ * a sequential scan per customer over a heap that the statement itself fills, and a 100,000-guest
+ * snapshot took 132 s instead of 3 (docs/benchmarks.md, send). This set is read once, before the
+ * first row goes in, whatever the plan.
+ */
+const capHits = (brandId: string, cap: { count: number; days: number }, at?: Date): SQL =>
+  sql`select fd.customer_id from deliveries fd where fd.brand_id = ${brandId}::uuid and ${sentWithin(cap, at)}
+    group by fd.customer_id having count(*) >= ${cap.count}::int`;
 
 export async function previewCounts(
   tx: TTx,
@@ -144,12 +159,14 @@ export async function snapshotAudience(
     ? armSql(experiment, sql`customers.u`)
     : { arm: sql`null::text`, variant: sql`0` };
   const u = experiment ? sql`, ${uniformSql(sql`${experiment.seed}::text`, sql`customers.id`)} as u` : sql``;
-  await tx.execute(sql`insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason, arm, variant)
+  await tx.execute(sql`with capped as materialized (${capHits(audience.scope.brandId, cap, at)})
+    insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason, arm, variant)
     select ${campaignId}::uuid, customers.brand_id, customers.id, ${hotel}, customers.email,
       case when customers.arm = 'holdout' or capped then 'skipped' else 'queued' end,
       case when customers.arm = 'holdout' then 'holdout' when capped then 'frequency_cap' end, customers.arm, customers.variant
     from (select customers.*, ${arm} as arm, ${variant} as variant
-      from (select customers.*, ${atCap(cap, at)} as capped${u} from customers where ${audience.where} and ${MAILABLE}) customers) customers
+      from (select customers.*, customers.id in (select customer_id from capped) as capped${u}
+        from customers where ${audience.where} and ${MAILABLE}) customers) customers
     on conflict (campaign_id, customer_id) do nothing`);
   const [row] = await selectRows<{ n: number }>(
     tx,
