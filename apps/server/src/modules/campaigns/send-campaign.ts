@@ -450,6 +450,12 @@ const GROUP = 32;
 
 type TVerdict = 'go' | 'skipped' | 'gone' | null;
 
+/** What a committed step says: each mail's verdict, and which answers were recorded (not fenced off). */
+interface TStepResult {
+  verdicts: Map<string, TVerdict>;
+  recorded: Set<string>;
+}
+
 interface TPending {
   answer?: TAnswer;
   hand?: TClaimed;
@@ -540,10 +546,7 @@ class SendLog {
    * whole, and null sends the step the careful way (commitSendStep, a statement at a time). The
    * careful way took seven round trips a step: the send's commits, one at a time, bounded its rate.
    */
-  private async quickStep(
-    answers: TAnswer[],
-    handIds: string[],
-  ): Promise<{ verdicts: Map<string, TVerdict>; recorded: Set<string> } | null> {
+  private async quickStep(answers: TAnswer[], handIds: string[]): Promise<TStepResult | null> {
     if (answers.some((a) => a.outcome.feedback || !QUICK_ANSWERS.has(a.outcome.status))) return null;
     const { campaign, token } = this;
     const queries: SQL[] = [];
@@ -601,7 +604,7 @@ async function commitSendStep(
   sendingDomain: string,
   answers: TOutcome[],
   handIds: string[],
-): Promise<{ verdicts: Map<string, TVerdict>; recorded: Set<string> }> {
+): Promise<TStepResult> {
   const recorded = await recordOutcomes(tx, token, answers);
   const bounced = new Set(answers.filter((o) => o.hardBounce).map((o) => o.id));
   await recordDeliveryOutcomes(
