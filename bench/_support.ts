@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -283,4 +284,30 @@ export async function seedGuests(
     `insert into customer_allocations (customer_id, hotel_id, brand_id, source) select id, $2, $1, 'manual' from customers where brand_id = $1`,
     [brandId, hotelId],
   );
+}
+
+/** CPU time spent between `cpuWindow()` and its `end()`: this process's, and the whole machine's (Linux). */
+export function cpuWindow(): { end(): { processMs: number; machineMs: number | null } } {
+  const machineBusy = (): number | null => {
+    try {
+      // The first line of /proc/stat: user nice system idle iowait irq softirq steal, in clock ticks (1/100 s).
+      const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+      const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = ticks;
+      return (user + nice + system + irq + softirq) * 10;
+    } catch {
+      return null;
+    }
+  };
+  const process0 = process.cpuUsage();
+  const machine0 = machineBusy();
+  return {
+    end() {
+      const used = process.cpuUsage(process0);
+      const machine = machineBusy();
+      return {
+        processMs: (used.user + used.system) / 1000,
+        machineMs: machine === null || machine0 === null ? null : machine - machine0,
+      };
+    },
+  };
 }

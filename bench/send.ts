@@ -5,9 +5,10 @@
  * into the SMTP sink. Baseline, in the same run and process: bare pooled nodemailer sending the
  * same messages (composed beforehand, DKIM-signed the same way) to the same sink.
  *
- *   npm run bench -- send [--size 100000] [--fresh] [--embedded-sink] [--experiment]
+ *   npm run bench -- send [--size 100000] [--fresh] [--embedded-sink] [--experiment] [--ours-only]
  *
  * value = our messages per second (from the campaign's start to "sent"); ratio = ours ÷ baseline.
+ * Each side also prints its CPU a mail: the sending process's and the whole machine's.
  * The sink stores every message (header read + group-commit insert) for both sides, in its own
  * process (bench/_sink.ts: a stand-in for a remote relay, which never shares the sender's core);
  * --embedded-sink runs it in this process instead, as before 2026-11-26.
@@ -31,12 +32,14 @@ import { compiledTemplate, personalise, personalValues } from '../apps/server/sr
 import { composeMessage, signingKey } from '../apps/server/src/modules/campaigns/compose-message.ts';
 import { SINK_POOL } from '../apps/server/src/mail/transport.ts';
 import { trackingFor } from '../apps/server/src/modules/tracking/links.ts';
-import { admin, arg, dbUrl, seedGuests } from './_support.ts';
+import { admin, arg, cpuWindow, dbUrl, seedGuests } from './_support.ts';
 
 const size = arg('size', 100_000);
 const DB = 'yado_bench_send';
 /** --embedded-sink: the sink in this process, sharing the sender's event loop (the layout before 2026-11-26). */
 const embeddedSink = process.argv.includes('--embedded-sink');
+/** --ours-only: no baseline (for comparing two versions of ours by their CPU a mail). */
+const oursOnly = process.argv.includes('--ours-only');
 /** --experiment: 2 variants on 20 %, a 10 % holdout (issue 26). */
 const experiment = process.argv.includes('--experiment');
 
@@ -88,6 +91,15 @@ const contents = {
     },
   }),
 };
+
+/**
+ * CPU a mail: the sending process's (ours: the worker; the baseline: bare nodemailer) and the whole
+ * machine's (the sender, the sink, PostgreSQL), steadier from run to run than msg/s on a shared
+ * machine, and what says which side a change saved on.
+ */
+const perMail = (used: ReturnType<ReturnType<typeof cpuWindow>['end']>, mails: number) =>
+  `CPU a mail: sender ${(used.processMs / mails).toFixed(2)} ms` +
+  (used.machineMs === null ? '' : `, machine ${(used.machineMs / mails).toFixed(2)} ms`);
 
 async function databaseExists(): Promise<boolean> {
   const client = new pg.Client({ connectionString: dbUrl('postgres') });
@@ -201,6 +213,7 @@ async function main(): Promise<void> {
         ],
       );
     const t0 = performance.now();
+    const oursCpu = cpuWindow();
     await startWorker(rt);
     for (;;) {
       const [c] = await q(`select status from campaigns where id = $1`, [campaign.id]);
@@ -208,6 +221,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const oursSeconds = (performance.now() - t0) / 1000;
+    const oursUsed = oursCpu.end();
     const [counts] = await q(
       `select count(*) filter (where status = 'sent')::int as sent, count(*) filter (where skip_reason = 'holdout')::int as held,
         count(*)::int as total from deliveries where campaign_id = $1`,
@@ -217,9 +231,10 @@ async function main(): Promise<void> {
       throw new Error(`ours sent ${counts.sent} (held out ${counts.held}) of ${size}`);
     const ours = counts.sent / oursSeconds;
     process.stdout.write(
-      `ours: ${counts.sent} messages${experiment ? ` (${counts.held} held out)` : ''} in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} msg/s\n`,
+      `ours: ${counts.sent} messages${experiment ? ` (${counts.held} held out)` : ''} in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} msg/s (${perMail(oursUsed, counts.sent)})\n`,
     );
 
+    if (oursOnly) return;
     // Baseline: the same messages composed beforehand, bare pooled nodemailer into the same sink.
     const resolution = await resolveSendingIdentity(rt, brand.id);
     if (!resolution.ok) throw new Error(`the bench brand cannot send: ${resolution.problems.join(', ')}`);
@@ -258,6 +273,7 @@ async function main(): Promise<void> {
       ...SINK_POOL,
     });
     const t1 = performance.now();
+    const baseCpu = cpuWindow();
     let next = 0;
     await Promise.all(
       Array.from({ length: 200 }, async () => {
@@ -268,10 +284,11 @@ async function main(): Promise<void> {
       }),
     );
     const baseSeconds = (performance.now() - t1) / 1000;
+    const baseUsed = baseCpu.end();
     bare.close();
     const baseline = mails.length / baseSeconds;
     process.stdout.write(
-      `baseline: ${mails.length} messages in ${baseSeconds.toFixed(1)} s = ${baseline.toFixed(0)} msg/s\n`,
+      `baseline: ${mails.length} messages in ${baseSeconds.toFixed(1)} s = ${baseline.toFixed(0)} msg/s (${perMail(baseUsed, mails.length)})\n`,
     );
     process.stdout.write(
       `BENCH send value=${ours.toFixed(1)} unit=msg/s baseline=${baseline.toFixed(1)} ratio=${(ours / baseline).toFixed(3)}\n`,

@@ -33,6 +33,7 @@ import { audienceSql, previewCounts, type TAudienceOwner } from './audience.ts';
 import { holdsOf } from './campaign-hold.ts';
 import { holdUses, releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage } from './compose-message.ts';
+import { signedRaw } from './dkim-sign.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import {
   cancelPausedRow,
@@ -624,7 +625,8 @@ export async function testSendCampaign(
       }),
     });
     try {
-      await rt.mailer.sendMail(mail);
+      // Built and signed as the campaign's own mails are, so the test shows what guests will get.
+      await rt.mailer.sendMail(await signedRaw(mail));
     } catch (error) {
       rt.log.warn(
         { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },

@@ -1,13 +1,14 @@
 import { createHash, sign, type KeyObject } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
+import { headerBlock, isPlainAlternative, mimeMessage, type THeaderField } from '../../mail/mime-message.ts';
 import type { TSigningKey } from './compose-message.ts';
 
 /**
  * DKIM (RFC 6376, rsa-sha256, relaxed/relaxed) for the campaign send, with the RSA signature made by
  * node's asynchronous `crypto.sign`, which runs in libuv's thread pool: nodemailer signs on the
- * event loop, where each signature stalls every other message of the send. The message is built by
- * nodemailer's own composer and handed to the transport as raw bytes, so only the signing is ours.
+ * event loop, where each signature stalls every other message of the send. The message is handed
+ * to the transport as raw bytes.
  */
 
 const signAsync = (data: Buffer, key: KeyObject | string) =>
@@ -32,7 +33,7 @@ const relaxedHeader = (name: string, value: string) =>
     .trim()}`;
 
 /** Header fields of a header block, unfolded into name and value, in order. */
-function headerFields(block: string): { name: string; value: string }[] {
+function headerFields(block: string): THeaderField[] {
   return block
     .split(/\r\n(?![ \t])/)
     .filter((line) => line.includes(':'))
@@ -44,12 +45,20 @@ export async function dkimSignature(raw: Buffer, key: TSigningKey & { headerFiel
   const text = raw.toString('latin1');
   const split = text.indexOf('\r\n\r\n');
   const fields = headerFields(split < 0 ? text : text.slice(0, split));
-  const bodyHash = relaxedBodyHash(split < 0 ? '' : text.slice(split + 4));
+  return signatureOf(fields, relaxedBodyHash(split < 0 ? '' : text.slice(split + 4)), key);
+}
+
+/** The DKIM-Signature field over `fields` (as written, unfolded or not) and a body of hash `bodyHash`. */
+async function signatureOf(
+  fields: THeaderField[],
+  bodyHash: string,
+  key: TSigningKey & { headerFieldNames: string },
+): Promise<string> {
   const signed: string[] = [];
   const canonical: string[] = [];
   for (const name of key.headerFieldNames.split(':')) {
     // The last instance of a field is the one signed (section 5.4.2); absent fields are left out.
-    let field: { name: string; value: string } | undefined;
+    let field: THeaderField | undefined;
     for (let i = fields.length - 1; i >= 0 && !field; i--)
       if (fields[i]?.name.toLowerCase() === name.toLowerCase()) field = fields[i];
     if (!field) continue;
@@ -64,16 +73,28 @@ export async function dkimSignature(raw: Buffer, key: TSigningKey & { headerFiel
 }
 
 /**
- * The message nodemailer would send for `mail`, signed as its `dkim` option asks but with the RSA
- * work off the event loop: the envelope and raw bytes to pass to `sendMail`.
+ * The message for `mail`, signed as its `dkim` option asks but with the RSA work off the event
+ * loop: the envelope and raw bytes to pass to `sendMail`. A campaign's mail (`isPlainAlternative`)
+ * is built by `mimeMessage`, whose body needs no canonicalising to hash; any other shape by
+ * nodemailer's composer.
  */
 export async function signedRaw(mail: Mail.Options): Promise<Mail.Options> {
   const { dkim, ...unsigned } = mail;
+  const envelope = envelopeOf(mail);
+  if (dkim && isPlainAlternative(mail)) {
+    const built = mimeMessage(mail);
+    const header = await signatureOf(built.fields, built.bodyHash, dkim as TSigningKey & { headerFieldNames: string });
+    return {
+      envelope,
+      raw: Buffer.concat([Buffer.from(`${header}\r\n${headerBlock(built.fields)}`, 'latin1'), built.body]),
+      messageId: mail.messageId,
+    };
+  }
   const raw = await new MailComposer(unsigned).compile().build();
-  if (!dkim) return { envelope: envelopeOf(mail), raw, messageId: mail.messageId };
+  if (!dkim) return { envelope, raw, messageId: mail.messageId };
   const header = await dkimSignature(raw, dkim as TSigningKey & { headerFieldNames: string });
   return {
-    envelope: envelopeOf(mail),
+    envelope,
     raw: Buffer.concat([Buffer.from(`${header}\r\n`, 'latin1'), raw]),
     messageId: mail.messageId,
   };
