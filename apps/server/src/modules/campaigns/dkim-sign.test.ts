@@ -60,4 +60,24 @@ describe('DKIM signed off the event loop', () => {
       'h=from:subject:date:message-id:to:mime-version:content-type:list-unsubscribe:list-unsubscribe-post;',
     );
   });
+
+  it('signs a mail of another shape too (built by nodemailer), and it passes the verifier', async () => {
+    const key = signingKey({
+      domainName: 'sakura.example.jp',
+      keySelector: 'yado2026',
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    });
+    const signed = await signedRaw({
+      from: { name: 'さくらホテルズ', address: 'info@sakura.example.jp' },
+      to: 'guest@example.jp',
+      subject: 'ご案内',
+      text: 'ご案内です',
+      messageId: '<x.y@sakura.example.jp>',
+      attachments: [{ filename: 'plan.txt', content: '冬のプラン' }],
+      dkim: { ...key, headerFieldNames: 'From:Subject:Message-ID:To' } as never,
+    });
+    const raw = signed.raw as Buffer;
+    expect(raw.toString()).toContain('Content-Disposition: attachment');
+    expect((await dkimVerify(raw, { resolver })).results[0]?.status.result).toBe('pass');
+  });
 });

@@ -80,22 +80,22 @@ async function signatureOf(
  */
 export async function signedRaw(mail: Mail.Options): Promise<Mail.Options> {
   const { dkim, ...unsigned } = mail;
+  const key = dkim as (TSigningKey & { headerFieldNames: string }) | undefined;
   const envelope = envelopeOf(mail);
-  if (dkim && isPlainAlternative(mail)) {
+  if (isPlainAlternative(mail)) {
     const built = mimeMessage(mail);
-    const header = await signatureOf(built.fields, built.bodyHash, dkim as TSigningKey & { headerFieldNames: string });
+    const signature = key ? `${await signatureOf(built.fields, built.bodyHash, key)}\r\n` : '';
     return {
       envelope,
-      raw: Buffer.concat([Buffer.from(`${header}\r\n${headerBlock(built.fields)}`, 'latin1'), built.body]),
+      raw: Buffer.concat([Buffer.from(signature + headerBlock(built.fields), 'latin1'), built.body]),
       messageId: mail.messageId,
     };
   }
   const raw = await new MailComposer(unsigned).compile().build();
-  if (!dkim) return { envelope, raw, messageId: mail.messageId };
-  const header = await dkimSignature(raw, dkim as TSigningKey & { headerFieldNames: string });
+  if (!key) return { envelope, raw, messageId: mail.messageId };
   return {
     envelope,
-    raw: Buffer.concat([Buffer.from(`${header}\r\n`, 'latin1'), raw]),
+    raw: Buffer.concat([Buffer.from(`${await dkimSignature(raw, key)}\r\n`, 'latin1'), raw]),
     messageId: mail.messageId,
   };
 }
