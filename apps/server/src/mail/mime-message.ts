@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Mail from 'nodemailer/lib/mailer';
 import { foldLines } from 'nodemailer/lib/mime-funcs';
-import MimeNode from 'nodemailer/lib/mime-node';
+import MimeNode, { type MimeNodeHeaderValue } from 'nodemailer/lib/mime-node';
 
 /**
  * A marketing mail's MIME, built directly rather than by nodemailer's composer: the one shape a
@@ -56,7 +56,7 @@ export function base64Lines(data: Buffer): Buffer {
  * `MimeNode.encodeHeaderValue` does) draws random bytes for a boundary each time.
  */
 const encoder = new MimeNode();
-const encode = (name: string, value: Mail.Options['from'] | string) => encoder.encodeHeaderValue(name, value as string);
+const encode = (name: string, value: unknown) => encoder.encodeHeaderValue(name, value as MimeNodeHeaderValue);
 
 const field = (name: string, value: string): THeaderField => ({
   name,
@@ -64,22 +64,24 @@ const field = (name: string, value: string): THeaderField => ({
   value: foldLines(`${name}: ${value}`, 76).slice(name.length + 1),
 });
 
+/** The options a campaign mail has (compose-message.ts); any other means another shape. */
+const PLAIN_OPTIONS = new Set([
+  'from',
+  'replyTo',
+  'to',
+  'subject',
+  'html',
+  'text',
+  'messageId',
+  'headers',
+  'textEncoding',
+  'dkim',
+]);
+
 /** Whether `mail` is the shape this builder writes; anything else goes through nodemailer's composer. */
 export function isPlainAlternative(mail: Mail.Options): boolean {
-  const known = new Set([
-    'from',
-    'replyTo',
-    'to',
-    'subject',
-    'html',
-    'text',
-    'messageId',
-    'headers',
-    'textEncoding',
-    'dkim',
-  ]);
   return (
-    Object.keys(mail).every((key) => known.has(key)) &&
+    Object.keys(mail).every((key) => PLAIN_OPTIONS.has(key)) &&
     typeof mail.html === 'string' &&
     typeof mail.text === 'string' &&
     typeof mail.to === 'string' &&
@@ -101,10 +103,10 @@ export function mimeMessage(mail: Mail.Options, date = new Date()): TMimeMessage
   for (const [name, value] of Object.entries((mail.headers ?? {}) as Record<string, string>))
     fields.push(field(name, encode(name, value)));
   fields.push(field('From', encode('From', mail.from)));
-  if (mail.replyTo) fields.push(field('Reply-To', encode('Reply-To', mail.replyTo as string)));
+  if (mail.replyTo) fields.push(field('Reply-To', encode('Reply-To', mail.replyTo)));
   fields.push(
-    field('To', encode('To', mail.to as string)),
-    field('Subject', encode('Subject', mail.subject as string)),
+    field('To', encode('To', mail.to)),
+    field('Subject', encode('Subject', mail.subject)),
     field('Message-ID', encode('Message-ID', messageId)),
     field('Date', date.toUTCString().replace(/GMT/, '+0000')),
     field('MIME-Version', '1.0'),
