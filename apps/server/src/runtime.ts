@@ -3,7 +3,7 @@ import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClockHold } from './jobs/clock-hold.ts';
 import type { TConfig } from './config.ts';
-import { readInTenant, statementOf, withTenant, type TDatabase, type TTx } from './db/client.ts';
+import { readInTenant, statementOf, withTenant, type TDatabase, type TPlans, type TTx } from './db/client.ts';
 import type { TStatement } from './db/pipeline.ts';
 import { StaleSessionError } from './http/errors.ts';
 import { fingerprintOf, forgetSession, rememberSession } from './modules/auth/session-cache.ts';
@@ -38,17 +38,11 @@ export async function readAs(
   rt: TRuntime,
   ctx: TActingContext,
   statements: TStatement[],
-  options: { customPlans?: boolean } = {},
+  options: { plans?: TPlans } = {},
 ): Promise<unknown[][][]> {
   const check = ctx.unconfirmed;
   const owner = check ? [statementOf(rt.database.db, sessionQuery(check.userId))] : [];
-  const { owner: ownerRows, tenant } = await readInTenant(
-    rt.database.db,
-    ctx.rls,
-    owner,
-    statements,
-    options.customPlans,
-  );
+  const { owner: ownerRows, tenant } = await readInTenant(rt.database.db, ctx.rls, owner, statements, options.plans);
   if (check) {
     const row = ownerRows[0]?.[0];
     const session = row ? sessionFromArray(row) : null;

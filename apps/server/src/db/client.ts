@@ -55,12 +55,12 @@ export async function openDatabase(options: {
     const parserOf = (oid: number) => types.getTypeParser(oid, 'text') as unknown as (raw: string) => unknown;
     // pg's own conversion of parameter values (Dates with their zone, arrays, JSON); untyped.
     const { prepareValue } = (pg as unknown as { utils: { prepareValue: (value: unknown) => unknown } }).utils;
-    tenantReaders.set(db, async (context, owner, statements, customPlans) => {
+    tenantReaders.set(db, async (context, owner, statements, plans) => {
       const client = await pool.connect();
       try {
         const results = await runPipeline(
           client,
-          [...owner, tenantSettingsStatement(context, customPlans), ...statements],
+          [...owner, tenantSettingsStatement(context, plans), ...statements],
           parserOf,
           prepareValue,
         );
@@ -118,7 +118,7 @@ export async function openDatabase(options: {
   refuseSelfWait(client);
   const db = drizzle(client, { schema }) as unknown as TDb;
   // In process there are no round trips to save: the statements run one after another.
-  tenantReaders.set(db, (context, owner, statements, customPlans) =>
+  tenantReaders.set(db, (context, owner, statements, plans) =>
     client.transaction(async (tx) => {
       const run = async (s: TStatement) =>
         (
@@ -129,7 +129,7 @@ export async function openDatabase(options: {
         ).rows;
       const ownerRows: unknown[][][] = [];
       for (const s of owner) ownerRows.push(await run(s));
-      const settings = tenantSettingsStatement(context, customPlans);
+      const settings = tenantSettingsStatement(context, plans);
       await tx.query(settings.sql, settings.params);
       const tenant: unknown[][][] = [];
       for (const s of statements) tenant.push(await run(s));
@@ -198,7 +198,7 @@ type TTenantReader = (
   context: TRlsContext,
   owner: TStatement[],
   statements: TStatement[],
-  customPlans: boolean,
+  plans: TPlans,
 ) => Promise<TTenantRead>;
 /** Over a `pg` pool, tenant reads are one pipelined round trip (see readInTenant). */
 const tenantReaders = new WeakMap<TDb, TTenantReader>();
@@ -218,11 +218,20 @@ function tenantSettingsSql(context: TRlsContext): string {
     set_config('yado.brand_id', '${context.brandId ?? ''}', true), set_config('role', 'yado_app', true)`;
 }
 
-function tenantSettingsStatement(context: TRlsContext, customPlans = false): TStatement {
+/**
+ * How readInTenant's prepared statements are planned (PostgreSQL's `plan_cache_mode`): `auto`,
+ * PostgreSQL's choice (a plan for the values given, five times, then one plan for any values if it
+ * does not look dearer); `custom`, for the values given every time; `generic`, once per connection
+ * for any values.
+ */
+export type TPlans = 'auto' | 'custom' | 'generic';
+const PLAN_CACHE_MODE = { auto: 'auto', custom: 'force_custom_plan', generic: 'force_generic_plan' } as const;
+
+function tenantSettingsStatement(context: TRlsContext, plans: TPlans = 'auto'): TStatement {
   return {
     sql: `select set_config('yado.scope_all', $1, true), set_config('yado.brand_id', $2, true), set_config('role', 'yado_app', true),
       set_config('plan_cache_mode', $3, true)`,
-    params: [context.scopeAll ? 'on' : 'off', context.brandId ?? '', customPlans ? 'force_custom_plan' : 'auto'],
+    params: [context.scopeAll ? 'on' : 'off', context.brandId ?? '', PLAN_CACHE_MODE[plans]],
   };
 }
 
@@ -308,22 +317,24 @@ export interface TTenantRead {
  * trips) they run one after another in a transaction. Rows come back as arrays: timestamps as
  * Dates, dates as 'YYYY-MM-DD' strings.
  *
- * `customPlans`: plan the statements for their actual values every time. A prepared statement is
- * otherwise planned once for any values after a few runs, and such a plan cannot tell a search that
- * matches ten customers from one that matches a million (the first wants the search's index, the
- * second the order's).
+ * `plans` (TPlans): `custom` where the best plan depends on the values: a plan made once for any
+ * values cannot tell a search that matches ten customers from one that matches a million (the first
+ * wants the search's index, the second the order's). `generic` for a hot statement whose plan does
+ * not: PostgreSQL's `auto` keeps planning a statement over arrays anew for every run when the
+ * array's length makes its own plan look cheaper than the generic one's guess, and that planning
+ * was most of the relay webhooks' store's CPU (issue 25's bench).
  */
 export async function readInTenant(
   db: TDb,
   context: TRlsContext,
   owner: TStatement[],
   statements: TStatement[],
-  customPlans = false,
+  plans: TPlans = 'auto',
 ): Promise<TTenantRead> {
   if (context.brandId !== null && !UUID.test(context.brandId)) throw new Error('A tenant brand id must be a UUID');
   const reader = tenantReaders.get(db);
   if (!reader) throw new Error('readInTenant needs a database opened by openDatabase');
-  return reader(context, owner, statements, customPlans);
+  return reader(context, owner, statements, plans);
 }
 
 /**
@@ -333,10 +344,15 @@ export async function readInTenant(
  * webhooks' intake, the send's usual step): a transaction of its own would add the begin's and the
  * commit's round trips. Rows come back as readInTenant's do, one array of rows per statement. It
  * does not call onTenantCommit's listeners: they forget the customer totals remembered, and its
- * callers change no customer.
+ * callers change no customer. `plans`: as readInTenant's.
  */
-export async function writeInTenant(db: TDb, context: TRlsContext, statements: TStatement[]): Promise<unknown[][][]> {
-  return (await readInTenant(db, context, [], statements)).tenant;
+export async function writeInTenant(
+  db: TDb,
+  context: TRlsContext,
+  statements: TStatement[],
+  plans: TPlans = 'auto',
+): Promise<unknown[][][]> {
+  return (await readInTenant(db, context, [], statements, plans)).tenant;
 }
 
 /** A drizzle SQL fragment or query as the $n text and values a pipeline sends. */

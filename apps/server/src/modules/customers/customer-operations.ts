@@ -109,20 +109,20 @@ export async function listCustomers(
   if (plan.count) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
   // How many rows a search, a filter or a hotel's reach matches varies by its value: plan for the
   // value given. A brand's whole list is planned once.
-  const customPlans =
+  const plans =
     Boolean(query.search || query.emailStatus || query.hotelId) ||
-    (ctx.host.level !== 'brand' && ctx.host.level !== 'grand_user');
+    (ctx.host.level !== 'brand' && ctx.host.level !== 'grand_user')
+      ? 'custom'
+      : 'auto';
   let pageRows: unknown[][];
   let total: number;
   try {
-    const [page = [], countRows] = await readAs(rt, ctx, statements, { customPlans });
+    const [page = [], countRows] = await readAs(rt, ctx, statements, { plans });
     pageRows = page;
     // If the count waited for fails, this request counts for itself.
     const countAlone = async () =>
       Number(
-        (
-          await readAs(rt, ctx, [statementOf(db, countCustomersQuery(filter, TOTAL_CAP))], { customPlans })
-        )[0]?.[0]?.[0] ?? 0,
+        (await readAs(rt, ctx, [statementOf(db, countCustomersQuery(filter, TOTAL_CAP))], { plans }))[0]?.[0]?.[0] ?? 0,
       );
     total = plan.count ? Number(countRows?.[0]?.[0] ?? 0) : (plan.total ?? (await plan.wait.catch(countAlone)));
   } catch (error) {
