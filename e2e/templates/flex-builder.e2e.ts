@@ -289,7 +289,7 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     expect(mail.text).toContain(language === 'ja' ? 'ご到着をお待ちしております' : 'We look forward to welcoming you');
   });
 
-  it('moves a block with the keyboard alone: Space picks it up, arrows move it, Space drops it', async () => {
+  it('moves a block with the keyboard alone: Space picks it up, an arrow moves it, Space drops it', async () => {
     const id = await threeTexts();
     const { page } = await openPage(browser, language);
     await page.setViewportSize({ width: 1600, height: 1000 });
@@ -309,8 +309,20 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
       .toBe('block-grip');
     await page.keyboard.press('Space');
     await page.getByTestId('drag-chip').waitFor();
+    // The drop line shows where the block would land; each key's move is seen before the next key,
+    // so a busy machine cannot drop it before the move has landed. Picked up, it would land where
+    // it is (the line under b); one arrow up, above a.
+    const lineOn = (block: string, edge: 'top' | 'bottom') =>
+      expect
+        .poll(() =>
+          page
+            .locator(`[data-block-id="${block}"] [data-testid="drop-indicator"]`)
+            .evaluateAll((nodes) => nodes.map((n) => ((n as HTMLElement).style.top ? 'top' : 'bottom'))),
+        )
+        .toEqual([edge]);
+    await lineOn('b', 'bottom');
     await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
+    await lineOn('a', 'top');
     await page.keyboard.press('Space');
     await expect.poll(ids).toEqual(['c', 'a', 'b']);
     // The focus stays in the builder (on the handle), where Ctrl+Z is the builder's undo.
