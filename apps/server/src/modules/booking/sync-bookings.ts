@@ -312,6 +312,8 @@ class SyncPass {
         ).map((b) => [b.externalId, b]),
       );
       const writes: TSyncedBooking[] = [];
+      /** External ids of the bookings this page brings for the first time: the ones to attribute. */
+      const created: string[] = [];
       for (const r of reservations) {
         const customerId = this.customerOfGuest.get(r.externalGuestId);
         const hotelId = this.hotels.get(r.hotelCode);
@@ -329,6 +331,7 @@ class SyncPass {
         const before = existing.get(r.externalId);
         if (!before) {
           this.tally.bookingsCreated += 1;
+          created.push(r.externalId);
         } else if (bookingChanged(before, row) || before.customerId !== customerId || before.hotelId !== hotelId) {
           if (r.status === 'cancelled' && before.status !== 'cancelled') this.tally.bookingsCancelled += 1;
           else this.tally.bookingsUpdated += 1;
@@ -340,12 +343,10 @@ class SyncPass {
         writes.push(row);
       }
       await upsertSyncedBookings(tx, this.brandId, writes);
-      // Campaign conversions of this page, in its transaction (modules/tracking).
-      await attributeConversions(
-        tx,
-        this.brandId,
-        writes.map((w) => w.externalId),
-      );
+      // Campaign conversions of this page's new bookings, in its transaction (modules/tracking). A
+      // changed booking (a check-in, new dates) arrived in an earlier sync, maybe before the click:
+      // it keeps the conversion it got then, or has none.
+      await attributeConversions(tx, this.brandId, created);
     });
   }
 }

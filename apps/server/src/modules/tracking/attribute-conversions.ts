@@ -7,7 +7,9 @@ import { applyRollups } from './rollups.ts';
  * Conversions: a booking synced for a customer within the brand's window (7 days unless its
  * tracking setting says otherwise) of a click in a campaign mail is that campaign's conversion,
  * with the booking's amount as its revenue. Called by the booking sync once per page, in the page's
- * transaction, with the external ids it wrote: one statement attributes the whole page.
+ * transaction, with the external ids of the bookings it created (not of those it changed: a booking
+ * synced before a click, then checked in or moved, is no conversion of that click): one statement
+ * attributes the whole page.
  *
  * The click is the delivery's: its first click on or before the booking day, and its last click no
  * more than the window before it (both in the brand's time zone); among several such deliveries

@@ -471,15 +471,22 @@ describe('conversions', () => {
     const before = new Set(
       (await s.sql(`select external_id from bookings where brand_id = $1`, [brandId])).map((b) => b.external_id),
     );
-    const clicked = sent().map((d) => d.customer_id);
-    // Recomputed by hand from the bookings: new, not cancelled, booked from the click's day (JST) to 7 days after.
+    // Recomputed by hand from the bookings and the raw clicks: new (not synced before this case;
+    // a booking synced before, then checked in or moved, is none), not cancelled, of a guest who
+    // clicked the mail, booked from the day of the guest's first click to 7 days after the last one.
+    // The days are the instants' own in JST (the brand's time zone), never now()'s: the case may run
+    // at any hour, its clicks and the simulator's first bookings on either side of a JST midnight.
     const recomputed = async () =>
       (
         await s.sql(
-          `select count(*)::int as n, coalesce(sum(amount), 0)::int as revenue from bookings
-           where brand_id = $1 and status <> 'cancelled' and not (external_id = any($2::text[])) and customer_id = any($3::uuid[])
-             and booking_date between (now() at time zone 'Asia/Tokyo')::date - 1 and (now() at time zone 'Asia/Tokyo')::date + 7`,
-          [brandId, [...before], clicked],
+          `select count(*)::int as n, coalesce(sum(b.amount), 0)::int as revenue from bookings b
+           where b.brand_id = $1 and b.status <> 'cancelled' and not (b.external_id = any($2::text[]))
+             and exists (
+               select 1 from tracking_events t join deliveries d on d.id = t.delivery_id
+               where t.campaign_id = $3 and t.kind = 'click' and d.customer_id = b.customer_id
+               having (min(t.occurred_at) at time zone 'Asia/Tokyo')::date <= b.booking_date
+                 and (max(t.occurred_at) at time zone 'Asia/Tokyo')::date + 7 >= b.booking_date)`,
+          [brandId, [...before], campaignId],
         )
       )[0] as { n: number; revenue: number };
     // The simulator's guests book at random moments (seeded, but from today's date): a day at a
