@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -15,6 +14,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { refuseUnstorableText } from './http/unstorable-text.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -145,7 +145,7 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
 
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 10 } });
-  await app.register(helmet, {
+  securityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

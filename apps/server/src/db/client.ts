@@ -43,7 +43,14 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection is kept a minute (pg's default is 10 s): a new one costs a connection's
+    // start and the pipeline's statements prepared and planned again, tens of milliseconds that the
+    // first requests after a lull waited for (issue 25's bench).
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      idleTimeoutMillis: 60_000,
+    });
     // A lost connection is reported by the query that used it; an idle one must not crash us.
     pool.on('error', () => {});
     const db = drizzle(pool, { schema }) as unknown as TDb;

@@ -42,7 +42,7 @@ const PIXEL_HEADERS = {
 const REDIRECT_HEADERS = { ...COMMON_HEADERS, 'cache-control': 'no-store' } as const;
 
 /**
- * Route options of the pixel and the redirect: no helmet, and their requests not logged below
+ * Route options of the pixel and the redirect: no helmet headers (they set their own), and their requests not logged below
  * warn (two info lines for each of thousands of opens a second say nothing the event log does not;
  * errors still are).
  */
@@ -51,7 +51,7 @@ function hotPath(rt: TRuntime, summary: string) {
   const configured = LEVELS.indexOf(rt.log.level as (typeof LEVELS)[number]);
   return {
     schema: { summary, tags: ['tracking'] },
-    helmet: false as const,
+    config: { securityHeaders: false as const },
     logLevel: LEVELS[Math.max(configured, LEVELS.indexOf('warn'))],
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TErrorCode } from '@yado/contracts';
 import { openSecret } from '../../../crypto/secret-box.ts';
-import { selectRows, statementOf, withTenant, writeInTenant } from '../../../db/client.ts';
+import { selectRows, withTenant, writeInTenant } from '../../../db/client.ts';
 import { AppError } from '../../../http/errors.ts';
 import { unstorableTextPath } from '../../../http/unstorable-text.ts';
 import { countFeedbackWebhook } from '../../../metrics/metrics.ts';
@@ -210,6 +210,35 @@ async function verified(
   return { events: [event], unreadable: 0, replayKey: null };
 }
 
+/**
+ * The store of one batch (writeBatch): its text fixed, so nothing is built for it per batch but
+ * its nine arrays of values, one element per event.
+ */
+const STORE_EVENTS = `with v as (
+    select * from unnest($1::int[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::jsonb[], $9::jsonb[])
+      with ordinality as v(req, brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, n)
+  ), replayed as (
+    select distinct v.req from v join relay_webhook_events e
+      on e.brand_id = v.brand_id and e.provider = v.provider and e.replay_key = v.replay_key
+    where v.replay_key is not null and e.replay_key is not null
+  ), foreign_brand as (
+    select distinct v.req from v join deliveries d on d.id = v.delivery_id
+    where d.brand_id <> v.brand_id and v.req not in (select req from replayed)
+  ), stored as (
+    insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, applied_at)
+    select v.brand_id, v.provider, v.event_id, v.replay_key, d.id,
+      case when d.id is not null then v.kind end, case when d.id is not null and v.kind is not null then v.feedback end, v.raw,
+      case when d.id is null or v.kind is null then now() end
+    from v left join deliveries d on d.id = v.delivery_id and d.brand_id = v.brand_id
+    where v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
+    order by v.n
+    on conflict do nothing
+    returning brand_id || ' ' || provider || ' ' || event_id as key, kind is not null as pending
+  )
+  select 'replay' as what, req, null as key, null::boolean as pending from replayed
+  union all select 'brand', req, null, null from foreign_brand
+  union all select 'stored', null, key, pending from stored`;
+
 /** One verified request waiting for the next batch. */
 interface TPending {
   provider: TWebhookProvider;
@@ -317,23 +346,22 @@ async function writeBatch(
   // alone it walked the whole index, longer with every event stored. A delivery of another brand
   // refuses its request whole; one that is no delivery of ours (a test send, a deleted campaign)
   // is stored with nothing to apply.
-  const db = rt.database.db;
   const answered = rows.length
     ? (
         await writeInTenant(
-          db,
+          rt.database.db,
           SYSTEM,
           [
-            // Planned once per connection (see TPlans): planned anew for each batch's values, the
-            // planning was most of the store's CPU in PostgreSQL.
-            statementOf(
-              db,
-              sql`with v as (
-            select * from unnest(${sql.param(rows.map((r) => r.req))}::int[], ${sql.param(rows.map((r) => r.brandId))}::uuid[],
-              ${sql.param(rows.map((r) => r.provider))}::text[], ${sql.param(rows.map((r) => r.eventId))}::text[],
-              ${sql.param(rows.map((r) => r.replayKey))}::text[], ${sql.param(rows.map((r) => r.e.deliveryId))}::uuid[],
-              ${sql.param(rows.map((r) => r.e.feedback?.kind ?? null))}::text[],
-              ${sql.param(
+            {
+              sql: STORE_EVENTS,
+              params: [
+                rows.map((r) => r.req),
+                rows.map((r) => r.brandId),
+                rows.map((r) => r.provider),
+                rows.map((r) => r.eventId),
+                rows.map((r) => r.replayKey),
+                rows.map((r) => r.e.deliveryId),
+                rows.map((r) => r.e.feedback?.kind ?? null),
                 rows.map((r) =>
                   r.e.feedback
                     ? JSON.stringify({
@@ -343,32 +371,12 @@ async function writeBatch(
                       })
                     : null,
                 ),
-              )}::jsonb[],
-              ${sql.param(rows.map((r) => JSON.stringify(r.e.raw)))}::jsonb[])
-              with ordinality as v(req, brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, n)
-          ), replayed as (
-            select distinct v.req from v join relay_webhook_events e
-              on e.brand_id = v.brand_id and e.provider = v.provider and e.replay_key = v.replay_key
-            where v.replay_key is not null and e.replay_key is not null
-          ), foreign_brand as (
-            select distinct v.req from v join deliveries d on d.id = v.delivery_id
-            where d.brand_id <> v.brand_id and v.req not in (select req from replayed)
-          ), stored as (
-            insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, applied_at)
-            select v.brand_id, v.provider, v.event_id, v.replay_key, d.id,
-              case when d.id is not null then v.kind end, case when d.id is not null and v.kind is not null then v.feedback end, v.raw,
-              case when d.id is null or v.kind is null then now() end
-            from v left join deliveries d on d.id = v.delivery_id and d.brand_id = v.brand_id
-            where v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
-            order by v.n
-            on conflict do nothing
-            returning brand_id || ' ' || provider || ' ' || event_id as key, kind is not null as pending
-          )
-          select 'replay' as what, req, null as key, null::boolean as pending from replayed
-          union all select 'brand', req, null, null from foreign_brand
-          union all select 'stored', null, key, pending from stored`,
-            ),
+                rows.map((r) => JSON.stringify(r.e.raw)),
+              ],
+            },
           ],
+          // Planned once per connection (see TPlans): planned anew for each batch's values, the
+          // planning was most of the store's CPU in PostgreSQL.
           'generic',
         )
       )[0]!.map(([what, req, key, pending]) => ({
