@@ -42,9 +42,9 @@ const PIXEL_HEADERS = {
 const REDIRECT_HEADERS = { ...COMMON_HEADERS, 'cache-control': 'no-store' } as const;
 
 /**
- * Route options of the pixel and the redirect: no helmet headers (they set their own), and their requests not logged below
- * warn (two info lines for each of thousands of opens a second say nothing the event log does not;
- * errors still are).
+ * Route options of the pixel and the redirect: no helmet headers (they set their own), and their
+ * requests not logged below warn (two info lines for each of thousands of opens a second say nothing
+ * the event log does not; errors still are).
  */
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 function hotPath(rt: TRuntime, summary: string) {
