@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
-import { runPipeline, type TStatement } from './pipeline.ts';
+import { runPipeline, statementName, type TStatement } from './pipeline.ts';
 
 export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction or the database itself: anything a query function may run on. */
@@ -14,6 +14,32 @@ export type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0] | TDb;
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 /** Runs a raw query and gives its rows. */
 export const selectRows = async <T>(tx: TTx, query: SQL): Promise<T[]> => rowsOf<T>(await tx.execute(query));
+
+interface TDrizzleInternals {
+  dialect: { sqlToQuery(query: SQL): TStatement };
+  session: {
+    prepareQuery(
+      query: TStatement,
+      fields: undefined,
+      name: string,
+      arrayMode: boolean,
+    ): { execute(): Promise<unknown> };
+  };
+}
+
+/**
+ * selectRows for a hot statement of fixed text: over `pg` it is prepared once per connection,
+ * under the name its text gives (pipeline.ts), so PostgreSQL parses and analyses it once and can
+ * keep a plan (`plan_cache_mode`) rather than plan it anew each time: planning was a fifth of the
+ * relay webhook rules' time in PostgreSQL and more than the rollups' own work (issue 25's bench).
+ * Rows come back as selectRows gives them. On PGlite it runs as selectRows does. The text must not
+ * carry values spliced in (`sql.raw` of data): each distinct text stays prepared on its connection.
+ */
+export async function queryPrepared<T>(tx: TTx, query: SQL): Promise<T[]> {
+  const { dialect, session } = tx as unknown as TDrizzleInternals;
+  const statement = dialect.sqlToQuery(query);
+  return rowsOf<T>(await session.prepareQuery(statement, undefined, statementName(statement.sql), false).execute());
+}
 
 export interface TSqlResult {
   rows: Record<string, unknown>[];

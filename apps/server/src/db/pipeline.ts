@@ -24,6 +24,12 @@ interface TFieldDescription {
 }
 
 /**
+ * The name a statement is prepared under on a connection: derived from its text, so one text is
+ * prepared once per connection whoever sends it (the pipeline, executePrepared in client.ts).
+ */
+export const statementName = (text: string): string => `y${createHash('sha1').update(text).digest('base64url')}`;
+
+/**
  * Statements sent in one write and answered after one Sync: one round trip, one implicit
  * transaction (settings made with set_config(..., true) last until its end), and each statement
  * prepared once per connection under a name derived from its text, so PostgreSQL plans it from
@@ -51,7 +57,7 @@ class Pipeline {
       this.resolve = resolve;
       this.reject = reject;
     });
-    this.names = statements.map((s) => `y${createHash('sha1').update(s.sql).digest('base64url')}`);
+    this.names = statements.map((s) => statementName(s.sql));
   }
 
   submit(connection: TWire): null {

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PROTECTION_DEFAULTS } from '@yado/contracts';
-import { selectRows, type TTx } from '../../db/client.ts';
+import { queryPrepared, type TTx } from '../../db/client.ts';
 import { applyDomainRollups, applyRollups, type TDomainCounter, type TRollupDelta } from '../tracking/rollups.ts';
 import type { TFeedbackKind } from './classify.ts';
 import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.ts';
@@ -45,6 +45,17 @@ export interface TApplied {
   kind: TFeedbackKind;
 }
 
+/** An event newly recorded, with what its delivery says. */
+interface TRecorded {
+  delivery_id: string;
+  brand_id: string;
+  campaign_id: string;
+  hotel_id: string | null;
+  kind: TFeedbackKind;
+  diagnostic: string | null;
+  sending_domain: string | null;
+}
+
 /** Returns the events newly recorded (a repeat of one already recorded is left out). */
 export async function applyFeedback(
   tx: TTx,
@@ -59,17 +70,10 @@ export async function applyFeedback(
 ): Promise<TApplied[]> {
   if (items.length === 0) return [];
   const now = instant(at);
-  const recorded = await selectRows<{
-    /** bigint: a string from the driver. */
-    id: string;
-    delivery_id: string;
-    brand_id: string;
-    kind: TFeedbackKind;
-    diagnostic: string | null;
-    sending_domain: string | null;
-  }>(
+  // With each new event, its delivery's campaign and hotel, which its statistics are counted by.
+  const recorded = await queryPrepared<TRecorded>(
     tx,
-    sql`insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw, received_at)
+    sql`with recorded as (insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw, received_at)
       select d.brand_id, d.id, d.campaign_id, d.customer_id, v.kind, v.source, v.status, v.diagnostic, v.sending_domain,
         v.kind || ':' || d.id, decode(v.raw_b64, 'base64'), ${now}
       from unnest(${sql.param(items.map((i) => i.deliveryId))}::uuid[], ${sql.param(items.map((i) => i.kind))}::text[],
@@ -80,34 +84,41 @@ export async function applyFeedback(
         as v(delivery_id, kind, source, status, diagnostic, sending_domain, raw_b64)
       join deliveries d on d.id = v.delivery_id
       on conflict (brand_id, dedupe_key) do nothing
-      returning id, delivery_id, brand_id, kind, diagnostic, sending_domain`,
+      returning delivery_id, brand_id, campaign_id, kind, diagnostic, sending_domain)
+      select r.*, d.hotel_id from recorded r join deliveries d on d.id = r.delivery_id`,
   );
+  // The campaign's rollups before the domain's, as every writer of both takes them (rollups.ts:
+  // the send's step counts its mails in that order, and a step whose answers bounced runs this
+  // first, in the same transaction): the other way round, two steps of one campaign deadlocked.
+  const counted = await countInStatistics(tx, recorded, at ?? new Date());
   await countForDomains(tx, recorded);
-  const counted = await countInStatistics(
-    tx,
-    recorded.filter((r) => COUNTED[r.kind]).map((r) => r.id),
-    at ?? new Date(),
-  );
   if (protect) await pauseOverLimits(tx, counted, now);
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
   const hard = of('hard_bounce');
   if (hard.length) {
     await suppress(tx, hard, 'hard_bounce', null, now);
-    await tx.execute(sql`update customers cu set email_bounced_at = ${now} from deliveries d
-      where d.id = any(${sql.param(hard.map((r) => r.delivery_id))}::uuid[]) and cu.id = d.customer_id and cu.email_bounced_at is null`);
+    await queryPrepared(
+      tx,
+      sql`update customers cu set email_bounced_at = ${now} from deliveries d
+      where d.id = any(${sql.param(hard.map((r) => r.delivery_id))}::uuid[]) and cu.id = d.customer_id and cu.email_bounced_at is null`,
+    );
   }
   const soft = of('soft_bounce');
   if (soft.length) {
-    // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced.
-    const over = await selectRows<{ delivery_id: string; diagnostic: string | null }>(
+    // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced; asked
+    // only of a guest with SOFT_BOUNCES soft bounces in all (one of the index on the guest and kind),
+    // as most who soft-bounce once never do again.
+    const over = await queryPrepared<{ delivery_id: string; diagnostic: string | null }>(
       tx,
       sql`select v.delivery_id, v.diagnostic from unnest(${sql.param(soft.map((r) => r.delivery_id))}::uuid[],
           ${sql.param(soft.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
         join deliveries d on d.id = v.delivery_id
-        where (select count(*) from (
+        where case when (select count(*) from feedback_events f
+            where f.customer_id = d.customer_id and f.kind = 'soft_bounce') < ${SOFT_BOUNCES}::int then false
+          else (select count(*) from (
             select l.id from deliveries l where l.customer_id = d.customer_id and l.status in ('sent', 'failed')
             order by coalesce(l.sent_at, l.created_at) desc, l.id desc limit ${SOFT_WINDOW}::int) last
-          where exists (select 1 from feedback_events f where f.delivery_id = last.id and f.kind = 'soft_bounce')) >= ${SOFT_BOUNCES}::int`,
+          where exists (select 1 from feedback_events f where f.delivery_id = last.id and f.kind = 'soft_bounce')) >= ${SOFT_BOUNCES}::int end`,
     );
     if (over.length) await suppress(tx, over, 'soft_bounces', SOFT_SUPPRESSION_DAYS, now);
   }
@@ -181,21 +192,12 @@ const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'co
 
 /**
  * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
- * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
+ * transaction), by the hour the report came in. `delivered` stays what the relay accepted. Returns
+ * the campaigns that a hard bounce or a complaint may have pushed over a threshold.
  */
-async function countInStatistics(tx: TTx, eventIds: string[], at: Date): Promise<string[]> {
-  if (eventIds.length === 0) return [];
-  const rows = await selectRows<{
-    kind: TFeedbackKind;
-    campaign_id: string;
-    brand_id: string;
-    hotel_id: string | null;
-  }>(
-    tx,
-    sql`select f.kind, d.campaign_id, d.brand_id, d.hotel_id
-      from feedback_events f join deliveries d on d.id = f.delivery_id
-      where f.id = any(${sql.param(eventIds)}::bigint[])`,
-  );
+async function countInStatistics(tx: TTx, recorded: TRecorded[], at: Date): Promise<string[]> {
+  const rows = recorded.filter((r) => COUNTED[r.kind]);
+  if (rows.length === 0) return [];
   await countEach(tx, rows, at, (r) => COUNTED[r.kind] as TStatCounter);
   return [...new Set(rows.filter((r) => r.kind === 'hard_bounce' || r.kind === 'complaint').map((r) => r.campaign_id))];
 }
@@ -215,7 +217,7 @@ export function protectCampaigns(tx: TTx, campaignIds: string[], at?: Date): Pro
 
 async function pauseOverLimits(tx: TTx, campaignIds: string[], now: SQL): Promise<void> {
   if (campaignIds.length === 0) return;
-  const paused = await selectRows<{ id: string; brand_id: string; name: string; kind: string; rate: number }>(
+  const paused = await queryPrepared<{ id: string; brand_id: string; name: string; kind: string; rate: number }>(
     tx,
     sql`with t as (
         select c.id, st.sent + st.failed as handed, st.delivered, st.hard_bounces, st.complaints,
@@ -240,9 +242,12 @@ async function pauseOverLimits(tx: TTx, campaignIds: string[], now: SQL): Promis
       returning c.id, c.brand_id, c.name, hit.kind, round(hit.rate::numeric, 4)::float8 as rate`,
   );
   for (const p of paused) {
-    await tx.execute(sql`insert into audit_log (at, brand_id, action, target_type, target_id, changes)
+    await queryPrepared(
+      tx,
+      sql`insert into audit_log (at, brand_id, action, target_type, target_id, changes)
       values (${now}, ${p.brand_id}, 'pause', 'campaign', ${p.id},
-        ${JSON.stringify({ name: p.name, pausedReason: p.kind, rate: `${(p.rate * 100).toFixed(1)}%` })}::jsonb)`);
+        ${JSON.stringify({ name: p.name, pausedReason: p.kind, rate: `${(p.rate * 100).toFixed(1)}%` })}::jsonb)`,
+    );
   }
 }
 
@@ -259,7 +264,9 @@ async function suppress(
   now: SQL,
 ): Promise<void> {
   const until = days === null ? sql`null::timestamptz` : sql`${now} + make_interval(days => ${days}::int)`;
-  await tx.execute(sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until, created_at)
+  await queryPrepared(
+    tx,
+    sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until, created_at)
     select distinct on (d.brand_id, lower(d.email)) d.brand_id, lower(d.email), d.customer_id, ${reason}, v.diagnostic, d.id, d.campaign_id, c.scenario_id, ${until}, ${now}
     from unnest(${sql.param(rows.map((r) => r.delivery_id))}::uuid[], ${sql.param(rows.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
       join deliveries d on d.id = v.delivery_id join campaigns c on c.id = d.campaign_id
@@ -268,7 +275,8 @@ async function suppress(
     on conflict (brand_id, email) where lifted_at is null do update set
       reason = excluded.reason, diagnostic = excluded.diagnostic, customer_id = excluded.customer_id, delivery_id = excluded.delivery_id,
       campaign_id = excluded.campaign_id, scenario_id = excluded.scenario_id, created_at = ${now}, until = excluded.until
-    where suppressions.until is not null and (suppressions.until <= ${now} or excluded.until is null)`);
+    where suppressions.until is not null and (suppressions.until <= ${now} or excluded.until is null)`,
+  );
 }
 
 /**
@@ -280,7 +288,7 @@ async function suppress(
  */
 async function complain(tx: TTx, deliveryIds: string[], at: Date): Promise<void> {
   const when = sql`${at.toISOString()}::timestamptz`;
-  const left = await selectRows<{ campaign_id: string; brand_id: string; hotel_id: string | null }>(
+  const left = await queryPrepared<{ campaign_id: string; brand_id: string; hotel_id: string | null }>(
     tx,
     sql`with locked as (
         select cu.id from customers cu

@@ -1,6 +1,6 @@
 import { STAT_COUNTERS, type TStatCounters } from '@yado/contracts/tracking';
 import { type SQL, sql } from 'drizzle-orm';
-import type { TTx } from '../../db/client.ts';
+import { queryPrepared, type TTx } from '../../db/client.ts';
 
 /**
  * The rollups every statistic reads (never the raw events): per campaign, per campaign and hour,
@@ -66,7 +66,7 @@ const quarterOf = (at: Date) => new Date(Math.floor(at.getTime() / 900_000) * 90
  */
 export async function applyRollups(tx: TTx, deltas: TRollupDelta[]): Promise<void> {
   const query = rollupsQuery(deltas);
-  if (query) await tx.execute(query);
+  if (query) await queryPrepared(tx, query);
 }
 
 /** applyRollups' statement, for a caller that sends it in a pipeline; null when nothing changes. */
@@ -209,7 +209,7 @@ const DOMAIN_COLUMNS = DOMAIN_COUNTERS.map((k) => k.replace(/[A-Z]/g, (c) => `_$
  */
 export async function applyDomainRollups(tx: TTx, deltas: TDomainDelta[]): Promise<void> {
   const query = domainRollupsQuery(deltas);
-  if (query) await tx.execute(query);
+  if (query) await queryPrepared(tx, query);
 }
 
 /** applyDomainRollups' statement; null when nothing changes. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { selectRows, withTenant } from '../../../db/client.ts';
+import { queryPrepared, withTenant } from '../../../db/client.ts';
 import type { TRuntime } from '../../../runtime.ts';
 import { applyFeedback, type TFeedback } from '../apply-feedback.ts';
 import type { TFeedbackKind } from '../classify.ts';
@@ -31,7 +31,7 @@ interface TStored {
 /** One batch; returns how many events it applied. */
 export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
   return withTenant(rt.database.db, SYSTEM, async (tx) => {
-    const rows = await selectRows<TStored>(
+    const rows = await queryPrepared<TStored>(
       tx,
       sql`select id, delivery_id, kind, feedback from relay_webhook_events
         where applied_at is null order by id limit ${BATCH} for update skip locked`,
@@ -39,8 +39,11 @@ export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
     if (rows.length === 0) return 0;
     // The effects and the applied mark commit together, so a commit lost in a crash leaves its events
     // unapplied for the next sweep: nothing here waits for the WAL flush (the relay was answered
-    // when the events were stored, durably).
-    await tx.execute(sql`set local synchronous_commit = off`);
+    // when the events were stored, durably). Each statement below is planned once per connection
+    // for any values (they take arrays, whose plans do not depend on their length), not anew.
+    await tx.execute(
+      sql`select set_config('synchronous_commit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`,
+    );
     const items: TFeedback[] = rows.map((r) => ({
       deliveryId: r.delivery_id,
       kind: r.kind,
@@ -52,7 +55,8 @@ export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
       raw: null,
     }));
     await applyFeedback(tx, items);
-    await tx.execute(
+    await queryPrepared(
+      tx,
       sql`update relay_webhook_events set applied_at = now() where id = any(${sql.param(rows.map((r) => r.id))}::bigint[])`,
     );
     return rows.length;
