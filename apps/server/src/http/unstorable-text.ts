@@ -11,11 +11,33 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 export const isUnstorableText = (value: string): boolean => UNSTORABLE.test(value);
 
+/** Whether `value` holds such a text anywhere, keys included: the walk below without its places. */
+function holdsUnstorableText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (isUnstorableText(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+    } else if (item !== null && typeof item === 'object') {
+      for (const key of Object.keys(item)) {
+        if (isUnstorableText(key)) return true;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * The place (`contents.ja.subject`, `search`) of the first text in `value` that PostgreSQL cannot
- * keep, keys included, or null. Walked with a stack, so a deeply nested body cannot overflow it.
+ * keep, keys included, or null. Walked with a stack, so a deeply nested body cannot overflow it;
+ * the places are spelled out only once such a text is known to be there (every request of every
+ * route is walked, and almost none holds one).
  */
 export function unstorableTextPath(value: unknown, root = ''): string | null {
+  if (!holdsUnstorableText(value)) return null;
   const stack: [unknown, string][] = [[value, root]];
   while (stack.length > 0) {
     const [item, path] = stack.pop()!;

@@ -60,6 +60,15 @@ export function deliverabilityRoutes(app: FastifyInstance, rt: TRuntime): void {
       }
       done(null, { text, json });
     };
+    // A relay reads the answer, never a browser: helmet's headers (a CSP read per response, among
+    // others) are left off, as on the tracking pixel; nosniff stays, as a constant.
+    scope.addHook('onRoute', (options) => {
+      options.config = { ...options.config, securityHeaders: false };
+    });
+    scope.addHook('onRequest', (_request, reply, done) => {
+      void reply.header('x-content-type-options', 'nosniff');
+      done();
+    });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', asText, read);
     scope.addContentTypeParser('application/json', asText, read);

@@ -55,7 +55,10 @@ export interface TWebhookRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The body as sent (the signatures cover it). */
   body: string;
-  /** The body read as JSON already, when it is JSON (the route's parser), else undefined. */
+  /**
+   * The body read as JSON already, when it is JSON (the route's parser), else undefined; every
+   * route's check for texts PostgreSQL cannot keep (http/unstorable-text.ts) has walked it.
+   */
   parsed?: unknown;
 }
 
@@ -127,14 +130,14 @@ async function readHook(rt: TRuntime, provider: TWebhookProvider, hookId: string
 }
 
 function parseJson(body: string, parsed?: unknown): unknown {
-  let value: unknown = parsed;
-  if (value === undefined)
-    try {
-      value = JSON.parse(body);
-    } catch {
-      throw new WebhookRefusal('body');
-    }
-  // PostgreSQL's jsonb keeps neither NUL nor a lone surrogate.
+  if (parsed !== undefined) return parsed;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new WebhookRefusal('body');
+  }
+  // PostgreSQL's jsonb keeps neither NUL nor a lone surrogate (checked already when the route parsed it).
   if (unstorableTextPath(value) !== null) throw new WebhookRefusal('body');
   return value;
 }

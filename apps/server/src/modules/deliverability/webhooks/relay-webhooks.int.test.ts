@@ -505,6 +505,9 @@ describe('SendGrid signed event webhook', () => {
     const res = await s.call('POST', path(), { rawBody: body, headers: sendgridHeaders(body) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ received: 3, applied: 2, duplicates: 0, ignored: 1 });
+    // A relay reads the answer: nosniff, but none of the console's page headers (a CSP, say).
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBeNull();
     expect(await suppressionOf(bounced.email)).toMatchObject({ reason: 'hard_bounce' });
     expect(await suppressionOf(complainer.email)).toMatchObject({ reason: 'complaint' });
     // SendGrid retries a batch: signed anew, the same events.
