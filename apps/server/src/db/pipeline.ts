@@ -25,7 +25,7 @@ interface TFieldDescription {
 
 /**
  * The name a statement is prepared under on a connection: derived from its text, so one text is
- * prepared once per connection whoever sends it (the pipeline, executePrepared in client.ts).
+ * prepared once per connection whoever sends it (the pipeline, queryPrepared in client.ts).
  */
 export const statementName = (text: string): string => `y${createHash('sha1').update(text).digest('base64url')}`;
 

@@ -11,45 +11,39 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 export const isUnstorableText = (value: string): boolean => UNSTORABLE.test(value);
 
-/** Whether `value` holds such a text anywhere, keys included: the walk below without its places. */
-function holdsUnstorableText(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'string') {
-      if (isUnstorableText(item)) return true;
-    } else if (Array.isArray(item)) {
-      for (const child of item) stack.push(child);
-    } else if (item !== null && typeof item === 'object') {
-      for (const key of Object.keys(item)) {
-        if (isUnstorableText(key)) return true;
-        stack.push((item as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  return false;
+/** A value met on the walk: its parent's entry and its key there, to spell out its place if need be. */
+interface TStep {
+  item: unknown;
+  parent: TStep | null;
+  key: string;
 }
+
+const placeOf = (step: TStep, root: string): string => {
+  const keys: string[] = [];
+  for (let s: TStep | null = step; s?.parent; s = s.parent) keys.push(s.key);
+  if (root) keys.push(root);
+  return keys.reverse().join('.');
+};
 
 /**
  * The place (`contents.ja.subject`, `search`) of the first text in `value` that PostgreSQL cannot
  * keep, keys included, or null. Walked with a stack, so a deeply nested body cannot overflow it;
- * the places are spelled out only once such a text is known to be there (every request of every
- * route is walked, and almost none holds one).
+ * each value carries its parent and key, and a place is spelled out only for the text found (every
+ * request of every route is walked, and almost none holds one).
  */
 export function unstorableTextPath(value: unknown, root = ''): string | null {
-  if (!holdsUnstorableText(value)) return null;
-  const stack: [unknown, string][] = [[value, root]];
+  const stack: TStep[] = [{ item: value, parent: null, key: '' }];
   while (stack.length > 0) {
-    const [item, path] = stack.pop()!;
+    const step = stack.pop()!;
+    const { item } = step;
     if (typeof item === 'string') {
-      if (isUnstorableText(item)) return path || 'body';
+      if (isUnstorableText(item)) return placeOf(step, root) || 'body';
     } else if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], path ? `${path}.${i}` : String(i)]);
+      for (let i = item.length - 1; i >= 0; i--) stack.push({ item: item[i], parent: step, key: String(i) });
     } else if (item !== null && typeof item === 'object') {
       for (const [key, child] of Object.entries(item).reverse()) {
-        const place = path ? `${path}.${key}` : key;
-        if (isUnstorableText(key)) return place;
-        stack.push([child, place]);
+        if (isUnstorableText(key)) return placeOf({ item: child, parent: step, key }, root);
+        stack.push({ item: child, parent: step, key });
       }
     }
   }

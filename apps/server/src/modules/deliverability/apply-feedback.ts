@@ -106,7 +106,7 @@ export async function applyFeedback(
   const soft = of('soft_bounce');
   if (soft.length) {
     // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced; asked
-    // only of a guest with SOFT_BOUNCES soft bounces in all (one of the index on the guest and kind),
+    // only of a guest with SOFT_BOUNCES soft bounces in all (counted on the index of guest and kind),
     // as most who soft-bounce once never do again.
     const over = await queryPrepared<{ delivery_id: string; diagnostic: string | null }>(
       tx,
