@@ -91,27 +91,62 @@ interface THook {
 }
 
 /**
- * Webhooks read lately, by id, for HOOK_TTL_MS: a relay posts many events a second. A change in
- * the settings forgets this process's copy at once (forgetHooks); other processes within the TTL.
+ * Webhooks read lately, by id: a relay posts many events a second. An entry older than
+ * HOOK_FRESH_MS is still used while one read in the background refreshes it (a read at every
+ * expiry, awaited, held the requests that met it and took pool connections from the intake's
+ * batches); one older than HOOK_MAX_AGE_MS (its refresh failing, the database away) is read
+ * again before use. Concurrent requests for a webhook not held share one read. A change in the
+ * settings forgets this process's copies at once (forgetHooks); other processes see it within
+ * HOOK_FRESH_MS and a read.
  */
-const HOOK_TTL_MS = 10_000;
-const hooks = new Map<string, { hook: THook; provider: TWebhookProvider; at: number }>();
+const HOOK_FRESH_MS = 10_000;
+const HOOK_MAX_AGE_MS = 60_000;
+
+interface TCachedHook {
+  provider: TWebhookProvider;
+  hook: Promise<THook>;
+  at: number;
+  refreshing: boolean;
+}
+const hooks = new Map<string, TCachedHook>();
 
 export function forgetHooks(): void {
   hooks.clear();
 }
 
-async function hookOf(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {
+function hookOf(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {
   if (!UUID.test(hookId)) throw new WebhookRefusal('unknown');
-  const cached = hooks.get(hookId);
-  if (cached && Date.now() - cached.at < HOOK_TTL_MS) {
-    if (cached.provider !== provider) throw new WebhookRefusal('unknown');
-    return cached.hook;
-  }
-  const hook = await readHook(rt, provider, hookId);
+  let cached = hooks.get(hookId);
+  const age = cached ? Date.now() - cached.at : Infinity;
+  if (!cached || age >= HOOK_MAX_AGE_MS) cached = cacheHook(hookId, provider, readHook(rt, provider, hookId));
+  else if (age >= HOOK_FRESH_MS && !cached.refreshing) refreshHook(rt, hookId, cached);
+  if (cached.provider !== provider) throw new WebhookRefusal('unknown');
+  return cached.hook;
+}
+
+/** Holds a read (a refusal or a failure is not held: the next request reads again). */
+function cacheHook(hookId: string, provider: TWebhookProvider, read: Promise<THook>): TCachedHook {
+  const entry: TCachedHook = { provider, hook: read, at: Date.now(), refreshing: false };
+  read.catch(() => {
+    if (hooks.get(hookId) === entry) hooks.delete(hookId);
+  });
   if (hooks.size > 10_000) hooks.clear();
-  hooks.set(hookId, { hook, provider, at: Date.now() });
-  return hook;
+  hooks.set(hookId, entry);
+  return entry;
+}
+
+function refreshHook(rt: TRuntime, hookId: string, entry: TCachedHook): void {
+  entry.refreshing = true;
+  readHook(rt, entry.provider, hookId).then(
+    (hook) => {
+      if (hooks.get(hookId) === entry) cacheHook(hookId, entry.provider, Promise.resolve(hook));
+    },
+    (error: unknown) => {
+      // Gone (deleted, or no longer this provider's): forgotten; else tried again by the next request.
+      if (error instanceof WebhookRefusal && hooks.get(hookId) === entry) hooks.delete(hookId);
+      else entry.refreshing = false;
+    },
+  );
 }
 
 async function readHook(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {

@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sealSecret } from '../../../crypto/secret-box.ts';
 import { counterValue } from '../../../test/metrics.ts';
 import { seedDemoSending } from '../../../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../../test/harness.ts';
@@ -693,5 +694,55 @@ describe('Postmark webhooks', () => {
     );
     await refused('postmark', path(), { rawBody: body }, 401, 'webhook_unverified', 'refused_signature');
     expect(await suppressionOf(mail.email)).toBeUndefined();
+  });
+});
+
+describe('the webhooks a process holds', () => {
+  const path = () => `/v1/public/relay-webhooks/postmark/${hooks.postmark}`;
+  const post = async (secret: string) => {
+    const mail = await sentMail('pm-held');
+    return (
+      await s.call('POST', path(), {
+        body: postmarkBounce(mail, 'SoftBounce'),
+        headers: { authorization: basic(secret) },
+      })
+    ).status;
+  };
+  /** What another process writes: the settings changed behind this one's back. */
+  const sealed = (secret: string) => sealSecret(secret, s.rt.config.dataEncryptionKey);
+
+  it('reads a webhook changed elsewhere again once its copy is 10 s old, without holding a request for it', async () => {
+    const rotated = `pm-${randomBytes(12).toString('hex')}`;
+    expect(await post(postmarkSecret)).toBe(200);
+    await s.sql(`update relay_webhooks set secret = $1 where id = $2`, [sealed(rotated), hooks.postmark]);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      // Fresh: the copy held is used.
+      expect(await post(rotated)).toBe(401);
+      vi.setSystemTime(Date.now() + 10_500);
+      // Old: still answered from the copy while one read in the background refreshes it...
+      expect(await post(postmarkSecret)).toBe(200);
+      // ...after which the new secret is the one.
+      await expect.poll(() => post(rotated)).toBe(200);
+      expect(await post(postmarkSecret)).toBe(401);
+      // A webhook deleted elsewhere: refused once its copy is refreshed.
+      const [row] = await s.sql(`delete from relay_webhooks where id = $1 returning *`, [hooks.postmark]);
+      vi.setSystemTime(Date.now() + 10_500);
+      await expect.poll(() => post(rotated)).toBe(404);
+      await s.sql(`insert into relay_webhooks (id, brand_id, provider, secret) values ($1, $2, 'postmark', $3)`, [
+        row.id,
+        row.brand_id,
+        sealed(postmarkSecret),
+      ]);
+      // Not held at all now: read before use.
+      expect(await post(postmarkSecret)).toBe(200);
+      // A copy past a minute (its refreshes failing) is never used: read again first.
+      await s.sql(`update relay_webhooks set secret = $1 where id = $2`, [sealed(rotated), hooks.postmark]);
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await post(rotated)).toBe(200);
+    } finally {
+      vi.useRealTimers();
+      await s.sql(`update relay_webhooks set secret = $1 where id = $2`, [sealed(postmarkSecret), hooks.postmark]);
+    }
   });
 });
