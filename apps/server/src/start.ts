@@ -4,7 +4,7 @@ import type { TConfig } from './config.ts';
 import { openDatabase, type TDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { ClockHold } from './jobs/clock-hold.ts';
-import { startQueue } from './jobs/queue.ts';
+import { startQueue, stopQueue } from './jobs/queue.ts';
 import { startSmtpSink, type TSmtpSink } from './mail/smtp-sink.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { loggerOptions } from './app.ts';
@@ -93,7 +93,7 @@ export async function startRuntime(
   // The pooled transport reports a dropped idle connection as an 'error' event; the next message
   // opens a new one, so it is worth a warning, not the process.
   mailer.on('error', (error: Error) => log.warn({ err: error }, 'smtp pool connection error'));
-  const queue = await startQueue(database, (error) => log.warn({ err: error }, 'job queue maintenance error'));
+  const queue = await startQueue(database, (error) => log.warn({ err: error }, 'job queue error'));
   const runtime: TStarted = {
     config,
     database,
@@ -110,9 +110,7 @@ export async function startRuntime(
     async stop() {
       for (const before of runtime.stopBeforeQueue)
         await before().catch((error: Error) => log.warn({ err: error }, 'stop'));
-      await queue
-        .stop({ graceful: true, wait: true, timeout: 10_000 })
-        .catch((error: Error) => log.warn({ err: error }, 'queue stop'));
+      await stopQueue(queue).catch((error: Error) => log.warn({ err: error }, 'queue stop'));
       for (const after of runtime.stopAfterQueue)
         await after().catch((error: Error) => log.warn({ err: error }, 'stop'));
       mailer.close();

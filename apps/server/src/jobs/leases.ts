@@ -123,6 +123,10 @@ export class JobLeases {
     this.works.set(queue, work as TLeasedWork<unknown>);
     const options = { pollingIntervalSeconds: work.pollingIntervalSeconds ?? 2 };
     await this.rt.queue.work<T>(queue, options, async (jobs: PgBoss.Job<T>[]) => {
+      // Fetched as this worker stops (pg-boss's stop does not wait for a fetch under way): not
+      // started, so pg-boss fails them and they run again shortly, in another worker or this one
+      // restarted, rather than start against a database about to close.
+      if (this.stopping.signal.aborted) throw new Error('the worker is stopping: the job runs again');
       const batch = this.runBatch(queue, work, jobs);
       this.running.add(batch);
       try {

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TDatabase } from '../db/client.ts';
 
 /** Every queue the worker serves, in one place. */
@@ -54,19 +55,39 @@ export interface TSendAccountLink {
   hostName?: string;
 }
 
+/** The statements each queue has sent and not yet had answered (stopQueue waits for them). */
+const unanswered = new WeakMap<PgBoss, Set<Promise<unknown>>>();
+
 /**
  * pg-boss on our own connection (pool or PGlite), so jobs live in the same database and
- * workers claim them with SKIP LOCKED: more worker processes means more throughput.
+ * workers claim them with SKIP LOCKED: more worker processes means more throughput. `onError`
+ * also hears of a statement pg-boss sent without awaiting it (a job's completion or failure) that
+ * failed: unheard, it was an unhandled rejection.
  */
 export async function startQueue(database: TDatabase, onError: (error: Error) => void): Promise<PgBoss> {
+  const sent = new Set<Promise<unknown>>();
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
+    db: {
+      executeSql: (text: string, values: unknown[]) => {
+        const answer = database.executeSql(text, values);
+        sent.add(answer);
+        answer.then(
+          () => sent.delete(answer),
+          (error: Error) => {
+            sent.delete(answer);
+            onError(error);
+          },
+        );
+        return answer;
+      },
+    },
     schema: 'pgboss',
     // The API only enqueues; the worker process runs maintenance and schedules.
     supervise: true,
     schedule: true,
     migrate: true,
   } as PgBoss.ConstructorOptions);
+  unanswered.set(boss, sent);
   // pg-boss reports maintenance errors here; it retries on its next cycle.
   boss.on('error', onError);
   await boss.start();
@@ -86,4 +107,22 @@ export async function startQueue(database: TDatabase, onError: (error: Error) =>
     await boss.updateQueue(name, options);
   }
   return boss;
+}
+
+/**
+ * Stops the queue and lets what it still sends finish before the database closes. pg-boss's stop
+ * does not wait for a fetch under way: the jobs it returns reach their handler after stop()
+ * returned (JobLeases refuses them, so they fail and run again), and pg-boss then fails or
+ * completes them without awaiting it, which met a closed pool. Waits at most `timeoutMs` in all.
+ */
+export async function stopQueue(boss: PgBoss, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
+  const sent = unanswered.get(boss);
+  while (sent && Date.now() < until) {
+    // An answer's consequences (a handler, then its completion or failure) are sent within the turn it came in.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (sent.size === 0) return;
+    await Promise.race([Promise.allSettled([...sent]), sleep(Math.max(0, until - Date.now()))]);
+  }
 }
