@@ -91,7 +91,7 @@ interface THook {
 }
 
 /**
- * Webhooks read lately, by id: a relay posts many events a second. An entry older than
+ * Webhooks read lately, by provider and id: a relay posts many events a second. An entry older than
  * HOOK_FRESH_MS is still used while one read in the background refreshes it (a read at every
  * expiry, awaited, held the requests that met it and took pool connections from the intake's
  * batches); one older than HOOK_MAX_AGE_MS (its refresh failing, the database away) is read
@@ -103,7 +103,6 @@ const HOOK_FRESH_MS = 10_000;
 const HOOK_MAX_AGE_MS = 60_000;
 
 interface TCachedHook {
-  provider: TWebhookProvider;
   hook: Promise<THook>;
   at: number;
   refreshing: boolean;
@@ -116,34 +115,35 @@ export function forgetHooks(): void {
 
 function hookOf(rt: TRuntime, provider: TWebhookProvider, hookId: string): Promise<THook> {
   if (!UUID.test(hookId)) throw new WebhookRefusal('unknown');
-  let cached = hooks.get(hookId);
+  // By provider and id: a request naming the wrong provider never touches the right one's copy.
+  const key = `${provider} ${hookId}`;
+  let cached = hooks.get(key);
   const age = cached ? Date.now() - cached.at : Infinity;
-  if (!cached || age >= HOOK_MAX_AGE_MS) cached = cacheHook(hookId, provider, readHook(rt, provider, hookId));
-  else if (age >= HOOK_FRESH_MS && !cached.refreshing) refreshHook(rt, hookId, cached);
-  if (cached.provider !== provider) throw new WebhookRefusal('unknown');
+  if (!cached || age >= HOOK_MAX_AGE_MS) cached = cacheHook(key, readHook(rt, provider, hookId));
+  else if (age >= HOOK_FRESH_MS && !cached.refreshing) refreshHook(key, cached, readHook(rt, provider, hookId));
   return cached.hook;
 }
 
 /** Holds a read (a refusal or a failure is not held: the next request reads again). */
-function cacheHook(hookId: string, provider: TWebhookProvider, read: Promise<THook>): TCachedHook {
-  const entry: TCachedHook = { provider, hook: read, at: Date.now(), refreshing: false };
+function cacheHook(key: string, read: Promise<THook>): TCachedHook {
+  const entry: TCachedHook = { hook: read, at: Date.now(), refreshing: false };
   read.catch(() => {
-    if (hooks.get(hookId) === entry) hooks.delete(hookId);
+    if (hooks.get(key) === entry) hooks.delete(key);
   });
   if (hooks.size > 10_000) hooks.clear();
-  hooks.set(hookId, entry);
+  hooks.set(key, entry);
   return entry;
 }
 
-function refreshHook(rt: TRuntime, hookId: string, entry: TCachedHook): void {
+function refreshHook(key: string, entry: TCachedHook, read: Promise<THook>): void {
   entry.refreshing = true;
-  readHook(rt, entry.provider, hookId).then(
+  read.then(
     (hook) => {
-      if (hooks.get(hookId) === entry) cacheHook(hookId, entry.provider, Promise.resolve(hook));
+      if (hooks.get(key) === entry) cacheHook(key, Promise.resolve(hook));
     },
     (error: unknown) => {
       // Gone (deleted, or no longer this provider's): forgotten; else tried again by the next request.
-      if (error instanceof WebhookRefusal && hooks.get(hookId) === entry) hooks.delete(hookId);
+      if (error instanceof WebhookRefusal && hooks.get(key) === entry) hooks.delete(key);
       else entry.refreshing = false;
     },
   );
