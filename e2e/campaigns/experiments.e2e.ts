@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiToken } from '../support/api';
@@ -50,8 +51,22 @@ describe.each(LANGUAGES)('an A/B test with a holdout (%s)', (language) => {
     const page = await signedIn(language);
 
     // Build: B beside A, half the audience in the test, a 1 h wait, and a holdout of 20 % (10 % by default).
+    // The chosen template and its preview held a moment, as a slow network would: the button that
+    // adds B must not move under the pointer when they come (it used to, by the preview's height,
+    // and a click meant for it landed elsewhere).
+    const held = (url: URL) => /^\/v1\/templates\/[0-9a-f-]{36}(\/preview)?$/.test(url.pathname);
+    await page.route(held, async (route) => {
+      await sleep(1500);
+      await route.continue();
+    });
     await page.goto(`/campaign/${arranged.campaignId}/edit?step=content`);
-    await page.getByTestId('experiment-add').click();
+    const add = page.getByTestId('experiment-add');
+    await add.waitFor();
+    const before = await add.boundingBox();
+    await page.getByTestId('campaign-preview').waitFor();
+    expect(await add.boundingBox()).toEqual(before);
+    await page.unroute(held);
+    await add.click();
     await page.getByTestId('variant-B-subject').fill(arranged.subjectB);
     await page.getByTestId('variant-B-inbox-subject').getByText(arranged.subjectB).waitFor();
     await page.getByTestId('experiment-test-percent').fill('50');

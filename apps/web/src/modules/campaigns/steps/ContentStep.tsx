@@ -95,11 +95,13 @@ export function ContentStep({
           w={420}
           data-testid="campaign-template"
         />
-        {template && canEditTemplates && template.editable && (
+        {/* Held in place while the chosen template loads: appearing later, it could wrap the row. */}
+        {draft.templateId && canEditTemplates && (template ? template.editable : chosen.isPending) && (
           <Button
             variant="default"
             component="a"
-            href={`/templates/${template.id}`}
+            href={`/templates/${draft.templateId}`}
+            loading={!template}
             target="_blank"
             rel="noopener"
             leftSection={<IconExternalLink size={16} />}
@@ -118,11 +120,14 @@ export function ContentStep({
           {t('campaign.content.builder_hint')}
         </Text>
       )}
-      {template && (
+      {/* Shown at its full height from the start (the chosen template and its preview come a moment
+          later), so what is below, the A/B test's buttons, does not move under the pointer. */}
+      {(template || (draft.templateId && chosen.isPending)) && (
         <Paper withBorder radius="md" p="md">
-          <Group justify="space-between" mb="sm">
+          {/* As high with the language switch as without it (it comes with the template). */}
+          <Group justify="space-between" mb="sm" h={32}>
             <Text fw={600}>{t('campaign.content.preview')}</Text>
-            {template.languages.length > 1 && (
+            {template && template.languages.length > 1 && (
               <SegmentedControl
                 size="xs"
                 value={shown}
@@ -136,7 +141,7 @@ export function ContentStep({
             <Text c="red" size="sm" role="alert">
               {errorText(preview.error, t)}
             </Text>
-          ) : preview.data ? (
+          ) : preview.data && template ? (
             <Box style={{ overflowX: 'auto' }}>
               <PreviewFrame
                 html={preview.data.html}
@@ -147,7 +152,7 @@ export function ContentStep({
               />
             </Box>
           ) : (
-            <Center h={200}>
+            <Center h={PREVIEW_HEIGHT}>
               <Loader size="sm" />
             </Center>
           )}
