@@ -51,6 +51,8 @@ export function ContentStep({
   const items = templates.data?.items ?? [];
   const chosen = useQuery(chosenTemplateQuery(draft.templateId));
   const template = chosen.data?.id === draft.templateId ? chosen.data : undefined;
+  // A template is chosen and on its way: what it brings is shown at its size meanwhile.
+  const loadingChosen = Boolean(draft.templateId) && chosen.isPending;
   const [language, setLanguage] = useState<TTemplateLanguage | null>(null);
   const shown = language && template?.languages.includes(language) ? language : (template?.defaultLanguage ?? 'ja');
   const preview = useQuery({
@@ -96,7 +98,7 @@ export function ContentStep({
           data-testid="campaign-template"
         />
         {/* Held in place while the chosen template loads: appearing later, it could wrap the row. */}
-        {draft.templateId && canEditTemplates && (template ? template.editable : chosen.isPending) && (
+        {canEditTemplates && (template ? template.editable : loadingChosen) && (
           <Button
             variant="default"
             component="a"
@@ -122,7 +124,7 @@ export function ContentStep({
       )}
       {/* Shown at its full height from the start (the chosen template and its preview come a moment
           later), so what is below, the A/B test's buttons, does not move under the pointer. */}
-      {(template || (draft.templateId && chosen.isPending)) && (
+      {(template || loadingChosen) && (
         <Paper withBorder radius="md" p="md">
           {/* As high with the language switch as without it (it comes with the template). */}
           <Group justify="space-between" mb="sm" h={32}>
