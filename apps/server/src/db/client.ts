@@ -255,16 +255,34 @@ function tenantSettingsSql(context: TRlsContext): string {
  * How readInTenant's prepared statements are planned (PostgreSQL's `plan_cache_mode`): `auto`,
  * PostgreSQL's choice (a plan for the values given, five times, then one plan for any values if it
  * does not look dearer); `custom`, for the values given every time; `generic`, once per connection
- * for any values.
+ * for any values and any size of table (PLAN_SETTINGS).
  */
 export type TPlans = 'auto' | 'custom' | 'generic';
-const PLAN_CACHE_MODE = { auto: 'auto', custom: 'force_custom_plan', generic: 'force_generic_plan' } as const;
+
+/**
+ * PostgreSQL's settings for each TPlans mode, for one transaction. A `generic` plan is kept for as
+ * long as its connection lives, however its tables grow (only an ANALYZE makes PostgreSQL plan
+ * again, and it may never come): made while a table was small, a sequential scan looked cheapest
+ * and stayed one when the table held millions of rows. So sequential scans are off for it: the
+ * hot statements planned this way find their rows by an index, whatever the tables held when
+ * they were planned.
+ */
+export const PLAN_SETTINGS: Record<TPlans, { planCacheMode: string; enableSeqscan: 'on' | 'off' }> = {
+  auto: { planCacheMode: 'auto', enableSeqscan: 'on' },
+  custom: { planCacheMode: 'force_custom_plan', enableSeqscan: 'on' },
+  generic: { planCacheMode: 'force_generic_plan', enableSeqscan: 'off' },
+};
 
 function tenantSettingsStatement(context: TRlsContext, plans: TPlans = 'auto'): TStatement {
   return {
     sql: `select set_config('yado.scope_all', $1, true), set_config('yado.brand_id', $2, true), set_config('role', 'yado_app', true),
-      set_config('plan_cache_mode', $3, true)`,
-    params: [context.scopeAll ? 'on' : 'off', context.brandId ?? '', PLAN_CACHE_MODE[plans]],
+      set_config('plan_cache_mode', $3, true), set_config('enable_seqscan', $4, true)`,
+    params: [
+      context.scopeAll ? 'on' : 'off',
+      context.brandId ?? '',
+      PLAN_SETTINGS[plans].planCacheMode,
+      PLAN_SETTINGS[plans].enableSeqscan,
+    ],
   };
 }
 

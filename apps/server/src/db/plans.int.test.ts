@@ -34,20 +34,20 @@ const modeWith = async (plans: TPlans | undefined) => {
     db,
     SYSTEM,
     [],
-    [statementOf(db, sql`select current_setting('plan_cache_mode')`)],
+    [statementOf(db, sql`select current_setting('plan_cache_mode') || ' ' || current_setting('enable_seqscan')`)],
     plans,
   ).then((r) => r.tenant);
   return rows?.[0]?.[0];
 };
 
 describe('plans', () => {
-  it("sets PostgreSQL's plan_cache_mode for the pipeline's transaction, and only for it", async () => {
-    expect(await modeWith('generic')).toBe('force_generic_plan');
-    expect(await modeWith('custom')).toBe('force_custom_plan');
-    expect(await modeWith(undefined)).toBe('auto');
+  it("sets PostgreSQL's plan_cache_mode (and, planning once, no sequential scans) for the pipeline's transaction, and only for it", async () => {
+    expect(await modeWith('generic')).toBe('force_generic_plan off');
+    expect(await modeWith('custom')).toBe('force_custom_plan on');
+    expect(await modeWith(undefined)).toBe('auto on');
     // Sequential calls share the pool's connections: none keeps the mode set before.
-    expect(await modeWith('generic')).toBe('force_generic_plan');
-    expect(await modeWith('auto')).toBe('auto');
+    expect(await modeWith('generic')).toBe('force_generic_plan off');
+    expect(await modeWith('auto')).toBe('auto on');
   });
 
   it('writeInTenant passes its mode on', async () => {

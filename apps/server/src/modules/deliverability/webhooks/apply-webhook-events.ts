@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryPrepared, withTenant } from '../../../db/client.ts';
+import { PLAN_SETTINGS, queryPrepared, withTenant } from '../../../db/client.ts';
 import type { TRuntime } from '../../../runtime.ts';
 import { applyFeedback, type TFeedback } from '../apply-feedback.ts';
 import type { TFeedbackKind } from '../classify.ts';
@@ -40,9 +40,11 @@ export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
     // The effects and the applied mark commit together, so a commit lost in a crash leaves its events
     // unapplied for the next sweep: nothing here waits for the WAL flush (the relay was answered
     // when the events were stored, durably). Each statement below is planned once per connection
-    // for any values (they take arrays, whose plans do not depend on their length), not anew.
+    // for any values (they take arrays, whose plans do not depend on their length), not anew, and
+    // for any size of table (PLAN_SETTINGS).
     await tx.execute(
-      sql`select set_config('synchronous_commit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`,
+      sql`select set_config('synchronous_commit', 'off', true), set_config('plan_cache_mode', ${PLAN_SETTINGS.generic.planCacheMode}, true),
+        set_config('enable_seqscan', ${PLAN_SETTINGS.generic.enableSeqscan}, true)`,
     );
     const items: TFeedback[] = rows.map((r) => ({
       deliveryId: r.delivery_id,

@@ -250,24 +250,28 @@ async function verified(
 
 /**
  * The store of one batch (writeBatch): its text fixed, so nothing is built for it per batch but
- * its nine arrays of values, one element per event.
+ * its nine arrays of values, one element per event. Planned once per connection for any values
+ * ('generic' below), so its plan must suit any size of table: each event's replay check, brand
+ * check and delivery are probes of an index (`offset 0` keeps each subquery a probe PostgreSQL
+ * cannot turn into a join). As joins, a connection that planned them while the tables were small
+ * (a new installation) hashed the batch and read the whole of `relay_webhook_events` and
+ * `deliveries` for every request from then on, for as long as it lived.
  */
-const STORE_EVENTS = `with v as (
+export const STORE_EVENTS = `with v as (
     select * from unnest($1::int[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::jsonb[], $9::jsonb[])
       with ordinality as v(req, brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, n)
   ), replayed as (
-    select distinct v.req from v join relay_webhook_events e
-      on e.brand_id = v.brand_id and e.provider = v.provider and e.replay_key = v.replay_key
-    where v.replay_key is not null and e.replay_key is not null
+    select v.req from v where v.replay_key is not null and exists (select from relay_webhook_events e
+      where e.brand_id = v.brand_id and e.provider = v.provider and e.replay_key = v.replay_key offset 0)
   ), foreign_brand as (
-    select distinct v.req from v join deliveries d on d.id = v.delivery_id
-    where d.brand_id <> v.brand_id and v.req not in (select req from replayed)
+    select distinct v.req from v where v.req not in (select req from replayed)
+      and exists (select from deliveries d where d.id = v.delivery_id and d.brand_id <> v.brand_id offset 0)
   ), stored as (
     insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, applied_at)
     select v.brand_id, v.provider, v.event_id, v.replay_key, d.id,
       case when d.id is not null then v.kind end, case when d.id is not null and v.kind is not null then v.feedback end, v.raw,
       case when d.id is null or v.kind is null then now() end
-    from v left join deliveries d on d.id = v.delivery_id and d.brand_id = v.brand_id
+    from v left join lateral (select d.id from deliveries d where d.id = v.delivery_id and d.brand_id = v.brand_id offset 0) d on true
     where v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
     order by v.n
     on conflict do nothing

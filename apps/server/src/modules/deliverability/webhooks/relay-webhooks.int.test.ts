@@ -5,8 +5,10 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sealSecret } from '../../../crypto/secret-box.ts';
+import { PLAN_SETTINGS, selectRows, withTenant } from '../../../db/client.ts';
 import { counterValue } from '../../../test/metrics.ts';
 import { seedDemoSending } from '../../../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../../test/harness.ts';
@@ -20,6 +22,7 @@ import {
 } from '../../../test/webhook-signer.ts';
 import { returnPathFor } from '../verp.ts';
 import { webhookApplierOf } from './apply-webhook-events.ts';
+import { STORE_EVENTS } from './receive-webhook.ts';
 import type { TSnsMessage } from './verify.ts';
 
 /**
@@ -744,5 +747,34 @@ describe('the webhooks a process holds', () => {
       vi.useRealTimers();
       await s.sql(`update relay_webhooks set secret = $1 where id = $2`, [sealed(postmarkSecret), hooks.postmark]);
     }
+  });
+});
+
+describe("the store's plan", () => {
+  it('probes the indexes for each event, however few rows the tables held when it was planned', async () => {
+    // As each connection plans it: once, for any values ('generic'). This test's tables hold a few
+    // dozen rows, measured, as a new installation's are; a relay may then post into them for months
+    // on the same connections.
+    await s.sql('analyze relay_webhook_events, deliveries');
+    const plan = await withTenant(s.rt.database.db, { scopeAll: true, brandId: null }, async (tx) => {
+      const { planCacheMode, enableSeqscan } = PLAN_SETTINGS.generic;
+      await tx.execute(
+        sql`select set_config('plan_cache_mode', ${planCacheMode}, true), set_config('enable_seqscan', ${enableSeqscan}, true)`,
+      );
+      await tx.execute(sql.raw(`prepare store_plan_test as ${STORE_EVENTS}`));
+      try {
+        const nulls = Array.from({ length: 9 }, () => 'null').join(', ');
+        const rows = await selectRows<{ 'QUERY PLAN': string }>(
+          tx,
+          sql.raw(`explain execute store_plan_test(${nulls})`),
+        );
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await tx.execute(sql.raw('deallocate store_plan_test'));
+      }
+    });
+    expect(plan).toContain('using relay_webhook_events_replay_key on relay_webhook_events');
+    expect(plan.match(/using deliveries_pkey on deliveries/g)).toHaveLength(2);
+    expect(plan).not.toMatch(/Seq Scan on (relay_webhook_events|deliveries)\b/);
   });
 });
