@@ -403,8 +403,7 @@ async function main(): Promise<void> {
 
     // The relay is answered once an event is stored; its rules are applied a moment later.
     for (let i = 0; i < 240; i++) {
-      const left = (await db.query(`select count(*)::int as n from relay_webhook_events where applied_at is null`))
-        .rows[0].n as number;
+      const left = (await db.query(`select count(*)::int as n from relay_webhook_pending`)).rows[0].n as number;
       if (left === 0) break;
       await sleep(500);
     }

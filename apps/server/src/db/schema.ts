@@ -1418,13 +1418,8 @@ export const relayWebhookEvents = pgTable(
     /** The event as received; null once applied and past FEEDBACK_RAW_RETENTION_DAYS (prune-feedback-raw.ts). */
     raw: jsonb('raw'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-    /** When its rules were applied (apply-webhook-events.ts); null: not yet. Set at once when there is nothing to apply. */
-    appliedAt: timestamp('applied_at', { withTimezone: true }),
   },
   (t) => [
-    index('relay_webhook_events_pending_idx')
-      .on(t.id)
-      .where(sql`applied_at is null`),
     uniqueIndex('relay_webhook_events_event_key').on(t.brandId, t.provider, t.eventId),
     uniqueIndex('relay_webhook_events_replay_key')
       .on(t.brandId, t.provider, t.replayKey)
@@ -1435,6 +1430,18 @@ export const relayWebhookEvents = pgTable(
       .where(sql`raw is not null`),
   ],
 );
+
+/**
+ * The relay webhook events stored whose rules are still to be applied (apply-webhook-events.ts):
+ * a row written with the event, in the same statement, and deleted by the transaction that applies
+ * it. An event with nothing to apply (no delivery of ours, an open) has none. Its own narrow table
+ * rather than a mark on the event: marking the event applied wrote the whole event again, its
+ * payload and every one of its indexes, for each event.
+ */
+export const relayWebhookPending = pgTable('relay_webhook_pending', {
+  eventId: bigint('event_id', { mode: 'number' }).primaryKey(),
+  brandId: uuid('brand_id').notNull(),
+});
 
 /**
  * Per brand, sending domain (the From domain, in punycode and lower case) and UTC hour: the mails

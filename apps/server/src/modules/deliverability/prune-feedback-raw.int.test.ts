@@ -124,6 +124,7 @@ describe('retention of raw reports', () => {
        values ($1, 'postmark', $2, '{"RecordType":"Open"}', now() - interval '11 days') returning id`,
       [brand.id, `pending-${tag}`],
     );
+    await s.sql(`insert into relay_webhook_pending (event_id, brand_id) values ($1, $2)`, [pending.id, brand.id]);
 
     const pruned = await pruneFeedbackRaw(s.rt);
     expect(pruned.feedbackEvents).toBeGreaterThanOrEqual(1);

@@ -49,7 +49,7 @@ export async function pruneFeedbackRaw(rt: TRuntime, now = new Date()): Promise<
     webhookEvents: await clear(
       (c) => sql`with done as (update relay_webhook_events set raw = null where id in (
           select id from relay_webhook_events where raw is not null and received_at < ${c}::timestamptz
-            and applied_at is not null limit ${BATCH})
+            and not exists (select from relay_webhook_pending p where p.event_id = relay_webhook_events.id) limit ${BATCH})
         returning 1) select count(*) as n from done`,
     ),
   };

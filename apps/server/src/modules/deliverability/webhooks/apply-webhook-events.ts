@@ -5,15 +5,17 @@ import { applyFeedback, type TFeedback } from '../apply-feedback.ts';
 import type { TFeedbackKind } from '../classify.ts';
 
 /**
- * Applies the relay webhook events stored but not yet applied (`relay_webhook_events.applied_at`
- * null): the intake answers the relay once an event is stored (durably, once per provider event
- * id), and this applies the rules (apply-feedback.ts) a moment later, in batches, each event once:
- * rows are claimed `for update skip locked` and marked applied in the same transaction as their
- * effect, so two processes never apply one event, and a process that stops leaves its rows for
- * the next sweep. Nudged after each stored batch, it gathers for GATHER_MS first, so one
- * transaction applies what a moment's batches stored: a transaction is about fifteen statements
- * whatever its size, and applying after every stored batch of a few events made the relay's
- * answers wait behind it (issue 25's bench). Swept every SWEEP_MS besides.
+ * Applies the relay webhook events stored but not yet applied (those with a row in
+ * `relay_webhook_pending`, written with the event): the intake answers the relay once an event is
+ * stored (durably, once per provider event id), and this applies the rules (apply-feedback.ts) a
+ * moment later, in batches, each event once: pending rows are claimed `for update skip locked`
+ * and deleted in the same transaction as their effect, so two processes never apply one event,
+ * and a process that stops leaves its rows for the next sweep. The event itself is never written
+ * again (an `applied_at` mark on it wrote the whole row, payload and indexes, a second time).
+ * Nudged after each stored batch, it gathers for GATHER_MS first, so one transaction applies
+ * what a moment's batches stored: a transaction is about fifteen statements whatever its size,
+ * and applying after every stored batch of a few events made the relay's answers wait behind it
+ * (issue 25's bench). Swept every SWEEP_MS besides.
  */
 
 const BATCH = 500;
@@ -31,21 +33,28 @@ interface TStored {
 /** One batch; returns how many events it applied. */
 export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
   return withTenant(rt.database.db, SYSTEM, async (tx) => {
-    const rows = await queryPrepared<TStored>(
-      tx,
-      sql`select id, delivery_id, kind, feedback from relay_webhook_events
-        where applied_at is null order by id limit ${BATCH} for update skip locked`,
-    );
-    if (rows.length === 0) return 0;
-    // The effects and the applied mark commit together, so a commit lost in a crash leaves its events
-    // unapplied for the next sweep: nothing here waits for the WAL flush (the relay was answered
-    // when the events were stored, durably). Each statement below is planned once per connection
-    // for any values (they take arrays, whose plans do not depend on their length), not anew, and
-    // for any size of table (PLAN_SETTINGS).
+    // The effects and the pending rows' deletion commit together, so a commit lost in a crash leaves
+    // its events unapplied for the next sweep: nothing here waits for the WAL flush (the relay was
+    // answered when the events were stored, durably). Each statement here is planned once per
+    // connection for any values (they take arrays, whose plans do not depend on their length), not
+    // anew, and for any size of table (PLAN_SETTINGS).
     await tx.execute(
       sql`select set_config('synchronous_commit', 'off', true), set_config('plan_cache_mode', ${PLAN_SETTINGS.generic.planCacheMode}, true),
         set_config('enable_seqscan', ${PLAN_SETTINGS.generic.enableSeqscan}, true)`,
     );
+    // The claimed rows are deleted now and come back should this transaction not commit. An event
+    // gone meanwhile (its brand deleted) leaves its pending row to be deleted with nothing to apply.
+    const rows = await queryPrepared<TStored>(
+      tx,
+      sql`with claimed as (
+          delete from relay_webhook_pending where event_id in (
+            select event_id from relay_webhook_pending order by event_id limit ${BATCH} for update skip locked)
+          returning event_id
+        )
+        select e.id, e.delivery_id, e.kind, e.feedback from claimed c join relay_webhook_events e on e.id = c.event_id
+        order by e.id`,
+    );
+    if (rows.length === 0) return 0;
     const items: TFeedback[] = rows.map((r) => ({
       deliveryId: r.delivery_id,
       kind: r.kind,
@@ -57,10 +66,6 @@ export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
       raw: null,
     }));
     await applyFeedback(tx, items);
-    await queryPrepared(
-      tx,
-      sql`update relay_webhook_events set applied_at = now() where id = any(${sql.param(rows.map((r) => r.id))}::bigint[])`,
-    );
     return rows.length;
   });
 }

@@ -267,15 +267,16 @@ export const STORE_EVENTS = `with v as (
     select distinct v.req from v where v.req not in (select req from replayed)
       and exists (select from deliveries d where d.id = v.delivery_id and d.brand_id <> v.brand_id offset 0)
   ), stored as (
-    insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, applied_at)
+    insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw)
     select v.brand_id, v.provider, v.event_id, v.replay_key, d.id,
-      case when d.id is not null then v.kind end, case when d.id is not null and v.kind is not null then v.feedback end, v.raw,
-      case when d.id is null or v.kind is null then now() end
+      case when d.id is not null then v.kind end, case when d.id is not null and v.kind is not null then v.feedback end, v.raw
     from v left join lateral (select d.id from deliveries d where d.id = v.delivery_id and d.brand_id = v.brand_id offset 0) d on true
     where v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
     order by v.n
     on conflict do nothing
-    returning brand_id || ' ' || provider || ' ' || event_id as key, kind is not null as pending
+    returning id, brand_id, brand_id || ' ' || provider || ' ' || event_id as key, kind is not null as pending
+  ), queued as (
+    insert into relay_webhook_pending (event_id, brand_id) select id, brand_id from stored where pending
   )
   select 'replay' as what, req, null as key, null::boolean as pending from replayed
   union all select 'brand', req, null, null from foreign_brand
@@ -467,8 +468,8 @@ export async function receiveWebhook(rt: TRuntime, request: TWebhookRequest): Pr
       // Kept among the events (nothing to apply) so the brand's settings can say the subscription is confirmed.
       const confirmation = v.confirmed;
       await withTenant(rt.database.db, SYSTEM, (tx) =>
-        tx.execute(sql`insert into relay_webhook_events (brand_id, provider, event_id, raw, applied_at)
-          values (${hook.brandId}::uuid, ${provider}, ${`subscription:${String(confirmation.MessageId ?? '')}`}, ${JSON.stringify(confirmation)}::jsonb, now())
+        tx.execute(sql`insert into relay_webhook_events (brand_id, provider, event_id, raw)
+          values (${hook.brandId}::uuid, ${provider}, ${`subscription:${String(confirmation.MessageId ?? '')}`}, ${JSON.stringify(confirmation)}::jsonb)
           on conflict do nothing`),
       );
       countFeedbackWebhook(label, 'confirmed');

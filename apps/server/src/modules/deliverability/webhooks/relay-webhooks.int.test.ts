@@ -684,6 +684,36 @@ describe('Postmark webhooks', () => {
     expect((await statusOf(complainer.customerId)).email_status).toBe('unsubscribed');
   });
 
+  it('queues an event to apply beside it and never writes the stored event again', async () => {
+    const bounced = await sentMail('pm-queued');
+    const res = await s.call('POST', path(), {
+      body: postmarkBounce(bounced, 'SoftBounce'),
+      headers: { authorization: basic(postmarkSecret) },
+    });
+    expect(res.body.data).toMatchObject({ applied: 1 });
+    expect(await feedbackOf(bounced.deliveryId)).toMatchObject([{ kind: 'soft_bounce', source: 'webhook' }]);
+    // Applied: its pending row gone, in the transaction that recorded the feedback; the event's row
+    // still the version the intake wrote (an update would carry the applying transaction's id).
+    const [row] = await s.sql(
+      `select e.xmin::text = f.xmin::text as rewritten,
+         exists (select from relay_webhook_pending p where p.event_id = e.id) as pending
+       from relay_webhook_events e join feedback_events f on f.delivery_id = e.delivery_id
+       where e.delivery_id = $1`,
+      [bounced.deliveryId],
+    );
+    expect(row).toEqual({ rewritten: false, pending: false });
+    // An event with nothing to apply (no delivery of ours) is stored with nothing queued.
+    const stray = postmarkBounce({ ...bounced, deliveryId: randomUUID() }, 'HardBounce');
+    const res2 = await s.call('POST', path(), { body: stray, headers: { authorization: basic(postmarkSecret) } });
+    expect(res2.body.data).toMatchObject({ applied: 0, ignored: 1 });
+    const [strayRow] = await s.sql(
+      `select exists (select from relay_webhook_pending p where p.event_id = e.id) as pending
+       from relay_webhook_events e where e.provider = 'postmark' and e.event_id = $1`,
+      [`bounce:${stray.ID}`],
+    );
+    expect(strayRow).toEqual({ pending: false });
+  });
+
   it('refuses a wrong or missing secret', async () => {
     const mail = await sentMail('pm-refused');
     const body = JSON.stringify(postmarkBounce(mail, 'HardBounce'));
