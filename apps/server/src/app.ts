@@ -44,8 +44,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /**
  * Paths the console never owns (the API's, and the operations listener's `/metrics`, which the
- * public port answers 404 so a scraper pointed at it learns its mistake); every other GET for a
- * page gets index.html.
+ * public port answers 404 so a scraper pointed at it learns its mistake); every other GET or HEAD
+ * for a page gets index.html.
  */
 const API_PREFIXES = ['/v1/', '/t/', '/files/', '/healthz', '/readyz', '/metrics'];
 
@@ -214,7 +214,8 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isPage =
-      request.method === 'GET' && !API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''));
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''));
     if (isPage && hasConsole) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
