@@ -267,11 +267,28 @@ export type TPlans = 'auto' | 'custom' | 'generic';
  * hot statements planned this way find their rows by an index, whatever the tables held when
  * they were planned.
  */
-export const PLAN_SETTINGS: Record<TPlans, { planCacheMode: string; enableSeqscan: 'on' | 'off' }> = {
+const PLAN_SETTINGS: Record<TPlans, { planCacheMode: string; enableSeqscan: 'on' | 'off' }> = {
   auto: { planCacheMode: 'auto', enableSeqscan: 'on' },
   custom: { planCacheMode: 'force_custom_plan', enableSeqscan: 'on' },
   generic: { planCacheMode: 'force_generic_plan', enableSeqscan: 'off' },
 };
+
+/**
+ * `plans`' settings (PLAN_SETTINGS), and any `extra` ones, set for the transaction in one
+ * statement: for a transaction that prepares its own statements (queryPrepared) rather than
+ * sending them through the pipeline, which sets them itself.
+ */
+export function planSettings(plans: TPlans, extra: Record<string, string> = {}): SQL {
+  const settings = {
+    ...extra,
+    plan_cache_mode: PLAN_SETTINGS[plans].planCacheMode,
+    enable_seqscan: PLAN_SETTINGS[plans].enableSeqscan,
+  };
+  return sql`select ${sql.join(
+    Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`),
+    sql`, `,
+  )}`;
+}
 
 function tenantSettingsStatement(context: TRlsContext, plans: TPlans = 'auto'): TStatement {
   return {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { PLAN_SETTINGS, queryPrepared, withTenant } from '../../../db/client.ts';
+import { planSettings, queryPrepared, withTenant } from '../../../db/client.ts';
 import type { TRuntime } from '../../../runtime.ts';
 import { applyFeedback, type TFeedback } from '../apply-feedback.ts';
 import type { TFeedbackKind } from '../classify.ts';
@@ -38,10 +38,7 @@ export async function applyStoredWebhookEvents(rt: TRuntime): Promise<number> {
     // answered when the events were stored, durably). Each statement here is planned once per
     // connection for any values (they take arrays, whose plans do not depend on their length), not
     // anew, and for any size of table (PLAN_SETTINGS).
-    await tx.execute(
-      sql`select set_config('synchronous_commit', 'off', true), set_config('plan_cache_mode', ${PLAN_SETTINGS.generic.planCacheMode}, true),
-        set_config('enable_seqscan', ${PLAN_SETTINGS.generic.enableSeqscan}, true)`,
-    );
+    await tx.execute(planSettings('generic', { synchronous_commit: 'off' }));
     // The claimed rows are deleted now and come back should this transaction not commit. An event
     // gone meanwhile (its brand deleted) leaves its pending row to be deleted with nothing to apply.
     const rows = await queryPrepared<TStored>(

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sealSecret } from '../../../crypto/secret-box.ts';
-import { PLAN_SETTINGS, selectRows, withTenant } from '../../../db/client.ts';
+import { planSettings, selectRows, withTenant } from '../../../db/client.ts';
 import { counterValue } from '../../../test/metrics.ts';
 import { seedDemoSending } from '../../../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../../test/harness.ts';
@@ -787,10 +787,7 @@ describe("the store's plan", () => {
     // on the same connections.
     await s.sql('analyze relay_webhook_events, deliveries');
     const plan = await withTenant(s.rt.database.db, { scopeAll: true, brandId: null }, async (tx) => {
-      const { planCacheMode, enableSeqscan } = PLAN_SETTINGS.generic;
-      await tx.execute(
-        sql`select set_config('plan_cache_mode', ${planCacheMode}, true), set_config('enable_seqscan', ${enableSeqscan}, true)`,
-      );
+      await tx.execute(planSettings('generic'));
       await tx.execute(sql.raw(`prepare store_plan_test as ${STORE_EVENTS}`));
       try {
         const nulls = Array.from({ length: 9 }, () => 'null').join(', ');
