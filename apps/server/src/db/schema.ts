@@ -1400,7 +1400,7 @@ export const relayWebhooks = pgTable(
 
 /**
  * Every verified relay webhook event, as received, once per provider event id (a repeat is not
- * stored again and changes nothing); `replay_key` is a signature's one-time token (Mailgun).
+ * stored again and changes nothing).
  */
 export const relayWebhookEvents = pgTable(
   'relay_webhook_events',
@@ -1409,7 +1409,6 @@ export const relayWebhookEvents = pgTable(
     brandId: uuid('brand_id').notNull(),
     provider: text('provider').notNull(),
     eventId: text('event_id').notNull(),
-    replayKey: text('replay_key'),
     deliveryId: uuid('delivery_id'),
     /** What it meant (classify.ts), or null when the event was of no interest or named no delivery of ours. */
     kind: text('kind'),
@@ -1421,14 +1420,30 @@ export const relayWebhookEvents = pgTable(
   },
   (t) => [
     uniqueIndex('relay_webhook_events_event_key').on(t.brandId, t.provider, t.eventId),
-    uniqueIndex('relay_webhook_events_replay_key')
-      .on(t.brandId, t.provider, t.replayKey)
-      .where(sql`replay_key is not null`),
     index('relay_webhook_events_brand_at_idx').on(t.brandId, t.receivedAt),
     index('relay_webhook_events_raw_at_idx')
       .on(t.receivedAt)
       .where(sql`raw is not null`),
   ],
+);
+
+/**
+ * The one-time tokens of the signatures taken (Mailgun's `token`): a request whose token is here
+ * already is a replay, refused. Its own table, with its key as its only index, rather than a
+ * column of the events: the check of each request is then a probe of that key whatever the tables
+ * held when a connection planned it (on the events, an empty table's plan walked a brand's events
+ * for every request). A token past any timestamp window (WEBHOOK_MAX_AGE_SECONDS, at most a day)
+ * cannot be replayed, as its request is refused as too old: the daily prune forgets it.
+ */
+export const relayWebhookReplayKeys = pgTable(
+  'relay_webhook_replay_keys',
+  {
+    brandId: uuid('brand_id').notNull(),
+    provider: text('provider').notNull(),
+    replayKey: text('replay_key').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'relay_webhook_replay_keys_pkey', columns: [t.brandId, t.provider, t.replayKey] })],
 );
 
 /**

@@ -10,7 +10,8 @@ import { webhookApplierOf } from './webhooks/apply-webhook-events.ts';
  * Retention of raw reports (issue 25) over the real server and PostgreSQL: a Postmark webhook's
  * bounce (a real request, signed with the brand's secret) is stored raw twice (the webhook event
  * and the feedback event) and applied; an unreadable mail is kept raw. Past
- * FEEDBACK_RAW_RETENTION_DAYS (10 here) the bodies go; what they meant stays.
+ * FEEDBACK_RAW_RETENTION_DAYS (10 here) the bodies go; what they meant stays. A signature's
+ * one-time token goes once past any replay window.
  */
 
 let s: TTestServer;
@@ -125,11 +126,23 @@ describe('retention of raw reports', () => {
       [brand.id, `pending-${tag}`],
     );
     await s.sql(`insert into relay_webhook_pending (event_id, brand_id) values ($1, $2)`, [pending.id, brand.id]);
+    // Two signatures' one-time tokens (Mailgun's): one taken three days ago, past any timestamp
+    // window, and one an hour ago.
+    await s.sql(
+      `insert into relay_webhook_replay_keys (brand_id, provider, replay_key, received_at)
+       values ($1, 'mailgun', $2, now() - interval '3 days'), ($1, 'mailgun', $3, now() - interval '1 hour')`,
+      [brand.id, `old-token-${tag}`, `recent-token-${tag}`],
+    );
 
     const pruned = await pruneFeedbackRaw(s.rt);
     expect(pruned.feedbackEvents).toBeGreaterThanOrEqual(1);
     expect(pruned.unparsed).toBeGreaterThanOrEqual(1);
     expect(pruned.webhookEvents).toBeGreaterThanOrEqual(1);
+    expect(pruned.replayKeys).toBeGreaterThanOrEqual(1);
+    const tokens = await s.sql(`select replay_key from relay_webhook_replay_keys where replay_key like $1`, [
+      `%-token-${tag}`,
+    ]);
+    expect(tokens).toEqual([{ replay_key: `recent-token-${tag}` }]);
 
     const feedback = async (deliveryId: string, source = 'webhook') =>
       (
@@ -180,7 +193,7 @@ describe('retention of raw reports', () => {
     expect(retry.body.data).toMatchObject({ duplicates: 1, applied: 0 });
 
     // A second run finds nothing more to clear.
-    expect(await pruneFeedbackRaw(s.rt)).toEqual({ feedbackEvents: 0, unparsed: 0, webhookEvents: 0 });
+    expect(await pruneFeedbackRaw(s.rt)).toEqual({ feedbackEvents: 0, unparsed: 0, webhookEvents: 0, replayKeys: 0 });
   });
 
   it('runs as a daily job of the worker', async () => {

@@ -11,15 +11,22 @@ import type { TRuntime } from '../../runtime.ts';
  * webhook event's row (its provider id keeps deduplicating). A webhook event not applied yet keeps
  * its payload. Batches of BATCH rows, each its own transaction, through the partial indexes of
  * rows still holding a body, so no run reads more than what it clears.
+ *
+ * It also forgets the signatures' one-time tokens (`relay_webhook_replay_keys`) older than
+ * REPLAY_KEYS_DAYS: past any timestamp window (WEBHOOK_MAX_AGE_SECONDS is at most a day), their
+ * requests are refused as too old before the token is looked at. One statement (the table holds a
+ * few days of Mailgun's requests).
  */
 
 const BATCH = 5000;
+const REPLAY_KEYS_DAYS = 2;
 const SYSTEM = { scopeAll: true, brandId: null } as const;
 
 export interface TPruned {
   feedbackEvents: number;
   unparsed: number;
   webhookEvents: number;
+  replayKeys: number;
 }
 
 export async function pruneFeedbackRaw(rt: TRuntime, now = new Date()): Promise<TPruned> {
@@ -51,6 +58,18 @@ export async function pruneFeedbackRaw(rt: TRuntime, now = new Date()): Promise<
           select id from relay_webhook_events where raw is not null and received_at < ${c}::timestamptz
             and not exists (select from relay_webhook_pending p where p.event_id = relay_webhook_events.id) limit ${BATCH})
         returning 1) select count(*) as n from done`,
+    ),
+    replayKeys: Number(
+      (
+        await withTenant(rt.database.db, SYSTEM, (tx) =>
+          selectRows<{ n: number | string }>(
+            tx,
+            sql`with done as (delete from relay_webhook_replay_keys
+              where received_at < ${new Date(now.getTime() - REPLAY_KEYS_DAYS * 86_400_000).toISOString()}::timestamptz
+              returning 1) select count(*) as n from done`,
+          ),
+        )
+      )[0]?.n ?? 0,
     ),
   };
 }

@@ -253,25 +253,40 @@ async function verified(
  * its nine arrays of values, one element per event. Planned once per connection for any values
  * ('generic' below), so its plan must suit any size of table: each event's replay check, brand
  * check and delivery are probes of an index (`offset 0` keeps each subquery a probe PostgreSQL
- * cannot turn into a join). As joins, a connection that planned them while the tables were small
- * (a new installation) hashed the batch and read the whole of `relay_webhook_events` and
- * `deliveries` for every request from then on, for as long as it lived.
+ * cannot turn into a join), and the replay check has but one index to probe (the tokens' own
+ * table). As joins, a connection that planned them while the tables were small (a new
+ * installation) hashed the batch and read the whole of `relay_webhook_events` and `deliveries` for
+ * every request from then on, for as long as it lived.
+ *
+ * A token is taken by the request that stores it (`taken`); one taken meanwhile by another
+ * process's batch, which the replay check could not yet see, makes its request a replay too.
  */
 export const STORE_EVENTS = `with v as (
     select * from unnest($1::int[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::jsonb[], $9::jsonb[])
       with ordinality as v(req, brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw, n)
   ), replayed as (
-    select v.req from v where v.replay_key is not null and exists (select from relay_webhook_events e
-      where e.brand_id = v.brand_id and e.provider = v.provider and e.replay_key = v.replay_key offset 0)
+    select v.req from v where v.replay_key is not null and exists (select from relay_webhook_replay_keys k
+      where k.brand_id = v.brand_id and k.provider = v.provider and k.replay_key = v.replay_key offset 0)
   ), foreign_brand as (
     select distinct v.req from v where v.req not in (select req from replayed)
       and exists (select from deliveries d where d.id = v.delivery_id and d.brand_id <> v.brand_id offset 0)
+  ), taken as (
+    insert into relay_webhook_replay_keys (brand_id, provider, replay_key)
+    select v.brand_id, v.provider, v.replay_key from v
+    where v.replay_key is not null and v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
+    on conflict do nothing
+    returning brand_id, provider, replay_key
+  ), raced as (
+    select v.req from v where v.replay_key is not null and v.req not in (select req from replayed)
+      and v.req not in (select req from foreign_brand)
+      and (v.brand_id, v.provider, v.replay_key) not in (select brand_id, provider, replay_key from taken)
   ), stored as (
-    insert into relay_webhook_events (brand_id, provider, event_id, replay_key, delivery_id, kind, feedback, raw)
-    select v.brand_id, v.provider, v.event_id, v.replay_key, d.id,
+    insert into relay_webhook_events (brand_id, provider, event_id, delivery_id, kind, feedback, raw)
+    select v.brand_id, v.provider, v.event_id, d.id,
       case when d.id is not null then v.kind end, case when d.id is not null and v.kind is not null then v.feedback end, v.raw
     from v left join lateral (select d.id from deliveries d where d.id = v.delivery_id and d.brand_id = v.brand_id offset 0) d on true
     where v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
+      and v.req not in (select req from raced)
     order by v.n
     on conflict do nothing
     returning id, brand_id, brand_id || ' ' || provider || ' ' || event_id as key, kind is not null as pending
@@ -279,6 +294,7 @@ export const STORE_EVENTS = `with v as (
     insert into relay_webhook_pending (event_id, brand_id) select id, brand_id from stored where pending
   )
   select 'replay' as what, req, null as key, null::boolean as pending from replayed
+  union all select 'replay', req, null, null from raced
   union all select 'brand', req, null, null from foreign_brand
   union all select 'stored', null, key, pending from stored`;
 
@@ -297,8 +313,9 @@ const CONCURRENT_BATCHES = 2;
 
 /**
  * Group commit: the verified requests that arrive while CONCURRENT_BATCHES batches are being
- * written wait for the next one, and each batch is one transaction (scope-all: the deliveries of every brand must be
- * seen to refuse another brand's). A request is answered once its batch is committed.
+ * written wait for the next one, and each batch is one transaction (scope-all: the deliveries of
+ * every brand must be seen to refuse another brand's). A request is answered once its batch is
+ * committed.
  */
 class WebhookBatcher {
   private queue: TPending[] = [];
@@ -385,8 +402,7 @@ async function writeBatch(
       });
     });
   });
-  // The replay check joins the replay index on its whole key (brand, provider, token): by the token
-  // alone it walked the whole index, longer with every event stored. A delivery of another brand
+  // The replay check probes the tokens' key whole (brand, provider, token). A delivery of another brand
   // refuses its request whole; one that is no delivery of ours (a test send, a deleted campaign)
   // is stored with nothing to apply.
   const answered = rows.length
