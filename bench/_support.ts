@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -310,4 +310,54 @@ export function cpuWindow(): { end(): { processMs: number; machineMs: number | n
       };
     },
   };
+}
+
+/**
+ * CPU time (user and system, in ms) of processes, by process id, read from /proc (Linux): a
+ * process and its descendants (a server started through tsx), or PostgreSQL's processes (backends
+ * and its own helpers: the WAL writer, the checkpointer). null where there is no /proc. Two
+ * readings make a cost (cpuSpent): per request, it is what a rate's latency hides, since a side
+ * whose requests take twice the CPU queues sooner on a machine of few cores.
+ */
+export function cpuMs(of: { tree: number } | { postgres: true }): Map<number, number> | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return null;
+  }
+  const ticks = 100; // USER_HZ on Linux
+  const procs = entries.flatMap((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = 'postgres' in of ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
+      const cpu = ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
+      return [{ pid: Number(pid), ppid: Number(fields[1]), cpu, cmd }];
+    } catch {
+      return [];
+    }
+  });
+  let mine = procs.filter((p) => p.cmd.startsWith('postgres'));
+  if (!('postgres' in of)) {
+    const inTree = new Set([of.tree]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const p of procs)
+        if (!inTree.has(p.pid) && inTree.has(p.ppid)) {
+          inTree.add(p.pid);
+          grew = true;
+        }
+    }
+    mine = procs.filter((p) => inTree.has(p.pid));
+  }
+  return mine.length ? new Map(mine.map((p) => [p.pid, p.cpu])) : null;
+}
+
+/** The CPU spent between two readings of cpuMs, in ms (a process that ended between them is not counted). */
+export function cpuSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after) return null;
+  let ms = 0;
+  for (const [pid, cpu] of after) ms += cpu - (before.get(pid) ?? 0);
+  return ms;
 }

@@ -11,8 +11,9 @@
  *   npm run bench -- bounces [--size 100000] [--rate 1000] [--rounds 3]
  * The size is split over the rounds of ours (each round posts its own slice), so ours posts
  * `size` events in all; the baseline posts the same slices. value = the median round's p99 of
- * ours in ms; baseline = the baseline's; ratio = baseline ÷ ours. After the rounds it checks by
- * SQL that every event was stored and applied exactly once.
+ * ours in ms; baseline = the baseline's; ratio = baseline ÷ ours. Each round also says what a
+ * request cost: CPU of the side's server and of PostgreSQL (from /proc, on Linux), and WAL. After
+ * the rounds it checks by SQL that every event was stored and applied exactly once.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -32,7 +33,19 @@ import {
   signSns,
   snsCertificate,
 } from '../apps/server/src/test/webhook-signer.ts';
-import { admin, agent, alternateRounds, arg, dbUrl, loginToken, openLoop, percentile, withSpread } from './_support.ts';
+import {
+  admin,
+  agent,
+  alternateRounds,
+  arg,
+  cpuMs,
+  cpuSpent,
+  dbUrl,
+  loginToken,
+  openLoop,
+  percentile,
+  withSpread,
+} from './_support.ts';
 
 const size = arg('size', 100_000);
 const rate = arg('rate', 1000);
@@ -375,12 +388,40 @@ async function main(): Promise<void> {
       side === 'ours' ? `/v1/public/relay-webhooks/${p.provider}/${hooks[p.provider]}` : `/hook/${p.provider}`;
     const perRound = Math.ceil(size / rounds);
     let oursPosted = 0;
-    const sideOf = (posts: TPost[], side: 'ours' | 'bare') => () =>
-      openLoop(rate, posts.length / rate, (i) => {
+    // What a round cost per request, besides its latencies: the CPU of the side's server (its
+    // process tree) and of PostgreSQL's processes, and the WAL written (pg_stat_wal; whole pages
+    // too, as after a checkpoint). On two cores shared with this load, a side that takes twice the
+    // CPU queues sooner, and the p99 says so long before the p50 does.
+    const serverPid = { ours: ours.pid as number, bare: bare.pid as number };
+    const walOf = async () =>
+      (
+        await db.query(
+          `select wal_bytes::float8 as bytes, wal_fpi::float8 as fpi, wal_buffers_full::float8 as full from pg_stat_wal`,
+        )
+      ).rows[0] as { bytes: number; fpi: number; full: number };
+    const sideOf = (posts: TPost[], side: 'ours' | 'bare') => async () => {
+      const wal = await walOf();
+      const cpu = { server: cpuMs({ tree: serverPid[side] }), pg: cpuMs({ postgres: true }) };
+      const r = await openLoop(rate, posts.length / rate, (i) => {
         const p = posts[i] as TPost;
         if (side === 'ours') oursPosted++;
         return post(side === 'ours' ? port : barePort, pathOf(p, side), p);
       });
+      const walAfter = await walOf();
+      const perRequest = (ms: number | null) => (ms === null ? null : (ms * 1000) / r.sent);
+      return {
+        ...r,
+        cpu: {
+          server: perRequest(cpuSpent(cpu.server, cpuMs({ tree: serverPid[side] }))),
+          pg: perRequest(cpuSpent(cpu.pg, cpuMs({ postgres: true }))),
+        },
+        wal: {
+          bytes: (walAfter.bytes - wal.bytes) / r.sent,
+          fpi: (walAfter.fpi - wal.fpi) / r.sent,
+          buffersFull: walAfter.full - wal.full,
+        },
+      };
+    };
     // Each round signs its events just before it runs (timestamps within the window).
     const p = (r: { latencies: number[] }, q: number) => percentile(r.latencies, q).toFixed(1);
     // Each round's slice is signed when the first side needs it (timestamps within the window);
@@ -398,7 +439,11 @@ async function main(): Promise<void> {
       baseline: () => sideOf(sliceFor(bareRound++), 'bare')(),
       measure: (r) => percentile(r.latencies, 99),
       label: (r) =>
-        `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s`,
+        `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s` +
+        (r.cpu.server === null || r.cpu.pg === null
+          ? ''
+          : `; per request: CPU ${r.cpu.server.toFixed(0)} µs server + ${r.cpu.pg.toFixed(0)} µs PostgreSQL`) +
+        `, WAL ${(r.wal.bytes / 1024).toFixed(2)} KB (${r.wal.fpi.toFixed(2)} whole pages), WAL buffers full ${r.wal.buffersFull}x`,
     });
 
     // The relay is answered once an event is stored; its rules are applied a moment later.

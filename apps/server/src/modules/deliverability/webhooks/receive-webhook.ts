@@ -308,8 +308,15 @@ interface TPending {
 }
 
 const MAX_BATCH = 200;
-/** Batches written at once (each its own transaction and connection). */
-const CONCURRENT_BATCHES = 2;
+/**
+ * Batches written at once per process (each its own transaction and connection). One: the
+ * requests that arrive while a batch is written all go in the next, so a busy relay's requests
+ * share round trips and commits rather than each taking its own. With two at a time, most batches
+ * held a request or two, and PostgreSQL and the server spent a tenth more CPU per request for the
+ * same answers; at 1,000 requests a second on two cores that was the p99's queue (issue 25's
+ * bench, docs/benchmarks.md: 80 ms against 21 ms, the median of three runs each).
+ */
+const CONCURRENT_BATCHES = 1;
 
 /**
  * Group commit: the verified requests that arrive while CONCURRENT_BATCHES batches are being
