@@ -311,7 +311,8 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     await page.getByTestId('drag-chip').waitFor();
     // The drop line shows where the block would land; each key's move is seen before the next key,
     // so a busy machine cannot drop it before the move has landed. Picked up, it would land where
-    // it is (the line under b); one arrow up, above a.
+    // it is (the line under b); each arrow is one place: up, between a and b (under a); up again,
+    // above a; down, back between them; up, above a.
     const lineOn = (block: string, edge: 'top' | 'bottom') =>
       expect
         .poll(() =>
@@ -321,6 +322,12 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
         )
         .toEqual([edge]);
     await lineOn('b', 'bottom');
+    await page.keyboard.press('ArrowUp');
+    await lineOn('a', 'bottom');
+    await page.keyboard.press('ArrowUp');
+    await lineOn('a', 'top');
+    await page.keyboard.press('ArrowDown');
+    await lineOn('a', 'bottom');
     await page.keyboard.press('ArrowUp');
     await lineOn('a', 'top');
     await page.keyboard.press('Space');

@@ -14,7 +14,9 @@ import {
   type DragEndEvent,
   type DragMoveEvent,
   type DragStartEvent,
+  type KeyboardCoordinateGetter,
   type Over,
+  type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import type { TPaletteItem, TSection, TTemplate, TTemplateLanguage } from '@yado/contracts/templates';
@@ -47,7 +49,7 @@ import {
   randomId,
   type TPlace,
 } from './documentEditing';
-import { accepts, dropPlace, ZONE_PRIORITY, type TDragSource, type TDropZone } from './dragTargets';
+import { accepts, dropPlace, movesSections, ZONE_PRIORITY, type TDragSource, type TDropZone } from './dragTargets';
 import { Inspector } from './Inspector';
 import { Palette, PALETTE_ICONS } from './Palette';
 import { TaggedTextInput } from './TaggedTextInput';
@@ -72,7 +74,16 @@ const sourceOf = (active: Active | null): TDragSource | undefined =>
 const zoneOf = (over: Over | null): TDropZone | undefined =>
   (over?.data.current as { zone?: TDropZone } | undefined)?.zone;
 
-/** Only zones that take what is dragged; of those holding the pointer, the innermost. */
+/**
+ * Where a keyboard drag's last arrow put what is dragged (blockKeyboardCoordinates): the zone and
+ * which side of it. Null for a pointer drag and until the first arrow.
+ */
+let keyboardSlot: { id: UniqueIdentifier; below: boolean } | null = null;
+
+/**
+ * Only zones that take what is dragged; of those holding the pointer, the innermost. A keyboard
+ * drag is over the zone its last arrow chose.
+ */
 const collisionDetection: CollisionDetection = (args) => {
   const source = sourceOf(args.active);
   if (!source) return [];
@@ -81,6 +92,8 @@ const collisionDetection: CollisionDetection = (args) => {
     return container.id !== args.active.id && zone !== undefined && accepts(source, zone);
   });
   const filtered = { ...args, droppableContainers };
+  const slot = keyboardSlot;
+  if (!args.pointerCoordinates && slot && droppableContainers.some((c) => c.id === slot.id)) return [{ id: slot.id }];
   if (args.pointerCoordinates) {
     const within = pointerWithin(filtered);
     const priority = (id: string | number) => {
@@ -110,9 +123,74 @@ function isBelow(event: DragMoveEvent | DragEndEvent): boolean {
     const rect = element?.getBoundingClientRect() ?? over.rect;
     return pointer.y > rect.top + rect.height / 2;
   }
+  if (keyboardSlot?.id === over.id) return keyboardSlot.below;
   const dragged = active.rect.current.translated;
   return dragged ? dragged.top + dragged.height / 2 > over.rect.top + over.rect.height / 2 : false;
 }
+
+/**
+ * A keyboard drag of a block (or a palette item) steps, with each arrow up or down, through every
+ * place it can land, in the document's order: above a column's first block, below each block, an
+ * empty column, the space between sections (a new section). Each place is one step: dnd-kit's
+ * sortable steps went from one zone to the next nearest, so from the last of three blocks one arrow
+ * up jumped over the place between the first two. Sections, and arrows left and right, move as
+ * dnd-kit's sortable does.
+ */
+const blockKeyboardCoordinates: KeyboardCoordinateGetter = (event, args) => {
+  const { active, collisionRect, droppableRects, droppableContainers, over } = args.context;
+  const source = sourceOf(active);
+  const up = event.code === 'ArrowUp';
+  if (!source || movesSections(source) || !collisionRect || (!up && event.code !== 'ArrowDown')) {
+    keyboardSlot = null;
+    return sortableKeyboardCoordinates(event, args);
+  }
+  event.preventDefault();
+  const zones = droppableContainers
+    .getEnabled()
+    .flatMap((container) => {
+      const zone = (container.data.current as { zone?: TDropZone } | undefined)?.zone;
+      const node = container.node.current;
+      return zone && node && container.id !== active?.id && accepts(source, zone) && droppableRects.has(container.id)
+        ? [{ id: container.id, zone, node }]
+        : [];
+    })
+    .sort((a, b) => (a.node.compareDocumentPosition(b.node) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const columnOf = (zone: TDropZone) => (zone.kind === 'block' ? `${zone.sectionId}:${zone.columnIndex}` : null);
+  const slots: { id: UniqueIdentifier; below: boolean }[] = [];
+  zones.forEach(({ id, zone }, i) => {
+    if (zone.kind === 'block') {
+      const previous = zones[i - 1]?.zone;
+      if (!previous || columnOf(previous) !== columnOf(zone)) slots.push({ id, below: false });
+      slots.push({ id, below: true });
+    } else if (zone.kind === 'gap') slots.push({ id, below: false });
+    else if (zone.kind === 'column') {
+      // A column with no other block to land beside: itself.
+      const key = `${zone.sectionId}:${zone.columnIndex}`;
+      if (!zones.some((z) => columnOf(z.zone) === key)) slots.push({ id, below: false });
+    }
+  });
+  if (slots.length === 0) return undefined;
+  const centerOf = (id: UniqueIdentifier) => {
+    const rect = droppableRects.get(id);
+    return rect ? rect.top + rect.height / 2 : 0;
+  };
+  const draggedCenter = collisionRect.top + collisionRect.height / 2;
+  const current =
+    keyboardSlot ??
+    (over ? { id: over.id, below: draggedCenter > centerOf(over.id) } : { id: slots[0]!.id, below: false });
+  let at = slots.findIndex((s) => s.id === current.id && s.below === current.below);
+  // Above a block that is not its column's first: the same place as below the one before it.
+  if (at < 0 && !current.below) at = slots.findIndex((s) => s.id === current.id) - 1;
+  if (at < 0) at = slots.findIndex((s) => s.id === current.id);
+  const next = at < 0 ? 0 : Math.max(0, Math.min(slots.length - 1, at + (up ? -1 : 1)));
+  const slot = slots[next]!;
+  keyboardSlot = slot;
+  const rect = droppableRects.get(slot.id)!;
+  const zone = zones.find((z) => z.id === slot.id)!.zone;
+  // Its middle just above or below the block's middle (the side the line shows), else the zone's middle.
+  const middle = rect.top + rect.height / 2 + (zone.kind === 'block' ? (slot.below ? 2 : -2) : 0);
+  return { x: rect.left + rect.width / 2 - collisionRect.width / 2, y: middle - collisionRect.height / 2 };
+};
 
 function indicatorFor(source: TDragSource, zone: TDropZone | undefined, below: boolean): TIndicator {
   if (!zone || !accepts(source, zone)) return null;
@@ -206,7 +284,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(KeyboardSensor, { coordinateGetter: blockKeyboardCoordinates }),
   );
 
   /** Where a pressed palette item goes: after the selected block, into the selected section, else at the end. */
@@ -250,6 +328,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
   };
 
   const onDragStart = ({ active }: DragStartEvent) => {
+    keyboardSlot = null;
     setDragSource(sourceOf(active) ?? null);
   };
   const onDragMove = (event: DragMoveEvent) => {
@@ -265,6 +344,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
     setIndicator(null);
     if (!source || !zone) return;
     const target = dropPlace(source, zone, isBelow(event));
+    keyboardSlot = null;
     if (!target) return;
     if ('block' in target) {
       if (source.kind === 'palette') addItem(source.item, target.block);
@@ -438,6 +518,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
             onDragOver={onDragMove}
             onDragEnd={onDragEnd}
             onDragCancel={() => {
+              keyboardSlot = null;
               setDragSource(null);
               setIndicator(null);
             }}
