@@ -313,51 +313,35 @@ export function cpuWindow(): { end(): { processMs: number; machineMs: number | n
 }
 
 /**
- * CPU time (user and system, in ms) of processes, by process id, read from /proc (Linux): a
- * process and its descendants (a server started through tsx), or PostgreSQL's processes (backends
- * and its own helpers: the WAL writer, the checkpointer). null where there is no /proc. Two
- * readings make a cost (cpuSpent): per request, it is what a rate's latency hides, since a side
- * whose requests take twice the CPU queues sooner on a machine of few cores.
+ * CPU time (user and system, in ms) used so far by a process and its descendants, read from /proc
+ * (Linux; 0 where there is none), the children it has waited for included (PostgreSQL's postmaster
+ * and its backends that have ended). Two readings make a cost: per request, what a rate's latency
+ * hides, since a side whose requests take twice the CPU queues sooner on a machine of few cores.
  */
-export function cpuMs(of: { tree: number } | { postgres: true }): Map<number, number> | null {
-  let entries: string[];
+export function treeCpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
   try {
-    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, cutime and cstime are fields 14 to 17 of the line, 12 to 15 after the name.
+    let ms = ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(' ') : []) ms += treeCpuMs(Number(child));
+    }
+    return ms;
   } catch {
-    return null;
+    return 0;
   }
-  const ticks = 100; // USER_HZ on Linux
-  const procs = entries.flatMap((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cmd = 'postgres' in of ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
-      const cpu = ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
-      return [{ pid: Number(pid), ppid: Number(fields[1]), cpu, cmd }];
-    } catch {
-      return [];
-    }
-  });
-  let mine = procs.filter((p) => p.cmd.startsWith('postgres'));
-  if (!('postgres' in of)) {
-    const inTree = new Set([of.tree]);
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const p of procs)
-        if (!inTree.has(p.pid) && inTree.has(p.ppid)) {
-          inTree.add(p.pid);
-          grew = true;
-        }
-    }
-    mine = procs.filter((p) => inTree.has(p.pid));
-  }
-  return mine.length ? new Map(mine.map((p) => [p.pid, p.cpu])) : null;
 }
 
-/** The CPU spent between two readings of cpuMs, in ms (a process that ended between them is not counted). */
-export function cpuSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
-  if (!before || !after) return null;
-  let ms = 0;
-  for (const [pid, cpu] of after) ms += cpu - (before.get(pid) ?? 0);
-  return ms;
+/** PostgreSQL's postmaster, whose tree is every PostgreSQL process: the parent of `db`'s backend (Linux). */
+export async function postmasterPid(db: pg.Client | pg.Pool): Promise<number | undefined> {
+  const backend = (await db.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+  try {
+    const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }

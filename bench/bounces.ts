@@ -38,12 +38,12 @@ import {
   agent,
   alternateRounds,
   arg,
-  cpuMs,
-  cpuSpent,
   dbUrl,
   loginToken,
   openLoop,
   percentile,
+  postmasterPid,
+  treeCpuMs,
   withSpread,
 } from './_support.ts';
 
@@ -392,7 +392,7 @@ async function main(): Promise<void> {
     // process tree) and of PostgreSQL's processes, and the WAL written (pg_stat_wal; whole pages
     // too, as after a checkpoint). On two cores shared with this load, a side that takes twice the
     // CPU queues sooner, and the p99 says so long before the p50 does.
-    const serverPid = { ours: ours.pid as number, bare: bare.pid as number };
+    const pids = { ours: ours.pid, bare: bare.pid, postgres: await postmasterPid(db) };
     const walOf = async () =>
       (
         await db.query(
@@ -401,19 +401,18 @@ async function main(): Promise<void> {
       ).rows[0] as { bytes: number; fpi: number; full: number };
     const sideOf = (posts: TPost[], side: 'ours' | 'bare') => async () => {
       const wal = await walOf();
-      const cpu = { server: cpuMs({ tree: serverPid[side] }), pg: cpuMs({ postgres: true }) };
+      const cpu = { server: treeCpuMs(pids[side]), pg: treeCpuMs(pids.postgres) };
       const r = await openLoop(rate, posts.length / rate, (i) => {
         const p = posts[i] as TPost;
         if (side === 'ours') oursPosted++;
         return post(side === 'ours' ? port : barePort, pathOf(p, side), p);
       });
       const walAfter = await walOf();
-      const perRequest = (ms: number | null) => (ms === null ? null : (ms * 1000) / r.sent);
       return {
         ...r,
         cpu: {
-          server: perRequest(cpuSpent(cpu.server, cpuMs({ tree: serverPid[side] }))),
-          pg: perRequest(cpuSpent(cpu.pg, cpuMs({ postgres: true }))),
+          server: ((treeCpuMs(pids[side]) - cpu.server) * 1000) / r.sent,
+          pg: ((treeCpuMs(pids.postgres) - cpu.pg) * 1000) / r.sent,
         },
         wal: {
           bytes: (walAfter.bytes - wal.bytes) / r.sent,
@@ -440,9 +439,7 @@ async function main(): Promise<void> {
       measure: (r) => percentile(r.latencies, 99),
       label: (r) =>
         `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s` +
-        (r.cpu.server === null || r.cpu.pg === null
-          ? ''
-          : `; per request: CPU ${r.cpu.server.toFixed(0)} µs server + ${r.cpu.pg.toFixed(0)} µs PostgreSQL`) +
+        `; per request: CPU ${r.cpu.server.toFixed(0)} µs server + ${r.cpu.pg.toFixed(0)} µs PostgreSQL` +
         `, WAL ${(r.wal.bytes / 1024).toFixed(2)} KB (${r.wal.fpi.toFixed(2)} whole pages), WAL buffers full ${r.wal.buffersFull}x`,
     });
 

@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { signClick, trackingKeys } from '../apps/server/src/modules/tracking/links.ts';
@@ -27,6 +27,7 @@ import {
   dbUrl,
   openLoop,
   percentile,
+  treeCpuMs,
   withSpread,
   type TLoadResult,
 } from './_support.ts';
@@ -155,35 +156,15 @@ function redirect(url: string): Promise<boolean> {
   });
 }
 
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds used so far by a process and its descendants (Linux /proc; 0 where there is none). */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    let ticks = Number(fields[11]) + Number(fields[12]);
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      for (const child of children ? children.split(' ') : []) ticks += cpuSeconds(Number(child)) * TICKS_PER_SECOND;
-    }
-    return ticks / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
 /** Runs a round and notes the server's CPU per request (µs) beside it. */
 async function withCpu(
   pid: number | undefined,
   into: number[],
   round: () => Promise<TLoadResult>,
 ): Promise<TLoadResult> {
-  const before = cpuSeconds(pid);
+  const before = treeCpuMs(pid);
   const result = await round();
-  into.push(((cpuSeconds(pid) - before) * 1e6) / result.sent);
+  into.push(((treeCpuMs(pid) - before) * 1e3) / result.sent);
   return result;
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, withTenant } from '../../db/client.ts';
 import type { TRuntime } from '../../runtime.ts';
 
@@ -30,13 +30,12 @@ export interface TPruned {
 }
 
 export async function pruneFeedbackRaw(rt: TRuntime, now = new Date()): Promise<TPruned> {
-  const cutoff = new Date(now.getTime() - rt.config.feedbackRawRetentionDays * 86_400_000).toISOString();
-  const clear = async (statement: (cutoff: string) => ReturnType<typeof sql>): Promise<number> => {
+  const before = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+  const cutoff = before(rt.config.feedbackRawRetentionDays);
+  const clear = async (statement: SQL): Promise<number> => {
     let total = 0;
     for (;;) {
-      const rows = await withTenant(rt.database.db, SYSTEM, (tx) =>
-        selectRows<{ n: number | string }>(tx, statement(cutoff)),
-      );
+      const rows = await withTenant(rt.database.db, SYSTEM, (tx) => selectRows<{ n: number | string }>(tx, statement));
       const n = Number(rows[0]?.n ?? 0);
       total += n;
       if (n < BATCH) return total;
@@ -44,32 +43,26 @@ export async function pruneFeedbackRaw(rt: TRuntime, now = new Date()): Promise<
   };
   return {
     feedbackEvents: await clear(
-      (c) => sql`with done as (update feedback_events set raw = null where id in (
-          select id from feedback_events where raw is not null and received_at < ${c}::timestamptz limit ${BATCH})
+      sql`with done as (update feedback_events set raw = null where id in (
+          select id from feedback_events where raw is not null and received_at < ${cutoff}::timestamptz limit ${BATCH})
         returning 1) select count(*) as n from done`,
     ),
     unparsed: await clear(
-      (c) => sql`with done as (update inbound_unparsed set raw = null where id in (
-          select id from inbound_unparsed where raw is not null and received_at < ${c}::timestamptz limit ${BATCH})
+      sql`with done as (update inbound_unparsed set raw = null where id in (
+          select id from inbound_unparsed where raw is not null and received_at < ${cutoff}::timestamptz limit ${BATCH})
         returning 1) select count(*) as n from done`,
     ),
     webhookEvents: await clear(
-      (c) => sql`with done as (update relay_webhook_events set raw = null where id in (
-          select id from relay_webhook_events where raw is not null and received_at < ${c}::timestamptz
+      sql`with done as (update relay_webhook_events set raw = null where id in (
+          select id from relay_webhook_events where raw is not null and received_at < ${cutoff}::timestamptz
             and not exists (select from relay_webhook_pending p where p.event_id = relay_webhook_events.id) limit ${BATCH})
         returning 1) select count(*) as n from done`,
     ),
-    replayKeys: Number(
-      (
-        await withTenant(rt.database.db, SYSTEM, (tx) =>
-          selectRows<{ n: number | string }>(
-            tx,
-            sql`with done as (delete from relay_webhook_replay_keys
-              where received_at < ${new Date(now.getTime() - REPLAY_KEYS_DAYS * 86_400_000).toISOString()}::timestamptz
-              returning 1) select count(*) as n from done`,
-          ),
-        )
-      )[0]?.n ?? 0,
+    // All at once, not in batches: each batch would read the table whole again (it has no index
+    // but its key); the loop's next run then finds none.
+    replayKeys: await clear(
+      sql`with done as (delete from relay_webhook_replay_keys where received_at < ${before(REPLAY_KEYS_DAYS)}::timestamptz
+        returning 1) select count(*) as n from done`,
     ),
   };
 }

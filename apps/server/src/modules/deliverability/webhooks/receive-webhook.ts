@@ -258,8 +258,9 @@ async function verified(
  * installation) hashed the batch and read the whole of `relay_webhook_events` and `deliveries` for
  * every request from then on, for as long as it lived.
  *
- * A token is taken by the request that stores it (`taken`); one taken meanwhile by another
- * process's batch, which the replay check could not yet see, makes its request a replay too.
+ * The requests neither replayed nor naming another brand's delivery (`fresh`) take their tokens
+ * (`taken`); one taken meanwhile by another process's batch, which the replay check could not yet
+ * see, makes its request a replay too (`raced`).
  */
 export const STORE_EVENTS = `with v as (
     select * from unnest($1::int[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::jsonb[], $9::jsonb[])
@@ -270,23 +271,22 @@ export const STORE_EVENTS = `with v as (
   ), foreign_brand as (
     select distinct v.req from v where v.req not in (select req from replayed)
       and exists (select from deliveries d where d.id = v.delivery_id and d.brand_id <> v.brand_id offset 0)
+  ), fresh as (
+    select v.* from v where v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
   ), taken as (
     insert into relay_webhook_replay_keys (brand_id, provider, replay_key)
-    select v.brand_id, v.provider, v.replay_key from v
-    where v.replay_key is not null and v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
+    select f.brand_id, f.provider, f.replay_key from fresh f where f.replay_key is not null
     on conflict do nothing
     returning brand_id, provider, replay_key
   ), raced as (
-    select v.req from v where v.replay_key is not null and v.req not in (select req from replayed)
-      and v.req not in (select req from foreign_brand)
-      and (v.brand_id, v.provider, v.replay_key) not in (select brand_id, provider, replay_key from taken)
+    select f.req from fresh f where f.replay_key is not null
+      and (f.brand_id, f.provider, f.replay_key) not in (select brand_id, provider, replay_key from taken)
   ), stored as (
     insert into relay_webhook_events (brand_id, provider, event_id, delivery_id, kind, feedback, raw)
     select v.brand_id, v.provider, v.event_id, d.id,
       case when d.id is not null then v.kind end, case when d.id is not null and v.kind is not null then v.feedback end, v.raw
-    from v left join lateral (select d.id from deliveries d where d.id = v.delivery_id and d.brand_id = v.brand_id offset 0) d on true
-    where v.req not in (select req from replayed) and v.req not in (select req from foreign_brand)
-      and v.req not in (select req from raced)
+    from fresh v left join lateral (select d.id from deliveries d where d.id = v.delivery_id and d.brand_id = v.brand_id offset 0) d on true
+    where v.req not in (select req from raced)
     order by v.n
     on conflict do nothing
     returning id, brand_id, brand_id || ' ' || provider || ' ' || event_id as key, kind is not null as pending

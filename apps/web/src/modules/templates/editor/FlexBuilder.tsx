@@ -155,18 +155,19 @@ const blockKeyboardCoordinates: KeyboardCoordinateGetter = (event, args) => {
         : [];
     })
     .sort((a, b) => (a.node.compareDocumentPosition(b.node) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-  const columnOf = (zone: TDropZone) => (zone.kind === 'block' ? `${zone.sectionId}:${zone.columnIndex}` : null);
+  const columnOf = (zone: TDropZone) =>
+    zone.kind === 'block' || zone.kind === 'column' ? `${zone.sectionId}:${zone.columnIndex}` : null;
   const slots: { id: UniqueIdentifier; below: boolean }[] = [];
   zones.forEach(({ id, zone }, i) => {
     if (zone.kind === 'block') {
       const previous = zones[i - 1]?.zone;
-      if (!previous || columnOf(previous) !== columnOf(zone)) slots.push({ id, below: false });
+      if (previous?.kind !== 'block' || columnOf(previous) !== columnOf(zone)) slots.push({ id, below: false });
       slots.push({ id, below: true });
     } else if (zone.kind === 'gap') slots.push({ id, below: false });
     else if (zone.kind === 'column') {
       // A column with no other block to land beside: itself.
-      const key = `${zone.sectionId}:${zone.columnIndex}`;
-      if (!zones.some((z) => columnOf(z.zone) === key)) slots.push({ id, below: false });
+      if (!zones.some((z) => z.zone.kind === 'block' && columnOf(z.zone) === columnOf(zone)))
+        slots.push({ id, below: false });
     }
   });
   if (slots.length === 0) return undefined;
