@@ -26,12 +26,38 @@ const placeOf = (step: TStep, root: string): string => {
 };
 
 /**
+ * Whether `value` holds such a text anywhere, keys included: the walk every request of every route
+ * takes (almost none holds one), so it allocates nothing but its stack of objects and arrays. A
+ * relay's webhooks come a thousand a second.
+ */
+function holdsUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return isUnstorableText(value);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (isUnstorableText(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+    } else if (item !== null && typeof item === 'object') {
+      for (const key in item) {
+        if (!Object.hasOwn(item, key)) continue;
+        if (isUnstorableText(key)) return true;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * The place (`contents.ja.subject`, `search`) of the first text in `value` that PostgreSQL cannot
  * keep, keys included, or null. Walked with a stack, so a deeply nested body cannot overflow it;
- * each value carries its parent and key, and a place is spelled out only for the text found (every
- * request of every route is walked, and almost none holds one).
+ * each value carries its parent and key, and a place is spelled out only for the text found: the
+ * walk that finds one at all (holdsUnstorableText) keeps neither.
  */
 export function unstorableTextPath(value: unknown, root = ''): string | null {
+  if (!holdsUnstorableText(value)) return null;
   const stack: TStep[] = [{ item: value, parent: null, key: '' }];
   while (stack.length > 0) {
     const step = stack.pop()!;
