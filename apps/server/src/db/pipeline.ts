@@ -26,8 +26,27 @@ interface TFieldDescription {
 /**
  * The name a statement is prepared under on a connection: derived from its text, so one text is
  * prepared once per connection whoever sends it (the pipeline, queryPrepared in client.ts).
+ * Remembered by text: the hot statements are the same few texts a thousand times a second (a
+ * relay's webhooks), and hashing each anew was a hash object and a digest per statement. The texts
+ * are the code's own, a few hundred; the memory starts afresh once the texts it holds come to
+ * MAX_HELD characters (a bulk statement's text may be long).
  */
-export const statementName = (text: string): string => `y${createHash('sha1').update(text).digest('base64url')}`;
+const names = new Map<string, string>();
+const MAX_HELD = 4_000_000;
+let held = 0;
+export function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `y${createHash('sha1').update(text).digest('base64url')}`;
+    if (held + text.length > MAX_HELD) {
+      names.clear();
+      held = 0;
+    }
+    names.set(text, name);
+    held += text.length;
+  }
+  return name;
+}
 
 /**
  * Statements sent in one write and answered after one Sync: one round trip, one implicit
