@@ -98,6 +98,22 @@ export async function loginToken(
   return body.data.accessToken;
 }
 
+/**
+ * The processes a bench starts (its server, a bare baseline, an SMTP sink) stop with it however it
+ * ends: normally, on an error, or stopped from outside (Ctrl-C, `timeout`). Left running, they kept
+ * their ports and their connections to the bench's database, and the next run met them.
+ */
+const children = new Set<ChildProcess>();
+export function stopsWithBench<T extends ChildProcess>(child: T): T {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
@@ -108,19 +124,21 @@ export function percentile(sorted: number[], p: number): number {
  * system points nowhere, so no demo brand is connected and no sync adds customers mid-run.
  */
 export async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-      WEB_DIST: '/nonexistent',
-      DATA_DIR: '/tmp/yado-bench',
-      BOOKING_API_URL: 'http://127.0.0.1:9',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = stopsWithBench(
+    spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'true',
+        WEB_DIST: '/nonexistent',
+        DATA_DIR: '/tmp/yado-bench',
+        BOOKING_API_URL: 'http://127.0.0.1:9',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   // Ten minutes: a new migration's backfill over a seeded million customers runs before it listens.
   let exited = false;
   child.once('exit', () => {

@@ -43,6 +43,7 @@ import {
   openLoop,
   percentile,
   postmasterPid,
+  stopsWithBench,
   treeCpuMs,
   withSpread,
 } from './_support.ts';
@@ -133,22 +134,24 @@ async function main(): Promise<void> {
   const serverArgs = profile
     ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'apps/server/src/main.ts']
     : ['apps/server/src/main.ts'];
-  const ours = spawn(profile ? process.execPath : 'node_modules/.bin/tsx', serverArgs, {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-      WEB_DIST: '/nonexistent',
-      DATA_DIR,
-      BOOKING_API_URL: 'http://127.0.0.1:9',
-      WORKER_IN_PROCESS: 'false',
-      SNS_HOST_PATTERN: '^localhost:\\d+$',
-      SNS_EXTRA_CA_FILE: certFile,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const ours = stopsWithBench(
+    spawn(profile ? process.execPath : 'node_modules/.bin/tsx', serverArgs, {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'true',
+        WEB_DIST: '/nonexistent',
+        DATA_DIR,
+        BOOKING_API_URL: 'http://127.0.0.1:9',
+        WORKER_IN_PROCESS: 'false',
+        SNS_HOST_PATTERN: '^localhost:\\d+$',
+        SNS_EXTRA_CA_FILE: certFile,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   const bareSource = `
     import Fastify from 'fastify';
     import pg from 'pg';
@@ -164,9 +167,9 @@ async function main(): Promise<void> {
     app.get('/healthz', async () => ({ ok: true }));
     await app.listen({ port: ${barePort}, host: '127.0.0.1' });
   `;
-  const bare = spawn(process.execPath, ['--input-type=module', '-e', bareSource], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const bare = stopsWithBench(
+    spawn(process.execPath, ['--input-type=module', '-e', bareSource], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
   try {
     await until(`http://127.0.0.1:${port}/healthz`, ours);
     await until(`http://127.0.0.1:${barePort}/healthz`, bare);

@@ -32,7 +32,7 @@ import { compiledTemplate, personalise, personalValues } from '../apps/server/sr
 import { composeMessage, signingKey } from '../apps/server/src/modules/campaigns/compose-message.ts';
 import { SINK_POOL } from '../apps/server/src/mail/transport.ts';
 import { trackingFor } from '../apps/server/src/modules/tracking/links.ts';
-import { admin, arg, cpuWindow, dbUrl, seedGuests } from './_support.ts';
+import { admin, arg, cpuWindow, dbUrl, seedGuests, stopsWithBench } from './_support.ts';
 
 const size = arg('size', 100_000);
 const DB = 'yado_bench_send';
@@ -45,7 +45,9 @@ const experiment = process.argv.includes('--experiment');
 
 /** The SMTP sink in its own process (bench/_sink.ts), as a remote relay would be; resolves with it and its port. */
 async function startSinkProcess(url: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('node_modules/.bin/tsx', ['bench/_sink.ts', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = stopsWithBench(
+    spawn('node_modules/.bin/tsx', ['bench/_sink.ts', url], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the sink process exited (${code}) before it listened`)));

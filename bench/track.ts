@@ -27,6 +27,7 @@ import {
   dbUrl,
   openLoop,
   percentile,
+  stopsWithBench,
   treeCpuMs,
   withSpread,
   type TLoadResult,
@@ -49,22 +50,24 @@ const LINKS = [
 
 /** The real server, as its own process; every click recorded (no per-delivery cap for a bench that repeats links). */
 async function startOurs(url: string): Promise<ReturnType<typeof spawn>> {
-  const child = spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-      WEB_DIST: '/nonexistent',
-      DATA_DIR,
-      BOOKING_API_URL: 'http://127.0.0.1:9',
-      TRACKING_EVENTS_PER_MINUTE: '10000000',
-      // An API process, as behind a load balancer: jobs run in worker processes of their own.
-      WORKER_IN_PROCESS: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = stopsWithBench(
+    spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'true',
+        WEB_DIST: '/nonexistent',
+        DATA_DIR,
+        BOOKING_API_URL: 'http://127.0.0.1:9',
+        TRACKING_EVENTS_PER_MINUTE: '10000000',
+        // An API process, as behind a load balancer: jobs run in worker processes of their own.
+        WORKER_IN_PROCESS: 'false',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   await until(`http://127.0.0.1:${port}/healthz`, child);
   return child;
 }
@@ -80,9 +83,9 @@ async function startBare(): Promise<ReturnType<typeof spawn>> {
     });
     await app.listen({ port: ${barePort}, host: '127.0.0.1' });
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = stopsWithBench(
+    spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
   await until(
     `http://127.0.0.1:${barePort}/t/c/x.0.${Buffer.from('https://a.example/').toString('base64url')}.x`,
     child,
