@@ -120,22 +120,37 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /**
+ * The environment of the real server as a bench starts it: on the bench's database and port, the
+ * demo organisation seeded, no console, warnings only, and a booking system that points nowhere
+ * (no demo brand connected, no sync adding customers mid-run); `extra` for a bench's own settings.
+ */
+export function serverEnv(
+  databaseUrl: string,
+  port: number,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    WEB_DIST: '/nonexistent',
+    DATA_DIR: dataDir,
+    BOOKING_API_URL: 'http://127.0.0.1:9',
+    ...extra,
+  };
+}
+
+/**
  * The real server as its own process (as in production), on the given database. The booking
  * system points nowhere, so no demo brand is connected and no sync adds customers mid-run.
  */
 export async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
   const child = stopsWithBench(
     spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        SEED_DEMO: 'true',
-        WEB_DIST: '/nonexistent',
-        DATA_DIR: '/tmp/yado-bench',
-        BOOKING_API_URL: 'http://127.0.0.1:9',
-      },
+      env: serverEnv(databaseUrl, port, '/tmp/yado-bench'),
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );

@@ -43,6 +43,7 @@ import {
   openLoop,
   percentile,
   postmasterPid,
+  serverEnv,
   stopsWithBench,
   treeCpuMs,
   withSpread,
@@ -136,19 +137,11 @@ async function main(): Promise<void> {
     : ['apps/server/src/main.ts'];
   const ours = stopsWithBench(
     spawn(profile ? process.execPath : 'node_modules/.bin/tsx', serverArgs, {
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        SEED_DEMO: 'true',
-        WEB_DIST: '/nonexistent',
-        DATA_DIR,
-        BOOKING_API_URL: 'http://127.0.0.1:9',
+      env: serverEnv(url, port, DATA_DIR, {
         WORKER_IN_PROCESS: 'false',
         SNS_HOST_PATTERN: '^localhost:\\d+$',
         SNS_EXTRA_CA_FILE: certFile,
-      },
+      }),
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );

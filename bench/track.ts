@@ -27,6 +27,7 @@ import {
   dbUrl,
   openLoop,
   percentile,
+  serverEnv,
   stopsWithBench,
   treeCpuMs,
   withSpread,
@@ -52,19 +53,11 @@ const LINKS = [
 async function startOurs(url: string): Promise<ReturnType<typeof spawn>> {
   const child = stopsWithBench(
     spawn('node_modules/.bin/tsx', ['apps/server/src/main.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        SEED_DEMO: 'true',
-        WEB_DIST: '/nonexistent',
-        DATA_DIR,
-        BOOKING_API_URL: 'http://127.0.0.1:9',
+      env: serverEnv(url, port, DATA_DIR, {
         TRACKING_EVENTS_PER_MINUTE: '10000000',
         // An API process, as behind a load balancer: jobs run in worker processes of their own.
         WORKER_IN_PROCESS: 'false',
-      },
+      }),
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );
