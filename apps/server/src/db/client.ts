@@ -100,7 +100,7 @@ export async function openDatabase(options: {
         client.release();
         return { owner: results.slice(0, owner.length), tenant: results.slice(owner.length + 1) };
       } catch (error) {
-        // Which statements the connection had prepared when it failed is unknown: close it.
+        // The error may be the connection's own (lost, reset): closed rather than handed on.
         client.release(error as Error);
         throw error;
       }
@@ -111,6 +111,7 @@ export async function openDatabase(options: {
       if (!handle) {
         handle = drizzle(client, { schema }) as unknown as TDb;
         handles.set(client, handle);
+        pipelines.set(handle, (statements) => runPipeline(client, statements, parserOf, prepareValue));
       }
       let broken: Error | undefined;
       try {
@@ -421,6 +422,28 @@ export async function writeInTenant(
   plans: TPlans = 'auto',
 ): Promise<unknown[][][]> {
   return (await readInTenant(db, context, [], statements, plans)).tenant;
+}
+
+/** Over a `pg` pool, a tenant transaction's handle pipelines on its connection (pipelineIn). */
+const pipelines = new WeakMap<object, (statements: TStatement[]) => Promise<unknown[][][]>>();
+
+/**
+ * Statements of the open transaction `tx` in one round trip, in order, each seeing what the ones
+ * before it did; rows as arrays, one array of rows per statement, as readInTenant gives them. Over
+ * `pg` in a withTenant transaction they are pipelined on its connection and each prepared once per
+ * connection (as queryPrepared's); elsewhere (PGlite, the pool itself, a nested transaction) they
+ * run one after another. For work whose next statements do not need the rows of the ones before:
+ * each round trip is a write to PostgreSQL's socket and a wait for its answer.
+ */
+export async function pipelineIn(tx: TTx, queries: SQL[]): Promise<unknown[][][]> {
+  if (queries.length === 0) return [];
+  const pipeline = pipelines.get(tx);
+  const { dialect } = tx as unknown as TDrizzleInternals;
+  if (pipeline) return pipeline(queries.map((q) => dialect.sqlToQuery(q)));
+  const results: unknown[][][] = [];
+  for (const q of queries)
+    results.push((await queryPrepared<Record<string, unknown>>(tx, q)).map((r) => Object.values(r)));
+  return results;
 }
 
 /** A drizzle SQL fragment or query as the $n text and values a pipeline sends. */

@@ -12,6 +12,8 @@ export type TPipelineResult = unknown[][];
 
 interface TWire {
   stream: { cork(): void; uncork(): void };
+  on(event: 'parseComplete', listener: () => void): void;
+  off(event: 'parseComplete', listener: () => void): void;
   parsedStatements: Record<string, string>;
   parse(query: { text: string; name: string }): void;
   bind(config: { statement: string; values: unknown[]; valueMapper: (value: unknown) => unknown }): void;
@@ -52,10 +54,14 @@ export function statementName(text: string): string {
  * Statements sent in one write and answered after one Sync: one round trip, one implicit
  * transaction (settings made with set_config(..., true) last until its end), and each statement
  * prepared once per connection under a name derived from its text, so PostgreSQL plans it from
- * its plan cache rather than anew. A pg "submittable", the extension point pg-cursor uses.
+ * its plan cache rather than anew. A pg "submittable", the extension point pg-cursor uses. Inside
+ * an open transaction (pipelineIn, client.ts) the Sync ends no transaction: the statements are
+ * just that transaction's next ones, each seeing what the ones before it did.
  *
- * On an error PostgreSQL skips the rest up to the Sync; which statements were prepared by then is
- * not known, so the caller must discard the connection (`release(error)`).
+ * A statement is known to its connection as prepared once PostgreSQL said it parsed it
+ * (ParseComplete, in the order the Parses went): on an error PostgreSQL skips the rest up to the
+ * Sync, and those parsed before it stay prepared, so the connection can go on being used. A text
+ * repeated within one pipeline is parsed once.
  */
 class Pipeline {
   private readonly results: TPipelineResult[] = [];
@@ -66,6 +72,13 @@ class Pipeline {
   private resolve!: (results: TPipelineResult[]) => void;
   private reject!: (error: Error) => void;
   private readonly names: string[];
+  /** The Parses sent and not yet answered, in order. */
+  private readonly parsing: { name: string; text: string }[] = [];
+  private connection: TWire | null = null;
+  private readonly parsed = (): void => {
+    const statement = this.parsing.shift();
+    if (statement && this.connection) this.connection.parsedStatements[statement.name] = statement.text;
+  };
 
   constructor(
     private readonly statements: TStatement[],
@@ -80,11 +93,16 @@ class Pipeline {
   }
 
   submit(connection: TWire): null {
+    this.connection = connection;
+    connection.on('parseComplete', this.parsed);
     connection.stream.cork();
     try {
       this.statements.forEach((statement, i) => {
         const name = this.names[i] as string;
-        if (connection.parsedStatements[name] === undefined) connection.parse({ text: statement.sql, name });
+        if (connection.parsedStatements[name] === undefined && !this.parsing.some((p) => p.name === name)) {
+          connection.parse({ text: statement.sql, name });
+          this.parsing.push({ name, text: statement.sql });
+        }
         connection.bind({ statement: name, values: statement.params, valueMapper: this.prepareValue });
         connection.describe({ type: 'P', name: '' });
         connection.execute({ portal: '' });
@@ -107,13 +125,9 @@ class Pipeline {
     (this.results[this.index] ??= []).push(row);
   }
 
-  handleCommandComplete(_message: unknown, connection: TWire): void {
+  handleCommandComplete(): void {
     this.results[this.index] ??= [];
     this.index++;
-    if (this.index === this.statements.length) {
-      // Every statement ran, so every Parse succeeded: remember them for this connection.
-      this.statements.forEach((s, i) => (connection.parsedStatements[this.names[i] as string] = s.sql));
-    }
   }
 
   handleEmptyQuery(): void {
@@ -125,11 +139,17 @@ class Pipeline {
   handleError(error: Error): void {
     // pg hands an error to the active query and then forgets it: no ReadyForQuery follows here.
     this.failed = true;
+    this.stopListening();
     this.reject(error);
   }
 
   handleReadyForQuery(): void {
+    this.stopListening();
     if (!this.failed) this.resolve(this.results);
+  }
+
+  private stopListening(): void {
+    this.connection?.off('parseComplete', this.parsed);
   }
 }
 

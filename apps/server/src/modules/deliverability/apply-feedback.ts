@@ -1,7 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PROTECTION_DEFAULTS } from '@yado/contracts';
-import { queryPrepared, type TTx } from '../../db/client.ts';
-import { applyDomainRollups, applyRollups, type TDomainCounter, type TRollupDelta } from '../tracking/rollups.ts';
+import { pipelineIn, queryPrepared, type TTx } from '../../db/client.ts';
+import {
+  applyRollups,
+  domainRollupsQuery,
+  rollupsQuery,
+  type TDomainCounter,
+  type TRollupDelta,
+} from '../tracking/rollups.ts';
 import type { TFeedbackKind } from './classify.ts';
 import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.ts';
 
@@ -56,7 +62,13 @@ interface TRecorded {
   sending_domain: string | null;
 }
 
-/** Returns the events newly recorded (a repeat of one already recorded is left out). */
+/**
+ * Returns the events newly recorded (a repeat of one already recorded is left out). Two round trips
+ * whatever the batch holds, three when a complaint unsubscribed someone: the events recorded, then
+ * every rule's statement at once (pipelineIn: each sees what the ones before it did), then the
+ * campaigns' unsubscribe counts of those who left. One statement a round trip, the rules were a
+ * dozen writes to PostgreSQL's socket and as many waits a batch (issue 25's bench).
+ */
 export async function applyFeedback(
   tx: TTx,
   items: TFeedback[],
@@ -70,69 +82,97 @@ export async function applyFeedback(
 ): Promise<TApplied[]> {
   if (items.length === 0) return [];
   const now = instant(at);
-  // With each new event, its delivery's campaign and hotel, which its statistics are counted by.
+  // With each new event, its delivery's campaign and hotel, which its statistics are counted by. The
+  // events as one JSON document (pg spells an array parameter out element by element).
+  const events = items.map((i) => ({
+    delivery_id: i.deliveryId,
+    kind: i.kind,
+    source: i.source,
+    status: i.status,
+    diagnostic: i.diagnostic?.slice(0, MAX_DIAGNOSTIC) ?? null,
+    sending_domain: i.sendingDomain ?? null,
+    raw_b64: i.raw ? i.raw.toString('base64') : null,
+  }));
   const recorded = await queryPrepared<TRecorded>(
     tx,
     sql`with recorded as (insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw, received_at)
       select d.brand_id, d.id, d.campaign_id, d.customer_id, v.kind, v.source, v.status, v.diagnostic, v.sending_domain,
         v.kind || ':' || d.id, decode(v.raw_b64, 'base64'), ${now}
-      from unnest(${sql.param(items.map((i) => i.deliveryId))}::uuid[], ${sql.param(items.map((i) => i.kind))}::text[],
-        ${sql.param(items.map((i) => i.source))}::text[], ${sql.param(items.map((i) => i.status))}::text[],
-        ${sql.param(items.map((i) => i.diagnostic?.slice(0, MAX_DIAGNOSTIC) ?? null))}::text[],
-        ${sql.param(items.map((i) => i.sendingDomain ?? null))}::text[],
-        ${sql.param(items.map((i) => (i.raw ? i.raw.toString('base64') : null)))}::text[])
-        as v(delivery_id, kind, source, status, diagnostic, sending_domain, raw_b64)
+      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+        as v(delivery_id uuid, kind text, source text, status text, diagnostic text, sending_domain text, raw_b64 text)
       join deliveries d on d.id = v.delivery_id
       on conflict (brand_id, dedupe_key) do nothing
       returning delivery_id, brand_id, campaign_id, kind, diagnostic, sending_domain)
       select r.*, d.hotel_id from recorded r join deliveries d on d.id = r.delivery_id`,
   );
+  if (recorded.length === 0) return [];
+  const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
+  const hard = of('hard_bounce');
+  const soft = of('soft_bounce');
+  const complaints = of('complaint');
   // The campaign's rollups before the domain's, as every writer of both takes them (rollups.ts:
   // the send's step counts its mails in that order, and a step whose answers bounced runs this
   // first, in the same transaction): the other way round, two steps of one campaign deadlocked.
-  const counted = await countInStatistics(tx, recorded, at ?? new Date());
-  await countForDomains(tx, recorded);
-  if (protect) await pauseOverLimits(tx, counted, now);
-  const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
-  const hard = of('hard_bounce');
+  const statements: SQL[] = [];
+  const add = (...queries: (SQL | null)[]) => queries.forEach((q) => q && statements.push(q));
+  add(statisticsQuery(recorded, at ?? new Date()), domainsQuery(recorded));
+  if (protect) add(pauseQuery(campaignsAtRisk(recorded), now));
   if (hard.length) {
-    await suppress(tx, hard, 'hard_bounce', null, now);
-    await queryPrepared(
-      tx,
+    add(
+      suppressQuery(listed(hard), 'hard_bounce', null, now),
       sql`update customers cu set email_bounced_at = ${now} from deliveries d
       where d.id = any(${sql.param(hard.map((r) => r.delivery_id))}::uuid[]) and cu.id = d.customer_id and cu.email_bounced_at is null`,
     );
   }
-  const soft = of('soft_bounce');
+  // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced; asked
+  // only of a guest with SOFT_BOUNCES soft bounces in all (counted on the index of guest and kind),
+  // as most who soft-bounce once never do again. This batch's own are among them: recorded above.
   if (soft.length) {
-    // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced; asked
-    // only of a guest with SOFT_BOUNCES soft bounces in all (counted on the index of guest and kind),
-    // as most who soft-bounce once never do again.
-    const over = await queryPrepared<{ delivery_id: string; diagnostic: string | null }>(
-      tx,
-      sql`select v.delivery_id, v.diagnostic from unnest(${sql.param(soft.map((r) => r.delivery_id))}::uuid[],
-          ${sql.param(soft.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
-        join deliveries d on d.id = v.delivery_id
-        where case when (select count(*) from feedback_events f
-            where f.customer_id = d.customer_id and f.kind = 'soft_bounce') < ${SOFT_BOUNCES}::int then false
-          else (select count(*) from (
-            select l.id from deliveries l where l.customer_id = d.customer_id and l.status in ('sent', 'failed')
-            order by coalesce(l.sent_at, l.created_at) desc, l.id desc limit ${SOFT_WINDOW}::int) last
-          where exists (select 1 from feedback_events f where f.delivery_id = last.id and f.kind = 'soft_bounce')) >= ${SOFT_BOUNCES}::int end`,
+    add(
+      suppressQuery(
+        sql`select v.delivery_id, v.diagnostic from (${listed(soft)}) v
+          join deliveries d on d.id = v.delivery_id
+          where case when (select count(*) from feedback_events f
+              where f.customer_id = d.customer_id and f.kind = 'soft_bounce') < ${SOFT_BOUNCES}::int then false
+            else (select count(*) from (
+              select l.id from deliveries l where l.customer_id = d.customer_id and l.status in ('sent', 'failed')
+              order by coalesce(l.sent_at, l.created_at) desc, l.id desc limit ${SOFT_WINDOW}::int) last
+            where exists (select 1 from feedback_events f where f.delivery_id = last.id and f.kind = 'soft_bounce')) >= ${SOFT_BOUNCES}::int end`,
+        'soft_bounces',
+        SOFT_SUPPRESSION_DAYS,
+        now,
+      ),
     );
-    if (over.length) await suppress(tx, over, 'soft_bounces', SOFT_SUPPRESSION_DAYS, now);
   }
-  const complaints = of('complaint');
+  const complainAt = complaints.length ? statements.length : -1;
   if (complaints.length) {
-    await complain(
-      tx,
-      complaints.map((c) => c.delivery_id),
-      at ?? new Date(),
+    add(
+      complainQuery(
+        complaints.map((c) => c.delivery_id),
+        at ?? new Date(),
+      ),
+      suppressQuery(listed(complaints), 'complaint', null, now),
     );
-    await suppress(tx, complaints, 'complaint', null, now);
+  }
+  const results = await pipelineIn(tx, statements);
+  if (complainAt >= 0) {
+    // Who left (a guest unsubscribed already did not), counted in their campaigns' statistics.
+    const left = results[complainAt] as [string, string, string | null][];
+    await countEach(
+      tx,
+      left.map(([campaign_id, brand_id, hotel_id]) => ({ campaign_id, brand_id, hotel_id })),
+      at ?? new Date(),
+      () => 'unsubscribes',
+    );
   }
   return recorded.map((r) => ({ deliveryId: r.delivery_id, kind: r.kind }));
 }
+
+/** Deliveries and their diagnostics as rows to select from (`delivery_id`, `diagnostic`). */
+const listed = (rows: { delivery_id: string; diagnostic: string | null }[]): SQL =>
+  sql`select * from jsonb_to_recordset(${JSON.stringify(
+    rows.map((r) => ({ delivery_id: r.delivery_id, diagnostic: r.diagnostic })),
+  )}::jsonb) as v(delivery_id uuid, diagnostic text)`;
 
 const DOMAIN_COUNTED: Partial<Record<TFeedbackKind, TDomainCounter>> = {
   hard_bounce: 'hardBounces',
@@ -147,13 +187,11 @@ const DOMAIN_COUNTED: Partial<Record<TFeedbackKind, TDomainCounter>> = {
  * bounce, complaint, policy block and auto-reply counts against the domain it was sent from, by
  * the hour it came in. An event whose report named no sending domain is not counted there.
  */
-async function countForDomains(
-  tx: TTx,
+function domainsQuery(
   recorded: { brand_id: string; kind: TFeedbackKind; sending_domain: string | null }[],
-): Promise<void> {
+): SQL | null {
   const at = new Date();
-  await applyDomainRollups(
-    tx,
+  return domainRollupsQuery(
     recorded.flatMap((r) => {
       const counter = DOMAIN_COUNTED[r.kind];
       return counter && r.sending_domain
@@ -192,15 +230,31 @@ const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'co
 
 /**
  * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
- * transaction), by the hour the report came in. `delivered` stays what the relay accepted. Returns
- * the campaigns that a hard bounce or a complaint may have pushed over a threshold.
+ * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
  */
-async function countInStatistics(tx: TTx, recorded: TRecorded[], at: Date): Promise<string[]> {
-  const rows = recorded.filter((r) => COUNTED[r.kind]);
-  if (rows.length === 0) return [];
-  await countEach(tx, rows, at, (r) => COUNTED[r.kind] as TStatCounter);
-  return [...new Set(rows.filter((r) => r.kind === 'hard_bounce' || r.kind === 'complaint').map((r) => r.campaign_id))];
+function statisticsQuery(recorded: TRecorded[], at: Date): SQL | null {
+  return rollupsQuery(
+    recorded.flatMap((r) => {
+      const counter = COUNTED[r.kind];
+      return counter
+        ? [
+            {
+              campaignId: r.campaign_id,
+              brandId: r.brand_id,
+              hostId: r.hotel_id ?? r.brand_id,
+              at,
+              counters: { [counter]: 1 },
+            },
+          ]
+        : [];
+    }),
+  );
 }
+
+/** The campaigns that a hard bounce or a complaint may have pushed over a threshold. */
+const campaignsAtRisk = (recorded: TRecorded[]): string[] => [
+  ...new Set(recorded.filter((r) => r.kind === 'hard_bounce' || r.kind === 'complaint').map((r) => r.campaign_id)),
+];
 
 /**
  * Protection (issue 25): a sending campaign that has handed at least the brand's `pause_min_sent`
@@ -211,15 +265,15 @@ async function countInStatistics(tx: TTx, recorded: TRecorded[], at: Date): Prom
  * journeys have no one to resume them. Once an admin resumed a campaign that paused itself, it is
  * not paused by protection again (`paused_reason` stays, marked resumed).
  */
-export function protectCampaigns(tx: TTx, campaignIds: string[], at?: Date): Promise<void> {
-  return pauseOverLimits(tx, campaignIds, instant(at));
+export async function protectCampaigns(tx: TTx, campaignIds: string[], at?: Date): Promise<void> {
+  const query = pauseQuery(campaignIds, instant(at));
+  if (query) await queryPrepared(tx, query);
 }
 
-async function pauseOverLimits(tx: TTx, campaignIds: string[], now: SQL): Promise<void> {
-  if (campaignIds.length === 0) return;
-  const paused = await queryPrepared<{ id: string; brand_id: string; name: string; kind: string; rate: number }>(
-    tx,
-    sql`with t as (
+/** Pauses the campaigns over a threshold and audits each pause, in one statement; null: none to weigh. */
+function pauseQuery(campaignIds: string[], now: SQL): SQL | null {
+  if (campaignIds.length === 0) return null;
+  return sql`with t as (
         select c.id, st.sent + st.failed as handed, st.delivered, st.hard_bounces, st.complaints,
           coalesce(s.pause_min_sent, ${PROTECTION_DEFAULTS.minSent}) as min_sent,
           coalesce(s.pause_hard_bounce_pct, ${PROTECTION_DEFAULTS.hardBouncePct}) as hard_pct,
@@ -235,20 +289,16 @@ async function pauseOverLimits(tx: TTx, campaignIds: string[], now: SQL): Promis
           case when hard_bounces * 100.0 >= hard_pct * handed then hard_bounces::float8 / handed
             when delivered > 0 then complaints::float8 / delivered end as rate
         from t where handed > 0 and handed >= min_sent
+      ), paused as (
+        update campaigns c set paused_at = ${now}, paused_by = null, updated_at = ${now},
+          paused_reason = jsonb_build_object('kind', hit.kind, 'rate', round(hit.rate::numeric, 4))
+        from hit where c.id = hit.id and hit.kind is not null and c.paused_at is null
+        returning c.id, c.brand_id, c.name, hit.kind, round(hit.rate::numeric, 4) as rate
       )
-      update campaigns c set paused_at = ${now}, paused_by = null, updated_at = ${now},
-        paused_reason = jsonb_build_object('kind', hit.kind, 'rate', round(hit.rate::numeric, 4))
-      from hit where c.id = hit.id and hit.kind is not null and c.paused_at is null
-      returning c.id, c.brand_id, c.name, hit.kind, round(hit.rate::numeric, 4)::float8 as rate`,
-  );
-  for (const p of paused) {
-    await queryPrepared(
-      tx,
-      sql`insert into audit_log (at, brand_id, action, target_type, target_id, changes)
-      values (${now}, ${p.brand_id}, 'pause', 'campaign', ${p.id},
-        ${JSON.stringify({ name: p.name, pausedReason: p.kind, rate: `${(p.rate * 100).toFixed(1)}%` })}::jsonb)`,
-    );
-  }
+      insert into audit_log (at, brand_id, action, target_type, target_id, changes)
+      select ${now}, p.brand_id, 'pause', 'campaign', p.id,
+        jsonb_build_object('name', p.name, 'pausedReason', p.kind, 'rate', to_char(p.rate * 100, 'FM990.0') || '%')
+      from paused p`;
 }
 
 /**
@@ -256,41 +306,35 @@ async function pauseOverLimits(tx: TTx, campaignIds: string[], now: SQL): Promis
  * except that an expired soft one is renewed and a soft one becomes hard (or complaint) when the
  * stronger reason arrives.
  */
-async function suppress(
-  tx: TTx,
-  rows: { delivery_id: string; diagnostic: string | null }[],
+function suppressQuery(
+  /** Rows of `delivery_id` and `diagnostic`. */
+  source: SQL,
   reason: 'hard_bounce' | 'soft_bounces' | 'complaint',
   days: number | null,
   now: SQL,
-): Promise<void> {
+): SQL {
   const until = days === null ? sql`null::timestamptz` : sql`${now} + make_interval(days => ${days}::int)`;
-  await queryPrepared(
-    tx,
-    sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until, created_at)
+  return sql`insert into suppressions (brand_id, email, customer_id, reason, diagnostic, delivery_id, campaign_id, scenario_id, until, created_at)
     select distinct on (d.brand_id, lower(d.email)) d.brand_id, lower(d.email), d.customer_id, ${reason}, v.diagnostic, d.id, d.campaign_id, c.scenario_id, ${until}, ${now}
-    from unnest(${sql.param(rows.map((r) => r.delivery_id))}::uuid[], ${sql.param(rows.map((r) => r.diagnostic))}::text[]) as v(delivery_id, diagnostic)
-      join deliveries d on d.id = v.delivery_id join campaigns c on c.id = d.campaign_id
+    from (${source}) v join deliveries d on d.id = v.delivery_id join campaigns c on c.id = d.campaign_id
     where nullif(d.email, '') is not null
     order by d.brand_id, lower(d.email), d.id
     on conflict (brand_id, email) where lifted_at is null do update set
       reason = excluded.reason, diagnostic = excluded.diagnostic, customer_id = excluded.customer_id, delivery_id = excluded.delivery_id,
       campaign_id = excluded.campaign_id, scenario_id = excluded.scenario_id, created_at = ${now}, until = excluded.until
-    where suppressions.until is not null and (suppressions.until <= ${now} or excluded.until is null)`,
-  );
+    where suppressions.until is not null and (suppressions.until <= ${now} or excluded.until is null)`;
 }
 
 /**
  * Complaints: each guest leaves all of the brand's marketing at once, as their own unsubscribe
  * does (consent is brand-wide), with "complaint" as the source: shown on the customer, an event of
- * the delivery, the campaign's unsubscribe count and an audit entry. One statement for all of a
- * batch's complaints (it was five round trips each); the guests still subscribed are locked in id
- * order, and a guest who complained twice in the batch leaves once.
+ * the delivery and an audit entry; its rows are those who left, for the campaign's unsubscribe
+ * count. One statement for all of a batch's complaints (it was five round trips each); the guests
+ * still subscribed are locked in id order, and a guest who complained twice in the batch leaves once.
  */
-async function complain(tx: TTx, deliveryIds: string[], at: Date): Promise<void> {
+function complainQuery(deliveryIds: string[], at: Date): SQL {
   const when = sql`${at.toISOString()}::timestamptz`;
-  const left = await queryPrepared<{ campaign_id: string; brand_id: string; hotel_id: string | null }>(
-    tx,
-    sql`with locked as (
+  return sql`with locked as (
         select cu.id from customers cu
         where cu.id in (select d.customer_id from deliveries d where d.id = any(${sql.param(deliveryIds)}::uuid[]))
           and cu.email_status = 'active'
@@ -312,7 +356,5 @@ async function complain(tx: TTx, deliveryIds: string[], at: Date): Promise<void>
           jsonb_build_object('emailStatus', jsonb_build_array('active', 'unsubscribed'), 'source', 'complaint', 'campaignId', t.campaign_id)
         from target t
       )
-      select campaign_id, brand_id, hotel_id from target`,
-  );
-  await countEach(tx, left, at, () => 'unsubscribes');
+      select campaign_id, brand_id, hotel_id from target`;
 }

@@ -13,8 +13,9 @@ import type { TFeedbackKind } from '../classify.ts';
  * and a process that stops leaves its rows for the next sweep. The event itself is never written
  * again (an `applied_at` mark on it wrote the whole row, payload and indexes, a second time).
  * Nudged after each stored batch, it gathers for GATHER_MS first, so one transaction applies
- * what a moment's batches stored: a transaction is about fifteen statements whatever its size,
- * and applying after every stored batch of a few events made the relay's answers wait behind it
+ * what a moment's batches stored: a transaction is five or six round trips whatever its size
+ * (apply-feedback.ts), and applying after every stored batch of a few events made the relay's
+ * answers wait behind it
  * (issue 25's bench). Swept every SWEEP_MS besides.
  */
 
