@@ -1307,7 +1307,9 @@ export const suppressions = pgTable(
 /**
  * What the relay or a mailbox provider reported about one delivery: the synchronous answer's
  * classification (source `smtp`), a DSN or an ARF report received by the feedback receiver.
- * `dedupe_key` (one per delivery and kind) makes a repeated report a no-op: rules apply once.
+ * One per delivery and kind (`feedback_events_delivery_kind_key`) makes a repeated report a no-op:
+ * rules apply once. The same index finds a delivery's events (the recipient list, the soft-bounce
+ * window).
  */
 export const feedbackEvents = pgTable(
   'feedback_events',
@@ -1326,18 +1328,15 @@ export const feedbackEvents = pgTable(
     diagnostic: text('diagnostic'),
     /** The From domain the mail was sent from: policy blocks count against it. */
     sendingDomain: text('sending_domain'),
-    dedupeKey: text('dedupe_key').notNull(),
     /** The report as received (DSN, ARF, a webhook's event); null for a synchronous answer, and once past FEEDBACK_RAW_RETENTION_DAYS. */
     raw: bytea('raw'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('feedback_events_dedupe_key').on(t.brandId, t.dedupeKey),
-    index('feedback_events_delivery_idx').on(t.deliveryId),
+    uniqueIndex('feedback_events_delivery_kind_key').on(t.deliveryId, t.kind),
     index('feedback_events_customer_idx')
       .on(t.customerId, t.kind)
       .where(sql`customer_id is not null`),
-    index('feedback_events_brand_at_idx').on(t.brandId, t.receivedAt),
     // The deliverability view's latest policy blocks of a sending domain.
     index('feedback_events_policy_block_idx')
       .on(t.brandId, t.sendingDomain, t.receivedAt)

@@ -14,7 +14,7 @@ import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.
 /**
  * Records what was learnt about deliveries (a synchronous answer, a DSN, a complaint report) and
  * applies the rules of issue 25 once: each delivery and kind is recorded at most once
- * (`feedback_events.dedupe_key`), and only a newly recorded event acts.
+ * (`feedback_events_delivery_kind_key`), and only a newly recorded event acts.
  *
  * - hard_bounce: the address goes on the brand's suppression list at once (and the customer shows
  *   `email_bounced_at`, as before).
@@ -95,13 +95,13 @@ export async function applyFeedback(
   }));
   const recorded = await queryPrepared<TRecorded>(
     tx,
-    sql`with recorded as (insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, dedupe_key, raw, received_at)
+    sql`with recorded as (insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic, sending_domain, raw, received_at)
       select d.brand_id, d.id, d.campaign_id, d.customer_id, v.kind, v.source, v.status, v.diagnostic, v.sending_domain,
-        v.kind || ':' || d.id, decode(v.raw_b64, 'base64'), ${now}
+        decode(v.raw_b64, 'base64'), ${now}
       from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
         as v(delivery_id uuid, kind text, source text, status text, diagnostic text, sending_domain text, raw_b64 text)
       join deliveries d on d.id = v.delivery_id
-      on conflict (brand_id, dedupe_key) do nothing
+      on conflict (delivery_id, kind) do nothing
       returning delivery_id, brand_id, campaign_id, kind, diagnostic, sending_domain)
       select r.*, d.hotel_id from recorded r join deliveries d on d.id = r.delivery_id`,
   );

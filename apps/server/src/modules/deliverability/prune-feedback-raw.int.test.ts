@@ -101,8 +101,8 @@ describe('retention of raw reports', () => {
     // Reports received as mail keep theirs there: an auto-reply to each mail, as the receiver stores it.
     for (const m of [old, recent])
       await s.sql(
-        `insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, dedupe_key, raw)
-         select brand_id, id, campaign_id, customer_id, 'auto_reply', 'reply', 'auto_reply:' || id, 'Subject: Out of office'::bytea
+        `insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, raw)
+         select brand_id, id, campaign_id, customer_id, 'auto_reply', 'reply', 'Subject: Out of office'::bytea
          from deliveries where id = $1`,
         [m.deliveryId],
       );
