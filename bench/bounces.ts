@@ -434,7 +434,7 @@ async function main(): Promise<void> {
       baseline: () => sideOf(sliceFor(bareRound++), 'bare')(),
       measure: (r) => percentile(r.latencies, 99),
       label: (r) =>
-        `p50=${p(r, 50)} ms p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s` +
+        `p50=${p(r, 50)} ms p90=${p(r, 90)} p95=${p(r, 95)} p98=${p(r, 98)} p99=${p(r, 99)} ms errors=${r.errors}/${r.sent} achieved=${(r.sent / r.seconds).toFixed(0)} req/s` +
         `; per request: CPU ${r.cpu.server.toFixed(0)} µs server + ${r.cpu.pg.toFixed(0)} µs PostgreSQL` +
         `, WAL ${(r.wal.bytes / 1024).toFixed(2)} KB (${r.wal.fpi.toFixed(2)} whole pages), WAL buffers full ${r.wal.buffersFull}x`,
     });
