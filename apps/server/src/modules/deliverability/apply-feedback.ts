@@ -82,6 +82,8 @@ export async function applyFeedback(
 ): Promise<TApplied[]> {
   if (items.length === 0) return [];
   const now = instant(at);
+  // `at`, else now: the statistics' hour and the moment a complaint unsubscribes its guest.
+  const when = at ?? new Date();
   // With each new event, its delivery's campaign and hotel, which its statistics are counted by. The
   // events as one JSON document (pg spells an array parameter out element by element).
   const events = items.map((i) => ({
@@ -115,7 +117,7 @@ export async function applyFeedback(
   // first, in the same transaction): the other way round, two steps of one campaign deadlocked.
   const statements: SQL[] = [];
   const add = (...queries: (SQL | null)[]) => queries.forEach((q) => q && statements.push(q));
-  add(statisticsQuery(recorded, at ?? new Date()), domainsQuery(recorded));
+  add(statisticsQuery(recorded, when), domainsQuery(recorded));
   if (protect) add(pauseQuery(campaignsAtRisk(recorded), now));
   if (hard.length) {
     add(
@@ -149,7 +151,7 @@ export async function applyFeedback(
     add(
       complainQuery(
         complaints.map((c) => c.delivery_id),
-        at ?? new Date(),
+        when,
       ),
       suppressQuery(listed(complaints), 'complaint', null, now),
     );
@@ -158,11 +160,13 @@ export async function applyFeedback(
   if (complainAt >= 0) {
     // Who left (a guest unsubscribed already did not), counted in their campaigns' statistics.
     const left = results[complainAt] as [string, string, string | null][];
-    await countEach(
+    await applyRollups(
       tx,
-      left.map(([campaign_id, brand_id, hotel_id]) => ({ campaign_id, brand_id, hotel_id })),
-      at ?? new Date(),
-      () => 'unsubscribes',
+      eachCounted(
+        left.map(([campaign_id, brand_id, hotel_id]) => ({ campaign_id, brand_id, hotel_id })),
+        when,
+        () => 'unsubscribes',
+      ),
     );
   }
   return recorded.map((r) => ({ deliveryId: r.delivery_id, kind: r.kind }));
@@ -204,22 +208,18 @@ function domainsQuery(
 type TStatCounter = keyof TRollupDelta['counters'];
 
 /** One of a counter in the campaign's rollups (by the hotel, else the brand) for each delivery's row. */
-function countEach<T extends { campaign_id: string; brand_id: string; hotel_id: string | null }>(
-  tx: TTx,
+function eachCounted<T extends { campaign_id: string; brand_id: string; hotel_id: string | null }>(
   rows: T[],
   at: Date,
   counter: (row: T) => TStatCounter,
-): Promise<void> {
-  return applyRollups(
-    tx,
-    rows.map((r) => ({
-      campaignId: r.campaign_id,
-      brandId: r.brand_id,
-      hostId: r.hotel_id ?? r.brand_id,
-      at,
-      counters: { [counter(r)]: 1 },
-    })),
-  );
+): TRollupDelta[] {
+  return rows.map((r) => ({
+    campaignId: r.campaign_id,
+    brandId: r.brand_id,
+    hostId: r.hotel_id ?? r.brand_id,
+    at,
+    counters: { [counter(r)]: 1 },
+  }));
 }
 
 const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'complaints'>> = {
@@ -234,20 +234,11 @@ const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'co
  */
 function statisticsQuery(recorded: TRecorded[], at: Date): SQL | null {
   return rollupsQuery(
-    recorded.flatMap((r) => {
-      const counter = COUNTED[r.kind];
-      return counter
-        ? [
-            {
-              campaignId: r.campaign_id,
-              brandId: r.brand_id,
-              hostId: r.hotel_id ?? r.brand_id,
-              at,
-              counters: { [counter]: 1 },
-            },
-          ]
-        : [];
-    }),
+    eachCounted(
+      recorded.filter((r) => COUNTED[r.kind]),
+      at,
+      (r) => COUNTED[r.kind] as TStatCounter,
+    ),
   );
 }
 
