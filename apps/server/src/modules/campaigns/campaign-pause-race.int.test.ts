@@ -8,17 +8,19 @@ import { sendCampaign } from './send-campaign.ts';
 
 /**
  * The pause's hand-over race (issue 24, the drill saw a mail start milliseconds after the pause was
- * answered): the statement that checks consent and marks a mail "handed" reads the campaign's row
- * under a share lock, so a pause committing meanwhile is waited for and seen. The pause is made
- * through the API while the relay (an SMTP server of the test's own) holds a message and the other
- * slots go on handing theirs. Once the pause is answered, the mails handed so far are in flight and
- * finish; the relay receives no MAIL FROM beyond them. Resumed, the campaign sends the rest.
+ * answered): the statement that checks consent and marks a mail "handed" runs after the step has
+ * taken the campaign's row under a share lock, so a pause committing meanwhile is waited for and
+ * seen. The pause is made through the API while the relay (an SMTP server of the test's own) holds
+ * the slots' messages; once the pause is answered, the mails handed so far are in flight and
+ * finish, and the relay receives no MAIL FROM beyond them. Resumed, the campaign sends the rest.
  *
- * To meet the race every time, the test holds the campaign's statistics row locked, so a slot's
- * step stops after its hand-over statement and before its commit, and sends the pause then. Without
- * the share lock the pause commits past that step and is answered first, and the step's mail goes
- * out after it; with it the pause waits for the step (seen waiting in pg_stat_activity), the lock is
- * let go, and the step's mail is in flight before the pause is answered.
+ * To meet the race every time, the test holds the claimed and not yet handed deliveries locked, so
+ * a step's hand-over statement (past its campaign check) waits on one of them, uncommitted, and
+ * sends the pause then. Without the share lock the pause commits at once and is answered, and the
+ * step then hands its mail after it; with it the pause waits for the step (seen waiting in
+ * pg_stat_activity), the rows are let go, and the step's mail is in flight before the pause is
+ * answered. The relay answers no other message until the rows are locked: on a slow machine the
+ * slots could otherwise hand every mail first (CI once saw 30 of 30 handed).
  */
 
 const GUESTS = 30;
@@ -76,16 +78,30 @@ describe('a pause while the slots are handing mails over', () => {
     const { id, token } = await startedCampaignFor(s, `一時停止の競合 ${tag}`, guests);
     let handedAtPause = -1;
     let mailFromAtPause = -1;
+    // Connected beforehand, so taking the locks is two quick statements.
+    const lock = new pg.Client({ connectionString: s.rt.config.databaseUrl ?? undefined });
+    await lock.connect();
+    let locked: Promise<void> | null = null;
     relay.onMessage = async () => {
-      if (handedAtPause >= 0 || relay.mailFrom.length < 8) return;
+      if (handedAtPause >= 0 || relay.mailFrom.length < 3) {
+        await locked;
+        return;
+      }
       handedAtPause = 0; // once
-      const lock = new pg.Client({ connectionString: s.rt.config.databaseUrl ?? undefined });
-      await lock.connect();
+      let letGo = () => {};
+      locked = new Promise((r) => (letGo = r));
       try {
         await lock.query('begin');
-        await lock.query('select 1 from campaign_stats where campaign_id = $1 for update', [id]);
-        // A slot's step has handed its next mail and waits to write the statistics, uncommitted.
-        await until(() => waitingOn('%campaign_stats%'), 'a send step waiting for the statistics row');
+        // Those a step is handing right now are skipped: that step commits, the next ones wait.
+        const held = await lock.query(
+          `select id from deliveries where campaign_id = $1 and status = 'sending' and handed_at is null
+           for update skip locked`,
+          [id],
+        );
+        expect(held.rowCount).toBeGreaterThan(0);
+        letGo();
+        // A slot's step, its campaign checked, waits to mark its next mail handed, uncommitted.
+        await until(() => waitingOn('%handed_at = case%'), 'a send step waiting to hand a mail over');
         let answered = false;
         const pausing = s.call('POST', `/v1/campaigns/${id}/pause`, { token, body: {} }).then((r) => {
           answered = true;
@@ -104,14 +120,15 @@ describe('a pause while the slots are handing mails over', () => {
         );
         handedAtPause = row.n as number;
       } finally {
+        letGo();
         await lock.query('commit').catch(() => undefined);
-        await lock.end();
       }
     };
     try {
       await sendCampaign(s.rt, { campaignId: id, brandId: brand.id });
     } finally {
       relay.onMessage = null;
+      await lock.end();
     }
     expect(handedAtPause).toBeGreaterThan(0);
     expect(handedAtPause).toBeLessThan(GUESTS);
