@@ -314,20 +314,30 @@ export function sqlStateOf(error: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
-/**
- * Runs a transaction again (at most `attempts` times in all, after a short random pause) when
- * PostgreSQL rolled it back as a deadlock's victim or a serialization failure. Only for work whose
- * effects are all inside that transaction: it is run again whole.
- */
 /** A deadlock's victim or a serialization failure: the whole transaction may be run again. */
 export const isConflict = (error: unknown): boolean => CONFLICTS.has(sqlStateOf(error));
 
-export async function retryingConflicts<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
+/** Where a conflict that was run again is told (a deadlock is worth knowing of, even when it healed). */
+export interface TConflictLog {
+  warn(details: object, message: string): void;
+}
+
+/**
+ * Runs a transaction again (at most `attempts` times in all, after a short random pause) when
+ * PostgreSQL rolled it back as a deadlock's victim or a serialization failure. Only for work whose
+ * effects are all inside that transaction: it is run again whole. Each time, `log` is told what
+ * (`what`) met which conflict.
+ */
+export async function retryingConflicts<T>(
+  transaction: () => Promise<T>,
+  { attempts = 4, log, what = 'a transaction' }: { attempts?: number; log?: TConflictLog; what?: string } = {},
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await transaction();
     } catch (error) {
       if (attempt >= attempts || !CONFLICTS.has(sqlStateOf(error))) throw error;
+      log?.warn({ sqlState: sqlStateOf(error), attempt, what }, 'a transaction met a conflict and is run again');
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }

@@ -21,27 +21,33 @@ afterAll(async () => {
 });
 
 /** Locks `first`, waits until the other transaction holds its row too, then locks `second`. */
-function crossing(first: string, second: string, met: { count: number }): Promise<number> {
+function crossing(first: string, second: string, met: { count: number }, told: object[]): Promise<number> {
   let runs = 0;
-  return retryingConflicts(async () => {
-    runs++;
-    await withTenant(s.rt.database.db, { scopeAll: true, brandId: null }, async (tx) => {
-      await tx.execute(sql`select id from hosts where id = ${first}::uuid for update`);
-      met.count++;
-      const until = Date.now() + 5_000;
-      while (met.count < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-      await tx.execute(sql`select id from hosts where id = ${second}::uuid for update`);
-    });
-    return runs;
-  });
+  const log = { warn: (details: object) => told.push(details) };
+  return retryingConflicts(
+    async () => {
+      runs++;
+      await withTenant(s.rt.database.db, { scopeAll: true, brandId: null }, async (tx) => {
+        await tx.execute(sql`select id from hosts where id = ${first}::uuid for update`);
+        met.count++;
+        const until = Date.now() + 5_000;
+        while (met.count < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+        await tx.execute(sql`select id from hosts where id = ${second}::uuid for update`);
+      });
+      return runs;
+    },
+    { log, what: 'crossing' },
+  );
 }
 
 describe('retryingConflicts', () => {
   it("runs a deadlock's victim again, so both transactions commit", async () => {
     const met = { count: 0 };
-    const runs = await Promise.all([crossing(rows[0], rows[1], met), crossing(rows[1], rows[0], met)]);
-    // One of the two was the victim and ran twice.
+    const told: object[] = [];
+    const runs = await Promise.all([crossing(rows[0], rows[1], met, told), crossing(rows[1], rows[0], met, told)]);
+    // One of the two was the victim and ran twice, and the log was told so.
     expect(runs.sort()).toEqual([1, 2]);
+    expect(told).toEqual([{ sqlState: '40P01', attempt: 1, what: 'crossing' }]);
   }, 30_000);
 
   it('gives the deadlock to the caller when no attempt is left', async () => {
@@ -54,8 +60,8 @@ describe('retryingConflicts', () => {
         await tx.execute(sql`select id from hosts where id = ${b}::uuid for update`);
       });
     const results = await Promise.allSettled([
-      retryingConflicts(() => once(rows[0], rows[1]), 1),
-      retryingConflicts(() => once(rows[1], rows[0]), 1),
+      retryingConflicts(() => once(rows[0], rows[1]), { attempts: 1 }),
+      retryingConflicts(() => once(rows[1], rows[0]), { attempts: 1 }),
     ]);
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [sqlStateOf(r.reason)] : []));
     expect(refused).toEqual(['40P01']);

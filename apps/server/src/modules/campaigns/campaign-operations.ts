@@ -37,6 +37,7 @@ import { signedRaw } from './dkim-sign.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import {
   cancelPausedRow,
+  lockCampaignStats,
   deleteCampaignRow,
   findCampaignRow,
   headlineOf,
@@ -416,19 +417,19 @@ export async function moveCampaign(
   id: string,
   to: 'draft' | 'cancelled',
 ): Promise<TCampaign> {
-  // Cancelling a paused campaign meets its send's last commit (in flight when the pause came) in
-  // the opposite order: the send holds the rollups and waits for the campaign's row, the cancel
-  // holds the row and waits for the rollups. PostgreSQL breaks the deadlock by failing one; if it
-  // is this one, it is run again, whole (it changes nothing outside its transaction).
-  await retryingConflicts(() =>
-    inTenant(rt, ctx, async (tx) => {
-      const row = await mustOwn(tx, ctx, id);
-      if (to === 'cancelled' && row.status === 'pending') return cancelPaused(tx, ctx, row);
-      if (!(await setStatusFromEditable(tx, id, ctx.user.id, to)))
-        throw new AppError(409, to === 'cancelled' ? 'campaign_not_cancellable' : 'campaign_not_editable');
-      await releaseUses(tx, row.id, to);
-      if (row.status !== to) await auditCampaign(tx, ctx, row, to === 'cancelled' ? 'cancel' : 'unschedule');
-    }),
+  // A conflict all the same (none is known since the cancel takes the statistics first) is run
+  // again, whole: nothing here acts outside the transaction.
+  await retryingConflicts(
+    () =>
+      inTenant(rt, ctx, async (tx) => {
+        const row = await mustOwn(tx, ctx, id);
+        if (to === 'cancelled' && row.status === 'pending') return cancelPaused(tx, ctx, row);
+        if (!(await setStatusFromEditable(tx, id, ctx.user.id, to)))
+          throw new AppError(409, to === 'cancelled' ? 'campaign_not_cancellable' : 'campaign_not_editable');
+        await releaseUses(tx, row.id, to);
+        if (row.status !== to) await auditCampaign(tx, ctx, row, to === 'cancelled' ? 'cancel' : 'unschedule');
+      }),
+    { log: rt.log, what: 'a campaign moved' },
   );
   return getCampaign(rt, ctx, id);
 }
@@ -439,6 +440,12 @@ export async function moveCampaign(
  * audience), what is in flight finishes. Audited with the number skipped and the pause's reason.
  */
 async function cancelPaused(tx: TTx, ctx: TActingContext, row: TCampaignRow): Promise<void> {
+  // The statistics before the campaign's row, as the send's steps take them (their rollups, then
+  // the row under a share lock for the hand-over): a step still recording the answers of the mails
+  // in flight is waited for here. The other way round, the cancel held the row and waited for the
+  // rollups while the step held them and waited for the row: a deadlock, broken after PostgreSQL's
+  // deadlock_timeout (a second) by failing one of them.
+  await lockCampaignStats(tx, row.id, row.brand_id);
   const skipped = await cancelPausedRow(tx, row.id, ctx.user.id);
   if (!skipped) throw new AppError(409, 'campaign_not_cancellable');
   await recordDeliveryOutcomes(

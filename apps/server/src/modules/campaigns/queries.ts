@@ -339,6 +339,18 @@ export async function setStatusFromEditable(
  * sees the campaign cancelled or hands its rows before they are skipped (row locks decide), so no
  * delivery is both. Null when the campaign is not paused.
  */
+/**
+ * Takes the campaign's statistics row for the rest of the transaction, made (all zeros) if it has
+ * none yet: a send step that is making it meanwhile (its first answers) is waited for, where a
+ * `select ... for update` would find nothing to lock and go on.
+ */
+export async function lockCampaignStats(tx: TTx, id: string, brandId: string): Promise<void> {
+  await tx.execute(
+    sql`insert into campaign_stats (campaign_id, brand_id) values (${id}::uuid, ${brandId}::uuid)
+      on conflict (campaign_id) do update set updated_at = now()`,
+  );
+}
+
 export async function cancelPausedRow(
   tx: TTx,
   id: string,

@@ -512,17 +512,19 @@ class SendLog {
       countSendCommit(step ? 'pipelined' : 'stepwise');
       // A bounce report applied at the same moment may deadlock with this commit (both count
       // bounces, and either may pause the campaign): the loser is run again, whole.
-      step ??= await retryingConflicts(() =>
-        asBrand(this.rt, this.campaign.brand_id, (tx) =>
-          commitSendStep(
-            tx,
-            this.campaign,
-            this.token,
-            this.sendingDomain,
-            answers.map((a) => a.outcome),
-            handIds,
+      step ??= await retryingConflicts(
+        () =>
+          asBrand(this.rt, this.campaign.brand_id, (tx) =>
+            commitSendStep(
+              tx,
+              this.campaign,
+              this.token,
+              this.sendingDomain,
+              answers.map((a) => a.outcome),
+              handIds,
+            ),
           ),
-        ),
+        { log: this.rt.log, what: 'a send step' },
       );
       const { verdicts, recorded } = step;
       // Counted once committed, and only if recorded (a fenced answer is not): what the metrics say
@@ -578,7 +580,14 @@ class SendLog {
         queries.map((q) => statementOf(db, q)),
       );
     } catch (error) {
-      if (sqlStateOf(error) === 'YD001' || isConflict(error)) return null;
+      if (sqlStateOf(error) === 'YD001') return null;
+      if (isConflict(error)) {
+        this.rt.log.warn(
+          { sqlState: sqlStateOf(error), what: 'a send step in one round trip' },
+          'a transaction met a conflict and is run again',
+        );
+        return null;
+      }
       throw error;
     }
     return {

@@ -110,8 +110,10 @@ async function receive(rt: TRuntime, raw: Buffer, session: SMTPServerSession, ta
     }
     // A report may meet the send's own commit on the same rows (a protection pause among them):
     // PostgreSQL then rolls one back, and it is applied again.
-    const applied = await retryingConflicts(() =>
-      withTenant(rt.database.db, { scopeAll: false, brandId: target.brandId }, (tx) => applyFeedback(tx, [found])),
+    const applied = await retryingConflicts(
+      () =>
+        withTenant(rt.database.db, { scopeAll: false, brandId: target.brandId }, (tx) => applyFeedback(tx, [found])),
+      { log: rt.log, what: 'a report applied' },
     );
     countFeedback(applied.length ? 'applied' : 'duplicate');
   }
