@@ -104,3 +104,39 @@ export async function relayedTestServer(smtpUrl: string, env: Record<string, str
   );
   return server;
 }
+
+/**
+ * `n` guests of さくら箱根 for a relay test, kept apart from other files' by `tag` (hex): addressed
+ * `<local><g>.<tag>@guest.example.jp`, phones `<phone>` (four digits), four of the tag's and `g`'s
+ * own four. Answers their ids.
+ */
+export async function relayGuests(
+  s: TTestServer,
+  n: number,
+  tag: string,
+  { local, phone }: { local: string; phone: string },
+): Promise<string[]> {
+  const rows = await s.sql(
+    `with hotel as (select id, brand_id from hosts where slug = 'sakura-hakone'),
+     guest as (
+       insert into customers (brand_id, first_name, last_name, phone, email)
+       select hotel.brand_id, '客' || g, '山田', $1 || $2 || lpad(g::text, 4, '0'), $3 || g || '.' || $4 || '@guest.example.jp'
+       from hotel, generate_series(1, ${n}) g returning id, brand_id
+     ), allocated as (
+       insert into customer_allocations (customer_id, hotel_id, brand_id, source)
+       select guest.id, hotel.id, guest.brand_id, 'manual' from guest, hotel returning customer_id
+     )
+     select customer_id as id from allocated order by customer_id`,
+    [phone, String(parseInt(tag, 16) % 10000).padStart(4, '0'), local, tag],
+  );
+  return rows.map((r) => r.id as string);
+}
+
+/** Polls `check` every 10 ms until it holds (a condition, never a sleep of a guessed length). */
+export async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never: ${what}`);
+}

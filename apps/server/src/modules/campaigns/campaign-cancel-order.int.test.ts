@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startedCampaignFor } from '../../test/campaign-send.ts';
 import type { TTestServer } from '../../test/harness.ts';
-import { relayedTestServer, startTestRelay, type TTestRelay } from '../../test/test-relay.ts';
+import { relayGuests, relayedTestServer, startTestRelay, until, type TTestRelay } from '../../test/test-relay.ts';
 import { sendCampaign } from './send-campaign.ts';
 
 /**
@@ -21,15 +21,6 @@ import { sendCampaign } from './send-campaign.ts';
 
 const GUESTS = 6;
 const CONFLICT = 'a transaction met a conflict and is run again';
-
-/** Polls `check` until it holds (a condition, never a sleep of a guessed length). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never: ${what}`);
-}
 
 let s: TTestServer;
 let relay: TTestRelay;
@@ -50,20 +41,7 @@ beforeAll(async () => {
   relay = await startTestRelay();
   s = await relayedTestServer(relay.url({ maxConnections: 2 }), { CAMPAIGN_BATCH_SIZE: '10' });
   [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-  const [hotel] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
-  const rows = await s.sql(
-    `insert into customers (brand_id, first_name, last_name, phone, email)
-     select $1, '客' || g, '取消', '0907' || $2 || lpad(g::text, 4, '0'), 'c' || g || '.' || $3 || '@guest.example.jp'
-     from generate_series(1, ${GUESTS}) g returning id`,
-    [brand.id, String(parseInt(tag, 16) % 10000).padStart(4, '0'), tag],
-  );
-  for (const row of rows) {
-    await s.sql(
-      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'manual')`,
-      [row.id, hotel.id, brand.id],
-    );
-    guests.push(row.id as string);
-  }
+  guests.push(...(await relayGuests(s, GUESTS, tag, { local: 'c', phone: '0907' })));
 });
 afterAll(async () => {
   await s?.close();
