@@ -37,7 +37,6 @@ import { signedRaw } from './dkim-sign.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import {
   cancelPausedRow,
-  lockCampaignStats,
   deleteCampaignRow,
   findCampaignRow,
   headlineOf,
@@ -45,6 +44,7 @@ import {
   insertCampaign,
   listCampaignRows,
   listDeliveryRows,
+  lockCampaignStats,
   setCampaignSegments,
   setPaused,
   setScheduled,

@@ -332,14 +332,6 @@ export async function setStatusFromEditable(
 }
 
 /**
- * Cancels a paused campaign (issue 25): the campaign is cancelled, and its deliveries not yet handed
- * to the relay (queued, deferred, or claimed before the pause and not handed) are skipped as
- * cancelled. Those handed finish on their own: their answers are recorded by their claim, and
- * `finishIfDone` leaves a cancelled campaign alone. A claim that hands at this very moment either
- * sees the campaign cancelled or hands its rows before they are skipped (row locks decide), so no
- * delivery is both. Null when the campaign is not paused.
- */
-/**
  * Takes the campaign's statistics row for the rest of the transaction, made (all zeros) if it has
  * none yet: a send step that is making it meanwhile (its first answers) is waited for, where a
  * `select ... for update` would find nothing to lock and go on.
@@ -351,6 +343,14 @@ export async function lockCampaignStats(tx: TTx, id: string, brandId: string): P
   );
 }
 
+/**
+ * Cancels a paused campaign (issue 25): the campaign is cancelled, and its deliveries not yet handed
+ * to the relay (queued, deferred, or claimed before the pause and not handed) are skipped as
+ * cancelled. Those handed finish on their own: their answers are recorded by their claim, and
+ * `finishIfDone` leaves a cancelled campaign alone. A claim that hands at this very moment either
+ * sees the campaign cancelled or hands its rows before they are skipped (row locks decide), so no
+ * delivery is both. Null when the campaign is not paused.
+ */
 export async function cancelPausedRow(
   tx: TTx,
   id: string,
