@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './free-port.ts';
 import { killWorkerProcess, startWorkerProcess, startYadoProcess } from './worker-process.ts';
 
 /**
@@ -15,42 +16,6 @@ import { killWorkerProcess, startWorkerProcess, startYadoProcess } from './worke
  * (`bind`), so the APIs can trust one (TRUST_PROXY) and not another. Needs nginx:
  * scripts/ensure-nginx.sh installs it.
  */
-
-/**
- * The lowest port the kernel hands out for a bind to port 0 (Linux's ip_local_port_range), where
- * readable; 32768 is Linux's default.
- */
-function ephemeralFloor(): number {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > 12_000 ? low : 32_768;
-  } catch {
-    return 32_768;
-  }
-}
-const ports = { floor: ephemeralFloor(), given: new Set<number>() };
-
-/**
- * A free loopback port for a process still to start, taken at random below the ephemeral range:
- * one taken there by a bind to port 0 could be handed meanwhile to another test's server (CI once
- * saw a worker fail with EADDRINUSE on its metrics port), and a process started again after a
- * SIGKILL keeps its port free only if nothing else binds to it. Never the same port twice here.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 10_000 + Math.floor(Math.random() * (ports.floor - 10_000));
-    if (ports.given.has(port)) continue;
-    const server = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (!free) continue;
-    await new Promise((r) => server.close(r));
-    ports.given.add(port);
-    return port;
-  }
-}
 
 export function nginxBinary(): string {
   for (const candidate of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(candidate)) return candidate;
