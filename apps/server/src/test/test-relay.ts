@@ -140,3 +140,13 @@ export async function until(check: () => Promise<boolean>, what: string): Promis
   }
   throw new Error(`never: ${what}`);
 }
+
+/** Statements of other sessions on the test's database waiting for a lock, their text matching `like`. */
+export async function lockWaiters(s: TTestServer, like = '%'): Promise<number> {
+  const [row] = await s.sql(
+    `select count(*)::int as n from pg_stat_activity
+     where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid() and query ilike $1`,
+    [like],
+  );
+  return row.n as number;
+}

@@ -3,7 +3,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startedCampaignFor } from '../../test/campaign-send.ts';
 import type { TTestServer } from '../../test/harness.ts';
-import { relayGuests, relayedTestServer, startTestRelay, until, type TTestRelay } from '../../test/test-relay.ts';
+import {
+  lockWaiters,
+  relayGuests,
+  relayedTestServer,
+  startTestRelay,
+  until,
+  type TTestRelay,
+} from '../../test/test-relay.ts';
 import { sendCampaign } from './send-campaign.ts';
 
 /**
@@ -27,15 +34,6 @@ let relay: TTestRelay;
 let brand: { id: string };
 const tag = randomBytes(3).toString('hex');
 const guests: string[] = [];
-
-/** Statements of the test's database waiting for a lock, other than the asking session's. */
-const waiting = async () =>
-  (
-    await s.sql(
-      `select count(*)::int as n from pg_stat_activity
-       where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()`,
-    )
-  )[0].n as number;
 
 beforeAll(async () => {
   relay = await startTestRelay();
@@ -78,9 +76,9 @@ describe('a paused campaign cancelled while its send records the last answers', 
       await lock.query('begin');
       await lock.query('select 1 from sending_domain_stats_hourly where brand_id = $1 for update', [brand.id]);
       answer();
-      await until(async () => (await waiting()) >= 1, 'the send step waiting for the domain rows');
+      await until(async () => (await lockWaiters(s)) >= 1, 'the send step waiting for the domain rows');
       const cancelling = s.call('POST', `/v1/campaigns/${id}/cancel`, { token, body: {} });
-      await until(async () => (await waiting()) >= 2, 'the cancel waiting too');
+      await until(async () => (await lockWaiters(s)) >= 2, 'the cancel waiting too');
       await lock.query('commit');
       const cancelled = await cancelling;
       expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);

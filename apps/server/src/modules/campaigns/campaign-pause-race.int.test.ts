@@ -3,7 +3,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startedCampaignFor } from '../../test/campaign-send.ts';
 import type { TTestServer } from '../../test/harness.ts';
-import { relayGuests, relayedTestServer, startTestRelay, until, type TTestRelay } from '../../test/test-relay.ts';
+import {
+  lockWaiters,
+  relayGuests,
+  relayedTestServer,
+  startTestRelay,
+  until,
+  type TTestRelay,
+} from '../../test/test-relay.ts';
 import { sendCampaign } from './send-campaign.ts';
 
 /**
@@ -24,15 +31,6 @@ import { sendCampaign } from './send-campaign.ts';
  */
 
 const GUESTS = 30;
-
-/** A statement of another session waiting for a lock, its text matching `like`. */
-const waitingOn = async (like: string) =>
-  (
-    await s.sql(
-      `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid() and query ilike $1`,
-      [like],
-    )
-  )[0].n > 0;
 
 let s: TTestServer;
 let relay: TTestRelay;
@@ -79,13 +77,19 @@ describe('a pause while the slots are handing mails over', () => {
         expect(held.rowCount).toBeGreaterThan(0);
         letGo();
         // A slot's step, its campaign checked, waits to mark its next mail handed, uncommitted.
-        await until(() => waitingOn('%handed_at = case%'), 'a send step waiting to hand a mail over');
+        await until(
+          () => lockWaiters(s, '%handed_at = case%').then((n) => n > 0),
+          'a send step waiting to hand a mail over',
+        );
         let answered = false;
         const pausing = s.call('POST', `/v1/campaigns/${id}/pause`, { token, body: {} }).then((r) => {
           answered = true;
           return r;
         });
-        await until(async () => answered || (await waitingOn('%paused_at = now()%')), 'the pause answered or waiting');
+        await until(
+          async () => answered || (await lockWaiters(s, '%paused_at = now()%')) > 0,
+          'the pause answered or waiting',
+        );
         if (!answered) await lock.query('commit');
         const paused = await pausing;
         expect(paused.status, JSON.stringify(paused.body)).toBe(200);
