@@ -13,5 +13,11 @@ export const theme = createTheme({
         label: { overflow: 'visible', textOverflow: 'clip' },
       },
     }),
+    // A table too wide for its page scrolls sideways inside its container, and the container
+    // positions what is absolutely positioned in the table (a column header for screen readers
+    // only): positioned by the page instead, it stayed outside the scrolling and, once the table
+    // was wider than its container, made the whole page scroll sideways. By name, not by
+    // Table.ScrollContainer.extend: importing Table here would put it in every page's first bundle.
+    TableScrollContainer: { styles: { scrollContainer: { position: 'relative' } } },
   },
 });
