@@ -72,6 +72,8 @@ const dashboardFiles = closure(
   new Set(shellFiles),
 );
 
+// Chunks are named by their hash alone (apps/web/vite.config.ts): each is listed with its source.
+const sourceOf = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, chunk.src ?? chunk.name ?? key]));
 const files = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const sizes = files.map((f) => ({ file: `assets/${f}`, kb: gzipKb(`assets/${f}`) })).sort((a, b) => b.kb - a.kb);
 let overBudget = 0;
@@ -80,7 +82,8 @@ for (const { file, kb } of sizes) {
   const flag = !isEntry && kb > ROUTE_CHUNK_BUDGET_KB ? '  OVER 50 kB' : '';
   if (flag) overBudget += 1;
   const marks = `${loginFiles.has(file) ? ' [login]' : ''}${shellFiles.has(file) ? ' [shell]' : ''}`;
-  console.log(`${kb.toFixed(2).padStart(8)} kB gzip  ${file}${marks}${flag}`);
+  const source = sourceOf.get(file);
+  console.log(`${kb.toFixed(2).padStart(8)} kB gzip  ${file}${source ? ` (${source})` : ''}${marks}${flag}`);
 }
 const sum = (set) => [...set].reduce((total, file) => total + gzipKb(file), 0);
 const login = sum(loginFiles);
