@@ -213,8 +213,11 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    // An asset that is not there (a chunk of an earlier build, asked for by a console opened before
+    // a deploy) is a 404: answered with the page, the browser got HTML for a script it cannot run.
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/assets/') &&
       !API_PREFIXES.some((p) => path.startsWith(p) || path === p.replace(/\/$/, ''));
     if (isPage && hasConsole) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -7,7 +7,7 @@ import { startTestServer, type TTestServer } from '../test/harness.ts';
 /**
  * The console's pages as the server answers them when the built console is there (WEB_DIST): every
  * page path gets index.html, GET or HEAD alike (a load balancer's or an uptime check's probe is a
- * HEAD), while the API's paths stay the API's.
+ * HEAD), while the API's paths stay the API's and an asset that is not there is a 404.
  */
 
 let s: TTestServer;
@@ -51,6 +51,14 @@ describe('console pages', () => {
       const api = await request(method, '/v1/no-such-thing');
       expect(api.statusCode, method).toBe(404);
       expect(api.headers['content-type'], method).toMatch(/^application\/json/);
+    }
+  });
+
+  it('answers an asset that is not there with a 404, not the page (a chunk of an earlier build)', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const gone = await request(method, '/assets/app-0d0d0d.js');
+      expect(gone.statusCode, method).toBe(404);
+      expect(gone.headers['content-type'], method).not.toMatch(/^text\/html/);
     }
   });
 });
