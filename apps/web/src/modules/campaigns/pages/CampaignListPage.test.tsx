@@ -69,4 +69,43 @@ describe('campaign list', () => {
       `/campaign/${held.id}`,
     );
   }, 30_000);
+
+  it('keeps each figure whole on its line: a label with its value, a line breaking only between them', async () => {
+    const sent: TCampaign = campaignFixture(
+      { id: '6f1c2d3e-0000-4000-8000-000000000003', name: '冬のタイムセール', status: 'sent', hold: null },
+      { audience: 1759, sent: 1751, failed: 4, openRate: 0.323, clickRate: 0.071 },
+    );
+    mockFetch((method, url) =>
+      url.pathname === '/v1/campaigns'
+        ? {
+            body: {
+              data: {
+                items: [sent],
+                total: 1,
+                page: 1,
+                pageSize: 20,
+                headline: {
+                  byStatus: { draft: 0, scheduled: 0, pending: 0, sent: 1, failed: 0, cancelled: 0 },
+                  sent: 1751,
+                  failed: 4,
+                  skipped: 0,
+                },
+              },
+            },
+          }
+        : undefined,
+    );
+    await renderWithProviders(<CampaignListPage />, {
+      path: '/campaign',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
+    const figures = [...within(row).getByTestId('campaign-headline').querySelectorAll('span')];
+    expect(figures.map((f) => [f.textContent, f.style.whiteSpace])).toEqual([
+      ['Sent 1,751', 'nowrap'],
+      ['Failed 4', 'nowrap'],
+      ['Open 32.3%', 'nowrap'],
+      ['Click 7.1%', 'nowrap'],
+    ]);
+  }, 30_000);
 });

@@ -14,7 +14,7 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
@@ -47,6 +47,21 @@ const ICONS: Record<TCampaignAction, ReactNode> = {
   duplicate: <IconCopy size={16} />,
   delete: <IconTrash size={16} />,
 };
+
+const FIGURE_SEPARATOR = ' · ';
+
+/**
+ * Figures such as "送信数 1,751 · 失敗 4": each label with its value on one line ("クリック率" is
+ * never cut after "クリック", a count never parted from its label); a line breaks only between them.
+ */
+function Figures({ parts }: { parts: string[] }) {
+  return parts.map((part, i) => (
+    <Fragment key={part}>
+      {i > 0 && FIGURE_SEPARATOR}
+      <span style={{ whiteSpace: 'nowrap' }}>{part}</span>
+    </Fragment>
+  ));
+}
 
 /** What the campaign's name opens: its statistics once it went out, else its editor. */
 function mainAction(actions: TCampaignAction[]): 'statistics' | 'edit' | undefined {
@@ -173,14 +188,22 @@ export function CampaignListPage() {
         ) : (
           <Stack gap={0}>
             <Text size="sm">
-              {t('campaign.statistics.sent')} {formatCount(stats.sent, language)}
-              {stats.failed > 0 && ` · ${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`}
+              <Figures
+                parts={[
+                  `${t('campaign.statistics.sent')} ${formatCount(stats.sent, language)}`,
+                  ...(stats.failed > 0
+                    ? [`${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`]
+                    : []),
+                ]}
+              />
             </Text>
             <Text size="xs" c="dimmed">
-              {t('campaign.list.headline', {
-                open: formatRate(stats.openRate, language),
-                click: formatRate(stats.clickRate, language),
-              })}
+              <Figures
+                parts={t('campaign.list.headline', {
+                  open: formatRate(stats.openRate, language),
+                  click: formatRate(stats.clickRate, language),
+                }).split(FIGURE_SEPARATOR)}
+              />
             </Text>
           </Stack>
         ),
