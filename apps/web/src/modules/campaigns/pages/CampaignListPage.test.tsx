@@ -30,32 +30,35 @@ const held: TCampaign = campaignFixture(
   { audience: 120, queued: 120 },
 );
 
-describe('campaign list', () => {
-  it("says a campaign held by quiet hours is waiting, not sending, and offers a hotel its brand's campaign to read only", async () => {
-    mockFetch((method, url) =>
-      url.pathname === '/v1/campaigns'
-        ? {
-            body: {
-              data: {
-                items: [held],
-                total: 1,
-                page: 1,
-                pageSize: 20,
-                headline: {
-                  byStatus: { draft: 0, scheduled: 0, pending: 1, sent: 0, failed: 0, cancelled: 0 },
-                  sent: 0,
-                  failed: 0,
-                  skipped: 0,
-                },
+/** The campaign list of one campaign, as `profile` sees it. */
+async function showList(campaign: TCampaign, profile: ReturnType<typeof profileFixture>) {
+  const byStatus = { draft: 0, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 };
+  mockFetch((method, url) =>
+    url.pathname === '/v1/campaigns'
+      ? {
+          body: {
+            data: {
+              items: [campaign],
+              total: 1,
+              page: 1,
+              pageSize: 20,
+              headline: {
+                byStatus: { ...byStatus, [campaign.status]: 1 },
+                sent: campaign.statistics.sent,
+                failed: campaign.statistics.failed,
+                skipped: 0,
               },
             },
-          }
-        : undefined,
-    );
-    await renderWithProviders(<CampaignListPage />, {
-      path: '/campaign',
-      queryClient: signedInClient(profileFixture('hotel', 'staff')),
-    });
+          },
+        }
+      : undefined,
+  );
+  await renderWithProviders(<CampaignListPage />, { path: '/campaign', queryClient: signedInClient(profile) });
+}
+
+describe('campaign list', () => {
+  it("says a campaign held by quiet hours is waiting, not sending, and offers a hotel its brand's campaign to read only", async () => {
+    await showList(held, profileFixture('hotel', 'staff'));
     const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
     expect(within(row).getByTestId('campaign-status').textContent).toBe('Waiting');
     expect(within(row).getByTestId('campaign-hold').textContent).toBe(
@@ -75,30 +78,7 @@ describe('campaign list', () => {
       { id: '6f1c2d3e-0000-4000-8000-000000000003', name: '冬のタイムセール', status: 'sent', hold: null },
       { audience: 1759, sent: 1751, failed: 4, openRate: 0.323, clickRate: 0.071 },
     );
-    mockFetch((method, url) =>
-      url.pathname === '/v1/campaigns'
-        ? {
-            body: {
-              data: {
-                items: [sent],
-                total: 1,
-                page: 1,
-                pageSize: 20,
-                headline: {
-                  byStatus: { draft: 0, scheduled: 0, pending: 0, sent: 1, failed: 0, cancelled: 0 },
-                  sent: 1751,
-                  failed: 4,
-                  skipped: 0,
-                },
-              },
-            },
-          }
-        : undefined,
-    );
-    await renderWithProviders(<CampaignListPage />, {
-      path: '/campaign',
-      queryClient: signedInClient(profileFixture('brand', 'admin')),
-    });
+    await showList(sent, profileFixture('brand', 'admin'));
     const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
     const figures = [...within(row).getByTestId('campaign-headline').querySelectorAll('span')];
     expect(figures.map((f) => [f.textContent, f.style.whiteSpace])).toEqual([
