@@ -23,7 +23,7 @@ beforeAll(async () => {
   grand = await apiToken(GRAND);
   admin = await apiToken(ADMIN);
   // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
-  restoreSettings = await quietHoursAway(admin);
+  restoreSettings = (await quietHoursAway(admin)).restore;
 });
 afterAll(async () => {
   await restoreSettings?.();

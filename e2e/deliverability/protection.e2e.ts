@@ -28,7 +28,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   admin = await apiToken(ADMIN);
   // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
-  restoreSettings = await quietHoursAway(admin);
+  restoreSettings = (await quietHoursAway(admin)).restore;
   ownProtection = (await apiCall<Record<string, unknown>>('GET', '/v1/deliverability/protection', { token: admin }))
     .data;
   const lowered = await apiCall('PUT', '/v1/deliverability/protection', {

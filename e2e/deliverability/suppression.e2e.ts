@@ -21,7 +21,7 @@ beforeAll(async () => {
   admin = await apiToken(ADMIN);
   grand = await apiToken(GRAND);
   // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
-  restoreSettings = await quietHoursAway(admin);
+  restoreSettings = (await quietHoursAway(admin)).restore;
 });
 afterAll(async () => {
   await restoreSettings?.();

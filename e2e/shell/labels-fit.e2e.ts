@@ -48,7 +48,7 @@ async function until<T>(check: () => Promise<T | null>, timeoutMs = 90_000): Pro
  */
 async function sendCampaign(): Promise<string> {
   // Quiet hours a few hours away, so "send now" sends now whatever the time of the run.
-  restoreSettings = await quietHoursAway(admin);
+  restoreSettings = (await quietHoursAway(admin)).restore;
   const run = Date.now().toString(36);
   const hotels = await apiCall<{ items: { id: string; name: string }[] }>('GET', '/v1/hotels?pageSize=100', {
     token: admin,

@@ -6,21 +6,37 @@ import type { TLanguage } from './browser';
 export const tokyoHour = (offsetHours: number) =>
   `${String((new Date().getUTCHours() + 9 + offsetHours + 48) % 24).padStart(2, '0')}:00`;
 
+/** What quietHoursAway did: how to put the settings back, and a time inside the quiet hours it set. */
+export interface TQuietHoursAway {
+  restore: () => Promise<void>;
+  /** "HH:30" in Tokyo, inside the quiet hours set (read from them, not from the clock again). */
+  inside: string;
+}
+
 /**
  * Puts the brand's quiet hours (21:00-08:00 by default) a few hours away from now, as `token` (a
  * brand admin of さくらホテルズ), so "send now" sends now whatever the time of the run; answers
- * what puts the brand's own settings back, for the spec's afterAll.
+ * what puts the brand's own settings back, for the spec's afterAll, and a time inside them (a spec
+ * that worked it out again from the clock later met another hour when its test ran past one).
  */
-export async function quietHoursAway(token: string): Promise<() => Promise<void>> {
+export async function quietHoursAway(token: string): Promise<TQuietHoursAway> {
   const current = await apiCall<{ own: Record<string, unknown> }>('GET', '/v1/sending/settings', { token });
   const own = current.data.own;
+  const start = tokyoHour(4);
   const moved = await apiCall('PUT', '/v1/sending/settings', {
     token,
-    body: { ...own, quietHoursStart: tokyoHour(4), quietHoursEnd: tokyoHour(6) },
+    body: {
+      ...own,
+      quietHoursStart: start,
+      quietHoursEnd: `${String((Number(start.slice(0, 2)) + 2) % 24).padStart(2, '0')}:00`,
+    },
   });
   expect(moved.status).toBe(200);
-  return async () => {
-    await apiCall('PUT', '/v1/sending/settings', { token, body: own });
+  return {
+    restore: async () => {
+      await apiCall('PUT', '/v1/sending/settings', { token, body: own });
+    },
+    inside: `${String((Number(start.slice(0, 2)) + 1) % 24).padStart(2, '0')}:30`,
   };
 }
 
