@@ -112,6 +112,10 @@ describe.each(LANGUAGES)('bounces and complaints (%s)', (language: TLanguage) =>
     await expect.poll(async () => page.getByTestId('stat-hard-bounces').textContent()).toContain('1');
     expect(await page.getByTestId('stat-hard-bounces').textContent()).toContain(t.campaign.statistics.hard_bounces);
     expect(await page.getByTestId('stat-complaints').textContent()).toContain('1');
+    // Three mails accepted by the relay; the one that bounced afterwards is not counted as delivered.
+    expect(await page.getByTestId('stat-sent-value').textContent()).toBe('3');
+    expect(await page.getByTestId('stat-delivered-value').textContent()).toBe('2');
+    expect(await page.getByTestId('stat-delivered').getByLabel(t.campaign.statistics.delivered_hint).count()).toBe(1);
     // The recipient list shows the bounce as classified, with the report's diagnostic.
     const feedback = page.locator(
       `[data-testid="campaign-recipient"][data-email="${bouncing.email}"] [data-testid="campaign-recipient-feedback"]`,

@@ -37,7 +37,7 @@ export const ZDomainWindow = z.object({
   days: z.number().int(),
   /** Mails handed to the relay (accepted, or refused with a final answer). */
   handed: z.number().int(),
-  /** Accepted by the relay. */
+  /** Accepted by the relay, less those that bounced afterwards (a DSN or a relay's event). */
   delivered: z.number().int(),
   hardBounces: z.number().int(),
   softBounces: z.number().int(),

@@ -157,6 +157,7 @@ const count = z.number().int().nonnegative();
 /** The counters every rollup keeps. */
 export const ZStatCounters = z.object({
   sent: count,
+  /** Accepted by the relay, less those that bounced afterwards (a DSN or a relay's event). */
   delivered: count,
   failed: count,
   skipped: count,
@@ -164,8 +165,8 @@ export const ZStatCounters = z.object({
   bounced: count,
   /**
    * Issue 25, by the deliverability rules: hard and soft bounces, whether the relay answered so
-   * during the send or a DSN came later (`delivered` stays what the relay accepted), and
-   * complaints (the guest reported the mail as spam).
+   * during the send or a DSN came later (then no longer counted as delivered), and complaints
+   * (the guest reported the mail as spam).
    */
   hardBounces: count,
   softBounces: count,

@@ -885,6 +885,13 @@ export const deliveries = pgTable(
     handedAt: timestamp('handed_at', { withTimezone: true }),
     messageId: text('message_id'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /**
+     * Issue 25: when a report that came after the relay accepted the mail (a DSN, a relay's webhook)
+     * said it bounced, hard or soft. From then it no longer counts as delivered: the first such
+     * report takes it out of `delivered` once (deliverability/apply-feedback.ts), a later one of
+     * the other kind finds this set and does not take it out again.
+     */
+    bouncedAt: timestamp('bounced_at', { withTimezone: true }),
     error: text('error'),
     createdAt: createdAt(),
   },

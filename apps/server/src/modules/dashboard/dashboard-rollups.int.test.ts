@@ -38,11 +38,17 @@ beforeAll(async () => {
   expect(
     (await s.call('POST', '/v1/booking/connection', { token, body: { accountId: SAKURA, apiKey: SAKURA_KEY } })).status,
   ).toBe(200);
-  await eventually(
+  // The first sync whole: the guests who book in the next days must be customers to be mailed.
+  const run = await eventually(
     async () =>
-      (await s.sql(`select 1 from booking_sync_runs where brand_id = $1 and status <> 'running'`, [brandId]))[0],
+      (
+        await s.sql(`select status, errors from booking_sync_runs where brand_id = $1 and status <> 'running'`, [
+          brandId,
+        ])
+      )[0],
     60_000,
   );
+  expect(run.status, JSON.stringify(run.errors)).toBe('succeeded');
 
   // The send: a campaign of さくらホテル 横浜 to every active guest with an email, one in ten failing,
   // an hour ago (an open in the first seconds after a send is a machine's, not the guest's).

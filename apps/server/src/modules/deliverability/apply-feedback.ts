@@ -5,8 +5,10 @@ import {
   applyRollups,
   domainRollupsQuery,
   rollupsQuery,
+  undeliveredQuery,
   type TDomainCounter,
   type TRollupDelta,
+  type TUndelivered,
 } from '../tracking/rollups.ts';
 import type { TFeedbackKind } from './classify.ts';
 import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.ts';
@@ -23,6 +25,11 @@ import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.
  * - complaint: the guest is unsubscribed from all of the brand's marketing (source "complaint",
  *   an event of the delivery and an audit entry) and the address is suppressed.
  * - policy_block, auto_reply, deferred, delivered: recorded only; never the guest's fault.
+ *
+ * A hard or soft bounce of a mail the relay had accepted (status `sent`: a DSN or a webhook after
+ * the send) also takes that mail out of the campaign's and the sending domain's `delivered`, once
+ * per delivery (`deliveries.bounced_at`), so "delivered" is what reached a mailbox as far as we
+ * know, and the rates of delivered (opens, clicks, complaints) follow.
  *
  * Runs in the caller's transaction under the brand's tenant context (or scope-all). `at`: when the
  * feedback arrived (the demo history's past reports), else the database's now: the event's
@@ -60,7 +67,15 @@ interface TRecorded {
   kind: TFeedbackKind;
   diagnostic: string | null;
   sending_domain: string | null;
+  /**
+   * When the relay accepted the delivery, if this event is the first bounce to come after that
+   * (`deliveries.bounced_at` set by this statement, whose row lock makes it the first however many
+   * reports of the mail arrive at once): the mail is then taken out of `delivered`. Null otherwise.
+   */
+  undelivered_sent_at: string | null;
 }
+
+const BOUNCES: TFeedbackKind[] = ['hard_bounce', 'soft_bounce'];
 
 /**
  * Returns the events newly recorded (a repeat of one already recorded is left out). Two round trips
@@ -104,8 +119,14 @@ export async function applyFeedback(
         as v(delivery_id uuid, kind text, source text, status text, diagnostic text, sending_domain text, raw_b64 text)
       join deliveries d on d.id = v.delivery_id
       on conflict (delivery_id, kind) do nothing
-      returning delivery_id, brand_id, campaign_id, kind, diagnostic, sending_domain)
-      select r.*, d.hotel_id from recorded r join deliveries d on d.id = r.delivery_id`,
+      returning delivery_id, brand_id, campaign_id, kind, diagnostic, sending_domain
+    ), undelivered as (
+      update deliveries d set bounced_at = ${now} from recorded r
+      where d.id = r.delivery_id and r.kind = any(${sql.param(BOUNCES)}::text[]) and d.status = 'sent'
+        and d.sent_at is not null and d.bounced_at is null
+      returning d.id, d.sent_at)
+      select r.*, d.hotel_id, u.sent_at as undelivered_sent_at from recorded r join deliveries d on d.id = r.delivery_id
+        left join undelivered u on u.id = r.delivery_id and r.kind = any(${sql.param(BOUNCES)}::text[])`,
   );
   if (recorded.length === 0) return [];
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
@@ -117,7 +138,7 @@ export async function applyFeedback(
   // first, in the same transaction): the other way round, two steps of one campaign deadlocked.
   const statements: SQL[] = [];
   const add = (...queries: (SQL | null)[]) => queries.forEach((q) => q && statements.push(q));
-  add(statisticsQuery(recorded, when), domainsQuery(recorded));
+  add(statisticsQuery(recorded, when), domainsQuery(recorded), undelivered(recorded));
   if (protect) add(pauseQuery(campaignsAtRisk(recorded), now));
   if (hard.length) {
     add(
@@ -191,9 +212,7 @@ const DOMAIN_COUNTED: Partial<Record<TFeedbackKind, TDomainCounter>> = {
  * bounce, complaint, policy block and auto-reply counts against the domain it was sent from, by
  * the hour it came in. An event whose report named no sending domain is not counted there.
  */
-function domainsQuery(
-  recorded: { brand_id: string; kind: TFeedbackKind; sending_domain: string | null }[],
-): SQL | null {
+function domainsQuery(recorded: TRecorded[]): SQL | null {
   const at = new Date();
   return domainRollupsQuery(
     recorded.flatMap((r) => {
@@ -230,7 +249,7 @@ const COUNTED: Partial<Record<TFeedbackKind, 'hardBounces' | 'softBounces' | 'co
 
 /**
  * The campaign statistics' hard and soft bounces and complaints (TRACK's rollups, in the same
- * transaction), by the hour the report came in. `delivered` stays what the relay accepted.
+ * transaction), by the hour the report came in.
  */
 function statisticsQuery(recorded: TRecorded[], at: Date): SQL | null {
   return rollupsQuery(
@@ -240,6 +259,26 @@ function statisticsQuery(recorded: TRecorded[], at: Date): SQL | null {
       (r) => COUNTED[r.kind] as TStatCounter,
     ),
   );
+}
+
+/**
+ * The mails this batch takes out of `delivered` (rollups.ts undeliveredQuery: the campaign's, its
+ * hour's, hotel's and day's, and the sending domain's), once each: a hard and a soft bounce of one
+ * delivery in one batch both carry its time. Before protection weighs the complaint rate of them.
+ */
+function undelivered(recorded: TRecorded[]): SQL | null {
+  const seen = new Map<string, TUndelivered>();
+  for (const r of recorded) {
+    if (r.undelivered_sent_at === null || seen.has(r.delivery_id)) continue;
+    seen.set(r.delivery_id, {
+      campaignId: r.campaign_id,
+      brandId: r.brand_id,
+      hostId: r.hotel_id ?? r.brand_id,
+      sentAt: new Date(r.undelivered_sent_at),
+      sendingDomain: r.sending_domain,
+    });
+  }
+  return undeliveredQuery([...seen.values()]);
 }
 
 /** The campaigns that a hard bounce or a complaint may have pushed over a threshold. */

@@ -141,6 +141,86 @@ export function rollupsQuery(deltas: TRollupDelta[]): SQL | null {
         (select count(*) from host_rows), (select count(*) from day_rows)`;
 }
 
+/** A mail the relay accepted that bounced afterwards (deliverability/apply-feedback.ts). */
+export interface TUndelivered {
+  campaignId: string;
+  brandId: string;
+  /** The delivery's hotel, or the brand itself for a delivery without one. */
+  hostId: string;
+  /** When the relay accepted it (`deliveries.sent_at`). */
+  sentAt: Date;
+  /** The From domain its bounce report named, if any. */
+  sendingDomain: string | null;
+}
+
+/**
+ * Takes mails that bounced after the relay accepted them out of `delivered`, where the send counted
+ * them: the campaign's total, its hour, its hotel, the hotel's day and the sending domain's hour.
+ * Only rows that exist are changed, and none below zero: a mail never counted (arranged without a
+ * send) changes nothing. The send counted it by its process's clock and `sent_at` is the database's,
+ * so a mail sent on the stroke of an hour may sit in the next (or, with the clocks apart, the
+ * previous) hour's row: the hour of `sent_at` is taken when it counted a delivered mail, else the
+ * next, else the one before; likewise the day. The same order of tables as applyRollups.
+ */
+export function undeliveredQuery(mails: TUndelivered[]): SQL | null {
+  if (mails.length === 0) return null;
+  const rows = JSON.stringify(
+    mails.map((m) => ({
+      campaign_id: m.campaignId,
+      brand_id: m.brandId,
+      host_id: m.hostId,
+      sent_at: m.sentAt.toISOString(),
+      domain: m.sendingDomain?.toLowerCase() ?? null,
+    })),
+  );
+  // The row of the hour (or day) a mail was counted in: its own if that counted a delivered mail,
+  // else the next, else the one before (else its own, which then changes nothing).
+  const counted = (table: string, key: string, unit: string, own: string, match: string) =>
+    sql.raw(`coalesce((select c.${key} from ${table} c where ${match} and c.delivered > 0
+        and c.${key} in (${own}, ${own} + interval '1 ${unit}', ${own} - interval '1 ${unit}')
+        order by c.${key} = ${own} desc, c.${key} > ${own} desc limit 1), ${own})`);
+  return sql`with v as (
+        select v.*, date_trunc('hour', v.sent_at, 'UTC') as own_hour,
+          (v.sent_at at time zone coalesce(h.timezone, 'Asia/Tokyo'))::date as own_day
+        from jsonb_to_recordset(${rows}::jsonb)
+          as v(campaign_id uuid, brand_id uuid, host_id uuid, sent_at timestamptz, domain text)
+          left join hosts h on h.id = v.host_id
+      ), placed as (
+        select v.campaign_id, v.brand_id, v.host_id, v.domain,
+          ${counted('campaign_stats_hourly', 'hour', 'hour', 'v.own_hour', 'c.campaign_id = v.campaign_id')} as hour,
+          ${counted('host_daily_stats', 'day', 'day', 'v.own_day', 'c.host_id = v.host_id')} as day,
+          ${counted('sending_domain_stats_hourly', 'hour', 'hour', 'v.own_hour', 'c.brand_id = v.brand_id and c.domain = v.domain')} as domain_hour
+        from v
+      ), campaign_rows as (
+        update campaign_stats t set delivered = greatest(t.delivered - n.n, 0), updated_at = now()
+        from (select campaign_id, count(*)::int as n from placed group by 1) n
+        where t.campaign_id = n.campaign_id
+        returning 1
+      ), hour_rows as (
+        update campaign_stats_hourly t set delivered = greatest(t.delivered - n.n, 0)
+        from (select campaign_id, hour, count(*)::int as n from placed group by 1, 2) n
+        where t.campaign_id = n.campaign_id and t.hour = n.hour
+        returning 1
+      ), host_rows as (
+        update campaign_host_stats t set delivered = greatest(t.delivered - n.n, 0)
+        from (select campaign_id, host_id, count(*)::int as n from placed group by 1, 2) n
+        where t.campaign_id = n.campaign_id and t.host_id = n.host_id
+        returning 1
+      ), day_rows as (
+        update host_daily_stats t set delivered = greatest(t.delivered - n.n, 0)
+        from (select host_id, day, count(*)::int as n from placed group by 1, 2) n
+        where t.host_id = n.host_id and t.day = n.day
+        returning 1
+      ), domain_rows as (
+        update sending_domain_stats_hourly t set delivered = greatest(t.delivered - n.n, 0)
+        from (select brand_id, domain, domain_hour, count(*)::int as n from placed where domain is not null group by 1, 2, 3) n
+        where t.brand_id = n.brand_id and t.domain = n.domain and t.hour = n.domain_hour
+        returning 1
+      )
+      select (select count(*) from campaign_rows), (select count(*) from hour_rows), (select count(*) from host_rows),
+        (select count(*) from day_rows), (select count(*) from domain_rows)`;
+}
+
 /** Clicks per link: total, and unique (the first click of a delivery on that link). */
 export async function applyLinkRollups(
   tx: TTx,

@@ -357,6 +357,14 @@ describe('Amazon SES through SNS', () => {
     expect(await feedbackOf(bounced.deliveryId)).toEqual([{ kind: 'hard_bounce', source: 'webhook', status: '5.1.1' }]);
     const [kept] = await s.sql(`select raw from relay_webhook_events where event_id = $1`, [message.MessageId]);
     expect(kept.raw.bounce.bounceType).toBe('Permanent');
+    // Marked as no longer delivered; this mail was arranged without the send's rollups, so there
+    // was no delivered to take it out of, and none goes below zero.
+    const [undelivered] = await s.sql(
+      `select d.bounced_at is not null as bounced, st.delivered, st.hard_bounces from deliveries d
+       join campaign_stats st on st.campaign_id = d.campaign_id where d.id = $1`,
+      [bounced.deliveryId],
+    );
+    expect(undelivered).toEqual({ bounced: true, delivered: 0, hard_bounces: 1 });
 
     const complainer = await sentMail('ses-complaint');
     const complaint = sesNotification(

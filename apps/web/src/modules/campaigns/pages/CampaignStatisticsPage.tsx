@@ -227,7 +227,12 @@ function Figures({
             : undefined
         }
       />
-      <Figure label={t('campaign.statistics.delivered')} value={n(totals.delivered)} testId="delivered" />
+      <Figure
+        label={t('campaign.statistics.delivered')}
+        value={n(totals.delivered)}
+        testId="delivered"
+        hint={t('campaign.statistics.delivered_hint')}
+      />
       <Figure
         label={t('campaign.statistics.opens')}
         value={n(totals.uniqueOpens)}

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../db/client.ts';
+import { startTestServer, type TTestServer } from '../../test/harness.ts';
+import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
+import { applyFeedback, type TFeedback } from './apply-feedback.ts';
+
+/**
+ * "Delivered" is what the relay accepted less what bounced afterwards (issue 25): a hard or soft
+ * bounce reported after the send takes its mail out of every rollup's `delivered` once, where the
+ * send counted it. The send's outcomes and the reports go through the modules' own functions
+ * (recordDeliveryOutcomes as the send calls it, applyFeedback as the receiver and the webhook
+ * applier call it) on the real PostgreSQL; the rollups are read back raw.
+ */
+
+let s: TTestServer;
+let brandId: string;
+let hotelId: string;
+const tag = randomBytes(3).toString('hex');
+const DOMAIN = 'sakura-hotels.example.jp';
+let phoneSeq = 0;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  [{ id: brandId }] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
+  [{ id: hotelId }] = await s.sql(`select id from hosts where slug = 'sakura-yokohama'`);
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+const asBrand = <T>(fn: Parameters<typeof withTenant<T>>[2]) =>
+  withTenant(s.rt.database.db, { scopeAll: false, brandId }, fn);
+
+/** A campaign whose `count` mails the relay accepted at `sentAt`, counted by the send at `countedAt`. */
+async function sentCampaign(
+  count: number,
+  sentAt: Date,
+  countedAt: Date,
+): Promise<{ id: string; deliveries: string[] }> {
+  const [campaign] = await s.sql(
+    `insert into campaigns (brand_id, host_id, name, status, started_at) values ($1, $2, $3, 'sent', $4) returning id`,
+    [brandId, hotelId, `届いた数 ${tag} ${randomBytes(3).toString('hex')}`, sentAt],
+  );
+  const deliveries: string[] = [];
+  for (let i = 0; i < count; i++) {
+    phoneSeq += 1;
+    const email = `undelivered.${tag}.${phoneSeq}@guest.example.jp`;
+    const [customer] = await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, 'テスト', '到達', $2, $3) returning id`,
+      [brandId, `090${String(parseInt(tag, 16) % 10000).padStart(4, '0')}${String(phoneSeq).padStart(4, '0')}`, email],
+    );
+    const [d] = await s.sql(
+      `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, attempts, sent_at)
+       values ($1, $2, $3, $4, $5, 'sent', 1, $6) returning id`,
+      [campaign.id, brandId, customer.id, hotelId, email, sentAt],
+    );
+    deliveries.push(d.id);
+  }
+  await asBrand((tx) =>
+    recordDeliveryOutcomes(
+      tx,
+      deliveries.map((deliveryId) => ({
+        deliveryId,
+        campaignId: campaign.id,
+        brandId,
+        hotelId,
+        outcome: 'sent' as const,
+        at: countedAt,
+        sendingDomain: DOMAIN,
+      })),
+    ),
+  );
+  return { id: campaign.id, deliveries };
+}
+
+const bounce = (deliveryId: string, kind: 'hard_bounce' | 'soft_bounce'): TFeedback => ({
+  deliveryId,
+  kind,
+  source: 'dsn',
+  status: kind === 'hard_bounce' ? '5.1.1' : '5.2.2',
+  diagnostic: kind === 'hard_bounce' ? '550 5.1.1 No such user' : '552 5.2.2 Mailbox full',
+  sendingDomain: DOMAIN,
+});
+
+/** Delivered in each rollup of the campaign: total, per hour (ISO), per hotel, the domain's hours. */
+async function deliveredOf(campaignId: string) {
+  const [total] = await s.sql(
+    `select delivered, hard_bounces, soft_bounces from campaign_stats where campaign_id = $1`,
+    [campaignId],
+  );
+  const hours = await s.sql(`select hour, delivered from campaign_stats_hourly where campaign_id = $1 order by hour`, [
+    campaignId,
+  ]);
+  const [host] = await s.sql(`select delivered from campaign_host_stats where campaign_id = $1 and host_id = $2`, [
+    campaignId,
+    hotelId,
+  ]);
+  return {
+    total: total.delivered as number,
+    hardBounces: total.hard_bounces as number,
+    softBounces: total.soft_bounces as number,
+    hours: Object.fromEntries(hours.map((h) => [(h.hour as Date).toISOString(), h.delivered as number])),
+    host: host.delivered as number,
+  };
+}
+
+const domainHours = async (hours: Date[]) =>
+  Object.fromEntries(
+    (
+      await s.sql(
+        `select hour, delivered from sending_domain_stats_hourly where brand_id = $1 and domain = $2 and hour = any($3::timestamptz[])`,
+        [brandId, DOMAIN, hours.map((h) => h.toISOString())],
+      )
+    ).map((r) => [(r.hour as Date).toISOString(), r.delivered as number]),
+  );
+
+describe('delivered, less what bounced after the relay accepted it', () => {
+  it('takes a bounced mail out once, in the hour the send counted it, and never below zero', async () => {
+    // Far enough back that no other test's send shares the hours.
+    const base =
+      Math.floor(Date.now() / 3_600_000) * 3_600_000 - 400 * 3_600_000 - (parseInt(tag, 16) % 50) * 3_600_000;
+    const hour = new Date(base);
+    const next = new Date(base + 3_600_000);
+    // Accepted on the stroke of the hour by the database's clock (10:59:59.9), counted by the
+    // send's process a moment later (11:00:00.05): the mail sits in the next hour's row.
+    const { id, deliveries } = await sentCampaign(3, new Date(next.getTime() - 100), new Date(next.getTime() + 50));
+    const [a, b, c] = deliveries as [string, string, string];
+    expect(await deliveredOf(id)).toMatchObject({ total: 3, hours: { [next.toISOString()]: 3 }, host: 3 });
+    const domainBefore = (await domainHours([next]))[next.toISOString()] as number;
+
+    // A hard bounce of one mail, and in the same batch a soft bounce of another and a later
+    // "mailbox full" of the first: two mails left delivered, once each.
+    await asBrand((tx) =>
+      applyFeedback(tx, [bounce(a, 'hard_bounce'), bounce(b, 'soft_bounce'), bounce(a, 'soft_bounce')]),
+    );
+    expect(await deliveredOf(id)).toMatchObject({
+      total: 1,
+      hardBounces: 1,
+      softBounces: 2,
+      hours: { [next.toISOString()]: 1 },
+      host: 1,
+    });
+    expect(await domainHours([hour, next])).toEqual({ [next.toISOString()]: domainBefore - 2 });
+    // The same reports again: nothing changes.
+    await asBrand((tx) => applyFeedback(tx, [bounce(a, 'hard_bounce'), bounce(b, 'soft_bounce')]));
+    expect((await deliveredOf(id)).total).toBe(1);
+
+    // Two reports of the last mail at once (a DSN and a relay's event, in two transactions): the
+    // row lock on the delivery lets one take it out, the other finds it taken.
+    await Promise.all([
+      asBrand((tx) => applyFeedback(tx, [bounce(c, 'hard_bounce')])),
+      asBrand((tx) => applyFeedback(tx, [bounce(c, 'soft_bounce')])),
+    ]);
+    expect(await deliveredOf(id)).toMatchObject({ total: 0, hours: { [next.toISOString()]: 0 }, host: 0 });
+    expect(await domainHours([next])).toEqual({ [next.toISOString()]: domainBefore - 3 });
+    const marked = await s.sql(
+      `select count(*)::int as n from deliveries where campaign_id = $1 and bounced_at is not null`,
+      [id],
+    );
+    expect(marked[0].n).toBe(3);
+  });
+
+  it('leaves delivered alone for a bounce the relay answered during the send, and for a mail never counted', async () => {
+    const at = new Date(Date.now() - 600 * 3_600_000);
+    const { id, deliveries } = await sentCampaign(2, at, at);
+    const [failed, uncounted] = deliveries as [string, string];
+    // Refused during the send: failed, never counted as delivered (arranged as the send leaves it).
+    await s.sql(`update deliveries set status = 'failed' where id = $1`, [failed]);
+    await asBrand((tx) => applyFeedback(tx, [{ ...bounce(failed, 'hard_bounce'), source: 'smtp' }]));
+    expect(await deliveredOf(id)).toMatchObject({ total: 2, hardBounces: 1 });
+    // A mail whose rollups were lost (here: taken out by hand): marked, but no row goes below zero.
+    await s.sql(`update campaign_stats set delivered = 0 where campaign_id = $1`, [id]);
+    await s.sql(`update campaign_stats_hourly set delivered = 0 where campaign_id = $1`, [id]);
+    await asBrand((tx) => applyFeedback(tx, [bounce(uncounted, 'hard_bounce')]));
+    const after = await deliveredOf(id);
+    expect(after.total).toBe(0);
+    // The hour it was sent and the hour its bounces came in.
+    expect(Object.values(after.hours)).toEqual([0, 0]);
+    expect(after.host).toBe(1);
+  });
+});
