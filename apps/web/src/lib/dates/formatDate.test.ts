@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from './formatDate';
+import { formatDate, formatTime } from './formatDate';
 
 const instant = '2026-05-03T06:04:00Z';
 
@@ -20,5 +20,12 @@ describe('formatDate', () => {
 
   it('shows "-" for an unreadable date', () => {
     expect(formatDate('not a date', 'en')).toBe('-');
+  });
+
+  it('gives the time of day alone as it follows the date', () => {
+    expect(formatTime(instant, 'ja', { timeZone: 'Asia/Tokyo' })).toBe('午後3:04');
+    expect(formatTime(instant, 'en', { timeZone: 'Asia/Tokyo' })).toBe('3:04 PM');
+    expect(formatTime(instant, 'en', { noOffset: true })).toBe('6:04 AM');
+    expect(formatTime('not a date', 'ja')).toBe('-');
   });
 });

@@ -39,7 +39,22 @@ export function formatDate(
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   const day = `${part('day')} ${part('month').replace('.', '')} ${part('year')}`;
   if (!options.withTime) return day;
-  const time = new Intl.DateTimeFormat('en-US', {
+  return `${day}, ${timeOfDay(date, language, timeZone)}`;
+}
+
+/** The time of day alone, as formatDate writes it after the date ("午後3:04", "3:04 PM"). */
+export function formatTime(
+  value: string | number | Date,
+  language: TLanguage,
+  options: Omit<TFormatDateOptions, 'withTime'> = {},
+): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '-';
+  return timeOfDay(date, language, options.noOffset ? 'UTC' : options.timeZone);
+}
+
+function timeOfDay(date: Date, language: TLanguage, timeZone: string | undefined): string {
+  return new Intl.DateTimeFormat(language === 'ja' ? 'ja-JP' : 'en-US', {
     hour: 'numeric',
     minute: '2-digit',
     hour12: true,
@@ -47,5 +62,4 @@ export function formatDate(
   })
     .format(date)
     .replace(/\u202f/g, ' ');
-  return `${day}, ${time}`;
 }

@@ -41,8 +41,11 @@ describe('the suppression list', () => {
     });
     const rows = await screen.findAllByTestId('suppression-row');
     expect(rows.map((r) => r.getAttribute('data-reason'))).toEqual(['hard_bounce', 'complaint']);
-    expect(within(rows[0] as HTMLElement).getByText('550 5.1.1 User unknown')).toBeTruthy();
-    expect(within(rows[0] as HTMLElement).getByText('Hard bounce')).toBeTruthy();
+    // The relay's words under the reason (one column, so the list fits a laptop's width).
+    const reason = within(rows[0] as HTMLElement).getByTestId('suppression-reason');
+    expect(within(reason).getByText('Hard bounce')).toBeTruthy();
+    expect(within(reason).getByTestId('suppression-diagnostic').textContent).toBe('550 5.1.1 User unknown');
+    expect(within(rows[1] as HTMLElement).queryByTestId('suppression-diagnostic')).toBeNull();
     expect(within(rows[0] as HTMLElement).getByText('冬のご案内')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Actions for complain@guest.jp' }));

@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
-import { formatDate } from '../../../lib/dates/formatDate';
+import { formatDate, formatTime } from '../../../lib/dates/formatDate';
+import type { TLanguage } from '../../../lib/session/storage';
 import { errorText } from '../../../lib/http/errorText';
 import { fieldErrorKeys } from '../../../lib/http/fieldErrors';
 import { useProfile } from '../../shell/hooks/useProfile';
@@ -31,6 +32,31 @@ const REASON_COLORS: Record<TSuppressionReason, string> = {
   complaint: 'grape',
   manual: 'gray',
 };
+
+/** An address that may break before its domain, never inside a name or a domain. */
+function Address({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return email;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
+  );
+}
+
+/** A date over its time of day: two short lines where one long one would widen the table. */
+function DateAndTime({ value, language }: { value: string; language: TLanguage }) {
+  return (
+    <>
+      <Text size="sm">{formatDate(value, language)}</Text>
+      <Text size="xs" c="dimmed">
+        {formatTime(value, language)}
+      </Text>
+    </>
+  );
+}
 
 /**
  * The brand's suppression list (issue 25): addresses no campaign or journey mails, why, where
@@ -89,7 +115,7 @@ export function SuppressionListPage() {
       cell: (entry) => (
         <>
           <Text size="sm" fw={600}>
-            {entry.email}
+            <Address email={entry.email} />
           </Text>
           {entry.customer && (
             <Anchor component={Link} to={`/customer-list/${entry.customer.id}`} size="xs">
@@ -102,31 +128,39 @@ export function SuppressionListPage() {
     {
       key: 'reason',
       header: t('customers.suppressions.columns.reason'),
-      nowrap: true,
       testId: 'suppression-reason',
+      // The reason, and under it the relay's or report's own words (whole on hover).
       cell: (entry) => (
-        <Badge variant="light" color={REASON_COLORS[entry.reason]}>
-          {t(`customers.suppressions.reasons.${entry.reason}`)}
-        </Badge>
-      ),
-    },
-    {
-      key: 'diagnostic',
-      header: t('customers.suppressions.columns.diagnostic'),
-      cell: (entry) => (
-        <Text size="xs" c="dimmed" lineClamp={2} maw={320} title={entry.diagnostic ?? undefined}>
-          {entry.diagnostic ?? '-'}
-        </Text>
+        <Stack gap={4} align="flex-start">
+          <Badge variant="light" color={REASON_COLORS[entry.reason]}>
+            {t(`customers.suppressions.reasons.${entry.reason}`)}
+          </Badge>
+          {entry.diagnostic && (
+            <Text
+              size="xs"
+              c="dimmed"
+              lineClamp={2}
+              maw={260}
+              title={entry.diagnostic}
+              data-testid="suppression-diagnostic"
+            >
+              {entry.diagnostic}
+            </Text>
+          )}
+        </Stack>
       ),
     },
     {
       key: 'source',
       header: t('customers.suppressions.columns.source'),
+      // Wide enough that a campaign's name wraps between words, not after every character.
       cell: (entry) =>
         entry.scenario ? (
-          <Text size="sm">{t('customers.suppressions.from_scenario', { name: entry.scenario.name })}</Text>
+          <Text size="sm" miw={140}>
+            {t('customers.suppressions.from_scenario', { name: entry.scenario.name })}
+          </Text>
         ) : entry.campaign ? (
-          <Anchor component={Link} to={`/campaign/${entry.campaign.id}`} size="sm">
+          <Anchor component={Link} to={`/campaign/${entry.campaign.id}`} size="sm" miw={140} display="block">
             {entry.campaign.name}
           </Anchor>
         ) : (
@@ -137,14 +171,18 @@ export function SuppressionListPage() {
       key: 'created_at',
       header: t('customers.suppressions.columns.created_at'),
       nowrap: true,
-      cell: (entry) => formatDate(entry.createdAt, language, { withTime: true }),
+      cell: (entry) => <DateAndTime value={entry.createdAt} language={language} />,
     },
     {
       key: 'until',
       header: t('customers.suppressions.columns.until'),
       nowrap: true,
       cell: (entry) =>
-        entry.until ? formatDate(entry.until, language, { withTime: true }) : t('customers.suppressions.until_lifted'),
+        entry.until ? (
+          <DateAndTime value={entry.until} language={language} />
+        ) : (
+          t('customers.suppressions.until_lifted')
+        ),
     },
   ];
 
