@@ -14,17 +14,20 @@ export function CampaignHoldNote({
   hold,
   pageTimeZone,
   texts = 'campaign.hold',
+  maw = 320,
 }: {
   hold: TCampaignHold;
   pageTimeZone: string;
   texts?: 'campaign.hold' | 'dashboard.upcoming.hold';
+  /** Narrow in a list's cell; a page's header gives it more room. */
+  maw?: number;
 }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const time = hold.timeZone === pageTimeZone ? hold.localTime : `${hold.localTime} ${hold.timeZone}`;
   return (
     <>
-      <Text size="xs" c="orange.8" maw={320} data-testid="campaign-hold" data-until={hold.until}>
+      <Text size="xs" c="orange.8" maw={maw} data-testid="campaign-hold" data-until={hold.until}>
         {hold.otherHosts > 0
           ? t(`${texts}.quiet_hours_more`, { time, host: hold.hostName, count: hold.otherHosts })
           : t(`${texts}.quiet_hours`, { time, host: hold.hostName })}

@@ -113,7 +113,7 @@ export function CampaignStatisticsPage() {
           <Text size="sm" c="dimmed">
             {data.subject}
           </Text>
-          {data.hold && <CampaignHoldNote hold={data.hold} pageTimeZone={data.timeZone} />}
+          {data.hold && <CampaignHoldNote hold={data.hold} pageTimeZone={data.timeZone} maw={640} />}
           {data.problem && (
             <Text size="sm" c="red" role="alert">
               {codeText(data.problem, t)}

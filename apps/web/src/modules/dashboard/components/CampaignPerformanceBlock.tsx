@@ -76,6 +76,7 @@ export function CampaignPerformanceBlock({ readOnly, showScenarios }: { readOnly
               label={t('dashboard.campaigns.campaigns_failed')}
               value={formatCount(data.campaignsFailed.current ?? 0, language)}
               change={changeOf(data.campaignsFailed, 'count', language)}
+              lowerIsBetter
             />
           </SimpleGrid>
           {mailed ? (

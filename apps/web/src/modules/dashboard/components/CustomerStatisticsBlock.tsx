@@ -22,7 +22,7 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
         {stats.data && (
           <Text size="xs" c="dimmed" data-testid="customers-counted-at">
             {t('dashboard.customers.counted_at', {
-              at: formatDate(stats.data.countedAt, language, { withTime: true }),
+              at: formatDate(stats.data.countedAt, language, { withTime: true, timeZone: stats.data.window.timezone }),
             })}
           </Text>
         )}
@@ -57,6 +57,7 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
               label={t('dashboard.customers.unsubscribed')}
               value={formatCount(stats.data.unsubscribedCustomers.current ?? 0, language)}
               change={changeOf(stats.data.unsubscribedCustomers, 'count', language)}
+              lowerIsBetter
             />
           </SimpleGrid>
         ))}
@@ -72,9 +73,15 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
                 ? t('dashboard.customers.never_synced')
                 : stats.data.lastSync.status === 'failed'
                   ? t('dashboard.customers.last_sync_failed', {
-                      at: formatDate(stats.data.lastSync.finishedAt, language, { withTime: true }),
+                      at: formatDate(stats.data.lastSync.finishedAt, language, {
+                        withTime: true,
+                        timeZone: stats.data.window.timezone,
+                      }),
                     })
-                  : formatDate(stats.data.lastSync.finishedAt, language, { withTime: true })}
+                  : formatDate(stats.data.lastSync.finishedAt, language, {
+                      withTime: true,
+                      timeZone: stats.data.window.timezone,
+                    })}
           </Text>
           <Text size="xs" c="dimmed">
             {t('dashboard.customers.sync_schedule')}

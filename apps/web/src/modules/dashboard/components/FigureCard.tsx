@@ -20,7 +20,10 @@ export function FigureCard({
   note?: string;
   change: TChange;
   testId: string;
-  /** A rate that should fall (bounces, complaints): a rise is shown in red, a fall in green. */
+  /**
+   * A figure that should fall (bounce and complaint rates, unsubscribed guests, failed campaigns):
+   * a rise is shown in red, a fall in green.
+   */
   lowerIsBetter?: boolean;
 }) {
   const { t } = useTranslation();

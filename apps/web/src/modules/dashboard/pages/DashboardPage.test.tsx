@@ -143,11 +143,21 @@ function serve(answers: { customers: unknown; campaigns: unknown; scenarios?: un
 
 describe('dashboard page', () => {
   it('shows a brand admin the figures, their change, the lazily loaded chart and each hotel', async () => {
-    const calls = serve({ customers: customers(1234, 1200), campaigns: mailed, scenarios: running });
+    const calls = serve({
+      customers: { ...customers(1234, 1200), unsubscribedCustomers: { current: 12, previous: 4 } },
+      campaigns: { ...mailed, campaignsFailed: { current: 1, previous: 0 } },
+      scenarios: running,
+    });
     await renderWithProviders(<DashboardPage />, { queryClient: signedInClient(profileFixture('brand', 'admin')) });
     expect((await screen.findByTestId('figure-customers-value', {}, { timeout: 15_000 })).textContent).toBe('1,234');
     expect(screen.getByTestId('figure-customers-change').textContent).toBe('+34 against the 7 days before');
-    expect(screen.getByTestId('customers-counted-at').textContent).toMatch(/^As of \d{2} Nov 2026, /);
+    expect(screen.getByTestId('figure-customers-change').getAttribute('style') ?? '').toContain('teal');
+    // More guests unsubscribed, or a campaign failed: bad news, in red.
+    expect(screen.getByTestId('figure-unsubscribed-change').textContent).toBe('+8 against the 7 days before');
+    expect(screen.getByTestId('figure-unsubscribed-change').getAttribute('style') ?? '').toContain('red');
+    // Times in the window's zone, as its dates (not the browser's, which may be elsewhere).
+    expect(screen.getByTestId('customers-counted-at').textContent).toBe('As of 24 Nov 2026, 2:00 PM');
+    expect(screen.getByTestId('last-sync').textContent).toContain('24 Nov 2026, 1:02 AM');
     expect((await screen.findByTestId('figure-open-rate-value')).textContent).toBe('25.0%');
     expect(screen.getByTestId('figure-open-rate-change').textContent).toBe('+5 pt against the 7 days before');
     expect(screen.getByTestId('figure-click-rate-change').textContent).toBe('No figure for the 7 days before yet');
@@ -156,6 +166,7 @@ describe('dashboard page', () => {
     expect(screen.getByTestId('figure-bounce-rate-change').textContent).toBe('+1.9 pt against the 7 days before');
     expect(screen.getByTestId('figure-bounce-rate-change').getAttribute('style') ?? '').toContain('red');
     expect(screen.getByTestId('figure-complaint-rate-value').textContent).toBe('0.1%');
+    expect(screen.getByTestId('figure-campaigns-failed-change').getAttribute('style') ?? '').toContain('red');
     // Beside the attributed revenue, the incremental revenue the holdouts measured, with its margin.
     expect(screen.getByTestId('revenue-total').textContent).toContain('¥96,000');
     expect(screen.getByTestId('revenue-incremental').textContent).toContain(
