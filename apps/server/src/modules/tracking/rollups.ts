@@ -179,6 +179,20 @@ export function undeliveredQuery(mails: TUndelivered[]): SQL | null {
     sql.raw(`coalesce((select c.${key} from ${table} c where ${match} and c.delivered > 0
         and c.${key} in (${own}, ${own} + interval '1 ${unit}', ${own} - interval '1 ${unit}')
         order by c.${key} = ${own} desc, c.${key} > ${own} desc limit 1), ${own})`);
+  // Each rollup's rows, less the mails placed in them (a key is a column of both, or the rollup's
+  // column and the one of `placed` that holds it).
+  const takeOut = (
+    table: string,
+    keys: (string | [string, string])[],
+    { touch = false, where = 'true' }: { touch?: boolean; where?: string } = {},
+  ) => {
+    const pairs = keys.map((k) => (typeof k === 'string' ? [k, k] : k));
+    return sql.raw(`update ${table} t set delivered = greatest(t.delivered - n.n, 0)${touch ? ', updated_at = now()' : ''}
+        from (select ${pairs.map(([column, from]) => `${from} as ${column}`).join(', ')}, count(*)::int as n
+          from placed where ${where} group by ${pairs.map((_, i) => i + 1).join(', ')}) n
+        where ${pairs.map(([column]) => `t.${column} = n.${column}`).join(' and ')}
+        returning 1`);
+  };
   return sql`with v as (
         select v.*, date_trunc('hour', v.sent_at, 'UTC') as own_hour,
           (v.sent_at at time zone coalesce(h.timezone, 'Asia/Tokyo'))::date as own_day
@@ -191,31 +205,11 @@ export function undeliveredQuery(mails: TUndelivered[]): SQL | null {
           ${counted('host_daily_stats', 'day', 'day', 'v.own_day', 'c.host_id = v.host_id')} as day,
           ${counted('sending_domain_stats_hourly', 'hour', 'hour', 'v.own_hour', 'c.brand_id = v.brand_id and c.domain = v.domain')} as domain_hour
         from v
-      ), campaign_rows as (
-        update campaign_stats t set delivered = greatest(t.delivered - n.n, 0), updated_at = now()
-        from (select campaign_id, count(*)::int as n from placed group by 1) n
-        where t.campaign_id = n.campaign_id
-        returning 1
-      ), hour_rows as (
-        update campaign_stats_hourly t set delivered = greatest(t.delivered - n.n, 0)
-        from (select campaign_id, hour, count(*)::int as n from placed group by 1, 2) n
-        where t.campaign_id = n.campaign_id and t.hour = n.hour
-        returning 1
-      ), host_rows as (
-        update campaign_host_stats t set delivered = greatest(t.delivered - n.n, 0)
-        from (select campaign_id, host_id, count(*)::int as n from placed group by 1, 2) n
-        where t.campaign_id = n.campaign_id and t.host_id = n.host_id
-        returning 1
-      ), day_rows as (
-        update host_daily_stats t set delivered = greatest(t.delivered - n.n, 0)
-        from (select host_id, day, count(*)::int as n from placed group by 1, 2) n
-        where t.host_id = n.host_id and t.day = n.day
-        returning 1
-      ), domain_rows as (
-        update sending_domain_stats_hourly t set delivered = greatest(t.delivered - n.n, 0)
-        from (select brand_id, domain, domain_hour, count(*)::int as n from placed where domain is not null group by 1, 2, 3) n
-        where t.brand_id = n.brand_id and t.domain = n.domain and t.hour = n.domain_hour
-        returning 1
+      ), campaign_rows as (${takeOut('campaign_stats', ['campaign_id'], { touch: true })}
+      ), hour_rows as (${takeOut('campaign_stats_hourly', ['campaign_id', 'hour'])}
+      ), host_rows as (${takeOut('campaign_host_stats', ['campaign_id', 'host_id'])}
+      ), day_rows as (${takeOut('host_daily_stats', ['host_id', 'day'])}
+      ), domain_rows as (${takeOut('sending_domain_stats_hourly', ['brand_id', 'domain', ['hour', 'domain_hour']], { where: 'domain is not null' })}
       )
       select (select count(*) from campaign_rows), (select count(*) from hour_rows), (select count(*) from host_rows),
         (select count(*) from day_rows), (select count(*) from domain_rows)`;
