@@ -180,7 +180,7 @@ export function undeliveredQuery(mails: TUndelivered[]): SQL | null {
         and c.${key} in (${own}, ${own} + interval '1 ${unit}', ${own} - interval '1 ${unit}')
         order by c.${key} = ${own} desc, c.${key} > ${own} desc limit 1), ${own})`);
   // Each rollup's rows, less the mails placed in them (a key is a column of both, or the rollup's
-  // column and the one of `placed` that holds it).
+  // column and the one of `placed` that holds it); a row with none delivered is not written again.
   const takeOut = (
     table: string,
     keys: (string | [string, string])[],
@@ -190,7 +190,7 @@ export function undeliveredQuery(mails: TUndelivered[]): SQL | null {
     return sql.raw(`update ${table} t set delivered = greatest(t.delivered - n.n, 0)${touch ? ', updated_at = now()' : ''}
         from (select ${pairs.map(([column, from]) => `${from} as ${column}`).join(', ')}, count(*)::int as n
           from placed where ${where} group by ${pairs.map((_, i) => i + 1).join(', ')}) n
-        where ${pairs.map(([column]) => `t.${column} = n.${column}`).join(' and ')}
+        where ${pairs.map(([column]) => `t.${column} = n.${column}`).join(' and ')} and t.delivered > 0
         returning 1`);
   };
   return sql`with v as (
