@@ -8,8 +8,8 @@ import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLa
  * Issue 27, "labels that are cut or wrap": every list and badge of the console at 1366 and 1920 px
  * in both languages, with no status badge, active sidebar item or table header cut (an element that
  * clips, wider inside than it shows), no table cut by a container that hides its overflow, no
- * page that scrolls sideways, no date wrapping inside a table cell, and the suppression list's
- * table whole (not scrolling sideways inside its card). A brand admin's pages, and the management lists and audit log
+ * page that scrolls sideways, no date wrapping inside a table cell, and the suppression list's and
+ * a segment's members' tables whole (not scrolling sideways inside their cards). A brand admin's pages, and the management lists and audit log
  * as the granduser. Each page is opened once per language and measured at both sizes (the window is
  * resized in place), so the pages cost one visit each.
  */
@@ -258,7 +258,8 @@ const ADMIN_PAGES: TVisit[] = [
     ready: [row('campaign-recipient'), row('stat-sent-value'), row('campaign-hotel')],
   },
   { name: 'segments', path: () => '/segmentation', ready: [rowOrEmpty('segment-row')] },
-  { name: 'segment', path: () => `/segmentation/${segmentId}`, ready: [row('member-row')] },
+  // Its members' last column ("Why?") was off to the right at 1366 px (2026-11-30).
+  { name: 'segment', path: () => `/segmentation/${segmentId}`, ready: [row('member-row')], whole: true },
   // This run's hard bounce is on it.
   {
     name: 'suppression-list',

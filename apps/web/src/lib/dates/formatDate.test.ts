@@ -14,6 +14,11 @@ describe('formatDate', () => {
     expect(formatDate(instant, 'en', { timeZone: 'Asia/Tokyo' })).toBe('03 May 2026');
   });
 
+  it('writes every month in three letters (not en-GB\'s "Sept")', () => {
+    expect(formatDate('2026-09-01T03:00:00Z', 'en', { timeZone: 'Asia/Tokyo' })).toBe('01 Sep 2026');
+    expect(formatDate('2026-06-30T03:00:00Z', 'en', { timeZone: 'Asia/Tokyo' })).toBe('30 Jun 2026');
+  });
+
   it('applies the time-zone offset unless told not to', () => {
     expect(formatDate(instant, 'en', { withTime: true, noOffset: true })).toBe('03 May 2026, 6:04 AM');
   });

@@ -30,7 +30,8 @@ export function formatDate(
       timeZone,
     }).format(date);
   }
-  const parts = new Intl.DateTimeFormat('en-GB', {
+  // The parts in en-US ("Sep"; en-GB's is "Sept"), put in the day-first order here.
+  const parts = new Intl.DateTimeFormat('en-US', {
     day: '2-digit',
     month: 'short',
     year: 'numeric',

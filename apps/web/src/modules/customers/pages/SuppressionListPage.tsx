@@ -12,6 +12,7 @@ import { errorText } from '../../../lib/http/errorText';
 import { fieldErrorKeys } from '../../../lib/http/fieldErrors';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
+import { EmailAddress } from '../../ui/components/EmailAddress';
 import { FilterSelect } from '../../ui/components/ListControls';
 import { ListPage, type TListColumn } from '../../ui/components/ListPage';
 import { showSnackbar } from '../../ui/components/Snackbar';
@@ -32,19 +33,6 @@ const REASON_COLORS: Record<TSuppressionReason, string> = {
   complaint: 'grape',
   manual: 'gray',
 };
-
-/** An address that may break before its domain, never inside a name or a domain. */
-function Address({ email }: { email: string }) {
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return email;
-  return (
-    <>
-      {email.slice(0, at)}
-      <wbr />
-      {email.slice(at)}
-    </>
-  );
-}
 
 /** A date over its time of day: two short lines where one long one would widen the table. */
 function DateAndTime({ value, language }: { value: string; language: TLanguage }) {
@@ -115,7 +103,7 @@ export function SuppressionListPage() {
       cell: (entry) => (
         <>
           <Text size="sm" fw={600}>
-            <Address email={entry.email} />
+            <EmailAddress email={entry.email} />
           </Text>
           {entry.customer && (
             <Anchor component={Link} to={`/customer-list/${entry.customer.id}`} size="xs">

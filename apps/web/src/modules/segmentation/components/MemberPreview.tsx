@@ -2,7 +2,7 @@ import { Anchor, Button, Checkbox, Group, NativeSelect, Stack, Table, Text } fro
 import { useQuery } from '@tanstack/react-query';
 import type { TSegment } from '@yado/contracts/segments';
 import { IconChevronLeft, IconChevronRight, IconHelpCircle, IconUserMinus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
@@ -11,6 +11,7 @@ import { errorText } from '../../../lib/http/errorText';
 import { countriesQuery, prefecturesQuery } from '../../customers/api/locationsCalls';
 import { EmailStatusBadge } from '../../customers/components/EmailStatusBadge';
 import { findCountry, localName, placeName } from '../../customers/locationNames';
+import { EmailAddress } from '../../ui/components/EmailAddress';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { SearchInput } from '../../ui/components/SearchInput';
 import { memberPageQuery } from '../api/segmentsCalls';
@@ -55,7 +56,15 @@ export function MemberPreview({
   const location = (country: string | null, prefecture: string | null) => {
     const found = findCountry(countries.data, country);
     const parts = [found ? localName(found, language) : country, placeName(prefectures.data, prefecture, language)];
-    return parts.filter(Boolean).join(' / ') || '-';
+    const named = parts.filter((part): part is string => Boolean(part));
+    if (named.length === 0) return '-';
+    // A line may break between the country and the prefecture, never inside a name ("埼玉" / "県").
+    return named.map((part, i) => (
+      <Fragment key={part}>
+        {i > 0 && ' / '}
+        <span style={{ whiteSpace: 'nowrap' }}>{part}</span>
+      </Fragment>
+    ));
   };
   const togglePage = () =>
     onSelect(
@@ -138,13 +147,13 @@ export function MemberPreview({
                       />
                     </Table.Td>
                   )}
-                  <Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     <Anchor component={Link} to={`/customer-list/${customer.id}`}>
                       {customer.fullName}
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{customer.phone}</Table.Td>
-                  <Table.Td>{customer.email ?? '-'}</Table.Td>
+                  <Table.Td>{customer.email ? <EmailAddress email={customer.email} /> : '-'}</Table.Td>
                   <Table.Td>
                     <EmailStatusBadge status={customer.emailStatus} />
                   </Table.Td>
