@@ -195,6 +195,8 @@ export const auditLog = pgTable(
   },
   (t) => [
     index('audit_log_brand_at_idx').on(t.brandId, t.at),
+    // The whole log newest first (the granduser's "all brands"), by when, then by id (list-audit.ts).
+    index('audit_log_at_idx').on(t.at, t.id),
     index('audit_log_target_idx').on(t.targetType, t.targetId),
   ],
 );

@@ -70,6 +70,30 @@ describe('the audit log', () => {
     expect((await s.call('GET', '/v1/audit?hostId=00000000-0000-4000-8000-000000000000', { token })).status).toBe(404);
   });
 
+  it('lists newest first by when each entry happened, though recorded in another order, and pages so', async () => {
+    const { token } = await s.login(DEMO.grand);
+    const brand = await idOf('sakura-hotels');
+    // Recorded in this order, happened in another (as the demo history's past unsubscribes are).
+    const recorded = await s.sql(
+      `insert into audit_log (at, brand_id, action, target_type, target_id)
+       select now() + make_interval(days => 400 + v.day), $1, 'order_check', 'customer', v.day::text
+       from unnest(array[2, 5, 1, 4, 3]) with ordinality as v(day, n) order by v.n
+       returning id, target_id`,
+      [brand],
+    );
+    expect(recorded.map((r) => r.target_id)).toEqual(['2', '5', '1', '4', '3']);
+    const shown = async (query: string) =>
+      ((await s.call('GET', `/v1/audit?${query}`, { token })).body.data as { id: number; targetId: string }[]).filter(
+        (e) => recorded.some((r) => Number(r.id) === e.id),
+      );
+    const page = await shown(`hostId=${brand}&limit=5`);
+    expect(page.map((e) => e.targetId)).toEqual(['5', '4', '3', '2', '1']);
+    expect((await shown('limit=5')).map((e) => e.targetId)).toEqual(['5', '4', '3', '2', '1']);
+    // Page by page: after "4" come "3", "2" and "1", whatever their ids.
+    const after4 = await shown(`hostId=${brand}&limit=3&before=${page[1]!.id}`);
+    expect(after4.map((e) => e.targetId)).toEqual(['3', '2', '1']);
+  });
+
   it('records the role change of a user and only the names of the personal fields that changed', async () => {
     const admin = await s.login(DEMO.hotelAdmin);
     const [staff] = await s.sql('select id from users where email = $1', [DEMO.hotelStaff]);

@@ -1,6 +1,6 @@
 import type { TAuditEntry } from '@yado/contracts/settings';
 import { fullName } from '@yado/contracts';
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TTx } from '../../db/client.ts';
 import {
@@ -123,8 +123,18 @@ export async function listAudit(
     .from(auditLog)
     .leftJoin(actor, eq(actor.id, auditLog.actorUserId))
     .leftJoin(actingHost, eq(actingHost.id, auditLog.actingHostId))
-    .where(and(scope, query.before ? lt(auditLog.id, query.before) : undefined))
-    .orderBy(desc(auditLog.id))
+    // Newest first by when it happened (an entry recorded later may be of an earlier moment: the
+    // demo history's past unsubscribes, a report's own time), the id breaking ties; the next page
+    // starts after the previous page's last entry in that order.
+    .where(
+      and(
+        scope,
+        query.before
+          ? sql`(${auditLog.at}, ${auditLog.id}) < (select b.at, b.id from audit_log b where b.id = ${query.before})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(query.limit);
 
   const hostIds = new Set<string>();
