@@ -39,8 +39,9 @@ export function AuditLogTable({ hostId }: { hostId: string | null }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={190}>{t('audit.columns.at')}</Table.Th>
-              <Table.Th>{t('audit.columns.actor')}</Table.Th>
-              <Table.Th>{t('audit.columns.acting')}</Table.Th>
+              {/* Short headers over columns often of a dash (a guest's own unsubscribe): never broken inside a word. */}
+              <Table.Th style={{ whiteSpace: 'nowrap' }}>{t('audit.columns.actor')}</Table.Th>
+              <Table.Th style={{ whiteSpace: 'nowrap' }}>{t('audit.columns.acting')}</Table.Th>
               <Table.Th>{t('audit.columns.action')}</Table.Th>
               <Table.Th>{t('audit.columns.changes')}</Table.Th>
             </Table.Tr>
