@@ -678,6 +678,7 @@ export const ZEmailDetail = z.object({
   queued: z.number(),
   opened: z.number().nullable(),
   clicked: z.number().nullable(),
+  /** Unique opens and clicks as fractions of the mails delivered (0.25 = 25%); null before any. */
   openRate: z.number().nullable(),
   clickRate: z.number().nullable(),
 });

@@ -224,6 +224,7 @@ export async function emailNodeStats(tx: TTx, scenarioId: string) {
     queued: number;
     opened: number;
     clicked: number;
+    delivered: number;
   }>(
     tx,
     sql`select c.scenario_node_id as node_id, (array_agg(c.id order by c.scenario_round))[1] as campaign_id,
@@ -231,7 +232,8 @@ export async function emailNodeStats(tx: TTx, scenarioId: string) {
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'skipped')), 0)::int as skipped,
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'failed')), 0)::int as failed,
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status in ('queued', 'sending', 'deferred'))), 0)::int as queued,
-        coalesce(sum(cs.unique_opens), 0)::int as opened, coalesce(sum(cs.unique_clicks), 0)::int as clicked
+        coalesce(sum(cs.unique_opens), 0)::int as opened, coalesce(sum(cs.unique_clicks), 0)::int as clicked,
+        coalesce(sum(cs.delivered), 0)::int as delivered
       from campaigns c left join campaign_stats cs on cs.campaign_id = c.id
       where c.scenario_id = ${scenarioId}::uuid group by c.scenario_node_id`,
   );

@@ -180,7 +180,20 @@ describe('a pre-arrival scenario on the manual clock', () => {
     const emailNode = summary.body.data.nodes.find((n: { nodeId: string }) => n.nodeId === 'email');
     expect(emailNode.counts).toMatchObject({ entered: 2, done: 2, failed: 0 });
     const details = await s.call('GET', `/v1/scenarios/${draft.id}/emails`, { token });
-    expect(details.body.data.items[0]).toMatchObject({ nodeId: 'email', sent: 2, failed: 0 });
+    expect(details.body.data.items[0]).toMatchObject({
+      nodeId: 'email',
+      sent: 2,
+      failed: 0,
+      openRate: 0,
+      clickRate: 0,
+    });
+    // Rates are fractions of the delivered, as a campaign's (the console shows them as percent): one
+    // of the two opened (arranged in the rollup the tracking module keeps).
+    await s.sql(`update campaign_stats set unique_opens = 1 where campaign_id = $1`, [
+      details.body.data.items[0].campaignId,
+    ]);
+    const opened = await s.call('GET', `/v1/scenarios/${draft.id}/emails`, { token });
+    expect(opened.body.data.items[0]).toMatchObject({ opened: 1, openRate: 0.5, clickRate: 0 });
     // The hidden campaign is the scenario's: not in the campaign list.
     const campaigns = await s.call('GET', '/v1/campaigns?pageSize=100', { token });
     expect(campaigns.body.data.items.some((c: { id: string }) => c.id === details.body.data.items[0].campaignId)).toBe(

@@ -484,7 +484,8 @@ export async function emailDetails(rt: TRuntime, ctx: TActingContext, id: string
       if (node.type !== 'email') return [];
       const s = stats.find((x) => x.node_id === node.id);
       const sent = s?.sent ?? 0;
-      const rate = (n: number | undefined) => (s && sent > 0 ? Math.round(((n ?? 0) / sent) * 1000) / 10 : null);
+      // Fractions of the mails delivered (0.25 = 25%), as a campaign's rates; null before any.
+      const rate = (n: number | undefined) => (s && s.delivered > 0 ? (n ?? 0) / s.delivered : null);
       return [
         {
           nodeId: node.id,

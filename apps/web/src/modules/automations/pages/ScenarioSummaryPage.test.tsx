@@ -11,10 +11,26 @@ const running = {
   startedAt: '2026-11-01T00:00:00.000Z',
 };
 
+const birthdayMail = {
+  nodeId: 'email',
+  label: null,
+  subject: 'お誕生日おめでとうございます',
+  campaignId: 'c1',
+  sent: 162,
+  skipped: 208,
+  failed: 0,
+  queued: 0,
+  opened: 59,
+  clicked: 14,
+  openRate: 59 / 162,
+  clickRate: 14 / 162,
+};
+
 function serve(holdout: unknown) {
   return mockFetch((method, url) => {
     if (url.pathname === '/v1/scenarios/s1') return { body: { data: running } };
     if (url.pathname === '/v1/scenarios/s1/holdout') return { body: { data: holdout } };
+    if (url.pathname === '/v1/scenarios/s1/emails') return { body: { data: { items: [birthdayMail] } } };
     return undefined;
   });
 }
@@ -38,6 +54,14 @@ describe('the scenario summary', () => {
     expect(within(attribution).getByTestId('holdout-result').textContent).toBe(
       'This scenario caused 36 (±12) bookings and ¥1,152,000 (±¥384,000) that would not have happened otherwise (95% confidence).',
     );
+  }, 30_000);
+
+  it("shows each mail's rates as percent of the fractions the API gives (36.4%, not 3,640%)", async () => {
+    serve(experimentReportFixture().holdout);
+    await render();
+    const rates = await screen.findByTestId('summary-email-rates', {}, { timeout: 15_000 });
+    expect(rates.textContent).toContain('36.4%');
+    expect(rates.textContent).toContain('8.6%');
   }, 30_000);
 
   it('says plainly when its holdout is too small to say', async () => {

@@ -300,7 +300,7 @@ export function ScenarioSummaryPage() {
                         failed: formatCount(email.failed, language),
                       })}
                     </Text>
-                    <Text size="xs" c="dimmed">
+                    <Text size="xs" c="dimmed" data-testid="summary-email-rates">
                       {t('automations.summary.email_rates', {
                         open: formatRate(email.openRate, language),
                         click: formatRate(email.clickRate, language),
