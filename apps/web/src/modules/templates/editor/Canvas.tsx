@@ -183,6 +183,15 @@ function Gap({ index, last }: { index: number; last: boolean }) {
   );
 }
 
+/**
+ * The canvas's margins beside the mail: on the left room for each section's tools (drag handle,
+ * moves), on the right a narrow one, so the whole mail shows in a 1366 px window.
+ */
+const GUTTER_LEFT = 40;
+const GUTTER_RIGHT = 12;
+/** The canvas's width when the mail shows whole (and its 1 px border each side). */
+export const CANVAS_WIDTH = EMAIL_WIDTH + GUTTER_LEFT + GUTTER_RIGHT + 2;
+
 /** The mail's 600 px body as blocks to edit. */
 export function Canvas({ document }: { document: TBlockDocument }) {
   const { t } = useTranslation();
@@ -192,7 +201,8 @@ export function Canvas({ document }: { document: TBlockDocument }) {
     <Box
       bg={document.backgroundColor}
       py="lg"
-      px={40}
+      pl={GUTTER_LEFT}
+      pr={GUTTER_RIGHT}
       onClick={() => select(null)}
       data-testid="canvas"
       style={{ overflowX: 'auto' }}

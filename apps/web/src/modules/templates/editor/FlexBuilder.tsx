@@ -39,7 +39,7 @@ import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { BuilderContext, type TBuilder, type TIndicator } from './builderContext';
-import { Canvas } from './Canvas';
+import { Canvas, CANVAS_WIDTH } from './Canvas';
 import {
   createHistoryReducer,
   findBlock,
@@ -216,6 +216,16 @@ export interface TFlexBuilderProps {
   onSaved: (template: TTemplate) => void;
   onReload: () => void;
 }
+
+/**
+ * The builder's three columns: the palette (160 px), the canvas, and the settings (270 px, down to
+ * 220 so that the canvas keeps the whole mail: at 1366 px the settings gave up 44 px and the mail's
+ * right edge no longer hid behind a scrollbar). Below that the canvas scrolls sideways.
+ */
+const columns = (readOnly: boolean) =>
+  readOnly
+    ? 'minmax(0, 1fr) 270px'
+    : `160px minmax(0, 1fr) clamp(220px, calc(100% - ${160 + CANVAS_WIDTH + 2 * 16}px), 270px)`;
 
 /**
  * The flex builder: a drag-and-drop editor of the template's block document, in Japanese and
@@ -527,13 +537,13 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
               screenReaderInstructions: { draggable: t('templates.dnd.instructions') },
             }}
           >
-            <Group align="flex-start" gap="md" wrap="nowrap">
+            <Box style={{ display: 'grid', gridTemplateColumns: columns(readOnly), gap: 16, alignItems: 'start' }}>
               {!readOnly && (
-                <Box w={160} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+                <Box style={{ position: 'sticky', top: 16 }}>
                   <Palette onAddItem={(item) => addItem(item)} onAddSection={(columns) => addSection(columns)} />
                 </Box>
               )}
-              <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
+              <Stack gap="sm" style={{ minWidth: 0 }}>
                 <Paper withBorder radius="md" p="sm">
                   <Group grow align="flex-start">
                     <TaggedTextInput
@@ -569,10 +579,10 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
                   </Group>
                 )}
               </Stack>
-              <Box w={270} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+              <Box style={{ position: 'sticky', top: 16 }}>
                 <Inspector document={document} />
               </Box>
-            </Group>
+            </Box>
             <DragOverlay dropAnimation={null}>{dragSource && <DragChip source={dragSource} />}</DragOverlay>
           </DndContext>
         )}
