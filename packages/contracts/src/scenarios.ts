@@ -460,6 +460,11 @@ export const ZNodeCounts = z.object({
   entered: z.number(),
   waiting: z.number(),
   done: z.number(),
+  /**
+   * Of done: guests who passed an email step without its mail (not mailable then: unsubscribed,
+   * suppressed, no address). An email step's sent mails are done less these.
+   */
+  skipped: z.number(),
   failed: z.number(),
   left: z.number(),
 });

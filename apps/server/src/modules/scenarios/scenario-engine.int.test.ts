@@ -280,6 +280,10 @@ describe('consent and the frequency cap apply to scenario mails', () => {
     expect(last(capped.id)).toMatchObject({ nodeId: 'second', event: 'skipped', detail: 'frequency_cap' });
     expect(await mails(leaving.email)).toHaveLength(1);
     expect(await mails(capped.email)).toHaveLength(1);
+    // The step's counts: both passed it, neither was mailed (the canvas shows sent 0, skipped 2).
+    const summary = await s.call('GET', `/v1/scenarios/${id}/summary`, { token });
+    const second = summary.body.data.nodes.find((n: { nodeId: string }) => n.nodeId === 'second');
+    expect(second.counts).toMatchObject({ done: 2, skipped: 2 });
     await s.sql(
       `update campaign_email_settings set frequency_cap_count = null, frequency_cap_days = null where host_id = $1`,
       [brand.id],

@@ -117,6 +117,7 @@ async function nodeStatuses(tx: TTx, row: TScenarioRow): Promise<TNodeStatus[]> 
       entered: of('entered'),
       waiting: waiting.find((w) => w.node_id === node.id)?.n ?? 0,
       done: of('done', 'yes', 'no', 'sent', 'skipped'),
+      skipped: of('skipped'),
       failed: of('failed'),
       left: of('left'),
     };

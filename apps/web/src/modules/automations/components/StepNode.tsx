@@ -90,7 +90,13 @@ export function StepNode({ data, selected }: NodeProps<TStepFlowNode>) {
               [
                 ['entered', counts.entered],
                 ['waiting', counts.waiting],
-                [node.type === 'email' ? 'sent' : 'done', counts.done],
+                // An email step's done guests were mailed, or passed without (not mailable then).
+                ...(node.type === 'email'
+                  ? ([
+                      ['sent', counts.done - counts.skipped],
+                      ['skipped', counts.skipped],
+                    ] as const)
+                  : ([['done', counts.done]] as const)),
                 ['failed', counts.failed],
                 ['left', counts.left],
               ] as const
