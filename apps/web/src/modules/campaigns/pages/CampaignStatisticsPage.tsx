@@ -435,7 +435,7 @@ function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boole
               <Table.Tbody>
                 {(hotels.data?.hotels ?? []).map((hotel) => (
                   <Table.Tr key={hotel.hostId} data-testid="campaign-hotel" data-name={hotel.hostName}>
-                    <Table.Td>{hotel.hostName}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{hotel.hostName}</Table.Td>
                     <Table.Td ta="right">{formatCount(hotel.sent, language)}</Table.Td>
                     <Table.Td ta="right">
                       {formatRate(hotel.delivered > 0 ? hotel.uniqueOpens / hotel.delivered : null, language)}
