@@ -13,6 +13,9 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const stats = useQuery(customerStatisticsQuery);
+  // Times in the window's zone, as its dates and the blocks beside (not the browser's).
+  const when = (value: string) =>
+    formatDate(value, language, { withTime: true, timeZone: stats.data?.window.timezone });
   return (
     <Stack gap="sm" data-testid="customer-statistics">
       <Group justify="space-between" align="baseline">
@@ -22,7 +25,7 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
         {stats.data && (
           <Text size="xs" c="dimmed" data-testid="customers-counted-at">
             {t('dashboard.customers.counted_at', {
-              at: formatDate(stats.data.countedAt, language, { withTime: true, timeZone: stats.data.window.timezone }),
+              at: when(stats.data.countedAt),
             })}
           </Text>
         )}
@@ -73,15 +76,9 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
                 ? t('dashboard.customers.never_synced')
                 : stats.data.lastSync.status === 'failed'
                   ? t('dashboard.customers.last_sync_failed', {
-                      at: formatDate(stats.data.lastSync.finishedAt, language, {
-                        withTime: true,
-                        timeZone: stats.data.window.timezone,
-                      }),
+                      at: when(stats.data.lastSync.finishedAt),
                     })
-                  : formatDate(stats.data.lastSync.finishedAt, language, {
-                      withTime: true,
-                      timeZone: stats.data.window.timezone,
-                    })}
+                  : when(stats.data.lastSync.finishedAt)}
           </Text>
           <Text size="xs" c="dimmed">
             {t('dashboard.customers.sync_schedule')}
