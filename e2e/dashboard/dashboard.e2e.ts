@@ -141,7 +141,10 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
     if (mailed) {
       // Another spec sent a campaign on this product: the chart and the hotels show.
       await block.getByTestId('chart-daily').waitFor();
-      expect(await block.getByTestId('hotel-breakdown-row').count()).toBe(perf.hotels?.length);
+      // The hotels' table may render a moment after the chart: wait for it, do not count at once.
+      await expect
+        .poll(() => block.getByTestId('hotel-breakdown-row').count(), { timeout: 10_000 })
+        .toBe(perf.hotels?.length);
     } else {
       expect(await block.getByTestId('campaign-empty').textContent()).toContain(t.dashboard.campaigns.empty);
       expect(await block.getByTestId('figure-open-rate-value').textContent()).toBe('-');
