@@ -59,8 +59,9 @@ beforeAll(async () => {
     `insert into customers (brand_id, first_name, last_name, phone, email, address) select $1, 'Guest' || g, 'Smith', '0703000' || lpad(g::text, 4, '0'), 'smith' || g || '@example.com', 'Kobe' from generate_series(1, 3) g`,
     [ids['harbor-view']],
   );
-  // Shinjuku guests 1..10 stayed last July for 60,000 yen; 1..5 also stayed at Kyoto 10 days ago.
-  const july = `${Number(today.slice(0, 4)) - 1}-07-15`;
+  // Shinjuku guests 1..10 stayed in July two years ago for 60,000 yen (more than 365 days ago
+  // whatever today is: last July is fewer from January to mid-July); 1..5 also stayed at Kyoto 10 days ago.
+  const july = `${Number(today.slice(0, 4)) - 2}-07-15`;
   await s.sql(
     `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, room_type, source, amount, status)
      select c.brand_id, c.id, $1, 'S' || c.phone, $2::date - 30, $2::date, $2::date + 2, 2, 2, 'twin', 'web', 60000, 'checked_out'

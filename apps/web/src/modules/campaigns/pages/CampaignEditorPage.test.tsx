@@ -69,9 +69,17 @@ describe('the campaign editor', () => {
     };
     const status = () => screen.getByTestId('save-status').getAttribute('data-state');
 
-    fireEvent.change(await input('name'), { target: { value: 'Autumn stay' } });
+    // Nothing saved yet, and not called saved.
+    await input('name');
+    expect(status()).toBe('new');
+    expect(screen.getByTestId('save-status').textContent).toBe('Not saved yet');
+    // A subject before a name: not saved, and the page says why.
     fireEvent.change(await input('subject'), { target: { value: 'Autumn in Kyoto' } });
+    expect(status()).toBe('unsaved');
+    expect(screen.getByTestId('save-status-waiting').textContent).toBe('Saved once it has a name');
+    fireEvent.change(await input('name'), { target: { value: 'Autumn stay' } });
     await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
+    expect(screen.queryByTestId('save-status-waiting')).toBeNull();
     // One creation for both fields, nothing pressed.
     expect(saves).toEqual([{ method: 'POST', name: 'Autumn stay', subject: 'Autumn in Kyoto', updatedAt: undefined }]);
 
@@ -138,6 +146,7 @@ describe('the campaign editor', () => {
 
     // A subject cleared while typing is not saved onto a scheduled campaign; the leave guard holds it.
     fireEvent.change(await subject(), { target: { value: '' } });
+    expect(status()).toBe('unsaved');
     fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
     await screen.findByTestId('leave-guard');
     fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));

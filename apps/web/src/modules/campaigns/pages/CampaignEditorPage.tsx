@@ -245,7 +245,13 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
         actions={
           <Group gap="md" wrap="nowrap">
             {!readOnly && (status === 'draft' || status === 'scheduled') && (
-              <SaveStatus state={autosave.state} onRetry={() => void save()} onReload={onReload} />
+              <SaveStatus
+                state={autosave.state}
+                onRetry={() => void save()}
+                onReload={onReload}
+                fresh={!savedId.current}
+                waiting={draft.name.trim() ? null : t('campaign.editor.saved_once_named')}
+              />
             )}
             <Anchor component={Link} to="/campaign" size="sm">
               <Group gap={4}>

@@ -64,8 +64,10 @@ export function useAutosave<TDetails = never>({ revision, enabled, save, isStale
   }, []);
 
   useEffect(() => {
-    if (!enabled || revision === savedRevision.current || stale.current) return;
+    if (revision === savedRevision.current || stale.current) return;
+    // A change not saved says so even while it cannot be saved yet (a campaign without a name).
     setState((s) => (s === 'saving' ? s : 'unsaved'));
+    if (!enabled) return;
     const timer = setTimeout(() => {
       flush().catch(() => undefined);
     }, AUTOSAVE_DELAY_MS);
