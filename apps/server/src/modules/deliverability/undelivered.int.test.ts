@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/client.ts';
+import { MIGRATIONS_FOLDER } from '../../db/migrate.ts';
 import { startTestServer, type TTestServer } from '../../test/harness.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import { applyFeedback, type TFeedback } from './apply-feedback.ts';
@@ -178,5 +182,67 @@ describe('delivered, less what bounced after the relay accepted it', () => {
     // The hour it was sent and the hour its bounces came in.
     expect(Object.values(after.hours)).toEqual([0, 0]);
     expect(after.host).toBe(1);
+  });
+
+  it('takes out, on upgrade, the mails whose bounces were reported before "delivered" left them (migration 0043), as the rules do now', async () => {
+    const base =
+      Math.floor(Date.now() / 3_600_000) * 3_600_000 - 800 * 3_600_000 - (parseInt(tag, 16) % 50) * 3_600_000;
+    const next = new Date(base + 3_600_000);
+    const { id, deliveries } = await sentCampaign(3, new Date(next.getTime() - 100), new Date(next.getTime() + 50));
+    const [a, b] = deliveries as [string, string, string];
+    // The hotel's day the send counted them in (its own time zone).
+    const [{ day }] = await s.sql(
+      `select ($1::timestamptz at time zone coalesce(timezone, 'Asia/Tokyo'))::date::text as day from hosts where id = $2`,
+      [new Date(next.getTime() + 50), hotelId],
+    );
+    const dayOf = async () =>
+      (await s.sql(`select delivered from host_daily_stats where host_id = $1 and day = $2::date`, [hotelId, day]))[0]
+        ?.delivered as number;
+    const before = { campaign: await deliveredOf(id), domain: await domainHours([next]), days: await dayOf() };
+
+    // What the rules do now: a hard bounce of one mail, a soft bounce of another.
+    await asBrand((tx) => applyFeedback(tx, [bounce(a, 'hard_bounce'), bounce(b, 'soft_bounce')]));
+    const now = { campaign: await deliveredOf(id), domain: await domainHours([next]), days: await dayOf() };
+    expect(now.campaign).toMatchObject({ total: 1, host: 1 });
+    expect(now.days).toBe(before.days - 2);
+
+    // The same reports as an installation before 0041 kept them: recorded, the mails still delivered.
+    await s.sql(`update deliveries set bounced_at = null where id = any($1::uuid[])`, [[a, b]]);
+    await s.sql(`update campaign_stats set delivered = 3 where campaign_id = $1`, [id]);
+    await s.sql(`update campaign_stats_hourly set delivered = 3 where campaign_id = $1 and hour = $2`, [id, next]);
+    await s.sql(`update campaign_host_stats set delivered = 3 where campaign_id = $1`, [id]);
+    await s.sql(`update host_daily_stats set delivered = delivered + 2 where host_id = $1 and day = $2::date`, [
+      hotelId,
+      day,
+    ]);
+    await s.sql(
+      `update sending_domain_stats_hourly set delivered = delivered + 2 where brand_id = $1 and domain = $2 and hour = $3`,
+      [brandId, DOMAIN, next],
+    );
+    expect({ campaign: await deliveredOf(id), domain: await domainHours([next]), days: await dayOf() }).toMatchObject({
+      campaign: { total: 3, host: 3, hours: { [next.toISOString()]: 3 } },
+      domain: before.domain,
+      days: before.days,
+    });
+
+    // The upgrade's migration, as the migrator runs it (one transaction, statement by statement).
+    const upgrade = readFileSync(join(MIGRATIONS_FOLDER, '0043_delivered_backfill.sql'), 'utf8').split(
+      '--> statement-breakpoint',
+    );
+    const run = () =>
+      s.rt.database.db.transaction(async (tx) => {
+        for (const statement of upgrade) await tx.execute(sql.raw(statement));
+      });
+    await run();
+    expect({ campaign: await deliveredOf(id), domain: await domainHours([next]), days: await dayOf() }).toEqual(now);
+    const marked = await s.sql(
+      `select d.id from deliveries d join feedback_events f on f.delivery_id = d.id
+       where d.campaign_id = $1 and d.bounced_at = f.received_at order by d.id`,
+      [id],
+    );
+    expect(marked.map((r) => r.id)).toEqual([a, b].sort());
+    // Run again (it never is: a migration runs once), it would find nothing left to take out.
+    await run();
+    expect((await deliveredOf(id)).total).toBe(1);
   });
 });
