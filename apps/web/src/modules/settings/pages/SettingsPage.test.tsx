@@ -113,4 +113,19 @@ describe('SettingsPage', () => {
       ).toBe(''),
     );
   });
+
+  it('links each section it shows from a bar kept in view, and marks the one chosen', async () => {
+    serve();
+    const { router } = await renderAs('hotel', 'admin');
+    const nav = screen.getByRole('navigation', { name: 'Sections of this page' });
+    const links = within(nav).getAllByRole('link');
+    // One link per section on the page, in its order, under the section's own title.
+    const titles = [...document.querySelectorAll('[data-testid^="settings-"] > h2')].map((h) => h.textContent);
+    expect(links.map((l) => l.textContent)).toEqual(titles);
+    expect(titles.length).toBeGreaterThan(2);
+    expect(links.map((l) => l.getAttribute('href'))).toContain('#password');
+    fireEvent.click(within(nav).getByRole('link', { name: 'Change password' }));
+    expect(within(nav).getByRole('link', { name: 'Change password' }).getAttribute('aria-current')).toBe('location');
+    await waitFor(() => expect(router.state.location.hash).toBe('#password'));
+  });
 });

@@ -1,6 +1,6 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
-import { useEffect, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { Group, NavLink, Paper, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { PageHeader } from '../../ui/components/PageHeader';
@@ -24,7 +24,8 @@ function Section({
   children: ReactNode;
 }) {
   return (
-    <Paper withBorder radius="md" p="lg" id={id} data-testid={`settings-${id}`}>
+    // Clear of the sticky contents above when a link scrolls to it.
+    <Paper withBorder radius="md" p="lg" id={id} data-testid={`settings-${id}`} style={{ scrollMarginTop: 72 }}>
       <Title order={2} size="h4" mb={description ? 4 : 'md'}>
         {title}
       </Title>
@@ -34,6 +35,72 @@ function Section({
         </Text>
       )}
       {children}
+    </Paper>
+  );
+}
+
+/**
+ * The page's sections as links, kept in view while the page scrolls (the settings of a brand run to
+ * eight sections, some 5,000 px at 1366 px wide): the one being read is marked.
+ */
+function SectionLinks({ sections }: { sections: { id: string; title: string }[] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { hash } = useLocation();
+  const [current, setCurrent] = useState<string | null>(hash.slice(1) || null);
+  const ids = sections.map((s) => s.id).join(' ');
+  useEffect(() => {
+    // The last section whose top has risen into the upper third of the window.
+    const mark = () => {
+      let seen: string | null = null;
+      for (const id of ids.split(' ')) {
+        const top = document.getElementById(id)?.getBoundingClientRect().top;
+        if (top !== undefined && top <= window.innerHeight / 3) seen = id;
+      }
+      setCurrent(seen ?? ids.split(' ')[0] ?? null);
+    };
+    mark();
+    window.addEventListener('scroll', mark, { passive: true });
+    return () => window.removeEventListener('scroll', mark);
+  }, [ids]);
+  if (sections.length < 2) return null;
+  return (
+    <Paper
+      component="nav"
+      aria-label={t('settings.sections')}
+      data-testid="settings-sections"
+      withBorder
+      shadow="xs"
+      radius="md"
+      px={4}
+      py={4}
+      mb="lg"
+      pos="sticky"
+      top={0}
+      style={{ zIndex: 2 }}
+    >
+      <Group gap={0} wrap="wrap">
+        {sections.map(({ id, title }) => (
+          <NavLink
+            key={id}
+            href={`#${id}`}
+            label={title}
+            active={current === id}
+            aria-current={current === id ? 'location' : undefined}
+            w="auto"
+            px={8}
+            py={6}
+            styles={{ label: { whiteSpace: 'nowrap', fontSize: 'var(--mantine-font-size-xs)' } }}
+            onClick={(event) => {
+              event.preventDefault();
+              setCurrent(id);
+              // The address names the section (a link to share), and the page scrolls to it.
+              void navigate({ hash: id }, { replace: true });
+              document.getElementById(id)?.scrollIntoView({ block: 'start' });
+            }}
+          />
+        ))}
+      </Group>
     </Paper>
   );
 }
@@ -50,57 +117,68 @@ export function SettingsPage() {
     const timer = setTimeout(() => document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' }), 50);
     return () => clearTimeout(timer);
   }, [hash]);
+  const brandSending = can['settings.manage_campaign_email'] && me.meta.level === 'brand';
+  const shown = {
+    host: true,
+    password: can['settings.change_password'],
+    booking: can['settings.manage_booking_system'],
+    'campaign-email': can['settings.manage_campaign_email'],
+    // The brand's own (issue 25): a brand admin's, as the server enforces.
+    protection: brandSending,
+    'relay-webhooks': brandSending,
+    domain: can['settings.manage_domain_authentication'] || can['settings.manage_campaign_email'],
+  };
+  const titles = {
+    host: t(`settings.host.title.${me.meta.level}`),
+    password: t('settings.password.title'),
+    booking: t('booking_sync.settings.title'),
+    'campaign-email': t('settings.campaign_email.title'),
+    protection: t('sending.protection.title'),
+    'relay-webhooks': t('sending.relay.title'),
+    domain: t('settings.domain.title'),
+  };
+  const sections = (Object.keys(shown) as (keyof typeof shown)[])
+    .filter((id) => shown[id])
+    .map((id) => ({ id, title: titles[id] }));
   return (
     <>
       <PageHeader title={t('nav.settings')} />
+      <SectionLinks sections={sections} />
       <Stack gap="lg">
         <Section
           id="host"
-          title={t(`settings.host.title.${me.meta.level}`)}
+          title={titles.host}
           description={can['settings.update_host_info'] ? undefined : t('settings.host.read_only')}
         >
           <HostInfoSection editable={can['settings.update_host_info']} />
         </Section>
-        {can['settings.change_password'] && (
-          <Section id="password" title={t('settings.password.title')} description={t('settings.password.description')}>
+        {shown.password && (
+          <Section id="password" title={titles.password} description={t('settings.password.description')}>
             <ChangePasswordSection />
           </Section>
         )}
-        {can['settings.manage_booking_system'] && (
-          <Section
-            id="booking"
-            title={t('booking_sync.settings.title')}
-            description={t('booking_sync.settings.description')}
-          >
+        {shown.booking && (
+          <Section id="booking" title={titles.booking} description={t('booking_sync.settings.description')}>
             <BookingSystemSection />
           </Section>
         )}
-        {can['settings.manage_campaign_email'] && (
-          <Section
-            id="campaign-email"
-            title={t('settings.campaign_email.title')}
-            description={t('sending.settings.description')}
-          >
+        {shown['campaign-email'] && (
+          <Section id="campaign-email" title={titles['campaign-email']} description={t('sending.settings.description')}>
             <CampaignEmailSettingsForm />
           </Section>
         )}
-        {/* The brand's own (issue 25): a brand admin's, as the server enforces. */}
-        {can['settings.manage_campaign_email'] && me.meta.level === 'brand' && (
-          <Section
-            id="protection"
-            title={t('sending.protection.title')}
-            description={t('sending.protection.description')}
-          >
+        {shown.protection && (
+          <Section id="protection" title={titles.protection} description={t('sending.protection.description')}>
             <ProtectionSettingsForm />
           </Section>
         )}
-        {can['settings.manage_campaign_email'] && me.meta.level === 'brand' && (
-          <Section id="relay-webhooks" title={t('sending.relay.title')} description={t('sending.relay.description')}>
+        {shown['relay-webhooks'] && (
+          <Section id="relay-webhooks" title={titles['relay-webhooks']} description={t('sending.relay.description')}>
             <RelayWebhooksSection />
           </Section>
         )}
-        {(can['settings.manage_domain_authentication'] || can['settings.manage_campaign_email']) && (
-          <Section id="domain" title={t('settings.domain.title')} description={t('sending.domains.description')}>
+        {shown.domain && (
+          <Section id="domain" title={titles.domain} description={t('sending.domains.description')}>
             <DomainAuthentication />
           </Section>
         )}
