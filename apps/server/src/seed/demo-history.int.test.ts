@@ -5,7 +5,7 @@ import { connectDemoBrands } from '../modules/booking/connect-demo-brands.ts';
 import { seedDemo } from './demo.ts';
 import { seedDemoSending } from './demo-sending.ts';
 import { DEMO_HISTORY_BRAND, DEMO_HISTORY_MARK, seedDemoHistory } from './demo-history.ts';
-import { DEMO_JOURNEY_NAME, DEMO_MORNING_END_MS } from './demo-journeys.ts';
+import { DEMO_JOURNEY_DAYS, DEMO_JOURNEY_NAME, DEMO_MORNING_END_MS } from './demo-journeys.ts';
 
 let s: TTestServer;
 /** The moment of the seed: the history is everything before it. */
@@ -250,10 +250,13 @@ describe('the demo history of a first start', () => {
   it('has run the birthday scenario for a month: its guests entered on their birthdays, and its branch saw only the opens before it', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const [brand] = await s.sql(`select id from hosts where slug = $1`, [DEMO_HISTORY_BRAND]);
-    const [scenario] = await s.sql(`select id, status, started_at, graph from scenarios where name = $1`, [
+    const [scenario] = await s.sql(`select id, status, started_at, graph, description from scenarios where name = $1`, [
       DEMO_JOURNEY_NAME,
     ]);
     expect(scenario.status).toBe('running');
+    // Its description says how long it has run, as its dates do (it said 90 days of a month's run).
+    expect(scenario.description).toBe(`デモ履歴: ${DEMO_JOURNEY_DAYS}日前から動いているシナリオ`);
+    expect(DEMO_JOURNEY_DAYS).toBe(Math.round((seededAt.getTime() - Date.parse(scenario.started_at)) / 86_400_000));
     expect(Date.parse(scenario.started_at)).toBeLessThan(seededAt.getTime() - 29 * 86_400_000);
     // A graph the editor accepts as it is.
     const check = await s.call('POST', '/v1/scenarios/validate', { token, body: { graph: scenario.graph } });

@@ -133,7 +133,7 @@ export async function startDemoJourneys(
     const [row] = await selectRows<{ id: string }>(
       tx,
       sql`insert into scenarios (brand_id, host_id, name, description, status, graph, run, preset_id, run_number, starts_at, started_at, next_entry_at, entry_count, created_at, updated_at)
-        values (${brandId}::uuid, ${brandId}::uuid, ${DEMO_JOURNEY_NAME}, 'デモ履歴: 90日前から動いているシナリオ', 'running',
+        values (${brandId}::uuid, ${brandId}::uuid, ${DEMO_JOURNEY_NAME}, ${`デモ履歴: ${DEMO_JOURNEY_DAYS}日前から動いているシナリオ`}, 'running',
           ${JSON.stringify(graphOf(templates, sender.fromAddress))}::jsonb, ${JSON.stringify(run)}::jsonb, 'builtin:birthday', 1,
           ${since.toISOString()}::timestamptz, ${since.toISOString()}::timestamptz, ${since.toISOString()}::timestamptz, 0,
           ${since.toISOString()}::timestamptz, ${since.toISOString()}::timestamptz)
