@@ -136,6 +136,15 @@ describe('the demo history of a first start', () => {
     );
     expect(past.length).toBe(8);
     expect(past.every((c) => c.status === 'sent')).toBe(true);
+    // Each made, with its segment and template, before its send: none dated the day of the seed.
+    const made = await s.sql(
+      `select c.created_at < c.started_at and t.created_at = c.created_at and s.created_at = c.created_at as before
+        from campaigns c join templates t on t.id = c.template_id
+        join campaign_segments cs on cs.campaign_id = c.id join segments s on s.id = cs.segment_id
+        where c.name like $1`,
+      [`%${DEMO_HISTORY_MARK}`],
+    );
+    expect(made.map((m) => m.before)).toEqual(Array(8).fill(true));
     for (const c of past) {
       const stats = await s.call('GET', `/v1/campaigns/${c.id}/statistics`, { token });
       expect(stats.status).toBe(200);

@@ -263,21 +263,25 @@ async function sendPastCampaign(
   const hotelIds = plan.hotels.map((slug) => hotels.get(slug)).filter((id): id is string => !!id);
   return withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => {
     const filter = hotelFilter(hotelIds);
+    // Its segment and template made with it, three days before its send (not on the day of the seed).
+    const madeAt = new Date(sendAt.getTime() - 3 * DAY).toISOString();
     const [segment] = await selectRows<{ id: string }>(
       tx,
-      sql`insert into segments (brand_id, host_id, name, description, type, filter)
-        values (${brandId}::uuid, ${brandId}::uuid, ${`${plan.name}の対象`}, 'デモ履歴: 過去のキャンペーンの対象', 'dynamic', ${JSON.stringify(filter)}::jsonb) returning id`,
+      sql`insert into segments (brand_id, host_id, name, description, type, filter, created_at, updated_at)
+        values (${brandId}::uuid, ${brandId}::uuid, ${`${plan.name}の対象`}, 'デモ履歴: 過去のキャンペーンの対象', 'dynamic', ${JSON.stringify(filter)}::jsonb,
+          ${madeAt}::timestamptz, ${madeAt}::timestamptz) returning id`,
     );
     const [template] = await selectRows<{ id: string }>(
       tx,
-      sql`insert into templates (brand_id, host_id, name, description, default_language, contents)
-        values (${brandId}::uuid, ${brandId}::uuid, ${plan.name}, 'デモ履歴のテンプレート', 'ja', ${JSON.stringify(templateContents(plan.name, plan.preheader, plan.href))}::jsonb) returning id`,
+      sql`insert into templates (brand_id, host_id, name, description, default_language, contents, created_at, updated_at)
+        values (${brandId}::uuid, ${brandId}::uuid, ${plan.name}, 'デモ履歴のテンプレート', 'ja', ${JSON.stringify(templateContents(plan.name, plan.preheader, plan.href))}::jsonb,
+          ${madeAt}::timestamptz, ${madeAt}::timestamptz) returning id`,
     );
     const [campaign] = await selectRows<{ id: string }>(
       tx,
       sql`insert into campaigns (brand_id, host_id, name, subject, pre_header, template_id, status, schedule_kind, send_at, created_at, updated_at)
         values (${brandId}::uuid, ${brandId}::uuid, ${plan.name + DEMO_HISTORY_MARK}, ${plan.name}, ${plan.preheader}, ${template!.id}::uuid, 'scheduled', 'at',
-          ${sendAt.toISOString()}::timestamptz, ${new Date(sendAt.getTime() - 3 * DAY).toISOString()}::timestamptz, ${sendAt.toISOString()}::timestamptz) returning id`,
+          ${sendAt.toISOString()}::timestamptz, ${madeAt}::timestamptz, ${sendAt.toISOString()}::timestamptz) returning id`,
     );
     const campaignId = campaign!.id;
     await tx.execute(
