@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
@@ -101,6 +102,32 @@ describe.each(LANGUAGES)('customer import (%s)', (language) => {
     await error.getByText(t.errors.import_missing_columns).waitFor();
     await error.getByText(ci.fields.phone, { exact: true }).waitFor();
     await error.getByText(ci.fields.address, { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('offers a sample file in the page’s language, which imports as it is', async () => {
+    const { context, page } = await openPage(browser, language);
+    await signIn(page, language, 'hotel.staff@demo.test');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/customer-list/import');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: ci.upload.sample }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(language === 'ja' ? 'customers-sample.csv' : 'customers-sample-en.csv');
+    const sample = readFileSync(await download.path());
+    // Headed in the page's language, as the export heads its file.
+    expect(sample.toString('utf8')).toContain(
+      language === 'ja' ? '姓,名,電話番号' : 'Last name,First name,Phone number',
+    );
+    // The link did not open the file chooser of the drop zone it sits in: the page is still at step one.
+    await page.getByText(ci.upload.drop_title).waitFor();
+    await page
+      .getByTestId('import-file')
+      .setInputFiles({ name: download.suggestedFilename(), mimeType: 'text/csv', buffer: sample });
+    // Reviewed with every column read: one customer to add (or, once imported, to leave), nothing failed.
+    await page.getByTestId('import-count-failed').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('import-count-failed').textContent()).toContain('0');
     await context.close();
   });
 });

@@ -146,6 +146,14 @@ export const failuresCsv = defineEndpoint({
   query: z.object({ lang: z.enum(['ja', 'en']).optional() }),
   response: z.string(),
 });
+export const sampleCsv = defineEndpoint({
+  method: 'GET',
+  path: '/v1/customer-imports/sample.csv',
+  summary:
+    'A file to start from: every column an import reads, headed as the export heads it, and one example customer (UTF-8 with BOM)',
+  query: z.object({ lang: z.enum(['ja', 'en']).optional() }),
+  response: z.string(),
+});
 export const confirm = defineEndpoint({
   method: 'POST',
   path: '/v1/customer-imports/:id/confirm',

@@ -4,6 +4,7 @@ import { uuid } from '../../http/params.ts';
 import { rawRoute, route } from '../../http/route.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { cancelImport, confirmImport, failuresCsv, getImport, listImportRows } from './import-operations.ts';
+import { sampleCsv } from './sample-csv.ts';
 import { uploadImport } from './upload-import.ts';
 
 export function customerImportRoutes(app: FastifyInstance, rt: TRuntime): void {
@@ -19,6 +20,17 @@ export function customerImportRoutes(app: FastifyInstance, rt: TRuntime): void {
     confirmImport(rt, ctx, uuid(params.id), body.emailReception, body.segmentId),
   );
   route(app, customerImportsApi.cancel, access, async ({ params, ctx }) => cancelImport(rt, ctx, uuid(params.id)));
+  rawRoute(app, customerImportsApi.sampleCsv, access, async ({ query, ctx, reply }) => {
+    const language = query.lang ?? ctx.user.language;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="${language === 'ja' ? 'customers-sample' : 'customers-sample-en'}.csv"`,
+      )
+      .header('cache-control', 'no-store')
+      .send(sampleCsv(language));
+  });
   rawRoute(app, customerImportsApi.failuresCsv, access, async ({ params, query, ctx, reply }) => {
     const stream = await failuresCsv(rt, ctx, uuid(params.id), query.lang ?? ctx.user.language);
     return reply

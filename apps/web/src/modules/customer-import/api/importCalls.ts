@@ -49,22 +49,38 @@ export function cancelImport(id: string): Promise<TCustomerImport> {
 }
 
 /**
- * The failed rows as a CSV download. A plain link cannot carry the bearer token, so the file is
+ * A CSV of the import API as a download. A plain link cannot carry the bearer token, so the file is
  * fetched with it and handed to the browser as a blob.
  */
-export async function downloadFailures(id: string, language: 'ja' | 'en'): Promise<void> {
+async function downloadCsv(path: string, fileName: string): Promise<void> {
   const token = readToken();
-  const response = await fetch(`/v1/customer-imports/${encodeURIComponent(id)}/failures.csv?lang=${language}`, {
+  const response = await fetch(path, {
     headers: {
       ...(token ? { Authorization: `Bearer ${token.accessToken}` } : {}),
       ...roleSelectorHeaders(storedRoleSelector()),
     },
   });
-  if (!response.ok) throw new Error(`failures download: ${response.status}`);
+  if (!response.ok) throw new Error(`download ${fileName}: ${response.status}`);
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;
-  link.download = 'import-failures.csv';
+  link.download = fileName;
   link.click();
   URL.revokeObjectURL(url);
+}
+
+/** The failed rows with their reasons. */
+export function downloadFailures(id: string, language: 'ja' | 'en'): Promise<void> {
+  return downloadCsv(
+    `/v1/customer-imports/${encodeURIComponent(id)}/failures.csv?lang=${language}`,
+    'import-failures.csv',
+  );
+}
+
+/** A file to start from: every column an import reads, and one example customer. */
+export function downloadSample(language: 'ja' | 'en'): Promise<void> {
+  return downloadCsv(
+    `/v1/customer-imports/sample.csv?lang=${language}`,
+    language === 'ja' ? 'customers-sample.csv' : 'customers-sample-en.csv',
+  );
 }

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Group, List, Loader, Paper, Select, Stack, Text } from '@mantine/core';
-import { IconFileUpload } from '@tabler/icons-react';
+import { IconDownload, IconFileUpload } from '@tabler/icons-react';
 import type { TCustomerImport } from '@yado/contracts/customer-imports';
 import { IMPORT_MAX_BYTES } from '@yado/contracts/customer-imports';
 import { useQuery } from '@tanstack/react-query';
@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
-import { hotelChoicesQuery, uploadImport } from '../api/importCalls';
+import { pushSnackbar } from '../../ui/components/snackbarStore';
+import { downloadSample, hotelChoicesQuery, uploadImport } from '../api/importCalls';
 import { fieldKey } from '../../../lib/i18n/fieldKey';
 
 /**
@@ -17,7 +18,7 @@ import { fieldKey } from '../../../lib/i18n/fieldKey';
  * customers belong to; a hotel imports into itself.
  */
 export function UploadStep({ onUploaded }: { onUploaded: (created: TCustomerImport) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const me = useProfile();
   const level = me.meta.level;
   const choosesHotel = level !== 'hotel';
@@ -113,6 +114,21 @@ export function UploadStep({ onUploaded }: { onUploaded: (created: TCustomerImpo
           </Text>
           <Button variant="light" disabled={Boolean(uploading)}>
             {t('customer_import.upload.choose')}
+          </Button>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            leftSection={<IconDownload size={14} />}
+            data-testid="import-sample"
+            onClick={(event) => {
+              // The drop zone's own click opens the file chooser: not for this one.
+              event.stopPropagation();
+              downloadSample(i18n.language === 'en' ? 'en' : 'ja').catch(() =>
+                pushSnackbar({ status: 'failed', text: t('errors.general'), durationMs: 5000 }),
+              );
+            }}
+          >
+            {t('customer_import.upload.sample')}
           </Button>
         </Stack>
         <input
