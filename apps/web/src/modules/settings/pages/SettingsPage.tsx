@@ -50,18 +50,31 @@ function SectionLinks({ sections }: { sections: { id: string; title: string }[] 
   const [current, setCurrent] = useState<string | null>(hash.slice(1) || null);
   const ids = sections.map((s) => s.id).join(' ');
   useEffect(() => {
-    // The last section whose top has risen into the upper third of the window.
+    const list = ids.split(' ');
+    // At the top, the first; at the bottom, the last; else the last section whose top has risen into
+    // the upper third of the window.
     const mark = () => {
-      let seen: string | null = null;
-      for (const id of ids.split(' ')) {
+      const { scrollY, innerHeight } = window;
+      if (scrollY <= 0) return setCurrent(list[0] ?? null);
+      if (scrollY + innerHeight >= document.documentElement.scrollHeight - 2) return setCurrent(list.at(-1) ?? null);
+      let seen = list[0] ?? null;
+      for (const id of list) {
         const top = document.getElementById(id)?.getBoundingClientRect().top;
-        if (top !== undefined && top <= window.innerHeight / 3) seen = id;
+        if (top !== undefined && top <= innerHeight / 3) seen = id;
       }
-      setCurrent(seen ?? ids.split(' ')[0] ?? null);
+      setCurrent(seen);
     };
     mark();
     window.addEventListener('scroll', mark, { passive: true });
-    return () => window.removeEventListener('scroll', mark);
+    window.addEventListener('resize', mark);
+    // Sections grow as their data arrives: marked again then, not only when the page scrolls.
+    const grows = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(mark);
+    grows?.observe(document.body);
+    return () => {
+      window.removeEventListener('scroll', mark);
+      window.removeEventListener('resize', mark);
+      grows?.disconnect();
+    };
   }, [ids]);
   if (sections.length < 2) return null;
   return (
