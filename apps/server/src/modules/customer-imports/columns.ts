@@ -85,7 +85,7 @@ const SYNONYMS: Record<TColumnField, string[]> = {
 };
 
 /** Columns our export writes that an import does not read (derived or kept by the system). */
-const IGNORED_EXPORT_KEYS = ['age', 'total_bookings', 'total_payments', 'created_at'] as const;
+export const IGNORED_EXPORT_KEYS = ['age', 'total_bookings', 'total_payments', 'created_at'] as const;
 
 const EXPORT_KEY_TO_FIELD: Record<string, TImportField> = {
   last_name: 'lastName',

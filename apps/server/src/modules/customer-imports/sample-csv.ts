@@ -1,25 +1,17 @@
 import en from '../../i18n/en.json' with { type: 'json' };
 import ja from '../../i18n/ja.json' with { type: 'json' };
 import { UTF8_BOM, csvRow } from '../customers/csv.ts';
+import { EXPORT_COLUMNS } from '../customers/export-customers.ts';
+import { IGNORED_EXPORT_KEYS } from './columns.ts';
 
 /** The columns an import reads, in the export's order (the export's own extra columns left out). */
-const COLUMNS = [
-  'last_name',
-  'first_name',
-  'phone',
-  'email',
-  'id_number',
-  'gender',
-  'date_of_birth',
-  'country',
-  'prefecture',
-  'city',
-  'address',
-  'email_status',
-] as const;
+type TSampleColumn = Exclude<(typeof EXPORT_COLUMNS)[number], (typeof IGNORED_EXPORT_KEYS)[number]>;
+const COLUMNS = EXPORT_COLUMNS.filter(
+  (c): c is TSampleColumn => !(IGNORED_EXPORT_KEYS as readonly string[]).includes(c),
+);
 
 /** One made-up guest per language, each value in a form the import reads (normalize-row.ts). */
-const EXAMPLE: Record<'ja' | 'en', Record<(typeof COLUMNS)[number], string>> = {
+const EXAMPLE: Record<'ja' | 'en', Record<TSampleColumn, string>> = {
   ja: {
     last_name: '山田',
     first_name: '花子',

@@ -10,7 +10,8 @@ import { UTF8_BOM, csvRow } from './csv.ts';
 import { afterCursor, cursorOf, filterCondition, selectCustomers, type TCustomerFilter } from './queries.ts';
 
 const BATCH = 1000;
-const COLUMNS = [
+/** The export's columns, in order (the import reads them back: customer-imports/columns.ts). */
+export const EXPORT_COLUMNS = [
   'last_name',
   'first_name',
   'phone',
@@ -55,7 +56,7 @@ export function exportCustomersWhere(
 ): Readable {
   const labels = language === 'ja' ? ja : en;
   async function* lines() {
-    yield UTF8_BOM + csvRow(COLUMNS.map((c) => labels.customer_csv[c]));
+    yield UTF8_BOM + csvRow(EXPORT_COLUMNS.map((c) => labels.customer_csv[c]));
     let position: SQL | undefined;
     for (;;) {
       const rows = await inTenant(rt, ctx, async (tx) => {
