@@ -338,4 +338,33 @@ describe('campaign statistics page', () => {
       expect(calls.some((c) => c.method === 'POST' && c.url.pathname.endsWith('/cancel'))).toBe(true),
     );
   }, 30_000);
+
+  it('says "No events yet" rather than draw a chart of zeros while a whole campaign has only skipped and waiting mails', async () => {
+    const waiting: TCampaign = { ...campaign, scope: 'campaign', editable: true };
+    const zero = { ...counters, sent: 0, delivered: 0, hardBounces: 0, complaints: 0, opens: 0, uniqueOpens: 0 };
+    const asked: string[] = [];
+    serve(waiting);
+    // The hour of the skipped mails is a point, every drawn counter zero (as the server answers it).
+    const served = globalThis.fetch;
+    const json = (data: unknown) =>
+      new Response(JSON.stringify({ data }), { headers: { 'Content-Type': 'application/json' } });
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = new URL(String(input), 'http://localhost').pathname;
+      asked.push(path);
+      if (path === `/v1/campaigns/${ID}/statistics/series`)
+        return json({
+          interval: 'hour',
+          timeZone: 'Asia/Tokyo',
+          points: [{ ...zero, skipped: 5, at: '2026-11-24T12:00:00.000Z' }],
+        });
+      if (path === `/v1/campaigns/${ID}/statistics/links`) return json({ links: [] });
+      return served(input, init);
+    }) as typeof fetch;
+    await render('staff', 'brand');
+    expect((await screen.findByTestId('campaign-no-events', {}, { timeout: 15_000 })).textContent).toBe(
+      'No events yet.',
+    );
+    expect(asked).toContain(`/v1/campaigns/${ID}/statistics/series`);
+    expect(screen.queryByTestId('campaign-chart')).toBeNull();
+  }, 30_000);
 });

@@ -40,6 +40,7 @@ import { CampaignHoldNote } from '../components/CampaignHoldNote';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
 import { codeText, formatCount, formatMoney, formatRate } from '../components/numbers';
 import { useCampaignActions } from '../hooks/useCampaignActions';
+import { chartHasEvents } from '../statistics/chartSeries';
 
 // recharts is large: it downloads after the figures, only on this page.
 const CampaignChart = lazy(() => import('../statistics/CampaignChart').then((m) => ({ default: m.CampaignChart })));
@@ -367,7 +368,7 @@ function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boole
               ]}
             />
           </Group>
-          {series.data && series.data.points.length > 0 ? (
+          {series.data && chartHasEvents(series.data.points) ? (
             <Suspense
               fallback={
                 <Text size="sm" c="dimmed">
@@ -378,7 +379,7 @@ function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boole
               <CampaignChart series={series.data} />
             </Suspense>
           ) : (
-            <Text size="sm" c="dimmed">
+            <Text size="sm" c="dimmed" data-testid="campaign-no-events">
               {t('campaign.statistics.no_events')}
             </Text>
           )}

@@ -4,14 +4,7 @@ import type { TCampaignSeries } from '@yado/contracts/tracking';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
-
-const SERIES = [
-  { key: 'delivered', text: 'delivered', color: 'blue.6' },
-  { key: 'uniqueOpens', text: 'unique_opens', color: 'teal.6' },
-  { key: 'machineOpens', text: 'machine_opens', color: 'gray.5' },
-  { key: 'uniqueClicks', text: 'unique_clicks', color: 'orange.6' },
-  { key: 'conversions', text: 'conversions', color: 'grape.6' },
-] as const;
+import { CHART_SERIES as SERIES } from './chartSeries';
 
 /** Counters over time (this module's own chunk: recharts loads only with the statistics page). */
 export function CampaignChart({ series }: { series: TCampaignSeries }) {
