@@ -41,7 +41,7 @@ function Section({
 
 /**
  * The page's sections as links, kept in view while the page scrolls (the settings of a brand run to
- * eight sections, some 5,000 px at 1366 px wide): the one being read is marked.
+ * seven sections, some 5,000 px at 1366 px wide): the one being read is marked.
  */
 function SectionLinks({ sections }: { sections: { id: string; title: string }[] }) {
   const { t } = useTranslation();
