@@ -201,6 +201,26 @@ describe('the demo history of a first start', () => {
     expect(outbox.length).toBeLessThanOrEqual(live);
   });
 
+  it('shows every seeded segment\'s audience in the list, as a recount finds it (not "Not counted")', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const list = await s.call('GET', '/v1/segments?pageSize=100', { token });
+    expect(list.status).toBe(200);
+    const segments = list.body.data.items as {
+      id: string;
+      audience: number | null;
+      audienceCountedAt: string | null;
+    }[];
+    // The eight past campaigns' segments at least, each counted when the seed ended.
+    expect(segments.length).toBeGreaterThanOrEqual(8);
+    for (const segment of segments) {
+      expect(segment.audienceCountedAt).not.toBeNull();
+      const recount = await s.call('POST', `/v1/segments/${segment.id}/count`, { token });
+      expect(recount.status).toBe(200);
+      expect(segment.audience).toBe(recount.body.data.total);
+    }
+    expect(segments.some((segment) => (segment.audience ?? 0) > 0)).toBe(true);
+  });
+
   it('gives the suppression list the dead addresses, full mailboxes and complainers of the past campaigns', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     const [brand] = await s.sql(`select id from hosts where slug = $1`, [DEMO_HISTORY_BRAND]);

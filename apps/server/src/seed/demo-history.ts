@@ -8,6 +8,7 @@ import { audienceSql, snapshotAudience } from '../modules/campaigns/audience.ts'
 import { holdUses, releaseUses } from '../modules/campaigns/campaign-uses.ts';
 import { finishIfDone, markStarted, skippedAtStart } from '../modules/campaigns/send-queries.ts';
 import { syncBookings } from '../modules/booking/sync-bookings.ts';
+import { countUncountedSegments } from '../modules/segments/segment-operations.ts';
 import { resolveSendingIdentity } from '../modules/sending/email-settings.ts';
 import { attributeConversions } from '../modules/tracking/attribute-conversions.ts';
 import { recordDeliveryOutcomes } from '../modules/tracking/rollups.ts';
@@ -203,6 +204,8 @@ export async function seedDemoHistory(rt: TRuntime, now = new Date()): Promise<n
   await (rt.clockHold ? rt.clockHold.during(withJourneys) : withJourneys());
   await attributePastBookings(rt, brandId, from, now);
   await keepPastCustomerCounts(rt, brandId, from, now);
+  // The segments the seed wrote (the campaigns', the demo campaign's), counted over the synced guests.
+  await countUncountedSegments(rt, brandId);
   return sent;
 }
 

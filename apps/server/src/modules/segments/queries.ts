@@ -55,6 +55,14 @@ const ORDER: Record<string, SQL> = {
   '-audience': sql`s.audience desc nulls last, s.id desc`,
 };
 
+/** A brand's segments never counted: made by a seed, not through the API (which counts at every save). */
+export async function uncountedSegmentRows(tx: TTx, brandId: string): Promise<TSegmentRow[]> {
+  return selectRows<TSegmentRow>(
+    tx,
+    sql`${SELECT} where s.brand_id = ${brandId}::uuid and s.audience_counted_at is null order by s.created_at, s.id`,
+  );
+}
+
 export async function listSegmentRows(
   tx: TTx,
   ctx: TActingContext,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type TExplanation, type TFilter, type TFilterCount, type TSegment } from '@yado/contracts';
 import { and, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { selectRows, sqlStateOf, type TTx } from '../../db/client.ts';
+import { selectRows, sqlStateOf, withTenant, type TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit } from '../audit/record-audit.ts';
@@ -38,6 +38,7 @@ import {
   scopeOfHost,
   seenValues,
   segmentsInReach,
+  uncountedSegmentRows,
   setAudience,
   updateSegmentRow,
   type TSegmentRow,
@@ -375,6 +376,19 @@ export async function recountSegment(rt: TRuntime, ctx: TActingContext, id: stri
     const row = await mustFind(tx, ctx, id);
     if (row.type === 'dynamic') mustAllowDynamic(rt);
     return refreshAudience(tx, row);
+  });
+}
+
+/**
+ * Counts a brand's segments that were never counted (the demo's, written by its seed) and
+ * remembers their audiences, so the list shows a figure rather than "Not counted" for segments
+ * nobody has saved yet. Answers how many were counted.
+ */
+export async function countUncountedSegments(rt: TRuntime, brandId: string): Promise<number> {
+  return withTenant(rt.database.db, { scopeAll: false, brandId }, async (tx) => {
+    const rows = await uncountedSegmentRows(tx, brandId);
+    for (const row of rows) await refreshAudience(tx, row);
+    return rows.length;
   });
 }
 
