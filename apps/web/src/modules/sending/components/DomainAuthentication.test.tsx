@@ -133,5 +133,8 @@ describe('DomainAuthentication', () => {
     expect(
       screen.getByText("Domains are added and verified by the brand. You can see the brand's domains here."),
     ).toBeTruthy();
+    // The records under a heading of their own, not the brand's "Step 2" instruction.
+    expect(screen.getByText("The domain's DNS records")).toBeTruthy();
+    expect(screen.queryByText(/Step 2/)).toBeNull();
   });
 });

@@ -289,11 +289,12 @@ function DomainCard({
             </Button>
           )}
         </Group>
+        {/* The steps are the brand's to take; anyone else reads the records and their state. */}
         <Text size="sm" fw={600}>
-          {t('sending.domains.step2')}
+          {t(canManage ? 'sending.domains.step2' : 'sending.domains.records_heading')}
         </Text>
         <Text size="sm" c="dimmed">
-          {t('sending.domains.step2_help')}
+          {t(canManage ? 'sending.domains.step2_help' : 'sending.domains.records_help')}
         </Text>
         <Table.ScrollContainer minWidth={720}>
           <Table verticalSpacing="xs" data-testid="domain-records">
