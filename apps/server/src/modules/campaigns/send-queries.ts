@@ -344,10 +344,23 @@ export async function markFailed(tx: TTx, campaignId: string, problem: string): 
 }
 
 /** Campaigns to act on, across brands: due scheduled ones and those sending. */
+/**
+ * The campaigns the dispatcher queues a job for: scheduled ones that are due, and sending ones. A
+ * scenario's hidden campaign stays pending for as long as its scenario runs (each journey adds its
+ * delivery), so it is taken up only when it has a mail to send now or one in flight (a claim whose
+ * worker may have died): queued, sending, or deferred and due. Dispatched at every look, each of
+ * them was a send job every CAMPAIGN_DISPATCH_SECONDS that found nothing, for good. Its new mails
+ * are queued with a send job of their own (advance-journeys.ts); a deferred one is found here
+ * once due.
+ */
 export async function campaignsToDispatch(tx: TTx) {
   return selectRows<{ id: string; brand_id: string; status: 'scheduled' | 'pending' }>(
     tx,
-    sql`select id, brand_id, status from campaigns where (status = 'scheduled' and send_at <= now()) or status = 'pending' order by send_at limit 1000`,
+    sql`select c.id, c.brand_id, c.status from campaigns c
+      where (c.status = 'scheduled' and c.send_at <= now())
+        or (c.status = 'pending' and (c.scenario_id is null or exists (select 1 from deliveries d where d.campaign_id = c.id
+          and (d.status in ('queued', 'sending') or (d.status = 'deferred' and d.next_attempt_at <= now())))))
+      order by c.send_at limit 1000`,
   );
 }
 
