@@ -433,9 +433,8 @@ async function main(): Promise<void> {
         return post(side === 'ours' ? port : barePort, pathOf(p, side), p);
       });
       // Ours' rules follow its answers by a moment: their work is counted in its round (CPU, WAL)
-      // and done before the next round starts, whichever side that is. Left running, it fell into the
-      // round after: the baseline's rounds that followed ours had p99s of 70 to 118 ms, those that
-      // followed its own 14 to 40 (a 100k run of ten rounds, 2026-11-30).
+      // and done before the next round starts, whichever side that is (left running, it fell into
+      // the next round and out of ours' figures).
       await drained(db);
       const walAfter = await walOf();
       const cpuAfter = { server: treeCpuMs(pids[side]), pg: treeCpuMs(pids.postgres) };
