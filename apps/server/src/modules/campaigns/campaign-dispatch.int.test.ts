@@ -5,8 +5,8 @@ import { campaignsToDispatch } from './send-queries.ts';
 
 /**
  * What the dispatcher takes up, over real PostgreSQL: a campaign being sent always (its finish is
- * checked by its send job), a scenario's hidden campaign only with a mail to send now or in flight.
- * The campaigns are arranged with SQL and paused, and no worker runs here, so nothing sends them
+ * checked by its send job) unless paused, a scenario's hidden campaign only with a mail to send now
+ * or in flight. The campaigns are arranged with SQL, and no worker runs here, so nothing sends them
  * meanwhile.
  */
 
@@ -15,13 +15,22 @@ let brandId: string;
 const made: Record<string, string> = {};
 let guests = 0;
 
-/** A campaign (a scenario's hidden one when `scenario`) with one delivery of each status given. */
-async function campaign(name: string, scenario: boolean, statuses: string[], deferredDue?: boolean): Promise<void> {
+/**
+ * A campaign being sent (a scenario's hidden one when `scenario`; paused when `paused`) with one
+ * delivery of each status given.
+ */
+async function campaign(
+  name: string,
+  scenario: boolean,
+  statuses: string[],
+  options: { deferredDue?: boolean; paused?: boolean } = {},
+): Promise<void> {
   const [{ id }] = await s.sql(
     `insert into campaigns (brand_id, host_id, name, subject, status, started_at, paused_at, scenario_id, scenario_node_id, scenario_round)
-     values ($1, $1, $2, $2, 'pending', now(), now(), case when $3 then gen_random_uuid() end, case when $3 then 'n1' end, case when $3 then 0 end)
+     values ($1, $1, $2, $2, 'pending', now(), case when $4 then now() end,
+       case when $3 then gen_random_uuid() end, case when $3 then 'n1' end, case when $3 then 0 end)
      returning id`,
-    [brandId, name, scenario],
+    [brandId, name, scenario, options.paused ?? false],
   );
   made[name] = id;
   for (const [i, status] of statuses.entries()) {
@@ -33,7 +42,7 @@ async function campaign(name: string, scenario: boolean, statuses: string[], def
     await s.sql(
       `insert into deliveries (campaign_id, brand_id, customer_id, email, status, next_attempt_at)
        values ($1, $2, $3, $4, $5, case when $5 = 'deferred' then now() + case when $6 then interval '-1 minute' else interval '1 hour' end end)`,
-      [id, brandId, customer, `dispatch-${name}-${i}@example.com`, status, deferredDue ?? false],
+      [id, brandId, customer, `dispatch-${name}-${i}@example.com`, status, options.deferredDue ?? false],
     );
   }
 }
@@ -42,22 +51,31 @@ beforeAll(async () => {
   s = await startTestServer({ worker: false });
   [{ id: brandId }] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
   await campaign('campaign-done', false, ['sent', 'skipped']);
+  await campaign('campaign-sending', false, ['sent', 'queued']);
+  await campaign('campaign-paused', false, ['sent', 'queued'], { paused: true });
+  await campaign('scenario-paused', true, ['queued'], { paused: true });
   await campaign('scenario-idle', true, ['sent', 'skipped', 'failed']);
   await campaign('scenario-empty', true, []);
   await campaign('scenario-queued', true, ['sent', 'queued']);
   await campaign('scenario-in-flight', true, ['sending']);
-  await campaign('scenario-deferred-later', true, ['deferred'], false);
-  await campaign('scenario-deferred-due', true, ['deferred'], true);
+  await campaign('scenario-deferred-later', true, ['deferred'], { deferredDue: false });
+  await campaign('scenario-deferred-due', true, ['deferred'], { deferredDue: true });
 }, 120_000);
 afterAll(async () => {
   await s?.close();
 });
 
 describe('the campaign dispatcher', () => {
-  it("takes up a sending campaign always, and a scenario's hidden campaign only with a mail to send or in flight", async () => {
+  it("takes up a sending campaign unless paused, and a scenario's hidden campaign only with a mail to send or in flight", async () => {
     const rows = await withTenant(s.rt.database.db, { scopeAll: true, brandId: null }, (tx) => campaignsToDispatch(tx));
     const taken = new Set(rows.map((r) => r.id));
     const names = Object.keys(made).filter((name) => taken.has(made[name]!));
-    expect(names.sort()).toEqual(['campaign-done', 'scenario-deferred-due', 'scenario-in-flight', 'scenario-queued']);
+    expect(names.sort()).toEqual([
+      'campaign-done',
+      'campaign-sending',
+      'scenario-deferred-due',
+      'scenario-in-flight',
+      'scenario-queued',
+    ]);
   });
 });

@@ -351,14 +351,15 @@ export async function markFailed(tx: TTx, campaignId: string, problem: string): 
  * worker may have died): queued, sending, or deferred and due. Dispatched at every look, each of
  * them was a send job every CAMPAIGN_DISPATCH_SECONDS that found nothing, for good. Its new mails
  * are queued with a send job of their own (advance-journeys.ts); a deferred one is found here
- * once due.
+ * once due. A paused campaign is left alone: its send job would do nothing (prepareSend), and
+ * resuming it queues one (pauseCampaign).
  */
 export async function campaignsToDispatch(tx: TTx) {
   return selectRows<{ id: string; brand_id: string; status: 'scheduled' | 'pending' }>(
     tx,
     sql`select c.id, c.brand_id, c.status from campaigns c
       where (c.status = 'scheduled' and c.send_at <= now())
-        or (c.status = 'pending' and (c.scenario_id is null or exists (select 1 from deliveries d where d.campaign_id = c.id
+        or (c.status = 'pending' and c.paused_at is null and (c.scenario_id is null or exists (select 1 from deliveries d where d.campaign_id = c.id
           and (d.status in ('queued', 'sending') or (d.status = 'deferred' and d.next_attempt_at <= now())))))
       order by c.send_at limit 1000`,
   );
