@@ -122,13 +122,15 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
     // this product may still be adding guests (CI once saw 418 asked and more shown): the page is
     // read again, and the server asked again, until the two agree.
     expect(stats.customers.current).toBeGreaterThan(0);
-    const figures = async () =>
-      ['customers', 'active', 'unsubscribed'].map((f) => page.getByTestId(`figure-${f}-value`).textContent());
+    const figures = () =>
+      Promise.all(
+        ['customers', 'active', 'unsubscribed'].map((f) => page.getByTestId(`figure-${f}-value`).textContent()),
+      );
     await expect
       .poll(
         async () => {
           await page.getByTestId('figure-customers-value').waitFor();
-          const shown = await Promise.all(await figures());
+          const shown = await figures();
           const now = await settledStatistics('brand.admin@demo.test');
           const counted = [now.customers, now.activeCustomers, now.unsubscribedCustomers].map((c) =>
             number(c.current!, language),

@@ -343,11 +343,10 @@ export async function markFailed(tx: TTx, campaignId: string, problem: string): 
   );
 }
 
-/** Campaigns to act on, across brands: due scheduled ones and those sending. */
 /**
- * The campaigns the dispatcher queues a job for: scheduled ones that are due, and sending ones. A
- * scenario's hidden campaign stays pending for as long as its scenario runs (each journey adds its
- * delivery), so it is taken up only when it has a mail to send now or one in flight (a claim whose
+ * The campaigns the dispatcher queues a job for, across brands: scheduled ones that are due, and
+ * sending ones. A scenario's hidden campaign stays pending for as long as its scenario runs (each
+ * journey adds its delivery), so it is taken up only when it has a mail to send now or one in flight (a claim whose
  * worker may have died): queued, sending, or deferred and due. Dispatched at every look, each of
  * them was a send job every CAMPAIGN_DISPATCH_SECONDS that found nothing, for good. Its new mails
  * are queued with a send job of their own (advance-journeys.ts); a deferred one is found here
