@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -144,7 +143,6 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   refuseUnstorableText(app);
 
   await app.register(cookie);
-  await app.register(multipart, { limits: { files: 1, fields: 10 } });
   securityHeaders(app, {
     contentSecurityPolicy: {
       directives: {

@@ -2,6 +2,7 @@ import { customerImportsApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../http/params.ts';
 import { rawRoute, route } from '../../http/route.ts';
+import { fileRoutes } from '../../http/file-routes.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { cancelImport, confirmImport, failuresCsv, getImport, listImportRows } from './import-operations.ts';
 import { sampleCsv } from './sample-csv.ts';
@@ -9,8 +10,10 @@ import { uploadImport } from './upload-import.ts';
 
 export function customerImportRoutes(app: FastifyInstance, rt: TRuntime): void {
   const access = { entitlement: 'customer.import' } as const;
-  route(app, customerImportsApi.upload, access, async ({ request, query, ctx }) =>
-    uploadImport(rt, ctx, request, query.hotelId),
+  fileRoutes(app, (files) =>
+    route(files, customerImportsApi.upload, access, async ({ request, query, ctx }) =>
+      uploadImport(rt, ctx, request, query.hotelId),
+    ),
   );
   route(app, customerImportsApi.get, access, async ({ params, ctx }) => getImport(rt, ctx, uuid(params.id)));
   route(app, customerImportsApi.rows, access, async ({ params, query, ctx }) =>

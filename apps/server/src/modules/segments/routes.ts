@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../../http/errors.ts';
 import { uuid } from '../../http/params.ts';
 import { linkRoute, rawRoute, route, type TAccess } from '../../http/route.ts';
+import { fileRoutes } from '../../http/file-routes.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { exportCustomersWhere } from '../customers/export-customers.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -64,21 +65,23 @@ export function segmentRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, segmentsApi.freeze, edit, async ({ params, body, ctx }) =>
     freezeFilter(rt, ctx, uuid(params.id), body.filter),
   );
-  route(app, segmentsApi.importMembers, edit, async ({ params, request, ctx }) => {
-    const id = uuid(params.id);
-    const missing = () => new AppError(400, 'member_file_required', { file: fieldError('member_file_required') });
-    if (!request.isMultipart()) throw missing();
-    const file = await request.file({ limits: { fileSize: MEMBER_FILE_MAX_BYTES, files: 1 } });
-    if (!file) throw missing();
-    const bytes = await file.toBuffer().catch((error: { code?: string }) => {
-      if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+  fileRoutes(app, (files) => {
+    route(files, segmentsApi.importMembers, edit, async ({ params, request, ctx }) => {
+      const id = uuid(params.id);
+      const missing = () => new AppError(400, 'member_file_required', { file: fieldError('member_file_required') });
+      if (!request.isMultipart()) throw missing();
+      const file = await request.file({ limits: { fileSize: MEMBER_FILE_MAX_BYTES, files: 1 } });
+      if (!file) throw missing();
+      const bytes = await file.toBuffer().catch((error: { code?: string }) => {
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError(413, 'member_file_too_big', { file: fieldError('member_file_too_big') });
+        throw new AppError(400, 'upload_failed', { file: fieldError('upload_failed') });
+      });
+      if (file.file.truncated)
         throw new AppError(413, 'member_file_too_big', { file: fieldError('member_file_too_big') });
-      throw new AppError(400, 'upload_failed', { file: fieldError('upload_failed') });
+      if (bytes.length === 0) throw missing();
+      return importMemberFile(rt, ctx, id, bytes);
     });
-    if (file.file.truncated)
-      throw new AppError(413, 'member_file_too_big', { file: fieldError('member_file_too_big') });
-    if (bytes.length === 0) throw missing();
-    return importMemberFile(rt, ctx, id, bytes);
   });
   route(app, segmentsApi.explain, read, async ({ params, ctx }) =>
     explainMembership(rt, ctx, uuid(params.id), uuid(params.customerId)),

@@ -2,6 +2,7 @@ import { templatesApi, type TEntitlement } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { uuid } from '../../http/params.ts';
 import { route } from '../../http/route.ts';
+import { fileRoutes } from '../../http/file-routes.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { createLogoStore } from '../uploads/logo-store.ts';
 import { imageFromUrl, uploadTemplateImage } from './image-operations.ts';
@@ -46,8 +47,10 @@ export function templateRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, templatesApi.remove, { entitlement: 'templates.delete' }, async ({ params, ctx }) =>
     removeTemplate(rt, ctx, uuid(params.id)),
   );
-  route(app, templatesApi.uploadImage, { anyOf: IMAGES }, async ({ request }) =>
-    uploadTemplateImage(rt, store, request),
+  fileRoutes(app, (files) =>
+    route(files, templatesApi.uploadImage, { anyOf: IMAGES }, async ({ request }) =>
+      uploadTemplateImage(rt, store, request),
+    ),
   );
   route(app, templatesApi.imageFromUrl, { anyOf: IMAGES }, async ({ body }) => imageFromUrl(rt, store, body.url));
   route(app, templatesApi.preview, { anyOf: READ }, async ({ params, body, ctx }) =>

@@ -2,37 +2,40 @@ import { LOGO_MAX_BYTES, managementApi } from '@yado/contracts';
 import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { fileRoutes } from '../../http/file-routes.ts';
 import type { TRuntime } from '../../runtime.ts';
 import { createLogoStore, IMMUTABLE } from './logo-store.ts';
 import { LOGO_URL_PREFIX, isLogoName, logoContentType, storeLogo } from './store-logo.ts';
 
 export function uploadRoutes(app: FastifyInstance, rt: TRuntime): void {
   const store = createLogoStore(rt.config);
-  route(
-    app,
-    managementApi.uploadLogo,
-    {
-      anyOf: [
-        'manage_brand.create_brand',
-        'manage_brand.update_brand',
-        'manage_hotel_group.create_hotel_group',
-        'manage_hotel_group.update_hotel_group',
-        'manage_hotel.create_hotel',
-        'manage_hotel.update_hotel',
-        'settings.update_host_info',
-      ],
-    },
-    async ({ request }) => {
-      if (!request.isMultipart()) throw new AppError(400, 'logo_required', { file: fieldError('logo_required') });
-      const file = await request.file({ limits: { fileSize: LOGO_MAX_BYTES, files: 1 } });
-      if (!file) throw new AppError(400, 'logo_required', { file: fieldError('logo_required') });
-      const bytes = await file.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
-        throw new AppError(400, 'upload_failed', { file: fieldError('upload_failed') });
-      });
-      return storeLogo(store, bytes, file.file.truncated, rt.log);
-    },
+  fileRoutes(app, (files) =>
+    route(
+      files,
+      managementApi.uploadLogo,
+      {
+        anyOf: [
+          'manage_brand.create_brand',
+          'manage_brand.update_brand',
+          'manage_hotel_group.create_hotel_group',
+          'manage_hotel_group.update_hotel_group',
+          'manage_hotel.create_hotel',
+          'manage_hotel.update_hotel',
+          'settings.update_host_info',
+        ],
+      },
+      async ({ request }) => {
+        if (!request.isMultipart()) throw new AppError(400, 'logo_required', { file: fieldError('logo_required') });
+        const file = await request.file({ limits: { fileSize: LOGO_MAX_BYTES, files: 1 } });
+        if (!file) throw new AppError(400, 'logo_required', { file: fieldError('logo_required') });
+        const bytes = await file.toBuffer().catch((error: { code?: string }) => {
+          if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new AppError(413, 'logo_too_big', { file: fieldError('logo_too_big') });
+          throw new AppError(400, 'upload_failed', { file: fieldError('upload_failed') });
+        });
+        return storeLogo(store, bytes, file.file.truncated, rt.log);
+      },
+    ),
   );
 
   // Logos are public (they appear in mail); the content-hash name makes them cacheable forever.
