@@ -151,6 +151,17 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
     await expect.poll(() => page.getByTestId('template-name').textContent()).toBe(name);
     const canvas = page.getByTestId('canvas');
     expect(await canvas.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    expect(await page.getByTestId('palette').getAttribute('data-compact')).toBeNull();
+    // A 1280 px laptop with the sidebar open: the palette turns to icons (each named on hover) and
+    // the mail still shows whole; the blocks below are dragged from it.
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await expect.poll(() => page.getByTestId('palette').getAttribute('data-compact')).toBe('true');
+    expect(await canvas.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+      0,
+    );
+    await page.locator('[data-item="palette:text"]').hover();
+    await page.getByRole('tooltip').getByText(t.blocks.text, { exact: true }).waitFor();
 
     // Text, image, divider and button, each dragged from the palette to the end of the mail.
     for (const item of ['text', 'image', 'divider', 'button']) {

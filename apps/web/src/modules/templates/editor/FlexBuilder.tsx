@@ -31,6 +31,7 @@ import {
   IconAdjustmentsHorizontal,
   IconTrash,
 } from '@tabler/icons-react';
+import { useElementSize } from '@mantine/hooks';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -51,7 +52,7 @@ import {
 } from './documentEditing';
 import { accepts, dropPlace, movesSections, ZONE_PRIORITY, type TDragSource, type TDropZone } from './dragTargets';
 import { Inspector } from './Inspector';
-import { Palette, PALETTE_ICONS } from './Palette';
+import { Palette, PALETTE_ICONS, PALETTE_WIDTH } from './Palette';
 import { TaggedTextInput } from './TaggedTextInput';
 import { duplicateTemplate } from '../api/templatesCalls';
 import { useAutosave } from './useAutosave';
@@ -222,10 +223,16 @@ export interface TFlexBuilderProps {
  * 220 so that the canvas keeps the whole mail: at 1366 px the settings gave up 44 px and the mail's
  * right edge no longer hid behind a scrollbar). Below that the canvas scrolls sideways.
  */
-const columns = (readOnly: boolean) =>
-  readOnly
-    ? 'minmax(0, 1fr) 270px'
-    : `160px minmax(0, 1fr) clamp(220px, calc(100% - ${160 + CANVAS_WIDTH + 2 * 16}px), 270px)`;
+const GAP = 16;
+const INSPECTOR = { least: 220, most: 270 } as const;
+/** The grid's least width with the labelled palette, the whole mail and the settings side by side. */
+const FULL_LAYOUT = PALETTE_WIDTH.full + GAP + CANVAS_WIDTH + GAP + INSPECTOR.least;
+
+const columns = (readOnly: boolean, compact: boolean) => {
+  if (readOnly) return `minmax(0, 1fr) ${INSPECTOR.most}px`;
+  const palette = compact ? PALETTE_WIDTH.compact : PALETTE_WIDTH.full;
+  return `${palette}px minmax(0, 1fr) clamp(${INSPECTOR.least}px, calc(100% - ${palette + CANVAS_WIDTH + 2 * GAP}px), ${INSPECTOR.most}px)`;
+};
 
 /**
  * The flex builder: a drag-and-drop editor of the template's block document, in Japanese and
@@ -234,6 +241,10 @@ const columns = (readOnly: boolean) =>
 export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: TFlexBuilderProps) {
   const { t } = useTranslation();
   const me = useProfile();
+  // Below the full layout's width (a 1280 px window with the sidebar open) the palette shows icons
+  // only, so the whole mail still shows beside the settings rather than scrolling sideways.
+  const layout = useElementSize();
+  const compact = !readOnly && layout.width > 0 && layout.width < FULL_LAYOUT;
   const [template, setTemplate] = useState(loaded);
   const reducer = useMemo(() => createHistoryReducer(randomId), []);
   const [history, dispatch] = useReducer(reducer, loaded.contents, initialHistory);
@@ -537,10 +548,22 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
               screenReaderInstructions: { draggable: t('templates.dnd.instructions') },
             }}
           >
-            <Box style={{ display: 'grid', gridTemplateColumns: columns(readOnly), gap: 16, alignItems: 'start' }}>
+            <Box
+              ref={layout.ref}
+              style={{
+                display: 'grid',
+                gridTemplateColumns: columns(readOnly, compact),
+                gap: GAP,
+                alignItems: 'start',
+              }}
+            >
               {!readOnly && (
                 <Box style={{ position: 'sticky', top: 16 }}>
-                  <Palette onAddItem={(item) => addItem(item)} onAddSection={(columns) => addSection(columns)} />
+                  <Palette
+                    compact={compact}
+                    onAddItem={(item) => addItem(item)}
+                    onAddSection={(columns) => addSection(columns)}
+                  />
                 </Box>
               )}
               <Stack gap="sm" style={{ minWidth: 0 }}>

@@ -1,4 +1,4 @@
-import { Paper, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Divider, Paper, SimpleGrid, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDraggable } from '@dnd-kit/core';
 import { PALETTE_ITEMS, type TPaletteItem } from '@yado/contracts/templates';
 import {
@@ -34,16 +34,18 @@ function PaletteTile({
   label,
   icon: TileIcon,
   onAdd,
+  compact,
 }: {
   id: string;
   source: TDragSource;
   label: string;
   icon: Icon;
   onAdd: () => void;
+  compact: boolean;
 }) {
   const { t } = useTranslation();
   const draggable = useDraggable({ id, data: { source } });
-  return (
+  const tile = (
     <UnstyledButton
       ref={draggable.setNodeRef}
       {...draggable.listeners}
@@ -65,7 +67,7 @@ function PaletteTile({
         opacity: draggable.isDragging ? 0.5 : 1,
         border: '1px solid var(--mantine-color-gray-3)',
         borderRadius: 6,
-        padding: '10px 4px',
+        padding: compact ? '8px 4px' : '10px 4px',
         background: 'var(--mantine-color-white)',
         cursor: 'grab',
         touchAction: 'none',
@@ -73,29 +75,67 @@ function PaletteTile({
     >
       <Stack gap={4} align="center">
         <TileIcon size={22} stroke={1.5} />
-        <Text size="xs" ta="center">
-          {label}
-        </Text>
+        {!compact && (
+          <Text size="xs" ta="center">
+            {label}
+          </Text>
+        )}
       </Stack>
     </UnstyledButton>
+  );
+  // Icons only: the name and the hint on hover (the button's own name says what it adds).
+  return compact ? (
+    <Tooltip
+      label={
+        <>
+          <Text size="sm" fw={600}>
+            {label}
+          </Text>
+          <Text size="xs">{t('templates.palette.hint')}</Text>
+        </>
+      }
+      position="right"
+      multiline
+      w={220}
+      withArrow
+      openDelay={300}
+    >
+      {tile}
+    </Tooltip>
+  ) : (
+    tile
   );
 }
 
 export interface TPaletteProps {
   onAddItem: (item: TPaletteItem) => void;
   onAddSection: (columns: 1 | 2 | 3) => void;
+  /**
+   * One column of icons, each named on hover: where the window is too narrow for the labelled
+   * palette beside the whole mail (a 1280 px laptop with the sidebar open).
+   */
+  compact?: boolean;
 }
 
+/** The palette's width, labelled and compact (FlexBuilder's grid). */
+export const PALETTE_WIDTH = { full: 160, compact: 56 } as const;
+
 /** Blocks and section layouts: drag one onto the canvas, or press it to add it at the selection. */
-export function Palette({ onAddItem, onAddSection }: TPaletteProps) {
+export function Palette({ onAddItem, onAddSection, compact = false }: TPaletteProps) {
   const { t } = useTranslation();
+  const heading = (text: string) =>
+    compact ? (
+      <Divider aria-hidden />
+    ) : (
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase">
+        {text}
+      </Text>
+    );
   return (
-    <Paper withBorder radius="md" p="sm" data-testid="palette">
-      <Stack gap="sm">
-        <Text size="xs" fw={700} c="dimmed" tt="uppercase">
-          {t('templates.palette.blocks')}
-        </Text>
-        <SimpleGrid cols={2} spacing={6}>
+    <Paper withBorder radius="md" p={compact ? 6 : 'sm'} data-testid="palette" data-compact={compact || undefined}>
+      <Stack gap={compact ? 6 : 'sm'}>
+        {!compact && heading(t('templates.palette.blocks'))}
+        <SimpleGrid cols={compact ? 1 : 2} spacing={6}>
           {PALETTE_ITEMS.map((item) => (
             <PaletteTile
               key={item}
@@ -104,13 +144,12 @@ export function Palette({ onAddItem, onAddSection }: TPaletteProps) {
               label={t(`templates.blocks.${item}`)}
               icon={PALETTE_ICONS[item]}
               onAdd={() => onAddItem(item)}
+              compact={compact}
             />
           ))}
         </SimpleGrid>
-        <Text size="xs" fw={700} c="dimmed" tt="uppercase">
-          {t('templates.palette.sections')}
-        </Text>
-        <SimpleGrid cols={3} spacing={6}>
+        {heading(t('templates.palette.sections'))}
+        <SimpleGrid cols={compact ? 1 : 3} spacing={6}>
           {([1, 2, 3] as const).map((columns) => (
             <PaletteTile
               key={columns}
@@ -119,12 +158,15 @@ export function Palette({ onAddItem, onAddSection }: TPaletteProps) {
               label={t('templates.palette.columns', { count: columns })}
               icon={SECTION_ICONS[columns]}
               onAdd={() => onAddSection(columns)}
+              compact={compact}
             />
           ))}
         </SimpleGrid>
-        <Text size="xs" c="dimmed">
-          {t('templates.palette.hint')}
-        </Text>
+        {!compact && (
+          <Text size="xs" c="dimmed">
+            {t('templates.palette.hint')}
+          </Text>
+        )}
       </Stack>
     </Paper>
   );
