@@ -165,6 +165,8 @@ export {
   type TStatRates,
   type TCampaignReport,
   type TRecipientFeedbackKind,
+  RECIPIENT_SKIP_REASONS,
+  type TRecipientSkipReason,
   type TUnsubscribePage,
   type TUnsubscribeSource,
   type TGuestConsentSource,

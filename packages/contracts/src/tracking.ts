@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOLDOUT_SKIP_REASON, SKIP_REASONS } from './campaigns.ts';
 import { ZProtectionWarning } from './deliverability.ts';
 import { defineEndpoint, envelope } from './http.ts';
 
@@ -271,12 +272,18 @@ export const RECIPIENT_FEEDBACK_KINDS = [
 ] as const;
 export type TRecipientFeedbackKind = (typeof RECIPIENT_FEEDBACK_KINDS)[number];
 
+/** Why a recipient was never mailed: a skip reason of the send, or held out to measure the campaign (issue 26). */
+export const RECIPIENT_SKIP_REASONS = [...SKIP_REASONS, HOLDOUT_SKIP_REASON] as const;
+export type TRecipientSkipReason = (typeof RECIPIENT_SKIP_REASONS)[number];
+
 export const ZRecipient = z.object({
   deliveryId: z.string(),
   customerId: z.string(),
   name: z.string(),
   email: z.string().nullable(),
   status: z.enum(DELIVERY_STATUSES),
+  /** Set when `status` is skipped. */
+  skipReason: z.enum(RECIPIENT_SKIP_REASONS).nullable(),
   sentAt: z.string().nullable(),
   error: z.string().nullable(),
   openedAt: z.string().nullable(),

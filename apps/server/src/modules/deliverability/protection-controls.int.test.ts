@@ -220,6 +220,11 @@ describe('cancelling a paused campaign', () => {
       [id],
     );
     expect(reasons).toEqual([{ skip_reason: 'cancelled' }]);
+    // The recipient list says why each was never mailed.
+    const skipped = (await s.call('GET', `/v1/campaigns/${id}/recipients?status=skipped&limit=200`, { token })).body
+      .data.items as { skipReason: string | null }[];
+    expect(skipped).toHaveLength(settled.skipped ?? 0);
+    expect(new Set(skipped.map((r) => r.skipReason))).toEqual(new Set(['cancelled']));
 
     // The statistics say the same, and nothing more goes out a few dispatch rounds later.
     await new Promise((r) => setTimeout(r, 2_500));

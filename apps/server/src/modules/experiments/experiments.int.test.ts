@@ -195,6 +195,15 @@ describe('an A/B test with a holdout', () => {
     expect(held.every((r) => r.status === 'skipped' && r.skip_reason === 'holdout')).toBe(true);
     expect(rows.filter((r) => r.arm === 'rest').every((r) => r.status === 'queued')).toBe(true);
     expect(c.statistics).toMatchObject({ heldOut: held.length, skipped: 0, sent: test.length });
+    // The recipient list names them held out; the others carry no reason.
+    const listed = (await s.call('GET', `/v1/campaigns/${id}/recipients?limit=200&status=skipped`, { token })).body.data
+      .items as { customerId: string; skipReason: string | null }[];
+    expect(listed.map((r) => r.customerId).sort()).toEqual(held.map((r) => r.customer_id).sort());
+    expect(listed.every((r) => r.skipReason === 'holdout')).toBe(true);
+    const sent = (await s.call('GET', `/v1/campaigns/${id}/recipients?limit=5&status=sent`, { token })).body.data
+      .items as { skipReason: string | null }[];
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((r) => r.skipReason === null)).toBe(true);
 
     const mailed = await subjects(id);
     for (const r of test) expect(mailed.get(r.email)).toEqual([r.variant === 1 ? 'B件名 ab' : 'A件名 ab']);

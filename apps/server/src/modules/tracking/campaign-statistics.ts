@@ -1,9 +1,11 @@
 import {
+  RECIPIENT_SKIP_REASONS,
   STAT_COUNTERS,
   fullName,
   protectionWarning,
   ratesOf,
   type TCampaignReport,
+  type TRecipientSkipReason,
   type TRecipientFeedbackKind as TFeedbackKind,
   type TStatCounters,
   trackingApi,
@@ -37,6 +39,10 @@ import {
 
 const ZERO = Object.fromEntries(STAT_COUNTERS.map((k) => [k, 0])) as TStatCounters;
 const EVENTS_PER_RECIPIENT = 20;
+
+/** A skipped delivery's reason as the console names it; one it does not know is left unnamed. */
+const skipReasonOf = (reason: string | null): TRecipientSkipReason | null =>
+  (RECIPIENT_SKIP_REASONS as readonly string[]).includes(reason ?? '') ? (reason as TRecipientSkipReason) : null;
 
 async function inReach<T>(
   rt: TRuntime,
@@ -147,6 +153,7 @@ export function readRecipients(
         name: fullName(r.firstName, r.lastName),
         email: r.email,
         status: r.status as z.infer<typeof trackingApi.ZRecipient>['status'],
+        skipReason: skipReasonOf(r.skipReason),
         sentAt: iso(r.sentAt),
         error: r.error,
         openedAt: iso(r.openedAt),

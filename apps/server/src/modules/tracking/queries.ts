@@ -310,6 +310,7 @@ export interface TRecipientRow {
   firstName: string;
   email: string | null;
   status: string;
+  skipReason: string | null;
   sentAt: Date | null;
   error: string | null;
   openedAt: Date | null;
@@ -336,7 +337,8 @@ export async function recipientPage(
   return selectRows<TRecipientRow>(
     tx,
     sql`select d.id as "deliveryId", d.customer_id as "customerId", cu.last_name as "lastName", cu.first_name as "firstName",
-        coalesce(d.email, cu.email) as email, case when d.status = 'sending' then 'queued' else d.status end as status, d.sent_at as "sentAt", d.error,
+        coalesce(d.email, cu.email) as email, case when d.status = 'sending' then 'queued' else d.status end as status,
+        case when d.status = 'skipped' then d.skip_reason end as "skipReason", d.sent_at as "sentAt", d.error,
         e.opened_at as "openedAt", e.clicked_at as "clickedAt", d.in_flight_repeats > 0 as "possibleRepeat",
         fb.kind as "feedbackKind", fb.status as "feedbackStatus", fb.diagnostic as "feedbackDiagnostic", fb.received_at as "feedbackAt"
       from deliveries d join customers cu on cu.id = d.customer_id

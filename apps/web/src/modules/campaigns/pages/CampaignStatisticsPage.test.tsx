@@ -60,8 +60,9 @@ const recipient = (deliveryId: string, name: string, possibleRepeat: boolean) =>
   customerId: `u-${deliveryId}`,
   name,
   email: `${deliveryId}@guest.example.jp`,
-  status: 'sent',
-  sentAt: '2026-11-24T12:00:00.000Z',
+  status: 'sent' as TRecipient['status'],
+  skipReason: null as TRecipient['skipReason'],
+  sentAt: '2026-11-24T12:00:00.000Z' as string | null,
   error: null,
   openedAt: null,
   clickedAt: null,
@@ -193,6 +194,27 @@ describe('campaign statistics page', () => {
     ).toBe(true);
   }, 30_000);
 
+  it('says why a skipped recipient was never mailed, and names a held-out one so', async () => {
+    serve({ ...campaign, hold: null }, [
+      recipient('d1', '山田 花子', false),
+      { ...recipient('d2', '佐藤 一郎', false), status: 'skipped', skipReason: 'bounced', sentAt: null },
+      { ...recipient('d3', '鈴木 次郎', false), status: 'skipped', skipReason: 'holdout', sentAt: null },
+    ]);
+    await render();
+    await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
+    await waitFor(() => expect(screen.getAllByTestId('campaign-recipient')).toHaveLength(3));
+    const [sent, suppressed, held] = screen.getAllByTestId('campaign-recipient');
+    expect(within(sent!).queryByTestId('campaign-recipient-skip-reason')).toBeNull();
+    expect(within(suppressed!).getByText('Skipped')).toBeTruthy();
+    expect(within(suppressed!).getByTestId('campaign-recipient-skip-reason').textContent).toBe(
+      'On the suppression list',
+    );
+    expect(within(held!).getByText('Held out')).toBeTruthy();
+    expect(within(held!).getByTestId('campaign-recipient-skip-reason').textContent).toBe(
+      'In the holdout group: never mailed, so the campaign’s effect can be measured',
+    );
+  }, 30_000);
+
   it('says "Page not found." once for a campaign out of reach', async () => {
     serve(null);
     await render();
@@ -309,7 +331,7 @@ describe('campaign statistics page', () => {
     };
     const bounced = {
       ...recipient('d2', '佐藤 一郎', false),
-      status: 'failed',
+      status: 'failed' as const,
       feedback: {
         kind: 'hard_bounce' as const,
         status: '5.1.1',

@@ -525,7 +525,9 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                       variant="light"
                       color={recipient.status === 'failed' ? 'red' : recipient.status === 'sent' ? 'green' : 'gray'}
                     >
-                      {t(`campaign.delivery_status.${recipient.status}`)}
+                      {recipient.skipReason === 'holdout'
+                        ? t('campaign.statistics.held_out')
+                        : t(`campaign.delivery_status.${recipient.status}`)}
                     </Badge>
                     {recipient.possibleRepeat && (
                       <Tooltip label={t('campaign.statistics.repeat_detail')} multiline w={260}>
@@ -533,6 +535,12 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                           {t('campaign.statistics.repeats')}
                         </Badge>
                       </Tooltip>
+                    )}
+                    {recipient.skipReason && (
+                      // Why the guest was never mailed (the send's check when their turn came).
+                      <Text size="xs" c="dimmed" data-testid="campaign-recipient-skip-reason">
+                        {t(`campaign.skip_reason.${recipient.skipReason}`)}
+                      </Text>
                     )}
                     {recipient.error && (
                       <Text size="xs" c="red">
