@@ -259,7 +259,12 @@ function Figures({
         testId="failed"
         detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
       />
-      <Figure label={t('campaign.statistics.skipped')} value={n(totals.skipped)} testId="skipped" />
+      <Figure
+        label={t('campaign.statistics.skipped')}
+        value={n(totals.skipped)}
+        testId="skipped"
+        hint={t('campaign.statistics.skipped_hint')}
+      />
       {campaign.experiment.holdoutPercent !== null && (
         <Figure
           label={t('campaign.statistics.held_out')}
