@@ -68,13 +68,29 @@ describe.each(LANGUAGES)('booking system connection (%s)', (language) => {
     await settled(token);
   });
 
-  it('is refused outside a brand, by the server', async () => {
+  it('is refused outside a brand: the page says so, and the server refuses the hotel all the same', async () => {
     const { context, page } = await openPage(browser, language);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/booking')) asked.push(request.url());
+    });
     await signIn(page, language, 'hotel.admin@demo.test');
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/settings');
     await page.getByTestId('booking-unavailable').getByText(t.errors.booking_brand_only).waitFor();
+    expect(asked).toEqual([]);
     await context.close();
+    const token = await apiToken('hotel.admin@demo.test');
+    for (const [method, path] of [
+      ['GET', '/v1/booking/connection'],
+      ['POST', '/v1/booking/connection'],
+    ] as const) {
+      const refused = await apiCall(method, path, {
+        token,
+        body: method === 'POST' ? { accountId: 'DBK-1', apiKey: 'k' } : undefined,
+      });
+      expect(refused.status).toBe(403);
+    }
   });
 
   it('disconnects, is refused an account another brand holds, then connects and sees the synced customers', async () => {

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ALL_TEXTS } from '../../../i18n/allTexts';
-import { mockFetch, renderWithProviders } from '../../../test/render';
+import { profileFixture } from '../../../test/fixtures';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { BookingSystemSection } from '../../settings/components/BookingSystemSection';
 import { YoyakuRedirectPage } from './YoyakuRedirectPage';
 import { YoyakuVerificationPage } from './YoyakuVerificationPage';
@@ -35,6 +36,7 @@ async function renderSettings(language: 'ja' | 'en', connect: () => { status?: n
   const view = await renderWithProviders(<BookingSystemSection />, {
     path: '/settings',
     language,
+    queryClient: signedInClient(profileFixture('brand', 'admin')),
     routes: [
       { path: '/yoyaku-verification', element: <YoyakuVerificationPage /> },
       { path: '/yoyaku-verification/redirect', element: <YoyakuRedirectPage /> },
@@ -56,6 +58,17 @@ async function enterAndConnect(language: 'ja' | 'en') {
 }
 
 describe('connecting the booking system', () => {
+  it('tells a hotel (or group) that only the brand connects, without asking the server', async () => {
+    const calls = mockFetch(() => undefined);
+    await renderWithProviders(<BookingSystemSection />, {
+      path: '/settings',
+      language: 'ja',
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    expect((await screen.findByTestId('booking-unavailable')).textContent).toBe(ALL_TEXTS.ja.errors.booking_brand_only);
+    expect(calls.some((c) => c.url.pathname.startsWith('/v1/booking'))).toBe(false);
+  });
+
   it('asks for both fields before leaving settings', async () => {
     const { calls } = await renderSettings('en', () => ({ body: { data: connected } }));
     await screen.findByTestId('booking-connect-form');

@@ -22,11 +22,20 @@ const STATUS_COLOR = { running: 'blue', succeeded: 'green', failed: 'red' } as c
 /**
  * The brand's booking system (DBK): connect with an account ID and API key (verified on
  * /yoyaku-verification), the daily 1 AM sync notice, "sync now", disconnect, and the sync log.
- * Other contexts see the server's own refusal ("only brand can connect to DBK").
+ * Other contexts read the server's refusal ("only brand can connect to DBK") without asking it
+ * (the server refuses them all the same).
  */
 export function BookingSystemSection() {
   const { t } = useTranslation();
-  const status = useQuery(bookingStatusQuery);
+  const brand = useProfile().meta.level === 'brand';
+  const status = useQuery({ ...bookingStatusQuery, enabled: brand });
+  if (!brand) {
+    return (
+      <Alert color="gray" icon={<IconInfoCircle size={18} />} data-testid="booking-unavailable">
+        {t('errors.booking_brand_only')}
+      </Alert>
+    );
+  }
   if (status.isPending) return <Loader size="sm" />;
   if (status.isError) {
     return (
