@@ -48,6 +48,7 @@ import {
   type TPageSize,
 } from '../customerListState';
 import { findCountry, localName, placeName } from '../locationNames';
+import { EmailAddress } from '../../ui/components/EmailAddress';
 
 /** Spec section 2, "Customer list": search, filters, keyset pages, bulk email status, export. */
 export function CustomerListPage() {
@@ -233,7 +234,7 @@ export function CustomerListPage() {
           ) : data && items.length === 0 ? (
             <EmptyState readOnly={!can['customer.create']} />
           ) : (
-            <Table.ScrollContainer minWidth={960} type="native">
+            <Table.ScrollContainer minWidth={900} type="native">
               <Table highlightOnHover data-testid="customer-table">
                 <Table.Thead>
                   <Table.Tr>
@@ -280,7 +281,7 @@ export function CustomerListPage() {
                           </Anchor>
                         </Table.Td>
                         <Table.Td style={{ whiteSpace: 'nowrap' }}>{customer.phone}</Table.Td>
-                        <Table.Td>{customer.email ?? '-'}</Table.Td>
+                        <Table.Td>{customer.email ? <EmailAddress email={customer.email} /> : '-'}</Table.Td>
                         <Table.Td>
                           <EmailStatusBadge status={customer.emailStatus} />
                         </Table.Td>

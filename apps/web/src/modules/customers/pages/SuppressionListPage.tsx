@@ -223,7 +223,7 @@ export function SuppressionListPage() {
       texts="customers.suppressions"
       testId="suppression"
       pageSize={PAGE_SIZE}
-      minWidth={960}
+      minWidth={900}
     >
       <ConfirmDialog
         opened={lifting !== null}
