@@ -73,10 +73,10 @@ describe('campaign list', () => {
     );
   }, 30_000);
 
-  it('keeps each figure whole on its line: a label with its value, a line breaking only between them', async () => {
+  it('keeps each figure whole on its line (sent, failed, skipped: the audience whole), a line breaking only between them', async () => {
     const sent: TCampaign = campaignFixture(
       { id: '6f1c2d3e-0000-4000-8000-000000000003', name: '冬のタイムセール', status: 'sent', hold: null },
-      { audience: 1759, sent: 1751, failed: 4, openRate: 0.323, clickRate: 0.071 },
+      { audience: 1759, sent: 1751, failed: 4, skipped: 4, openRate: 0.323, clickRate: 0.071 },
     );
     await showList(sent, profileFixture('brand', 'admin'));
     const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
@@ -84,6 +84,7 @@ describe('campaign list', () => {
     expect(figures.map((f) => [f.textContent, f.style.whiteSpace])).toEqual([
       ['Sent 1,751', 'nowrap'],
       ['Failed 4', 'nowrap'],
+      ['Skipped 4', 'nowrap'],
       ['Open 32.3%', 'nowrap'],
       ['Click 7.1%', 'nowrap'],
     ]);

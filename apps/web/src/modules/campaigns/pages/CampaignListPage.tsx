@@ -194,6 +194,10 @@ export function CampaignListPage() {
                   ...(stats.failed > 0
                     ? [`${t('campaign.statistics.failed')} ${formatCount(stats.failed, language)}`]
                     : []),
+                  // The recipients never mailed (unsubscribed meanwhile, suppressed...): the statistics say why.
+                  ...(stats.skipped > 0
+                    ? [`${t('campaign.statistics.skipped')} ${formatCount(stats.skipped, language)}`]
+                    : []),
                 ]}
               />
             </Text>
