@@ -107,7 +107,7 @@ export function MemberPreview({
           )}
         />
       ) : (
-        <Table.ScrollContainer minWidth={980}>
+        <Table.ScrollContainer minWidth={900}>
           <Table highlightOnHover data-testid="member-table">
             <Table.Thead>
               <Table.Tr>
