@@ -222,7 +222,7 @@ export interface TFlexBuilderProps {
  * The builder's three columns: the palette (160 px, or 56 of icons below FULL_LAYOUT), the canvas,
  * and the settings (270 px, down to 220 so that the canvas keeps the whole mail: at 1366 px the
  * settings gave up 44 px and the mail's right edge no longer hid behind a scrollbar). Narrower
- * still (below about 1240 px with the sidebar open), the canvas scrolls sideways.
+ * still (below about 1270 px with the sidebar open), the canvas scrolls sideways.
  */
 const GAP = 16;
 const INSPECTOR = { least: 220, most: 270 } as const;
