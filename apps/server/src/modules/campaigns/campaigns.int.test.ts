@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { staticSegment as makeStaticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
-import { seedDemoCampaign } from '../../seed/demo-campaign.ts';
+import { DEMO_FEEDBACK_GUESTS, seedDemoCampaign } from '../../seed/demo-campaign.ts';
 import { withTenant } from '../../db/client.ts';
 import { sendCampaign, startCampaign } from './send-campaign.ts';
 import { ANSWER_LOST_TWICE, recordOutcomes } from './send-queries.ts';
@@ -653,9 +653,11 @@ describe('the send', () => {
     await s.sql(`update campaigns set send_at = now() where id = $1`, [demo.id]);
     await runSend(demo.id);
     const [sent] = await s.sql(`select status, audience from campaigns where id = $1`, [demo.id]);
-    expect(sent).toEqual({ status: 'sent', audience: 1 });
+    // The synced guest, and the three demo guests whose mail the sink answers (feedback.int.test.ts).
+    expect(sent).toEqual({ status: 'sent', audience: 1 + DEMO_FEEDBACK_GUESTS.length });
     const [received] = await sinkTo(mail('demo-guest'));
     expect(received.subject).toBe('箱根の冬のご案内');
+    for (const g of DEMO_FEEDBACK_GUESTS) expect(await sinkTo(g.email)).toHaveLength(1);
   });
 
   it("holds the guests of a hotel inside its quiet hours, in the hotel's time zone and by its own setting, and mails the others", async () => {

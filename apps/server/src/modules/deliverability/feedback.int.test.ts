@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { counterValue } from '../../test/metrics.ts';
+import { DEMO_FEEDBACK_GUESTS, seedDemoCampaign } from '../../seed/demo-campaign.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { staticSegment } from '../../test/segments.ts';
@@ -366,6 +367,36 @@ describe('bounces and complaints after the send', () => {
     // The receiver still works.
     expect(await toReceiver(to, fullDsn(to, guest.email))).toEqual({ ok: true });
   });
+});
+
+describe("the demo's campaign", () => {
+  it('shows the loop to a newcomer: its statistics count a hard and a soft bounce and a complaint, the suppression list gains two', async () => {
+    await seedDemoCampaign(s.rt);
+    const [demo] = await s.sql(
+      `select id from campaigns where name = '箱根の冬のご案内' order by created_at desc limit 1`,
+    );
+    // Scheduled a couple of minutes ahead (the first sync brings the guests in meanwhile); brought forward here.
+    await s.sql(`update campaigns set send_at = now() where id = $1`, [demo.id]);
+    const [bounce, full, complain] = DEMO_FEEDBACK_GUESTS.map((g) => g.email);
+    const report = await eventually(async () => {
+      const r = (await s.call('GET', `/v1/campaigns/${demo.id}/statistics`, { token })).body.data;
+      return r.totals.hardBounces === 1 && r.totals.softBounces === 1 && r.totals.complaints === 1 ? r : null;
+    }, 60_000);
+    expect(report.totals.delivered).toBe(report.totals.sent - 2);
+    for (const email of [bounce, full, complain]) expect(await mails(email!)).toHaveLength(1);
+    expect((await suppressionOf(bounce!))?.reason).toBe('hard_bounce');
+    expect((await suppressionOf(complain!))?.reason).toBe('complaint');
+    // One soft bounce is not three of the last five: the full mailbox is tried again next time.
+    expect(await suppressionOf(full!)).toBeUndefined();
+    const [complainer] = await s.sql(
+      `select email_status, unsubscribe_reason from customers where brand_id = $1 and email = $2`,
+      [brand.id, complain],
+    );
+    expect(complainer).toEqual({ email_status: 'unsubscribed', unsubscribe_reason: 'complaint' });
+    // The suppression list as the console reads it.
+    const listed = await s.call('GET', `/v1/suppressions?search=demo%40guest.example.jp`, { token });
+    expect(listed.body.data.items.map((i: { email: string }) => i.email).sort()).toEqual([bounce, complain].sort());
+  }, 120_000);
 });
 
 describe('answers during the send', () => {
