@@ -28,7 +28,7 @@ import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.
  *
  * A hard or soft bounce of a mail the relay had accepted (status `sent`: a DSN or a webhook after
  * the send) also takes that mail out of the campaign's and the sending domain's `delivered`, once
- * per delivery (`deliveries.bounced_at`), so "delivered" is what reached a mailbox as far as we
+ * per delivery (`delivery_bounces`), so "delivered" is what reached a mailbox as far as we
  * know, and the rates of delivered (opens, clicks, complaints) follow.
  *
  * Runs in the caller's transaction under the brand's tenant context (or scope-all). `at`: when the
@@ -69,8 +69,9 @@ interface TRecorded {
   sending_domain: string | null;
   /**
    * When the relay accepted the delivery, if this event is the first bounce to come after that
-   * (`deliveries.bounced_at` set by this statement, whose row lock makes it the first however many
-   * reports of the mail arrive at once): the mail is then taken out of `delivered`. Null otherwise.
+   * (its `delivery_bounces` row inserted by this statement: the key makes it the first however many
+   * reports of the mail arrive at once, a concurrent insert of the same key waiting for the other's
+   * transaction and then doing nothing): the mail is then taken out of `delivered`. Null otherwise.
    */
   undelivered_sent_at: string | null;
 }
@@ -121,12 +122,14 @@ export async function applyFeedback(
       on conflict (delivery_id, kind) do nothing
       returning delivery_id, brand_id, campaign_id, kind, diagnostic, sending_domain
     ), undelivered as (
-      update deliveries d set bounced_at = ${now} from recorded r
-      where d.id = r.delivery_id and r.kind = any(${sql.param(BOUNCES)}::text[]) and d.status = 'sent'
-        and d.sent_at is not null and d.bounced_at is null
-      returning d.id, d.sent_at)
-      select r.*, d.hotel_id, u.sent_at as undelivered_sent_at from recorded r join deliveries d on d.id = r.delivery_id
-        left join undelivered u on u.id = r.delivery_id and r.kind = any(${sql.param(BOUNCES)}::text[])`,
+      insert into delivery_bounces (delivery_id, brand_id, bounced_at)
+      select r.delivery_id, r.brand_id, ${now} from recorded r join deliveries d on d.id = r.delivery_id
+      where r.kind = any(${sql.param(BOUNCES)}::text[]) and d.status = 'sent' and d.sent_at is not null
+      on conflict (delivery_id) do nothing
+      returning delivery_id)
+      select r.*, d.hotel_id, case when u.delivery_id is not null then d.sent_at end as undelivered_sent_at
+        from recorded r join deliveries d on d.id = r.delivery_id
+        left join undelivered u on u.delivery_id = r.delivery_id and r.kind = any(${sql.param(BOUNCES)}::text[])`,
   );
   if (recorded.length === 0) return [];
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);

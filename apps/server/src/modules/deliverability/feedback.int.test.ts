@@ -223,7 +223,8 @@ describe('bounces and complaints after the send', () => {
     // A second report of the same mail, of the other kind (a relay's "mailbox full" after its "no such
     // user"): counted as a soft bounce, but the mail left delivered once only.
     const [hardDelivery] = await s.sql(
-      `select id, bounced_at from deliveries where campaign_id = $1 and customer_id = $2`,
+      `select d.id, b.bounced_at from deliveries d left join delivery_bounces b on b.delivery_id = d.id
+       where d.campaign_id = $1 and d.customer_id = $2`,
       [first, hard.id],
     );
     expect(hardDelivery.bounced_at).not.toBeNull();

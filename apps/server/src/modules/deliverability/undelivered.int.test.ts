@@ -159,7 +159,7 @@ describe('delivered, less what bounced after the relay accepted it', () => {
     expect(await deliveredOf(id)).toMatchObject({ total: 0, hours: { [next.toISOString()]: 0 }, host: 0 });
     expect(await domainHours([next])).toEqual({ [next.toISOString()]: domainBefore - 3 });
     const marked = await s.sql(
-      `select count(*)::int as n from deliveries where campaign_id = $1 and bounced_at is not null`,
+      `select count(*)::int as n from delivery_bounces b join deliveries d on d.id = b.delivery_id where d.campaign_id = $1`,
       [id],
     );
     expect(marked[0].n).toBe(3);
@@ -184,7 +184,7 @@ describe('delivered, less what bounced after the relay accepted it', () => {
     expect(after.host).toBe(1);
   });
 
-  it('takes out, on upgrade, the mails whose bounces were reported before "delivered" left them (migration 0043), as the rules do now', async () => {
+  it('takes out, on upgrade, the mails whose bounces were reported before "delivered" left them (migration 0043), as the rules do now, and keeps the marks when they move to their own table (0044)', async () => {
     const base =
       Math.floor(Date.now() / 3_600_000) * 3_600_000 - 800 * 3_600_000 - (parseInt(tag, 16) % 50) * 3_600_000;
     const next = new Date(base + 3_600_000);
@@ -206,8 +206,10 @@ describe('delivered, less what bounced after the relay accepted it', () => {
     expect(now.campaign).toMatchObject({ total: 1, host: 1 });
     expect(now.days).toBe(before.days - 2);
 
-    // The same reports as an installation before 0041 kept them: recorded, the mails still delivered.
-    await s.sql(`update deliveries set bounced_at = null where id = any($1::uuid[])`, [[a, b]]);
+    // The same reports as an installation before 0041 kept them: recorded, the mails still delivered,
+    // and the marks' column of 0041 to 0043 on `deliveries` (0044 moved them to their own table).
+    await s.sql(`drop table delivery_bounces`);
+    await s.sql(`alter table deliveries add column bounced_at timestamptz`);
     await s.sql(`update campaign_stats set delivered = 3 where campaign_id = $1`, [id]);
     await s.sql(`update campaign_stats_hourly set delivered = 3 where campaign_id = $1 and hour = $2`, [id, next]);
     await s.sql(`update campaign_host_stats set delivered = 3 where campaign_id = $1`, [id]);
@@ -225,24 +227,34 @@ describe('delivered, less what bounced after the relay accepted it', () => {
       days: before.days,
     });
 
-    // The upgrade's migration, as the migrator runs it (one transaction, statement by statement).
-    const upgrade = readFileSync(join(MIGRATIONS_FOLDER, '0043_delivered_backfill.sql'), 'utf8').split(
-      '--> statement-breakpoint',
-    );
-    const run = () =>
-      s.rt.database.db.transaction(async (tx) => {
-        for (const statement of upgrade) await tx.execute(sql.raw(statement));
-      });
-    await run();
+    // The upgrade's migrations, as the migrator runs them (one transaction, statement by statement).
+    const migration = (file: string) => {
+      const statements = readFileSync(join(MIGRATIONS_FOLDER, file), 'utf8').split('--> statement-breakpoint');
+      return () =>
+        s.rt.database.db.transaction(async (tx) => {
+          for (const statement of statements) await tx.execute(sql.raw(statement));
+        });
+    };
+    const backfill = migration('0043_delivered_backfill.sql');
+    await backfill();
     expect({ campaign: await deliveredOf(id), domain: await domainHours([next]), days: await dayOf() }).toEqual(now);
+    // Run again (it never is: a migration runs once), it would find nothing left to take out.
+    await backfill();
+    expect((await deliveredOf(id)).total).toBe(1);
+    // 0044: each mark moves to `delivery_bounces` with its time (its first bounce's), the column goes.
+    await migration('0044_delivery_bounces.sql')();
     const marked = await s.sql(
-      `select d.id from deliveries d join feedback_events f on f.delivery_id = d.id
-       where d.campaign_id = $1 and d.bounced_at = f.received_at order by d.id`,
+      `select b.delivery_id from delivery_bounces b join feedback_events f on f.delivery_id = b.delivery_id
+       join deliveries d on d.id = b.delivery_id where d.campaign_id = $1 and b.bounced_at = f.received_at order by 1`,
       [id],
     );
-    expect(marked.map((r) => r.id)).toEqual([a, b].sort());
-    // Run again (it never is: a migration runs once), it would find nothing left to take out.
-    await run();
+    expect(marked.map((r) => r.delivery_id)).toEqual([a, b].sort());
+    const [column] = await s.sql(
+      `select count(*)::int as n from information_schema.columns where table_name = 'deliveries' and column_name = 'bounced_at'`,
+    );
+    expect(column.n).toBe(0);
+    // And the rules go on from the moved marks: a second report of a marked mail takes nothing out.
+    await asBrand((tx) => applyFeedback(tx, [bounce(a, 'soft_bounce')]));
     expect((await deliveredOf(id)).total).toBe(1);
   });
 });

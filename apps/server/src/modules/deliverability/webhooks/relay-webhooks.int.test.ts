@@ -360,8 +360,8 @@ describe('Amazon SES through SNS', () => {
     // Marked as no longer delivered; this mail was arranged without the send's rollups, so there
     // was no delivered to take it out of, and none goes below zero.
     const [undelivered] = await s.sql(
-      `select d.bounced_at is not null as bounced, st.delivered, st.hard_bounces from deliveries d
-       join campaign_stats st on st.campaign_id = d.campaign_id where d.id = $1`,
+      `select exists (select from delivery_bounces b where b.delivery_id = d.id) as bounced, st.delivered, st.hard_bounces
+       from deliveries d join campaign_stats st on st.campaign_id = d.campaign_id where d.id = $1`,
       [bounced.deliveryId],
     );
     expect(undelivered).toEqual({ bounced: true, delivered: 0, hard_bounces: 1 });
