@@ -245,8 +245,6 @@ export const customers = pgTable(
       .default('active'),
     emailStatusChangedAt: timestamp('email_status_changed_at', { withTimezone: true }),
     unsubscribeReason: text('unsubscribe_reason'),
-    /** Set when a campaign mail to this address hard-bounced (5xx): no further campaign mail (issue 13). */
-    emailBouncedAt: timestamp('email_bounced_at', { withTimezone: true }),
     consentSource: text('consent_source', { enum: ['import', 'booking_system', 'manual'] })
       .notNull()
       .default('manual'),

@@ -511,9 +511,7 @@ describe('the send', () => {
     expect(byCustomer.get(late)).toMatchObject({ status: 'skipped', skip_reason: 'unsubscribed' });
     expect(byCustomer.get(bounce)).toMatchObject({ status: 'failed' });
     expect(byCustomer.get(defer)).toMatchObject({ status: 'deferred', attempts: 1 });
-    const [bounced] = await s.sql(`select email_bounced_at from customers where id = $1`, [bounce]);
-    expect(bounced.email_bounced_at).not.toBeNull();
-    // Shown on the customer.
+    // Shown on the customer (its suppression's time).
     const shown = await s.call('GET', `/v1/customers/${bounce}`, { token: t });
     expect(shown.body.data.emailBouncedAt).toEqual(expect.any(String));
     expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data.status).toBe('pending');

@@ -108,7 +108,11 @@ export const customerColumns = {
   address: customers.address,
   emailStatus: customers.emailStatus,
   emailStatusChangedAt: customers.emailStatusChangedAt,
-  emailBouncedAt: customers.emailBouncedAt,
+  // Since when the address hard-bounced: its active suppression for that reason (issue 25), which
+  // stops every campaign and journey mail to it; lifted, the guest shows none.
+  emailBouncedAt: sql<Date | null>`(select s.created_at from suppressions s
+    where s.brand_id = ${qualified(customers.brandId)} and s.email = ${qualified(customers.emailKey)}
+      and s.lifted_at is null and s.reason = 'hard_bounce')`.mapWith(customers.createdAt),
   unsubscribeReason: customers.unsubscribeReason,
   consentSource: customers.consentSource,
   consentAt: customers.consentAt,
@@ -119,7 +123,9 @@ export const customerColumns = {
 export type TCustomerRow = {
   [K in keyof typeof customerColumns]: K extends 'totals'
     ? [number, number]
-    : (typeof customers.$inferSelect)[K & keyof typeof customers.$inferSelect];
+    : K extends 'emailBouncedAt'
+      ? Date | null
+      : (typeof customers.$inferSelect)[K & keyof typeof customers.$inferSelect];
 };
 
 export interface TCustomerFilter {

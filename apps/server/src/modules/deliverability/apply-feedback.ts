@@ -18,8 +18,8 @@ import { SOFT_BOUNCES, SOFT_SUPPRESSION_DAYS, SOFT_WINDOW } from './suppression.
  * applies the rules of issue 25 once: each delivery and kind is recorded at most once
  * (`feedback_events_delivery_kind_key`), and only a newly recorded event acts.
  *
- * - hard_bounce: the address goes on the brand's suppression list at once (and the customer shows
- *   `email_bounced_at`, as before).
+ * - hard_bounce: the address goes on the brand's suppression list at once (which the customer shows
+ *   as the day the address bounced: customers/queries.ts).
  * - soft_bounce: the address is suppressed for SOFT_SUPPRESSION_DAYS once SOFT_BOUNCES of the
  *   guest's last SOFT_WINDOW sends soft-bounced.
  * - complaint: the guest is unsubscribed from all of the brand's marketing (source "complaint",
@@ -143,13 +143,7 @@ export async function applyFeedback(
   const add = (...queries: (SQL | null)[]) => queries.forEach((q) => q && statements.push(q));
   add(statisticsQuery(recorded, when), domainsQuery(recorded), undelivered(recorded));
   if (protect) add(pauseQuery(campaignsAtRisk(recorded), now));
-  if (hard.length) {
-    add(
-      suppressQuery(listed(hard), 'hard_bounce', null, now),
-      sql`update customers cu set email_bounced_at = ${now} from deliveries d
-      where d.id = any(${sql.param(hard.map((r) => r.delivery_id))}::uuid[]) and cu.id = d.customer_id and cu.email_bounced_at is null`,
-    );
-  }
+  if (hard.length) add(suppressQuery(listed(hard), 'hard_bounce', null, now));
   // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced; asked
   // only of a guest with SOFT_BOUNCES soft bounces in all (counted on the index of guest and kind),
   // as most who soft-bounce once never do again. This batch's own are among them: recorded above.

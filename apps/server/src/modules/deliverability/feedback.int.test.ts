@@ -171,8 +171,9 @@ describe('bounces and complaints after the send', () => {
       scenario_id: null,
     });
     expect(suppressed.diagnostic).toContain('5.1.1');
-    const [bounced] = await s.sql(`select email_bounced_at from customers where id = $1`, [hard.id]);
-    expect(bounced.email_bounced_at).not.toBeNull();
+    // The customer shows since when the address bounced: the suppression's time.
+    const bounced = (await s.call('GET', `/v1/customers/${hard.id}`, { token })).body.data;
+    expect(bounced.emailBouncedAt).toBe(suppressed.created_at.toISOString());
     const complained = await eventually(() => suppressionOf(complainer.email), 15_000);
     expect(complained).toMatchObject({ reason: 'complaint', campaign_id: first, until: null });
     // The complaint unsubscribed the guest from the brand's marketing, shown on the customer and audited.
@@ -363,8 +364,8 @@ describe('bounces and complaints after the send', () => {
       { kind: 'auto_reply', source: 'reply' },
     ]);
     expect(await suppressionOf(guest.email)).toBeUndefined();
-    const [row] = await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [guest.id]);
-    expect(row).toEqual({ email_status: 'active', email_bounced_at: null });
+    const [row] = await s.sql(`select email_status from customers where id = $1`, [guest.id]);
+    expect(row).toEqual({ email_status: 'active' });
     // The receiver still works.
     expect(await toReceiver(to, fullDsn(to, guest.email))).toEqual({ ok: true });
   });
@@ -426,8 +427,9 @@ describe('answers during the send', () => {
     });
     expect(await suppressionOf(unknown.email)).toMatchObject({ reason: 'hard_bounce', campaign_id: campaign });
     expect(await suppressionOf(blocked.email)).toBeUndefined();
-    const [row] = await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [blocked.id]);
-    expect(row).toEqual({ email_status: 'active', email_bounced_at: null });
+    const [row] = await s.sql(`select email_status from customers where id = $1`, [blocked.id]);
+    expect(row).toEqual({ email_status: 'active' });
+    expect((await s.call('GET', `/v1/customers/${blocked.id}`, { token })).body.data.emailBouncedAt).toBeNull();
     const report = (await s.call('GET', `/v1/campaigns/${campaign}/statistics`, { token })).body.data;
     expect(report.totals).toMatchObject({ failed: 2, bounced: 1, hardBounces: 1, softBounces: 0 });
   }, 60_000);

@@ -107,9 +107,9 @@ async function activeRow(tx: TTx, brandId: string, id: string): Promise<TRow | u
 }
 
 /**
- * Lifts an entry: the address may be mailed again. A hard bounce's lift also clears the bounce
- * mark of the brand's customers with the address; a complaint's lift leaves the guest
- * unsubscribed (only the guest re-subscribes).
+ * Lifts an entry: the address may be mailed again (a hard bounce's lift also ends the bounce the
+ * customer shows, read from this entry); a complaint's lift leaves the guest unsubscribed (only
+ * the guest re-subscribes).
  */
 export async function liftSuppression(rt: TRuntime, ctx: TActingContext, id: string) {
   const brandId = adminBrandOf(ctx);
@@ -117,10 +117,6 @@ export async function liftSuppression(rt: TRuntime, ctx: TActingContext, id: str
     const row = await activeRow(tx, brandId, id);
     if (!row) throw new AppError(404, 'suppression_not_found');
     await tx.execute(sql`update suppressions set lifted_at = now(), lifted_by = ${ctx.user.id} where id = ${id}`);
-    if (row.reason === 'hard_bounce') {
-      await tx.execute(sql`update customers set email_bounced_at = null
-        where brand_id = ${brandId} and email_key = ${row.email} and email_bounced_at is not null`);
-    }
     await recordAudit(tx, ctx, {
       action: 'lift',
       targetType: 'suppression',

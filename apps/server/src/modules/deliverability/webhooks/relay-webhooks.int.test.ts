@@ -101,7 +101,15 @@ async function feedbackOf(deliveryId: string) {
 }
 async function statusOf(customerId: string) {
   await settled();
-  return (await s.sql(`select email_status, email_bounced_at from customers where id = $1`, [customerId]))[0];
+  // Bounced: the address's active hard-bounce suppression, as the customer shows it.
+  return (
+    await s.sql(
+      `select c.email_status, (select s.created_at from suppressions s where s.brand_id = c.brand_id and s.email = c.email_key
+          and s.lifted_at is null and s.reason = 'hard_bounce') as email_bounced_at
+       from customers c where c.id = $1`,
+      [customerId],
+    )
+  )[0];
 }
 
 const counted = (provider: string, outcome: string) =>
