@@ -133,11 +133,23 @@ describe('delivered, less what bounced after the relay accepted it', () => {
     expect(await deliveredOf(id)).toMatchObject({ total: 3, hours: { [next.toISOString()]: 3 }, host: 3 });
     const domainBefore = (await domainHours([next]))[next.toISOString()] as number;
 
-    // A hard bounce of one mail, and in the same batch a soft bounce of another and a later
-    // "mailbox full" of the first: two mails left delivered, once each.
-    await asBrand((tx) =>
-      applyFeedback(tx, [bounce(a, 'hard_bounce'), bounce(b, 'soft_bounce'), bounce(a, 'soft_bounce')]),
+    // A hard bounce of one mail, and in the same batch a soft bounce of another (reported twice: a
+    // DSN and a relay's event) and a later "mailbox full" of the first: two mails left delivered,
+    // once each, each kind of a mail counted once, with its first report's diagnostic.
+    const applied = await asBrand((tx) =>
+      applyFeedback(tx, [
+        bounce(a, 'hard_bounce'),
+        bounce(b, 'soft_bounce'),
+        { ...bounce(b, 'soft_bounce'), diagnostic: '452 4.2.2 Over quota (second report)' },
+        bounce(a, 'soft_bounce'),
+      ]),
     );
+    expect(applied).toHaveLength(3);
+    const [recordedSoft] = await s.sql(
+      `select diagnostic from feedback_events where delivery_id = $1 and kind = 'soft_bounce'`,
+      [b],
+    );
+    expect(recordedSoft.diagnostic).toBe('552 5.2.2 Mailbox full');
     expect(await deliveredOf(id)).toMatchObject({
       total: 1,
       hardBounces: 1,
@@ -151,7 +163,7 @@ describe('delivered, less what bounced after the relay accepted it', () => {
     expect((await deliveredOf(id)).total).toBe(1);
 
     // Two reports of the last mail at once (a DSN and a relay's event, in two transactions): the
-    // row lock on the delivery lets one take it out, the other finds it taken.
+    // key of `delivery_bounces` lets one take it out; the other waits on it, then finds it taken.
     await Promise.all([
       asBrand((tx) => applyFeedback(tx, [bounce(c, 'hard_bounce')])),
       asBrand((tx) => applyFeedback(tx, [bounce(c, 'soft_bounce')])),
