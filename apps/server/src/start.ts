@@ -10,6 +10,7 @@ import { createMailTransport } from './mail/transport.ts';
 import { loggerOptions } from './app.ts';
 import type { TRuntime } from './runtime.ts';
 import { seedDemo } from './seed/demo.ts';
+import { seedDemoLogos } from './seed/demo-logos.ts';
 import { connectDemoBrands } from './modules/booking/connect-demo-brands.ts';
 import { startEmbeddedDns, type TEmbeddedDns } from './dns/embedded-dns.ts';
 import { seedDemoSending } from './seed/demo-sending.ts';
@@ -63,6 +64,11 @@ export async function startRuntime(
   if (config.seedDemo) {
     seeded = await seedDemo(database.db);
     if (seeded) log.info('demo organisation seeded');
+    // The logos' images in this start's store; a store that refuses (a bucket misconfigured) leaves
+    // the demo without logos, not the product down.
+    await seedDemoLogos(database.db, config, { assign: seeded }).catch((error: unknown) =>
+      log.warn({ err: error }, 'demo logos not stored'),
+    );
   }
   // The embedded product's booking system: the simulator, in-process, on a free loopback port.
   const ownSim = options.bookingSim === undefined && config.booking.embeddedSim && !config.booking.apiUrl;
