@@ -64,11 +64,12 @@ export async function startRuntime(
   if (config.seedDemo) {
     seeded = await seedDemo(database.db);
     if (seeded) log.info('demo organisation seeded');
-    // The logos' images in this start's store; a store that refuses (a bucket misconfigured) leaves
-    // the demo without logos, not the product down.
-    await seedDemoLogos(database.db, config, { assign: seeded }).catch((error: unknown) =>
-      log.warn({ err: error }, 'demo logos not stored'),
-    );
+    // Drawn and stored on the start that seeded (50 ms of drawing, not every start's); a store that
+    // refuses (a bucket misconfigured) leaves the demo without logos, not the product down.
+    if (seeded)
+      await seedDemoLogos(database.db, config, { assign: true }).catch((error: unknown) =>
+        log.warn({ err: error }, 'demo logos not stored'),
+      );
   }
   // The embedded product's booking system: the simulator, in-process, on a free loopback port.
   const ownSim = options.bookingSim === undefined && config.booking.embeddedSim && !config.booking.apiUrl;

@@ -14,6 +14,9 @@ let s: TTestServer;
 
 beforeAll(async () => {
   s = await startTestServer();
+  // The test database is a copy of one seeded by another start, whose store holds the images: this
+  // server's store gets them as the seeding start's did.
+  await seedDemoLogos(s.rt.database.db, s.rt.config, { assign: false });
 }, 120_000);
 afterAll(async () => {
   await s?.close();
@@ -51,7 +54,7 @@ describe('the demo logos', () => {
     expect(new Set(sakura.map((r) => r.logo_url)).size).toBe(3);
   });
 
-  it('leave alone a logo the host has since chosen, and are stored again on a later start', async () => {
+  it('leave alone a logo the host has since chosen', async () => {
     const admin = await s.login(DEMO.brandAdmin);
     const info = (await s.call('GET', '/v1/settings/host', { token: admin.token })).body.data;
     const form = new FormData();

@@ -91,10 +91,9 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * Puts the demo logos in the logo store (each start with the demo on: the store is the data
- * directory or a bucket, and a copy of the database may arrive without them; the same image is
- * the same object, so a later start rewrites nothing new) and, when `assign` (the start that
- * seeded the organisation), gives each demo host without a logo its own.
+ * Puts the demo logos in the logo store (the same image is the same object, so storing again
+ * writes nothing new) and, when `assign` (the start that seeded the organisation), gives each demo
+ * host without a logo its own.
  */
 export async function seedDemoLogos(
   db: TDb,

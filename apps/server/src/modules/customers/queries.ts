@@ -4,6 +4,7 @@ import { rowsOf, type TDb, type TTx } from '../../db/client.ts';
 import { bookings, customerAllocations, customers, hosts } from '../../db/schema.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { qualified } from '../../db/qualified.ts';
+import { hardBouncedSinceSql } from '../deliverability/suppression.ts';
 
 /** What the scope of a list depends on: the acting host (a start-up warm-up names a brand alone). */
 export type TScopeContext = { host: Pick<TActingContext['host'], 'level' | 'id'> };
@@ -110,9 +111,7 @@ export const customerColumns = {
   emailStatusChangedAt: customers.emailStatusChangedAt,
   // Since when the address hard-bounced: its active suppression for that reason (issue 25), which
   // stops every campaign and journey mail to it; lifted, the guest shows none.
-  emailBouncedAt: sql<Date | null>`(select s.created_at from suppressions s
-    where s.brand_id = ${qualified(customers.brandId)} and s.email = ${qualified(customers.emailKey)}
-      and s.lifted_at is null and s.reason = 'hard_bounce')`.mapWith(customers.createdAt),
+  emailBouncedAt: sql<Date | null>`${hardBouncedSinceSql('customers')}`.mapWith(customers.createdAt),
   unsubscribeReason: customers.unsubscribeReason,
   consentSource: customers.consentSource,
   consentAt: customers.consentAt,

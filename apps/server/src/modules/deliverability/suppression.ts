@@ -14,6 +14,16 @@ export const SOFT_BOUNCES = 3;
 export const SOFT_WINDOW = 5;
 
 /**
+ * Since when the address of the customer row under `alias` has been suppressed for a hard bounce
+ * (its active entry's time), else null: what the customer shows as the day the address bounced.
+ */
+export function hardBouncedSinceSql(alias: string): SQL {
+  const c = sql.raw(alias);
+  return sql`(select s.created_at from suppressions s where s.brand_id = ${c}.brand_id and s.email = ${c}.email_key
+    and s.lifted_at is null and s.reason = 'hard_bounce')`;
+}
+
+/**
  * True when the customer row under `alias` (customers, or the alias a query gives it) has a
  * suppressed address in its brand. `email_key` is the generated lower(email), as the list keeps it.
  * `at`: the moment to judge by (the demo history's past sends), else the database's now.
