@@ -8,7 +8,9 @@
  * (hard and soft bounces, complaints, deliveries, each to a delivery of its own).
  * Baseline: a bare Fastify route inserting the raw body into a table, in its own process, at the
  * same rate, same bodies, in the same run (bench/_support.ts, alternateRounds).
- *   npm run bench -- bounces [--size 100000] [--rate 1000] [--rounds 3]
+ *   npm run bench -- bounces [--size 100000] [--rate 1000] [--rounds 3] [--processes 1] [--profile DIR]
+ * --processes N: each side as N processes (ours as N API processes, as the production layout runs
+ * them), the requests spread over them in turn; --profile DIR: CPU profiles of both sides' servers.
  * The size is split over the rounds of ours (each round posts its own slice), so ours posts
  * `size` events in all; the baseline posts the same slices. value = the median round's p99 of
  * ours in ms; baseline = the baseline's; ratio = baseline ÷ ours. Each round also says what a
@@ -52,6 +54,8 @@ import {
 const size = arg('size', 100_000);
 const rate = arg('rate', 1000);
 const rounds = Math.max(3, arg('rounds', 3));
+/** Processes a side (ours: API processes, as the production layout runs several; the baseline: as many bare ones). */
+const processes = Math.max(1, arg('processes', 1));
 /** A pause between rounds, once ours' rules are applied, for PostgreSQL's background writes to settle. */
 const SETTLE_MS = 1000;
 const WARM_UP = Math.min(1000, Math.max(100, Math.round(size / 100)));
@@ -136,8 +140,9 @@ function post(port: number, path: string, p: TPost): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  const port = await freePort();
-  const barePort = await freePort();
+  const ports = await Promise.all(Array.from({ length: processes }, () => freePort()));
+  const barePorts = await Promise.all(Array.from({ length: processes }, () => freePort()));
+  const port = ports[0] as number;
   const exists = await new pg.Client({ connectionString: dbUrl(DB) }).connect().then(
     (c) => c.end().then(() => true),
     () => false,
@@ -157,16 +162,19 @@ async function main(): Promise<void> {
   const serverArgs = profile
     ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--import', 'tsx', 'apps/server/src/main.ts']
     : ['apps/server/src/main.ts'];
-  const ours = stopsWithBench(
-    spawn(profile ? process.execPath : 'node_modules/.bin/tsx', serverArgs, {
-      env: serverEnv(url, port, DATA_DIR, {
-        WORKER_IN_PROCESS: 'false',
-        SNS_HOST_PATTERN: '^localhost:\\d+$',
-        SNS_EXTRA_CA_FILE: certFile,
+  const spawnOurs = (at: number, metrics: number) =>
+    stopsWithBench(
+      spawn(profile ? process.execPath : 'node_modules/.bin/tsx', serverArgs, {
+        env: serverEnv(url, at, DATA_DIR, {
+          WORKER_IN_PROCESS: 'false',
+          METRICS_PORT: String(metrics),
+          SNS_HOST_PATTERN: '^localhost:\\d+$',
+          SNS_EXTRA_CA_FILE: certFile,
+        }),
+        stdio: ['ignore', 'ignore', 'inherit'],
       }),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }),
-  );
+    );
+  const ours: ReturnType<typeof spawnOurs>[] = [];
   // The bare route keeps its idle connections a minute, as our server does (db/client.ts): with
   // pg's default of 10 s it closed them all while a round of ours ran, and the baseline's round
   // that followed opened ten new ones at its start (p99 70 to 500 ms, against 14 to 40 after its own).
@@ -183,14 +191,30 @@ async function main(): Promise<void> {
       return { data: { ok: true } };
     });
     app.get('/healthz', async () => ({ ok: true }));
-    await app.listen({ port: ${barePort}, host: '127.0.0.1' });
+    // Stopped by the bench: exits normally, so a CPU profile (--profile) is written.
+    process.on('SIGTERM', () => process.exit(0));
+    await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
   `;
-  const bare = stopsWithBench(
-    spawn(process.execPath, ['--input-type=module', '-e', bareSource], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  const bare = barePorts.map((at) =>
+    stopsWithBench(
+      spawn(
+        process.execPath,
+        [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}/bare`] : []), '--input-type=module', '-e', bareSource],
+        {
+          env: { ...process.env, PORT: String(at) },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      ),
+    ),
   );
   try {
-    await until(`http://127.0.0.1:${port}/healthz`, ours);
-    await until(`http://127.0.0.1:${barePort}/healthz`, bare);
+    // One at a time: the first migrates and seeds the new database, the others find it ready.
+    for (const at of ports) {
+      const child = spawnOurs(at, await freePort());
+      ours.push(child);
+      await until(`http://127.0.0.1:${at}/healthz`, child);
+    }
+    for (const [n, at] of barePorts.entries()) await until(`http://127.0.0.1:${at}/healthz`, bare[n]!);
     const db = new pg.Pool({ connectionString: url, max: 2 });
     const brand = (await db.query(`select id from hosts where slug = 'sakura-hotels'`)).rows[0].id as string;
     const domain =
@@ -417,7 +441,8 @@ async function main(): Promise<void> {
     // process tree) and of PostgreSQL's processes, and the WAL written (pg_stat_wal; whole pages
     // too, as after a checkpoint). On two cores shared with this load, a side that takes twice the
     // CPU queues sooner, and the p99 says so long before the p50 does.
-    const pids = { ours: ours.pid, bare: bare.pid, postgres: await postmasterPid(db) };
+    const pids = { ours: ours.map((c) => c.pid), bare: bare.map((c) => c.pid), postgres: await postmasterPid(db) };
+    const cpuOf = (side: 'ours' | 'bare') => pids[side].reduce((sum: number, pid) => sum + treeCpuMs(pid), 0);
     const walOf = async () =>
       (
         await db.query(
@@ -426,18 +451,19 @@ async function main(): Promise<void> {
       ).rows[0] as { bytes: number; fpi: number; full: number };
     const sideOf = (posts: TPost[], side: 'ours' | 'bare') => async () => {
       const wal = await walOf();
-      const cpu = { server: treeCpuMs(pids[side]), pg: treeCpuMs(pids.postgres) };
+      const cpu = { server: cpuOf(side), pg: treeCpuMs(pids.postgres) };
       const r = await openLoop(rate, posts.length / rate, (i) => {
         const p = posts[i] as TPost;
         if (side === 'ours') oursPosted++;
-        return post(side === 'ours' ? port : barePort, pathOf(p, side), p);
+        // Spread over the side's processes in turn, as a proxy's round robin would.
+        return post((side === 'ours' ? ports : barePorts)[i % processes] as number, pathOf(p, side), p);
       });
       // Ours' rules follow its answers by a moment: their work is counted in its round (CPU, WAL)
       // and done before the next round starts, whichever side that is (left running, it fell into
       // the next round and out of ours' figures).
       await drained(db);
       const walAfter = await walOf();
-      const cpuAfter = { server: treeCpuMs(pids[side]), pg: treeCpuMs(pids.postgres) };
+      const cpuAfter = { server: cpuOf(side), pg: treeCpuMs(pids.postgres) };
       await sleep(SETTLE_MS);
       return {
         ...r,
@@ -516,10 +542,10 @@ async function main(): Promise<void> {
       `BENCH bounces value=${result.ours.median.toFixed(1)} unit=ms baseline=${result.baseline.median.toFixed(1)} ratio=${(result.baseline.median / result.ours.median).toFixed(2)}\n`,
     );
   } finally {
-    ours.kill('SIGTERM');
-    bare.kill('SIGTERM');
+    for (const child of [...ours, ...bare]) child.kill('SIGTERM');
     sns.close();
-    if (profile) await new Promise((resolve) => ours.once('exit', resolve));
+    if (profile)
+      await Promise.all([...ours, ...bare].map((child) => new Promise((resolve) => child.once('exit', resolve))));
   }
 }
 
