@@ -128,7 +128,7 @@ export function SuppressionListPage() {
               size="xs"
               c="dimmed"
               lineClamp={2}
-              maw={260}
+              maw={240}
               title={entry.diagnostic}
               data-testid="suppression-diagnostic"
             >
