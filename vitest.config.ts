@@ -94,7 +94,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration-pglite',
-          // Sign-in, the customer list's one-round-trip read, segments and their compiler, templates, the scenario clock, a campaign's send and the relay webhooks, on the embedded database too.
+          // Sign-in, the customer list's one-round-trip read, segments and their compiler, templates, the scenario clock, a campaign's send, the relay webhooks and the tables' maintenance, on the embedded database too.
           include: [
             'apps/server/src/modules/auth/**/*.int.test.ts',
             'apps/server/src/modules/customers/customers.int.test.ts',
@@ -106,6 +106,8 @@ export default defineConfig({
             // A campaign sent (the send's one-round-trip commit runs on PGlite as a transaction) and the relay webhooks.
             'apps/server/src/modules/campaigns/campaign-send.int.test.ts',
             'apps/server/src/modules/deliverability/webhooks/relay-webhooks.int.test.ts',
+            // The worker's own vacuum, which the embedded database (no autovacuum there) depends on.
+            'apps/server/src/db/maintenance.int.test.ts',
           ],
           environment: 'node',
           env: { YADO_TEST_DB: 'pglite' },

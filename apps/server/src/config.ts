@@ -148,6 +148,11 @@ const ZEnv = z.object({
    * suppressions, statistics).
    */
   FEEDBACK_RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /**
+   * The worker's own vacuum and analyse of the tables (db/maintenance.ts): auto does it where no
+   * autovacuum runs (the embedded database, a server with autovacuum off); on, always; off, never.
+   */
+  DB_MAINTENANCE: z.enum(['auto', 'on', 'off']).default('auto'),
   /** The SPF include, tracking/return-path CNAME target and DMARC report address a brand publishes. */
   SENDING_SPF_INCLUDE: z.string().min(3).default('_spf.yado-mail.net'),
   SENDING_TRACKING_HOST: z.string().min(3).default('track.yado-mail.net'),
@@ -253,6 +258,8 @@ export interface TConfig {
   webhooks: { snsHostPattern: RegExp; snsExtraCa: string | null; maxAgeSeconds: number };
   /** Days raw reports and webhook payloads are kept (deliverability/prune-feedback-raw.ts). */
   feedbackRawRetentionDays: number;
+  /** Whether the worker vacuums and analyses the tables itself (db/maintenance.ts). */
+  dbMaintenance: 'auto' | 'on' | 'off';
   sending: {
     verifyCountdownSeconds: number;
     spfInclude: string;
@@ -370,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxAgeSeconds: e.WEBHOOK_MAX_AGE_SECONDS,
     },
     feedbackRawRetentionDays: e.FEEDBACK_RAW_RETENTION_DAYS,
+    dbMaintenance: e.DB_MAINTENANCE,
     sending: {
       verifyCountdownSeconds: e.DOMAIN_VERIFY_COUNTDOWN_SECONDS,
       spfInclude: e.SENDING_SPF_INCLUDE,

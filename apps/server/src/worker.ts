@@ -1,3 +1,4 @@
+import { maintainTables, MAINTENANCE_CRON } from './db/maintenance.ts';
 import { ClockHold } from './jobs/clock-hold.ts';
 import { JobLeases } from './jobs/leases.ts';
 import { QUEUES, type TSendAccountLink } from './jobs/queue.ts';
@@ -53,6 +54,15 @@ export async function startWorker(rt: TStarted): Promise<void> {
   await rt.queue.schedule(QUEUES.pruneImports, '17 3 * * *');
   await leases.work(QUEUES.pruneFeedbackRaw, { run: () => pruneFeedbackRaw(rt) });
   await rt.queue.schedule(QUEUES.pruneFeedbackRaw, '29 3 * * *');
+  await leases.work(QUEUES.maintainTables, {
+    quiet: true,
+    run: async () => {
+      const done = await maintainTables(rt.database, rt.config.dbMaintenance);
+      // Table names and counts only: nothing of anyone's data.
+      if (done.vacuumed.length || done.analysed.length) rt.log.info(done, 'tables vacuumed and analysed');
+    },
+  });
+  await rt.queue.schedule(QUEUES.maintainTables, MAINTENANCE_CRON);
   await leases.work<TSyncJob>(QUEUES.bookingSync, {
     pollingIntervalSeconds: POLL_SECONDS,
     run: async (data, { resumed }) => {

@@ -20,6 +20,8 @@ export const QUEUES = {
   bookingSyncDispatch: 'booking.sync-dispatch',
   /** Daily: clear raw bounce and complaint reports and webhook payloads past FEEDBACK_RAW_RETENTION_DAYS. */
   pruneFeedbackRaw: 'deliverability.prune-raw',
+  /** Every ten minutes: vacuum and analyse the tables where no autovacuum does (db/maintenance.ts). */
+  maintainTables: 'db.maintain-tables',
   /** Daily: look every sending domain's DNS records up again; mark those that fell out of verification. */
   recheckDomains: 'sending.recheck-domains',
   /** Snapshot a due campaign's audience into deliveries and start sending (one waiting job per campaign). */
