@@ -74,6 +74,8 @@ interface TRecorded {
    * transaction and then doing nothing): the mail is then taken out of `delivered`. Null otherwise.
    */
   undelivered_sent_at: string | null;
+  /** Its delivery was still `sending` (the relay's answer not yet committed) when this event was read. */
+  in_flight: boolean;
 }
 
 const BOUNCES: TFeedbackKind[] = ['hard_bounce', 'soft_bounce'];
@@ -120,7 +122,7 @@ export async function applyFeedback(
     sql`with src as materialized (
         select distinct on (v.delivery_id, v.kind) v.delivery_id, v.kind, v.source, v.status, v.diagnostic, v.sending_domain,
           v.raw_b64, d.brand_id, d.campaign_id, d.customer_id, d.hotel_id, d.sent_at,
-          d.status = 'sent' and d.sent_at is not null as accepted
+          d.status = 'sent' and d.sent_at is not null as accepted, d.status = 'sending' as in_flight
         from jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
           as v(n int, delivery_id uuid, kind text, source text, status text, diagnostic text, sending_domain text, raw_b64 text)
         join deliveries d on d.id = v.delivery_id
@@ -137,11 +139,12 @@ export async function applyFeedback(
         where r.kind = any(${sql.param(BOUNCES)}::text[]) and s.accepted
         on conflict (delivery_id) do nothing
         returning delivery_id)
-      select r.*, s.hotel_id, case when u.delivery_id is not null then s.sent_at end as undelivered_sent_at
+      select r.*, s.hotel_id, case when u.delivery_id is not null then s.sent_at end as undelivered_sent_at, s.in_flight
         from recorded r join src s on s.delivery_id = r.delivery_id and s.kind = r.kind
         left join undelivered u on u.delivery_id = r.delivery_id and r.kind = any(${sql.param(BOUNCES)}::text[])`,
   );
   if (recorded.length === 0) return [];
+  await settleInFlight(tx, recorded, now);
   const of = (kind: TFeedbackKind) => recorded.filter((r) => r.kind === kind);
   const hard = of('hard_bounce');
   const soft = of('soft_bounce');
@@ -198,6 +201,41 @@ export async function applyFeedback(
     );
   }
   return recorded.map((r) => ({ deliveryId: r.delivery_id, kind: r.kind }));
+}
+
+/**
+ * A bounce of a mail whose relay answer was not yet committed when the event was read (status
+ * `sending`: a relay quicker than the send's commit). The send's count takes such a mail out
+ * itself when it sees the bounce (rollups.ts `bouncedBeforeCountQuery`), but it cannot see this
+ * one until this transaction commits, and this one saw nothing counted to take out: both would
+ * commit and the mail would stay in `delivered`. So the delivery is locked (`for share`, in key
+ * order), which the send's status change conflicts with: either the send has changed it, and the
+ * lock waits for its commit, then reads it `sent` and counted, and the mail is taken out here; or
+ * it has not, and the send's change waits for this commit, after which its count (a later
+ * statement of its transaction) sees this bounce. A mail still `sending` once locked is the send's
+ * to settle. Rare (the send commits within milliseconds of the answer), and only then a round trip.
+ */
+async function settleInFlight(tx: TTx, recorded: TRecorded[], now: SQL): Promise<void> {
+  const waiting = recorded.filter((r) => r.in_flight && BOUNCES.includes(r.kind));
+  if (waiting.length === 0) return;
+  const settled = await queryPrepared<{ delivery_id: string; sent_at: string }>(
+    tx,
+    sql`with locked as materialized (
+        select d.id, d.brand_id, d.status, d.sent_at from deliveries d
+        where d.id = any(${sql.param([...new Set(waiting.map((r) => r.delivery_id))])}::uuid[])
+        order by d.id for share
+      ), marked as (
+        insert into delivery_bounces (delivery_id, brand_id, bounced_at)
+        select l.id, l.brand_id, ${now} from locked l where l.status = 'sent' and l.sent_at is not null
+        on conflict (delivery_id) do nothing
+        returning delivery_id
+      )
+      select m.delivery_id, l.sent_at from marked m join locked l on l.id = m.delivery_id`,
+  );
+  for (const { delivery_id, sent_at } of settled) {
+    const first = waiting.find((r) => r.delivery_id === delivery_id);
+    if (first) first.undelivered_sent_at = sent_at;
+  }
 }
 
 /** Deliveries and their diagnostics as rows to select from (`delivery_id`, `diagnostic`). */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTenant } from '../../db/client.ts';
+import { selectRows, withTenant, type TTx } from '../../db/client.ts';
 import { MIGRATIONS_FOLDER } from '../../db/migrate.ts';
 import { startTestServer, type TTestServer } from '../../test/harness.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
@@ -137,6 +137,40 @@ const domainHours = async (hours: Date[]) =>
     ).map((r) => [(r.hour as Date).toISOString(), r.delivered as number]),
   );
 
+/** An hour far enough back, and apart from other tests', that no other send shares its rollups. */
+const hourFarBack = (hours: number) =>
+  new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - (hours + (parseInt(tag, 16) % 50)) * 3_600_000);
+
+const sentOutcome = (campaignId: string, deliveryId: string, at: Date) => ({
+  deliveryId,
+  campaignId,
+  brandId,
+  hotelId,
+  outcome: 'sent' as const,
+  at,
+  sendingDomain: DOMAIN,
+});
+
+const backendPid = async (tx: TTx): Promise<number> =>
+  Number((await selectRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]?.pid);
+
+/** Resolves once another session waits on a lock that the session `pid` holds, or once `or` has. */
+async function blockedBy(pid: number, or: Promise<unknown>): Promise<void> {
+  let done = false;
+  void or.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  while (!done) {
+    const [row] = await s.sql(
+      `select exists (select 1 from pg_stat_activity where $1::int = any(pg_blocking_pids(pid))) as b`,
+      [pid],
+    );
+    if (row.b) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('delivered, less what bounced after the relay accepted it', () => {
   it('takes a bounced mail out once, in the hour the send counted it, and never below zero', async () => {
     // Far enough back that no other test's send shares the hours.
@@ -232,6 +266,30 @@ describe('delivered, less what bounced after the relay accepted it', () => {
       [id],
     );
     expect(marked[0].n).toBe(3);
+  });
+
+  it('takes out a mail whose report was read while the send was committing its answer, once the send has committed', async () => {
+    const hour = hourFarBack(1100);
+    const { id, deliveries } = await sentCampaign(1, hour, hour, { inFlight: true });
+    const [mail] = deliveries as [string];
+    let reported!: Promise<unknown>;
+    // The send records the relay's answer and counts its mail, seeing no bounce; before it commits,
+    // a report of the mail is read (still `sending` to it) and waits on the send's locks. The test
+    // holds the send's transaction open until the report waits, so the overlap happens every time:
+    // the report then found nothing counted, the send no bounce, and the mail stayed delivered.
+    await asBrand(async (send) => {
+      const pid = await backendPid(send);
+      await send.execute(sql`update deliveries set status = 'sent', attempts = 1, sent_at = ${hour.toISOString()}::timestamptz
+        where id = ${mail}`);
+      await recordDeliveryOutcomes(send, [sentOutcome(id, mail, hour)]);
+      reported = asBrand((tx) => applyFeedback(tx, [bounce(mail, 'hard_bounce')]));
+      await blockedBy(pid, reported);
+    });
+    await reported;
+    expect(await deliveredOf(id)).toMatchObject({ total: 0, hardBounces: 1, hours: { [hour.toISOString()]: 0 } });
+    expect(await domainHours([hour])).toEqual({ [hour.toISOString()]: 0 });
+    const marked = await s.sql(`select count(*)::int as n from delivery_bounces where delivery_id = $1`, [mail]);
+    expect(marked[0].n).toBe(1);
   });
 
   it('leaves delivered alone for a bounce the relay answered during the send, and for a mail never counted', async () => {

@@ -230,8 +230,9 @@ function undeliveredFrom(source: SQL, before?: SQL): SQL {
  * report (a webhook, or the embedded sink's DSN 200 ms after it accepted) was applied while the
  * send's answer was still to be committed, when the rules could not yet take the mail out of a
  * `delivered` that had not counted it. Taken out here, in the transaction that counted it, once
- * per delivery (`delivery_bounces`, as the rules mark it: whichever comes first acts). Left to
- * chance: a report applied by a transaction still open when this one looks, which sees neither.
+ * per delivery (`delivery_bounces`, as the rules mark it: whichever comes first acts). A report
+ * whose transaction is still open while this one looks is not seen here: the rules lock such a
+ * mail's delivery and take it out themselves once this commits (apply-feedback.ts settleInFlight).
  */
 function bouncedBeforeCountQuery(sent: TDeliveryOutcome[]): SQL | null {
   if (sent.length === 0) return null;
