@@ -47,6 +47,31 @@ async function settledStatistics(email: string): Promise<TStats> {
 }
 
 /**
+ * Reads the figures the page shows and the server counts for `email` again (reloading the page)
+ * until they agree: another spec's booking sync on this product may still be adding guests.
+ */
+async function untilShownAsCounted(
+  page: Page,
+  email: string,
+  shown: () => Promise<(string | null)[]>,
+  counted: (stats: TStats) => string[],
+): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.getByTestId('figure-customers-value').waitFor();
+        const onPage = await shown();
+        const onServer = counted(await settledStatistics(email));
+        if (onPage.join() === onServer.join()) return true;
+        await page.reload();
+        return `${onPage.join()} shown, counted ${onServer.join()}`;
+      },
+      { timeout: 60_000, interval: 1_000 },
+    )
+    .toBe(true);
+}
+
+/**
  * A running scenario of さくらホテル 新宿 (a birthday trigger and a delay, so it sends nothing),
  * run through the scenarios API as the hotel's admin; stopped again when the spec is done.
  */
@@ -126,22 +151,9 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
       Promise.all(
         ['customers', 'active', 'unsubscribed'].map((f) => page.getByTestId(`figure-${f}-value`).textContent()),
       );
-    await expect
-      .poll(
-        async () => {
-          await page.getByTestId('figure-customers-value').waitFor();
-          const shown = await figures();
-          const now = await settledStatistics('brand.admin@demo.test');
-          const counted = [now.customers, now.activeCustomers, now.unsubscribedCustomers].map((c) =>
-            number(c.current!, language),
-          );
-          if (shown.join() === counted.join()) return true;
-          await page.reload();
-          return shown.join() + ' shown, counted ' + counted.join();
-        },
-        { timeout: 60_000, interval: 1_000 },
-      )
-      .toBe(true);
+    await untilShownAsCounted(page, 'brand.admin@demo.test', figures, (now) =>
+      [now.customers, now.activeCustomers, now.unsubscribedCustomers].map((c) => number(c.current!, language)),
+    );
     expect(await page.getByTestId('figure-customers').textContent()).toContain(t.dashboard.customers.customers);
     // No count was kept a week ago on a fresh product: said so, not guessed.
     expect(await page.getByTestId('figure-customers-change').textContent()).toBe(t.dashboard.change.unknown);
@@ -197,20 +209,12 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
       // As for the brand above: another spec's booking sync may still be adding the hotel's guests
       // (CI once saw 186 asked and another number shown), so page and server are read again until
       // they agree.
-      await expect
-        .poll(
-          async () => {
-            await page.getByTestId('figure-customers-value').waitFor();
-            const shown = await page.getByTestId('figure-customers-value').textContent();
-            const now = await settledStatistics('hotel.viewer@demo.test');
-            const counted = number(now.customers.current!, language);
-            if (shown === counted) return true;
-            await page.reload();
-            return `${shown} shown, counted ${counted}`;
-          },
-          { timeout: 60_000, interval: 1_000 },
-        )
-        .toBe(true);
+      await untilShownAsCounted(
+        page,
+        'hotel.viewer@demo.test',
+        async () => [await page.getByTestId('figure-customers-value').textContent()],
+        (now) => [number(now.customers.current!, language)],
+      );
     }
     const block = page.getByTestId('campaign-performance');
     await block.getByTestId('running-scenarios').waitFor();

@@ -83,15 +83,7 @@ async function countSent(campaignId: string, deliveries: string[], countedAt: Da
   await asBrand((tx) =>
     recordDeliveryOutcomes(
       tx,
-      deliveries.map((deliveryId) => ({
-        deliveryId,
-        campaignId,
-        brandId,
-        hotelId,
-        outcome: 'sent' as const,
-        at: countedAt,
-        sendingDomain: DOMAIN,
-      })),
+      deliveries.map((deliveryId) => sentOutcome(campaignId, deliveryId, countedAt)),
     ),
   );
 }
@@ -174,8 +166,7 @@ async function blockedBy(pid: number, or: Promise<unknown>): Promise<void> {
 describe('delivered, less what bounced after the relay accepted it', () => {
   it('takes a bounced mail out once, in the hour the send counted it, and never below zero', async () => {
     // Far enough back that no other test's send shares the hours.
-    const base =
-      Math.floor(Date.now() / 3_600_000) * 3_600_000 - 400 * 3_600_000 - (parseInt(tag, 16) % 50) * 3_600_000;
+    const base = hourFarBack(400).getTime();
     const hour = new Date(base);
     const next = new Date(base + 3_600_000);
     // Accepted on the stroke of the hour by the database's clock (10:59:59.9), counted by the
@@ -230,9 +221,7 @@ describe('delivered, less what bounced after the relay accepted it', () => {
   });
 
   it('takes out, when the send counts it, a mail whose bounce was applied while its answer was still to be committed (a fast relay), once', async () => {
-    const hour = new Date(
-      Math.floor(Date.now() / 3_600_000) * 3_600_000 - 900 * 3_600_000 - (parseInt(tag, 16) % 50) * 3_600_000,
-    );
+    const hour = hourFarBack(900);
     const sentAt = new Date(hour.getTime() + 60_000);
     const { id, deliveries } = await sentCampaign(3, sentAt, sentAt, { inFlight: true });
     const [early, twice, late] = deliveries as [string, string, string];
@@ -312,8 +301,7 @@ describe('delivered, less what bounced after the relay accepted it', () => {
   });
 
   it('takes out, on upgrade, the mails whose bounces were reported before "delivered" left them (migration 0043), as the rules do now, and keeps the marks when they move to their own table (0044)', async () => {
-    const base =
-      Math.floor(Date.now() / 3_600_000) * 3_600_000 - 800 * 3_600_000 - (parseInt(tag, 16) % 50) * 3_600_000;
+    const base = hourFarBack(800).getTime();
     const next = new Date(base + 3_600_000);
     const { id, deliveries } = await sentCampaign(3, new Date(next.getTime() - 100), new Date(next.getTime() + 50));
     const [a, b] = deliveries as [string, string, string];
