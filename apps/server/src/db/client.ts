@@ -119,8 +119,9 @@ export async function openDatabase(options: {
         // statements. Nothing is spliced in but 'on'/'off' and a UUID withTenant checked.
         await client.query(`begin; ${tenantSettingsSql(context)}`);
         const result = await fn(handle);
-        await client.query('commit');
-        committed(db, context);
+        // Whether it changed customers (CUSTOMERS_CHANGED), read in the commit's round trip.
+        const [changed] = (await client.query(`${CUSTOMERS_CHANGED}; commit`)) as unknown as [import('pg').QueryResult];
+        if (changed.rows[0]?.changed === true) committed(db, context);
         return result;
       } catch (error) {
         await client.query('rollback').catch((rollbackError: Error) => {
@@ -358,20 +359,31 @@ export function withTenant<T>(db: TDb, context: TRlsContext, fn: (tx: TTx) => Pr
     return Promise.reject(new Error('A tenant brand id must be a UUID'));
   const runner = tenantRunners.get(db);
   if (runner) return runner(context, fn) as Promise<T>;
+  let changed = false;
   const result = db.transaction(async (tx) => {
     await tx.execute(sql.raw(tenantSettingsSql(context)));
-    return fn(tx);
+    const value = await fn(tx);
+    changed = (await selectRows<{ changed: boolean }>(tx, sql.raw(CUSTOMERS_CHANGED)))[0]?.changed === true;
+    return value;
   });
   return result.then((value) => {
-    committed(db, context);
+    if (changed) committed(db, context);
     return value;
   });
 }
 
+/**
+ * Whether the transaction changed what the customer list counts: a statement on `customers`,
+ * `customer_allocations` or `hosts` sets `yado.customers_changed` for the transaction (migration
+ * 0046's triggers). Read just before the commit.
+ */
+const CUSTOMERS_CHANGED = `select coalesce(current_setting('yado.customers_changed', true), '') = 'on' as changed`;
+
 const commitListeners: ((db: TDb, context: TRlsContext) => void)[] = [];
 /**
- * Calls `listener` after every tenant transaction (withTenant) that commits in this process, with
- * its database and context: what caches of tenant data need to forget. readInTenant's reads do not call it.
+ * Calls `listener` after every tenant transaction (withTenant) that commits in this process having
+ * changed what the customer list counts (CUSTOMERS_CHANGED), with its database and context: what
+ * the caches of customer totals need to forget. readInTenant's reads and writes do not call it.
  */
 export function onTenantCommit(listener: (db: TDb, context: TRlsContext) => void): void {
   commitListeners.push(listener);

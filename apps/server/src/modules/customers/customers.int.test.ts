@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../db/client.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { actingContextOf } from '../auth/authenticate.ts';
 import { createExportLink } from './export-link.ts';
@@ -265,6 +267,38 @@ describe('customer list in one round trip', () => {
     expect(await total()).toBe(1);
     expect((await s.call('DELETE', `/v1/customers/${made.body.data.id}`, { token })).status).toBe(200);
     expect(await total()).toBe(0);
+  });
+
+  it('keeps a total remembered through transactions that change no customer, and forgets it at one that does', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const total = async () =>
+      (await s.call('GET', '/v1/customers?limit=5&search=0606', { token })).body.data.total as number;
+    expect(await total()).toBe(0);
+    // A guest added behind this server's back, as another process would: the total remembered stands.
+    await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, address) values ($1, '六郎', '記憶', '06060000001', '大阪府')`,
+      [ids['sakura-hotels']],
+    );
+    try {
+      const db = s.rt.database.db;
+      const everyBrand = { scopeAll: true, brandId: null };
+      // The worker's sweeps and ticks: transactions across brands that read, or write elsewhere.
+      await withTenant(db, everyBrand, (tx) => tx.execute(sql`select count(*) from customers`));
+      await withTenant(db, everyBrand, (tx) =>
+        tx.execute(
+          sql`insert into tracking_settings (brand_id) values (${ids['sakura-hotels']})
+            on conflict (brand_id) do update set updated_at = now()`,
+        ),
+      );
+      expect(await total()).toBe(0);
+      // One that changes a customer, of any brand, forgets every brand's totals.
+      await withTenant(db, everyBrand, (tx) =>
+        tx.execute(sql`update customers set updated_at = now() where phone = '06060000001'`),
+      );
+      expect(await total()).toBe(1);
+    } finally {
+      await s.sql(`delete from customers where phone = '06060000001'`);
+    }
   });
 });
 

@@ -5,9 +5,11 @@ import { onTenantCommit, type TDb } from '../../db/client.ts';
  * the cap costs more than the page itself (a name shared by a tenth of a million customers is ten
  * thousand rows to count), and a console asks for the same total on every page and every return to
  * the list. So:
- * - a total is fresh for TTL_MS, and forgotten at once when any tenant transaction of its brand
- *   commits in this process (onTenantCommit): a change made here shows at once, one made by another
- *   process (a separate worker) within TTL_MS or so;
+ * - a total is fresh for TTL_MS, and forgotten at once when a tenant transaction of its brand that
+ *   changed customers, their hotels or the hotels' groups commits in this process (onTenantCommit;
+ *   a scope-all one forgets every brand's): a change made here shows at once, one made by another
+ *   process (a separate worker) within TTL_MS or so. A transaction that changed none of them (the
+ *   worker's sweeps and ticks, every few seconds) forgets nothing;
  * - one request counts at a time for a brand and filter: a request that finds the total being
  *   counted waits for that count, or, if an older total is known, shows it meanwhile (many
  *   requests finding a total expired at once would otherwise all count at once).
