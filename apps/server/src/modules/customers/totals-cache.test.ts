@@ -42,6 +42,18 @@ describe('list totals', () => {
     expect(planTotal(db, BRAND, 'k').count).toBe(true);
   });
 
+  it('keeps a total asked for often when a run of one-off searches fills the map', () => {
+    const db = database();
+    planTotal(db, BRAND, 'common name').settle?.(90_000);
+    for (let i = 0; i < 3_000; i++) {
+      planTotal(db, BRAND, `phone ${i}`).settle?.(1);
+      if (i % 100 === 0) expect(planTotal(db, BRAND, 'common name').total).toBe(90_000);
+    }
+    expect(planTotal(db, BRAND, 'common name').total).toBe(90_000);
+    // The one-off searches used longest ago are the ones let go.
+    expect(planTotal(db, BRAND, 'phone 0').count).toBe(true);
+  });
+
   it('forgets a brand at a change, and keeps no count begun before it', () => {
     const db = database();
     const done = planTotal(db, BRAND, 'k');

@@ -12,7 +12,8 @@ import { onTenantCommit, type TDb } from '../../db/client.ts';
  *   worker's sweeps and ticks, every few seconds) forgets nothing;
  * - one request counts at a time for a brand and filter: a request that finds the total being
  *   counted waits for that count, or, if an older total is known, shows it meanwhile (many
- *   requests finding a total expired at once would otherwise all count at once).
+ *   requests finding a total expired at once would otherwise all count at once);
+ * - at most MOST_PER_BRAND totals are kept per brand, the one used longest ago let go first.
  */
 export const TOTALS_TTL_MS = 15_000;
 const MOST_PER_BRAND = 1_000;
@@ -55,6 +56,12 @@ export type TTotalPlan =
 export function planTotal(db: TDb, brandId: string | null, key: string, now = Date.now()): TTotalPlan {
   const totals = brandTotals(db, brandId);
   const entry = totals.entries.get(key);
+  // The map is kept in order of use, so the entry a full map lets go is the one used longest ago: a
+  // common name's total, asked for every moment, is not pushed out by a run of one-off searches.
+  if (entry) {
+    totals.entries.delete(key);
+    totals.entries.set(key, entry);
+  }
   if (entry?.total != null && now - entry.at <= TOTALS_TTL_MS) return { total: entry.total };
   if (entry?.counting) return entry.total != null ? { total: entry.total } : { wait: entry.counting };
 
@@ -65,8 +72,8 @@ export function planTotal(db: TDb, brandId: string | null, key: string, now = Da
   counting.catch(() => {});
   const generation = totals.generation;
   const mine: TEntry = { total: entry?.total ?? null, at: entry?.at ?? 0, counting };
-  totals.entries.delete(key);
-  if (totals.entries.size >= MOST_PER_BRAND) totals.entries.delete(totals.entries.keys().next().value as string);
+  if (!entry && totals.entries.size >= MOST_PER_BRAND)
+    totals.entries.delete(totals.entries.keys().next().value as string);
   totals.entries.set(key, mine);
   return {
     count: true,
