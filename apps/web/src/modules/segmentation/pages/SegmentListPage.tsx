@@ -66,6 +66,8 @@ export function SegmentListPage() {
     {
       key: 'audience',
       header: t('segmentation.list.columns.audience'),
+      // "counted" and its date on one line (at 1280 px it wrapped, the date split over two).
+      nowrap: true,
       cell: (segment) => <AudienceText audience={segment.audience} countedAt={segment.audienceCountedAt} />,
     },
     {
