@@ -18,6 +18,36 @@ export function baseUrl(): string {
   return urls[(worker - 1) % urls.length] ?? urls[0]!;
 }
 
+/**
+ * Chromium features the specs switch off. Chromium honours only the last `--disable-features` it
+ * is given and Playwright passes its own list first, so this list carries Playwright's forward
+ * (`support/chromium-flags.e2e.ts` fails when a Playwright upgrade adds one that is missing here).
+ * Ours: the omnibox's two popups, web pages of their own since Chromium 156 that every new window
+ * (every browser context) loads in a renderer of its own, a third of the browser's CPU in a
+ * sign-in flow and never seen headless (docs/benchmarks.md, "ci", 2026-12-02).
+ */
+export const DISABLED_FEATURES = [
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  // Playwright 1.65's own.
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -30,6 +60,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--disable-features=${DISABLED_FEATURES.join(',')}`,
     ],
   });
 }

@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISABLED_FEATURES, launchBrowser } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The arguments of the Chromium browser process this test process started (Linux `/proc`). */
+function browserProcessArgs(): string[] {
+  const found: string[][] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    let cmdline: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    const parentPid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const args = cmdline.split('\0').filter(Boolean);
+    if (parentPid === process.pid && args.some((a) => a.startsWith('--remote-debugging-pipe'))) found.push(args);
+  }
+  expect(found, 'one Chromium started by this test process').toHaveLength(1);
+  return found[0]!;
+}
+
+describe('the specs’ Chromium', () => {
+  it('keeps every feature Playwright switches off, since Chromium reads only the last list', () => {
+    const lists = browserProcessArgs()
+      .filter((a) => a.startsWith('--disable-features='))
+      .map((a) => a.slice('--disable-features='.length).split(','));
+    expect(lists.length).toBeGreaterThan(1);
+    expect(lists.at(-1)).toEqual(DISABLED_FEATURES);
+    for (const earlier of lists.slice(0, -1)) expect(DISABLED_FEATURES).toEqual(expect.arrayContaining(earlier));
+  });
+
+  it('opens a browser context without the omnibox popups’ pages', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto('about:blank');
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets', { filter: [{}] });
+    await cdp.detach();
+    await context.close();
+    expect(targetInfos.map((t) => t.url)).toContain('about:blank');
+    expect(targetInfos.filter((t) => t.url.startsWith('chrome://omnibox-popup'))).toEqual([]);
+  });
+});
