@@ -21,8 +21,8 @@ async function sidebarWidth(page: Page, expected: number): Promise<number> {
   return Math.round((await sidebar.boundingBox())!.width);
 }
 
-async function signedIn(language: TLanguage, email: string) {
-  const { context, page } = await openPage(browser, language);
+async function signedIn(language: TLanguage, email: string, options: { reducedMotion?: 'reduce' } = {}) {
+  const { context, page } = await openPage(browser, language, options);
   await signIn(page, language, email);
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   await page.getByTestId('sidebar').waitFor();
@@ -47,6 +47,30 @@ describe.each(LANGUAGES)('console shell (%s)', (language) => {
     await page.getByRole('button', { name: t.nav.customer, exact: true }).click();
     await customerList.waitFor({ state: 'hidden' });
     await context.close();
+  });
+
+  it('moves without animation for a user whose system asks for less motion', async () => {
+    const motion = async (options: { reducedMotion?: 'reduce' }) => {
+      const { context, page } = await signedIn(language, 'brand.admin@demo.test', options);
+      const toast = page.getByTestId('snackbar').last();
+      await toast.waitFor();
+      const styles = {
+        sidebar: await page.getByTestId('sidebar').evaluate((e) => getComputedStyle(e).transitionDuration),
+        snackbar: await toast.evaluate((e) => getComputedStyle(e).animationName),
+        // What Mantine's own transitions (modals, menus, dropdowns) follow.
+        mantine: await page.evaluate(() => document.documentElement.hasAttribute('data-respect-reduced-motion')),
+      };
+      await context.close();
+      return styles;
+    };
+    expect(await motion({})).toEqual({
+      sidebar: '0.15s',
+      snackbar: expect.stringContaining('snackbar-in'),
+      mantine: true,
+    });
+    const reduced = await motion({ reducedMotion: 'reduce' });
+    expect(reduced.sidebar).toBe('0s');
+    expect(reduced.snackbar).toBe('none');
   });
 
   it('opens an area from the sidebar and marks it active; every area of the sidebar is built', async () => {

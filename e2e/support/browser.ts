@@ -65,15 +65,20 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh browser profile (no cookies, no storage) that starts in `language`. */
+/**
+ * A fresh browser profile (no cookies, no storage) that starts in `language`; `reducedMotion`
+ * stands for a system that asks for less motion.
+ */
 export async function openPage(
   browser: Browser,
   language: TLanguage,
+  options: { reducedMotion?: 'reduce' } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: 1366, height: 860 },
     locale: language === 'ja' ? 'ja-JP' : 'en-US',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
   });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
