@@ -1,6 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+import {
+  LANGUAGES,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signIn,
+  TEXTS,
+  type TLanguage,
+  type TPageOptions,
+} from '../support/browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -21,7 +30,7 @@ async function sidebarWidth(page: Page, expected: number): Promise<number> {
   return Math.round((await sidebar.boundingBox())!.width);
 }
 
-async function signedIn(language: TLanguage, email: string, options: { reducedMotion?: 'reduce' } = {}) {
+async function signedIn(language: TLanguage, email: string, options: TPageOptions = {}) {
   const { context, page } = await openPage(browser, language, options);
   await signIn(page, language, email);
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
@@ -50,7 +59,7 @@ describe.each(LANGUAGES)('console shell (%s)', (language) => {
   });
 
   it('moves without animation for a user whose system asks for less motion', async () => {
-    const motion = async (options: { reducedMotion?: 'reduce' }) => {
+    const motion = async (options: TPageOptions) => {
       const { context, page } = await signedIn(language, 'brand.admin@demo.test', options);
       const toast = page.getByTestId('snackbar').last();
       await toast.waitFor();

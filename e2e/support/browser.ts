@@ -23,8 +23,8 @@ export function baseUrl(): string {
  * is given and Playwright passes its own list first, so this list carries Playwright's forward
  * (`support/chromium-flags.e2e.ts` fails when a Playwright upgrade adds one that is missing here).
  * Ours: the omnibox's two popups, web pages of their own since Chromium 156 that every new window
- * (every browser context) loads in a renderer of its own, a third of the browser's CPU in a
- * sign-in flow and never seen headless (docs/benchmarks.md, "ci", 2026-12-02).
+ * (every browser context) loads in a renderer of its own, never seen headless: without them
+ * Chromium's CPU in a sign-in flow fell by 28 to 44% (docs/benchmarks.md, "ci", 2026-12-02).
  */
 export const DISABLED_FEATURES = [
   'WebUIOmniboxPopup',
@@ -65,14 +65,16 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/**
- * A fresh browser profile (no cookies, no storage) that starts in `language`; `reducedMotion`
- * stands for a system that asks for less motion.
- */
+/** `reducedMotion`: the browser stands for a system that asks for less motion. */
+export interface TPageOptions {
+  reducedMotion?: 'reduce';
+}
+
+/** A fresh browser profile (no cookies, no storage) that starts in `language`. */
 export async function openPage(
   browser: Browser,
   language: TLanguage,
-  options: { reducedMotion?: 'reduce' } = {},
+  options: TPageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),

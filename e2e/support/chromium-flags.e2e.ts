@@ -13,21 +13,12 @@ afterAll(async () => {
 
 /** The arguments of the Chromium browser process this test process started (Linux `/proc`). */
 function browserProcessArgs(): string[] {
-  const found: string[][] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    let cmdline: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-    } catch {
-      continue; // Gone meanwhile.
-    }
-    const parentPid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    const args = cmdline.split('\0').filter(Boolean);
-    if (parentPid === process.pid && args.some((a) => a.startsWith('--remote-debugging-pipe'))) found.push(args);
-  }
+  const children = readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim().split(' ').filter(Boolean),
+  );
+  const found = children
+    .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean))
+    .filter((args) => args.some((a) => a.startsWith('--remote-debugging-pipe')));
   expect(found, 'one Chromium started by this test process').toHaveLength(1);
   return found[0]!;
 }
