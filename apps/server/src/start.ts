@@ -58,7 +58,13 @@ export async function startRuntime(
     : pino(loggerOptions(config.logLevel));
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: options.inMemory }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      inMemory: options.inMemory,
+      // Every request of the embedded product waited as long: worth a line in its log.
+      onLongHold: (hold) => log.warn(hold, 'the embedded database was held by one piece of work'),
+    }));
   await migrateDatabase(database);
   let seeded = false;
   if (config.seedDemo) {

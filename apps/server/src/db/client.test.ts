@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TDatabase } from './client.ts';
+import { LONG_HOLD_MS, openDatabase, type TDatabase, type TLongHold } from './client.ts';
 
 describe('the embedded database', () => {
   let database: TDatabase;
@@ -41,5 +41,36 @@ describe('the embedded database', () => {
       later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => database.executeSql('select 3 as n'));
     });
     await expect(later).resolves.toEqual(expect.objectContaining({ rows: [{ n: 3 }] }));
+  });
+});
+
+describe('the embedded database, held long', () => {
+  it('reports the work that held its one session long, with where our code asked for it', async () => {
+    // Arrange: a database that reports holds; one transaction that holds it past the limit.
+    const holds: TLongHold[] = [];
+    const database = await openDatabase({
+      databaseUrl: null,
+      dataDir: '/nonexistent',
+      inMemory: true,
+      onLongHold: (hold) => holds.push(hold),
+    });
+    try {
+      await database.executeSql('select 1');
+      // Act: a long transaction, and a short query that waits for it.
+      const long = database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        await new Promise((resolve) => setTimeout(resolve, LONG_HOLD_MS + 100));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const waiting = database.executeSql('select 2 as n');
+      await long;
+      await expect(waiting).resolves.toEqual(expect.objectContaining({ rows: [{ n: 2 }] }));
+      // Assert: the transaction, once, named by this file; the query that waited held it briefly.
+      expect(holds).toHaveLength(1);
+      expect(holds[0]!.heldMs).toBeGreaterThanOrEqual(LONG_HOLD_MS);
+      expect(holds[0]!.at).toMatch(/^db\/client\.test\.ts:\d+/);
+    } finally {
+      await database.close();
+    }
   });
 });

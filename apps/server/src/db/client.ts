@@ -65,6 +65,11 @@ export async function openDatabase(options: {
   /** PGlite only: keep the data in memory (tests). */
   inMemory?: boolean;
   poolSize?: number;
+  /**
+   * PGlite only: told of each time one piece of work held the embedded database's one session
+   * for at least LONG_HOLD_MS, so that every other request waited as long (see reportLongHolds).
+   */
+  onLongHold?: (hold: TLongHold) => void;
 }): Promise<TDatabase> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
@@ -151,6 +156,7 @@ export async function openDatabase(options: {
   const client = new PGlite(dataDir);
   await client.waitReady;
   refuseSelfWait(client);
+  if (options.onLongHold) reportLongHolds(client, options.onLongHold);
   const db = drizzle(client, { schema }) as unknown as TDb;
   // In process there are no round trips to save: the statements run one after another.
   tenantReaders.set(db, (context, owner, statements, plans) =>
@@ -229,6 +235,76 @@ function refuseSelfWait(client: TPGlite): void {
     }) as Promise<T>;
   };
 }
+/** One piece of work that held the embedded database's session long (reportLongHolds). */
+export interface TLongHold {
+  heldMs: number;
+  /** How long it had waited for the session before that. */
+  waitedMs: number;
+  /** Where our code asked for it: up to three `file:line` of apps/server/src, innermost first. */
+  at: string;
+}
+
+/** A hold this long is every console request of the embedded product waiting as long. */
+export const LONG_HOLD_MS = 3000;
+
+const OUR_FRAME = /apps\/server\/src\/(?!db\/client\.ts)([^:)]+:\d+)/;
+
+/** The first few of our own frames in a stack, innermost first; the database layer's left out. */
+function ourFrames(stack: string | undefined): string {
+  const frames: string[] = [];
+  for (const line of (stack ?? '').split('\n')) {
+    const found = OUR_FRAME.exec(line);
+    if (found && frames[frames.length - 1] !== found[1]) frames.push(found[1]!);
+    if (frames.length === 3) break;
+  }
+  return frames.join(' < ') || 'unknown';
+}
+
+/** Where the work now asking for the embedded database's session was asked for (reportLongHolds). */
+const askedAt = new AsyncLocalStorage<{ stack?: string }>();
+
+/**
+ * PGlite runs one statement or transaction at a time: a long one holds every request of the
+ * product, the console's included. Its query, exec and transaction all take one lock
+ * (`_runExclusiveTransaction`); timed there, work that held it for LONG_HOLD_MS or more is reported
+ * with where our code asked for it: the stack is taken when query, exec or transaction is called
+ * (deep enough to get past drizzle's and pg-boss's frames, its text read only for a long hold) and
+ * carried to the lock through PGlite's own awaits.
+ */
+function reportLongHolds(client: TPGlite, report: (hold: TLongHold) => void): void {
+  const internals = client as unknown as { _runExclusiveTransaction?: <T>(fn: () => Promise<T>) => Promise<T> };
+  const exclusive = internals._runExclusiveTransaction?.bind(client);
+  // A PGlite without it (a later version) is caught by client.test.ts, not here.
+  if (!exclusive) return;
+  const asking =
+    <A extends unknown[], R>(call: (...args: A) => R) =>
+    (...args: A): R => {
+      const site: { stack?: string } = {};
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 40;
+      Error.captureStackTrace(site);
+      Error.stackTraceLimit = limit;
+      return askedAt.run(site, () => call(...args));
+    };
+  client.query = asking(client.query.bind(client)) as TPGlite['query'];
+  client.exec = asking(client.exec.bind(client));
+  client.transaction = asking(client.transaction.bind(client)) as TPGlite['transaction'];
+  internals._runExclusiveTransaction = <T>(fn: () => Promise<T>): Promise<T> => {
+    const asked = performance.now();
+    const site = askedAt.getStore();
+    return exclusive(async () => {
+      const started = performance.now();
+      try {
+        return await fn();
+      } finally {
+        const heldMs = performance.now() - started;
+        if (heldMs >= LONG_HOLD_MS)
+          report({ heldMs: Math.round(heldMs), waitedMs: Math.round(started - asked), at: ourFrames(site?.stack) });
+      }
+    });
+  };
+}
+
 type TTenantReader = (
   context: TRlsContext,
   owner: TStatement[],
