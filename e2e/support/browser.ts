@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { inject, onTestFailed } from 'vitest';
 import { ALL_TEXTS } from '../../apps/web/src/i18n/allTexts';
 
 export const LANGUAGES = ['ja', 'en'] as const;
@@ -84,9 +84,48 @@ export async function openPage(
   });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  reportRequestsOnFailure(page);
   // `lang` in the query overrides and is stored (spec section 1).
   await page.goto(`/login?lang=${language}`);
   return { context, page };
+}
+
+/** The console's API requests a failure report names: the last this many answered. */
+const ANSWERED_KEPT = 12;
+
+/**
+ * Should the test that opened `page` fail, says what the page was waiting for when it did: its API
+ * requests still unanswered (and for how long) and the last ones answered (status, time). A wait
+ * that times out (a toast, say) then tells a request the server never answered from one the
+ * console never sent. Paths only: a query may carry what a spec searched for.
+ */
+function reportRequestsOnFailure(page: Page): void {
+  const pathOf = (request: Request) => new URL(request.url()).pathname;
+  const asked = new Map<Request, number>();
+  const answered: string[] = [];
+  const settle = (request: Request, outcome: string) => {
+    const at = asked.get(request);
+    if (at === undefined) return;
+    asked.delete(request);
+    answered.push(`${request.method()} ${pathOf(request)} ${outcome} in ${Date.now() - at} ms`);
+    if (answered.length > ANSWERED_KEPT) answered.shift();
+  };
+  page.on('request', (request) => {
+    if (pathOf(request).startsWith('/v1/')) asked.set(request, Date.now());
+  });
+  page.on(
+    'requestfinished',
+    (request) => void request.response().then((response) => settle(request, String(response?.status() ?? 'no answer'))),
+  );
+  page.on('requestfailed', (request) => settle(request, `failed (${request.failure()?.errorText ?? 'unknown'})`));
+  onTestFailed(() => {
+    const now = Date.now();
+    const waiting = [...asked].map(([request, at]) => `${request.method()} ${pathOf(request)} for ${now - at} ms`);
+    console.error(
+      `[requests of ${new URL(page.url()).pathname}] unanswered: ${waiting.join('; ') || 'none'}\n` +
+        `  last answered: ${answered.join('; ') || 'none'}`,
+    );
+  });
 }
 
 export async function signIn(page: Page, language: TLanguage, email: string, password = DEMO_PASSWORD): Promise<void> {
