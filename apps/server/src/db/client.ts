@@ -67,9 +67,11 @@ export async function openDatabase(options: {
   poolSize?: number;
   /**
    * PGlite only: told of each time one piece of work held the embedded database's one session
-   * for at least LONG_HOLD_MS, so that every other request waited as long (see reportLongHolds).
+   * for at least `longHoldMs` (LONG_HOLD_MS), so that every other request waited as long (see
+   * reportLongHolds).
    */
   onLongHold?: (hold: TLongHold) => void;
+  longHoldMs?: number;
 }): Promise<TDatabase> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
@@ -156,7 +158,7 @@ export async function openDatabase(options: {
   const client = new PGlite(dataDir);
   await client.waitReady;
   refuseSelfWait(client);
-  if (options.onLongHold) reportLongHolds(client, options.onLongHold);
+  if (options.onLongHold) reportLongHolds(client, options.onLongHold, options.longHoldMs ?? LONG_HOLD_MS);
   const db = drizzle(client, { schema }) as unknown as TDb;
   // In process there are no round trips to save: the statements run one after another.
   tenantReaders.set(db, (context, owner, statements, plans) =>
@@ -245,7 +247,7 @@ export interface TLongHold {
 }
 
 /** A hold this long is every console request of the embedded product waiting as long. */
-export const LONG_HOLD_MS = 3000;
+const LONG_HOLD_MS = 3000;
 
 const OUR_FRAME = /apps\/server\/src\/(?!db\/client\.ts)([^:)]+:\d+)/;
 
@@ -266,12 +268,12 @@ const askedAt = new AsyncLocalStorage<{ stack?: string }>();
 /**
  * PGlite runs one statement or transaction at a time: a long one holds every request of the
  * product, the console's included. Its query, exec and transaction all take one lock
- * (`_runExclusiveTransaction`); timed there, work that held it for LONG_HOLD_MS or more is reported
+ * (`_runExclusiveTransaction`); timed there, work that held it for `longMs` or more is reported
  * with where our code asked for it: the stack is taken when query, exec or transaction is called
  * (deep enough to get past drizzle's and pg-boss's frames, its text read only for a long hold) and
  * carried to the lock through PGlite's own awaits.
  */
-function reportLongHolds(client: TPGlite, report: (hold: TLongHold) => void): void {
+function reportLongHolds(client: TPGlite, report: (hold: TLongHold) => void, longMs: number): void {
   const internals = client as unknown as { _runExclusiveTransaction?: <T>(fn: () => Promise<T>) => Promise<T> };
   const exclusive = internals._runExclusiveTransaction?.bind(client);
   // A PGlite without it (a later version) is caught by client.test.ts, not here.
@@ -298,7 +300,7 @@ function reportLongHolds(client: TPGlite, report: (hold: TLongHold) => void): vo
         return await fn();
       } finally {
         const heldMs = performance.now() - started;
-        if (heldMs >= LONG_HOLD_MS)
+        if (heldMs >= longMs)
           report({ heldMs: Math.round(heldMs), waitedMs: Math.round(started - asked), at: ourFrames(site?.stack) });
       }
     });
