@@ -90,33 +90,36 @@ export async function openPage(
   return { context, page };
 }
 
-/** The console's API requests a failure report names: the last this many answered. */
-const ANSWERED_KEPT = 12;
+/** The requests to the product a failure report names: the last this many answered. */
+const ANSWERED_KEPT = 20;
 
 /**
- * Should the test that opened `page` fail, says what the page was waiting for when it did: its API
- * requests still unanswered (and for how long) and the last ones answered (status, time). A wait
- * that times out (a toast, say) then tells a request the server never answered from one the
- * console never sent. Paths only: a query may carry what a spec searched for.
+ * Should the test that opened `page` fail, says what the page was waiting for when it did: its
+ * requests to the product (the API's and the console's own files, a lazy page's chunk say) still
+ * unanswered, and for how long, and the last ones answered (status, time). A wait that times out
+ * (a toast, a navigation) then tells a request the server never answered from one the console
+ * never sent. Paths only: a query may carry what a spec searched for. Nothing here awaits
+ * Playwright, so a page closed meanwhile leaves nothing to reject.
  */
 function reportRequestsOnFailure(page: Page): void {
+  const origin = new URL(baseUrl()).origin;
   const pathOf = (request: Request) => new URL(request.url()).pathname;
   const asked = new Map<Request, number>();
+  const statuses = new Map<Request, number>();
   const answered: string[] = [];
   const settle = (request: Request, outcome: string) => {
     const at = asked.get(request);
     if (at === undefined) return;
     asked.delete(request);
+    statuses.delete(request);
     answered.push(`${request.method()} ${pathOf(request)} ${outcome} in ${Date.now() - at} ms`);
     if (answered.length > ANSWERED_KEPT) answered.shift();
   };
   page.on('request', (request) => {
-    if (pathOf(request).startsWith('/v1/')) asked.set(request, Date.now());
+    if (new URL(request.url()).origin === origin) asked.set(request, Date.now());
   });
-  page.on(
-    'requestfinished',
-    (request) => void request.response().then((response) => settle(request, String(response?.status() ?? 'no answer'))),
-  );
+  page.on('response', (response) => statuses.set(response.request(), response.status()));
+  page.on('requestfinished', (request) => settle(request, String(statuses.get(request) ?? 'no answer')));
   page.on('requestfailed', (request) => settle(request, `failed (${request.failure()?.errorText ?? 'unknown'})`));
   onTestFailed(() => {
     const now = Date.now();
