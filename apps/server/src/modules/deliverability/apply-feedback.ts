@@ -154,7 +154,7 @@ export async function applyFeedback(
   // first, in the same transaction): the other way round, two steps of one campaign deadlocked.
   const statements: SQL[] = [];
   const add = (...queries: (SQL | null)[]) => queries.forEach((q) => q && statements.push(q));
-  add(statisticsQuery(recorded, when), domainsQuery(recorded), undelivered(recorded));
+  add(statisticsQuery(recorded, when), domainsQuery(recorded, when), undelivered(recorded));
   if (protect) add(pauseQuery(campaignsAtRisk(recorded), now));
   if (hard.length) add(suppressQuery(listed(hard), 'hard_bounce', null, now));
   // Of each guest's last SOFT_WINDOW sends (answered: sent or failed), how many soft-bounced; asked
@@ -255,10 +255,11 @@ const DOMAIN_COUNTED: Partial<Record<TFeedbackKind, TDomainCounter>> = {
 /**
  * The deliverability view per sending domain (`sending_domain_stats_hourly`): each newly recorded
  * bounce, complaint, policy block and auto-reply counts against the domain it was sent from, by
- * the hour it came in. An event whose report named no sending domain is not counted there.
+ * the hour it came in (`at`, as the campaign statistics count it: the demo history's past reports
+ * in their own hours, not all in the hour they were written). An event whose report named no
+ * sending domain is not counted there.
  */
-function domainsQuery(recorded: TRecorded[]): SQL | null {
-  const at = new Date();
+function domainsQuery(recorded: TRecorded[], at: Date): SQL | null {
   return domainRollupsQuery(
     recorded.flatMap((r) => {
       const counter = DOMAIN_COUNTED[r.kind];

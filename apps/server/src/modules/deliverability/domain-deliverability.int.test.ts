@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../db/client.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { staticSegment } from '../../test/segments.ts';
+import { applyFeedback } from './apply-feedback.ts';
 
 /**
  * Deliverability per sending domain (issue 25) through the real server, worker and PostgreSQL: a
@@ -140,6 +142,32 @@ describe('deliverability per sending domain', () => {
     expect(d.recentPolicyBlocks).toHaveLength(1);
     expect(d.recentPolicyBlocks[0]).toMatchObject({ status: '5.7.1' });
     expect(d.recentPolicyBlocks[0].diagnostic).toContain('5.7.1');
+
+    // A report applied at its own past moment (as the demo history applies its reports) counts in
+    // that hour: in the 30 days, not in the 7 (it was counted in the hour it was written before).
+    const [fine] = await s.sql(
+      `select d.id from deliveries d join customers c on c.id = d.customer_id where d.campaign_id = $1 and c.first_name = 'fine1'`,
+      [id],
+    );
+    await withTenant(s.rt.database.db, { scopeAll: false, brandId: brand.id }, (tx) =>
+      applyFeedback(
+        tx,
+        [
+          {
+            deliveryId: fine.id as string,
+            kind: 'hard_bounce',
+            source: 'dsn',
+            status: '5.1.1',
+            diagnostic: '550 5.1.1 No such user',
+            sendingDomain: domain,
+          },
+        ],
+        new Date(Date.now() - 20 * 86_400_000),
+      ),
+    );
+    const later = (await view({ token })).body.data.domains[0].windows;
+    expect(later[0]).toMatchObject({ days: 7, hardBounces: 2 });
+    expect(later[1]).toMatchObject({ days: 30, hardBounces: 3 });
 
     // Another brand's admin sees its own domain and figures only.
     const other = await view({ token: (await s.login(DEMO.harborAdmin)).token });
