@@ -132,6 +132,8 @@ export const ERROR_MESSAGES = {
   template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
   test_send_failed: 'The test email could not be sent. Please try again.',
   test_address_refused: 'The mail server refused {{email}} as an address: {{reason}}',
+  test_address_refused_others_sent:
+    'The mail server refused {{email}} as an address: {{reason}}. The test was sent to {{sent}} of the {{total}} addresses.',
   filter_invalid: 'Oops! Please double-check the filter logic arrangement.',
   segment_name_taken: 'A segment with this name already exists.',
   segment_in_use: 'This segment is used by a scheduled campaign or a running scenario and cannot be deleted.',

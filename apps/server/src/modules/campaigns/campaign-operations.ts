@@ -15,7 +15,7 @@ import {
   type TExperimentReport,
   type TVariantKey,
 } from '@yado/contracts';
-import { testSendRefusal } from '../../mail/refused-address.ts';
+import { sendEachTest } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
 import { retryingConflicts, selectRows, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
@@ -614,35 +614,34 @@ export async function testSendCampaign(
     personalValues({ firstName: ctx.user.firstName, lastName: ctx.user.lastName }, compiled.language),
   );
   const recipients = [...new Set(input.emails.map((e) => e.toLowerCase()))];
-  for (const to of recipients) {
-    const deliveryId = crypto.randomUUID();
-    const mail = composeMessage({
-      campaignId: row.id,
-      deliveryId,
-      to,
-      language: compiled.language,
-      subject: `${TEST_PREFIX[compiled.language]}${message.subject}`,
-      message,
-      publicUrl: rt.config.publicUrl,
-      identity,
-      dkim: identity.dkim,
-      tracking: trackingFor(rt, deliveryId, {
-        mailto: identity.replyTo ?? identity.from.address,
+  return sendEachTest(
+    recipients,
+    async (to) => {
+      const deliveryId = crypto.randomUUID();
+      const mail = composeMessage({
+        campaignId: row.id,
+        deliveryId,
+        to,
         language: compiled.language,
-      }),
-    });
-    try {
+        subject: `${TEST_PREFIX[compiled.language]}${message.subject}`,
+        message,
+        publicUrl: rt.config.publicUrl,
+        identity,
+        dkim: identity.dkim,
+        tracking: trackingFor(rt, deliveryId, {
+          mailto: identity.replyTo ?? identity.from.address,
+          language: compiled.language,
+        }),
+      });
       // Built and signed as the campaign's own mails are, so the test shows what guests will get.
       await rt.mailer.sendMail(await signedRaw(mail));
-    } catch (error) {
+    },
+    (error) =>
       rt.log.warn(
         { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },
         'campaign test send failed',
-      );
-      throw testSendRefusal(error, to);
-    }
-  }
-  return { sent: recipients.length };
+      ),
+  );
 }
 
 export async function listDeliveries(

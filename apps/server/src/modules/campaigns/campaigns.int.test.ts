@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { staticSegment as makeStaticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { DEMO_FEEDBACK_GUESTS, seedDemoCampaign } from '../../seed/demo-campaign.ts';
@@ -191,6 +191,26 @@ describe('campaign routes', () => {
       code: 'test_address_refused',
       params: { email: 'malformed.trial@example.jp', reason: expect.stringContaining('Bad recipient address syntax') },
     });
+
+    // Among good addresses, the refused one does not stop them: each gets its test once, and the
+    // answer says how many went, so the user fixes the one address instead of mailing the rest again.
+    const good = [mail('trial-a'), mail('trial-b')];
+    const partly = await s.call('POST', `/v1/campaigns/${c.id}/test-send`, {
+      token: t,
+      body: { emails: [good[0], 'malformed.trial2@example.jp', good[1]] },
+    });
+    expect(partly.status, JSON.stringify(partly.body)).toBe(400);
+    expect(partly.body.error).toMatchObject({
+      code: 'test_address_refused_others_sent',
+      params: { email: 'malformed.trial2@example.jp', sent: '2', total: '3' },
+    });
+    for (const to of good) {
+      const got = await eventually(async () => {
+        const found = await s.outbox(to);
+        return found.length ? found : null;
+      });
+      expect(got).toHaveLength(1);
+    }
   });
 
   it('records who created, edited, scheduled, sent now, took back, cancelled, duplicated and deleted a campaign in the audit log', async () => {

@@ -6,7 +6,7 @@ import {
   type TPreview,
   templatesApi,
 } from '@yado/contracts';
-import { testSendRefusal } from '../../mail/refused-address.ts';
+import { sendEachTest } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import en from '../../i18n/en.json' with { type: 'json' };
@@ -274,19 +274,15 @@ export async function testSendTemplate(
     rt.database.db,
     recipients.map(() => throttle),
   );
-  for (const to of recipients) {
-    try {
-      await rt.mailer.sendMail({ from: rt.config.mailFrom, to, subject, html: message.html, text: message.text });
-    } catch (error) {
-      // The relay's answer can quote the address: only its code reaches the log.
+  return sendEachTest(
+    recipients,
+    (to) => rt.mailer.sendMail({ from: rt.config.mailFrom, to, subject, html: message.html, text: message.text }),
+    (error) =>
       rt.log.warn(
         { code: (error as { code?: string }).code, responseCode: (error as { responseCode?: number }).responseCode },
         'template test send failed',
-      );
-      throw testSendRefusal(error, to);
-    }
-  }
-  return { sent: recipients.length };
+      ),
+  );
 }
 
 /**

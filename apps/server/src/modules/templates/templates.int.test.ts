@@ -459,6 +459,21 @@ describe('preview and test send', () => {
       code: 'test_address_refused',
       params: { email: 'malformed.guest@example.jp', reason: expect.stringContaining('Bad recipient address syntax') },
     });
+    // The refused address among good ones: they get their test once, and the answer says so.
+    const partly = await s.call('POST', `/v1/templates/${templateId}/test-send`, {
+      token,
+      body: { language: 'ja', emails: ['malformed.guest@example.jp', `partly.${to}`] },
+    });
+    expect(partly.status).toBe(400);
+    expect(partly.body.error).toMatchObject({
+      code: 'test_address_refused_others_sent',
+      params: { email: 'malformed.guest@example.jp', sent: '1', total: '2' },
+    });
+    const got = await eventually(async () => {
+      const found = await s.outbox(`partly.${to}`);
+      return found.length ? found : null;
+    });
+    expect(got).toHaveLength(1);
   });
 
   it('are limited per user, so the test send cannot be used to spam', async () => {
