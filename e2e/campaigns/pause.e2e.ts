@@ -70,6 +70,9 @@ describe.each(LANGUAGES)('pausing a campaign that is sending (%s)', (language) =
     const said = pattern(c.statistics.paused).exec((await paused.textContent()) ?? '');
     expect(said, await paused.textContent()).not.toBeNull();
     expect(said![1]).not.toBe(c.statistics.paused_someone);
+    // Paused, not waiting: the pause holds it, so no quiet hours' end is named.
+    await page.getByTestId('campaign-hold').waitFor({ state: 'detached', timeout: 15_000 });
+    expect(await page.getByTestId('campaign-status').textContent()).toBe(c.hold.paused_badge);
     await screenshot(page, `campaign-paused-${language}`);
 
     // Nothing holds it now but the pause: still nothing goes out.

@@ -4,7 +4,8 @@ import { z } from 'zod';
 
 /**
  * Why a campaign that is sending sends nothing now (or sends only part of its guests): today only
- * quiet hours. Kept apart from the status so another reason (a pause) can sit beside it.
+ * quiet hours. Kept apart from the status so another reason can sit beside it. A paused campaign
+ * has no hold (null): the pause holds it until a person resumes it (`paused` on the campaign).
  */
 export const CAMPAIGN_HOLD_REASONS = ['quiet_hours'] as const;
 export const ZCampaignHold = z.object({

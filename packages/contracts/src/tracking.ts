@@ -245,6 +245,14 @@ export const ZCampaignHotels = z.object({ hotels: z.array(ZHotelStat) });
 export type THotelStat = z.infer<typeof ZHotelStat>;
 
 export const DELIVERY_STATUSES = ['queued', 'sent', 'skipped', 'failed', 'deferred'] as const;
+export const RECIPIENT_FEEDBACK_KINDS = [
+  'hard_bounce',
+  'soft_bounce',
+  'policy_block',
+  'auto_reply',
+  'complaint',
+] as const;
+export type TRecipientFeedbackKind = (typeof RECIPIENT_FEEDBACK_KINDS)[number];
 export const ZRecipientsQuery = z.object({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -254,6 +262,11 @@ export const ZRecipientsQuery = z.object({
     .enum(['true', 'false'])
     .transform((v) => v === 'true')
     .optional(),
+  /**
+   * Only the recipients whose delivery had this feedback (issue 25), whatever came after it: the
+   * bounced, blocked or complaining guests a campaign's figures count, without paging through the sent.
+   */
+  feedback: z.enum(RECIPIENT_FEEDBACK_KINDS).optional(),
 });
 export const ZRecipientEvent = z.object({
   kind: z.enum(TRACKING_EVENT_KINDS),
@@ -263,14 +276,6 @@ export const ZRecipientEvent = z.object({
   amount: z.number().int().nullable(),
   source: z.string().nullable(),
 });
-export const RECIPIENT_FEEDBACK_KINDS = [
-  'hard_bounce',
-  'soft_bounce',
-  'policy_block',
-  'auto_reply',
-  'complaint',
-] as const;
-export type TRecipientFeedbackKind = (typeof RECIPIENT_FEEDBACK_KINDS)[number];
 
 /** Why a recipient was never mailed: a skip reason of the send, or held out to measure the campaign (issue 26). */
 export const RECIPIENT_SKIP_REASONS = [...SKIP_REASONS, HOLDOUT_SKIP_REASON] as const;

@@ -155,6 +155,34 @@ describe('a campaign held by quiet hours', () => {
     }
   });
 
+  it('is not said of a paused campaign, on the list, the campaign or the dashboard: the pause holds it', async () => {
+    const quiet = quietNow();
+    await setQuietHours(hakone.id, quiet);
+    try {
+      const id = await brandCampaign('止めた夜', [await customer(hakone.id, '一', mail('paused-1'))]);
+      const t = await token(DEMO.brandAdmin);
+      expect((await s.call('GET', `/v1/campaigns/${id}`, { token: t })).body.data.hold).toMatchObject({ waiting: 1 });
+
+      const paused = await s.call('POST', `/v1/campaigns/${id}/pause`, { token: t, body: {} });
+      expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+      expect(paused.body.data).toMatchObject({
+        status: 'pending',
+        hold: null,
+        paused: { by: { name: expect.any(String) } },
+      });
+      expect((await s.call('GET', `/v1/campaigns/${id}`, { token: t })).body.data).toMatchObject({ hold: null });
+      expect((await listed(t, id))?.hold).toBeNull();
+      expect((await performance(t)).nextScheduled.some((c: { id: string }) => c.id === id)).toBe(false);
+
+      // Resumed, the quiet hours hold it again, and say until when.
+      await s.call('POST', `/v1/campaigns/${id}/resume`, { token: t, body: {} });
+      const resumed = (await s.call('GET', `/v1/campaigns/${id}`, { token: t })).body.data;
+      expect(resumed).toMatchObject({ paused: null, hold: { localTime: quiet.end, waiting: 1 } });
+    } finally {
+      await setQuietHours(hakone.id, null);
+    }
+  });
+
   it('is partial while another hotel still sends, naming the hotel whose quiet hours end first', async () => {
     const quiet = quietNow();
     await setQuietHours(hakone.id, quiet);

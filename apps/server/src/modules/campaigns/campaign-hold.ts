@@ -10,7 +10,8 @@ import { quietHoursRelease, wallClockOf } from './schedule-time.ts';
  * send leaves out the deliveries of hotels inside their quiet hours when it claims (send-queries.ts,
  * `claimBatch`); here the same rule is applied to what still waits, so the console can say "waiting
  * for quiet hours to end: 08:00 (さくら旅館 箱根)" with how many wait, instead of "sending" with
- * nothing sent. The send path itself is not involved: this only reads.
+ * nothing sent. The send path itself is not involved: this only reads. A paused campaign has no
+ * such hold: the pause holds it, until a person resumes it, so no quiet hours' end is said for it.
  */
 
 export interface TWaitingGroup {
@@ -25,8 +26,8 @@ export interface TWaitingGroup {
 }
 
 /**
- * The deliveries still to send (queued or deferred) of running campaigns, per hotel, with that
- * hotel's quiet hours: its own setting, else its group's, else its brand's, in its time zone; for
+ * The deliveries still to send (queued or deferred) of running campaigns not paused, per hotel,
+ * with that hotel's quiet hours: its own setting, else its group's, else its brand's, in its time zone; for
  * deliveries without a hotel, the campaign host's (as the send's sending identity has them). For a
  * campaign seen for its own guests only, only those guests' deliveries. One statement over the
  * deliveries' (campaign, status) index.
@@ -44,7 +45,7 @@ export async function waitingGroups(
         select d.campaign_id, coalesce(d.hotel_id, c.host_id) as host_id, count(*)::int as waiting
         from deliveries d join campaigns c on c.id = d.campaign_id join hosts h on h.id = c.host_id
         where d.campaign_id = any(${sql.param(campaignIds)}::uuid[]) and d.status in ('queued', 'deferred')
-          and c.status = 'pending' and ${mine}
+          and c.status = 'pending' and c.paused_at is null and ${mine}
         group by 1, 2
       )
       select w.campaign_id, w.host_id, x.name as host_name, x.timezone, w.waiting,

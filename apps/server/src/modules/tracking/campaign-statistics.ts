@@ -137,6 +137,7 @@ export function readRecipients(
       limit: query.limit + 1,
       status: query.status,
       possibleRepeats: query.possibleRepeats,
+      feedback: query.feedback,
       guestsOf: campaign.guestsOnly ? ctx : null,
     });
     const page = rows.slice(0, query.limit);

@@ -331,6 +331,8 @@ export async function recipientPage(
     limit: number;
     status?: string;
     possibleRepeats?: boolean;
+    /** Only the deliveries with a feedback event of this kind (one probe of its unique index each). */
+    feedback?: string;
     guestsOf?: TActingContext | null;
   },
 ): Promise<TRecipientRow[]> {
@@ -351,6 +353,7 @@ export async function recipientPage(
         ${options.after ? sql`and d.id > ${options.after}` : sql``}
         ${options.status ? sql`and d.status = ${options.status}` : sql``}
         ${options.possibleRepeats === undefined ? sql`` : options.possibleRepeats ? sql`and d.in_flight_repeats > 0` : sql`and d.in_flight_repeats = 0`}
+        ${options.feedback ? sql`and exists (select 1 from feedback_events f where f.delivery_id = d.id and f.kind = ${options.feedback})` : sql``}
         ${options.guestsOf ? sql`and ${inGuestHotels(options.guestsOf, sql`d.hotel_id`)}` : sql``}
       order by d.id limit ${options.limit}`,
   );

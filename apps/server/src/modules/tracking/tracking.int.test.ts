@@ -609,6 +609,80 @@ describe('the report', () => {
     expect((await s.call('GET', `/v1/campaigns/${campaignId}/recipients?cursor=nope`, { token })).status).toBe(400);
   });
 
+  it('lists only the recipients who bounced (hard, soft) or complained when asked, of the guests the caller sees', async () => {
+    // A brand campaign to three guests of 新宿 and three of 京都, with what the relay and the
+    // providers reported (as the feedback receiver records it); the fifth bounced softly, then complained.
+    const [{ id: kyoto }] = await s.sql(`select id from hosts where slug = 'sakura-kyoto'`);
+    const [{ id }] = await s.sql(
+      `insert into campaigns (brand_id, host_id, name, subject, status, audience, started_at, finished_at)
+       values ($1, $1, 'Feedback', 'Feedback', 'sent', 6, now(), now()) returning id`,
+      [brandId],
+    );
+    const guests = await s.sql(
+      `select id, email from customers where brand_id = $1 and email is not null order by id limit 6`,
+      [brandId],
+    );
+    const made: string[] = [];
+    for (const [i, guest] of guests.entries()) {
+      const [row] = await s.sql(
+        `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, attempts, sent_at)
+         values ($1, $2, $3, $4, $5, $6, 1, now()) returning id`,
+        [id, brandId, guest.id, i < 3 ? shinjuku : kyoto, guest.email, i === 0 || i === 3 ? 'failed' : 'sent'],
+      );
+      made.push(row.id);
+    }
+    await withTenant(s.rt.database.db, { scopeAll: false, brandId }, (tx) =>
+      recordDeliveryOutcomes(
+        tx,
+        made.map((deliveryId, i) => ({
+          deliveryId,
+          campaignId: id,
+          brandId,
+          hotelId: i < 3 ? shinjuku : kyoto,
+          outcome: i === 0 || i === 3 ? 'failed' : 'sent',
+          bounce: i === 0 || i === 3,
+        })),
+      ),
+    );
+    const report = (i: number, kind: string, source: string, status: string | null) =>
+      s.sql(
+        `insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [brandId, made[i], id, guests[i].id, kind, source, status, status ? `smtp; 5xx ${status} test` : null],
+      );
+    await report(0, 'hard_bounce', 'dsn', '5.1.1');
+    await report(1, 'soft_bounce', 'dsn', '5.2.2');
+    await report(2, 'complaint', 'arf', null);
+    await report(3, 'hard_bounce', 'smtp', '5.1.1');
+    await report(4, 'soft_bounce', 'dsn', '4.2.2');
+    await report(4, 'complaint', 'arf', null);
+    // 5: delivered, nothing reported.
+
+    const listed = async (token: string, query: string) => {
+      const res = await s.call('GET', `/v1/campaigns/${id}/recipients?limit=50&${query}`, { token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.data.items as { deliveryId: string; feedback: { kind: string } | null }[])
+        .map((r) => `${made.indexOf(r.deliveryId)} ${r.feedback?.kind ?? '-'}`)
+        .sort();
+    };
+    const { token } = await s.login(DEMO.brandAdmin);
+    expect(await listed(token, 'feedback=hard_bounce')).toEqual(['0 hard_bounce', '3 hard_bounce']);
+    expect(await listed(token, 'feedback=soft_bounce')).toEqual(['1 soft_bounce', '4 complaint']);
+    expect(await listed(token, 'feedback=complaint')).toEqual(['2 complaint', '4 complaint']);
+    expect(await listed(token, 'feedback=hard_bounce&status=sent')).toEqual([]);
+    expect(await listed(token, 'feedback=soft_bounce&status=sent')).toEqual(['1 soft_bounce', '4 complaint']);
+    expect((await s.call('GET', `/v1/campaigns/${id}/recipients?feedback=bounce`, { token })).status).toBe(400);
+
+    // 新宿's staff read their own guests only, filtered alike; another brand reads nothing.
+    const { token: staff } = await s.login(DEMO.hotelStaff);
+    expect(await listed(staff, 'feedback=soft_bounce')).toEqual(['1 soft_bounce']);
+    expect(await listed(staff, 'feedback=complaint')).toEqual(['2 complaint']);
+    const { token: harbor } = await s.login(DEMO.harborAdmin);
+    expect((await s.call('GET', `/v1/campaigns/${id}/recipients?feedback=complaint`, { token: harbor })).status).toBe(
+      404,
+    );
+  });
+
   it('is read by every role reaching the owning hotel; others get 404, anonymous callers 401', async () => {
     for (const email of [
       DEMO.brandAdmin,

@@ -37,9 +37,15 @@ export const hotelsQuery = (id: string) =>
     ...LIVE,
   });
 
-export const recipientsQuery = (id: string, status: TRecipientStatus | '', repeatsOnly = false) =>
+/** `feedback`: only those who bounced, were blocked, answered automatically or complained so (issue 25). */
+export const recipientsQuery = (
+  id: string,
+  status: TRecipientStatus | '',
+  repeatsOnly = false,
+  feedback: trackingApi.TRecipientFeedbackKind | '' = '',
+) =>
   infiniteQueryOptions({
-    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'recipients', status, repeatsOnly],
+    queryKey: [...CAMPAIGNS_QUERY_KEY, 'statistics', id, 'recipients', status, repeatsOnly, feedback],
     queryFn: ({ signal, pageParam }) =>
       request(trackingApi.recipients, {
         params: { id },
@@ -48,6 +54,7 @@ export const recipientsQuery = (id: string, status: TRecipientStatus | '', repea
           limit: 50,
           status: status || undefined,
           possibleRepeats: repeatsOnly ? 'true' : undefined,
+          feedback: feedback || undefined,
         },
         signal,
       }),

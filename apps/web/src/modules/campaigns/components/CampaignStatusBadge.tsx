@@ -13,20 +13,34 @@ const COLORS: Record<TCampaignStatus, string> = {
 
 /**
  * The campaign's status; a sending campaign whose every remaining delivery waits for quiet hours
- * says "Waiting" rather than sending (the hold note beside it says until when).
+ * says "Waiting" rather than sending (the hold note beside it says until when), and a paused one
+ * says "Paused" whatever else would hold it: it waits for a person to resume it, not for a time.
  */
-export function CampaignStatusBadge({ status, hold }: { status: TCampaignStatus; hold?: TCampaignHold | null }) {
+export function CampaignStatusBadge({
+  status,
+  hold,
+  paused = false,
+}: {
+  status: TCampaignStatus;
+  hold?: TCampaignHold | null;
+  paused?: boolean;
+}) {
   const { t } = useTranslation();
-  const waiting = status === 'pending' && hold?.whole === true;
+  const state = status !== 'pending' ? null : paused ? 'paused' : hold?.whole === true ? 'waiting' : null;
   return (
     <Badge
-      color={waiting ? 'orange' : COLORS[status]}
+      color={state === 'paused' ? 'grape' : state === 'waiting' ? 'orange' : COLORS[status]}
       variant="light"
       data-testid="campaign-status"
       data-status={status}
+      data-paused={state === 'paused' ? true : undefined}
       data-held={hold ? hold.reason : undefined}
     >
-      {waiting ? t('campaign.hold.badge') : t(`campaign.status.${status}`)}
+      {state === 'paused'
+        ? t('campaign.hold.paused_badge')
+        : state === 'waiting'
+          ? t('campaign.hold.badge')
+          : t(`campaign.status.${status}`)}
     </Badge>
   );
 }

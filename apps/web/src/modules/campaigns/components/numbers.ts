@@ -21,8 +21,10 @@ export function formatMoney(value: number, currency: string, language: TLanguage
   return value.toLocaleString(locale(language), { style: 'currency', currency, maximumFractionDigits: 0 });
 }
 
+/** Whether the server stored an error code the catalogue has a text for (not a relay's raw reply). */
+export const hasCodeText = (code: string): boolean => i18next.exists(`errors.${code}`);
+
 /** The text of an error code the server stored on a campaign or a delivery (not a failed call). */
 export function codeText(code: string, t: TFunction = i18next.t): string {
-  const key = `errors.${code}`;
-  return i18next.exists(key) ? t(key) : t('errors.general');
+  return hasCodeText(code) ? t(`errors.${code}`) : t('errors.general');
 }

@@ -73,6 +73,19 @@ describe('campaign list', () => {
     );
   }, 30_000);
 
+  it('says a paused campaign is paused, by whom, and no quiet hours end (the server reports no hold for it)', async () => {
+    const paused: TCampaign = {
+      ...held,
+      hold: null,
+      paused: { at: '2026-11-24T12:05:00.000Z', by: { id: 'u1', name: '佐藤 花子' } },
+    };
+    await showList(paused, profileFixture('brand', 'admin'));
+    const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
+    expect(within(row).getByTestId('campaign-status').textContent).toBe('Paused');
+    expect(within(row).queryByTestId('campaign-hold')).toBeNull();
+    expect(within(row).getByTestId('campaign-paused').textContent).toBe('Paused by 佐藤 花子 at 24 Nov 2026, 9:05 PM');
+  }, 30_000);
+
   it('keeps each figure whole on its line (sent, failed, skipped: the audience whole), a line breaking only between them', async () => {
     const sent: TCampaign = campaignFixture(
       { id: '6f1c2d3e-0000-4000-8000-000000000003', name: '冬のタイムセール', status: 'sent', hold: null },

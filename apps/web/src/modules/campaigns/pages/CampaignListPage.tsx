@@ -143,7 +143,7 @@ export function CampaignListPage() {
       header: t('campaign.list.columns.status'),
       cell: (campaign) => (
         <>
-          <CampaignStatusBadge status={campaign.status} hold={campaign.hold} />
+          <CampaignStatusBadge status={campaign.status} hold={campaign.hold} paused={Boolean(campaign.paused)} />
           {campaign.hold && <CampaignHoldNote hold={campaign.hold} pageTimeZone={pageTimeZone} />}
           {campaign.paused && (
             <Text size="xs" c="yellow.8" maw={260} data-testid="campaign-paused">

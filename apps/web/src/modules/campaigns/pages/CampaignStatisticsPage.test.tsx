@@ -63,7 +63,7 @@ const recipient = (deliveryId: string, name: string, possibleRepeat: boolean) =>
   status: 'sent' as TRecipient['status'],
   skipReason: null as TRecipient['skipReason'],
   sentAt: '2026-11-24T12:00:00.000Z' as string | null,
-  error: null,
+  error: null as string | null,
   openedAt: null,
   clickedAt: null,
   possibleRepeat,
@@ -107,7 +107,11 @@ function serve(
       return {
         body: {
           data: {
-            items: recipients.filter((r) => url.searchParams.get('possibleRepeats') !== 'true' || r.possibleRepeat),
+            items: recipients.filter(
+              (r) =>
+                (url.searchParams.get('possibleRepeats') !== 'true' || r.possibleRepeat) &&
+                (!url.searchParams.get('feedback') || r.feedback?.kind === url.searchParams.get('feedback')),
+            ),
             nextCursor: null,
           },
         },
@@ -172,6 +176,76 @@ describe('campaign statistics page', () => {
     );
   }, 30_000);
 
+  it('says a paused campaign is paused, not waiting, and names no quiet hours end while paused', async () => {
+    serve({
+      ...campaign,
+      scope: 'campaign',
+      editable: true,
+      hold: null,
+      paused: { at: '2026-11-24T12:05:00.000Z', by: { id: 'u1', name: '佐藤 花子' } },
+    });
+    await render('staff', 'brand');
+    await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
+    expect(screen.getByTestId('campaign-status').textContent).toBe('Paused');
+    expect(screen.queryByTestId('campaign-hold')).toBeNull();
+    expect(screen.getByTestId('campaign-paused').textContent).toBe('Paused by 佐藤 花子 at 24 Nov 2026, 9:05 PM');
+  }, 30_000);
+
+  describe('a scheduled campaign', () => {
+    // 10:30 PM in Tokyo, inside quiet hours of 21:00–08:00: it goes out at 8:00 AM the next day.
+    const scheduled: TCampaign = {
+      ...campaign,
+      status: 'scheduled',
+      schedule: { kind: 'at', localTime: '2026-11-24T22:30', timeZone: 'Asia/Tokyo' },
+      sendAt: '2026-11-24T13:30:00.000Z',
+      startedAt: null,
+      hold: null,
+      scope: 'campaign',
+      editable: true,
+    };
+    const serveScheduled = () =>
+      mockFetch((method, url, init) => {
+        if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: scheduled } };
+        if (method === 'POST' && url.pathname === '/v1/campaigns/quiet-hours') {
+          const asked = JSON.parse(String(init.body)) as { schedule: unknown };
+          expect(asked.schedule).toEqual({ kind: 'at', localTime: '2026-11-24T22:30', timeZone: 'Asia/Tokyo' });
+          return {
+            body: {
+              data: {
+                sendAt: '2026-11-24T13:30:00.000Z',
+                inQuietHours: true,
+                quietHours: { start: '21:00', end: '08:00', timeZone: 'Asia/Tokyo' },
+                deferredTo: '2026-11-24T23:00:00.000Z',
+              },
+            },
+          };
+        }
+        return undefined;
+      });
+
+    it('says when it is due, and when it goes out when that falls in the quiet hours', async () => {
+      serveScheduled();
+      await render('staff', 'brand');
+      expect((await screen.findByTestId('campaign-send-at', {}, { timeout: 15_000 })).textContent).toBe(
+        'Scheduled for 24 Nov 2026, 10:30 PM.',
+      );
+      expect((await screen.findByTestId('campaign-send-at-held')).textContent).toBe(
+        'This time falls in the quiet hours (21:00–08:00, Asia/Tokyo): it goes out 25 Nov 2026, 8:00 AM, when they end.',
+      );
+      expect(screen.getByTestId('campaign-not-sent')).toBeTruthy();
+    }, 30_000);
+
+    it('says when it is due to a viewer too, without asking for quiet hours it may not read', async () => {
+      const calls = serveScheduled();
+      await render('viewer');
+      expect((await screen.findByTestId('campaign-send-at', {}, { timeout: 15_000 })).textContent).toBe(
+        'Scheduled for 24 Nov 2026, 10:30 PM.',
+      );
+      expect(calls.some((c) => c.url.pathname === '/v1/campaigns/quiet-hours')).toBe(false);
+      expect(screen.queryByTestId('campaign-send-at-held')).toBeNull();
+    }, 30_000);
+  });
+
   it('marks the recipients who may have received the mail twice, and lists only them when asked', async () => {
     const calls = serve({ ...campaign, hold: null }, [
       recipient('d1', '山田 花子', false),
@@ -190,6 +264,56 @@ describe('campaign statistics page', () => {
       calls.some(
         (c) =>
           c.url.pathname === `/v1/campaigns/${ID}/recipients` && c.url.searchParams.get('possibleRepeats') === 'true',
+      ),
+    ).toBe(true);
+  }, 30_000);
+
+  it("shows a bounce's classified diagnostic alone, not a generic error above it, and lists the soft bounces alone when asked", async () => {
+    const bounce = (kind: 'hard_bounce' | 'soft_bounce', status: string, diagnostic: string) => ({
+      kind,
+      status,
+      diagnostic,
+      at: '2026-11-24T12:10:00.000Z',
+    });
+    const calls = serve({ ...campaign, hold: null }, [
+      {
+        ...recipient('d1', '山田 花子', false),
+        status: 'failed',
+        error: '550 5.1.1 <d1@guest.example.jp>: Recipient address rejected: User unknown',
+        feedback: bounce(
+          'hard_bounce',
+          '5.1.1',
+          '550 5.1.1 <d1@guest.example.jp>: Recipient address rejected: User unknown',
+        ),
+      },
+      {
+        ...recipient('d2', '佐藤 一郎', false),
+        feedback: bounce('soft_bounce', '5.2.2', '552 5.2.2 <d2@guest.example.jp>: Mailbox full'),
+      },
+      // A failure nothing classified: the generic text is all there is to say.
+      { ...recipient('d3', '鈴木 次郎', false), status: 'failed', error: 'the mail could not be built' },
+    ]);
+    await render();
+    await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
+    await waitFor(() => expect(screen.getAllByTestId('campaign-recipient')).toHaveLength(3));
+    const [hard, soft, unclassified] = screen.getAllByTestId('campaign-recipient');
+    expect(within(hard!).queryByTestId('campaign-recipient-error')).toBeNull();
+    expect(within(hard!).queryByText('An error has occured.')).toBeNull();
+    expect(within(hard!).getByTestId('campaign-recipient-feedback').textContent).toBe(
+      'Hard bounce · 5.1.1 · 550 5.1.1 <d1@guest.example.jp>: Recipient address rejected: User unknown',
+    );
+    expect(within(unclassified!).getByTestId('campaign-recipient-error').textContent).toBe('An error has occured.');
+    expect(within(soft!).getByTestId('campaign-recipient-feedback').textContent).toBe(
+      'Soft bounce · 5.2.2 · 552 5.2.2 <d2@guest.example.jp>: Mailbox full',
+    );
+
+    fireEvent.change(screen.getByLabelText('Bounce or complaint'), { target: { value: 'soft_bounce' } });
+    await waitFor(() => expect(screen.getAllByTestId('campaign-recipient')).toHaveLength(1));
+    expect(screen.getByTestId('campaign-recipient').textContent).toContain('佐藤 一郎');
+    expect(
+      calls.some(
+        (c) =>
+          c.url.pathname === `/v1/campaigns/${ID}/recipients` && c.url.searchParams.get('feedback') === 'soft_bounce',
       ),
     ).toBe(true);
   }, 30_000);

@@ -18,8 +18,13 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { TCampaign } from '@yado/contracts/campaigns';
-import { DELIVERY_STATUSES, type TCampaignReport, type TRecipient } from '@yado/contracts/tracking';
+import type { TCampaign, TSchedule } from '@yado/contracts/campaigns';
+import {
+  DELIVERY_STATUSES,
+  type TCampaignReport,
+  type TRecipient,
+  type TRecipientFeedbackKind,
+} from '@yado/contracts/tracking';
 import { IconChevronLeft, IconInfoCircle } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,12 +38,12 @@ import type { TLanguage } from '../../../lib/session/storage';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ExperimentReport } from '../../experiments/components/ExperimentReport';
 import { EmptyState } from '../../ui/components/EmptyState';
-import { campaignQuery, isMoving } from '../api/campaignsCalls';
+import { campaignQuery, isMoving, quietHoursQuery } from '../api/campaignsCalls';
 import { hotelsQuery, linksQuery, recipientsQuery, reportQuery, seriesQuery } from '../api/statisticsCalls';
 import { actionsFor } from '../campaignActions';
 import { CampaignHoldNote } from '../components/CampaignHoldNote';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
-import { codeText, formatCount, formatMoney, formatRate } from '../components/numbers';
+import { codeText, formatCount, formatMoney, formatRate, hasCodeText } from '../components/numbers';
 import { useCampaignActions } from '../hooks/useCampaignActions';
 import { chartHasEvents } from '../statistics/chartSeries';
 
@@ -47,6 +52,8 @@ const CampaignChart = lazy(() => import('../statistics/CampaignChart').then((m) 
 
 const SENT_STATES = new Set(['pending', 'sent', 'failed']);
 type TRecipientStatus = (typeof DELIVERY_STATUSES)[number];
+/** The recipients the figures count apart (hard and soft bounces, complaints) can be listed alone. */
+const LISTED_FEEDBACK: TRecipientFeedbackKind[] = ['hard_bounce', 'soft_bounce', 'complaint'];
 
 /** /campaign/:id: what happened to a campaign (spec section 3, Campaign statistics). */
 export function CampaignStatisticsPage() {
@@ -104,7 +111,7 @@ export function CampaignStatisticsPage() {
             <Title order={1} size="h2" data-testid="campaign-title">
               {t('campaign.statistics.title', { name: data.name })}
             </Title>
-            <CampaignStatusBadge status={data.status} hold={data.hold} />
+            <CampaignStatusBadge status={data.status} hold={data.hold} paused={Boolean(data.paused)} />
             {reportOnly && (
               <Badge variant="outline" color="gray" data-testid="campaign-report-only">
                 {t('campaign.statistics.report_only')}
@@ -115,6 +122,14 @@ export function CampaignStatisticsPage() {
             {data.subject}
           </Text>
           {data.hold && <CampaignHoldNote hold={data.hold} pageTimeZone={data.timeZone} maw={640} />}
+          {data.status === 'scheduled' && data.sendAt && (
+            <ScheduledNote
+              campaign={data}
+              sendAt={data.sendAt}
+              // The quiet hours asked of are the acting host's: the owner's only, who may build campaigns.
+              canCheck={data.editable && (can['campaign.create'] === true || can['campaign.update'] === true)}
+            />
+          )}
           {data.problem && (
             <Text size="sm" c="red" role="alert">
               {codeText(data.problem, t)}
@@ -160,6 +175,39 @@ export function CampaignStatisticsPage() {
       )}
       {dialog}
     </Stack>
+  );
+}
+
+/**
+ * When a scheduled campaign is due, in the page's zone, and, when that falls in the quiet hours,
+ * when it goes out (their end), as the editor's schedule step says it.
+ */
+function ScheduledNote({ campaign, sendAt, canCheck }: { campaign: TCampaign; sendAt: string; canCheck: boolean }) {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const schedule = campaign.schedule;
+  const at: TSchedule | null =
+    canCheck && schedule?.kind === 'at' && schedule.localTime && schedule.timeZone
+      ? { kind: 'at', localTime: schedule.localTime, timeZone: schedule.timeZone }
+      : null;
+  const check = useQuery(quietHoursQuery(at)).data;
+  const date = (value: string) => formatDate(value, language, { withTime: true, timeZone: campaign.timeZone });
+  return (
+    <>
+      <Text size="sm" data-testid="campaign-send-at" data-send-at={sendAt}>
+        {t('campaign.statistics.scheduled_for', { date: date(sendAt) })}
+      </Text>
+      {check?.inQuietHours && check.deferredTo && (
+        <Text size="xs" c="orange.8" maw={640} data-testid="campaign-send-at-held" data-until={check.deferredTo}>
+          {t('campaign.statistics.scheduled_held', {
+            start: check.quietHours.start,
+            end: check.quietHours.end,
+            timeZone: check.quietHours.timeZone,
+            date: date(check.deferredTo),
+          })}
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -467,7 +515,8 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
   const language = currentLanguage();
   const [status, setStatus] = useState<TRecipientStatus | ''>('');
   const [repeatsOnly, setRepeatsOnly] = useState(false);
-  const pages = useInfiniteQuery(recipientsQuery(campaignId, status, repeatsOnly));
+  const [feedback, setFeedback] = useState<TRecipientFeedbackKind | ''>('');
+  const pages = useInfiniteQuery(recipientsQuery(campaignId, status, repeatsOnly, feedback));
   const items: TRecipient[] = pages.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <Paper withBorder radius="md" p="md">
@@ -481,6 +530,15 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
             checked={repeatsOnly}
             onChange={(e) => setRepeatsOnly(e.currentTarget.checked)}
             mb={8}
+          />
+          <NativeSelect
+            label={t('campaign.statistics.feedback_filter')}
+            value={feedback}
+            onChange={(e) => setFeedback(e.currentTarget.value as TRecipientFeedbackKind | '')}
+            data={[
+              { value: '', label: t('campaign.statistics.all_feedback') },
+              ...LISTED_FEEDBACK.map((k) => ({ value: k, label: t(`campaign.feedback.${k}`) })),
+            ]}
           />
           <NativeSelect
             label={t('campaign.statistics.delivery_status')}
@@ -547,8 +605,10 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                         {t(`campaign.skip_reason.${recipient.skipReason}`)}
                       </Text>
                     )}
-                    {recipient.error && (
-                      <Text size="xs" c="red">
+                    {recipient.error && (hasCodeText(recipient.error) || !recipient.feedback) && (
+                      // A relay's raw reply has no text of its own ("An error has occurred."): where
+                      // the bounce is classified, the diagnostic below says it, and is shown alone.
+                      <Text size="xs" c="red" data-testid="campaign-recipient-error">
                         {codeText(recipient.error, t)}
                       </Text>
                     )}

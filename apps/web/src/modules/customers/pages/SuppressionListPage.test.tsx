@@ -2,33 +2,57 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { currentSnackbars } from '../../ui/components/snackbarStore';
 import { SuppressionListPage } from './SuppressionListPage';
 
-const entry = (id: string, email: string, reason: string) => ({
+const entry = (id: string, email: string, reason: string, diagnostic?: string) => ({
   id,
   email,
   customer: { id: `c-${id}`, name: '佐藤 花子' },
   reason,
-  diagnostic: reason === 'hard_bounce' ? '550 5.1.1 User unknown' : null,
+  diagnostic: diagnostic ?? (reason === 'hard_bounce' ? '550 5.1.1 User unknown' : null),
   campaign: { id: 'k1', name: '冬のご案内' },
   scenario: null,
   createdAt: '2026-11-20T00:00:00Z',
   until: null,
 });
 
+const FULL_MAILBOX =
+  '552 5.2.2 <a.very.long.guest.address.for.winter@guest.example.jp>: Recipient address rejected: Mailbox full';
+
 function serve(lifted: string[]) {
   return mockFetch((method, url) => {
     if (method === 'GET' && url.pathname === '/v1/suppressions') {
-      const items = [entry('s1', 'bounce@guest.jp', 'hard_bounce'), entry('s2', 'complain@guest.jp', 'complaint')];
+      const items = [
+        entry('s1', 'bounce@guest.jp', 'hard_bounce'),
+        entry('s2', 'complain@guest.jp', 'complaint'),
+        entry('s3', 'full@guest.jp', 'soft_bounces', FULL_MAILBOX),
+      ];
       return { body: { data: { items, total: items.length, page: 1, pageSize: 20 } } };
     }
     const lift = /^\/v1\/suppressions\/(\w+)\/lift$/.exec(url.pathname);
     if (method === 'POST' && lift) {
+      // Lifted once, the entry is gone: a second lift is refused, as the server does.
+      const again = lifted.includes(lift[1] as string);
       lifted.push(lift[1] as string);
-      return { body: { data: { id: lift[1] } } };
+      return again
+        ? { status: 404, body: { error: { code: 'suppression_not_found', message: 'gone' } } }
+        : { body: { data: { id: lift[1] } } };
     }
     return undefined;
   });
+}
+
+const showList = async (role: 'admin' | 'viewer' = 'admin') =>
+  renderWithProviders(<SuppressionListPage />, {
+    path: '/suppression-list',
+    queryClient: signedInClient(profileFixture('brand', role)),
+  });
+
+async function openLift(email: string) {
+  fireEvent.click(await screen.findByRole('button', { name: `Actions for ${email}` }));
+  fireEvent.click(await screen.findByRole('menuitem', { name: 'Lift' }));
+  return screen.findByRole('dialog');
 }
 
 describe('the suppression list', () => {
@@ -40,7 +64,7 @@ describe('the suppression list', () => {
       queryClient: signedInClient(profileFixture('brand', 'admin')),
     });
     const rows = await screen.findAllByTestId('suppression-row');
-    expect(rows.map((r) => r.getAttribute('data-reason'))).toEqual(['hard_bounce', 'complaint']);
+    expect(rows.map((r) => r.getAttribute('data-reason'))).toEqual(['hard_bounce', 'complaint', 'soft_bounces']);
     // The relay's words under the reason (one column, so the list fits a laptop's width).
     const reason = within(rows[0] as HTMLElement).getByTestId('suppression-reason');
     expect(within(reason).getByText('Hard bounce')).toBeTruthy();
@@ -54,8 +78,54 @@ describe('the suppression list', () => {
     expect(within(dialog).getByTestId('suppression-complaint-warning').textContent).toContain(
       'Lifting does not re-subscribe them',
     );
+    // Said once, rightly: a complainer's mail does not resume.
+    expect(within(dialog).getByTestId('suppression-lift-message').textContent).toBe(
+      'complain@guest.jp will be taken off the suppression list, but will still receive no campaign or scenario mail.',
+    );
+    expect(dialog.textContent).not.toContain('will receive campaign and scenario mail again');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Lift' }));
     await waitFor(() => expect(lifted).toEqual(['s2']));
+  });
+
+  it('lifts once however fast the confirmation is pressed twice: one request, one success, no failure', async () => {
+    const lifted: string[] = [];
+    serve(lifted);
+    await showList();
+    const dialog = await openLift('bounce@guest.jp');
+    expect(within(dialog).getByTestId('suppression-lift-message').textContent).toBe(
+      'bounce@guest.jp will receive campaign and scenario mail again.',
+    );
+    const confirm = within(dialog).getByRole('button', { name: 'Lift' });
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+    await waitFor(() =>
+      expect(currentSnackbars().map((bar) => bar.text)).toContain(
+        'bounce@guest.jp was lifted from the suppression list.',
+      ),
+    );
+    expect(lifted).toEqual(['s1']);
+    expect(currentSnackbars().filter((bar) => bar.status === 'failed')).toEqual([]);
+  });
+
+  it('shows a long diagnostic broken anywhere in two lines, and whole on request', async () => {
+    serve([]);
+    await showList();
+    const rows = await screen.findAllByTestId('suppression-row');
+    const short = within(rows[0] as HTMLElement).getByTestId('suppression-diagnostic');
+    expect(short.hasAttribute('data-line-clamp')).toBe(false);
+    expect(within(rows[0] as HTMLElement).queryByTestId('suppression-diagnostic-toggle')).toBeNull();
+
+    const full = within(rows[2] as HTMLElement).getByTestId('suppression-diagnostic');
+    expect(full.textContent).toBe(FULL_MAILBOX);
+    // The address has no space to break at: it may break anywhere, so what follows it shows.
+    expect(full.style.overflowWrap).toBe('anywhere');
+    expect(full.hasAttribute('data-line-clamp')).toBe(true);
+    const toggle = within(rows[2] as HTMLElement).getByTestId('suppression-diagnostic-toggle');
+    expect(toggle.textContent).toBe('Show all');
+    fireEvent.click(toggle);
+    expect(full.hasAttribute('data-line-clamp')).toBe(false);
+    expect(toggle.textContent).toBe('Show less');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
   });
 
   it('offers neither lift nor add to a viewer', async () => {

@@ -46,6 +46,47 @@ function DateAndTime({ value, language }: { value: string; language: TLanguage }
   );
 }
 
+/** Longer than this, a diagnostic may not fit the two lines the cell shows: it can be opened whole. */
+const DIAGNOSTIC_SHORT = 80;
+
+/**
+ * The relay's or report's own words, two lines at most so the table stays even, broken anywhere
+ * (an address with no space in it took the whole cell, hiding "Mailbox full" after it), and
+ * opened whole on request.
+ */
+function Diagnostic({ text }: { text: string }) {
+  const { t } = useTranslation();
+  const [whole, setWhole] = useState(false);
+  const long = text.length > DIAGNOSTIC_SHORT;
+  return (
+    <>
+      <Text
+        size="xs"
+        c="dimmed"
+        lineClamp={long && !whole ? 2 : undefined}
+        maw={240}
+        style={{ overflowWrap: 'anywhere' }}
+        title={text}
+        data-testid="suppression-diagnostic"
+      >
+        {text}
+      </Text>
+      {long && (
+        <Anchor
+          component="button"
+          type="button"
+          size="xs"
+          aria-expanded={whole}
+          onClick={() => setWhole((open) => !open)}
+          data-testid="suppression-diagnostic-toggle"
+        >
+          {t(whole ? 'customers.suppressions.diagnostic_less' : 'customers.suppressions.diagnostic_more')}
+        </Anchor>
+      )}
+    </>
+  );
+}
+
 /**
  * The brand's suppression list (issue 25): addresses no campaign or journey mails, why, where
  * from, since and until when; a brand admin lifts an entry or adds an address.
@@ -123,18 +164,7 @@ export function SuppressionListPage() {
           <Badge variant="light" color={REASON_COLORS[entry.reason]}>
             {t(`customers.suppressions.reasons.${entry.reason}`)}
           </Badge>
-          {entry.diagnostic && (
-            <Text
-              size="xs"
-              c="dimmed"
-              lineClamp={2}
-              maw={240}
-              title={entry.diagnostic}
-              data-testid="suppression-diagnostic"
-            >
-              {entry.diagnostic}
-            </Text>
-          )}
+          {entry.diagnostic && <Diagnostic text={entry.diagnostic} />}
         </Stack>
       ),
     },
@@ -230,7 +260,15 @@ export function SuppressionListPage() {
         title={t('customers.suppressions.confirm_lift.title')}
         message={
           <Stack gap="xs" component="span">
-            <span>{t('customers.suppressions.confirm_lift.message', { email: lifting?.email ?? '' })}</span>
+            {/* A complainer stays unsubscribed: mail does not resume, so the dialog does not say it does. */}
+            <span data-testid="suppression-lift-message">
+              {t(
+                lifting?.reason === 'complaint'
+                  ? 'customers.suppressions.confirm_lift.message_complaint'
+                  : 'customers.suppressions.confirm_lift.message',
+                { email: lifting?.email ?? '' },
+              )}
+            </span>
             {lifting?.reason === 'complaint' && (
               <Text size="sm" c="red" fw={600} component="span" data-testid="suppression-complaint-warning">
                 {t('customers.suppressions.confirm_lift.complaint_warning')}
@@ -246,7 +284,8 @@ export function SuppressionListPage() {
         confirmLabel={t('customers.suppressions.lift')}
         danger={lifting?.reason === 'complaint'}
         loading={lift.isPending}
-        onConfirm={() => lifting && lift.mutate(lifting)}
+        // The promise keeps the dialog locked until the answer (its failure is the toast's).
+        onConfirm={() => (lifting ? lift.mutateAsync(lifting) : undefined)}
         onClose={() => setLifting(null)}
       />
       <Modal

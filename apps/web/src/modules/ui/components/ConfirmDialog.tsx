@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface TConfirmDialogProps {
@@ -13,7 +13,12 @@ export interface TConfirmDialogProps {
   /** When set, the user must type this sentence before confirming (spec sections 4 and 5). */
   typedSentence?: string;
   loading?: boolean;
-  onConfirm: () => void;
+  /**
+   * The action. Confirmed once: further presses are ignored until the promise it returns settles,
+   * or, when it returns none, until `loading` has been true and is false again (a refusal that
+   * stays in the dialog), or until the dialog is opened again.
+   */
+  onConfirm: () => unknown;
   onClose: () => void;
 }
 
@@ -31,10 +36,38 @@ export function ConfirmDialog({
 }: TConfirmDialogProps) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
+  // A double click lands before the caller's `loading` shows (a mutation reports it a moment
+  // later): the dialog locks itself at the first press, so the action runs once.
+  const locked = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const unlock = () => {
+    locked.current = false;
+    setBusy(false);
+  };
   useEffect(() => {
-    if (opened) setTyped('');
+    if (opened) {
+      setTyped('');
+      locked.current = false;
+      setBusy(false);
+    }
   }, [opened]);
+  const wasLoading = useRef(loading);
+  useEffect(() => {
+    if (wasLoading.current && !loading) {
+      locked.current = false;
+      setBusy(false);
+    }
+    wasLoading.current = loading;
+  }, [loading]);
   const sentenceMatches = typedSentence === undefined || typed.trim() === typedSentence;
+  const confirm = () => {
+    if (locked.current) return;
+    locked.current = true;
+    setBusy(true);
+    const result = onConfirm();
+    // Its failure is the caller's to report: here it only ends the lock.
+    if (result instanceof Promise) void result.then(unlock, unlock);
+  };
 
   return (
     <Modal
@@ -59,7 +92,12 @@ export function ConfirmDialog({
           <Button variant="default" onClick={onClose}>
             {cancelLabel ?? t('common.cancel')}
           </Button>
-          <Button color={danger ? 'red' : undefined} disabled={!sentenceMatches} loading={loading} onClick={onConfirm}>
+          <Button
+            color={danger ? 'red' : undefined}
+            disabled={!sentenceMatches}
+            loading={loading || busy}
+            onClick={confirm}
+          >
             {confirmLabel ?? t('common.confirm')}
           </Button>
         </Group>
