@@ -348,7 +348,7 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.context().close();
   }, 240_000);
 
-  it('schedules a copy for tomorrow, takes it back to draft and deletes it, each after a confirmation', async () => {
+  it('keeps a time typed in a draft, schedules the copy for it, takes it back to draft and deletes it, each after a confirmation', async () => {
     const page = await signedIn(language);
     await page.goto('/campaign');
     const original = page.locator(`[data-testid="campaign-row"][data-name="${campaignName}"]`);
@@ -366,13 +366,28 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.getByTestId('campaign-action-edit').click();
     await page.waitForURL(/\/campaign\/[0-9a-f-]{36}\/edit$/);
 
-    // Every step is filled in the copy: straight to the schedule.
+    // Every step is filled in the copy: straight to the schedule. A time typed, then "Save as draft":
+    // the copy stays a draft, not scheduled, and keeps the time for when it is opened again.
     await page.getByTestId('campaign-step-schedule').click();
     await page.getByTestId('campaign-schedule-kind').getByText(c.schedule.later, { exact: true }).click();
     const tomorrow = new Date(Date.now() + 33 * 3600_000).toISOString().slice(0, 10);
+    const time = `${tokyoHour(1).slice(0, 2)}:15`;
     await page.locator('input[name="date"]').fill(tomorrow);
-    await page.locator('input[name="time"]').fill(`${tokyoHour(1).slice(0, 2)}:15`);
+    await page.locator('input[name="time"]').fill(time);
+    await page.getByTestId('campaign-save-draft').click();
+    await page.getByTestId('snackbar').getByText(c.done.saved).waitFor();
+    await page.waitForURL('**/campaign');
+    await row.and(page.locator('[data-status="draft"]')).waitFor();
+    expect(await row.getByTestId('campaign-send-time').textContent()).toBe(c.list.not_scheduled);
+    await row.getByTestId('campaign-menu').click();
+    await page.getByTestId('campaign-action-edit').click();
+    await page.waitForURL(/\/campaign\/[0-9a-f-]{36}\/edit$/);
+    await page.getByTestId('campaign-step-schedule').click();
+    expect(await page.locator('input[name="date"]').inputValue()).toBe(tomorrow);
+    expect(await page.locator('input[name="time"]').inputValue()).toBe(time);
     await page.getByTestId('campaign-next').click();
+    expect(await page.getByTestId('campaign-summary').textContent()).toContain('(Asia/Tokyo)');
+    expect(await page.getByTestId('campaign-send-now').count()).toBe(0);
     await page.getByTestId('campaign-schedule').click();
     await page.getByTestId('snackbar').getByText(c.done.scheduled).waitFor();
     await page.waitForURL('**/campaign');
@@ -388,6 +403,8 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await dialog.getByText(c.confirm.save_as_draft.replace('{{name}}', copyName)).waitFor();
     await dialog.getByRole('button', { name: c.actions.save_as_draft }).click();
     await row.and(page.locator('[data-status="draft"]')).waitFor();
+    // Taken back, it is not scheduled any more: no send time in the list.
+    expect(await row.getByTestId('campaign-send-time').textContent()).toBe(c.list.not_scheduled);
 
     await row.getByTestId('campaign-menu').click();
     expect(await page.getByTestId('campaign-action-cancel').count()).toBe(0);
@@ -442,6 +459,10 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     await page.getByTestId('campaign-not-sent').waitFor();
     expect(await page.getByRole('button', { name: c.actions.delete }).count()).toBe(0);
     expect(await page.getByRole('button', { name: c.actions.send_now }).count()).toBe(0);
+    // The address of the create wizard leads to the console's no-access page, not to the wizard.
+    await page.goto('/campaign/new');
+    await page.getByTestId('area-forbidden').getByText(t.errors.forbidden).waitFor();
+    expect(await page.getByTestId('campaign-next').count()).toBe(0);
     await page.context().close();
   });
 });

@@ -145,6 +145,7 @@ export const ZCampaign = z.object({
   templateId: z.string().nullable(),
   templateName: z.string().nullable(),
   status: z.enum(CAMPAIGN_STATUSES),
+  /** When it goes out: the schedule of a scheduled campaign; a draft's only as planned (see `plannedSchedule`). */
   schedule: z
     .object({
       kind: z.enum(SCHEDULE_KINDS),
@@ -152,7 +153,7 @@ export const ZCampaign = z.object({
       timeZone: z.string().nullable(),
     })
     .nullable(),
-  /** The instant the send is due (ISO), when scheduled. */
+  /** The instant the send is due (ISO), when scheduled; null for a draft, whose `schedule` is only planned. */
   sendAt: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
@@ -240,6 +241,8 @@ export const ZCampaignInput = z.object({
   recipients: ZRecipients.default({ segmentIds: [], excludeSegmentIds: [] }),
   templateId: z.uuid().nullable().default(null),
   schedule: ZSchedule.nullable().default(null),
+  /** The time the draft is meant to go out, kept as typed without scheduling it (see ZCampaignUpdate). */
+  plannedSchedule: ZSchedule.nullable().default(null),
   /** The A/B test and holdout (issue 26); left out: none. */
   experiment: ZExperimentInput.default(() => ZExperimentInput.parse({})),
 });
@@ -260,6 +263,13 @@ export const ZCampaignUpdate = z.object({
     .optional(),
   templateId: z.uuid().nullable().optional(),
   schedule: ZSchedule.nullable().optional(),
+  /**
+   * A draft's planned schedule: the time the user typed, kept with the draft (`schedule`) so the
+   * editor opens it again, while the campaign stays a draft that is never sent (no `sendAt`) until
+   * it is scheduled. Its time may have passed. A scheduled campaign's time changes only by
+   * scheduling it again: given for one, 409 campaign_not_draft.
+   */
+  plannedSchedule: ZSchedule.nullable().optional(),
   /** The A/B test and holdout, whole (issue 26); 409 experiment_locked once the send started. */
   experiment: ZExperimentInput.optional(),
   /**
@@ -350,7 +360,7 @@ export const update = defineEndpoint({
   method: 'PUT',
   path: byId,
   summary:
-    'Change a draft or scheduled campaign (409 campaign_not_editable otherwise; 409 campaign_stale when updatedAt names an older version than the stored one)',
+    'Change a draft or scheduled campaign (409 campaign_not_editable otherwise; 409 campaign_stale when updatedAt names an older version than the stored one; 409 campaign_not_draft for a planned schedule on a campaign that is not a draft)',
   body: ZCampaignUpdate,
   response: one,
 });
@@ -378,7 +388,7 @@ export const sendNow = defineEndpoint({
 export const saveDraft = defineEndpoint({
   method: 'POST',
   path: `${byId}/draft`,
-  summary: 'Take a scheduled campaign back to draft',
+  summary: 'Take a scheduled campaign back to draft (its time kept as planned, no longer due)',
   body: z.object({}).optional(),
   response: one,
 });

@@ -147,6 +147,7 @@ export const ERROR_MESSAGES = {
   member_file_no_rows: 'The file has no phone numbers or email addresses.',
   campaign_not_editable: 'This campaign can no longer be changed: only a draft or scheduled campaign can.',
   campaign_stale: 'This campaign was changed elsewhere. Reload it to see the latest version.',
+  campaign_not_draft: 'This campaign is scheduled: schedule it again to change when it goes out.',
   campaign_sending: 'This campaign is being sent and cannot be deleted now.',
   campaign_not_sending: 'Only a campaign that is being sent can be paused.',
   experiment_not_waiting: 'A winner can be picked only while the A/B test is running or waiting for its result.',

@@ -47,6 +47,7 @@ import {
   lockCampaignStats,
   setCampaignSegments,
   setPaused,
+  setPlannedSchedule,
   setScheduled,
   setExperimentSettings,
   setStatusFromEditable,
@@ -196,6 +197,14 @@ function changedFields(
   return fields;
 }
 
+/** A draft's planned schedule as stored; a date that does not exist (30 February) is refused, a time passed is kept. */
+function plannedFieldsOf(planned: TSchedule | null) {
+  if (!planned) return null;
+  if (planned.kind === 'now') return { kind: planned.kind, localTime: null, timeZone: null };
+  if (!isRealLocalTime(planned.localTime)) throw badRequest({ plannedSchedule: fieldError('invalid_date') });
+  return { kind: planned.kind, localTime: planned.localTime, timeZone: planned.timeZone };
+}
+
 /** The chosen segments and template must be ones the acting context can use (else 404, as for another brand's). */
 async function checkReferences(
   tx: TTx,
@@ -274,7 +283,9 @@ export async function createCampaign(
       input.templateId,
     );
     await checkVariantTemplates(tx, ctx, input.experiment);
+    const planned = plannedFieldsOf(input.plannedSchedule);
     const id = await insertCampaign(tx, ctx, owner.brandId, input);
+    if (planned) await setPlannedSchedule(tx, id, planned);
     await setCampaignSegments(tx, id, owner.brandId, input.recipients.segmentIds, input.recipients.excludeSegmentIds);
     await setExperimentSettings(tx, id, { ...input.experiment, variants: storedVariantsOf(input.experiment) });
     const created = { id, brand_id: owner.brandId, name: input.name };
@@ -302,6 +313,9 @@ export async function updateCampaign(
     // The editor's autosave names the version it last saw: another tab's change is never overwritten.
     if (input.updatedAt !== undefined && Date.parse(input.updatedAt) !== new Date(row.updated_at).getTime())
       throw new AppError(409, 'campaign_stale');
+    // A scheduled campaign's time changes only when it is scheduled again (checked, audited), never by a save.
+    if (input.plannedSchedule !== undefined && row.status !== 'draft') throw new AppError(409, 'campaign_not_draft');
+    const planned = input.plannedSchedule === undefined ? undefined : plannedFieldsOf(input.plannedSchedule);
     const recipients = input.recipients ?? {
       segmentIds: row.segment_ids ?? [],
       excludeSegmentIds: row.exclude_segment_ids ?? [],
@@ -327,8 +341,16 @@ export async function updateCampaign(
     }
     if (input.recipients)
       await setCampaignSegments(tx, id, row.brand_id, recipients.segmentIds, recipients.excludeSegmentIds);
+    if (planned !== undefined) await setPlannedSchedule(tx, id, planned);
     // An edit that changed nothing (a form saved as it was) is not an event of the log.
     const fields = changedFields(row, next, input.recipients);
+    if (
+      planned !== undefined &&
+      ((planned?.kind ?? null) !== row.schedule_kind ||
+        (planned?.localTime ?? null) !== row.schedule_local_time ||
+        (planned?.timeZone ?? null) !== row.schedule_time_zone)
+    )
+      fields.push('plannedSchedule');
     if (input.experiment && JSON.stringify(experimentOf(row)) !== JSON.stringify(input.experiment))
       fields.push('experiment');
     if (next.name !== row.name)
@@ -526,6 +548,7 @@ export async function duplicateCampaign(
       recipients: { segmentIds: row.segment_ids ?? [], excludeSegmentIds: row.exclude_segment_ids ?? [] },
       templateId: row.template_id,
       schedule: null,
+      plannedSchedule: null,
       experiment: experimentOf(row),
     },
     row,

@@ -316,7 +316,23 @@ export async function setScheduled(tx: TTx, id: string, userId: string, s: TSche
     send_at = ${s.sendAt.toISOString()}::timestamptz, problem = null, updated_by = ${userId}::uuid, updated_at = now() where id = ${id}::uuid`);
 }
 
-/** Draft or cancelled; only from draft or scheduled (a send that started meanwhile keeps going). */
+/**
+ * A draft's planned schedule (null: none), as the user typed it: kept in the schedule's columns so
+ * the editor opens it again, never due (`send_at` null; the dispatcher takes scheduled ones only).
+ */
+export async function setPlannedSchedule(
+  tx: TTx,
+  id: string,
+  s: Pick<TScheduleFields, 'kind' | 'localTime' | 'timeZone'> | null,
+): Promise<void> {
+  await tx.execute(sql`update campaigns set schedule_kind = ${s?.kind ?? null}, schedule_local_time = ${s?.localTime ?? null},
+    schedule_time_zone = ${s?.timeZone ?? null}, send_at = null, updated_at = now() where id = ${id}::uuid and status = 'draft'`);
+}
+
+/**
+ * Draft or cancelled; only from draft or scheduled (a send that started meanwhile keeps going). A
+ * campaign taken back to draft keeps its schedule as planned, no longer due.
+ */
 export async function setStatusFromEditable(
   tx: TTx,
   id: string,
@@ -326,6 +342,7 @@ export async function setStatusFromEditable(
   const rows = await selectRows<{ id: string }>(
     tx,
     sql`update campaigns set status = ${status}, problem = null, updated_by = ${userId}::uuid, updated_at = now()
+      ${status === 'draft' ? sql`, send_at = null` : sql``}
       where id = ${id}::uuid and status in ('draft', 'scheduled') returning id`,
   );
   return rows.length > 0;

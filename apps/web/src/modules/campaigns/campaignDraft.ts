@@ -177,8 +177,10 @@ export function firstIncompleteStep(draft: TCampaignDraft, now: number): TCampai
 }
 
 /** What the editor saves: every field, for create and update alike. */
-export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'recipients'>> {
+export interface TCampaignSave extends Required<Omit<TCampaignInput, 'schedule' | 'plannedSchedule' | 'recipients'>> {
   recipients: { segmentIds: string[]; excludeSegmentIds: string[] };
+  /** A draft's planned schedule; left out, the stored one stays (see inputOf). */
+  plannedSchedule?: TSchedule;
 }
 
 /** The schedule the draft asks for. */
@@ -189,11 +191,25 @@ export function scheduleOf(draft: TCampaignDraft): TSchedule {
 }
 
 /**
- * What is saved (create or update). The schedule is set by its own call (schedule, send now), so
- * saving keeps the campaign a draft until the user says when.
+ * The schedule a draft keeps as planned: now, or a date and time once they are one (a time half
+ * typed is not saved; the one saved before stays). A time passed is kept: the draft is never sent by it.
  */
-export function inputOf(draft: TCampaignDraft): TCampaignSave {
+export function plannedScheduleOf(draft: TCampaignDraft): TSchedule | undefined {
+  if (draft.scheduleKind === 'at' && !wallClockToInstant({ date: draft.date, time: draft.time }, draft.timeZone))
+    return undefined;
+  return scheduleOf(draft);
+}
+
+/**
+ * What is saved (create or update). The schedule is set by its own call (schedule, send now), so
+ * saving keeps the campaign a draft until the user says when; a draft keeps the time typed as its
+ * planned schedule (`draft`: the campaign is one). A scheduled campaign's time changes only when the
+ * user schedules it again, so it is left out for one.
+ */
+export function inputOf(draft: TCampaignDraft, campaign: { draft: boolean }): TCampaignSave {
+  const planned = campaign.draft ? plannedScheduleOf(draft) : undefined;
   return {
+    ...(planned ? { plannedSchedule: planned } : {}),
     name: draft.name.trim(),
     subject: draft.subject.trim(),
     preHeader: draft.preHeader.trim(),

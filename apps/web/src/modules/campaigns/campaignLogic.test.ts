@@ -133,11 +133,11 @@ describe('campaign steps', () => {
     expect(Object.keys(stepProblems({ ...complete(), segmentIds: [] }, 'review', NOW))).toEqual(['segmentIds']);
   });
 
-  it('send a wall-clock schedule with its zone, and save without one', () => {
+  it('send a wall-clock schedule with its zone; save a draft with it as planned, a scheduled campaign without', () => {
     const draft = { ...complete(), scheduleKind: 'at' as const, date: '2026-12-01', time: '09:30' };
     expect(scheduleOf(draft)).toEqual({ kind: 'at', localTime: '2026-12-01T09:30', timeZone: 'Asia/Tokyo' });
     expect(scheduleOf(complete())).toEqual({ kind: 'now' });
-    expect(inputOf({ ...draft, name: '  Summer  ' })).toEqual({
+    const saved = {
       name: 'Summer',
       subject: 'Summer stays',
       preHeader: '',
@@ -145,7 +145,15 @@ describe('campaign steps', () => {
       recipients: { segmentIds: ['s1'], excludeSegmentIds: [] },
       templateId: 't1',
       experiment: { variants: [], testPercent: 20, waitHours: 4, metric: 'clicks', holdoutPercent: null },
+    };
+    expect(inputOf({ ...draft, name: '  Summer  ' }, { draft: true })).toEqual({
+      ...saved,
+      plannedSchedule: { kind: 'at', localTime: '2026-12-01T09:30', timeZone: 'Asia/Tokyo' },
     });
+    expect(inputOf({ ...draft, name: '  Summer  ' }, { draft: false })).toEqual(saved);
+    // A time half typed keeps the one saved before.
+    expect(inputOf({ ...draft, name: 'Summer', time: '' }, { draft: true })).toEqual(saved);
+    expect(inputOf({ ...complete(), name: 'Summer' }, { draft: true }).plannedSchedule).toEqual({ kind: 'now' });
   });
 
   it('reopen a scheduled campaign at its date, time and zone', () => {

@@ -7,12 +7,14 @@ import { PageHeader } from '../../ui/components/PageHeader';
 
 /**
  * An area whose issue has not landed yet: its title and a plain "not available yet", never
- * made-up data. An area the role may not use says so instead.
+ * made-up data. An area the role may not use says so instead, and so does a page of an area the
+ * role may see but not use (`forbidden`: creating a campaign for a viewer).
  */
-export function AreaPage({ areaId }: { areaId: TAreaId }) {
+export function AreaPage({ areaId, forbidden = false }: { areaId: TAreaId; forbidden?: boolean }) {
   const { t } = useTranslation();
   const me = useProfile();
-  const allowed = canSeeArea(AREAS[areaId], me.entitlements) && !hiddenAtLevel(me.meta.level).includes(areaId);
+  const allowed =
+    !forbidden && canSeeArea(AREAS[areaId], me.entitlements) && !hiddenAtLevel(me.meta.level).includes(areaId);
   return (
     <>
       <PageHeader title={t(`nav.${areaId}`)} />

@@ -1,8 +1,10 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { TCampaign, TSchedule } from '@yado/contracts/campaigns';
 import type { TCampaignEmailValues } from '@yado/contracts/sending';
 import { describe, expect, it } from 'vitest';
 import { campaignFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { currentSnackbars } from '../../ui/components/snackbarStore';
 import { CampaignEditorPage } from './CampaignEditorPage';
 
 const values: TCampaignEmailValues = {
@@ -261,4 +263,204 @@ describe('the campaign editor', () => {
     expect(screen.queryByTestId('experiment-add')).toBeNull();
     expect((screen.getByTestId('holdout-switch') as HTMLInputElement).disabled).toBe(true);
   }, 30_000);
+});
+
+/** A draft with every step filled (a segment, a template), as the campaign routes answer it. */
+const completeDraft = (overrides: Partial<TCampaign> = {}) =>
+  campaignFixture({
+    subject: '冬の特別プラン',
+    senderEmail: values.senderEmail,
+    recipients: { segmentIds: ['s1'], excludeSegmentIds: [] },
+    templateId: 't1',
+    templateName: '冬',
+    hostId: 'brand',
+    ...overrides,
+  });
+
+describe('the campaign editor’s schedule', () => {
+  it('keeps a date and time typed in a draft as planned, without scheduling it: reopened, they are there with the Schedule button', async () => {
+    let stored = completeDraft();
+    const puts: Record<string, unknown>[] = [];
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1') return { body: { data: stored } };
+      if (method !== 'PUT' || url.pathname !== '/v1/campaigns/c1') return undefined;
+      const body = JSON.parse(String(init.body)) as Record<string, unknown> & { plannedSchedule?: TSchedule };
+      puts.push(body);
+      // The server keeps a draft's planned schedule in its schedule, with no send time.
+      const planned = body.plannedSchedule;
+      stored = {
+        ...stored,
+        schedule: planned
+          ? planned.kind === 'at'
+            ? { kind: 'at', localTime: planned.localTime, timeZone: planned.timeZone }
+            : { kind: 'now', localTime: null, timeZone: null }
+          : stored.schedule,
+        updatedAt: new Date().toISOString(),
+      };
+      return { body: { data: stored } };
+    });
+    const view = await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=schedule',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+      routes: [{ path: '/campaign', element: <div data-testid="campaign-list" /> }],
+    });
+    const kind = await screen.findByTestId('campaign-schedule-kind', {}, { timeout: 15_000 });
+    fireEvent.click(within(kind).getByText('Schedule'));
+    fireEvent.change(view.container.querySelector('input[name="date"]') as HTMLInputElement, {
+      target: { value: '2099-12-24' },
+    });
+    fireEvent.change(view.container.querySelector('input[name="time"]') as HTMLInputElement, {
+      target: { value: '18:00' },
+    });
+    await waitFor(() => expect(screen.getByTestId('save-status').getAttribute('data-state')).toBe('saved'), {
+      timeout: 10_000,
+    });
+    expect(puts.at(-1)?.plannedSchedule).toEqual({ kind: 'at', localTime: '2099-12-24T18:00', timeZone: 'Asia/Tokyo' });
+    fireEvent.click(screen.getByTestId('campaign-save-draft'));
+    await screen.findByTestId('campaign-list');
+    // Saved as a draft: never scheduled nor sent.
+    expect(stored.status).toBe('draft');
+    view.unmount();
+
+    // Reopened: the review says when it is planned, and the button schedules it (no "Send now").
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=review',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const summary = await screen.findByTestId('campaign-summary', {}, { timeout: 15_000 });
+    expect(summary.textContent).toContain('(Asia/Tokyo)');
+    expect(summary.textContent).toContain('2099');
+    expect(summary.textContent).not.toContain('Sends as soon as you confirm.');
+    expect(screen.getByTestId('campaign-schedule').textContent).toBe('Schedule');
+    expect(screen.queryByTestId('campaign-send-now')).toBeNull();
+    fireEvent.click(screen.getByTestId('campaign-step-schedule'));
+    expect(((await screen.findByLabelText('Date')) as HTMLInputElement).value).toBe('2099-12-24');
+    expect((screen.getByLabelText('Time') as HTMLInputElement).value).toBe('18:00');
+  }, 40_000);
+
+  it('says a new time of a scheduled campaign takes effect only when it is scheduled again, and never autosaves it', async () => {
+    const puts: Record<string, unknown>[] = [];
+    const scheduled = completeDraft({
+      status: 'scheduled',
+      schedule: { kind: 'at', localTime: '2099-01-10T09:00', timeZone: 'Asia/Tokyo' },
+      sendAt: '2099-01-10T00:00:00.000Z',
+    });
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1') return { body: { data: scheduled } };
+      if (method !== 'PUT' || url.pathname !== '/v1/campaigns/c1') return undefined;
+      puts.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return { body: { data: { ...scheduled, updatedAt: new Date().toISOString() } } };
+    });
+    const { container } = await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=schedule',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await waitFor(() => expect(container.querySelector('input[name="time"]')).not.toBeNull(), { timeout: 15_000 });
+    expect(screen.queryByTestId('campaign-reschedule-pending')).toBeNull();
+    fireEvent.change(container.querySelector('input[name="time"]') as HTMLInputElement, { target: { value: '10:30' } });
+    expect(screen.getByTestId('campaign-reschedule-pending').textContent).toBe(
+      'This campaign is scheduled for 10 Jan 2099, 9:00 AM (Asia/Tokyo) and goes out then. The time chosen here takes effect only when you press “Schedule” on the Review step.',
+    );
+    await waitFor(() => expect(puts.length).toBeGreaterThan(0), { timeout: 10_000 });
+    expect(puts.every((body) => !('plannedSchedule' in body))).toBe(true);
+    // The time it had: nothing to say.
+    fireEvent.change(container.querySelector('input[name="time"]') as HTMLInputElement, { target: { value: '09:00' } });
+    expect(screen.queryByTestId('campaign-reschedule-pending')).toBeNull();
+  }, 30_000);
+});
+
+describe('the campaign editor’s send now', () => {
+  const quiet = {
+    sendAt: '2026-11-26T13:00:00.000Z',
+    inQuietHours: true,
+    quietHours: { start: '21:00', end: '08:00', timeZone: 'Asia/Tokyo' },
+    deferredTo: '2026-11-26T23:00:00.000Z',
+  };
+  const answer = (sent: string[]) =>
+    mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1') return { body: { data: completeDraft() } };
+      if (method === 'POST' && url.pathname === '/v1/campaigns/quiet-hours') return { body: { data: quiet } };
+      if (method === 'POST' && url.pathname === '/v1/campaigns/audience')
+        return {
+          body: {
+            data: { matched: 2, unsubscribed: 0, noEmail: 0, bounced: 0, frequencyCapped: 0, recipients: 2 },
+          },
+        };
+      if (method === 'POST' && url.pathname === '/v1/campaigns/c1/send-now') {
+        sent.push('c1');
+        return { body: { data: completeDraft({ status: 'scheduled' }) } };
+      }
+      return undefined;
+    });
+
+  it('says in the quiet hours that the mail is held until they end: in the review, the confirmation and the toast', async () => {
+    const sent: string[] = [];
+    answer(sent);
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=review',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+      routes: [{ path: '/campaign/:id', element: <div data-testid="campaign-report" /> }],
+    });
+    const summary = await screen.findByTestId('campaign-summary', {}, { timeout: 15_000 });
+    await waitFor(() =>
+      expect(summary.textContent).toContain(
+        'Held by the quiet hours: sends 27 Nov 2026, 8:00 AM (Asia/Tokyo), when they end.',
+      ),
+    );
+    expect(summary.textContent).not.toContain('Sends as soon as you confirm.');
+    fireEvent.click(screen.getByTestId('campaign-send-now'));
+    await waitFor(() =>
+      expect(screen.getByTestId('campaign-send-now-message').textContent).toBe(
+        'It is quiet hours now: “冬のご案内” will be held and sent to its recipients when they end, 27 Nov 2026, 8:00 AM (Asia/Tokyo). Guests who will receive it: 2. This cannot be undone.',
+      ),
+    );
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send now' }));
+    await screen.findByTestId('campaign-report', {}, { timeout: 10_000 });
+    expect(sent).toEqual(['c1']);
+    expect(currentSnackbars().map((bar) => bar.text)).toContain(
+      'Campaign confirmed: held by the quiet hours, it goes out 27 Nov 2026, 8:00 AM (Asia/Tokyo)',
+    );
+  }, 30_000);
+
+  it('says so in Japanese too', async () => {
+    answer([]);
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=review',
+      pattern: '/campaign/:id/edit',
+      language: 'ja',
+      queryClient: signedInClient(profileFixture('brand', 'admin', { language: 'ja' })),
+    });
+    const summary = await screen.findByTestId('campaign-summary', {}, { timeout: 15_000 });
+    await waitFor(() =>
+      expect(summary.textContent).toContain(
+        '配信停止時間帯のため、終了する2026年11月27日 午前8:00 (Asia/Tokyo)に配信します。',
+      ),
+    );
+    fireEvent.click(screen.getByTestId('campaign-send-now'));
+    await waitFor(() =>
+      expect(screen.getByTestId('campaign-send-now-message').textContent).toBe(
+        '現在は配信停止時間帯です。「冬のご案内」は送信を保留し、時間帯が終わる2026年11月27日 午前8:00 (Asia/Tokyo)に配信対象へ送信します。受信するゲスト：2人。この操作は取り消せません。',
+      ),
+    );
+  }, 30_000);
+});
+
+describe('creating a campaign', () => {
+  it('shows a role without campaign.create (a hotel viewer) the no-access page, not the wizard', async () => {
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/new',
+      queryClient: signedInClient(profileFixture('hotel', 'viewer')),
+    });
+    const page = await screen.findByTestId('area-forbidden');
+    expect(page.textContent).toContain("Oops! It looks like you don't have permission to access our system.");
+    expect(screen.queryByTestId('campaign-next')).toBeNull();
+    expect(screen.queryByTestId('campaign-read-only')).toBeNull();
+  });
 });

@@ -1,13 +1,16 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stepper } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { EDITABLE_STATUSES, type TCampaign } from '@yado/contracts/campaigns';
+import { EDITABLE_STATUSES, type TCampaign, type TQuietHoursCheck, type TSchedule } from '@yado/contracts/campaigns';
 import type { TCampaignEmailSettings } from '@yado/contracts/sending';
 import { IconCalendarTime, IconChevronLeft, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
+import { formatDate } from '../../../lib/dates/formatDate';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
+import { AreaPage } from '../../areas/pages/AreaPage';
 import { segmentChoicesQuery } from '../../segmentation/api/segmentsCalls';
 import { setupQuery } from '../../sending/api/sendingCalls';
 import { useProfile } from '../../shell/hooks/useProfile';
@@ -24,6 +27,7 @@ import {
   CAMPAIGNS_QUERY_KEY,
   chosenTemplateQuery,
   createCampaign,
+  quietHoursQuery,
   saveCampaignAsDraft,
   scheduleCampaign,
   sendCampaignNow,
@@ -36,6 +40,7 @@ import {
   firstIncompleteStep,
   inputOf,
   isStepComplete,
+  plannedScheduleOf,
   scheduleOf,
   stepProblems,
   type TCampaignDraft,
@@ -53,16 +58,26 @@ const loading = (
   </Center>
 );
 
+/** When mails held by the quiet hours go out, in the quiet hours' zone (as the schedule step says it). */
+const heldUntilText = (check: TQuietHoursCheck | undefined) =>
+  check?.inQuietHours && check.deferredTo
+    ? `${formatDate(check.deferredTo, currentLanguage(), { withTime: true, timeZone: check.quietHours.timeZone })} (${check.quietHours.timeZone})`
+    : null;
+
 /** /campaign/new and /campaign/:id/edit: the campaign in five steps. */
 export function CampaignEditorPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const [search] = useSearchParams();
   const queryClient = useQueryClient();
-  const setup = useQuery(setupQuery);
+  const me = useProfile();
+  // A new campaign is for those who may create one; the others get the console's no-access page.
+  const mayCreate = Boolean(id) || me.entitlements['campaign.create'];
+  const setup = useQuery({ ...setupQuery, enabled: mayCreate });
   const campaign = useQuery(campaignQuery(id));
   // A reload (after another tab saved) starts the editor again from the stored campaign.
   const [reloads, setReloads] = useState(0);
+  if (!mayCreate) return <AreaPage areaId="campaign" forbidden />;
   if (campaign.isError || setup.isError) {
     return (
       <Paper withBorder radius="md" p="xl">
@@ -83,6 +98,12 @@ export function CampaignEditorPage() {
       }
     />
   );
+}
+
+/** Whether the schedule on screen is the one the campaign is scheduled with. */
+function sameSchedule(typed: TSchedule, stored: TCampaign['schedule']): boolean {
+  if (!stored || typed.kind !== stored.kind) return false;
+  return typed.kind === 'now' || (typed.localTime === stored.localTime && typed.timeZone === stored.timeZone);
 }
 
 interface TCampaignEditorProps {
@@ -133,9 +154,10 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
   };
 
   // Saved a second after each change, as the template builder does, so a step's choices stay
-  // whichever way the user moves. A scheduled campaign too, but only while what it sends is
-  // complete (each save checks its schedule again, and a half-typed subject is never what goes out);
-  // its schedule itself changes only when the user schedules again.
+  // whichever way the user moves; a draft keeps the time typed as planned. A scheduled campaign too,
+  // but only while what it sends is complete (each save checks its schedule again, and a half-typed
+  // subject is never what goes out); its time changes only when the user schedules it again (said
+  // beside the time: `reschedulePending`).
   const sendable = (['details', 'recipients', 'content'] as const).every((step) => isStepComplete(draft, step, now));
   const autosave = useAutosave<Record<string, never>>({
     revision,
@@ -143,8 +165,11 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
     isStale: (error) => isApiError(error) && error.code === 'campaign_stale',
     save: async () => {
       const saved = savedId.current
-        ? await updateCampaign(savedId.current, { ...inputOf(draft), updatedAt: version.current ?? undefined })
-        : await createCampaign(inputOf(draft));
+        ? await updateCampaign(savedId.current, {
+            ...inputOf(draft, { draft: status === 'draft' }),
+            updatedAt: version.current ?? undefined,
+          })
+        : await createCampaign(inputOf(draft, { draft: true }));
       version.current = saved.updatedAt;
       queryClient.setQueryData(campaignQuery(saved.id).queryKey, saved);
       void queryClient.invalidateQueries({ queryKey: [...CAMPAIGNS_QUERY_KEY, 'list'] });
@@ -157,6 +182,15 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
   });
   // Leaving before the last change is saved asks first (the link back, the sidebar, the browser).
   const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty());
+  // A scheduled campaign whose time the user changed: it still goes out as scheduled until they schedule it again.
+  const scheduledAt = status === 'scheduled' ? (campaign?.sendAt ?? null) : null;
+  const reschedulePending =
+    !readOnly && scheduledAt !== null && !sameSchedule(scheduleOf(draft), campaign?.schedule ?? null);
+  // "Send now" in the quiet hours is held until they end: the review, the confirmation and the toast say until when.
+  const quietHours = useQuery(
+    quietHoursQuery(!readOnly && draft.scheduleKind === 'now' && stepAt(active) === 'review' ? { kind: 'now' } : null),
+  );
+  const heldUntil = draft.scheduleKind === 'now' ? heldUntilText(quietHours.data) : null;
 
   /** Saves what is not saved yet; the campaign's id, or null when the server refused (said in a snackbar). */
   const save = async (): Promise<string | null> => {
@@ -207,7 +241,12 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
       const id = await save();
       if (!id) return;
       if (how === 'save') {
-        if (status === 'scheduled') await saveCampaignAsDraft(id);
+        if (status === 'scheduled') {
+          // Taken back to draft, it keeps the time on screen as planned (the one it was scheduled for, or a new one).
+          const drafted = await saveCampaignAsDraft(id);
+          const planned = plannedScheduleOf(draft);
+          if (planned) await updateCampaign(id, { plannedSchedule: planned, updatedAt: drafted.updatedAt });
+        }
         showSnackbar({
           status: 'success',
           message: t(status === 'scheduled' ? 'campaign.done.drafted' : 'campaign.done.saved'),
@@ -219,7 +258,10 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
         await navigate('/campaign');
       } else {
         await sendCampaignNow(id);
-        showSnackbar({ status: 'success', message: t('campaign.done.sending') });
+        showSnackbar({
+          status: 'success',
+          message: heldUntil ? t('campaign.done.sending_held', { date: heldUntil }) : t('campaign.done.sending'),
+        });
         await navigate(`/campaign/${id}`);
       }
       await queryClient.invalidateQueries({ queryKey: CAMPAIGNS_QUERY_KEY });
@@ -262,6 +304,14 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
           </Group>
         }
       />
+      {reschedulePending && scheduledAt && (stepAt(active) === 'schedule' || stepAt(active) === 'review') && (
+        <Alert color="blue" mb="md" icon={<IconCalendarTime size={18} />} data-testid="campaign-reschedule-pending">
+          {t('campaign.editor.reschedule_pending', {
+            date: `${formatDate(scheduledAt, currentLanguage(), { withTime: true, timeZone: campaign?.schedule?.timeZone ?? hostTimeZone })} (${campaign?.schedule?.timeZone ?? hostTimeZone})`,
+            action: t(draft.scheduleKind === 'at' ? 'campaign.editor.schedule' : 'campaign.editor.send_now'),
+          })}
+        </Alert>
+      )}
       {readOnly && (
         <Alert color="gray" mb="md" data-testid="campaign-read-only">
           {mayChange
@@ -324,6 +374,7 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
             segmentNames={segmentNames}
             templateName={templateName}
             recipients={audience.data?.recipients ?? null}
+            heldUntil={heldUntil}
             incomplete={firstIncompleteStep(draft, now) !== null}
             save={save}
             canTest={!readOnly}
@@ -372,8 +423,13 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
                   onClick={() => {
                     setTried(new Set(CAMPAIGN_STEPS));
                     const missing = firstIncompleteStep(draft, Date.now());
-                    if (missing) setActive(CAMPAIGN_STEPS.indexOf(missing));
-                    else setConfirmingSend(true);
+                    if (missing) {
+                      setActive(CAMPAIGN_STEPS.indexOf(missing));
+                    } else {
+                      // Asked again as the user confirms: the quiet hours may have begun or ended meanwhile.
+                      void quietHours.refetch();
+                      setConfirmingSend(true);
+                    }
                   }}
                   data-testid="campaign-send-now"
                 >
@@ -390,11 +446,15 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
         message={
           <span data-testid="campaign-send-now-message">
             {audience.data
-              ? t('campaign.confirm.send_now_count', {
+              ? t(heldUntil ? 'campaign.confirm.send_now_held_count' : 'campaign.confirm.send_now_count', {
                   name: draft.name,
                   guests: audience.data.recipients.toLocaleString(),
+                  date: heldUntil,
                 })
-              : t('campaign.confirm.send_now', { name: draft.name })}
+              : t(heldUntil ? 'campaign.confirm.send_now_held' : 'campaign.confirm.send_now', {
+                  name: draft.name,
+                  date: heldUntil,
+                })}
           </span>
         }
         confirmLabel={t('campaign.actions.send_now')}

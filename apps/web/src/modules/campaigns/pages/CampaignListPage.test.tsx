@@ -103,3 +103,17 @@ describe('campaign list', () => {
     ]);
   }, 30_000);
 });
+
+describe('campaign list send time', () => {
+  it('says a draft is not scheduled, even one taken back from a schedule or with a time planned', async () => {
+    const draft: TCampaign = campaignFixture({
+      id: '6f1c2d3e-0000-4000-8000-000000000004',
+      status: 'draft',
+      schedule: { kind: 'at', localTime: '2099-12-24T18:00', timeZone: 'Asia/Tokyo' },
+      sendAt: '2099-12-24T09:00:00.000Z',
+    });
+    await showList(draft, profileFixture('brand', 'admin'));
+    const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
+    expect(within(row).getByTestId('campaign-send-time').textContent).toBe('Not scheduled');
+  }, 30_000);
+});

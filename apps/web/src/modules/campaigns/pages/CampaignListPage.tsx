@@ -70,8 +70,9 @@ function mainAction(actions: TCampaignAction[]): 'statistics' | 'edit' | undefin
   return undefined;
 }
 
-/** When a campaign goes (or went) out, as its status says. */
+/** When a campaign goes (or went) out, as its status says: a draft is not scheduled, whatever time it plans. */
 function sendTime(campaign: TCampaign): string | null {
+  if (campaign.status === 'draft') return null;
   return campaign.startedAt ?? campaign.sendAt;
 }
 

@@ -18,6 +18,8 @@ export interface TReviewStepProps {
   segmentNames: (ids: string[]) => string;
   templateName: string | null;
   recipients: number | null;
+  /** "Send now" in the quiet hours: when the mails go out (date and zone), else null. */
+  heldUntil: string | null;
   incomplete: boolean;
   /** Saves the campaign and gives its id: a test is of the saved campaign. */
   save: () => Promise<string | null>;
@@ -32,6 +34,7 @@ export function ReviewStep({
   segmentNames,
   templateName,
   recipients,
+  heldUntil,
   incomplete,
   save,
   canTest,
@@ -58,7 +61,9 @@ export function ReviewStep({
       t('campaign.schedule.when'),
       instant
         ? `${formatDate(instant, language, { withTime: true, timeZone: draft.timeZone })} (${draft.timeZone})`
-        : t('campaign.schedule.now_summary'),
+        : heldUntil
+          ? t('campaign.schedule.now_held', { date: heldUntil })
+          : t('campaign.schedule.now_summary'),
     ],
     [
       t('experiments.editor.title'),
