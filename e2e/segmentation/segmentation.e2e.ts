@@ -111,6 +111,16 @@ async function membersShow(page: Page, language: TLanguage, from: number, to: nu
     .waitFor({ timeout: 15_000 });
 }
 
+/** Clicks `link` with the editor's work unsaved: the leave dialog asks, and the user stays. */
+async function leaveAndStay(page: Page, language: TLanguage, link: Locator) {
+  const t = TEXTS[language].ui.leave;
+  await link.click();
+  const leave = page.getByRole('dialog');
+  await leave.getByText(t.message).waitFor();
+  await leave.getByRole('button', { name: t.stay }).click();
+  await leave.waitFor({ state: 'detached' });
+}
+
 /** Creates a static segment through the console and waits for its page. */
 async function createStatic(page: Page, language: TLanguage, name: string): Promise<string> {
   const t = TEXTS[language].segmentation;
@@ -147,6 +157,11 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await setCondition(conditions(page).nth(0), language, 'lastName', 'is', guests.family);
     await liveTotal(page, GUESTS);
     await groupCount(page, 0, GUESTS);
+
+    // The sidebar's customer list now would drop the work: the editor asks first; staying keeps it.
+    await leaveAndStay(page, language, page.getByTestId('sidebar').getByRole('link', { name: t.nav.customer_list }));
+    expect(new URL(page.url()).pathname).toBe('/segmentation/new');
+    expect(await page.locator('input[name="name"]').inputValue()).toBe(name);
 
     // Group 2: first names starting with `${stem}1`: guests 10 to 19. Joined by AND: 10.
     await page.getByTestId('add-group').click();
@@ -268,6 +283,9 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     expect(await conditions(page).count()).toBe(2);
     await page.getByTestId('filter-join').getByText(s.builder.join.and, { exact: true }).click();
     await liveTotal(page, 10);
+    await leaveAndStay(page, language, page.getByRole('link', { name: s.actions.back_to_segment }));
+    expect(new URL(page.url()).pathname).toMatch(/\/edit$/);
+    // Saved, it leaves for the segment without asking.
     await page.getByTestId('segment-save').click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     await toast(page, s.done.saved);

@@ -3,7 +3,7 @@ import { featureFlagsFor } from '@yado/contracts';
 import type { TFilter } from '@yado/contracts/segments';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { profileFixture, segmentFixture } from '../../../test/fixtures';
-import { mockFetch } from '../../../test/render';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { renderSegmentPage } from '../test/segmentPages';
 import { SegmentEditorPage } from './SegmentEditorPage';
 
@@ -52,5 +52,72 @@ describe('segment editor with dynamic segments turned off', () => {
     await waitFor(() => expect(sent.filter((s) => s.path === `/v1/segments/${ID}`)).toHaveLength(1));
     expect(sent.find((s) => s.path === `/v1/segments/${ID}`)?.body).toMatchObject({ name: 'Satos 2', filter });
     expect(sent.filter((s) => s.path === '/v1/segments/count')).toHaveLength(0);
+  }, 20_000);
+});
+
+describe('segment editor, leaving with unsaved work', () => {
+  const answerCounts = (created: { id: string }[]) =>
+    mockFetch((method, url, init) => {
+      if (url.pathname === '/v1/segments/count')
+        return { body: { data: { total: 0, groups: [], countedAt: '2026-11-24T00:00:00Z' } } };
+      if (url.pathname.startsWith('/v1/locations/') || url.pathname === '/v1/segments/field-values')
+        return { body: { data: [] } };
+      if (method === 'POST' && url.pathname === '/v1/segments') {
+        const body = JSON.parse(String(init.body)) as { name: string };
+        created.push({ id: ID });
+        return { status: 201, body: { data: { ...segment, name: body.name } } };
+      }
+      return undefined;
+    });
+  const renderNew = () =>
+    renderWithProviders(<SegmentEditorPage />, {
+      path: '/segmentation/new',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+      routes: [
+        { path: '/segmentation', element: <div data-testid="segment-list" /> },
+        { path: '/segmentation/:id', element: <div data-testid="segment-detail" /> },
+      ],
+    });
+
+  it('asks before the back link drops a typed name and condition; staying keeps them, leaving goes', async () => {
+    answerCounts([]);
+    const { router } = await renderNew();
+    fireEvent.change(screen.getByRole('textbox', { name: /Name/ }), { target: { value: 'Winter guests' } });
+    fireEvent.change(screen.getAllByRole('textbox', { name: 'Value' })[0]!, { target: { value: 'Sato' } });
+    // Closing or reloading the tab gets the browser's own question.
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the segment list' }));
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    expect(router.state.location.pathname).toBe('/segmentation/new');
+    expect(screen.getByRole('textbox', { name: /Name/ })).toHaveProperty('value', 'Winter guests');
+
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the segment list' }));
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    await screen.findByTestId('segment-list');
+  }, 20_000);
+
+  it('leaves an untouched form, and a saved segment, without asking', async () => {
+    const created: { id: string }[] = [];
+    answerCounts(created);
+    const { router } = await renderNew();
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(false);
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the segment list' }));
+    await screen.findByTestId('segment-list');
+    expect(screen.queryByTestId('leave-guard')).toBeNull();
+
+    await router.navigate('/segmentation/new');
+    fireEvent.change(await screen.findByRole('textbox', { name: /Name/ }), { target: { value: 'Winter guests' } });
+    fireEvent.click(screen.getByTestId('type-static'));
+    fireEvent.click(screen.getByTestId('segment-save'));
+    await screen.findByTestId('segment-detail');
+    expect(created).toHaveLength(1);
+    expect(screen.queryByTestId('leave-guard')).toBeNull();
   }, 20_000);
 });

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Loader, Paper, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SEGMENT_DESCRIPTION_MAX, SEGMENT_NAME_MAX, type TSegment, type TSegmentType } from '@yado/contracts/segments';
-import { useReducer, useState, type Dispatch } from 'react';
+import { useReducer, useRef, useState, type Dispatch } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../../lib/http/ApiError';
@@ -11,6 +11,7 @@ import { useProfile } from '../../shell/hooks/useProfile';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { useLeaveGuard } from '../../ui/hooks/useLeaveGuard';
 import { createSegment, SEGMENTS_QUERY_KEY, segmentQuery, updateSegment } from '../api/segmentsCalls';
 import { FilterEditor } from '../components/FilterEditor';
 import { FilterSummary } from '../components/FilterSummary';
@@ -53,10 +54,10 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
   const [name, setName] = useState(segment?.name ?? '');
   const [description, setDescription] = useState(segment?.description ?? '');
   const [type, setType] = useState<TSegmentType>(segment?.type ?? (dynamicAllowed ? 'dynamic' : 'static'));
-  const [filter, dispatchFilter] = useReducer(
-    filterDraftReducer,
+  const [initialFilter] = useState(() =>
     segment?.type === 'dynamic' && segment.filter ? withIds(segment.filter) : newFilter(),
   );
+  const [filter, dispatchFilter] = useReducer(filterDraftReducer, initialFilter);
   const [attempted, setAttempted] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<unknown>(null);
@@ -64,6 +65,15 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
   const check = checkDraft(filter);
   const dynamic = type === 'dynamic';
   const back = segment ? `${LIST_PATH}/${segment.id}` : LIST_PATH;
+  const savedRef = useRef(false);
+  const leaveGuard = useLeaveGuard(
+    () =>
+      !savedRef.current &&
+      (name !== (segment?.name ?? '') ||
+        description !== (segment?.description ?? '') ||
+        (!segment && type !== (dynamicAllowed ? 'dynamic' : 'static')) ||
+        JSON.stringify(filter) !== JSON.stringify(initialFilter)),
+  );
 
   const dispatch: Dispatch<TDraftAction> = (action) => {
     setServerError(null);
@@ -86,6 +96,7 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
         status: 'success',
         message: t(segment ? 'segmentation.done.saved' : 'segmentation.done.created'),
       });
+      savedRef.current = true;
       void navigate(`${LIST_PATH}/${saved.id}`);
     } catch (error) {
       if (marksFromError(error)) {
@@ -103,6 +114,7 @@ function SegmentForm({ segment }: { segment?: TSegment }) {
 
   return (
     <>
+      {leaveGuard}
       <Anchor component={Link} to={back} size="sm">
         {t(segment ? 'segmentation.actions.back_to_segment' : 'segmentation.actions.back_to_list')}
       </Anchor>
