@@ -104,6 +104,33 @@ describe('customer list', () => {
     );
   });
 
+  it('finds with full-width letters, digits and symbols as a Japanese IME types them, and kana and kanji as typed', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    // As booking systems hand some names over: half-width kana, a compatibility ideograph (U+FA19).
+    const kami = `${String.fromCodePoint(0xfa19)}田`;
+    await s.sql(
+      `insert into customers (brand_id, first_name, last_name, phone, email) values
+        ($1, 'ﾊﾅｺ', 'ﾔﾏﾀﾞ', '09099980001', 'setsuko.suzuki@example.jp'), ($1, '一郎', $2, '09099980002', null)`,
+      [ids['sakura-hotels'], kami],
+    );
+    try {
+      const find = async (q: string) =>
+        (await s.call('GET', `/v1/customers?search=${encodeURIComponent(q)}&limit=100`, { token })).body.data.items.map(
+          (c: { phone: string }) => c.phone,
+        );
+      expect(await find('ｔａｒｏ７＠ＥＸＡＭＰＬＥ．ｊｐ')).toEqual(['09010000007']);
+      expect(await find('ｓｅｔｓｕｋｏ．ｓｕｚｕｋｉ＠')).toEqual(['09099980001']);
+      expect(await find('０９０－１０００－０００７')).toEqual(['09010000007']);
+      expect(await find('０９０ー９９９８ー０００２')).toEqual(['09099980002']);
+      expect(await find('山田　太郎１１９')).toEqual(['09010000119']);
+      expect(await find('ﾔﾏﾀﾞ')).toEqual(['09099980001']);
+      expect(await find('ﾔﾏﾀﾞ　ﾊﾅｺ')).toEqual(['09099980001']);
+      expect(await find(kami)).toEqual(['09099980002']);
+    } finally {
+      await s.sql(`delete from customers where phone in ('09099980001', '09099980002')`);
+    }
+  });
+
   it('finds a family name that starts with a character outside the Basic Multilingual Plane (𠮷田)', async () => {
     const { token } = await s.login(DEMO.brandAdmin);
     await s.sql(

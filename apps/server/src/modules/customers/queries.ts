@@ -72,11 +72,24 @@ export function startsWith(column: SQL | AnyPgColumn, prefix: string): SQL {
   return sql`(${column} ~>=~ ${prefix} and ${column} ~<~ ${next})`;
 }
 
+/**
+ * Full-width ASCII letters, digits and symbols (ｓｅｔｓｕｋｏ, ０９０, ＠, what a Japanese IME types)
+ * and the ideographic space as their ASCII forms. Kana and kanji stay as typed: names are kept as
+ * written, and NFKC would also rewrite them (ﾔﾏﾀﾞ to ヤマダ, the compatibility 神 U+FA19 to 神), so
+ * a name typed exactly as it is stored was not found. One pass over the text: nothing in SQL.
+ */
+export function foldWidth(text: string): string {
+  return text.replace(/[\uff01-\uff5e\u3000]/g, (c) =>
+    c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0),
+  );
+}
+
 /** A search box text as a phone prefix, an email prefix, or a name prefix. */
 export function searchCondition(raw: string): SQL {
-  const term = raw.normalize('NFKC').trim().toLowerCase();
+  const term = foldWidth(raw).trim().toLowerCase();
   if (!term) return sql`true`;
-  const digits = /^[0-9+\-\s()]+$/.test(term) ? term.replace(/\D/g, '').replace(/^81(?=[1-9])/, '0') : null;
+  // A Japanese IME types the hyphen of 090ー1234 as the long vowel mark: a phone's separator too.
+  const digits = /^[0-9+\-‐‑‒–—―ー\s().]+$/.test(term) ? term.replace(/\D/g, '').replace(/^81(?=[1-9])/, '0') : null;
   if (digits) return startsWith(customers.phone, digits);
   if (term.includes('@')) return startsWith(customers.emailKey, term);
   // "山田 太郎" and "Taro Yamada" alike: each word order against the family-then-given key.
