@@ -43,6 +43,28 @@ function ImageBody({ block }: { block: Extract<TBlock, { type: 'image' }> }) {
   );
 }
 
+/**
+ * A button or link without a label: the mail leaves it out, so the canvas shows a dashed, dimmed
+ * placeholder that reads as missing, never something that looks like a finished button.
+ */
+function Unlabelled({ block }: { block: Extract<TBlock, { type: 'button' | 'link' }> }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify={JUSTIFY[block.align]}>
+      <Box
+        px="lg"
+        py={8}
+        c="dimmed"
+        ta="center"
+        style={{ border: '1px dashed var(--mantine-color-gray-5)', borderRadius: 4 }}
+        data-testid="block-unlabelled"
+      >
+        <Text size="sm">{t(`templates.blocks.${block.type}_empty`)}</Text>
+      </Box>
+    </Group>
+  );
+}
+
 /** What the block looks like while editing. The mail itself is always the server's rendering (preview). */
 function BlockBody({ block, selected }: { block: TBlock; selected: boolean }) {
   const { t } = useTranslation();
@@ -68,6 +90,7 @@ function BlockBody({ block, selected }: { block: TBlock; selected: boolean }) {
     case 'image':
       return <ImageBody block={block} />;
     case 'button':
+      if (!block.label.trim()) return <Unlabelled block={block} />;
       return (
         <Group justify={JUSTIFY[block.align]}>
           <Box
@@ -77,7 +100,7 @@ function BlockBody({ block, selected }: { block: TBlock; selected: boolean }) {
             ta="center"
             style={{ background: block.backgroundColor, color: block.textColor, borderRadius: 4, fontWeight: 600 }}
           >
-            {block.label || t('templates.blocks.button_empty')}
+            {block.label}
           </Box>
         </Group>
       );
@@ -90,9 +113,10 @@ function BlockBody({ block, selected }: { block: TBlock; selected: boolean }) {
         </Text>
       );
     case 'link':
+      if (!block.label.trim()) return <Unlabelled block={block} />;
       return (
         <Text ta={block.align} style={{ color: block.color, fontSize: block.fontSize, textDecoration: 'underline' }}>
-          {block.label || t('templates.blocks.link_empty')}
+          {block.label}
         </Text>
       );
   }

@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { emptyDocument } from '@yado/contracts/templates';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { newBlock, newSection } from './documentEditing';
 import { PreviewDialog } from './PreviewDialog';
 
 const contents = { ja: { subject: 'ご案内', preheader: '', document: emptyDocument() }, en: null };
@@ -55,5 +56,46 @@ describe('the preview', () => {
       contents: unknown;
     };
     expect(body).toEqual({ language: 'ja', contents: contents.ja });
+  });
+
+  it('says that a button without a label is left out of the mail, and selects it on a click', async () => {
+    const button = newBlock('button', 'btn1');
+    const labelled = { ...newBlock('button', 'btn2'), label: 'ご予約はこちら', href: 'https://yado.example/book' };
+    const document = { ...emptyDocument(), sections: [newSection(1, () => 's1', [button, labelled])] };
+    mockFetch((method, url) =>
+      method === 'POST' && url.pathname === '/v1/templates/t1/preview'
+        ? {
+            body: {
+              data: {
+                language: 'ja',
+                subject: 'ご案内',
+                preheader: '',
+                html: '<html><body><p>本文</p></body></html>',
+                text: '本文',
+                htmlBytes: 1024,
+                warnings: [],
+              },
+            },
+          }
+        : undefined,
+    );
+    const onSelectBlock = vi.fn();
+    await renderWithProviders(
+      <PreviewDialog
+        opened
+        onClose={() => undefined}
+        templateId="t1"
+        contents={{ ja: { subject: 'ご案内', preheader: '', document }, en: null }}
+        initialLanguage="ja"
+        canPickCustomer={false}
+        onSelectBlock={onSelectBlock}
+      />,
+      { queryClient: signedInClient(profileFixture('hotel', 'admin')) },
+    );
+    const warnings = await screen.findByTestId('preview-warnings');
+    const items = within(warnings).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual(['A button has no label: it is left out of the mail.']);
+    fireEvent.click(within(warnings).getByText('A button has no label: it is left out of the mail.'));
+    expect(onSelectBlock).toHaveBeenCalledWith('btn1');
   });
 });
