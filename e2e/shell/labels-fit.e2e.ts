@@ -7,7 +7,8 @@ import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLa
 /**
  * Issue 27, "labels that are cut or wrap": every list and badge of the console at 1280 px (a common
  * small laptop), 1366 and 1920 px in both languages, with no status badge, active sidebar item or
- * table header cut (an element that clips, wider inside than it shows), no table cut by a container
+ * table header cut (an element that clips, wider inside than it shows) or broken inside a word (nor a
+ * palette tile of the template editor), no table cut by a container
  * that hides its overflow, no page that scrolls sideways, no date wrapping inside a table cell, and
  * the suppression list's and a segment's members' tables whole (not scrolling sideways inside their
  * cards). A brand admin's pages, and the management lists and audit log as the granduser. Each page
@@ -32,6 +33,8 @@ let sentCampaignId: string;
 /** The static segment of those two guests, and their hotel. */
 let segmentId: string;
 let hotelId: string;
+/** The template that campaign sends, opened in the editor (its palette). */
+let templateId: string;
 let restoreSettings: (() => Promise<void>) | null = null;
 
 async function until<T>(check: () => Promise<T | null>, timeoutMs = 90_000): Promise<T> {
@@ -93,6 +96,7 @@ async function sendCampaign(): Promise<string> {
     },
   });
   expect(template.status).toBe(200);
+  templateId = template.data.id;
   const created = await apiCall<{ id: string }>('POST', '/v1/campaigns', {
     token: admin,
     body: {
@@ -205,6 +209,22 @@ function problems(page: Page): Promise<string[]> {
     // scrolls sideways (the header, the sidebar's neighbour and the pager would move with it).
     const overflow = document.documentElement.scrollWidth - window.innerWidth;
     if (overflow > 0) found.push(`page scrolls sideways by ${overflow} px`);
+    // A table header or a palette tile breaks between words, never inside one (メール配信ステータ／ス,
+    // テンプレ／ート): each word, a Japanese header whole, on one line.
+    for (const el of document.querySelectorAll('th, [data-testid="palette-item"]')) {
+      if (!visible(el)) continue;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const word of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) found.push(`word broken: ${describe(el)}`);
+        }
+      }
+    }
     // Dates in cells: "2026年5月3日 午後3:04" or "03 May 2026, 3:04 PM", on one line.
     const date = /(\d{4}年\d{1,2}月\d{1,2}日|\d{2} [A-Z][a-z]{2} \d{4})/;
     for (const cell of document.querySelectorAll('td')) {
@@ -277,6 +297,8 @@ const ADMIN_PAGES: TVisit[] = [
   // Presets are cards, never a table; the built-in ones are always there.
   { name: 'presets', path: () => '/automations/preset', ready: [row('preset-card')] },
   { name: 'templates', path: () => '/templates', ready: [rowOrEmpty('template-card')] },
+  // Its palette's tiles, labelled from 1366 px ("テンプレート" broke inside the word there).
+  { name: 'template-editor', path: () => `/templates/${templateId}`, ready: [row('palette-item')] },
   { name: 'setup', path: () => '/setup', ready: [row('setup-checklist'), '[data-testid^="setup-domain-"]'] },
   { name: 'customers', path: () => '/customer-list', ready: [row('customer-row')] },
   {

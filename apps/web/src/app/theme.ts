@@ -22,5 +22,8 @@ export const theme = createTheme({
     // was wider than its container, made the whole page scroll sideways. By name, not by
     // Table.ScrollContainer.extend: importing Table here would put it in every page's first bundle.
     TableScrollContainer: { styles: { scrollContainer: { position: 'relative' } } },
+    // A column header breaks between words, never inside one: a Japanese header has no spaces, so
+    // it stays whole (メール配信ステータス, not メール配信ステータ／ス) and its column widens to fit.
+    Table: { styles: { th: { wordBreak: 'keep-all' } } },
   },
 });

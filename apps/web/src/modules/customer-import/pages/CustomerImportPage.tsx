@@ -29,7 +29,7 @@ export function CustomerImportPage() {
     return (
       <>
         <PageHeader title={t('customer_import.title')} />
-        <EmptyState title={t('errors.forbidden')} />
+        <EmptyState readOnly title={t('errors.forbidden')} description={null} />
       </>
     );
   }
@@ -157,6 +157,8 @@ function ImportWizard() {
         opened={confirmCancel}
         title={t('customer_import.cancel_confirm_title')}
         message={t('customer_import.cancel_confirm_message')}
+        confirmLabel={t('customer_import.cancel_confirm')}
+        cancelLabel={t('customer_import.cancel_keep')}
         danger
         loading={cancelling}
         onConfirm={() => void cancel()}

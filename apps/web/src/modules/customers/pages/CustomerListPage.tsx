@@ -21,6 +21,7 @@ import { AddToSegmentsDialog } from '../../segmentation/components/AddToSegments
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { EmptyState } from '../../ui/components/EmptyState';
+import { HeaderText } from '../../ui/components/HeaderText';
 import { LockButton } from '../../ui/components/LockButton';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { SearchInput } from '../../ui/components/SearchInput';
@@ -69,6 +70,13 @@ export function CustomerListPage() {
   const canAddToSegments = can['segmentation.update'];
   const canSelect = canChangeStatus || canAddToSegments;
   const [addingToSegments, setAddingToSegments] = useState(false);
+  // A search or filter that leaves no one says so, with a way back to the whole list (the sort stays).
+  const filtered = Boolean(state.filters.search || state.filters.emailStatus || state.filters.hotelId);
+  const [searchResetKey, setSearchResetKey] = useState(0);
+  const clearFilters = () => {
+    dispatch({ type: 'filter', filters: { search: '', emailStatus: '', hotelId: '' } });
+    setSearchResetKey((key) => key + 1);
+  };
 
   const customers = useQuery(customerListQuery(state.filters, currentCursor(state), state.pageSize));
   const hotels = useQuery(hotelChoicesQuery(filterHotel));
@@ -155,6 +163,7 @@ export function CustomerListPage() {
                 initialText={state.filters.search}
                 onSearch={(search) => dispatch({ type: 'filter', filters: { search } })}
                 placeholder={t('customers.list.search')}
+                resetKey={searchResetKey}
               />
             </div>
             <NativeSelect
@@ -232,7 +241,7 @@ export function CustomerListPage() {
               {errorText(customers.error, t)}
             </Text>
           ) : data && items.length === 0 ? (
-            <EmptyState readOnly={!can['customer.create']} />
+            <EmptyState readOnly={!can['customer.create']} filtered={filtered} onClear={clearFilters} />
           ) : (
             <Table.ScrollContainer minWidth={900} type="native">
               <Table highlightOnHover data-testid="customer-table">
@@ -250,7 +259,9 @@ export function CustomerListPage() {
                     )}
                     {['full_name', 'phone', 'email', 'email_status', 'location', 'total_bookings', 'created_at'].map(
                       (key) => (
-                        <Table.Th key={key}>{t(`customers.fields.${key}`)}</Table.Th>
+                        <Table.Th key={key}>
+                          <HeaderText text={t(`customers.fields.${key}`)} />
+                        </Table.Th>
                       ),
                     )}
                   </Table.Tr>

@@ -43,6 +43,11 @@ export function HostListPage({ level }: { level: TManagedLevel }) {
   const brands = useQuery(hostChoicesQuery('brand', null, filterBrand));
   const groups = useQuery(hostChoicesQuery('hotel_group', filters.brandId || null, filterGroup));
   const filter = (next: Partial<THostFilters>) => setFilters((f) => ({ ...f, ...next, page: 1 }));
+  const [searchResetKey, setSearchResetKey] = useState(0);
+  const clearFilters = () => {
+    filter({ search: '', brandId: '', hotelGroupId: '' });
+    setSearchResetKey((key) => key + 1);
+  };
   const data = hosts.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / HOSTS_PAGE_SIZE)) : 1;
   const detailPath = (id: string) => `${config.listPath}/${id}`;
@@ -63,7 +68,11 @@ export function HostListPage({ level }: { level: TManagedLevel }) {
         <Stack gap="md">
           <Group gap="sm" align="flex-end">
             <div style={{ flex: 1, minWidth: 220 }}>
-              <SearchInput onSearch={(search) => filter({ search })} placeholder={t('management.list.search')} />
+              <SearchInput
+                onSearch={(search) => filter({ search })}
+                placeholder={t('management.list.search')}
+                resetKey={searchResetKey}
+              />
             </div>
             {filterBrand && (
               <NativeSelect
@@ -102,7 +111,11 @@ export function HostListPage({ level }: { level: TManagedLevel }) {
               {errorText(hosts.error, t)}
             </Text>
           ) : data && data.items.length === 0 ? (
-            <EmptyState readOnly={!can[config.create]} />
+            <EmptyState
+              readOnly={!can[config.create]}
+              filtered={Boolean(filters.search || filters.brandId || filters.hotelGroupId)}
+              onClear={clearFilters}
+            />
           ) : (
             <Table.ScrollContainer minWidth={800}>
               <Table highlightOnHover data-testid="host-table">

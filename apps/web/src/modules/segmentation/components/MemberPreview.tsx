@@ -13,6 +13,7 @@ import { EmailStatusBadge } from '../../customers/components/EmailStatusBadge';
 import { findCountry, localName, placeName } from '../../customers/locationNames';
 import { EmailAddress } from '../../ui/components/EmailAddress';
 import { EmptyState } from '../../ui/components/EmptyState';
+import { HeaderText } from '../../ui/components/HeaderText';
 import { SearchInput } from '../../ui/components/SearchInput';
 import { memberPageQuery } from '../api/segmentsCalls';
 
@@ -123,7 +124,9 @@ export function MemberPreview({
                 )}
                 {['full_name', 'phone', 'email', 'email_status', 'location', 'total_bookings', 'created_at'].map(
                   (key) => (
-                    <Table.Th key={key}>{t(`customers.fields.${key}`)}</Table.Th>
+                    <Table.Th key={key}>
+                      <HeaderText text={t(`customers.fields.${key}`)} />
+                    </Table.Th>
                   ),
                 )}
                 <Table.Th />

@@ -42,4 +42,15 @@ describe('the palette', () => {
     fireEvent.click(image);
     expect(onAddItem).toHaveBeenCalledWith('image');
   });
+
+  it('gives the template tile a row of its own, so its label (テンプレート) is never broken inside the word', async () => {
+    await renderPalette(false);
+    const tiles = screen.getAllByTestId('palette-item');
+    const template = tiles.find((tile) => tile.dataset.item === 'palette:template')!;
+    expect(template.style.gridColumn).toBe('span 2');
+    expect(template.querySelector('p')?.style.wordBreak).toBe('keep-all');
+    // The other six blocks pair up in the two columns below it.
+    const blocks = tiles.filter((tile) => !tile.dataset.item?.startsWith('palette:section') && tile !== template);
+    expect(blocks.map((tile) => tile.style.gridColumn)).toEqual(Array(6).fill(''));
+  });
 });

@@ -35,6 +35,7 @@ function PaletteTile({
   icon: TileIcon,
   onAdd,
   compact,
+  wide = false,
 }: {
   id: string;
   source: TDragSource;
@@ -42,6 +43,8 @@ function PaletteTile({
   icon: Icon;
   onAdd: () => void;
   compact: boolean;
+  /** Spans both columns of the labelled palette. */
+  wide?: boolean;
 }) {
   const { t } = useTranslation();
   const draggable = useDraggable({ id, data: { source } });
@@ -71,12 +74,14 @@ function PaletteTile({
         background: 'var(--mantine-color-white)',
         cursor: 'grab',
         touchAction: 'none',
+        gridColumn: wide && !compact ? 'span 2' : undefined,
       }}
     >
       <Stack gap={4} align="center">
         <TileIcon size={22} stroke={1.5} />
         {!compact && (
-          <Text size="xs" ta="center">
+          // Breaks between words only: a Japanese label stays whole (テンプレート, not テンプレ／ート).
+          <Text size="xs" ta="center" style={{ wordBreak: 'keep-all' }}>
             {label}
           </Text>
         )}
@@ -145,6 +150,8 @@ export function Palette({ onAddItem, onAddSection, compact = false }: TPalettePr
               icon={PALETTE_ICONS[item]}
               onAdd={() => onAddItem(item)}
               compact={compact}
+              // A whole template, the widest label: a row of its own, and the six blocks pair up below.
+              wide={item === 'template'}
             />
           ))}
         </SimpleGrid>

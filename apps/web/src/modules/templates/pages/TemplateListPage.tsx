@@ -57,6 +57,11 @@ export function TemplateListPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [filters, setFilters] = useState<TTemplateFilters>({ search: '', sort: '-updated_at', page: 1 });
+  const [searchResetKey, setSearchResetKey] = useState(0);
+  const clearSearch = () => {
+    setFilters((f) => ({ ...f, search: '', page: 1 }));
+    setSearchResetKey((key) => key + 1);
+  };
   const [creating, setCreating] = useState(false);
   const [reporting, setReporting] = useState<TTemplateSummary | null>(null);
   const [deleting, setDeleting] = useState<TTemplateSummary | null>(null);
@@ -112,6 +117,7 @@ export function TemplateListPage() {
               <SearchInput
                 onSearch={(search) => setFilters((f) => ({ ...f, search, page: 1 }))}
                 placeholder={t('templates.list.search')}
+                resetKey={searchResetKey}
               />
             </div>
             <NativeSelect
@@ -132,7 +138,7 @@ export function TemplateListPage() {
               {errorText(templates.error, t)}
             </Text>
           ) : data && data.items.length === 0 ? (
-            <EmptyState readOnly={!can['templates.create']} />
+            <EmptyState readOnly={!can['templates.create']} filtered={Boolean(filters.search)} onClear={clearSearch} />
           ) : (
             <SimpleGrid cols={{ base: 1, sm: 2, md: 3, xl: 4 }} spacing="md" data-testid="template-grid">
               {data?.items.map((template) => {

@@ -1,4 +1,4 @@
-import { Button, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { HTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http/errorText';
@@ -91,15 +91,7 @@ export function ListPage<T, A extends string, F extends TListFilterValues>(props
     </Text>
   ) : query.data && items.length === 0 ? (
     list.filtered ? (
-      <EmptyState
-        title={t('ui.empty.no_match')}
-        description={t('ui.empty.no_match_next')}
-        action={
-          <Button variant="default" onClick={list.clear}>
-            {t('ui.empty.clear_filters')}
-          </Button>
-        }
-      />
+      <EmptyState filtered onClear={list.clear} />
     ) : (
       <EmptyState
         readOnly={empty.readOnly}

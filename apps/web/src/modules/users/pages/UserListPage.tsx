@@ -41,6 +41,11 @@ export function UserListPage() {
   const [busy, setBusy] = useState(false);
   const users = useQuery(userListQuery(filters));
   const filter = (next: Partial<TUserFilters>) => setFilters((f) => ({ ...f, ...next, page: 1 }));
+  const [searchResetKey, setSearchResetKey] = useState(0);
+  const clearFilters = () => {
+    filter({ search: '', role: '', status: '' });
+    setSearchResetKey((key) => key + 1);
+  };
   const refresh = () => queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY });
   const close = () => setDialog(null);
 
@@ -111,7 +116,11 @@ export function UserListPage() {
         <Stack gap="md">
           <Group gap="sm" align="flex-end">
             <div style={{ flex: 1, minWidth: 220 }}>
-              <SearchInput onSearch={(search) => filter({ search })} placeholder={t('users.list.search')} />
+              <SearchInput
+                onSearch={(search) => filter({ search })}
+                placeholder={t('users.list.search')}
+                resetKey={searchResetKey}
+              />
             </div>
             <RoleSelect
               level={me.meta.level}
@@ -136,7 +145,11 @@ export function UserListPage() {
               {errorText(users.error, t)}
             </Text>
           ) : data && data.items.length === 0 ? (
-            <EmptyState readOnly={!can['authorization.create']} />
+            <EmptyState
+              readOnly={!can['authorization.create']}
+              filtered={Boolean(filters.search || filters.role || filters.status)}
+              onClear={clearFilters}
+            />
           ) : (
             <Table.ScrollContainer minWidth={900}>
               <Table highlightOnHover data-testid="user-table">
