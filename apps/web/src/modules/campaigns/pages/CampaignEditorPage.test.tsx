@@ -464,3 +464,53 @@ describe('creating a campaign', () => {
     expect(screen.queryByTestId('campaign-read-only')).toBeNull();
   });
 });
+
+describe('the campaign editor’s test send', () => {
+  it('offers only the template’s languages and says what guests who read the other one get; the test goes in the one offered', async () => {
+    const tests: { language?: string; emails: string[] }[] = [];
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1') return { body: { data: completeDraft() } };
+      if (method === 'GET' && url.pathname === '/v1/templates/t1')
+        return {
+          body: {
+            data: {
+              id: 't1',
+              name: '冬',
+              description: '',
+              coverImageUrl: null,
+              defaultLanguage: 'ja',
+              languages: ['ja'],
+              owner: { hostId: 'brand', name: 'さくらホテルズ', level: 'brand' },
+              editable: true,
+              version: 1,
+              createdAt: '2026-11-01T00:00:00.000Z',
+              updatedAt: '2026-11-01T00:00:00.000Z',
+              updatedByName: null,
+              contents: {},
+            },
+          },
+        };
+      if (method === 'POST' && url.pathname === '/v1/campaigns/c1/test-send') {
+        tests.push(JSON.parse(String(init.body)) as { language?: string; emails: string[] });
+        return { body: { data: { sent: 1 } } };
+      }
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=review',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const note = await screen.findByTestId('campaign-test-language-missing', {}, { timeout: 15_000 });
+    expect(note.textContent).toBe(
+      'This template has no English version: the test, and the guests who read English, get the Japanese one.',
+    );
+    const control = screen.getByTestId('campaign-test-language');
+    expect((within(control).getByLabelText('English') as HTMLInputElement).disabled).toBe(true);
+    expect((within(control).getByLabelText('Japanese') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByTestId('campaign-test-submit'));
+    await waitFor(() => expect(tests).toHaveLength(1), { timeout: 10_000 });
+    expect(tests[0]?.language).toBe('ja');
+  }, 30_000);
+});

@@ -379,6 +379,11 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
             save={save}
             canTest={!readOnly}
             defaultEmail={me.email}
+            templateLanguages={
+              template.data
+                ? { languages: template.data.languages, defaultLanguage: template.data.defaultLanguage }
+                : null
+            }
           />
         )}
         <Group justify="space-between" mt="xl">

@@ -25,7 +25,12 @@ export interface TReviewStepProps {
   save: () => Promise<string | null>;
   canTest: boolean;
   defaultEmail: string;
+  /** The chosen template's languages and its default (null while it loads or none is chosen). */
+  templateLanguages: { languages: readonly TMailLanguage[]; defaultLanguage: TMailLanguage } | null;
 }
+
+type TMailLanguage = 'ja' | 'en';
+const MAIL_LANGUAGES: readonly TMailLanguage[] = ['ja', 'en'];
 
 /** The campaign as it will go out, and a test send to up to five addresses first. */
 export function ReviewStep({
@@ -39,11 +44,17 @@ export function ReviewStep({
   save,
   canTest,
   defaultEmail,
+  templateLanguages,
 }: TReviewStepProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const [emails, setEmails] = useState<string[]>(defaultEmail ? [defaultEmail] : []);
-  const [mailLanguage, setMailLanguage] = useState<'ja' | 'en'>(language);
+  const [mailLanguage, setMailLanguage] = useState<TMailLanguage>(language);
+  // A language the template lacks is not offered: the server would send its default instead, and
+  // so does the campaign to guests who read that language, which the note below says.
+  const missing = templateLanguages ? MAIL_LANGUAGES.filter((l) => !templateLanguages.languages.includes(l)) : [];
+  const testLanguage =
+    templateLanguages && missing.includes(mailLanguage) ? templateLanguages.defaultLanguage : mailLanguage;
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const instant =
@@ -93,7 +104,7 @@ export function ReviewStep({
     try {
       const id = await save();
       if (!id) return;
-      const { sent } = await testSendCampaign(id, emails, mailLanguage);
+      const { sent } = await testSendCampaign(id, emails, testLanguage);
       showSnackbar({ status: 'success', message: t('campaign.review.test_sent', { count: sent }) });
     } catch (error) {
       setProblem(errorText(error, t));
@@ -144,15 +155,26 @@ export function ReviewStep({
               data-testid="campaign-test-emails"
             />
             <SegmentedControl
-              value={mailLanguage}
-              onChange={(value) => setMailLanguage(value as 'ja' | 'en')}
-              data={[
-                { value: 'ja', label: t('campaign.content.languages.ja') },
-                { value: 'en', label: t('campaign.content.languages.en') },
-              ]}
+              value={testLanguage}
+              onChange={(value) => setMailLanguage(value as TMailLanguage)}
+              data={MAIL_LANGUAGES.map((l) => ({
+                value: l,
+                label: t(`campaign.content.languages.${l}`),
+                disabled: missing.includes(l),
+              }))}
               aria-label={t('campaign.content.preview_language')}
               w={240}
+              data-testid="campaign-test-language"
             />
+            {templateLanguages &&
+              missing.map((l) => (
+                <Text key={l} size="sm" c="dimmed" data-testid="campaign-test-language-missing">
+                  {t('campaign.review.language_missing', {
+                    missing: t(`campaign.content.languages.${l}`),
+                    fallback: t(`campaign.content.languages.${templateLanguages.defaultLanguage}`),
+                  })}
+                </Text>
+              ))}
             {problem && (
               <Text c="red" size="sm" role="alert">
                 {problem}
