@@ -10,11 +10,16 @@ import {
   deleteCampaign,
   duplicateCampaign,
   pauseCampaign,
+  quietHoursQuery,
   resumeCampaign,
   saveCampaignAsDraft,
   sendCampaignNow,
 } from '../api/campaignsCalls';
 import { isConfirmed, type TCampaignAction, type TConfirmedAction } from '../campaignActions';
+import { heldUntilText } from '../heldUntil';
+
+/** A campaign a confirmation is about, and for "Send now" in the quiet hours, when its mails go. */
+type TAsked = TCampaign & { heldUntil: string | null };
 
 const CONFIRM_LABEL: Record<TConfirmedAction, string> = {
   send_now: 'campaign.actions.send_now',
@@ -48,9 +53,12 @@ export function useCampaignActions(onDeleted?: () => void): {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: CAMPAIGNS_QUERY_KEY });
 
-  const { ask, dialog } = useConfirmedAction<TConfirmedAction, TCampaign>({
+  const { ask, dialog } = useConfirmedAction<TConfirmedAction, TAsked>({
     perform: (action, campaign) => PERFORM[action](campaign.id),
-    doneText: (action, campaign) => t(`campaign.done.${DONE[action]}`, { name: campaign.name }),
+    doneText: (action, campaign) =>
+      action === 'send_now' && campaign.heldUntil
+        ? t('campaign.done.sending_held', { date: campaign.heldUntil })
+        : t(`campaign.done.${DONE[action]}`, { name: campaign.name }),
     confirmText: (action, campaign) => ({
       title: t(`campaign.confirm.${action}_title`),
       // Cancelling a paused send stops the mails not yet sent (queued, deferred, and those a worker
@@ -61,7 +69,9 @@ export function useCampaignActions(onDeleted?: () => void): {
               name: campaign.name,
               guests: campaign.statistics.queued + campaign.statistics.deferred + campaign.statistics.claimed,
             })
-          : t(`campaign.confirm.${action}`, { name: campaign.name }),
+          : action === 'send_now' && campaign.heldUntil
+            ? t('campaign.confirm.send_now_held', { name: campaign.name, date: campaign.heldUntil })
+            : t(`campaign.confirm.${action}`, { name: campaign.name }),
       confirmLabel: t(CONFIRM_LABEL[action]),
       cancelLabel: t('campaign.confirm.keep'),
       danger: action === 'delete' || action === 'cancel',
@@ -93,7 +103,14 @@ export function useCampaignActions(onDeleted?: () => void): {
         t,
         refresh,
       );
-    else if (isConfirmed(action)) ask(action, campaign);
+    // "Send now" asks the quiet hours first, so the confirmation says when the mails will go; a
+    // check that fails leaves the plain sentence (the send itself holds them all the same).
+    else if (action === 'send_now')
+      void queryClient
+        .fetchQuery(quietHoursQuery({ kind: 'now' }))
+        .then(heldUntilText, () => null)
+        .then((heldUntil) => ask(action, { ...campaign, heldUntil }));
+    else if (isConfirmed(action)) ask(action, { ...campaign, heldUntil: null });
   };
 
   return { run, dialog };

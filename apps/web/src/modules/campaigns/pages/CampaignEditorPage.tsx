@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stepper } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { EDITABLE_STATUSES, type TCampaign, type TQuietHoursCheck, type TSchedule } from '@yado/contracts/campaigns';
+import { EDITABLE_STATUSES, type TCampaign, type TSchedule } from '@yado/contracts/campaigns';
 import type { TCampaignEmailSettings } from '@yado/contracts/sending';
 import { IconCalendarTime, IconChevronLeft, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
@@ -51,18 +51,13 @@ import { DetailsStep } from '../steps/DetailsStep';
 import { RecipientsStep } from '../steps/RecipientsStep';
 import { ReviewStep } from '../steps/ReviewStep';
 import { ScheduleStep } from '../steps/ScheduleStep';
+import { heldUntilText } from '../heldUntil';
 
 const loading = (
   <Center py="xl">
     <Loader />
   </Center>
 );
-
-/** When mails held by the quiet hours go out, in the quiet hours' zone (as the schedule step says it). */
-const heldUntilText = (check: TQuietHoursCheck | undefined) =>
-  check?.inQuietHours && check.deferredTo
-    ? `${formatDate(check.deferredTo, currentLanguage(), { withTime: true, timeZone: check.quietHours.timeZone })} (${check.quietHours.timeZone})`
-    : null;
 
 /** /campaign/new and /campaign/:id/edit: the campaign in five steps. */
 export function CampaignEditorPage() {

@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TCampaign } from '@yado/contracts/campaigns';
 import { describe, expect, it } from 'vitest';
 import { campaignFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
+import { currentSnackbars } from '../../ui/components/snackbarStore';
 import { CampaignListPage } from './CampaignListPage';
 
 const held: TCampaign = campaignFixture(
@@ -115,5 +116,76 @@ describe('campaign list send time', () => {
     await showList(draft, profileFixture('brand', 'admin'));
     const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
     expect(within(row).getByTestId('campaign-send-time').textContent).toBe('Not scheduled');
+  }, 30_000);
+});
+
+describe('campaign list send now', () => {
+  it('says in the quiet hours, in the confirmation and the toast, when the mails will go', async () => {
+    const draft: TCampaign = campaignFixture({
+      id: '6f1c2d3e-0000-4000-8000-000000000005',
+      name: '冬のご案内',
+      status: 'draft',
+      subject: '冬のご案内',
+      senderEmail: 'info@sakura-hotels.example.jp',
+      recipients: { segmentIds: ['s1'], excludeSegmentIds: [] },
+      templateId: 't1',
+      hostId: 'brand',
+    });
+    const sent: string[] = [];
+    mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/campaigns')
+        return {
+          body: {
+            data: {
+              items: [draft],
+              total: 1,
+              page: 1,
+              pageSize: 20,
+              headline: {
+                byStatus: { draft: 1, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 },
+                sent: 0,
+                failed: 0,
+                skipped: 0,
+              },
+            },
+          },
+        };
+      if (method === 'POST' && url.pathname === '/v1/campaigns/quiet-hours')
+        return {
+          body: {
+            data: {
+              sendAt: '2026-11-26T13:00:00.000Z',
+              inQuietHours: true,
+              quietHours: { start: '21:00', end: '08:00', timeZone: 'Asia/Tokyo' },
+              deferredTo: '2026-11-26T23:00:00.000Z',
+            },
+          },
+        };
+      if (method === 'POST' && url.pathname === `/v1/campaigns/${draft.id}/send-now`) {
+        sent.push(draft.id);
+        return { body: { data: { ...draft, status: 'scheduled' } } };
+      }
+      return undefined;
+    });
+    await renderWithProviders(<CampaignListPage />, {
+      path: '/campaign',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
+    fireEvent.click(within(row).getByTestId('campaign-menu'));
+    fireEvent.click(await screen.findByTestId('campaign-action-send_now'));
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() =>
+      expect(dialog.textContent).toContain(
+        'It is quiet hours now: “冬のご案内” will be held and sent to its recipients when they end, 27 Nov 2026, 8:00 AM (Asia/Tokyo). This cannot be undone.',
+      ),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send now' }));
+    await waitFor(() => expect(sent).toEqual([draft.id]));
+    await waitFor(() =>
+      expect(currentSnackbars().map((bar) => bar.text)).toContain(
+        'Campaign confirmed: held by the quiet hours, it goes out 27 Nov 2026, 8:00 AM (Asia/Tokyo)',
+      ),
+    );
   }, 30_000);
 });
