@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/client.ts';
+import { MIGRATIONS_FOLDER } from '../../db/migrate.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { staticSegment } from '../../test/segments.ts';
@@ -168,5 +172,28 @@ describe("a draft's planned schedule", () => {
     });
     const list = await s.call('GET', `/v1/campaigns?search=${encodeURIComponent(tag)}&status=draft`, { token: t });
     expect(list.body.data.items.find((i: { id: string }) => i.id === c.id).sendAt).toBeNull();
+
+    // A draft taken back before (its due time kept then) loses it to migration 0047, as the
+    // migrator runs it; scheduled campaigns keep theirs.
+    const old = await sendableDraft(t, at('2099-10-01T10:00'));
+    const other = await sendableDraft(t, at('2099-10-01T11:00'));
+    await s.call('POST', `/v1/campaigns/${other.id}/schedule`, {
+      token: t,
+      body: { schedule: at('2099-10-01T11:00') },
+    });
+    await s.sql(`update campaigns set send_at = '2099-10-01T01:00:00Z' where id = $1`, [old.id]);
+    const statements = readFileSync(join(MIGRATIONS_FOLDER, '0047_drafts_not_due.sql'), 'utf8').split(
+      '--> statement-breakpoint',
+    );
+    await s.rt.database.db.transaction(async (tx) => {
+      for (const statement of statements) await tx.execute(sql.raw(statement));
+    });
+    const rows = await s.sql(`select id, status, send_at from campaigns where id = any($1::uuid[]) order by status`, [
+      [old.id, other.id],
+    ]);
+    expect(rows.map((r) => [r.id, r.status, r.send_at === null])).toEqual([
+      [old.id, 'draft', true],
+      [other.id, 'scheduled', false],
+    ]);
   });
 });
