@@ -237,10 +237,12 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
       if (!id) return;
       if (how === 'save') {
         if (status === 'scheduled') {
-          // Taken back to draft, it keeps the time on screen as planned (the one it was scheduled for, or a new one).
+          // Taken back to draft, it keeps the time on screen as planned: the server keeps the one it
+          // was scheduled for, so only a new one is saved after.
           const drafted = await saveCampaignAsDraft(id);
           const planned = plannedScheduleOf(draft);
-          if (planned) await updateCampaign(id, { plannedSchedule: planned, updatedAt: drafted.updatedAt });
+          if (planned && !sameSchedule(planned, campaign?.schedule ?? null))
+            await updateCampaign(id, { plannedSchedule: planned, updatedAt: drafted.updatedAt });
         }
         showSnackbar({
           status: 'success',
