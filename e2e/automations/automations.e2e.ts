@@ -3,6 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS } from '../support/browser';
 import { dkimResult, outboxOf } from '../support/mail';
+import serverEn from '../../apps/server/src/i18n/en.json' with { type: 'json' };
+import serverJa from '../../apps/server/src/i18n/ja.json' with { type: 'json' };
+
+// The built-in presets' texts are the server's, in the console's language.
+const PRESET_TEXTS = { ja: serverJa.scenario_presets, en: serverEn.scenario_presets };
 
 // The brand's admin: the demo's synced bookings belong to the brand's hotels.
 const BRAND_ADMIN = 'brand.admin@demo.test';
@@ -99,6 +104,7 @@ const nodeIds = (page: Page) =>
 describe.each(LANGUAGES)('automations (%s)', (language) => {
   const t = TEXTS[language];
   const a = t.automations;
+  const preArrival = PRESET_TEXTS[language].pre_arrival.name;
   const subject = `e2e ${language} ${Date.now().toString(36)}: see you soon`;
 
   it('creates a pre-arrival scenario from the preset, edits it in the graph, runs it, moves the clock, sees the counts and the summary, and stops it with the typed sentence', async () => {
@@ -112,7 +118,7 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       await page.getByRole('link', { name: t.nav.preset }).click();
       await page.waitForURL('**/automations/preset');
       const card = page.locator('[data-testid="preset-card"][data-preset="pre_arrival"]');
-      await card.getByText(a.preset.built_ins.pre_arrival.name).waitFor();
+      await card.getByText(preArrival).waitFor();
       await card.getByTestId('preset-use').click();
       await page.waitForURL('**/automations/editor?id=*');
       const scenarioId = new URL(page.url()).searchParams.get('id')!;
@@ -191,10 +197,7 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       const dialog = page.getByRole('dialog');
       await dialog.getByText(a.confirm.run_title).waitFor();
       await dialog.getByRole('button', { name: a.actions.run, exact: true }).click();
-      await page
-        .getByTestId('snackbar')
-        .getByText(a.done.run.replace('{{name}}', a.preset.built_ins.pre_arrival.name))
-        .waitFor();
+      await page.getByTestId('snackbar').getByText(a.done.run.replace('{{name}}', preArrival)).waitFor();
       // The editor reads the scenario again after the run (a second or more on a loaded machine).
       await expect
         .poll(() => page.getByTestId('scenario-editor').getAttribute('data-status'), { timeout: 15_000 })

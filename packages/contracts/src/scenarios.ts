@@ -716,11 +716,14 @@ export const BUILT_IN_PRESETS = [
   'win_back',
 ] as const;
 export type TBuiltInPreset = (typeof BUILT_IN_PRESETS)[number];
+/** The languages a built-in preset's texts (name, description, email step's label) come in. */
+export const PRESET_LANGUAGES = ['ja', 'en'] as const;
+export type TPresetLanguage = (typeof PRESET_LANGUAGES)[number];
 
 export const ZPreset = z.object({
   /** A uuid for a host's own preset; `builtin:<key>` for the built-in ones. */
   id: z.string(),
-  /** Built-in presets carry a key; the console shows its own text for name and description. */
+  /** The key of a built-in preset, whose texts are in the language asked (else the user's own). */
   builtIn: z.enum(BUILT_IN_PRESETS).nullable(),
   name: z.string(),
   description: z.string(),
@@ -831,7 +834,9 @@ export const emailDetails = defineEndpoint({
 export const presetList = defineEndpoint({
   method: 'GET',
   path: '/v1/presets',
-  summary: 'Built-in presets and the presets of the acting host and its ancestors',
+  summary:
+    "Built-in presets and the presets of the acting host and its ancestors; the built-in ones' texts in `lang` (else the user's language)",
+  query: z.object({ lang: z.enum(PRESET_LANGUAGES).optional() }),
   response: envelope(z.object({ items: z.array(ZPreset) })),
 });
 export const presetCreate = defineEndpoint({
@@ -850,8 +855,13 @@ export const presetRemove = defineEndpoint({
 export const presetUse = defineEndpoint({
   method: 'POST',
   path: '/v1/presets/:id/scenarios',
-  summary: 'Create a draft scenario from a preset, to adjust',
-  body: z.object({ name: z.string().trim().min(1).max(SCENARIO_NAME_MAX).optional() }),
+  summary:
+    "Create a draft scenario from a preset, to adjust; a built-in preset's name, description and step label are written in `language` (else the user's language)",
+  body: z.object({
+    name: z.string().trim().min(1).max(SCENARIO_NAME_MAX).optional(),
+    /** The console's language: a user may read it in another than their profile's. */
+    language: z.enum(PRESET_LANGUAGES).optional(),
+  }),
   response: one,
 });
 

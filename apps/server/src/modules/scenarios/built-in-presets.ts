@@ -1,18 +1,25 @@
 import {
+  BUILT_IN_PRESETS,
   SCENARIO_GRAPH_VERSION,
   ZScenarioRunInput,
   type TBuiltInPreset,
   type TPreset,
+  type TPresetLanguage,
   type TScenarioGraph,
   type TTrigger,
 } from '@yado/contracts/scenarios';
+import en from '../../i18n/en.json' with { type: 'json' };
+import ja from '../../i18n/ja.json' with { type: 'json' };
 
 /**
  * The presets every hotel starts from (issue 14), for the hotel stay. Each makes a draft whose
  * email still needs its template, subject and sender (the run says so at the node), so a hotel
- * turns "3 days before check-in" on by choosing those three and pressing run. Names and
- * descriptions are the console's catalogue texts by key; the English here is for the API.
+ * turns "3 days before check-in" on by choosing those three and pressing run. Their name,
+ * description and email step's label are catalogue texts, in the language asked: a scenario made
+ * from one keeps them, so it reads in the language of the user who made it.
  */
+
+const TEXTS = { ja: ja.scenario_presets, en: en.scenario_presets } as const;
 
 const email = { templateId: null, subject: '', senderEmail: null };
 
@@ -25,61 +32,44 @@ const triggerThenEmail = (trigger: TTrigger, emailLabel: string): TScenarioGraph
   edges: [{ id: 'trigger-email', source: 'trigger', target: 'email', handle: 'next' }],
 });
 
-const RUN = ZScenarioRunInput.parse({ period: { kind: 'long_run' }, timeZone: 'Asia/Tokyo', sendTime: '09:00' });
+/** The run period every built-in preset (and a host's preset made from nothing) starts with. */
+export const PRESET_RUN = ZScenarioRunInput.parse({
+  period: { kind: 'long_run' },
+  timeZone: 'Asia/Tokyo',
+  sendTime: '09:00',
+});
 
-const PRESETS: Record<TBuiltInPreset, Omit<TPreset, 'id' | 'builtIn' | 'hostId' | 'editable' | 'createdAt' | 'run'>> = {
-  pre_arrival: {
-    name: 'Pre-arrival',
-    description: 'An email 3 days before check-in.',
-    emoji: '🧳',
-    colour: 'blue',
-    graph: triggerThenEmail({ kind: 'before_check_in', days: 3 }, 'See you soon'),
-  },
-  check_in_welcome: {
-    name: 'Welcome on check-in day',
-    description: 'A welcome email on the day of check-in.',
-    emoji: '🛎️',
-    colour: 'teal',
-    graph: triggerThenEmail({ kind: 'check_in_day' }, 'Welcome'),
-  },
-  post_stay_thanks: {
-    name: 'Thank-you and review request',
-    description: 'A thank-you with a review request 1 day after check-out.',
-    emoji: '🙏',
-    colour: 'grape',
-    graph: triggerThenEmail({ kind: 'after_check_out', days: 1 }, 'Thank you'),
-  },
-  birthday: {
-    name: 'Birthday',
-    description: "A greeting on the guest's birthday.",
-    emoji: '🎂',
-    colour: 'pink',
-    graph: triggerThenEmail({ kind: 'birthday' }, 'Happy birthday'),
-  },
-  win_back: {
-    name: 'Win-back',
-    description:
-      'An email to guests with no stay for 12 months: choose a dynamic segment of them (last check-out more than 12 months ago).',
-    emoji: '💌',
-    colour: 'orange',
-    graph: triggerThenEmail({ kind: 'segment_entered', segmentId: null }, 'We miss you'),
-  },
+const PRESETS: Record<TBuiltInPreset, Pick<TPreset, 'emoji' | 'colour'> & { trigger: TTrigger }> = {
+  pre_arrival: { emoji: '🧳', colour: 'blue', trigger: { kind: 'before_check_in', days: 3 } },
+  check_in_welcome: { emoji: '🛎️', colour: 'teal', trigger: { kind: 'check_in_day' } },
+  post_stay_thanks: { emoji: '🙏', colour: 'grape', trigger: { kind: 'after_check_out', days: 1 } },
+  birthday: { emoji: '🎂', colour: 'pink', trigger: { kind: 'birthday' } },
+  // Its segment (guests whose last check-out is more than 12 months ago) is the hotel's to choose.
+  win_back: { emoji: '💌', colour: 'orange', trigger: { kind: 'segment_entered', segmentId: null } },
 };
 
 export const BUILT_IN_PREFIX = 'builtin:';
 
-export function builtInPresets(): TPreset[] {
-  return (Object.keys(PRESETS) as TBuiltInPreset[]).map((key) => ({
-    id: `${BUILT_IN_PREFIX}${key}`,
-    builtIn: key,
-    hostId: null,
-    editable: false,
-    createdAt: null,
-    run: RUN,
-    ...PRESETS[key],
-  }));
+export function builtInPresets(language: TPresetLanguage): TPreset[] {
+  return BUILT_IN_PRESETS.map((key) => {
+    const { emoji, colour, trigger } = PRESETS[key];
+    const text = TEXTS[language][key];
+    return {
+      id: `${BUILT_IN_PREFIX}${key}`,
+      builtIn: key,
+      name: text.name,
+      description: text.description,
+      emoji,
+      colour,
+      graph: triggerThenEmail(trigger, text.email_label),
+      run: PRESET_RUN,
+      hostId: null,
+      editable: false,
+      createdAt: null,
+    };
+  });
 }
 
-export function builtInPreset(id: string): TPreset | null {
-  return builtInPresets().find((p) => p.id === id) ?? null;
+export function builtInPreset(id: string, language: TPresetLanguage): TPreset | null {
+  return builtInPresets(language).find((p) => p.id === id) ?? null;
 }

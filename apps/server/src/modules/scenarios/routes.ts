@@ -62,7 +62,9 @@ export function scenarioRoutes(app: FastifyInstance, rt: TRuntime): void {
   );
   route(app, scenariosApi.emailDetails, read, async ({ params, ctx }) => emailDetails(rt, ctx, uuid(params.id)));
 
-  route(app, scenariosApi.presetList, { entitlement: 'presets.read_preset' }, async ({ ctx }) => listPresets(rt, ctx));
+  route(app, scenariosApi.presetList, { entitlement: 'presets.read_preset' }, async ({ query, ctx }) =>
+    listPresets(rt, ctx, query.lang),
+  );
   route(app, scenariosApi.presetCreate, { entitlement: 'presets.create' }, async ({ body, ctx }) =>
     createPreset(rt, ctx, body),
   );
@@ -70,7 +72,7 @@ export function scenarioRoutes(app: FastifyInstance, rt: TRuntime): void {
     deletePreset(rt, ctx, params.id ?? ''),
   );
   route(app, scenariosApi.presetUse, create, async ({ params, body, ctx }) =>
-    scenarioFromPreset(rt, ctx, params.id ?? '', body.name),
+    scenarioFromPreset(rt, ctx, params.id ?? '', body),
   );
 
   // Development and test aids: the manual clock (SCENARIO_CLOCK=manual). The engine first catches up

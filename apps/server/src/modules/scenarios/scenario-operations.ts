@@ -7,6 +7,7 @@ import {
   type TGraphFault,
   type TNodeStatus,
   type TPreset,
+  type TPresetLanguage,
   type TScenario,
   type TScenarioAction,
   type TScenarioGraph,
@@ -27,7 +28,7 @@ import { recordSegmentUse, releaseSegmentUses } from '../segments/segment-uses.t
 import { sendableIdentity } from '../sending/sender-check.ts';
 import { findTemplate } from '../templates/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
-import { BUILT_IN_PREFIX, builtInPreset, builtInPresets } from './built-in-presets.ts';
+import { BUILT_IN_PREFIX, builtInPreset, builtInPresets, PRESET_RUN } from './built-in-presets.ts';
 import { scenarioNow } from './clock.ts';
 import {
   deletePresetRow,
@@ -526,16 +527,25 @@ function toPreset(row: TPresetRow, ctx: TActingContext): TPreset {
   };
 }
 
-export async function listPresets(rt: TRuntime, ctx: TActingContext): Promise<{ items: TPreset[] }> {
+export async function listPresets(
+  rt: TRuntime,
+  ctx: TActingContext,
+  language: TPresetLanguage = ctx.user.language,
+): Promise<{ items: TPreset[] }> {
   const own = await inTenant(rt, ctx, (tx) => listPresetRows(tx, ctx));
-  return { items: [...builtInPresets(), ...own.map((r) => toPreset(r, ctx))] };
+  return { items: [...builtInPresets(language), ...own.map((r) => toPreset(r, ctx))] };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function presetById(tx: TTx, ctx: TActingContext, id: string): Promise<TPreset> {
+async function presetById(
+  tx: TTx,
+  ctx: TActingContext,
+  id: string,
+  language: TPresetLanguage = ctx.user.language,
+): Promise<TPreset> {
   if (id.startsWith(BUILT_IN_PREFIX)) {
-    const found = builtInPreset(id);
+    const found = builtInPreset(id, language);
     if (!found) throw new AppError(404, 'not_found');
     return found;
   }
@@ -554,7 +564,7 @@ export async function createPreset(
   return inTenant(rt, ctx, async (tx) => {
     const from = input.scenarioId ? await mustFind(tx, ctx, input.scenarioId) : null;
     const graph: TScenarioGraph = from?.graph ?? { version: 1, nodes: [], edges: [] };
-    const run = from?.run ?? builtInPresets()[0]!.run;
+    const run = from?.run ?? PRESET_RUN;
     const id = await insertPreset(tx, ctx, brandId, {
       name: input.name,
       description: input.description,
@@ -586,14 +596,18 @@ export async function deletePreset(rt: TRuntime, ctx: TActingContext, id: string
   });
 }
 
-/** A preset makes a draft scenario of the acting host, to adjust. */
+/**
+ * A preset makes a draft scenario of the acting host, to adjust. A built-in preset's texts are
+ * written in the language the user reads the console in (else their profile's): they are the
+ * scenario's own from then on.
+ */
 export async function scenarioFromPreset(
   rt: TRuntime,
   ctx: TActingContext,
   id: string,
-  name?: string,
+  { name, language }: { name?: string; language?: TPresetLanguage } = {},
 ): Promise<TScenario> {
-  const preset = await inTenant(rt, ctx, (tx) => presetById(tx, ctx, id));
+  const preset = await inTenant(rt, ctx, (tx) => presetById(tx, ctx, id, language));
   return createScenario(rt, ctx, {
     name: name ?? preset.name,
     description: preset.description,

@@ -269,6 +269,47 @@ describe('presets', () => {
       (await s.call('POST', '/v1/presets/builtin:nothing/scenarios', { token: tokens.staff, body: {} })).status,
     ).toBe(404);
   });
+
+  it("writes a built-in preset's texts into the scenario in the language of the user who made it", async () => {
+    const fromPreset = async (token: string | undefined, body: object) => {
+      const made = await s.call('POST', '/v1/presets/builtin:pre_arrival/scenarios', { token, body });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const { name, description, graph } = made.body.data;
+      const email = graph.nodes.find((n: { type: string }) => n.type === 'email');
+      return { name, description, label: email.label };
+    };
+    const japanese = {
+      name: '到着前のご案内',
+      description: 'チェックインの3日前に、滞在の準備やアクセスをご案内するメールです。',
+      label: 'お待ちしております',
+    };
+    const english = {
+      name: 'Pre-arrival',
+      description: 'A mail three days before check-in: what to expect, how to get here.',
+      label: 'See you soon',
+    };
+    // The hotel admin's profile is in Japanese, Harbor View's brand admin's in English.
+    expect(await fromPreset(tokens.hotelAdmin, {})).toEqual(japanese);
+    expect(await fromPreset(tokens.harbor, {})).toEqual(english);
+    // The console's language wins over the profile's; a name given is kept.
+    expect(await fromPreset(tokens.hotelAdmin, { language: 'en' })).toEqual(english);
+    expect(await fromPreset(tokens.harbor, { language: 'ja', name: '到着前' })).toEqual({
+      ...japanese,
+      name: '到着前',
+    });
+
+    // The list says the same, in the language asked (else the user's).
+    const listed = async (token: string | undefined, query = '') =>
+      (await s.call('GET', `/v1/presets${query}`, { token })).body.data.items.find(
+        (p: { builtIn: string | null }) => p.builtIn === 'pre_arrival',
+      );
+    expect(await listed(tokens.viewer)).toMatchObject({ name: japanese.name, description: japanese.description });
+    expect(await listed(tokens.viewer, '?lang=en')).toMatchObject({
+      name: english.name,
+      description: english.description,
+    });
+    expect(await listed(tokens.harbor)).toMatchObject({ name: english.name });
+  });
 });
 
 describe('the stop sentence', () => {

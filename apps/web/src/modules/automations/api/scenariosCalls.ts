@@ -2,6 +2,7 @@ import * as scenariosApi from '@yado/contracts/scenarios';
 import type {
   SCENARIO_SORTS,
   TPresetInput,
+  TPresetLanguage,
   TScenario,
   TScenarioAction,
   TScenarioInput,
@@ -77,10 +78,11 @@ export const journeysQuery = (id: string, search: string) =>
     enabled: search.length > 0,
   });
 
-export const presetListQuery = () =>
+/** The presets, the built-in ones' texts in the console's language. */
+export const presetListQuery = (language: TPresetLanguage) =>
   queryOptions({
-    queryKey: [...PRESETS_QUERY_KEY, 'list'],
-    queryFn: ({ signal }) => request(scenariosApi.presetList, { signal }),
+    queryKey: [...PRESETS_QUERY_KEY, 'list', language],
+    queryFn: ({ signal }) => request(scenariosApi.presetList, { query: { lang: language }, signal }),
   });
 
 export function createScenario(input: TScenarioInput): Promise<TScenario> {
@@ -115,8 +117,9 @@ export function deletePreset(id: string) {
   return request(scenariosApi.presetRemove, { params: { id } });
 }
 
-export function scenarioFromPreset(id: string, name?: string): Promise<TScenario> {
-  return request(scenariosApi.presetUse, { params: { id }, body: { name } });
+/** A draft from a preset; a built-in one's name, description and step label in `language`. */
+export function scenarioFromPreset(id: string, language: TPresetLanguage): Promise<TScenario> {
+  return request(scenariosApi.presetUse, { params: { id }, body: { language } });
 }
 
 /** Templates the email step can use, by name (the first hundred; a hotel has far fewer). */

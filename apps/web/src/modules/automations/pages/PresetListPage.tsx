@@ -18,6 +18,7 @@ import { IconCheck, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
 import { errorText } from '../../../lib/http/errorText';
 import { isApiError } from '../../../lib/http/ApiError';
 import { useProfile } from '../../shell/hooks/useProfile';
@@ -36,15 +37,6 @@ import {
 import { editorPath } from '../hooks/useScenarioActions';
 
 type TColour = (typeof PRESET_COLOURS)[number];
-
-/** A built-in preset speaks the console's language; a host's own preset shows what was typed. */
-function presetText(preset: TPreset, t: (key: string) => string) {
-  if (!preset.builtIn) return { name: preset.name, description: preset.description };
-  return {
-    name: t(`automations.preset.built_ins.${preset.builtIn}.name`),
-    description: t(`automations.preset.built_ins.${preset.builtIn}.description`),
-  };
-}
 
 function CreatePresetDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -163,7 +155,9 @@ export function PresetListPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const can = useProfile().entitlements;
-  const presets = useQuery(presetListQuery());
+  // A built-in preset speaks the console's language (the server has its texts); a host's own shows what was typed.
+  const language = currentLanguage();
+  const presets = useQuery(presetListQuery(language));
   const [creating, setCreating] = useState(false);
   const [using, setUsing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TPreset | null>(null);
@@ -172,12 +166,9 @@ export function PresetListPage() {
   const use = async (preset: TPreset) => {
     setUsing(preset.id);
     try {
-      const made = await scenarioFromPreset(preset.id, presetText(preset, t).name);
+      const made = await scenarioFromPreset(preset.id, language);
       await queryClient.invalidateQueries({ queryKey: SCENARIOS_QUERY_KEY });
-      showSnackbar({
-        status: 'success',
-        message: t('automations.done.created_from_preset', { name: presetText(preset, t).name }),
-      });
+      showSnackbar({ status: 'success', message: t('automations.done.created_from_preset', { name: preset.name }) });
       void navigate(editorPath(made.id));
     } catch (error) {
       showSnackbar({ status: 'failed', message: errorText(error, t) });
@@ -222,63 +213,60 @@ export function PresetListPage() {
         <EmptyState readOnly={!can['presets.create']} />
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {items.map((preset) => {
-            const text = presetText(preset, t);
-            return (
-              <Card
-                key={preset.id}
-                withBorder
-                radius="md"
-                padding="lg"
-                data-testid="preset-card"
-                data-preset={preset.builtIn ?? preset.id}
-                style={{ borderTop: `4px solid var(--mantine-color-${preset.colour}-5)` }}
-              >
-                <Stack gap="sm" h="100%" justify="space-between">
-                  <Stack gap={6}>
-                    <Group justify="space-between" align="flex-start">
-                      <Text fz={32} lh={1} aria-hidden>
-                        {preset.emoji}
-                      </Text>
-                      {preset.builtIn ? (
-                        <Text size="xs" c="dimmed">
-                          {t('automations.preset.built_in')}
-                        </Text>
-                      ) : (
-                        preset.editable &&
-                        can['presets.delete'] && (
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('automations.preset.delete')}
-                            onClick={() => setDeleting(preset)}
-                          >
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        )
-                      )}
-                    </Group>
-                    <Text fw={600}>{text.name}</Text>
-                    <Text size="sm" c="dimmed">
-                      {text.description}
+          {items.map((preset) => (
+            <Card
+              key={preset.id}
+              withBorder
+              radius="md"
+              padding="lg"
+              data-testid="preset-card"
+              data-preset={preset.builtIn ?? preset.id}
+              style={{ borderTop: `4px solid var(--mantine-color-${preset.colour}-5)` }}
+            >
+              <Stack gap="sm" h="100%" justify="space-between">
+                <Stack gap={6}>
+                  <Group justify="space-between" align="flex-start">
+                    <Text fz={32} lh={1} aria-hidden>
+                      {preset.emoji}
                     </Text>
-                  </Stack>
-                  {can['scenarios.create'] && (
-                    <Button
-                      variant="light"
-                      color={preset.colour}
-                      loading={using === preset.id}
-                      disabled={using !== null && using !== preset.id}
-                      onClick={() => void use(preset)}
-                      data-testid="preset-use"
-                    >
-                      {t('automations.preset.use')}
-                    </Button>
-                  )}
+                    {preset.builtIn ? (
+                      <Text size="xs" c="dimmed">
+                        {t('automations.preset.built_in')}
+                      </Text>
+                    ) : (
+                      preset.editable &&
+                      can['presets.delete'] && (
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={t('automations.preset.delete')}
+                          onClick={() => setDeleting(preset)}
+                        >
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      )
+                    )}
+                  </Group>
+                  <Text fw={600}>{preset.name}</Text>
+                  <Text size="sm" c="dimmed">
+                    {preset.description}
+                  </Text>
                 </Stack>
-              </Card>
-            );
-          })}
+                {can['scenarios.create'] && (
+                  <Button
+                    variant="light"
+                    color={preset.colour}
+                    loading={using === preset.id}
+                    disabled={using !== null && using !== preset.id}
+                    onClick={() => void use(preset)}
+                    data-testid="preset-use"
+                  >
+                    {t('automations.preset.use')}
+                  </Button>
+                )}
+              </Stack>
+            </Card>
+          ))}
         </SimpleGrid>
       )}
       <CreatePresetDialog opened={creating} onClose={() => setCreating(false)} />
