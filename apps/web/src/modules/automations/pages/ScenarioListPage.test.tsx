@@ -1,10 +1,10 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { ScenarioListPage } from './ScenarioListPage';
 
-const scenario = (id: string, name: string, status: 'draft' | 'running') => ({
+const scenario = (id: string, name: string, status: 'draft' | 'running', timeZone = 'Asia/Tokyo') => ({
   id,
   name,
   description: '',
@@ -25,7 +25,7 @@ const scenario = (id: string, name: string, status: 'draft' | 'running') => ({
     startTime: null,
     endDate: null,
     endTime: null,
-    timeZone: 'Asia/Tokyo',
+    timeZone,
     sendTime: '09:00',
   },
   entered: 0,
@@ -77,5 +77,40 @@ describe('the scenario list', () => {
     await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('status') === 'running')).toBe(true));
     const last = calls.filter((c) => c.url.pathname === '/v1/scenarios').at(-1)!;
     expect(last.url.searchParams.get('page')).toBe('1');
+  });
+
+  describe('in a browser in another time zone than the scenarios', () => {
+    const browserZone = process.env.TZ;
+    afterEach(() => {
+      if (browserZone === undefined) delete process.env.TZ;
+      else process.env.TZ = browserZone;
+    });
+
+    it("shows when each was made and changed in the scenarios' time zone, named under the list, and a row in another zone names its own", async () => {
+      process.env.TZ = 'America/New_York';
+      mockFetch((method, url) => {
+        if (method !== 'GET' || url.pathname !== '/v1/scenarios') return undefined;
+        const items = [
+          scenario('s1', 'Pre-arrival', 'running'),
+          scenario('s2', 'Okinawa birthday', 'draft'),
+          scenario('s3', 'Harbor welcome', 'draft', 'Pacific/Honolulu'),
+        ];
+        const byStatus = { draft: 2, scheduled: 0, running: 1, completed: 0, stopped: 0, archived: 0 };
+        return { body: { data: { items, total: 3, page: 1, pageSize: 20, byStatus } } };
+      });
+      await renderWithProviders(<ScenarioListPage />, {
+        path: '/automations/scenario',
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+      });
+      await waitFor(() => expect(screen.getAllByTestId('scenario-row')).toHaveLength(3));
+      const [tokyo, , honolulu] = screen.getAllByTestId('scenario-row') as [HTMLElement, HTMLElement, HTMLElement];
+      // Made at 2026-11-20 00:00 UTC: 9:00 in Tokyo (7:00 PM the day before in the browser's New York).
+      expect(within(tokyo).getByText(/by Hanako Sato/).textContent).toBe('20 Nov 2026, 9:00 AM by Hanako Sato');
+      within(tokyo).getByText('21 Nov 2026, 9:00 AM');
+      expect(within(honolulu).getByText(/by Hanako Sato/).textContent).toBe(
+        '19 Nov 2026, 2:00 PM (Pacific/Honolulu) by Hanako Sato',
+      );
+      expect(screen.getByTestId('scenario-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
+    });
   });
 });

@@ -55,9 +55,8 @@ function openPath(scenario: TScenarioListItem): string {
     : summaryPath(scenario.id);
 }
 
-function ByAt({ at, person }: { at: string; person: TScenarioListItem['createdBy'] }) {
+function ByAt({ when, person }: { when: string; person: TScenarioListItem['createdBy'] }) {
   const { t } = useTranslation();
-  const when = formatDate(at, currentLanguage(), { withTime: true });
   // On one line: the date does not wrap inside its cell (the table scrolls sideways instead).
   return (
     <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -77,6 +76,13 @@ export function ScenarioListPage() {
   const scenarios = useQuery(scenarioListQuery(filters, list.page, PAGE_SIZE));
   const { run, dialog } = useScenarioActions();
   const data = scenarios.data;
+  // One time zone for the page, named under the list: the scenarios' own (their run's, as their
+  // summaries show them); a row of a scenario in another zone names its zone by its time.
+  const pageTimeZone = data?.items[0]?.run.timeZone;
+  const zoned = (at: string, { timeZone }: TScenarioListItem['run']) => {
+    const text = formatDate(at, currentLanguage(), { withTime: true, timeZone });
+    return timeZone === pageTimeZone ? text : `${text} (${timeZone})`;
+  };
 
   const create = async () => {
     setCreating(true);
@@ -121,12 +127,12 @@ export function ScenarioListPage() {
     {
       key: 'created',
       header: t('automations.scenario.columns.created'),
-      cell: (scenario) => <ByAt at={scenario.createdAt} person={scenario.createdBy} />,
+      cell: (scenario) => <ByAt when={zoned(scenario.createdAt, scenario.run)} person={scenario.createdBy} />,
     },
     {
       key: 'modified',
       header: t('automations.scenario.columns.modified'),
-      cell: (scenario) => <ByAt at={scenario.updatedAt} person={scenario.updatedBy} />,
+      cell: (scenario) => <ByAt when={zoned(scenario.updatedAt, scenario.run)} person={scenario.updatedBy} />,
     },
   ];
 
@@ -199,6 +205,11 @@ export function ScenarioListPage() {
       pageSize={PAGE_SIZE}
       minWidth={900}
     >
+      {pageTimeZone && (
+        <Text size="xs" c="dimmed" mt="xs" data-testid="scenario-time-zone">
+          {t('automations.time_zone_note', { timeZone: pageTimeZone })}
+        </Text>
+      )}
       {dialog}
     </ListPage>
   );

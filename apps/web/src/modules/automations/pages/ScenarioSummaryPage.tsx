@@ -178,7 +178,7 @@ export function ScenarioSummaryPage() {
       />
       <Stack gap="md" data-testid="scenario-summary" data-status={data.status}>
         <Text size="xs" c="dimmed" data-testid="summary-time-zone">
-          {t('automations.summary.time_zone_note', { timeZone: data.run.timeZone })}
+          {t('automations.time_zone_note', { timeZone: data.run.timeZone })}
         </Text>
         {running && (
           <Text size="xs" c="dimmed">
