@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { profileFixture, scenarioFixture as scenario } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
@@ -68,5 +68,49 @@ describe('the scenario editor', () => {
     fireEvent.click(screen.getByTestId('holdout-switch'));
     expect((screen.getByTestId('holdout-percent') as HTMLInputElement).value).toBe('10%');
     await waitFor(() => expect(saves).toEqual([10]), { timeout: 10_000 });
+  }, 30_000);
+
+  it('offers nothing to change where nothing can be changed: a running scenario, and a draft opened by a viewer', async () => {
+    let stored = { ...scenario('2026-11-21T00:00:00.000Z'), status: 'running', editable: false };
+    mockFetch((method, url) =>
+      method === 'GET' && url.pathname === '/v1/scenarios/s1' ? { body: { data: stored } } : undefined,
+    );
+    await renderWithProviders(<ScenarioEditorPage />, {
+      path: '/automations/editor?id=s1',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await screen.findByTestId('scenario-editor', {}, { timeout: 15_000 });
+    expect(screen.getByTestId('editor-read-only').textContent).toBe(
+      'This scenario is Running: it can be viewed but not changed.',
+    );
+    expect(screen.getByTestId('no-selection').textContent).toBe('Choose a step to see its settings.');
+    expect(screen.queryByTestId('palette')).toBeNull();
+
+    // A viewer's draft is read-only for want of the right, not because of its status.
+    cleanup();
+    stored = scenario('2026-11-21T00:00:00.000Z');
+    await renderWithProviders(<ScenarioEditorPage />, {
+      path: '/automations/editor?id=s1',
+      queryClient: signedInClient(profileFixture('hotel', 'viewer')),
+      language: 'ja',
+    });
+    await screen.findByTestId('scenario-editor', {}, { timeout: 15_000 });
+    expect(screen.getByTestId('editor-read-only').textContent).toBe('このシナリオは閲覧のみ可能で、変更はできません。');
+    expect(screen.getByTestId('no-selection').textContent).toBe('ステップを選ぶと、その設定が表示されます。');
+  }, 30_000);
+
+  it('asks for a step to change in a draft its user may change', async () => {
+    mockFetch((method, url) =>
+      method === 'GET' && url.pathname === '/v1/scenarios/s1'
+        ? { body: { data: scenario('2026-11-21T00:00:00.000Z') } }
+        : undefined,
+    );
+    await renderWithProviders(<ScenarioEditorPage />, {
+      path: '/automations/editor?id=s1',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await screen.findByTestId('scenario-editor', {}, { timeout: 15_000 });
+    expect(screen.queryByTestId('editor-read-only')).toBeNull();
+    expect(screen.getByTestId('no-selection').textContent).toBe('Select a step to change its settings.');
   }, 30_000);
 });

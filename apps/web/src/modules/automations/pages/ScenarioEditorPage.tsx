@@ -399,7 +399,9 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
       </Group>
       {readOnly && (
         <Alert color="gray" variant="light" radius={0} py={6} data-testid="editor-read-only">
-          {t('automations.editor.read_only', { status: t(`automations.status.${scenario.status}`) })}
+          {scenario.status === 'draft'
+            ? t('automations.editor.read_only_no_right')
+            : t('automations.editor.read_only', { status: t(`automations.status.${scenario.status}`) })}
         </Alert>
       )}
       {(state.graphFaults.length > 0 || state.refusal) && (
@@ -502,8 +504,8 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
               onDelete={() => dispatch({ type: 'remove', nodeIds: [selected.id], edgeIds: [] })}
             />
           ) : (
-            <Text size="sm" c="dimmed">
-              {t('automations.editor.no_selection')}
+            <Text size="sm" c="dimmed" data-testid="no-selection">
+              {readOnly ? t('automations.editor.no_selection_read_only') : t('automations.editor.no_selection')}
             </Text>
           )}
         </ScrollArea>
