@@ -296,7 +296,10 @@ export function CustomerListPage() {
                         <Table.Td>
                           <EmailStatusBadge status={customer.emailStatus} />
                         </Table.Td>
-                        <Table.Td>{location(customer.country, customer.prefecture)}</Table.Td>
+                        {/* Breaks between the country and the prefecture, never inside a name (アメリカ合衆／国). */}
+                        <Table.Td style={{ wordBreak: 'keep-all', overflowWrap: 'break-word' }}>
+                          {location(customer.country, customer.prefecture)}
+                        </Table.Td>
                         <Table.Td>{customer.totalBookings}</Table.Td>
                         <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(customer.createdAt, language)}</Table.Td>
                       </Table.Tr>
