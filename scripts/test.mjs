@@ -5,11 +5,12 @@
 // that ran them (CI runs a second leg on Node 24: .ci/run). `--exclude <glob>` (repeatable) leaves
 // files out, as vitest's own option.
 //
-// A test of the layers that run the real server (integration, the PGlite pass, e2e) that fails is
-// run once more, its file alone, as Playwright's own CI setting does: a test that fails twice
-// fails the layer; one that passes the second time passes it but is named at the end as flaky,
-// with the first failure, so it is seen and fixed rather than hidden. Unit and web tests get no
-// second run: nothing in them waits on time.
+// A test of the layers that wait on a database, a server or a browser (unit, whose db/client test
+// opens the embedded PGlite; integration; the PGlite pass; e2e) that fails is run once more, its
+// file alone, as Playwright's own CI setting does: a test that fails twice fails the layer; one
+// that passes the second time passes it but is named at the end as flaky, with the first failure,
+// so it is seen and fixed rather than hidden. Web tests get no second run: nothing in them waits
+// on more than jsdom.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
@@ -26,7 +27,7 @@ const only = args.filter((arg, i) => arg !== '--exclude' && args[i - 1] !== '--e
 const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filter(
   (l) => only.length === 0 || only.includes(l),
 );
-const RUN_AGAIN = new Set(['integration', 'integration-pglite', 'e2e']);
+const RUN_AGAIN = new Set(['unit', 'integration', 'integration-pglite', 'e2e']);
 // More failed files than this is not flakiness: the layer is broken, and a second run would only
 // take time.
 const MOST_FILES_RUN_AGAIN = 4;
