@@ -509,7 +509,8 @@ export const ZImageFromUrl = z.object({ url: z.string().trim().min(1).max(2000) 
 /**
  * html_too_large: past TEMPLATE_HTML_WARN_BYTES (Gmail clips at 102 KB); image_missing_alt: an
  * image without alt text; image_missing: an image block with no image yet; link_missing: a button
- * or link without an address; subject_missing: no subject for this language; language_missing: the
+ * or link without an address; button_label_missing, link_label_missing: a button or link without
+ * a label, left out of the mail; subject_missing: no subject for this language; language_missing: the
  * language asked for has no version, the default one was rendered.
  */
 export const PREVIEW_WARNINGS = [
@@ -517,12 +518,14 @@ export const PREVIEW_WARNINGS = [
   'image_missing_alt',
   'image_missing',
   'link_missing',
+  'button_label_missing',
+  'link_label_missing',
   'subject_missing',
   'language_missing',
 ] as const;
 export const ZPreviewWarning = z.object({
   code: z.enum(PREVIEW_WARNINGS),
-  /** The block concerned (image_*, link_missing). */
+  /** The block concerned (image_*, link_missing, *_label_missing). */
   blockId: z.string().optional(),
 });
 export type TPreviewWarning = z.infer<typeof ZPreviewWarning>;

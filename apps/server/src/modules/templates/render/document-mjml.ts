@@ -103,7 +103,11 @@ export function blockMjml(
       return `<mj-image${attr('src', options.imageUrl(block.src))}${attr('alt', block.alt)}${href}${attr('width', `${width}px`)}${attr('align', block.align)}${fluid}${padding(block.padding)}></mj-image>`;
     }
     case 'button': {
-      if (!block.label) return '';
+      // Left out of the mail, and said: a button without a label would be an empty box.
+      if (!block.label.trim()) {
+        warnings.push({ code: 'button_label_missing', blockId: block.id });
+        return '';
+      }
       if (!block.href) warnings.push({ code: 'link_missing', blockId: block.id });
       const href = block.href ? attr('href', block.href) : '';
       const width = block.fullWidth ? attr('width', '100%') : '';
@@ -114,7 +118,10 @@ export function blockMjml(
       return `<mj-text${padding(block.padding)}>${html}</mj-text>`;
     }
     case 'link': {
-      if (!block.label) return '';
+      if (!block.label.trim()) {
+        warnings.push({ code: 'link_label_missing', blockId: block.id });
+        return '';
+      }
       if (!block.href) warnings.push({ code: 'link_missing', blockId: block.id });
       const label = slots.withTags(block.label, escapeHtml);
       const inner = block.href

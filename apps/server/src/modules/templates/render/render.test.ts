@@ -149,6 +149,17 @@ describe('block to MJML', () => {
     ]);
   });
 
+  it('leaves a button or link without a label out of the mail, and says so', () => {
+    for (const label of ['', '  ']) {
+      const button = mjmlOf({ id: 'b', type: 'button', label, href: 'https://x.jp' });
+      expect(button.mjml).toBe('');
+      expect(button.warnings).toEqual([{ code: 'button_label_missing', blockId: 'b' }]);
+      const link = mjmlOf({ id: 'l', type: 'link', label, href: '' });
+      expect(link.mjml).toBe('');
+      expect(link.warnings).toEqual([{ code: 'link_label_missing', blockId: 'l' }]);
+    }
+  });
+
   it('writes a link block as a coloured anchor', () => {
     const { mjml } = mjmlOf({
       id: 'l',

@@ -58,7 +58,7 @@ describe('the preview', () => {
     expect(body).toEqual({ language: 'ja', contents: contents.ja });
   });
 
-  it('says that a button without a label is left out of the mail, and selects it on a click', async () => {
+  it("says the server's warning that a button without a label is left out of the mail, and selects it on a click", async () => {
     const button = newBlock('button', 'btn1');
     const labelled = { ...newBlock('button', 'btn2'), label: 'ご予約はこちら', href: 'https://yado.example/book' };
     const document = { ...emptyDocument(), sections: [newSection(1, () => 's1', [button, labelled])] };
@@ -73,7 +73,7 @@ describe('the preview', () => {
                 html: '<html><body><p>本文</p></body></html>',
                 text: '本文',
                 htmlBytes: 1024,
-                warnings: [],
+                warnings: [{ code: 'button_label_missing', blockId: 'btn1' }],
               },
             },
           }

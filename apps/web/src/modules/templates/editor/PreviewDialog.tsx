@@ -13,7 +13,6 @@ import { errorText } from '../../../lib/http/errorText';
 import { previewContents } from '../api/templatesCalls';
 import { PreviewFrame } from '../components/PreviewFrame';
 import { CustomerPicker } from './CustomerPicker';
-import { unlabelledBlocks } from './documentEditing';
 
 export type TDevice = keyof typeof PREVIEW_WIDTHS;
 
@@ -70,9 +69,6 @@ export function PreviewDialog({
   };
 
   const data = preview.data;
-  // The server leaves a button or link without a label out of the mail without a word: say so here.
-  const rendered = data ? contents[data.language] : null;
-  const unlabelled = rendered ? unlabelledBlocks(rendered.document) : [];
   const selectBlock = (blockId: string) => {
     onSelectBlock(blockId);
     onClose();
@@ -138,7 +134,7 @@ export function PreviewDialog({
             </Group>
           </Stack>
         )}
-        {data && (data.warnings.length > 0 || unlabelled.length > 0 || overflows) && (
+        {data && (data.warnings.length > 0 || overflows) && (
           <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="preview-warnings" p="xs">
             <List size="sm" spacing={2}>
               {data.warnings.map((warning, i) => (
@@ -156,19 +152,6 @@ export function PreviewDialog({
                   ) : (
                     t(`templates.warnings.${warning.code}`, { size: kb(data.htmlBytes) })
                   )}
-                </List.Item>
-              ))}
-              {unlabelled.map((block) => (
-                <List.Item key={`label_missing-${block.id}`} data-code="label_missing">
-                  <Text
-                    span
-                    size="sm"
-                    td="underline"
-                    style={{ cursor: 'pointer' }}
-                    onClick={() => selectBlock(block.id)}
-                  >
-                    {t(`templates.warnings.label_missing_${block.type}`)}
-                  </Text>
                 </List.Item>
               ))}
               {overflows && <List.Item data-code="overflow">{t('templates.warnings.overflow', { width })}</List.Item>}

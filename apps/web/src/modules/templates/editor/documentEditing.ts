@@ -117,15 +117,6 @@ export function newSection(columns: number, newId: TNewId, blocks: TBlock[] = []
 
 export const emptyContent = (): TTemplateContent => ({ subject: '', preheader: '', document: emptyDocument() });
 
-/** The buttons and links without a label, which the mail leaves out (an empty label renders nothing). */
-export function unlabelledBlocks(document: TBlockDocument): TBlock[] {
-  return document.sections.flatMap((section) =>
-    section.columns.flatMap((column) =>
-      column.blocks.filter((b) => (b.type === 'button' || b.type === 'link') && !b.label.trim()),
-    ),
-  );
-}
-
 /** Where a block is: its section, column and index, or null. */
 export function findBlock(
   document: TBlockDocument,
