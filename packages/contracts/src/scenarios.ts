@@ -85,8 +85,11 @@ export const DELETABLE_STATUSES = [
   'archived',
 ] as const satisfies readonly TScenarioStatus[];
 
-/** Node states shown on the editor (section 4). */
-export const NODE_STATES = ['success', 'running', 'error'] as const;
+/**
+ * Node states shown on the editor (section 4). `stopped`: the scenario was stopped while guests were
+ * still at the step; they left because of the stop, so the step is no success (whoever passed it before).
+ */
+export const NODE_STATES = ['success', 'running', 'error', 'stopped'] as const;
 export type TNodeState = (typeof NODE_STATES)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -467,6 +470,12 @@ export const ZNodeCounts = z.object({
   skipped: z.number(),
   failed: z.number(),
   left: z.number(),
+  /**
+   * Of left: guests still at this step (waiting for its time, or for its mail) when the scenario
+   * was stopped, who left because of the stop. The others left for a reason of their own (a
+   * cancelled booking, an unsubscribe).
+   */
+  stopped: z.number(),
 });
 export type TNodeCounts = z.infer<typeof ZNodeCounts>;
 

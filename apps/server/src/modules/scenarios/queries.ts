@@ -160,11 +160,15 @@ export async function haltJourneys(tx: TTx, scenarioId: string, reason: string, 
   );
 }
 
-/** Per node: journeys entered, done (passed on), failed, left, and waiting now; the last failure's reason. */
+/**
+ * Per node: journeys entered, done (passed on), failed, left (`stopped`: of them, those the
+ * scenario's stop took out), and waiting now; the last failure's reason.
+ */
 export async function nodeCounts(tx: TTx, scenarioId: string) {
-  const events = await selectRows<{ node_id: string; event: string; n: number }>(
+  const events = await selectRows<{ node_id: string; event: string; n: number; stopped: number }>(
     tx,
-    sql`select node_id, event, count(*)::int as n from journey_steps where scenario_id = ${scenarioId}::uuid group by node_id, event`,
+    sql`select node_id, event, count(*)::int as n, (count(*) filter (where detail = ${'scenario_stopped'}))::int as stopped
+      from journey_steps where scenario_id = ${scenarioId}::uuid group by node_id, event`,
   );
   const waiting = await selectRows<{ node_id: string; n: number }>(
     tx,

@@ -112,8 +112,8 @@ async function nodeStatuses(tx: TTx, row: TScenarioRow): Promise<TNodeStatus[]> 
   if (row.status === 'draft' && row.run_number === 0) return [];
   const { events, waiting, failures } = await nodeCounts(tx, row.id);
   return row.graph.nodes.map((node) => {
-    const of = (...names: string[]) =>
-      events.filter((e) => e.node_id === node.id && names.includes(e.event)).reduce((a, e) => a + e.n, 0);
+    const at = events.filter((e) => e.node_id === node.id);
+    const of = (...names: string[]) => at.filter((e) => names.includes(e.event)).reduce((a, e) => a + e.n, 0);
     const counts = {
       entered: of('entered'),
       waiting: waiting.find((w) => w.node_id === node.id)?.n ?? 0,
@@ -121,11 +121,21 @@ async function nodeStatuses(tx: TTx, row: TScenarioRow): Promise<TNodeStatus[]> 
       skipped: of('skipped'),
       failed: of('failed'),
       left: of('left'),
+      stopped: at.find((e) => e.event === 'left')?.stopped ?? 0,
     };
     const nodeError = row.node_errors?.[node.id] ?? null;
     const failure = failures.find((f) => f.node_id === node.id)?.detail ?? null;
+    // A step the stop emptied did not succeed: those still there left because of the stop.
     const state =
-      nodeError || counts.failed > 0 ? 'error' : counts.waiting > 0 ? 'running' : counts.entered > 0 ? 'success' : null;
+      nodeError || counts.failed > 0
+        ? 'error'
+        : counts.waiting > 0
+          ? 'running'
+          : row.status === 'stopped' && counts.stopped > 0
+            ? 'stopped'
+            : counts.entered > 0
+              ? 'success'
+              : null;
     return { nodeId: node.id, state, message: nodeError ?? (counts.failed > 0 ? failure : null), counts };
   });
 }

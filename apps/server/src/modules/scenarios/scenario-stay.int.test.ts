@@ -458,3 +458,49 @@ describe('a mail after a delay in a pre-arrival journey', () => {
     await stop(post);
   }, 180_000);
 });
+
+describe('a stopped scenario', () => {
+  it('counts the guests still waiting at the entrance as left because of the stop, apart from those who left of their own accord, and calls no such step a success', async () => {
+    await setClock(tokyo(day(80), '10:00'));
+    const id = await runStayScenario('停止', { kind: 'before_check_in', days: 3 });
+    const waits = await customer('stop-waits');
+    const mailed = await customer('stop-mailed');
+    const cancels = await customer('stop-cancels');
+    await booking(waits.id, day(90));
+    await booking(mailed.id, day(84));
+    const cancelled = await booking(cancels.id, day(90));
+    await advance(1);
+    await s.sql(`update bookings set status = 'cancelled', updated_at = now() where id = $1`, [cancelled]);
+    await advance(1);
+    // 3 days before the stay at 09:00: one guest gets the mail and is done with the journey.
+    await setClock(tokyo(day(81), '09:00'));
+    await sent(mailed.email);
+    await eventually(async () => {
+      await advance(1);
+      return (await journeysOf(id, mailed.id))[0]?.state === 'done' ? true : null;
+    }, 30_000);
+    await stop(id);
+
+    const summary = await s.call('GET', `/v1/scenarios/${id}/summary`, { token });
+    expect(summary.status, JSON.stringify(summary.body)).toBe(200);
+    const step = (nodeId: string) =>
+      summary.body.data.nodes.find((n: { nodeId: string }) => n.nodeId === nodeId) as Record<string, unknown>;
+    // At the entrance: 3 entered, 1 went on, 1 left with the cancelled stay, 1 was still waiting for
+    // its day and left because of the stop.
+    expect(step('stay')).toEqual({
+      nodeId: 'stay',
+      state: 'stopped',
+      message: null,
+      counts: { entered: 3, waiting: 0, done: 1, skipped: 0, failed: 0, left: 2, stopped: 1 },
+    });
+    // Everyone who reached the mail was mailed before the stop: that step did succeed.
+    expect(step('mail')).toMatchObject({ state: 'success', counts: { entered: 1, done: 1, left: 0, stopped: 0 } });
+    const scenario = await s.call('GET', `/v1/scenarios/${id}`, { token });
+    expect(scenario.body.data.nodes).toEqual(summary.body.data.nodes);
+    expect((await journeysOf(id, waits.id))[0]?.path.at(-1)).toMatchObject({
+      nodeId: 'stay',
+      event: 'left',
+      detail: 'scenario_stopped',
+    });
+  }, 120_000);
+});

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { outletsOf } from '../graph/graphReducer';
 import { nodeText } from '../graph/nodeText';
+import { leftOtherwise, NODE_STATE_COLOR } from './nodeState';
 
 export interface TStepData extends Record<string, unknown> {
   node: TScenarioNode;
@@ -27,7 +28,6 @@ const COLOR: Record<TScenarioNode['type'], string> = {
   branch: 'cyan',
   email: 'blue',
 };
-const STATE_COLOR = { success: 'green', running: 'blue', error: 'red' } as const;
 const OUTLET_AT: Record<TEdgeHandle, string> = { next: '50%', yes: '30%', no: '70%', error: '85%' };
 
 /** One step on the canvas: what it does, its validation faults, and while it runs its state and counts. */
@@ -63,7 +63,7 @@ export function StepNode({ data, selected }: NodeProps<TStepFlowNode>) {
             </Badge>
           </Group>
           {status?.state && (
-            <Badge color={STATE_COLOR[status.state]} variant="dot" size="sm" data-testid="node-state">
+            <Badge color={NODE_STATE_COLOR[status.state]} variant="dot" size="sm" data-testid="node-state">
               {t(`automations.node_state.${status.state}`)}
             </Badge>
           )}
@@ -98,7 +98,9 @@ export function StepNode({ data, selected }: NodeProps<TStepFlowNode>) {
                     ] as const)
                   : ([['done', counts.done]] as const)),
                 ['failed', counts.failed],
-                ['left', counts.left],
+                ['left', leftOtherwise(counts)],
+                // Those the scenario's stop took out, apart from the others who left.
+                ...(counts.stopped > 0 ? ([['stopped', counts.stopped]] as const) : []),
               ] as const
             ).map(([key, value]) => (
               <Text key={key} size="xs" c="dimmed" data-count={key} data-value={value}>

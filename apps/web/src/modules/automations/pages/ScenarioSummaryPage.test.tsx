@@ -71,4 +71,108 @@ describe('the scenario summary', () => {
     const result = await screen.findByTestId('holdout-result', {}, { timeout: 15_000 });
     expect(result.textContent).toBe('The holdout is too small to say: 12 guests held out (at least 100 are needed).');
   }, 30_000);
+
+  describe('of a stopped scenario', () => {
+    // Pre-arrival, stopped: of 120 guests at the entrance, 3 went on to their mail, 2 cancelled
+    // their stay, and 115 were still waiting for their "3 days before check-in" when it stopped.
+    const nodes = [
+      { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { kind: 'before_check_in', days: 3 } },
+      {
+        id: 'email',
+        type: 'email',
+        position: { x: 0, y: 160 },
+        data: {
+          templateId: '00000000-0000-4000-8000-000000000001',
+          subject: 'See you soon',
+          senderEmail: 'info@sakura.example',
+        },
+      },
+    ];
+    const statuses = [
+      {
+        nodeId: 'trigger',
+        state: 'stopped',
+        message: null,
+        counts: { entered: 120, waiting: 0, done: 3, skipped: 0, failed: 0, left: 117, stopped: 115 },
+      },
+      {
+        nodeId: 'email',
+        state: 'success',
+        message: null,
+        counts: { entered: 3, waiting: 0, done: 3, skipped: 0, failed: 0, left: 0, stopped: 0 },
+      },
+    ];
+    const stopped = {
+      ...scenarioFixture('2026-11-21T00:00:00.000Z', nodes),
+      status: 'stopped',
+      editable: false,
+      startedAt: '2026-11-01T00:00:00.000Z',
+      stoppedAt: '2026-11-20T00:00:00.000Z',
+      nodes: statuses,
+    };
+    const serveStopped = () =>
+      mockFetch((method, url) => {
+        if (url.pathname === '/v1/scenarios/s1') return { body: { data: stopped } };
+        if (url.pathname === '/v1/scenarios/s1/summary')
+          return {
+            body: {
+              data: {
+                runs: [{ run: 1, startedAt: stopped.startedAt, endedAt: stopped.stoppedAt, entered: 120 }],
+                nodes: statuses,
+              },
+            },
+          };
+        if (url.pathname === '/v1/scenarios/s1/emails') return { body: { data: { items: [] } } };
+        return undefined;
+      });
+    const row = async (nodeId: string) => {
+      await screen.findByTestId('summary-runs', {}, { timeout: 15_000 });
+      return screen
+        .getAllByTestId('summary-node')
+        .find((r) => r.getAttribute('data-node-id') === nodeId) as HTMLElement;
+    };
+    const cell = (r: HTMLElement, key: string) => r.querySelector(`[data-count="${key}"]`)?.textContent;
+
+    it('says the guests still waiting at the entrance left because it stopped, never that they succeeded', async () => {
+      serveStopped();
+      await renderWithProviders(<ScenarioSummaryPage />, {
+        path: '/automations/scenario/s1',
+        pattern: '/automations/scenario/:id',
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+      });
+      const entrance = await row('trigger');
+      expect(entrance.textContent).not.toContain('Success');
+      expect(within(entrance).getByText('Stopped')).toBeTruthy();
+      expect(within(entrance).getByTestId('summary-node-stopped').textContent).toBe(
+        '115 guests were still waiting at the entrance for their time to go on when the scenario stopped: they left because it stopped, without reaching any step after it.',
+      );
+      // Each guest in one column: 3 went on, 2 left of their own accord, 115 left when it stopped.
+      expect([
+        cell(entrance, 'entered'),
+        cell(entrance, 'done'),
+        cell(entrance, 'left'),
+        cell(entrance, 'stopped'),
+      ]).toEqual(['120', '3', '2', '115']);
+      const email = await row('email');
+      expect(within(email).getByText('Success')).toBeTruthy();
+      expect(within(email).queryByTestId('summary-node-stopped')).toBeNull();
+      expect(cell(email, 'stopped')).toBe('0');
+    }, 30_000);
+
+    it('says so in Japanese too', async () => {
+      serveStopped();
+      await renderWithProviders(<ScenarioSummaryPage />, {
+        path: '/automations/scenario/s1',
+        pattern: '/automations/scenario/:id',
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+        language: 'ja',
+      });
+      const entrance = await row('trigger');
+      expect(entrance.textContent).not.toContain('成功');
+      expect(within(entrance).getByTestId('summary-node-stopped').textContent).toBe(
+        'シナリオを停止したとき、115 人が入口で次へ進む時刻を待っていました。停止により離脱したため、その先のステップには進んでいません。',
+      );
+      expect(screen.getByRole('columnheader', { name: '停止で離脱' })).toBeTruthy();
+    }, 30_000);
+  });
 });

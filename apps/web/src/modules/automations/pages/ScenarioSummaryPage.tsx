@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { TScenario } from '@yado/contracts/scenarios';
+import type { TNodeCounts, TNodeStatus, TScenario, TScenarioNode } from '@yado/contracts/scenarios';
 import { IconPencil, IconPlayerPause, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,16 +30,37 @@ import { PageHeader } from '../../ui/components/PageHeader';
 import { emailDetailsQuery, executionLogQuery, journeysQuery, scenarioQuery } from '../api/scenariosCalls';
 import { runPeriodText } from '../components/runPeriodText';
 import { journeyStepDetail } from '../components/journeyStepDetail';
+import { leftOtherwise, NODE_STATE_COLOR } from '../components/nodeState';
 import { ScenarioStatusBadge } from '../components/ScenarioStatusBadge';
 import { nodeText } from '../graph/nodeText';
 import { editorPath, useScenarioActions } from '../hooks/useScenarioActions';
 import { scenarioActionsFor } from '../scenarioActions';
 
-const STATE_COLOR = { success: 'green', running: 'blue', error: 'red' } as const;
+/** Each guest who entered a step is counted in one column; those a stop took out only once there are any. */
+const COUNT_COLUMNS = ['entered', 'waiting', 'done', 'failed', 'left', 'stopped'] as const;
+type TCountColumn = (typeof COUNT_COLUMNS)[number];
+const countOf = (counts: TNodeCounts, key: TCountColumn) => (key === 'left' ? leftOtherwise(counts) : counts[key]);
 
 function stepName(scenario: TScenario, nodeId: string | null, t: ReturnType<typeof useTranslation>['t']): string {
   const node = scenario.graph.nodes.find((n) => n.id === nodeId);
   return node ? `${t(`automations.kind.${node.type}`)}: ${nodeText(node, t)}` : (nodeId ?? '-');
+}
+
+/**
+ * Why a step of a stopped scenario holds no one: those still there when it stopped left because of
+ * the stop. At the entrance they were waiting for their time to go on (a stay's "3 days before").
+ */
+function stoppedText(
+  node: TScenarioNode,
+  status: TNodeStatus,
+  t: ReturnType<typeof useTranslation>['t'],
+  language: ReturnType<typeof currentLanguage>,
+): string {
+  const count = status.counts.stopped;
+  const guests = formatCount(count, language);
+  return node.type === 'trigger'
+    ? t('automations.summary.stopped_at_entrance', { count, guests })
+    : t('automations.summary.stopped_at_step', { count, guests });
 }
 
 /** What the scenario caused: its holdout compared with the guests it mailed. */
@@ -151,6 +172,7 @@ export function ScenarioSummaryPage() {
   const allowed = scenarioActionsFor(data.status, data.editable, can);
   const nodes = log.data?.nodes ?? data.nodes;
   const runs = log.data?.runs ?? [];
+  const columns = COUNT_COLUMNS.filter((key) => key !== 'stopped' || nodes.some((n) => n.counts.stopped > 0));
 
   return (
     <>
@@ -229,7 +251,7 @@ export function ScenarioSummaryPage() {
                   <Table.Tr>
                     <Table.Th>{t('automations.summary.node')}</Table.Th>
                     <Table.Th>{t('automations.summary.path_state')}</Table.Th>
-                    {(['entered', 'waiting', 'done', 'failed', 'left'] as const).map((key) => (
+                    {columns.map((key) => (
                       <Table.Th key={key}>{t(`automations.counts.${key}`)}</Table.Th>
                     ))}
                   </Table.Tr>
@@ -247,7 +269,7 @@ export function ScenarioSummaryPage() {
                         <Table.Td>{stepName(data, node.id, t)}</Table.Td>
                         <Table.Td>
                           {status?.state && (
-                            <Badge color={STATE_COLOR[status.state]} variant="dot">
+                            <Badge color={NODE_STATE_COLOR[status.state]} variant="dot">
                               {t(`automations.node_state.${status.state}`)}
                             </Badge>
                           )}
@@ -256,10 +278,15 @@ export function ScenarioSummaryPage() {
                               {t(`errors.${status.message}`, { defaultValue: t('errors.general') })}
                             </Text>
                           )}
+                          {status?.state === 'stopped' && (
+                            <Text size="xs" c="dimmed" maw={320} data-testid="summary-node-stopped">
+                              {stoppedText(node, status, t, language)}
+                            </Text>
+                          )}
                         </Table.Td>
-                        {(['entered', 'waiting', 'done', 'failed', 'left'] as const).map((key) => (
+                        {columns.map((key) => (
                           <Table.Td key={key} data-count={key}>
-                            {formatCount(status?.counts[key] ?? 0, language)}
+                            {formatCount(status ? countOf(status.counts, key) : 0, language)}
                           </Table.Td>
                         ))}
                       </Table.Tr>
