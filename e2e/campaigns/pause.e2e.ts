@@ -72,7 +72,7 @@ describe.each(LANGUAGES)('pausing a campaign that is sending (%s)', (language) =
     expect(said![1]).not.toBe(c.statistics.paused_someone);
     // Paused, not waiting: the pause holds it, so no quiet hours' end is named.
     await page.getByTestId('campaign-hold').waitFor({ state: 'detached', timeout: 15_000 });
-    expect(await page.getByTestId('campaign-status').textContent()).toBe(c.hold.paused_badge);
+    expect(await page.getByTestId('campaign-status').textContent()).toBe(c.status.paused);
     await screenshot(page, `campaign-paused-${language}`);
 
     // Nothing holds it now but the pause: still nothing goes out.

@@ -29,6 +29,35 @@ export { CAMPAIGN_HOLD_REASONS, ZCampaignHold, type TCampaignHold } from './camp
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'pending', 'sent', 'failed', 'cancelled'] as const;
 export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
+/**
+ * The statuses the campaign list shows on its badges, filters by and counts: the campaign's status,
+ * but a sending (pending) campaign shows `paused` while paused (it waits for a person) and
+ * `waiting` while quiet hours hold every delivery it has left (`hold.whole`: nothing is on its way).
+ * A campaign partly held still sends, and stays `pending`.
+ */
+export const CAMPAIGN_LIST_STATUSES = [
+  'draft',
+  'scheduled',
+  'pending',
+  'waiting',
+  'paused',
+  'sent',
+  'failed',
+  'cancelled',
+] as const;
+export type TCampaignListStatus = (typeof CAMPAIGN_LIST_STATUSES)[number];
+
+/** The list status of a campaign (see CAMPAIGN_LIST_STATUSES); the server filters by the same rule in SQL. */
+export function listStatusOf(campaign: {
+  status: TCampaignStatus;
+  paused: unknown;
+  hold: { whole: boolean } | null | undefined;
+}): TCampaignListStatus {
+  if (campaign.status !== 'pending') return campaign.status;
+  if (campaign.paused) return 'paused';
+  return campaign.hold?.whole === true ? 'waiting' : 'pending';
+}
+
 /** States in which the campaign's fields may still be edited. */
 export const EDITABLE_STATUSES = ['draft', 'scheduled'] as const satisfies readonly TCampaignStatus[];
 
@@ -209,16 +238,17 @@ export const CAMPAIGN_SORTS = [
 
 export const ZCampaignListQuery = z.object({
   search: z.string().trim().max(200).optional(),
-  status: z.enum(CAMPAIGN_STATUSES).optional(),
+  /** As the list's badges say it (CAMPAIGN_LIST_STATUSES): `pending` leaves out the paused and the waiting. */
+  status: z.enum(CAMPAIGN_LIST_STATUSES).optional(),
   sort: z.enum(CAMPAIGN_SORTS).default('-created_at'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type TCampaignListQuery = z.infer<typeof ZCampaignListQuery>;
 
-/** Headline statistics of the list: campaigns by status and sums of the sends in reach. */
+/** Headline statistics of the list: campaigns by list status (as the filter finds them) and sums of the sends in reach. */
 export const ZCampaignHeadline = z.object({
-  byStatus: z.record(z.enum(CAMPAIGN_STATUSES), z.number()),
+  byStatus: z.record(z.enum(CAMPAIGN_LIST_STATUSES), z.number()),
   sent: z.number(),
   failed: z.number(),
   skipped: z.number(),
@@ -324,6 +354,7 @@ export const ZDelivery = z.object({
   skipReason: z.string().nullable(),
   attempts: z.number(),
   sentAt: z.string().nullable(),
+  /** An error code of the catalogue, or the relay's reply as received, any address but `email` hidden. */
   error: z.string().nullable(),
 });
 export type TDelivery = z.infer<typeof ZDelivery>;

@@ -169,6 +169,10 @@ export const ERROR_MESSAGES = {
   invalid_time_zone: 'Choose a valid time zone.',
   campaign_render_failed:
     'The template could not be rendered for sending. Open it in the template editor and save it again.',
+  /** A delivery's own failure, kept by the send (not a relay's reply): shown beside the recipient. */
+  delivery_not_built: 'The mail could not be built for this guest.',
+  delivery_answer_lost_twice:
+    "The relay's answer was lost twice, so the mail was not sent a third time. The guest may have received it.",
   unsubscribe_link_invalid: 'This unsubscribe link is not valid. Please use the link in the latest email.',
   tracking_brand_only: 'The conversion window is set by the brand.',
   scenario_not_editable: 'Once a scenario runs, changes cannot be made.',

@@ -132,6 +132,8 @@ export {
 export * as campaignsApi from './campaigns.ts';
 export {
   CAMPAIGN_STATUSES,
+  CAMPAIGN_LIST_STATUSES,
+  listStatusOf,
   DELIVERY_STATUSES,
   SKIP_REASONS,
   EDITABLE_STATUSES,
@@ -141,6 +143,7 @@ export {
   type TCampaignHold,
   type TCampaignScope,
   type TCampaignStatus,
+  type TCampaignListStatus,
   type TDeliveryStatus,
   type TSkipReason,
   type TSchedule,

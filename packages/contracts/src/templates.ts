@@ -463,8 +463,12 @@ export const ZTemplateListQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
+/** A template as the list shows it: with its owner's time zone, the zone its times are shown in (as a campaign's). */
+export const ZTemplateListItem = ZTemplateSummary.extend({ timeZone: z.string() });
+export type TTemplateListItem = z.infer<typeof ZTemplateListItem>;
+
 export const ZTemplatePage = z.object({
-  items: z.array(ZTemplateSummary),
+  items: z.array(ZTemplateListItem),
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),

@@ -290,6 +290,10 @@ export const ZRecipient = z.object({
   /** Set when `status` is skipped. */
   skipReason: z.enum(RECIPIENT_SKIP_REASONS).nullable(),
   sentAt: z.string().nullable(),
+  /**
+   * Why the delivery failed or waits: an error code of the catalogue, or the relay's reply as
+   * received (an unclassified failure's only explanation), any address but `email` hidden.
+   */
   error: z.string().nullable(),
   openedAt: z.string().nullable(),
   clickedAt: z.string().nullable(),
@@ -300,7 +304,8 @@ export const ZRecipient = z.object({
   possibleRepeat: z.boolean(),
   /**
    * Issue 25: the delivery's latest bounce, policy block, auto-reply or complaint, as the rules
-   * classified it, with the relay's or the report's diagnostic text as received.
+   * classified it, with the relay's or the report's diagnostic text as received (any address but
+   * `email` hidden).
    */
   feedback: z
     .object({

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAMPAIGN_LIST_STATUSES, listStatusOf } from '@yado/contracts';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { quietNow } from '../../test/quiet-hours.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
@@ -36,8 +37,11 @@ async function customer(hotelId: string, first: string, email: string): Promise<
   return row.id as string;
 }
 
-/** A brand campaign to these customers, sent now and run once (what quiet hours allow goes). */
-async function brandCampaign(name: string, customerIds: string[]): Promise<string> {
+/**
+ * A brand campaign to these customers, sent now and run once (what quiet hours allow goes); with
+ * `run` false only started: its deliveries all wait in the queue.
+ */
+async function brandCampaign(name: string, customerIds: string[], { run = true } = {}): Promise<string> {
   const t = await token(DEMO.brandAdmin);
   const segment = (await s.call('POST', '/v1/segments', { token: t, body: { name: `${name} ${tag}`, type: 'static' } }))
     .body.data.id as string;
@@ -61,7 +65,7 @@ async function brandCampaign(name: string, customerIds: string[]): Promise<strin
   const sent = await s.call('POST', `/v1/campaigns/${id}/send-now`, { token: t, body: {} });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   await startCampaign(s.rt, { campaignId: id, brandId: brand.id });
-  await sendCampaign(s.rt, { campaignId: id, brandId: brand.id });
+  if (run) await sendCampaign(s.rt, { campaignId: id, brandId: brand.id });
   return id;
 }
 
@@ -210,6 +214,61 @@ describe('a campaign held by quiet hours', () => {
     } finally {
       await setQuietHours(hakone.id, null);
       await setQuietHours(kyoto.id, null);
+    }
+  });
+});
+
+describe("the list's status filter", () => {
+  it('finds a sending campaign under the status its badge shows: Paused, Waiting (held whole), else Pending', async () => {
+    const quiet = quietNow();
+    await setQuietHours(hakone.id, quiet);
+    try {
+      // 新宿 has no quiet hours: started, its guest still to send.
+      const sending = await brandCampaign('送信中', [await customer(shinjuku.id, '一', mail('filter-sending'))], {
+        run: false,
+      });
+      // 箱根's guest held, 新宿's on its way: partly held, so still sending ("Pending" with a hold note).
+      const partly = await brandCampaign(
+        '一部待機',
+        [
+          await customer(hakone.id, '二', mail('filter-partly-h')),
+          await customer(shinjuku.id, '三', mail('filter-partly-s')),
+        ],
+        { run: false },
+      );
+      // 箱根's guests only: quiet hours hold everything left ("Waiting").
+      const held = await brandCampaign('待機', [await customer(hakone.id, '四', mail('filter-held'))]);
+      const paused = await brandCampaign('一時停止', [await customer(shinjuku.id, '五', mail('filter-paused'))], {
+        run: false,
+      });
+      const t = await token(DEMO.brandAdmin);
+      expect((await s.call('POST', `/v1/campaigns/${paused}/pause`, { token: t, body: {} })).status).toBe(200);
+
+      const ours = [sending, partly, held, paused];
+      const found: Record<string, string[]> = {};
+      for (const status of CAMPAIGN_LIST_STATUSES) {
+        const res = await s.call('GET', `/v1/campaigns?status=${status}&pageSize=100`, { token: t });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const page = res.body.data;
+        expect(page.total).toBeLessThanOrEqual(100);
+        // Every campaign found shows the badge of the status asked for, and the option counts them.
+        for (const item of page.items) expect(listStatusOf(item), item.name).toBe(status);
+        expect(page.headline.byStatus[status], status).toBe(page.total);
+        found[status] = (page.items as { id: string }[]).map((c) => c.id).filter((id) => ours.includes(id));
+      }
+      expect(found.pending?.sort()).toEqual([sending, partly].sort());
+      expect(found.waiting).toEqual([held]);
+      expect(found.paused).toEqual([paused]);
+      expect(found.scheduled).toEqual([]);
+      const all = (await s.call('GET', '/v1/campaigns?pageSize=100', { token: t })).body.data;
+      expect(Object.values(all.headline.byStatus as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(all.total);
+
+      // Resumed, the paused one is found under Pending again.
+      await s.call('POST', `/v1/campaigns/${paused}/resume`, { token: t, body: {} });
+      const pending = (await s.call('GET', '/v1/campaigns?status=pending&pageSize=100', { token: t })).body.data;
+      expect(pending.items.map((c: { id: string }) => c.id)).toContain(paused);
+    } finally {
+      await setQuietHours(hakone.id, null);
     }
   });
 });

@@ -8,6 +8,7 @@ const group = (over: Partial<TWaitingGroup>): TWaitingGroup => ({
   campaign_id: 'c1',
   host_id: 'h1',
   host_name: 'さくら旅館 箱根',
+  host_level: 'hotel',
   timezone: 'Asia/Tokyo',
   start: null,
   end: null,
@@ -48,5 +49,23 @@ describe('the hold of a sending campaign', () => {
     expect(hold).toMatchObject({ hostName: 'Early', localTime: '07:30', otherHosts: 1, waiting: 7, whole: false });
     // Deliveries in flight: something is still on its way.
     expect(holdOf([group({})], 2, NIGHT)?.whole).toBe(false);
+  });
+
+  it('counts as "more" the other hotels only, not the brand holding its guests allocated to no hotel', () => {
+    const brand = group({ host_id: 'b1', host_name: 'さくらホテルズ', host_level: 'brand', end: '09:00', waiting: 5 });
+    const hotels = [
+      group({ host_id: 'h1', host_name: 'Early', end: '07:30', waiting: 4 }),
+      group({ host_id: 'h2', host_name: 'Late', end: '09:30', waiting: 3 }),
+    ];
+    // Early is named; one other hotel (Late) is "more"; the brand's 5 guests wait too.
+    expect(holdOf([brand, ...hotels], 0, NIGHT)).toMatchObject({ hostName: 'Early', otherHosts: 1, waiting: 12 });
+    // The brand's quiet hours end first: it is named, and both hotels are the "more".
+    expect(holdOf([{ ...brand, end: '07:00' }, ...hotels], 0, NIGHT)).toMatchObject({
+      hostName: 'さくらホテルズ',
+      otherHosts: 2,
+      waiting: 12,
+    });
+    // The brand alone: nothing more.
+    expect(holdOf([brand], 0, NIGHT)).toMatchObject({ hostName: 'さくらホテルズ', otherHosts: 0 });
   });
 });

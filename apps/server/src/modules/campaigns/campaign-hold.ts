@@ -19,6 +19,8 @@ export interface TWaitingGroup {
   /** The hotel of the waiting deliveries, or the campaign's host for those without a hotel. */
   host_id: string;
   host_name: string;
+  /** `hotel`, or the campaign host's level (a brand or hotel group) for its guests allocated to no hotel. */
+  host_level: string;
   timezone: string;
   start: string | null;
   end: string | null;
@@ -48,7 +50,7 @@ export async function waitingGroups(
           and c.status = 'pending' and c.paused_at is null and ${mine}
         group by 1, 2
       )
-      select w.campaign_id, w.host_id, x.name as host_name, x.timezone, w.waiting,
+      select w.campaign_id, w.host_id, x.name as host_name, x.level as host_level, x.timezone, w.waiting,
         coalesce(own.quiet_hours_start, grp.quiet_hours_start, brand.quiet_hours_start) as start,
         coalesce(own.quiet_hours_end, grp.quiet_hours_end, brand.quiet_hours_end) as end
       from waiting w join hosts x on x.id = w.host_id
@@ -65,11 +67,13 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * The hold of one campaign at `now` from its waiting groups (pure): the hotels inside their quiet
  * hours, the one whose quiet hours end first named, and how many deliveries they hold. `inFlight`
  * (deliveries claimed and not answered) makes the hold partial. Null when nothing is held.
+ * "And 2 more" counts hotels only: the campaign's own host (its guests allocated to no hotel) is
+ * not one, and its held guests are counted among those waiting.
  */
 export function holdOf(groups: TWaitingGroup[], inFlight: number, now: Date): TCampaignHold | null {
   let first: { until: Date; group: TWaitingGroup } | null = null;
   let held = 0;
-  let heldHosts = 0;
+  let heldHotels = 0;
   let free = 0;
   for (const group of groups) {
     const release = quietHoursRelease(now, {
@@ -82,7 +86,7 @@ export function holdOf(groups: TWaitingGroup[], inFlight: number, now: Date): TC
       continue;
     }
     held += group.waiting;
-    heldHosts += 1;
+    if (group.host_level === 'hotel') heldHotels += 1;
     if (!first || release.getTime() < first.until.getTime()) first = { until: release, group };
   }
   if (!first || held === 0) return null;
@@ -93,7 +97,7 @@ export function holdOf(groups: TWaitingGroup[], inFlight: number, now: Date): TC
     localTime: `${pad(wall.hour)}:${pad(wall.minute)}`,
     timeZone: first.group.timezone,
     hostName: first.group.host_name,
-    otherHosts: heldHosts - 1,
+    otherHosts: heldHotels - (first.group.host_level === 'hotel' ? 1 : 0),
     waiting: held,
     whole: free === 0 && inFlight === 0,
   };

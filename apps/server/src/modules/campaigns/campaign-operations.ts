@@ -1,9 +1,11 @@
 import {
+  CAMPAIGN_LIST_STATUSES,
   EDITABLE_STATUSES,
   type TAudiencePreview,
   type TCampaign,
   type TCampaignHold,
   type TCampaignListQuery,
+  type TCampaignListStatus,
   type TCampaignUpdate,
   type TCampaignValues,
   type TDeliveryStatus,
@@ -35,6 +37,7 @@ import { holdUses, releaseUses } from './campaign-uses.ts';
 import { campaignTemplate, composeMessage } from './compose-message.ts';
 import { signedRaw } from './dkim-sign.ts';
 import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
+import { deliveryErrorFor } from './delivery-error.ts';
 import {
   cancelPausedRow,
   deleteCampaignRow,
@@ -45,6 +48,7 @@ import {
   listCampaignRows,
   listDeliveryRows,
   lockCampaignStats,
+  sendingCampaignsInReach,
   setCampaignSegments,
   setPaused,
   setPlannedSchedule,
@@ -234,13 +238,22 @@ async function checkVariantTemplates(tx: TTx, ctx: TActingContext, experiment: T
       throw badRequest({ experiment: fieldError('campaign_template_deleted') });
 }
 
+/**
+ * The list, filtered and counted by the status each campaign's badge shows: a sending campaign
+ * that quiet hours hold whole is "Waiting", a paused one "Paused", neither is "Pending". The holds
+ * come from the clock, so they are worked out first, once, for every sending campaign in reach.
+ */
 export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampaignListQuery) {
   return inTenant(rt, ctx, async (tx) => {
-    const { rows, total } = await listCampaignRows(tx, ctx, q);
-    const headline = await headlineOf(tx, ctx);
-    const byStatus = { draft: 0, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 };
+    const holds = await holdsOf(tx, await sendingCampaignsInReach(tx, ctx), ctx);
+    const waiting = [...holds].filter(([, hold]) => hold.whole).map(([id]) => id);
+    const { rows, total } = await listCampaignRows(tx, ctx, q, waiting);
+    const headline = await headlineOf(tx, ctx, waiting);
+    const byStatus = Object.fromEntries(CAMPAIGN_LIST_STATUSES.map((status) => [status, 0])) as Record<
+      TCampaignListStatus,
+      number
+    >;
     for (const r of headline.byStatus) byStatus[r.status] = r.n;
-    const holds = await holdsOfRows(tx, rows, ctx);
     return {
       items: rows.map((r) => toCampaign(r, ctx, holds.get(r.id) ?? null)),
       total,
@@ -687,7 +700,7 @@ export async function listDeliveries(
         skipReason: r.skip_reason,
         attempts: r.attempts,
         sentAt: iso(r.sent_at),
-        error: r.error,
+        error: deliveryErrorFor(r.error, r.email),
       })),
       total,
       page: q.page,

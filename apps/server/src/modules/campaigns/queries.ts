@@ -1,4 +1,10 @@
-import type { TCampaignListQuery, TCampaignScope, TCampaignStatus, TDeliveryStatus } from '@yado/contracts';
+import type {
+  TCampaignListQuery,
+  TCampaignListStatus,
+  TCampaignScope,
+  TCampaignStatus,
+  TDeliveryStatus,
+} from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -183,9 +189,21 @@ const ORDER: Record<TCampaignListQuery['sort'], SQL> = {
   '-status': sql`c.status desc, c.id desc`,
 };
 
-function listWhere(ctx: TActingContext, q: Pick<TCampaignListQuery, 'search' | 'status'>): SQL {
+/**
+ * A campaign's list status (CAMPAIGN_LIST_STATUSES, as its badge says it): a sending campaign is
+ * `paused` while paused, `waiting` when it is among `waiting` (those quiet hours hold whole, worked
+ * out by campaign-hold.ts from the clock), else its status.
+ */
+function listStatus(waiting: string[]): SQL {
+  return sql`(case when c.status = 'pending' and c.paused_at is not null then 'paused'
+    when c.status = 'pending' and c.id = any(${sql.param(waiting)}::uuid[]) then 'waiting' else c.status::text end)`;
+}
+
+function listWhere(ctx: TActingContext, q: Pick<TCampaignListQuery, 'search' | 'status'>, waiting: string[]): SQL {
   const parts = [campaignReach(ctx)];
-  if (q.status) parts.push(sql`c.status = ${q.status}`);
+  if (q.status === 'pending' || q.status === 'paused' || q.status === 'waiting')
+    parts.push(sql`c.status = 'pending' and ${listStatus(waiting)} = ${q.status}`);
+  else if (q.status) parts.push(sql`c.status = ${q.status}`);
   if (q.search)
     parts.push(
       sql`(strpos(lower(c.name), lower(${q.search})) > 0 or strpos(lower(c.subject), lower(${q.search})) > 0)`,
@@ -193,12 +211,14 @@ function listWhere(ctx: TActingContext, q: Pick<TCampaignListQuery, 'search' | '
   return sql.join(parts, sql` and `);
 }
 
+/** `waiting`: the sending campaigns quiet hours hold whole (see `listStatus`). */
 export async function listCampaignRows(
   tx: TTx,
   ctx: TActingContext,
   q: TCampaignListQuery,
+  waiting: string[],
 ): Promise<{ rows: TCampaignRow[]; total: number }> {
-  const where = listWhere(ctx, q);
+  const where = listWhere(ctx, q, waiting);
   const rows = await selectRows<TCampaignRow>(
     tx,
     sql`${selectFor(ctx)} where ${where} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
@@ -210,12 +230,32 @@ export async function listCampaignRows(
   return { rows, total: count?.n ?? 0 };
 }
 
-/** Campaigns by status, and the sums of the sends, over everything the context reaches. */
-export async function headlineOf(tx: TTx, ctx: TActingContext) {
-  const reach = campaignReach(ctx);
-  const byStatus = await selectRows<{ status: TCampaignStatus; n: number }>(
+/**
+ * The sending campaigns (pending, not paused) the context reaches, each with its deliveries in
+ * flight as the context sees them (as `counts.sending` of the row): the list works out from them
+ * which ones quiet hours hold whole.
+ */
+export async function sendingCampaignsInReach(
+  tx: TTx,
+  ctx: TActingContext,
+): Promise<{ id: string; status: 'pending'; inFlight: number }[]> {
+  const rows = await selectRows<{ id: string; in_flight: number }>(
     tx,
-    sql`select c.status, count(*)::int as n from campaigns c join hosts h on h.id = c.host_id where ${reach} group by c.status`,
+    sql`select c.id, (select count(*)::int from deliveries d where d.campaign_id = c.id and d.status = 'sending'
+        and d.handed_at is not null and (${hostReach(ctx)} or ${inGuestHotels(ctx, sql`d.hotel_id`)})) as in_flight
+      from campaigns c join hosts h on h.id = c.host_id
+      where ${campaignReach(ctx)} and c.status = 'pending' and c.paused_at is null`,
+  );
+  return rows.map((r) => ({ id: r.id, status: 'pending', inFlight: r.in_flight }));
+}
+
+/** Campaigns by list status (`waiting` as for `listCampaignRows`), and the sums of the sends, over everything the context reaches. */
+export async function headlineOf(tx: TTx, ctx: TActingContext, waiting: string[]) {
+  const reach = campaignReach(ctx);
+  const byStatus = await selectRows<{ status: TCampaignListStatus; n: number }>(
+    tx,
+    sql`select ${listStatus(waiting)} as status, count(*)::int as n from campaigns c join hosts h on h.id = c.host_id
+      where ${reach} group by 1`,
   );
   // The campaigns in the host's own reach from their deliveries; those of a host above, for the
   // acting hotel's guests only, from the per-hotel rollup (the same counts, without reading every

@@ -63,6 +63,7 @@ import { countSendCommit, countSends, timeSmtp } from '../../metrics/metrics.ts'
 import { BODY_PROBE, bodyWentOut, type TBodyProbe } from '../../mail/transport.ts';
 import { classifyAnswer } from '../deliverability/classify.ts';
 import { returnPathFor, sendingDomainOfReturnPath } from '../deliverability/verp.ts';
+import { MAIL_NOT_BUILT } from './delivery-error.ts';
 
 /**
  * The send workflow (DESIGN section 7), on pg-boss under job leases:
@@ -375,7 +376,7 @@ const failedToBuild = (d: TClaimed): TOutcome => ({
   customerId: d.customer_id,
   status: 'failed',
   messageId: null,
-  error: 'the mail could not be built',
+  error: MAIL_NOT_BUILT,
   nextAttemptAt: null,
   hardBounce: false,
 });

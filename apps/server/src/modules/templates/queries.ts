@@ -25,6 +25,7 @@ const summaryColumns = {
   hostId: templates.hostId,
   hostLevel: hosts.level,
   hostName: hosts.name,
+  hostTimeZone: hosts.timezone,
   name: templates.name,
   description: templates.description,
   coverImageUrl: templates.coverImageUrl,
@@ -48,6 +49,8 @@ export interface TTemplateSummaryRecord {
   hostId: string;
   hostLevel: 'grand_user' | 'brand' | 'hotel_group' | 'hotel';
   hostName: string;
+  /** The owner's time zone: the list shows the template's times in it. */
+  hostTimeZone: string;
   name: string;
   description: string;
   coverImageUrl: string | null;

@@ -97,7 +97,12 @@ function requireDefaultVersion(contents: TTemplateContents, defaultLanguage: TTe
 
 export async function listTemplatesFor(rt: TRuntime, ctx: TActingContext, filter: TTemplateFilter) {
   const { items, total } = await inTenant(rt, ctx, (tx) => listTemplates(tx, ctx, filter));
-  return { items: items.map((r) => toSummary(r, ctx)), total, page: filter.page, pageSize: filter.pageSize };
+  return {
+    items: items.map((r) => ({ ...toSummary(r, ctx), timeZone: r.hostTimeZone })),
+    total,
+    page: filter.page,
+    pageSize: filter.pageSize,
+  };
 }
 
 export async function getTemplate(rt: TRuntime, ctx: TActingContext, id: string): Promise<TTemplate> {

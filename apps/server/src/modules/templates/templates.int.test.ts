@@ -153,6 +153,22 @@ describe('templates', () => {
     expect(group.some((t) => t.id === hotelTemplate.id)).toBe(false);
     expect((await names(DEMO.brandAdmin)).some((t) => t.id === hotelTemplate.id)).toBe(false);
 
+    // Each is listed with its owner's time zone, the zone the list shows its times in.
+    const [own] = await s.sql(
+      `select h.id, h.timezone from templates t join hosts h on h.id = t.host_id where t.id = $1`,
+      [hotelTemplate.id],
+    );
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where id = $1`, [own.id]);
+    try {
+      const zones = Object.fromEntries(
+        (await names(DEMO.hotelAdmin)).map((t) => [t.id, (t as { timeZone?: string }).timeZone]),
+      );
+      expect(zones[brandTemplate.id]).toBe('Asia/Tokyo');
+      expect(zones[hotelTemplate.id]).toBe('Pacific/Honolulu');
+    } finally {
+      await s.sql(`update hosts set timezone = $2 where id = $1`, [own.id, own.timezone]);
+    }
+
     // The hotel reads the brand's template but cannot change or delete it; it can copy it.
     const { token } = await s.login(DEMO.hotelAdmin);
     expect((await s.call('GET', `/v1/templates/${brandTemplate.id}`, { token })).status).toBe(200);

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
+import { deliveryErrorFor, relayReplyFor } from '../campaigns/delivery-error.ts';
 import { protectionOf } from '../deliverability/protection-settings.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
@@ -156,7 +157,8 @@ export function readRecipients(
         status: r.status as z.infer<typeof trackingApi.ZRecipient>['status'],
         skipReason: skipReasonOf(r.skipReason),
         sentAt: iso(r.sentAt),
-        error: r.error,
+        // A code, or the relay's words with no address but the guest's own (the row shows it already).
+        error: deliveryErrorFor(r.error, r.email),
         openedAt: iso(r.openedAt),
         clickedAt: iso(r.clickedAt),
         possibleRepeat: r.possibleRepeat,
@@ -164,7 +166,7 @@ export function readRecipients(
           ? {
               kind: r.feedbackKind as TFeedbackKind,
               status: r.feedbackStatus,
-              diagnostic: r.feedbackDiagnostic,
+              diagnostic: relayReplyFor(r.feedbackDiagnostic, r.email),
               at: iso(r.feedbackAt) as string,
             }
           : null,

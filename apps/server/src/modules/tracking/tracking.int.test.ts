@@ -683,6 +683,54 @@ describe('the report', () => {
     );
   });
 
+  it("gives an unclassified failure's relay reply, and a bounce's diagnostic, with no address but the recipient's own", async () => {
+    const [{ id }] = await s.sql(
+      `insert into campaigns (brand_id, host_id, name, subject, status, audience, started_at, finished_at)
+       values ($1, $2, 'Relay words', 'Relay words', 'sent', 2, now(), now()) returning id`,
+      [brandId, shinjuku],
+    );
+    const guests = await s.sql(
+      `select id, email from customers where brand_id = $1 and email is not null order by id desc limit 2`,
+      [brandId],
+    );
+    const forwarded = `550 5.1.1 <hanako.forward@corp.example.com>: Recipient address rejected (for <${guests[0].email}>)`;
+    const made: string[] = [];
+    for (const [i, error] of [forwarded, '451 4.3.0 Temporary lookup failure'].entries()) {
+      const [row] = await s.sql(
+        `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, attempts, error)
+         values ($1, $2, $3, $4, $5, 'failed', 3, $6) returning id`,
+        [id, brandId, guests[i].id, shinjuku, guests[i].email, error],
+      );
+      made.push(row.id);
+    }
+    await s.sql(
+      `insert into feedback_events (brand_id, delivery_id, campaign_id, customer_id, kind, source, status, diagnostic)
+       values ($1, $2, $3, $4, 'soft_bounce', 'dsn', '4.3.0', $5)`,
+      [brandId, made[1], id, guests[1].id, `smtp; 451 4.3.0 <bounce+${made[1]}@mail.sakura.example.jp> lookup failure`],
+    );
+
+    const { token } = await s.login(DEMO.hotelStaff);
+    const res = await s.call('GET', `/v1/campaigns/${id}/recipients?limit=10`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const byId = new Map(
+      (res.body.data.items as { deliveryId: string; error: string; feedback: { diagnostic: string } | null }[]).map(
+        (r) => [r.deliveryId, r],
+      ),
+    );
+    // Unclassified: the relay's words are all there is to say, the forwarding target's address hidden.
+    expect(byId.get(made[0]!)).toMatchObject({
+      feedback: null,
+      error: `550 5.1.1 <***>: Recipient address rejected (for <${guests[0].email}>)`,
+    });
+    expect(byId.get(made[1]!)?.feedback?.diagnostic).toBe('smtp; 451 4.3.0 <***> lookup failure');
+    const rows = (await s.call('GET', `/v1/campaigns/${id}/deliveries`, { token })).body.data.items as {
+      id: string;
+      error: string;
+    }[];
+    expect(rows.find((r) => r.id === made[0])?.error).toBe(byId.get(made[0]!)?.error);
+    expect(JSON.stringify([res.body, rows])).not.toContain('hanako.forward');
+  });
+
   it('is read by every role reaching the owning hotel; others get 404, anonymous callers 401', async () => {
     for (const email of [
       DEMO.brandAdmin,

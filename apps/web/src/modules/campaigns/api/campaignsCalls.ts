@@ -3,7 +3,7 @@ import type {
   CAMPAIGN_SORTS,
   TCampaign,
   TCampaignInput,
-  TCampaignStatus,
+  TCampaignListStatus,
   TRecipients,
   TSchedule,
 } from '@yado/contracts/campaigns';
@@ -19,7 +19,8 @@ export const CAMPAIGNS_QUERY_KEY = ['campaigns'] as const;
 
 export interface TCampaignFilters {
   search: string;
-  status: TCampaignStatus | '';
+  /** As the badges say it: Pending leaves out the paused and the waiting campaigns. */
+  status: TCampaignListStatus | '';
   sort: TCampaignSort;
 }
 

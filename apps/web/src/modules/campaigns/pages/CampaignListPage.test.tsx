@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { TCampaign } from '@yado/contracts/campaigns';
+import { CAMPAIGN_LIST_STATUSES, listStatusOf, type TCampaign } from '@yado/contracts/campaigns';
 import { describe, expect, it } from 'vitest';
 import { campaignFixture, profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
@@ -33,8 +33,8 @@ const held: TCampaign = campaignFixture(
 
 /** The campaign list of one campaign, as `profile` sees it. */
 async function showList(campaign: TCampaign, profile: ReturnType<typeof profileFixture>) {
-  const byStatus = { draft: 0, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 };
-  mockFetch((method, url) =>
+  const byStatus = Object.fromEntries(CAMPAIGN_LIST_STATUSES.map((status) => [status, 0]));
+  const calls = mockFetch((method, url) =>
     url.pathname === '/v1/campaigns'
       ? {
           body: {
@@ -44,7 +44,7 @@ async function showList(campaign: TCampaign, profile: ReturnType<typeof profileF
               page: 1,
               pageSize: 20,
               headline: {
-                byStatus: { ...byStatus, [campaign.status]: 1 },
+                byStatus: { ...byStatus, [listStatusOf(campaign)]: 1 },
                 sent: campaign.statistics.sent,
                 failed: campaign.statistics.failed,
                 skipped: 0,
@@ -55,6 +55,7 @@ async function showList(campaign: TCampaign, profile: ReturnType<typeof profileF
       : undefined,
   );
   await renderWithProviders(<CampaignListPage />, { path: '/campaign', queryClient: signedInClient(profile) });
+  return calls;
 }
 
 describe('campaign list', () => {
@@ -85,6 +86,36 @@ describe('campaign list', () => {
     expect(within(row).getByTestId('campaign-status').textContent).toBe('Paused');
     expect(within(row).queryByTestId('campaign-hold')).toBeNull();
     expect(within(row).getByTestId('campaign-paused').textContent).toBe('Paused by 佐藤 花子 at 24 Nov 2026, 9:05 PM');
+  }, 30_000);
+
+  it('offers a status filter option for each badge the list shows, Paused and Waiting apart from Pending, and asks the server for the paused ones', async () => {
+    const paused: TCampaign = { ...held, hold: null, paused: { at: '2026-11-24T12:05:00.000Z', by: null } };
+    const calls = await showList(paused, profileFixture('brand', 'admin'));
+    const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
+    const select = screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement;
+    await waitFor(() => expect(select.options[5]?.textContent).toBe('Paused (1)'));
+    expect([...select.options].map((o) => [o.value, o.textContent])).toEqual([
+      ['', 'All statuses'],
+      ['draft', 'Draft (0)'],
+      ['scheduled', 'Scheduled (0)'],
+      ['pending', 'Pending (0)'],
+      ['waiting', 'Waiting (0)'],
+      ['paused', 'Paused (1)'],
+      ['sent', 'Sent (0)'],
+      ['failed', 'Failed (0)'],
+      ['cancelled', 'Cancelled (0)'],
+    ]);
+    // The paused campaign's badge is the text of the option that finds it.
+    expect(within(row).getByTestId('campaign-status').textContent).toBe('Paused');
+
+    fireEvent.change(select, { target: { value: 'paused' } });
+    await waitFor(() =>
+      expect(
+        calls.some((c) => c.url.pathname === '/v1/campaigns' && c.url.searchParams.get('status') === 'paused'),
+      ).toBe(true),
+    );
+    // The list remembers its filter: leave it as found for the next tests.
+    fireEvent.change(select, { target: { value: '' } });
   }, 30_000);
 
   it('keeps each figure whole on its line (sent, failed, skipped: the audience whole), a line breaking only between them', async () => {
@@ -142,7 +173,16 @@ describe('campaign list send now', () => {
               page: 1,
               pageSize: 20,
               headline: {
-                byStatus: { draft: 1, scheduled: 0, pending: 0, sent: 0, failed: 0, cancelled: 0 },
+                byStatus: {
+                  draft: 1,
+                  scheduled: 0,
+                  pending: 0,
+                  waiting: 0,
+                  paused: 0,
+                  sent: 0,
+                  failed: 0,
+                  cancelled: 0,
+                },
                 sent: 0,
                 failed: 0,
                 skipped: 0,

@@ -1,6 +1,11 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { CAMPAIGN_SORTS, CAMPAIGN_STATUSES, type TCampaign, type TCampaignStatus } from '@yado/contracts/campaigns';
+import {
+  CAMPAIGN_LIST_STATUSES,
+  CAMPAIGN_SORTS,
+  type TCampaign,
+  type TCampaignListStatus,
+} from '@yado/contracts/campaigns';
 import {
   IconCalendarTime,
   IconChartBar,
@@ -224,12 +229,13 @@ export function CampaignListPage() {
       searchPlaceholder={t('campaign.list.search')}
       filters={
         <>
-          <FilterSelect<TCampaignStatus | ''>
+          <FilterSelect<TCampaignListStatus | ''>
             label={t('campaign.list.status')}
             name="status"
             value={filters.status}
             allLabel={t('campaign.list.all_statuses')}
-            options={CAMPAIGN_STATUSES.map((status) => ({
+            // The statuses the badges show, with the texts they show: the server filters by the same rule.
+            options={CAMPAIGN_LIST_STATUSES.map((status) => ({
               value: status,
               label: t(`campaign.status.${status}`),
               count: data ? (data.headline.byStatus[status] ?? 0) : undefined,

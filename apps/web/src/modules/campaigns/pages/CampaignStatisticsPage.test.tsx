@@ -268,7 +268,7 @@ describe('campaign statistics page', () => {
     ).toBe(true);
   }, 30_000);
 
-  it("shows a bounce's classified diagnostic alone, not a generic error above it, and lists the soft bounces alone when asked", async () => {
+  it("shows a bounce's classified diagnostic alone, an unclassified failure's relay reply under the generic text, and lists the soft bounces alone when asked", async () => {
     const bounce = (kind: 'hard_bounce' | 'soft_bounce', status: string, diagnostic: string) => ({
       kind,
       status,
@@ -290,19 +290,33 @@ describe('campaign statistics page', () => {
         ...recipient('d2', '佐藤 一郎', false),
         feedback: bounce('soft_bounce', '5.2.2', '552 5.2.2 <d2@guest.example.jp>: Mailbox full'),
       },
-      // A failure nothing classified: the generic text is all there is to say.
-      { ...recipient('d3', '鈴木 次郎', false), status: 'failed', error: 'the mail could not be built' },
+      // A failure nothing classified: the generic text, and under it the relay's own words.
+      {
+        ...recipient('d3', '鈴木 次郎', false),
+        status: 'failed',
+        error: '421 4.7.28 <d3@guest.example.jp>: Too many connections from your IP, try again later',
+      },
+      // The send's own failure: its catalogue text, no relay's words.
+      { ...recipient('d4', '高橋 三郎', false), status: 'failed', error: 'delivery_not_built' },
     ]);
     await render();
     await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
-    await waitFor(() => expect(screen.getAllByTestId('campaign-recipient')).toHaveLength(3));
-    const [hard, soft, unclassified] = screen.getAllByTestId('campaign-recipient');
+    await waitFor(() => expect(screen.getAllByTestId('campaign-recipient')).toHaveLength(4));
+    const [hard, soft, unclassified, notBuilt] = screen.getAllByTestId('campaign-recipient');
     expect(within(hard!).queryByTestId('campaign-recipient-error')).toBeNull();
     expect(within(hard!).queryByText('An error has occured.')).toBeNull();
     expect(within(hard!).getByTestId('campaign-recipient-feedback').textContent).toBe(
       'Hard bounce · 5.1.1 · 550 5.1.1 <d1@guest.example.jp>: Recipient address rejected: User unknown',
     );
     expect(within(unclassified!).getByTestId('campaign-recipient-error').textContent).toBe('An error has occured.');
+    expect(within(unclassified!).getByTestId('campaign-recipient-reply').textContent).toBe(
+      '421 4.7.28 <d3@guest.example.jp>: Too many connections from your IP, try again later',
+    );
+    expect(within(hard!).queryByTestId('campaign-recipient-reply')).toBeNull();
+    expect(within(notBuilt!).getByTestId('campaign-recipient-error').textContent).toBe(
+      'The mail could not be built for this guest.',
+    );
+    expect(within(notBuilt!).queryByTestId('campaign-recipient-reply')).toBeNull();
     expect(within(soft!).getByTestId('campaign-recipient-feedback').textContent).toBe(
       'Soft bounce · 5.2.2 · 552 5.2.2 <d2@guest.example.jp>: Mailbox full',
     );

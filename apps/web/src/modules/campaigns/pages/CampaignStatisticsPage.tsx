@@ -612,6 +612,18 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
                         {codeText(recipient.error, t)}
                       </Text>
                     )}
+                    {recipient.error && !hasCodeText(recipient.error) && !recipient.feedback && (
+                      // Unclassified (no bounce to name it): the relay's own words under the generic
+                      // text, as a bounce shows its diagnostic (the server hides any other address).
+                      <Text
+                        size="xs"
+                        c="dimmed"
+                        data-testid="campaign-recipient-reply"
+                        style={{ wordBreak: 'break-word' }}
+                      >
+                        {recipient.error}
+                      </Text>
+                    )}
                     {recipient.feedback && (
                       // The bounce or complaint as classified, and the relay's own words (issue 25).
                       <Text

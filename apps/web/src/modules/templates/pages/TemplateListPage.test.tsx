@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { TemplateListPage } from './TemplateListPage';
 
-const summary = (id: string, name: string, editable: boolean) => ({
+const summary = (id: string, name: string, editable: boolean, timeZone = 'Asia/Tokyo') => ({
   id,
   name,
   description: '',
@@ -17,6 +17,7 @@ const summary = (id: string, name: string, editable: boolean) => ({
   createdAt: '2026-11-20T00:00:00Z',
   updatedAt: '2026-11-20T00:00:00Z',
   updatedByName: null,
+  timeZone,
 });
 
 function serve(items: ReturnType<typeof summary>[]) {
@@ -117,5 +118,30 @@ describe('the template list', () => {
       expect(screen.getByTestId('template-read-only').textContent).toBe('Read-only · さくらホテルズ'),
     );
     expect(await menuItems('Brand welcome')).toEqual(['View', 'Duplicate', 'View report']);
+  });
+
+  describe('in a browser in another time zone than the hosts', () => {
+    const browserZone = process.env.TZ;
+    afterEach(() => {
+      if (browserZone === undefined) delete process.env.TZ;
+      else process.env.TZ = browserZone;
+    });
+
+    it("shows when each was changed in its host's time zone, named under the grid, and a card in another zone names its own", async () => {
+      process.env.TZ = 'America/New_York';
+      serve([summary('t1', 'Pre-arrival', true), summary('t2', 'Harbor welcome', false, 'Pacific/Honolulu')]);
+      await renderWithProviders(<TemplateListPage />, {
+        path: '/templates',
+        queryClient: signedInClient(profileFixture('hotel', 'admin')),
+      });
+      await waitFor(() => expect(screen.getAllByTestId('template-card')).toHaveLength(2));
+      const [tokyo, honolulu] = screen.getAllByTestId('template-card') as [HTMLElement, HTMLElement];
+      // Changed at 2026-11-20 00:00 UTC: 9:00 in Tokyo (7:00 PM the day before in the browser's New York).
+      expect(within(tokyo).getByTestId('template-updated').textContent).toBe('Updated 20 Nov 2026, 9:00 AM');
+      expect(within(honolulu).getByTestId('template-updated').textContent).toBe(
+        'Updated 19 Nov 2026, 2:00 PM (Pacific/Honolulu)',
+      );
+      expect(screen.getByTestId('template-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
+    });
   });
 });

@@ -71,6 +71,13 @@ export function TemplateListPage() {
   const templates = useQuery(templateListQuery(filters));
   const data = templates.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / TEMPLATES_PAGE_SIZE)) : 1;
+  // One time zone for the page, named under the grid, as on the campaign list: the templates' own
+  // (their owning host's); a template of a host in another zone names its zone by its time.
+  const pageTimeZone = data?.items[0]?.timeZone;
+  const zoned = (at: string, timeZone: string) => {
+    const text = formatDate(at, language, { withTime: true, timeZone });
+    return timeZone === pageTimeZone ? text : `${text} (${timeZone})`;
+  };
   const refresh = () => queryClient.invalidateQueries({ queryKey: TEMPLATES_QUERY_KEY });
 
   const duplicate = async (template: TTemplateSummary) => {
@@ -226,16 +233,19 @@ export function TemplateListPage() {
                           </Badge>
                         )}
                       </Group>
-                      <Text size="xs" c="dimmed">
-                        {t('templates.list.updated', {
-                          date: formatDate(template.updatedAt, language, { withTime: true }),
-                        })}
+                      <Text size="xs" c="dimmed" data-testid="template-updated">
+                        {t('templates.list.updated', { date: zoned(template.updatedAt, template.timeZone) })}
                       </Text>
                     </Stack>
                   </Card>
                 );
               })}
             </SimpleGrid>
+          )}
+          {pageTimeZone && (
+            <Text size="xs" c="dimmed" data-testid="template-time-zone">
+              {t('templates.list.time_zone_note', { timeZone: pageTimeZone })}
+            </Text>
           )}
           {pages > 1 && (
             <Group justify="flex-end">
