@@ -121,6 +121,8 @@ export const ERROR_MESSAGES = {
   webhook_brand_only: 'Relay webhooks belong to a brand. Switch to the brand.',
   protection_brand_only: "A campaign's protection thresholds are the brand's. Switch to the brand.",
   protection_out_of_range: 'Enter a value within the range shown.',
+  frequency_cap_out_of_range: 'Enter a whole number within the range shown.',
+  quiet_hours_time_invalid: 'Use the form HH:MM, for example 21:00.',
   import_interrupted:
     'The import was interrupted too many times and has stopped. Nothing was changed. Please try again.',
   import_review_interrupted: 'Reading the file was interrupted too many times. Please upload the file again.',

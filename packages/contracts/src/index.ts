@@ -53,6 +53,8 @@ export {
   DOMAIN_VERIFY_COUNTDOWN_SECONDS,
   SENDING_DEFAULTS,
   SETTINGS_FIELDS,
+  FREQUENCY_CAP_BOUNDS,
+  QUIET_HOURS_TIME,
   type TSendingDomain,
   type TDnsRecord,
   type TCampaignEmailSettings,

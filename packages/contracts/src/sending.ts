@@ -165,7 +165,17 @@ export const SETTINGS_FIELDS = [
 ] as const;
 export type TSettingsField = (typeof SETTINGS_FIELDS)[number];
 
-const hhmm = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+/** A wall-clock time HH:MM (00:00 to 23:59), as the quiet hours are set. */
+export const QUIET_HOURS_TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+/**
+ * The frequency cap's bounds. A value outside them (or a quiet hours' time not HH:MM) answers 400
+ * with the field's code (`frequency_cap_out_of_range`, `quiet_hours_time_invalid`), never a value
+ * changed to fit: the console shows the bounds beside the fields.
+ */
+export const FREQUENCY_CAP_BOUNDS = {
+  frequencyCapCount: { min: 1, max: 100 },
+  frequencyCapDays: { min: 1, max: 365 },
+} as const;
 const text = (max: number) => z.string().max(max).nullable();
 
 /** One host's own values; null inherits. */
@@ -180,10 +190,12 @@ export const ZCampaignEmailValues = z.object({
   footerSenderName: text(200),
   footerPostalAddress: text(500),
   defaultLanguage: z.enum(['ja', 'en']).nullable(),
-  frequencyCapCount: z.number().int().min(1).max(100).nullable(),
-  frequencyCapDays: z.number().int().min(1).max(365).nullable(),
-  quietHoursStart: hhmm.nullable(),
-  quietHoursEnd: hhmm.nullable(),
+  /** Within FREQUENCY_CAP_BOUNDS, checked by the operation so that the answer names the field's fault. */
+  frequencyCapCount: z.number().nullable(),
+  frequencyCapDays: z.number().nullable(),
+  /** HH:MM; an equal start and end mean no quiet hours. */
+  quietHoursStart: text(100),
+  quietHoursEnd: text(100),
 });
 export type TCampaignEmailValues = z.infer<typeof ZCampaignEmailValues>;
 
@@ -219,7 +231,8 @@ export const getSettings = defineEndpoint({
 export const updateSettings = defineEndpoint({
   method: 'PUT',
   path: '/v1/sending/settings',
-  summary: "Set the acting host's campaign email settings (null inherits from above)",
+  summary:
+    "Set the acting host's campaign email settings (null inherits from above); a frequency cap outside FREQUENCY_CAP_BOUNDS or a quiet hours' time not HH:MM answers 400 (frequency_cap_out_of_range, quiet_hours_time_invalid per field)",
   body: ZCampaignEmailValues,
   response: envelope(ZCampaignEmailSettings),
 });

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import {
+  FREQUENCY_CAP_BOUNDS,
+  QUIET_HOURS_TIME,
   SENDING_DEFAULTS,
   SETTINGS_FIELDS,
   isSenderEmail,
@@ -136,8 +138,21 @@ export async function updateEmailSettings(
     unsubscribedMessageEn: clean(input.unsubscribedMessageEn),
     footerSenderName: clean(input.footerSenderName),
     footerPostalAddress: clean(input.footerPostalAddress),
+    quietHoursStart: clean(input.quietHoursStart),
+    quietHoursEnd: clean(input.quietHoursEnd),
   };
   const fields: TFieldErrors = {};
+  // Refused with a code per field (the console shows the range beside it), never moved into range.
+  for (const f of ['frequencyCapCount', 'frequencyCapDays'] as const) {
+    const v = values[f];
+    const { min, max } = FREQUENCY_CAP_BOUNDS[f];
+    if (v !== null && !(Number.isInteger(v) && v >= min && v <= max))
+      fields[f] = fieldError('frequency_cap_out_of_range');
+  }
+  for (const f of ['quietHoursStart', 'quietHoursEnd'] as const) {
+    const v = values[f];
+    if (v !== null && !QUIET_HOURS_TIME.test(v)) fields[f] = fieldError('quiet_hours_time_invalid');
+  }
   for (const f of ['senderEmail', 'replyTo'] as const) {
     const v = values[f];
     if (v !== null) {

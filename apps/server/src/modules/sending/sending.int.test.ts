@@ -341,6 +341,57 @@ describe('campaign email settings', () => {
     expect(bad.body.error.fields.senderEmail.message).toBe('Please enter a valid email');
   });
 
+  it('refuses a frequency cap out of range and a quiet hours time not HH:MM, per field, and saves nothing', async () => {
+    // Another brand's settings: this file's other tests read the first brand's from empty.
+    const harbor = (await s.login(DEMO.harborAdmin)).token;
+    const named = { ...base, senderName: 'ハーバー', unsubscribedMessage: '停止しました' };
+    const put = (body: object) => s.call('PUT', '/v1/sending/settings', { token: harbor, body: { ...named, ...body } });
+    const audited = async () =>
+      (await s.sql(`select count(*)::int as n from audit_log where target_type = 'campaign_email_settings'`))[0].n;
+    const before = await audited();
+    for (const [field, value] of [
+      ['frequencyCapCount', 0],
+      ['frequencyCapCount', 101],
+      ['frequencyCapCount', 2.5],
+      ['frequencyCapDays', 0],
+      ['frequencyCapDays', 400],
+    ] as const) {
+      const res = await put({ [field]: value });
+      expect(res.status, `${field} ${value}`).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+      // A code, which the console shows in the user's language beside the field with its range.
+      expect(res.body.error.fields, `${field} ${value}`).toEqual({
+        [field]: { code: 'frequency_cap_out_of_range', message: 'Enter a whole number within the range shown.' },
+      });
+    }
+    for (const value of ['25:00', '9:00', '21:00:00', 'nine']) {
+      const res = await put({ quietHoursStart: '22:00', quietHoursEnd: value });
+      expect(res.status, value).toBe(400);
+      expect(res.body.error.fields, value).toEqual({
+        quietHoursEnd: { code: 'quiet_hours_time_invalid', message: 'Use the form HH:MM, for example 21:00.' },
+      });
+    }
+    expect(await audited()).toBe(before);
+    // The bounds themselves are taken, as they are, and an equal start and end (no quiet hours).
+    const edges = await put({
+      frequencyCapCount: 100,
+      frequencyCapDays: 365,
+      quietHoursStart: '00:00',
+      quietHoursEnd: '00:00',
+    });
+    expect(edges.status).toBe(200);
+    expect(edges.body.data.own).toMatchObject({
+      frequencyCapCount: 100,
+      frequencyCapDays: 365,
+      quietHoursStart: '00:00',
+      quietHoursEnd: '00:00',
+    });
+    expect((await put({ frequencyCapCount: 1, frequencyCapDays: 1 })).body.data.own).toMatchObject({
+      frequencyCapCount: 1,
+      frequencyCapDays: 1,
+    });
+  });
+
   it('inherits unset values from the brand, shows where from, and tells campaigns whether a host can send', async () => {
     const { body } = await add('send.example.jp');
     const saved = await s.call('PUT', '/v1/sending/settings', {

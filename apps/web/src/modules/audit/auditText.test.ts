@@ -1,3 +1,5 @@
+import { RELAY_PROVIDERS } from '@yado/contracts/deliverability';
+import { SETTINGS_FIELDS } from '@yado/contracts/sending';
 import type { TAuditEntry } from '@yado/contracts/settings';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
@@ -404,5 +406,59 @@ describe('A/B tests and campaign protection (issues 25, 26)', () => {
       'Protection: sent before judging: 1000 → 500',
     ]);
     for (const text of texts.ja as string[]) expect(text).not.toMatch(/[a-z]{3,}/);
+  });
+
+  it('names a relay webhook by its service and says what changed, never a code, in both languages', async () => {
+    const relay = (action: string, changes: Record<string, unknown>) =>
+      entry({ action, targetType: 'relay_webhook', targetId: 'w1', targetName: null, changes });
+    // As webhook-settings.ts writes them: set up, its secret replaced, its SNS topic changed, removed.
+    const created = relay('create', { provider: 'sendgrid', created: true, secret: 'changed' });
+    const topic = relay('update', { provider: 'ses', topicArn: [null, 'arn:aws:sns:ap-northeast-1:1:yado'] });
+    const removed = relay('delete', { provider: 'mailgun' });
+    const said = (e: TAuditEntry) => inBoth(() => [describeAction(e, i18next.t), ...describeChanges(e, i18next.t)]);
+    expect(await said(created)).toEqual({
+      en: ['Created relay webhook “SendGrid”', 'Signing key or password: changed'],
+      ja: ['リレー Webhook「SendGrid」を作成しました', '署名キーまたはパスワード：変更あり'],
+    });
+    expect(await said(topic)).toEqual({
+      en: ['Updated relay webhook “Amazon SES”', 'SNS topic ARN: (none) → arn:aws:sns:ap-northeast-1:1:yado'],
+      ja: [
+        'リレー Webhook「Amazon SES」を更新しました',
+        'SNS トピック ARN：（なし） → arn:aws:sns:ap-northeast-1:1:yado',
+      ],
+    });
+    expect(await said(removed)).toEqual({
+      en: ['Deleted relay webhook “Mailgun”'],
+      ja: ['リレー Webhook「Mailgun」を削除しました'],
+    });
+    // Every service has its name, and the service reads as a name where another target names it.
+    for (const provider of RELAY_PROVIDERS) {
+      const lines = await inBoth(() => describeChanges(entry({ changes: { provider } }), i18next.t));
+      for (const line of [lines.en, lines.ja].flat() as string[]) expect(line.endsWith(provider), line).toBe(false);
+    }
+  });
+
+  it('has a label in both languages for every field the settings write to the audit log', async () => {
+    // The settings' own lists (contracts) and the fields each settings operation writes by name.
+    const written = [
+      ...SETTINGS_FIELDS, // campaign_email_settings: its diff
+      ...['pause_min_sent', 'pause_hard_bounce_pct', 'pause_complaint_pct'], // protection
+      ...['provider', 'secret', 'topicArn'], // relay_webhook
+      ...['name', 'address', 'email', 'phone', 'logoUrl', 'bookingHotelCode', 'hotelGroupId'], // host information
+      ...['role', 'status', 'firstName', 'lastName', 'nickName', 'phoneNumber'], // users
+      ...['domain', 'state', 'records'], // sending_domain
+      'conversionWindowDays', // tracking_settings
+      'reason', // suppression
+    ];
+    const unlabelled: string[] = [];
+    for (const language of ['en', 'ja']) {
+      await i18next.changeLanguage(language);
+      for (const key of written) {
+        const textKey = `audit.fields.${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+        if (!i18next.exists(textKey)) unlabelled.push(`${language}: ${key}`);
+      }
+    }
+    await i18next.changeLanguage('en');
+    expect(unlabelled).toEqual([]);
   });
 });

@@ -56,8 +56,13 @@ const OBJECT_ID_KEYS = [
   'presetId',
   'customerId',
 ];
-/** Keys the sentence or another line already says (a name unless it changed). */
-const SKIPPED_KEYS = ['ids', 'deletedHostIds', 'releasedHotelIds', 'fields'];
+/**
+ * Keys the sentence or another line already says (a name unless it changed; `created`, a relay
+ * webhook set up for the first time, is the action "Created").
+ */
+const SKIPPED_KEYS = ['ids', 'deletedHostIds', 'releasedHotelIds', 'fields', 'created'];
+/** Values that are codes, shown by their text in `audit.values` as `<key>_<code>` (how: significant). */
+const CODED_KEYS = ['how', 'metric', 'provider'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -85,8 +90,8 @@ function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction
   ) {
     return t(`audit.values.${value}`, { defaultValue: value });
   }
-  // An A/B test's decision (issue 26): how its winner was chosen, and on what.
-  if ((key === 'how' || key === 'metric') && typeof value === 'string')
+  // An A/B test's decision (issue 26): how its winner was chosen, and on what; a relay webhook's service.
+  if (CODED_KEYS.includes(key) && typeof value === 'string')
     return t(`audit.values.${key}_${value}`, { defaultValue: value });
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.map((v) => valueText(key, v, entry, t)).join(t('audit.separator'));
@@ -111,7 +116,10 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
           : // A suppression is named by its address.
             typeof changes.email === 'string' && entry.targetType === 'suppression'
             ? changes.email
-            : null;
+            : // A relay webhook by its service (SendGrid).
+              typeof changes.provider === 'string' && entry.targetType === 'relay_webhook'
+              ? valueText('provider', changes.provider, entry, t)
+              : null;
   // A booking-system connection is named by its account id (DBK-100234), which is all it keeps.
   const accountId = entry.targetType === 'booking_connection' ? entry.targetId : null;
   // A campaign, template, segment, scenario or preset is named as it was named then (the entry keeps
@@ -134,6 +142,7 @@ export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
     // A domain's name is in the sentence already.
     if (key === 'domain' && entry.targetType === 'sending_domain') continue;
     if (key === 'email' && entry.targetType === 'suppression') continue;
+    if (key === 'provider' && entry.targetType === 'relay_webhook') continue;
     const field = fieldLabel(key, t);
     if (isPair(value)) {
       if (HIDDEN_VALUES.includes(key)) lines.push(t('audit.replaced', { field }));
@@ -148,6 +157,9 @@ export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
       }
     } else if (HIDDEN_VALUES.includes(key)) {
       lines.push(t('audit.replaced', { field }));
+    } else if (key === 'secret' && value === 'changed') {
+      // A secret is never audited, only that it changed.
+      lines.push(t('audit.changed', { field }));
     } else if (key === 'hotelGroupId' && (value === null || value === undefined)) {
       continue;
     } else if (key === 'records' && isRecord(value)) {

@@ -55,7 +55,7 @@ describe('CampaignEmailSettingsForm', () => {
     await renderWithProviders(<CampaignEmailSettingsForm />);
     const form = await screen.findByTestId('campaign-email-form');
     expect(within(form).getByText('Empty: uses さくらホテルズ (from さくらホテルズ)')).toBeTruthy();
-    expect(within(form).getByText('Empty: uses 3 (default)')).toBeTruthy();
+    expect(within(form).getByText('From 1 to 100 · Empty: uses 3 (default)')).toBeTruthy();
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     // Nothing of its own: every value stays inherited.
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
@@ -150,5 +150,78 @@ describe('CampaignEmailSettingsForm', () => {
         '任意です。配信停止ページが英語で表示されるお客様に表示します。空欄のときは日本語のメッセージを表示します。 空欄の場合：Unsubscribed.（さくらホテルズ の設定）',
       ),
     ).toBeTruthy();
+  });
+
+  it('refuses a frequency cap out of range with the range, instead of changing the value to fit', async () => {
+    const calls = mockFetch((method, url) =>
+      url.pathname === '/v1/sending/settings' && method === 'GET' ? { body: { data: hotelSettings } } : undefined,
+    );
+    await renderWithProviders(<CampaignEmailSettingsForm />);
+    const form = await screen.findByTestId('campaign-email-form');
+    const count = form.querySelector('input[name="frequencyCapCount"]') as HTMLInputElement;
+    const days = form.querySelector('input[name="frequencyCapDays"]') as HTMLInputElement;
+    // The allowed range is shown before anything is typed.
+    expect(within(form).getByText('From 1 to 100 · Empty: uses 3 (default)')).toBeTruthy();
+    expect(within(form).getByText('From 1 to 365', { exact: false })).toBeTruthy();
+    fireEvent.change(count, { target: { value: '0' } });
+    fireEvent.blur(count);
+    fireEvent.change(days, { target: { value: '400' } });
+    fireEvent.blur(days);
+    // What was typed stays as typed.
+    expect(count.value).toBe('0');
+    expect(days.value).toBe('400');
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByText('Enter a whole number from 1 to 100.')).toBeTruthy();
+    expect(within(form).getByText('Enter a whole number from 1 to 365.')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it("shows the server's refusal of a value out of range in the user's language, with the range", async () => {
+    mockFetch((method, url) => {
+      if (url.pathname === '/v1/sending/settings' && method === 'GET') return { body: { data: hotelSettings } };
+      if (url.pathname === '/v1/sending/settings' && method === 'PUT')
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 'validation_failed',
+              message: 'Please check the highlighted fields.',
+              fields: {
+                frequencyCapDays: {
+                  code: 'frequency_cap_out_of_range',
+                  message: 'Enter a whole number within the range shown.',
+                },
+                quietHoursEnd: { code: 'quiet_hours_time_invalid', message: 'Use the form HH:MM, for example 21:00.' },
+              },
+            },
+          },
+        };
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEmailSettingsForm />, { language: 'ja' });
+    const form = await screen.findByTestId('campaign-email-form');
+    fireEvent.click(within(form).getByRole('button', { name: '保存' }));
+    expect(await within(form).findByText('1〜365 の整数を入力してください。')).toBeTruthy();
+    expect(within(form).getByText('21:00 のように HH:MM の形式で入力してください。')).toBeTruthy();
+  });
+
+  it('says under the quiet hours when an equal start and end mean there are none', async () => {
+    mockFetch((method, url) =>
+      url.pathname === '/v1/sending/settings' && method === 'GET' ? { body: { data: hotelSettings } } : undefined,
+    );
+    await renderWithProviders(<CampaignEmailSettingsForm />);
+    const form = await screen.findByTestId('campaign-email-form');
+    expect(within(form).queryByTestId('no-quiet-hours')).toBeNull();
+    // The end is inherited (08:00): a start of 08:00 makes them equal.
+    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, {
+      target: { value: '08:00' },
+    });
+    expect(within(form).getByTestId('no-quiet-hours').textContent).toBe(
+      'The quiet hours start and end at the same time (08:00): there are no quiet hours, and campaigns are sent at any hour.',
+    );
+    fireEvent.change(form.querySelector('input[name="quietHoursStart"]') as HTMLInputElement, {
+      target: { value: '21:00' },
+    });
+    expect(within(form).queryByTestId('no-quiet-hours')).toBeNull();
   });
 });

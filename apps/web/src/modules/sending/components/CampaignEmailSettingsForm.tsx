@@ -13,7 +13,14 @@ import {
   Textarea,
 } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
-import type { TCampaignEmailSettings, TCampaignEmailValues, TSettingsField } from '@yado/contracts/sending';
+import {
+  FREQUENCY_CAP_BOUNDS,
+  QUIET_HOURS_TIME,
+  SETTINGS_FIELDS,
+  type TCampaignEmailSettings,
+  type TCampaignEmailValues,
+  type TSettingsField,
+} from '@yado/contracts/sending';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +28,7 @@ import { Link } from 'react-router';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { useLeaveGuard } from '../../ui/hooks/useLeaveGuard';
 import { emailSettingsQuery, saveEmailSettings } from '../api/sendingCalls';
 
 type TDraft = Record<TSettingsField, string>;
@@ -54,7 +62,8 @@ function valuesOf(draft: TDraft): TCampaignEmailValues {
 
 /**
  * Campaign email settings of the acting host. An empty field inherits: the form says from where
- * (the brand, the hotel group, or the product's default) and what the value would be.
+ * (the brand, the hotel group, or the product's default) and what the value would be. A value out
+ * of range is refused with the range, never changed to fit; leaving with changes asks first.
  */
 export function CampaignEmailSettingsForm() {
   const { t } = useTranslation();
@@ -74,6 +83,7 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<TDraft>(() => draftOf(settings.own));
+  const leaveGuard = useLeaveGuard(() => SETTINGS_FIELDS.some((f) => draft[f] !== draftOf(settings.own)[f]));
   const [errors, setErrors] = useState<Partial<Record<TSettingsField, string>>>({});
   const [busy, setBusy] = useState(false);
   // The server refused the sender's domain: the form links to where a domain is authenticated.
@@ -97,8 +107,14 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
     for (const f of ['senderName', 'unsubscribedMessage'] as const)
       if (required(f) && draft[f].trim() === '') missing[f] = t('validation.required');
     for (const f of ['quietHoursStart', 'quietHoursEnd'] as const)
-      if (draft[f].trim() !== '' && !/^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(draft[f].trim()))
+      if (draft[f].trim() !== '' && !QUIET_HOURS_TIME.test(draft[f].trim()))
         missing[f] = t('sending.settings.invalid_time');
+    for (const f of NUMBER_FIELDS) {
+      const value = Number(draft[f]);
+      const { min, max } = FREQUENCY_CAP_BOUNDS[f];
+      if (draft[f] !== '' && !(Number.isInteger(value) && value >= min && value <= max))
+        missing[f] = t('sending.settings.out_of_range', { min, max });
+    }
     setErrors(missing);
     if (Object.keys(missing).length) return;
     setBusy(true);
@@ -113,7 +129,12 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
       if (isApiError(e) && e.fields) {
         setErrors(
           Object.fromEntries(
-            Object.entries(e.fields).map(([k, f]) => [k, t(`errors.${f.code}`, { defaultValue: t('errors.general') })]),
+            Object.entries(e.fields).map(([k, f]) => [
+              k,
+              f.code === 'frequency_cap_out_of_range' && k in FREQUENCY_CAP_BOUNDS
+                ? t('sending.settings.out_of_range', FREQUENCY_CAP_BOUNDS[k as (typeof NUMBER_FIELDS)[number]])
+                : t(`errors.${f.code}`, { defaultValue: t('errors.general') }),
+            ]),
           ),
         );
       } else showSnackbar({ status: 'failed', message: errorText(e, t) });
@@ -139,6 +160,11 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
     };
     return extra.multiline ? <Textarea {...props} rows={3} /> : <TextInput {...props} />;
   };
+
+  // An equal start and end mean no quiet hours (campaigns go at any hour): said, as the value alone does not.
+  const quietAt = (f: 'quietHoursStart' | 'quietHoursEnd') => draft[f].trim() || String(settings.inherited[f] ?? '');
+  const noQuietHours =
+    QUIET_HOURS_TIME.test(quietAt('quietHoursStart')) && quietAt('quietHoursStart') === quietAt('quietHoursEnd');
 
   const domain = settings.senderDomain;
   return (
@@ -210,24 +236,35 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
               key={f}
               name={f}
               label={t(`sending.settings.fields.${fieldKey(f)}`)}
-              description={inheritedHint(f)}
-              min={1}
-              max={f === 'frequencyCapCount' ? 100 : 365}
+              description={[t('sending.settings.range', FREQUENCY_CAP_BOUNDS[f]), inheritedHint(f)]
+                .filter(Boolean)
+                .join(' · ')}
+              min={FREQUENCY_CAP_BOUNDS[f].min}
+              max={FREQUENCY_CAP_BOUNDS[f].max}
+              // Out of range is refused with the range (on save), not moved into it as the user leaves the field.
+              clampBehavior="none"
               allowDecimal={false}
+              allowNegative={false}
               value={draft[f]}
               onChange={(v) => set(f)(v === '' ? '' : String(v))}
               error={errors[f]}
             />
           ))}
-          {text('quietHoursStart', { placeholder: '21:00' })}
-          {text('quietHoursEnd', { placeholder: '08:00' })}
+          {text('quietHoursStart', { placeholder: '21:00', help: t('sending.settings.time_range') })}
+          {text('quietHoursEnd', { placeholder: '08:00', help: t('sending.settings.time_range') })}
         </SimpleGrid>
+        {noQuietHours && (
+          <Text size="sm" c="orange.8" data-testid="no-quiet-hours">
+            {t('sending.settings.no_quiet_hours', { time: quietAt('quietHoursStart') })}
+          </Text>
+        )}
         <Group>
           <Button type="submit" loading={busy}>
             {t('common.save')}
           </Button>
         </Group>
       </Stack>
+      {leaveGuard}
     </form>
   );
 }

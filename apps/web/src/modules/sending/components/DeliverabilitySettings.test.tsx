@@ -36,6 +36,9 @@ describe('protection settings (issue 25)', () => {
       'ハードバウンス率 2.5% または迷惑メール報告率 0.1% で警告します。',
     );
     fireEvent.change(bounce, { target: { value: '20' } });
+    // Leaving the field keeps what was typed: refused on save with the range, never changed to fit.
+    fireEvent.blur(bounce);
+    expect(bounce.value).toBe('20');
     fireEvent.click(within(form).getByRole('button', { name: '保存' }));
     expect(await within(form).findByText('表示されている範囲内の値を入力してください。 (1〜10)')).toBeTruthy();
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
@@ -95,5 +98,41 @@ describe('relay webhooks settings (issue 25)', () => {
     fireEvent.change(within(mailgun).getByLabelText('HTTP webhook signing key'), { target: { value: 'key-123' } });
     fireEvent.click(within(mailgun).getByRole('button', { name: 'Set up' }));
     await waitFor(() => expect(puts).toEqual([{ provider: 'mailgun', body: { secret: 'key-123' } }]));
+  }, 30_000);
+
+  it('shows the address its help speaks of above the help, and, before the set-up, where the address will be', async () => {
+    const hooks: TRelayWebhook[] = [
+      {
+        ...none('ses'),
+        id: '6f1c2d3e-0000-4000-8000-0000000000a1',
+        url: 'https://yado.example.jp/v1/public/relay-webhooks/ses/a1',
+        updatedAt: '2026-11-26T00:00:00.000Z',
+        subscription: 'pending',
+      },
+      none('sendgrid'),
+      none('mailgun'),
+      none('postmark'),
+    ];
+    mockFetch((_method, url) =>
+      url.pathname === '/v1/deliverability/relay-webhooks' ? { body: { data: hooks } } : undefined,
+    );
+    await renderWithProviders(<RelayWebhooksSection />);
+    const [ses, , mailgun] = (await screen.findAllByTestId('relay-webhook', {}, { timeout: 10_000 })) as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
+    // "Subscribe the address to the SNS topic …": the address is there, before the words that refer to it.
+    const address = within(ses).getByTestId('relay-url');
+    const help = within(ses).getByTestId('relay-help');
+    expect(help.textContent).toContain('the address');
+    expect(address.compareDocumentPosition(help) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(ses).queryByTestId('relay-url-pending')).toBeNull();
+    // Not set up: no address yet, and the card says so where the address will be.
+    expect(within(mailgun).queryByTestId('relay-url')).toBeNull();
+    expect(within(mailgun).getByTestId('relay-help').textContent).toContain('the address');
+    expect(within(mailgun).getByTestId('relay-url-pending').textContent).toBe(
+      'Set up this webhook to get the address to give Mailgun.',
+    );
   }, 30_000);
 });

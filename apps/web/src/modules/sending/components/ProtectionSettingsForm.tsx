@@ -103,6 +103,8 @@ function Form({ saved }: { saved: TProtection }) {
               description={`${rangeText(f)} · ${t('sending.protection.default', { value: PROTECTION_DEFAULTS[f] })}`}
               min={PROTECTION_BOUNDS[f].min}
               max={PROTECTION_BOUNDS[f].max}
+              // Out of range is refused with the range (on save), not moved into it as the user leaves the field.
+              clampBehavior="none"
               allowDecimal={f !== 'minSent'}
               decimalScale={f === 'minSent' ? 0 : 2}
               step={f === 'minSent' ? 100 : f === 'hardBouncePct' ? 0.5 : 0.05}

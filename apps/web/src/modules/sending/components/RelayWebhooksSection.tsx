@@ -16,7 +16,7 @@ import { deleteRelayWebhook, relayWebhooksQuery, saveRelayWebhook } from '../api
 
 /**
  * The brand's relay webhooks (issue 25): for each provider, whether it is set up, the address to
- * give the provider, the secret shown masked (its last 4 characters), the SES subscription's state
+ * give the provider (once set up: the address names the webhook), the secret shown masked (its last 4 characters), the SES subscription's state
  * and the last event; a new secret (and the SES topic) saved explicitly, a webhook removed after a
  * confirmation. Leaving with a secret typed but not saved asks first.
  */
@@ -152,17 +152,22 @@ function RelayWebhook({
               </Button>
             )}
           </Group>
-          <Text size="xs" c="dimmed">
-            {t(`sending.relay.help.${hook.provider}`)}
-          </Text>
-          {hook.url && (
+          {/* The address first: the help below tells what to do with it. It exists once the webhook is set up. */}
+          {hook.url ? (
             <Stack gap={2}>
               <Text size="sm">{t('sending.relay.url')}</Text>
               <Code block data-testid="relay-url">
                 {hook.url}
               </Code>
             </Stack>
+          ) : (
+            <Text size="sm" data-testid="relay-url-pending">
+              {t('sending.relay.url_pending', { provider: t(`sending.relay.providers.${hook.provider}`) })}
+            </Text>
           )}
+          <Text size="xs" c="dimmed" data-testid="relay-help">
+            {t(`sending.relay.help.${hook.provider}`)}
+          </Text>
           {hook.id && (
             <Text size="xs" c="dimmed" data-testid="relay-last-event">
               {hook.lastEventAt

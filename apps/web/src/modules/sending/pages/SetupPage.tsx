@@ -13,23 +13,47 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck, IconCircleDashed, IconInfoCircle, IconLock } from '@tabler/icons-react';
+import type { TMe } from '@yado/contracts/auth';
 import type { TSetupOverview } from '@yado/contracts/sending';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../../lib/http/errorText';
+import { useProfile } from '../../shell/hooks/useProfile';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { setupQuery } from '../api/sendingCalls';
 import { LapsedDomainsBanner, STATE_COLOR } from '../components/DomainAuthentication';
 
-/** Where each checklist item is done. */
-const ITEM_LINKS = {
-  sender: '/settings#campaign-email',
-  verified_domain: '/settings#domain',
-  segment: '/segmentation',
-  template: '/templates',
-} as const;
+type TItem = TSetupOverview['checklist'][number]['item'];
+
+/**
+ * Where each checklist item is done, whether the user may do it there (the server's rule: the
+ * entitlement, and a brand for domains), and else whom to ask: a link the user could only follow
+ * to a page that refuses them, or shows them nothing to do, would be a dead end.
+ */
+const ITEMS: Record<TItem, { link: string; can: (me: TMe) => boolean; ask: (me: TMe) => string[] }> = {
+  sender: {
+    link: '/settings#campaign-email',
+    can: (me) => me.entitlements['settings.manage_campaign_email'],
+    ask: (me) => [`roles.${me.meta.level}.admin`],
+  },
+  verified_domain: {
+    link: '/settings#domain',
+    can: (me) => me.entitlements['settings.manage_domain_authentication'] && me.meta.level === 'brand',
+    ask: () => ['roles.brand.admin'],
+  },
+  segment: {
+    link: '/segmentation',
+    can: (me) => me.entitlements['segmentation.create'],
+    ask: (me) => [`roles.${me.meta.level}.admin`, `roles.${me.meta.level}.staff`],
+  },
+  template: {
+    link: '/templates',
+    can: (me) => me.entitlements['templates.create'],
+    ask: (me) => [`roles.${me.meta.level}.admin`, `roles.${me.meta.level}.staff`],
+  },
+};
 
 function Card({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
   return (
@@ -62,6 +86,14 @@ export function SetupPage() {
 
 function Overview({ data }: { data: TSetupOverview }) {
   const { t } = useTranslation();
+  const me = useProfile();
+  const askText = (item: TItem) => {
+    const [first, second] = ITEMS[item].ask(me).map((key) => t(key));
+    return second ? t('sending.setup.ask_either', { first, second }) : t('sending.setup.ask_one', { role: first });
+  };
+  // The settings page shows the domains to those who set the sender too (read-only below the brand).
+  const opensDomains =
+    me.entitlements['settings.manage_domain_authentication'] || me.entitlements['settings.manage_campaign_email'];
   const done = data.checklist.filter((i) => i.status === 'done').length;
   const effective = data.settings?.effective;
   return (
@@ -92,9 +124,13 @@ function Overview({ data }: { data: TSetupOverview }) {
               }
             >
               <Group gap="xs">
-                <Anchor component={Link} to={ITEM_LINKS[item.item]}>
-                  {t(`sending.setup.items.${item.item}`)}
-                </Anchor>
+                {ITEMS[item.item].can(me) ? (
+                  <Anchor component={Link} to={ITEMS[item.item].link}>
+                    {t(`sending.setup.items.${item.item}`)}
+                  </Anchor>
+                ) : (
+                  <Text>{t(`sending.setup.items.${item.item}`)}</Text>
+                )}
                 <Badge variant="light" color={item.status === 'done' ? 'green' : 'gray'}>
                   {t(`sending.setup.status.${item.status}`)}
                 </Badge>
@@ -102,6 +138,11 @@ function Overview({ data }: { data: TSetupOverview }) {
               {item.status === 'unavailable' && (
                 <Text size="xs" c="dimmed">
                   {t(`sending.setup.unavailable.${item.item}`)}
+                </Text>
+              )}
+              {item.status === 'todo' && !ITEMS[item.item].can(me) && (
+                <Text size="xs" c="dimmed" data-testid={`checklist-${item.item}-ask`}>
+                  {askText(item.item)}
                 </Text>
               )}
             </List.Item>
@@ -134,9 +175,11 @@ function Overview({ data }: { data: TSetupOverview }) {
                   ))}
                 </Stack>
               )}
-              <Anchor component={Link} to="/settings#campaign-email" size="sm">
-                {t('sending.setup.edit_sender')}
-              </Anchor>
+              {ITEMS.sender.can(me) && (
+                <Anchor component={Link} to={ITEMS.sender.link} size="sm">
+                  {t('sending.setup.edit_sender')}
+                </Anchor>
+              )}
             </Stack>
           ) : (
             <Text size="sm" c="dimmed">
@@ -159,9 +202,11 @@ function Overview({ data }: { data: TSetupOverview }) {
                 </Badge>
               </Group>
             ))}
-            <Anchor component={Link} to="/settings#domain" size="sm">
-              {t('sending.setup.manage_domains')}
-            </Anchor>
+            {opensDomains && (
+              <Anchor component={Link} to={ITEMS.verified_domain.link} size="sm">
+                {t('sending.setup.manage_domains')}
+              </Anchor>
+            )}
           </Stack>
         </Card>
       </SimpleGrid>

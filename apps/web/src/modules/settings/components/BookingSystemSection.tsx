@@ -22,6 +22,8 @@ const STATUS_COLOR = { running: 'blue', succeeded: 'green', failed: 'red' } as c
 /**
  * The brand's booking system (DBK): connect with an account ID and API key (verified on
  * /yoyaku-verification), the daily 1 AM sync notice, "sync now", disconnect, and the sync log.
+ * Its times are on the brand's clock (the zone the daily sync runs in), not the browser's: the
+ * 1 AM sync reads as 1 AM in the log wherever the reader is.
  * Other contexts read the server's refusal ("only brand can connect to DBK") without asking it
  * (the server refuses them all the same).
  */
@@ -51,7 +53,12 @@ export function BookingSystemSection() {
         {t('booking_sync.settings.daily_notice', { timeZone: data.schedule.timeZone })}
       </Alert>
       {data.connection ? <Connected status={data} /> : <ConnectForm />}
-      {data.runs.length > 0 && <SyncLog runs={data.runs} />}
+      {data.runs.length > 0 && <SyncLog runs={data.runs} timeZone={data.schedule.timeZone} />}
+      {(data.connection || data.runs.length > 0) && (
+        <Text size="xs" c="dimmed" data-testid="booking-time-zone">
+          {t('booking_sync.settings.times_in', { timeZone: data.schedule.timeZone })}
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -113,6 +120,7 @@ function Connected({ status }: { status: TBookingStatus }) {
   const [busy, setBusy] = useState(false);
   const connection = status.connection!;
   const language = currentLanguage();
+  const timeZone = status.schedule.timeZone;
 
   const act = async (call: () => Promise<TBookingStatus>, done: string) => {
     setBusy(true);
@@ -145,12 +153,15 @@ function Connected({ status }: { status: TBookingStatus }) {
         </Badge>
       </Group>
       {row('booking_sync.settings.account_id', connection.accountId)}
-      {row('booking_sync.settings.connected_at', formatDate(connection.connectedAt, language, { withTime: true }))}
+      {row(
+        'booking_sync.settings.connected_at',
+        formatDate(connection.connectedAt, language, { withTime: true, timeZone }),
+      )}
       {connection.connectedByName && row('booking_sync.settings.connected_by', connection.connectedByName)}
       {row(
         'booking_sync.settings.synced_up_to',
         connection.syncedUpTo
-          ? formatDate(connection.syncedUpTo, language, { withTime: true })
+          ? formatDate(connection.syncedUpTo, language, { withTime: true, timeZone })
           : t('booking_sync.settings.never'),
       )}
       {row(
@@ -185,7 +196,7 @@ function Connected({ status }: { status: TBookingStatus }) {
   );
 }
 
-function SyncLog({ runs }: { runs: TSyncRun[] }) {
+function SyncLog({ runs, timeZone }: { runs: TSyncRun[]; timeZone: string }) {
   const { t } = useTranslation();
   const language = currentLanguage();
   return (
@@ -210,7 +221,7 @@ function SyncLog({ runs }: { runs: TSyncRun[] }) {
             {runs.map((run) => (
               <Table.Tr key={run.id} data-testid="booking-sync-run" data-status={run.status}>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {formatDate(run.startedAt, language, { withTime: true })}
+                  {formatDate(run.startedAt, language, { withTime: true, timeZone })}
                 </Table.Td>
                 <Table.Td>
                   {t(`booking_sync.log.triggers.${run.trigger}`)}

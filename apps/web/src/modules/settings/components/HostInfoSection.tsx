@@ -16,15 +16,22 @@ import { HOSTS_QUERY_KEY } from '../../management/api/hostsCalls';
 import { PROFILE_QUERY_KEY } from '../../shell/api/profile';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { LockButton } from '../../ui/components/LockButton';
+import { useLeaveGuard } from '../../ui/hooks/useLeaveGuard';
 import { hostInfoQuery, updateHostInfo } from '../api/settingsCalls';
 
-/** The acting host's name, address, contact and logo; editable with settings.update_host_info. */
+/**
+ * The acting host's name, address, contact and logo; editable with settings.update_host_info.
+ * Leaving with changes not saved asks first.
+ */
 export function HostInfoSection({ editable }: { editable: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const host = useQuery(hostInfoQuery);
   const [values, setValues] = useState<THostFormValues>(EMPTY_HOST_FORM);
   const [errors, setErrors] = useState<THostFormErrors>({});
+  const leaveGuard = useLeaveGuard(
+    () => editable && !!host.data && JSON.stringify(values) !== JSON.stringify(hostFormValues(host.data)),
+  );
 
   useEffect(() => {
     if (host.data) setValues(hostFormValues(host.data));
@@ -68,6 +75,7 @@ export function HostInfoSection({ editable }: { editable: boolean }) {
           </LockButton>
         </Group>
       )}
+      {leaveGuard}
     </form>
   );
 }

@@ -129,3 +129,122 @@ describe('SettingsPage', () => {
     await waitFor(() => expect(router.state.location.hash).toBe('#password'));
   });
 });
+
+describe('SettingsPage, leaving with changes not saved', () => {
+  const empty = Object.fromEntries(
+    [
+      'senderEmail',
+      'senderName',
+      'replyTo',
+      'unsubscribedMessage',
+      'unsubscribedMessageEn',
+      'footerSenderName',
+      'footerPostalAddress',
+      'defaultLanguage',
+      'frequencyCapCount',
+      'frequencyCapDays',
+      'quietHoursStart',
+      'quietHoursEnd',
+    ].map((f) => [f, null]),
+  );
+  const brandSettings = {
+    hostLevel: 'brand',
+    hostName: 'さくらホテルズ',
+    timeZone: 'Asia/Tokyo',
+    own: { ...empty, senderName: 'さくらホテルズ', unsubscribedMessage: '停止しました' },
+    inherited: {
+      ...empty,
+      frequencyCapCount: 3,
+      frequencyCapDays: 7,
+      quietHoursStart: '21:00',
+      quietHoursEnd: '08:00',
+    },
+    inheritedFrom: {},
+    effective: { ...empty, senderName: 'さくらホテルズ', unsubscribedMessage: '停止しました' },
+    senderDomain: null,
+    canSend: false,
+    problems: ['sending_settings_missing'],
+  };
+
+  /** A brand admin's page, every section of it with its data (so that each form, and its guard, is there). */
+  async function renderBrandAdmin() {
+    mockFetch((method, url) => {
+      if (url.pathname === '/v1/settings/host')
+        return { body: { data: { ...host, level: 'brand', name: 'さくらホテルズ' } } };
+      if (url.pathname === '/v1/sending/settings') return { body: { data: brandSettings } };
+      if (url.pathname === '/v1/deliverability/protection')
+        return { body: { data: { minSent: 1000, hardBouncePct: 5, complaintPct: 0.3 } } };
+      if (url.pathname === '/v1/deliverability/relay-webhooks') return { body: { data: [] } };
+      if (url.pathname === '/v1/sending/domains') return { body: { data: { domains: [], canManage: true } } };
+      return undefined;
+    });
+    const view = await renderWithProviders(<SettingsPage />, {
+      path: '/settings',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await screen.findByTestId('campaign-email-form');
+    await screen.findByTestId('protection-form');
+    return view;
+  }
+
+  const unloadPrevented = () => {
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    return unload.defaultPrevented;
+  };
+
+  it('asks before leaving with the campaign email settings changed, and stays when asked to', async () => {
+    const { router } = await renderBrandAdmin();
+    expect(unloadPrevented()).toBe(false);
+    const form = screen.getByTestId('campaign-email-form');
+    const senderName = form.querySelector('input[name="senderName"]') as HTMLInputElement;
+    fireEvent.change(senderName, { target: { value: 'さくらホテルズ 公式' } });
+    // Closing or reloading the tab gets the browser's own question.
+    expect(unloadPrevented()).toBe(true);
+    // A sidebar link (or the browser's back button) gets the console's.
+    void router.navigate('/campaign');
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(senderName.value).toBe('さくらホテルズ 公式');
+    await waitFor(() => expect(screen.queryByTestId('leave-guard')).toBeNull());
+    void router.navigate('/campaign');
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/campaign'));
+  });
+
+  it('asks for every form of the page, not only the last one shown', async () => {
+    const { router } = await renderBrandAdmin();
+    // The protection form comes before the relay webhooks and the domains, each with changes of its own to guard.
+    fireEvent.change(within(screen.getByTestId('protection-form')).getByLabelText(/^Minimum/), {
+      target: { value: '2000' },
+    });
+    void router.navigate('/campaign');
+    await screen.findByTestId('leave-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    // The host's information too.
+    const hostForm = screen.getByTestId('host-info-form');
+    fireEvent.change(within(hostForm).getByDisplayValue('東京都新宿区'), { target: { value: '東京都千代田区' } });
+    fireEvent.change(within(screen.getByTestId('protection-form')).getByLabelText(/^Minimum/), {
+      target: { value: '1000' },
+    });
+    void router.navigate('/campaign');
+    await screen.findByTestId('leave-guard');
+  });
+
+  it('leaves an untouched page without asking', async () => {
+    const { router } = await renderBrandAdmin();
+    void router.navigate('/campaign');
+    await screen.findByTestId('elsewhere');
+    expect(screen.queryByTestId('leave-guard')).toBeNull();
+  });
+
+  it('introduces the relay webhooks without pointing to an address the page does not show yet', async () => {
+    await renderBrandAdmin();
+    const section = screen.getByTestId('settings-relay-webhooks');
+    expect(section.textContent).not.toMatch(/address below/);
+    expect(section.textContent).toContain('Once it is set up, its card shows the address to give it.');
+  });
+});

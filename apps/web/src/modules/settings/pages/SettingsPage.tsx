@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { PageHeader } from '../../ui/components/PageHeader';
+import { LeaveGuardScope } from '../../ui/hooks/useLeaveGuard';
 import { BookingSystemSection } from '../components/BookingSystemSection';
 import { ChangePasswordSection } from '../components/ChangePasswordSection';
 import { HostInfoSection } from '../components/HostInfoSection';
@@ -118,7 +119,10 @@ function SectionLinks({ sections }: { sections: { id: string; title: string }[] 
   );
 }
 
-/** Spec section 2, "Settings": the host's information, the password, and the parts still to come. */
+/**
+ * Spec section 2, "Settings": the host's information, the password, and the parts still to come.
+ * Leaving with any section's changes not saved asks first (one guard for all of them).
+ */
 export function SettingsPage() {
   const { t } = useTranslation();
   const me = useProfile();
@@ -154,7 +158,7 @@ export function SettingsPage() {
     .filter((id) => shown[id])
     .map((id) => ({ id, title: titles[id] }));
   return (
-    <>
+    <LeaveGuardScope>
       <PageHeader title={t('nav.settings')} />
       <SectionLinks sections={sections} />
       <Stack gap="lg">
@@ -196,6 +200,6 @@ export function SettingsPage() {
           </Section>
         )}
       </Stack>
-    </>
+    </LeaveGuardScope>
   );
 }

@@ -1,30 +1,63 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+
+type TDirty = () => boolean;
+
+/** Set by a LeaveGuardScope: adds a form's `dirty` to the page's one guard, and returns its removal. */
+const LeaveGuardScopeContext = createContext<((dirty: TDirty) => () => void) | null>(null);
 
 /**
  * Leaving with changes not yet saved asks first: a link in the console (the page's back link, the
  * sidebar, the browser's back button) opens a dialog to stay or leave, and closing or reloading the
  * tab the browser's own. `dirty` is read when the user leaves, so a save just finished counts.
+ * Inside a LeaveGuardScope, the scope's guard asks for it.
  */
-export function useLeaveGuard(dirty: () => boolean): ReactNode {
-  const { t } = useTranslation();
+export function useLeaveGuard(dirty: TDirty): ReactNode {
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
+  const scope = useContext(LeaveGuardScopeContext);
+  useEffect(() => scope?.(() => dirtyRef.current()), [scope]);
+  return scope ? null : <LeaveGuard dirty={dirtyRef} />;
+}
+
+/**
+ * One guard for the forms of a page that has several (the settings page): a router asks only one
+ * blocker (the last one registered), so a guard per form would leave all but one unguarded.
+ */
+export function LeaveGuardScope({ children }: { children: ReactNode }) {
+  const forms = useRef(new Set<TDirty>());
+  const register = useCallback((dirty: TDirty) => {
+    forms.current.add(dirty);
+    return () => {
+      forms.current.delete(dirty);
+    };
+  }, []);
+  const anyDirty = useRef<TDirty>(() => [...forms.current].some((dirty) => dirty()));
+  return (
+    <LeaveGuardScopeContext.Provider value={register}>
+      {children}
+      <LeaveGuard dirty={anyDirty} />
+    </LeaveGuardScopeContext.Provider>
+  );
+}
+
+function LeaveGuard({ dirty }: { dirty: RefObject<TDirty> }) {
+  const { t } = useTranslation();
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      dirtyRef.current() &&
+      dirty.current() &&
       (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
   );
 
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
-      if (dirtyRef.current()) event.preventDefault();
+      if (dirty.current()) event.preventDefault();
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, []);
+  }, [dirty]);
 
   return (
     <ConfirmDialog

@@ -92,4 +92,42 @@ describe('UserFormDialog', () => {
       language: 'en',
     });
   });
+
+  it('asks before Escape (or Cancel) drops an edit not saved, and keeps it when asked to', async () => {
+    serve([]);
+    const onClose = vi.fn();
+    await renderWithProviders(<UserFormDialog opened user={created as never} onClose={onClose} onSaved={vi.fn()} />, {
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    const form = within(await screen.findByTestId('user-form'));
+    const fullName = form.getByRole('textbox', { name: /^Full name/ }) as HTMLInputElement;
+    expect(fullName.value).toBe('Ken Mori');
+    const escape = () => fireEvent.keyDown(document.body, { key: 'Escape' });
+
+    // Nothing typed: Escape closes at once.
+    escape();
+    expect(onClose).toHaveBeenCalledTimes(1);
+
+    type(form, 'Full name', 'Kenji Mori');
+    escape();
+    await screen.findByTestId('discard-guard');
+    expect(onClose).toHaveBeenCalledTimes(1);
+    // Escape again answers the question (keep editing), and only it.
+    escape();
+    await waitFor(() => expect(screen.queryByTestId('discard-guard')).toBeNull());
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(fullName.value).toBe('Kenji Mori');
+
+    fireEvent.click(form.getByRole('button', { name: 'Cancel' }));
+    await screen.findByTestId('discard-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() => expect(screen.queryByTestId('discard-guard')).toBeNull());
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(fullName.value).toBe('Kenji Mori');
+
+    escape();
+    await screen.findByTestId('discard-guard');
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(2));
+  });
 });

@@ -8,6 +8,7 @@ import { fieldErrorKeys } from '../../../lib/http/fieldErrors';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { LockButton } from '../../ui/components/LockButton';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { useDiscardGuard } from '../../ui/hooks/useDiscardGuard';
 import { createUser, updateUser } from '../api/usersCalls';
 import { useEmailTaken } from '../hooks/useEmailTaken';
 import { EMPTY_USER_FORM, userFormProblems, type TUserFormErrors, type TUserFormValues } from '../userForm';
@@ -28,12 +29,17 @@ export interface TUserFormDialogProps {
   onSaved: (user: TUser) => void;
 }
 
-/** Add a user (who is mailed a link to set a password) or edit one (spec sections 2 and 5). */
+/**
+ * Add a user (who is mailed a link to set a password) or edit one (spec sections 2 and 5). Closing
+ * it with something typed and not saved asks first.
+ */
 export function UserFormDialog({ opened, user, onClose, onSaved }: TUserFormDialogProps) {
   const { t, i18n } = useTranslation();
   const me = useProfile();
   const adding = !user;
   const [values, setValues] = useState<TUserFormValues>(EMPTY_USER_FORM);
+  // The values the dialog opened with: anything else is the user's typing, not to be lost unasked.
+  const [initial, setInitial] = useState<TUserFormValues>(EMPTY_USER_FORM);
   const [language, setLanguage] = useState<'ja' | 'en'>('ja');
   const [errors, setErrors] = useState<TUserFormErrors>({});
   const taken = useEmailTaken(values.email, opened && adding);
@@ -42,18 +48,22 @@ export function UserFormDialog({ opened, user, onClose, onSaved }: TUserFormDial
     if (!opened) return;
     setErrors({});
     setLanguage(i18n.language === 'en' ? 'en' : currentLanguage());
-    setValues(
-      user
-        ? {
-            fullName: user.fullName,
-            nickName: user.nickName ?? '',
-            email: user.email,
-            phoneNumber: user.phoneNumber ?? '',
-            role: user.role,
-          }
-        : EMPTY_USER_FORM,
-    );
+    const opening = user
+      ? {
+          fullName: user.fullName,
+          nickName: user.nickName ?? '',
+          email: user.email,
+          phoneNumber: user.phoneNumber ?? '',
+          role: user.role,
+        }
+      : EMPTY_USER_FORM;
+    setValues(opening);
+    setInitial(opening);
   }, [opened, user, i18n.language]);
+  const discard = useDiscardGuard(
+    () => (Object.keys(initial) as (keyof TUserFormValues)[]).some((k) => values[k] !== initial[k]),
+    onClose,
+  );
 
   const shownErrors: TUserFormErrors = { ...errors };
   if (adding && taken && !shownErrors.email) shownErrors.email = 'errors.email_registered';
@@ -98,7 +108,8 @@ export function UserFormDialog({ opened, user, onClose, onSaved }: TUserFormDial
   return (
     <Modal
       opened={opened}
-      onClose={onClose}
+      onClose={discard.requestClose}
+      closeOnEscape={!discard.asking}
       size="lg"
       centered
       title={t(adding ? 'users.form.add_title' : 'users.form.edit_title')}
@@ -137,7 +148,7 @@ export function UserFormDialog({ opened, user, onClose, onSaved }: TUserFormDial
             )}
           </SimpleGrid>
           <Group justify="flex-end" gap="sm" mt="sm">
-            <LockButton variant="default" onClick={onClose}>
+            <LockButton variant="default" onClick={discard.requestClose}>
               {t('common.cancel')}
             </LockButton>
             <LockButton type="submit" lockOnClick onClick={(event) => submit(event)}>
@@ -146,6 +157,7 @@ export function UserFormDialog({ opened, user, onClose, onSaved }: TUserFormDial
           </Group>
         </Stack>
       </form>
+      {discard.dialog}
     </Modal>
   );
 }
