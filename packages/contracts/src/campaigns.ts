@@ -190,6 +190,17 @@ export const ZCampaign = z.object({
   problem: z.string().nullable(),
   /** A sending campaign held back, and why (null when nothing is held). */
   hold: ZCampaignHold.nullable(),
+  /**
+   * A scheduled campaign due inside its host's quiet hours: those hours and when it goes out
+   * instead (their end, ISO). Null when not scheduled or not due in them. Worked out by the server
+   * for every reader, as the send will apply it.
+   */
+  scheduledHold: z
+    .object({
+      quietHours: z.object({ start: z.string(), end: z.string(), timeZone: z.string() }),
+      until: z.string(),
+    })
+    .nullable(),
   /** What its figures cover for the acting host (see CAMPAIGN_SCOPES). */
   scope: z.enum(CAMPAIGN_SCOPES),
   /** A sending campaign paused by a user: "Paused by <name> at <time>" (null when not paused). */

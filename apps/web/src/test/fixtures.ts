@@ -56,6 +56,7 @@ export function campaignFixture(
     problem: null,
     paused: null,
     hold: null,
+    scheduledHold: null,
     scope: 'campaign',
     experiment: {
       variants: [],

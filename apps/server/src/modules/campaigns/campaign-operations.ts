@@ -1,6 +1,7 @@
 import {
   CAMPAIGN_LIST_STATUSES,
   EDITABLE_STATUSES,
+  SENDING_DEFAULTS,
   type TAudiencePreview,
   type TCampaign,
   type TCampaignHold,
@@ -69,7 +70,12 @@ const PAST_GRACE_MS = 60_000;
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold | null = null): TCampaign {
+function toCampaign(
+  row: TCampaignRow,
+  ctx: TActingContext,
+  hold: TCampaignHold | null = null,
+  scheduledHold: TCampaign['scheduledHold'] = null,
+): TCampaign {
   const c = row.counts ?? {};
   const n = (k: keyof typeof c) => c[k] ?? 0;
   // Seen for its own guests only: the audience is theirs (their deliveries), not the campaign's.
@@ -95,6 +101,7 @@ function toCampaign(row: TCampaignRow, ctx: TActingContext, hold: TCampaignHold 
     finishedAt: iso(row.finished_at),
     problem: row.problem,
     hold,
+    scheduledHold,
     scope: row.scope,
     paused: row.paused_at
       ? {
@@ -244,7 +251,7 @@ async function checkVariantTemplates(tx: TTx, ctx: TActingContext, experiment: T
  * come from the clock, so they are worked out first, once, for every sending campaign in reach.
  */
 export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampaignListQuery) {
-  return inTenant(rt, ctx, async (tx) => {
+  const page = await inTenant(rt, ctx, async (tx) => {
     const holds = await holdsOf(tx, await sendingCampaignsInReach(tx, ctx), ctx);
     const waiting = [...holds].filter(([, hold]) => hold.whole).map(([id]) => id);
     const { rows, total } = await listCampaignRows(tx, ctx, q, waiting);
@@ -254,22 +261,45 @@ export async function listCampaigns(rt: TRuntime, ctx: TActingContext, q: TCampa
       number
     >;
     for (const r of headline.byStatus) byStatus[r.status] = r.n;
-    return {
-      items: rows.map((r) => toCampaign(r, ctx, holds.get(r.id) ?? null)),
-      total,
-      page: q.page,
-      pageSize: q.pageSize,
-      headline: { byStatus, ...headline.sums },
-    };
+    return { rows, holds, total, byStatus, sums: headline.sums };
   });
+  const scheduled = await scheduledHoldsOf(rt, ctx, page.rows);
+  return {
+    items: page.rows.map((r) => toCampaign(r, ctx, page.holds.get(r.id) ?? null, scheduled.get(r.id) ?? null)),
+    total: page.total,
+    page: q.page,
+    pageSize: q.pageSize,
+    headline: { byStatus: page.byStatus, ...page.sums },
+  };
 }
 
 export async function getCampaign(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCampaign> {
-  return inTenant(rt, ctx, async (tx) => {
+  const { row, hold } = await inTenant(rt, ctx, async (tx) => {
     const row = await mustFind(tx, ctx, id);
     const holds = await holdsOfRows(tx, [row], ctx);
-    return toCampaign(row, ctx, holds.get(row.id) ?? null);
+    return { row, hold: holds.get(row.id) ?? null };
   });
+  const scheduled = await scheduledHoldsOf(rt, ctx, [row]);
+  return toCampaign(row, ctx, hold, scheduled.get(row.id) ?? null);
+}
+
+/**
+ * The scheduled ones among `rows` due inside their host's quiet hours, with when they go out
+ * instead: the quiet hours of each campaign's own host (not the reader's), so that a viewer reads
+ * what the send will do. One sending-identity lookup per host on the page. Outside any transaction:
+ * the lookup opens its own (PGlite has one session).
+ */
+async function scheduledHoldsOf(rt: TRuntime, ctx: TActingContext, rows: TCampaignRow[]) {
+  const held = new Map<string, NonNullable<TCampaign['scheduledHold']>>();
+  const due = rows.filter((r) => r.status === 'scheduled' && r.send_at);
+  const quiet = new Map<string, TQuietHoursCheck['quietHours']>();
+  for (const hostId of new Set(due.map((r) => r.host_id))) quiet.set(hostId, await quietHoursOf(rt, ctx, hostId));
+  for (const r of due) {
+    const hours = quiet.get(r.host_id)!;
+    const release = quietHoursRelease(new Date(r.send_at!), hours);
+    if (release) held.set(r.id, { quietHours: hours, until: release.toISOString() });
+  }
+  return held;
 }
 
 /** Why the sending ones among `rows` hold back (quiet hours), as the acting context sees them. */
@@ -595,16 +625,24 @@ export async function checkQuietHours(
         ? instantOf(schedule.localTime, schedule.timeZone)
         : null;
   if (!sendAt) throw badRequest({ schedule: fieldError('invalid_date') });
-  const resolution = await resolveSendingIdentity(rt, owner.hostId);
-  const quiet = resolution.ok
-    ? resolution.identity.quietHours
-    : {
-        start: '21:00',
-        end: '08:00',
-        timeZone: (await inTenant(rt, ctx, (tx) => hostTimeZone(tx, owner.hostId))) ?? 'Asia/Tokyo',
-      };
+  const quiet = await quietHoursOf(rt, ctx, owner.hostId);
   const release = quietHoursRelease(sendAt, quiet);
   return { sendAt: sendAt.toISOString(), inQuietHours: release !== null, quietHours: quiet, deferredTo: iso(release) };
+}
+
+/** A host's quiet hours as its sends apply them; the defaults in its own zone while its settings are missing. */
+async function quietHoursOf(
+  rt: TRuntime,
+  ctx: TActingContext,
+  hostId: string,
+): Promise<TQuietHoursCheck['quietHours']> {
+  const resolution = await resolveSendingIdentity(rt, hostId);
+  if (resolution.ok) return resolution.identity.quietHours;
+  return {
+    start: SENDING_DEFAULTS.quietHoursStart,
+    end: SENDING_DEFAULTS.quietHoursEnd,
+    timeZone: (await inTenant(rt, ctx, (tx) => hostTimeZone(tx, hostId))) ?? 'Asia/Tokyo',
+  };
 }
 
 async function hostTimeZone(tx: TTx, hostId: string): Promise<string | null> {

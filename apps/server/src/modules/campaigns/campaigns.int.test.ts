@@ -432,6 +432,49 @@ describe('campaign routes', () => {
     expect(day.body.data.inQuietHours).toBe(false);
   });
 
+  it("tells every reader of a scheduled campaign due in its host's quiet hours when it goes out instead", async () => {
+    const admin = await token(DEMO.hotelAdmin);
+    const templateId = await template(admin);
+    const seg = await staticSegment(admin, '静穏', [await customer(shinjuku.id, '静', mail('quiet'))]);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: admin,
+        body: { name: `静穏 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    const kept: { host_id: string; quiet_hours_start: string; quiet_hours_end: string }[] = await s.sql(
+      'select host_id, quiet_hours_start, quiet_hours_end from campaign_email_settings',
+    );
+    await s.sql(`update campaign_email_settings set quiet_hours_start = '21:00', quiet_hours_end = '08:00'`);
+    try {
+      const schedule = (localTime: string) =>
+        s.call('POST', `/v1/campaigns/${c.id}/schedule`, {
+          token: admin,
+          body: { schedule: { kind: 'at', localTime, timeZone: 'Asia/Tokyo' } },
+        });
+      expect((await schedule('2099-07-01T23:30')).status).toBe(200);
+      // The viewer may not ask the quiet-hours check (it needs build rights), yet reads the hold.
+      const viewer = await token(DEMO.hotelViewer);
+      expect((await s.call('POST', '/v1/campaigns/quiet-hours', { token: viewer, body: {} })).status).toBe(403);
+      const held = {
+        quietHours: { start: '21:00', end: '08:00', timeZone: 'Asia/Tokyo' },
+        until: '2099-07-01T23:00:00.000Z',
+      };
+      expect((await s.call('GET', `/v1/campaigns/${c.id}`, { token: viewer })).body.data.scheduledHold).toEqual(held);
+      const listed = (await s.call('GET', '/v1/campaigns?status=scheduled&pageSize=100', { token: viewer })).body.data;
+      expect(listed.items.find((x: { id: string }) => x.id === c.id).scheduledHold).toEqual(held);
+      // Due in the day: nothing holds it.
+      expect((await s.call('POST', `/v1/campaigns/${c.id}/draft`, { token: admin, body: {} })).status).toBe(200);
+      expect((await schedule('2099-07-01T12:00')).body.data.scheduledHold).toBeNull();
+    } finally {
+      for (const row of kept)
+        await s.sql(
+          'update campaign_email_settings set quiet_hours_start = $2, quiet_hours_end = $3 where host_id = $1',
+          [row.host_id, row.quiet_hours_start, row.quiet_hours_end],
+        );
+    }
+  });
+
   it('answers each role as its entitlements say, and 404 for another brand', async () => {
     const admin = await token(DEMO.hotelAdmin);
     const templateId = await template(admin);

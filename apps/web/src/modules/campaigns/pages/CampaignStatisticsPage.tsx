@@ -18,7 +18,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { TCampaign, TSchedule } from '@yado/contracts/campaigns';
+import type { TCampaign } from '@yado/contracts/campaigns';
 import {
   DELIVERY_STATUSES,
   type TCampaignReport,
@@ -38,7 +38,7 @@ import type { TLanguage } from '../../../lib/session/storage';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ExperimentReport } from '../../experiments/components/ExperimentReport';
 import { EmptyState } from '../../ui/components/EmptyState';
-import { campaignQuery, isMoving, quietHoursQuery } from '../api/campaignsCalls';
+import { campaignQuery, isMoving } from '../api/campaignsCalls';
 import { hotelsQuery, linksQuery, recipientsQuery, reportQuery, seriesQuery } from '../api/statisticsCalls';
 import { actionsFor } from '../campaignActions';
 import { CampaignHoldNote } from '../components/CampaignHoldNote';
@@ -122,14 +122,7 @@ export function CampaignStatisticsPage() {
             {data.subject}
           </Text>
           {data.hold && <CampaignHoldNote hold={data.hold} pageTimeZone={data.timeZone} maw={640} />}
-          {data.status === 'scheduled' && data.sendAt && (
-            <ScheduledNote
-              campaign={data}
-              sendAt={data.sendAt}
-              // The quiet hours asked of are the acting host's: the owner's only, who may build campaigns.
-              canCheck={data.editable && (can['campaign.create'] === true || can['campaign.update'] === true)}
-            />
-          )}
+          {data.status === 'scheduled' && data.sendAt && <ScheduledNote campaign={data} sendAt={data.sendAt} />}
           {data.problem && (
             <Text size="sm" c="red" role="alert">
               {codeText(data.problem, t)}
@@ -179,31 +172,27 @@ export function CampaignStatisticsPage() {
 }
 
 /**
- * When a scheduled campaign is due, in the page's zone, and, when that falls in the quiet hours,
- * when it goes out (their end), as the editor's schedule step says it.
+ * When a scheduled campaign is due, in the page's zone, and, when that falls in its host's quiet
+ * hours, when it goes out (their end), as the editor's schedule step says it: the server's
+ * `scheduledHold`, so every reader of the campaign sees it.
  */
-function ScheduledNote({ campaign, sendAt, canCheck }: { campaign: TCampaign; sendAt: string; canCheck: boolean }) {
+function ScheduledNote({ campaign, sendAt }: { campaign: TCampaign; sendAt: string }) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const schedule = campaign.schedule;
-  const at: TSchedule | null =
-    canCheck && schedule?.kind === 'at' && schedule.localTime && schedule.timeZone
-      ? { kind: 'at', localTime: schedule.localTime, timeZone: schedule.timeZone }
-      : null;
-  const check = useQuery(quietHoursQuery(at)).data;
+  const held = campaign.scheduledHold;
   const date = (value: string) => formatDate(value, language, { withTime: true, timeZone: campaign.timeZone });
   return (
     <>
       <Text size="sm" data-testid="campaign-send-at" data-send-at={sendAt}>
         {t('campaign.statistics.scheduled_for', { date: date(sendAt) })}
       </Text>
-      {check?.inQuietHours && check.deferredTo && (
-        <Text size="xs" c="orange.8" maw={640} data-testid="campaign-send-at-held" data-until={check.deferredTo}>
+      {held && (
+        <Text size="xs" c="orange.8" maw={640} data-testid="campaign-send-at-held" data-until={held.until}>
           {t('campaign.statistics.scheduled_held', {
-            start: check.quietHours.start,
-            end: check.quietHours.end,
-            timeZone: check.quietHours.timeZone,
-            date: date(check.deferredTo),
+            start: held.quietHours.start,
+            end: held.quietHours.end,
+            timeZone: held.quietHours.timeZone,
+            date: date(held.until),
           })}
         </Text>
       )}
