@@ -5,6 +5,7 @@ import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { LockButton } from '../../ui/components/LockButton';
 import { showSnackbar } from '../../ui/components/Snackbar';
+import { useDiscardGuard } from '../../ui/hooks/useDiscardGuard';
 import { inviteUsers } from '../api/usersCalls';
 import { invitationProblem, parseEmailList } from '../userForm';
 import { RoleSelect } from './RoleSelect';
@@ -31,6 +32,8 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
     setErrors({});
     setFailure(null);
   }, [opened]);
+  // Typed addresses or a chosen role are not thrown away by a stray Escape or click outside.
+  const discard = useDiscardGuard(() => text.trim() !== '' || role !== '', onClose);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -51,7 +54,8 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
   return (
     <Modal
       opened={opened}
-      onClose={onClose}
+      onClose={discard.requestClose}
+      closeOnEscape={!discard.asking}
       size="lg"
       centered
       title={t('users.invite.title')}
@@ -89,7 +93,7 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
             </Text>
           )}
           <Group justify="flex-end" gap="sm" mt="sm">
-            <LockButton variant="default" onClick={onClose}>
+            <LockButton variant="default" onClick={discard.requestClose}>
               {t('common.cancel')}
             </LockButton>
             <LockButton type="submit" lockOnClick onClick={(event) => submit(event)}>
@@ -98,6 +102,7 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
           </Group>
         </Stack>
       </form>
+      {discard.dialog}
     </Modal>
   );
 }
