@@ -577,7 +577,8 @@ export const ZScenarioInput = z.object({
   name: z.string().trim().min(1).max(SCENARIO_NAME_MAX),
   description: z.string().trim().max(SCENARIO_DESCRIPTION_MAX).default(''),
   graph: ZScenarioGraph.default(emptyGraph),
-  run: ZScenarioRunInput.default(() => ZScenarioRunInput.parse({})),
+  /** Left out: the defaults, in the time zone of the creating host (`hosts.timezone`). */
+  run: ZScenarioRunInput.optional(),
   holdoutPercent: ZHoldoutPercent.default(null),
 });
 export type TScenarioInput = z.input<typeof ZScenarioInput>;
@@ -687,8 +688,12 @@ export const ZEmailDetail = z.object({
   /** The hidden campaign that carries this node's deliveries (its statistics). */
   campaignId: z.string().nullable(),
   sent: z.number(),
+  /** Not sent to a guest not mailable then (unsubscribed, suppressed, at the frequency cap, held out). */
   skipped: z.number(),
+  /** Not sent because the scenario was stopped while they were still queued. */
+  cancelled: z.number(),
   failed: z.number(),
+  /** On their way: queued, being sent, or deferred for a retry. */
   queued: z.number(),
   opened: z.number().nullable(),
   clicked: z.number().nullable(),
@@ -772,7 +777,8 @@ export const list = defineEndpoint({
 export const create = defineEndpoint({
   method: 'POST',
   path: '/v1/scenarios',
-  summary: 'Create a draft scenario owned by the acting host',
+  summary:
+    "Create a draft scenario owned by the acting host; without `run`, the default run period in the host's time zone",
   body: ZScenarioInput,
   response: one,
 });
@@ -799,8 +805,13 @@ export const remove = defineEndpoint({
 export const copy = defineEndpoint({
   method: 'POST',
   path: `${byId}/copy`,
-  summary: 'Copy a scenario into a new draft of the acting host; the name defaults to "<name> (copy)"',
-  body: z.object({ name: z.string().trim().min(1).max(SCENARIO_NAME_MAX).optional() }),
+  summary:
+    'Copy a scenario into a new draft of the acting host; the name defaults to "<name> (copy)" in `language` (else the user\'s language): "<name>（コピー）" in Japanese',
+  body: z.object({
+    name: z.string().trim().min(1).max(SCENARIO_NAME_MAX).optional(),
+    /** The console's language: a user may read it in another than their profile's. */
+    language: z.enum(['ja', 'en']).optional(),
+  }),
   response: one,
 });
 export const action = defineEndpoint({
@@ -865,7 +876,7 @@ export const presetUse = defineEndpoint({
   method: 'POST',
   path: '/v1/presets/:id/scenarios',
   summary:
-    "Create a draft scenario from a preset, to adjust; a built-in preset's name, description and step label are written in `language` (else the user's language)",
+    "Create a draft scenario from a preset, to adjust, in the acting host's time zone; a built-in preset's name, description and step label are written in `language` (else the user's language)",
   body: z.object({
     name: z.string().trim().min(1).max(SCENARIO_NAME_MAX).optional(),
     /** The console's language: a user may read it in another than their profile's. */

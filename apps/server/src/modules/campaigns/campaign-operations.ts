@@ -23,6 +23,8 @@ import { sql } from 'drizzle-orm';
 import { retryingConflicts, selectRows, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
+import { defaultCopyName } from '../../i18n/copy-name.ts';
+import { CAMPAIGN_NAME_MAX } from '@yado/contracts/campaigns';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { findSegmentRow } from '../segments/queries.ts';
@@ -584,7 +586,7 @@ export async function duplicateCampaign(
     rt,
     ctx,
     {
-      name: (name ?? `${row.name} (copy)`).slice(0, 100),
+      name: name ?? defaultCopyName(row.name, ctx.user.language, CAMPAIGN_NAME_MAX),
       subject: row.subject,
       preHeader: row.pre_header,
       senderEmail: row.sender_email,

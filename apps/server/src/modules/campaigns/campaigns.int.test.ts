@@ -167,9 +167,19 @@ describe('campaign routes', () => {
     expect(list.body.data.items.map((i: { id: string }) => i.id)).toContain(c.id);
     expect(list.body.data.headline.byStatus.draft).toBeGreaterThanOrEqual(1);
     const copy = await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: {} });
-    expect(copy.body.data.name).toBe(`夏の特典 ${tag} (copy)`);
+    // The copy's name in the user's language.
+    expect(copy.body.data.name).toBe(`夏の特典 ${tag}（コピー）`);
     expect((await s.call('DELETE', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(200);
     expect((await s.call('GET', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(404);
+    const inLanguage = async (language: 'ja' | 'en') =>
+      expect((await s.call('PUT', '/v1/auth/me/language', { token: t, body: { language } })).status).toBe(200);
+    await inLanguage('en');
+    try {
+      const english = await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: {} });
+      expect(english.body.data.name).toBe(`夏の特典 ${tag} (copy)`);
+    } finally {
+      await inLanguage('ja');
+    }
   });
 
   it('answers a test send to an address the relay refuses as malformed with 400 and the reason, not 502', async () => {

@@ -32,7 +32,10 @@ const triggerThenEmail = (trigger: TTrigger, emailLabel: string): TScenarioGraph
   edges: [{ id: 'trigger-email', source: 'trigger', target: 'email', handle: 'next' }],
 });
 
-/** The run period every built-in preset (and a host's preset made from nothing) starts with. */
+/**
+ * The run period every built-in preset (and a host's preset made from nothing) shows: a template,
+ * as a scenario made from a preset takes the creating host's time zone instead of Tokyo's.
+ */
 export const PRESET_RUN = ZScenarioRunInput.parse({
   period: { kind: 'long_run' },
   timeZone: 'Asia/Tokyo',

@@ -148,15 +148,42 @@ export async function deleteScenarioRow(tx: TTx, id: string): Promise<void> {
 }
 
 /** Everyone still inside leaves (stop): one statement for the log, one for the state. */
-export async function haltJourneys(tx: TTx, scenarioId: string, reason: string, at: Date): Promise<void> {
+/**
+ * The stop: every journey still inside leaves, and the mails not yet handed to the relay stay
+ * unsent. The hidden campaigns still sending are cancelled (the send path sends only pending
+ * campaigns) and their deliveries queued, deferred, or claimed and not handed are skipped as
+ * cancelled, as a paused campaign's cancel skips them: the email details then count them as not
+ * sent because of the stop, never as still queued. Those in flight finish on their own. Returns the
+ * skipped deliveries, for the statistics.
+ */
+export async function haltJourneys(
+  tx: TTx,
+  scenarioId: string,
+  reason: string,
+  at: Date,
+): Promise<{ id: string; campaign_id: string; hotel_id: string | null }[]> {
   await tx.execute(sql`insert into journey_steps (brand_id, scenario_id, journey_id, node_id, event, detail, at)
     select brand_id, scenario_id, id, coalesce(node_id, ''), 'left', ${reason}, ${at.toISOString()}::timestamptz from journeys where scenario_id = ${scenarioId}::uuid and state = 'waiting'`);
   await tx.execute(
     sql`update journeys set state = 'left', due_at = null, updated_at = ${at.toISOString()}::timestamptz where scenario_id = ${scenarioId}::uuid and state = 'waiting'`,
   );
-  // Mails queued but not yet sent are halted too: the send path sends only pending campaigns.
-  await tx.execute(
-    sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where scenario_id = ${scenarioId}::uuid and status = 'pending'`,
+  // The campaigns' statistics before their rows, in the order the send's steps take them (rollups,
+  // then the row under a share lock at the hand-over): the other way round could deadlock with a
+  // step recording its answers (see cancelPaused in campaign-operations.ts).
+  await tx.execute(sql`insert into campaign_stats (campaign_id, brand_id)
+    select id, brand_id from campaigns where scenario_id = ${scenarioId}::uuid and status = 'pending' order by id
+    on conflict (campaign_id) do update set updated_at = now()`);
+  const cancelled = await selectRows<{ id: string }>(
+    tx,
+    sql`update campaigns set status = 'cancelled', finished_at = now(), updated_at = now() where scenario_id = ${scenarioId}::uuid and status = 'pending' returning id`,
+  );
+  if (cancelled.length === 0) return [];
+  return selectRows(
+    tx,
+    sql`update deliveries set status = 'skipped', skip_reason = 'cancelled', claimed_by = null, claim_token = null
+      where campaign_id = any(${sql.param(cancelled.map((c) => c.id))}::uuid[])
+        and (status in ('queued', 'deferred') or (status = 'sending' and handed_at is null))
+      returning id, campaign_id, hotel_id`,
   );
 }
 
@@ -224,6 +251,7 @@ export async function emailNodeStats(tx: TTx, scenarioId: string) {
     campaign_id: string | null;
     sent: number;
     skipped: number;
+    cancelled: number;
     failed: number;
     queued: number;
     opened: number;
@@ -233,7 +261,8 @@ export async function emailNodeStats(tx: TTx, scenarioId: string) {
     tx,
     sql`select c.scenario_node_id as node_id, (array_agg(c.id order by c.scenario_round))[1] as campaign_id,
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'sent')), 0)::int as sent,
-        coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'skipped')), 0)::int as skipped,
+        coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'skipped' and d.skip_reason is distinct from 'cancelled')), 0)::int as skipped,
+        coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'skipped' and d.skip_reason = 'cancelled')), 0)::int as cancelled,
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'failed')), 0)::int as failed,
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status in ('queued', 'sending', 'deferred'))), 0)::int as queued,
         coalesce(sum(cs.unique_opens), 0)::int as opened, coalesce(sum(cs.unique_clicks), 0)::int as clicked,
@@ -241,6 +270,13 @@ export async function emailNodeStats(tx: TTx, scenarioId: string) {
       from campaigns c left join campaign_stats cs on cs.campaign_id = c.id
       where c.scenario_id = ${scenarioId}::uuid group by c.scenario_node_id`,
   );
+}
+
+/** The time zone a host keeps its hotel's clock in (`hosts.timezone`). */
+export async function hostTimeZone(tx: TTx, hostId: string): Promise<string> {
+  const [row] = await selectRows<{ timezone: string }>(tx, sql`select timezone from hosts where id = ${hostId}::uuid`);
+  if (!row) throw new Error(`host ${hostId} not found`);
+  return row.timezone;
 }
 
 // Presets

@@ -50,9 +50,7 @@ export function scenarioRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, scenariosApi.remove, { entitlement: 'scenarios.delete' }, async ({ params, ctx }) =>
     deleteScenario(rt, ctx, uuid(params.id)),
   );
-  route(app, scenariosApi.copy, create, async ({ params, body, ctx }) =>
-    copyScenario(rt, ctx, uuid(params.id), body.name),
-  );
+  route(app, scenariosApi.copy, create, async ({ params, body, ctx }) => copyScenario(rt, ctx, uuid(params.id), body));
   route(app, scenariosApi.action, edit, async ({ params, body, ctx }) =>
     actOnScenario(rt, ctx, uuid(params.id), body.action, body.confirmation),
   );

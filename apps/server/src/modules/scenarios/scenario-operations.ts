@@ -1,7 +1,9 @@
 import { ACTION_FROM, ERROR_MESSAGES, checkScenarioGraph, type TErrorCode } from '@yado/contracts';
 import {
   isStopSentence,
+  SCENARIO_NAME_MAX,
   zonedToInstant,
+  ZScenarioRunInput,
   type TEmailDetail,
   type TExecutionLog,
   type TGraphFault,
@@ -21,11 +23,13 @@ import { sql } from 'drizzle-orm';
 import { holdoutReport } from '../experiments/report.ts';
 import type { TTx } from '../../db/client.ts';
 import { AppError, fieldError, type TFieldErrors } from '../../http/errors.ts';
+import { defaultCopyName } from '../../i18n/copy-name.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
 import { findSegmentRow } from '../segments/queries.ts';
 import { recordSegmentUse, releaseSegmentUses } from '../segments/segment-uses.ts';
 import { sendableIdentity } from '../sending/sender-check.ts';
+import { recordDeliveryOutcomes } from '../tracking/rollups.ts';
 import { findTemplate } from '../templates/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { BUILT_IN_PREFIX, builtInPreset, builtInPresets, PRESET_RUN } from './built-in-presets.ts';
@@ -37,6 +41,7 @@ import {
   findPresetRow,
   findScenarioRow,
   haltJourneys,
+  hostTimeZone,
   insertPreset,
   insertScenario,
   journeyRows,
@@ -205,6 +210,10 @@ export async function getScenario(rt: TRuntime, ctx: TActingContext, id: string)
   return inTenant(rt, ctx, async (tx) => toScenario(tx, await mustFind(tx, ctx, id), ctx));
 }
 
+/**
+ * A new draft of the acting host. Without a run period it gets the defaults in the host's own time
+ * zone (`hosts.timezone`): a hotel in Honolulu times its journeys in Honolulu, not in Tokyo.
+ */
 export async function createScenario(
   rt: TRuntime,
   ctx: TActingContext,
@@ -212,7 +221,8 @@ export async function createScenario(
 ): Promise<TScenario> {
   const brandId = owningBrand(ctx);
   const id = await inTenant(rt, ctx, async (tx) => {
-    const created = await insertScenario(tx, ctx, brandId, input);
+    const run = input.run ?? ZScenarioRunInput.parse({ timeZone: await hostTimeZone(tx, ctx.host.id) });
+    const created = await insertScenario(tx, ctx, brandId, { ...input, run });
     await audit(tx, ctx, { type: 'scenario', id: created, brandId, name: input.name }, 'create');
     return created;
   });
@@ -256,11 +266,17 @@ export async function updateScenario(
   return getScenario(rt, ctx, id);
 }
 
-export async function copyScenario(rt: TRuntime, ctx: TActingContext, id: string, name?: string): Promise<TScenario> {
+/** A copy keeps the run period (its time zone too); its default name is in the user's language. */
+export async function copyScenario(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+  { name, language = ctx.user.language }: { name?: string; language?: 'ja' | 'en' } = {},
+): Promise<TScenario> {
   const brandId = owningBrand(ctx);
   const created = await inTenant(rt, ctx, async (tx) => {
     const row = await mustFind(tx, ctx, id);
-    const copyName = name ?? `${row.name} (copy)`.slice(0, 100);
+    const copyName = name ?? defaultCopyName(row.name, language, SCENARIO_NAME_MAX);
     const copied = await insertScenario(tx, ctx, brandId, {
       name: copyName,
       description: row.description,
@@ -411,7 +427,16 @@ export async function actOnScenario(
             confirmation: fieldError('scenario_stop_confirmation'),
           });
         await moved('stopped', sql`, stopped_at = ${nowIso}::timestamptz, next_entry_at = null`);
-        await haltJourneys(tx, id, 'scenario_stopped', now);
+        await recordDeliveryOutcomes(
+          tx,
+          (await haltJourneys(tx, id, 'scenario_stopped', now)).map((d) => ({
+            deliveryId: d.id,
+            campaignId: d.campaign_id,
+            brandId: row.brand_id,
+            hotelId: d.hotel_id,
+            outcome: 'skipped' as const,
+          })),
+        );
         await releaseSegmentUses(tx, 'scenario', id);
         return;
       case 'restart':
@@ -506,6 +531,7 @@ export async function emailDetails(rt: TRuntime, ctx: TActingContext, id: string
           campaignId: s?.campaign_id ?? null,
           sent,
           skipped: s?.skipped ?? 0,
+          cancelled: s?.cancelled ?? 0,
           failed: s?.failed ?? 0,
           queued: s?.queued ?? 0,
           opened: s ? s.opened : null,
@@ -607,7 +633,8 @@ export async function deletePreset(rt: TRuntime, ctx: TActingContext, id: string
 }
 
 /**
- * A preset makes a draft scenario of the acting host, to adjust. A built-in preset's texts are
+ * A preset makes a draft scenario of the acting host, to adjust, timed in the host's own time zone
+ * (a preset's run is a template: the built-in ones say Tokyo). A built-in preset's texts are
  * written in the language the user reads the console in (else their profile's): they are the
  * scenario's own from then on.
  */
@@ -617,12 +644,15 @@ export async function scenarioFromPreset(
   id: string,
   { name, language }: { name?: string; language?: TPresetLanguage } = {},
 ): Promise<TScenario> {
-  const preset = await inTenant(rt, ctx, (tx) => presetById(tx, ctx, id, language));
+  const { preset, timeZone } = await inTenant(rt, ctx, async (tx) => ({
+    preset: await presetById(tx, ctx, id, language),
+    timeZone: await hostTimeZone(tx, ctx.host.id),
+  }));
   return createScenario(rt, ctx, {
     name: name ?? preset.name,
     description: preset.description,
     graph: preset.graph,
-    run: preset.run,
+    run: { ...preset.run, timeZone },
     presetId: preset.id,
     holdoutPercent: null,
   });

@@ -112,7 +112,7 @@ describe('scenario routes per role', () => {
     );
     const copy = await s.call('POST', `/v1/scenarios/${made.id}/copy`, { token: tokens.brand, body: {} });
     expect(copy.status).toBe(200);
-    expect(copy.body.data).toMatchObject({ name: '誕生日 (copy)', status: 'draft', editable: true });
+    expect(copy.body.data).toMatchObject({ name: '誕生日（コピー）', status: 'draft', editable: true });
 
     const run = await s.call('POST', `/v1/scenarios/${made.id}/actions`, {
       token: tokens.brand,
@@ -148,6 +148,66 @@ describe('scenario routes per role', () => {
       body: { action: 'restart' },
     });
     expect(restart.body.data.status).toBe('draft');
+  });
+});
+
+describe("a copy's name", () => {
+  it("reads in the user's language: the console's, else the profile's; a long name keeps the mark", async () => {
+    const copyOf = async (token: string | undefined, id: string, body: object = {}) => {
+      const res = await s.call('POST', `/v1/scenarios/${id}/copy`, { token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.name as string;
+    };
+    const sakura = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: '雨の日のご案内' } }))
+      .body.data.id as string;
+    const harbor = (await s.call('POST', '/v1/scenarios', { token: tokens.harbor, body: { name: 'Rainy day' } })).body
+      .data.id as string;
+    // The brand admin's profile is in Japanese, Harbor View's brand admin's in English.
+    expect(await copyOf(tokens.brand, sakura)).toBe('雨の日のご案内（コピー）');
+    expect(await copyOf(tokens.harbor, harbor)).toBe('Rainy day (copy)');
+    // The console's language wins over the profile's; a name given is kept.
+    expect(await copyOf(tokens.brand, sakura, { language: 'en' })).toBe('雨の日のご案内 (copy)');
+    expect(await copyOf(tokens.harbor, harbor, { language: 'ja' })).toBe('Rainy day（コピー）');
+    expect(await copyOf(tokens.harbor, harbor, { language: 'ja', name: 'Rainy day 2' })).toBe('Rainy day 2');
+
+    const long = (await s.call('POST', '/v1/scenarios', { token: tokens.brand, body: { name: 'あ'.repeat(100) } })).body
+      .data.id as string;
+    expect(await copyOf(tokens.brand, long)).toBe(`${'あ'.repeat(95)}（コピー）`);
+    expect(await copyOf(tokens.brand, long, { language: 'en' })).toBe(`${'あ'.repeat(93)} (copy)`);
+  });
+});
+
+describe("a new scenario's time zone", () => {
+  it("is the creating host's own, from a preset or from nothing; a run period given keeps its own", async () => {
+    // Harbor View keeps its hotels' clock in Honolulu; Sakura's is Tokyo's.
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where slug = 'harbor-view'`);
+    const zoneOf = async (token: string | undefined, path: string, body: object) => {
+      const res = await s.call('POST', path, { token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.run as { timeZone: string; sendTime: string; period: { kind: string } };
+    };
+    for (const preset of ['builtin:pre_arrival', 'builtin:birthday'])
+      expect(await zoneOf(tokens.harbor, `/v1/presets/${preset}/scenarios`, {})).toMatchObject({
+        timeZone: 'Pacific/Honolulu',
+        sendTime: '09:00',
+        period: { kind: 'long_run' },
+      });
+    // A host's own preset too, made from nothing.
+    const own = await s.call('POST', '/v1/presets', {
+      token: tokens.harbor,
+      body: { name: 'Sunset', emoji: '🌅', colour: 'orange' },
+    });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect((await zoneOf(tokens.harbor, `/v1/presets/${own.body.data.id}/scenarios`, {})).timeZone).toBe(
+      'Pacific/Honolulu',
+    );
+    expect((await zoneOf(tokens.harbor, '/v1/scenarios', { name: 'Blank' })).timeZone).toBe('Pacific/Honolulu');
+    expect(
+      (await zoneOf(tokens.harbor, '/v1/scenarios', { name: 'London', run: { timeZone: 'Europe/London' } })).timeZone,
+    ).toBe('Europe/London');
+    // A hotel in Tokyo still starts in Tokyo.
+    expect((await zoneOf(tokens.hotelAdmin, '/v1/presets/builtin:birthday/scenarios', {})).timeZone).toBe('Asia/Tokyo');
+    expect((await zoneOf(tokens.hotelAdmin, '/v1/scenarios', { name: '白紙' })).timeZone).toBe('Asia/Tokyo');
   });
 });
 
@@ -446,7 +506,7 @@ describe('the audit log', () => {
       {
         action: 'copy',
         targetType: 'scenario',
-        changes: { name: '監査の誕生日 2 (copy)', copiedFrom: '監査の誕生日 2' },
+        changes: { name: '監査の誕生日 2（コピー）', copiedFrom: '監査の誕生日 2' },
       },
     ]);
   });

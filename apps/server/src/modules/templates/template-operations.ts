@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import en from '../../i18n/en.json' with { type: 'json' };
 import ja from '../../i18n/ja.json' with { type: 'json' };
+import { defaultCopyName } from '../../i18n/copy-name.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { selectRows, type TTx } from '../../db/client.ts';
@@ -180,7 +181,7 @@ export async function duplicateTemplate(
 ): Promise<TTemplate> {
   return inTenant(rt, ctx, async (tx) => {
     const source = await mustFind(tx, ctx, id);
-    const copyName = (name ?? TEXTS[ctx.user.language].copy_name.replace('{{name}}', source.name)).slice(0, 200);
+    const copyName = name ?? defaultCopyName(source.name, ctx.user.language, 200);
     const newId = await insertTemplate(tx, ctx, {
       name: copyName,
       description: source.description,

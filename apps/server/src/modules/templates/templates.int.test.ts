@@ -181,10 +181,18 @@ describe('templates', () => {
     expect((await s.call('DELETE', `/v1/templates/${brandTemplate.id}`, { token })).status).toBe(403);
     const copy = await s.call('POST', `/v1/templates/${brandTemplate.id}/duplicate`, { token, body: {} });
     expect(copy.body.data).toMatchObject({
-      name: 'ブランド共通テンプレート のコピー',
+      name: 'ブランド共通テンプレート（コピー）',
       editable: true,
       owner: { level: 'hotel' },
     });
+    // In the user's language: the same copy named for a user who reads the console in English.
+    expect((await s.call('PUT', '/v1/auth/me/language', { token, body: { language: 'en' } })).status).toBe(200);
+    try {
+      const english = await s.call('POST', `/v1/templates/${brandTemplate.id}/duplicate`, { token, body: {} });
+      expect(english.body.data.name).toBe('ブランド共通テンプレート (copy)');
+    } finally {
+      await s.call('PUT', '/v1/auth/me/language', { token, body: { language: 'ja' } });
+    }
 
     // Another brand sees none of it: 404 for the ids, nothing in its list.
     const harbor = await s.login(DEMO.harborAdmin);

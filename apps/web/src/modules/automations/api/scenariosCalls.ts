@@ -97,8 +97,9 @@ export function actOnScenario(id: string, action: TScenarioAction, confirmation?
   return request(scenariosApi.action, { params: { id }, body: { action, confirmation } });
 }
 
-export function copyScenario(id: string): Promise<TScenario> {
-  return request(scenariosApi.copy, { params: { id }, body: {} });
+/** A draft copy, named "<name> (copy)" in `language` (the console's): 誕生日（コピー） in Japanese. */
+export function copyScenario(id: string, language: TPresetLanguage): Promise<TScenario> {
+  return request(scenariosApi.copy, { params: { id }, body: { language } });
 }
 
 export function deleteScenario(id: string) {

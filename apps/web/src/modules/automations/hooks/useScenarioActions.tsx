@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
 import { actAtOnce, useConfirmedAction } from '../../ui/hooks/useConfirmedAction';
 import { actOnScenario, copyScenario, deleteScenario, SCENARIOS_QUERY_KEY } from '../api/scenariosCalls';
 import { isConfirmedScenarioAction, type TConfirmedScenarioAction, type TScenarioMenuAction } from '../scenarioActions';
@@ -64,7 +65,7 @@ export function useScenarioActions(
     else if (action === 'summary') void navigate(summaryPath(scenario.id));
     else if (action === 'copy')
       void actAtOnce(
-        async () => t('automations.done.copy', { name: (await copyScenario(scenario.id)).name }),
+        async () => t('automations.done.copy', { name: (await copyScenario(scenario.id, currentLanguage())).name }),
         t,
         async () => {
           await refresh();

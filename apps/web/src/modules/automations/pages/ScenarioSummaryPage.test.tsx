@@ -18,6 +18,7 @@ const birthdayMail = {
   campaignId: 'c1',
   sent: 162,
   skipped: 208,
+  cancelled: 0,
   failed: 0,
   queued: 0,
   opened: 59,
@@ -110,7 +111,7 @@ describe('the scenario summary', () => {
       stoppedAt: '2026-11-20T00:00:00.000Z',
       nodes: statuses,
     };
-    const serveStopped = () =>
+    const serveStopped = (emails: unknown[] = []) =>
       mockFetch((method, url) => {
         if (url.pathname === '/v1/scenarios/s1') return { body: { data: stopped } };
         if (url.pathname === '/v1/scenarios/s1/summary')
@@ -122,7 +123,7 @@ describe('the scenario summary', () => {
               },
             },
           };
-        if (url.pathname === '/v1/scenarios/s1/emails') return { body: { data: { items: [] } } };
+        if (url.pathname === '/v1/scenarios/s1/emails') return { body: { data: { items: emails } } };
         return undefined;
       });
     const row = async (nodeId: string) => {
@@ -173,6 +174,40 @@ describe('the scenario summary', () => {
         'シナリオを停止したとき、115 人が入口で次へ進む時刻を待っていました。停止により離脱したため、その先のステップには進んでいません。',
       );
       expect(screen.getByRole('columnheader', { name: '停止で離脱' })).toBeTruthy();
+    }, 30_000);
+
+    // Two mails were still queued when it stopped: never sent, and not on their way either.
+    const cancelledMails = { ...birthdayMail, subject: 'See you soon', sent: 1, skipped: 0, cancelled: 2, queued: 0 };
+    it.each([
+      ['en', 'Sent 1', 'queued 0', '2 mails were never sent: they were still queued when the scenario stopped.'],
+      ['ja', '送信 1', '送信待ち 0', '2 通は送信されていません。シナリオを停止したとき、まだ送信待ちでした。'],
+    ] as const)(
+      'says in %s that the mails still queued when it stopped were never sent',
+      async (language, sent, queued, text) => {
+        serveStopped([cancelledMails]);
+        await renderWithProviders(<ScenarioSummaryPage />, {
+          path: '/automations/scenario/s1',
+          pattern: '/automations/scenario/:id',
+          queryClient: signedInClient(profileFixture('brand', 'admin')),
+          language,
+        });
+        const cancelled = await screen.findByTestId('summary-email-cancelled', {}, { timeout: 15_000 });
+        expect(cancelled.textContent).toBe(text);
+        expect(screen.getByTestId('summary-email-counts').textContent).toContain(sent);
+        expect(screen.getByTestId('summary-email-rates').textContent).toContain(queued);
+      },
+      30_000,
+    );
+
+    it('says nothing of cancelled mails when none were', async () => {
+      serveStopped([{ ...cancelledMails, cancelled: 0 }]);
+      await renderWithProviders(<ScenarioSummaryPage />, {
+        path: '/automations/scenario/s1',
+        pattern: '/automations/scenario/:id',
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+      });
+      await screen.findByTestId('summary-email-rates', {}, { timeout: 15_000 });
+      expect(screen.queryByTestId('summary-email-cancelled')).toBeNull();
     }, 30_000);
   });
 });

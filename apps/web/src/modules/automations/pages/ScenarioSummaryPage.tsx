@@ -335,6 +335,14 @@ export function ScenarioSummaryPage() {
                         skipped: formatCount(email.skipped, language),
                       })}
                     </Text>
+                    {email.cancelled > 0 && (
+                      <Text size="xs" c="dimmed" data-testid="summary-email-cancelled">
+                        {t('automations.summary.email_cancelled', {
+                          count: email.cancelled,
+                          mails: formatCount(email.cancelled, language),
+                        })}
+                      </Text>
+                    )}
                   </Stack>
                 </Paper>
               ))}
