@@ -163,6 +163,9 @@ export type TCampaignStatistics = z.infer<typeof ZCampaignStatistics>;
 export const CAMPAIGN_SCOPES = ['campaign', 'own_guests'] as const;
 export type TCampaignScope = (typeof CAMPAIGN_SCOPES)[number];
 
+/** A host's quiet hours: wall-clock start and end in its time zone. */
+const ZQuietHours = z.object({ start: z.string(), end: z.string(), timeZone: z.string() });
+
 export const ZCampaign = z.object({
   id: z.string(),
   name: z.string(),
@@ -195,12 +198,7 @@ export const ZCampaign = z.object({
    * instead (their end, ISO). Null when not scheduled or not due in them. Worked out by the server
    * for every reader, as the send will apply it.
    */
-  scheduledHold: z
-    .object({
-      quietHours: z.object({ start: z.string(), end: z.string(), timeZone: z.string() }),
-      until: z.string(),
-    })
-    .nullable(),
+  scheduledHold: z.object({ quietHours: ZQuietHours, until: z.string() }).nullable(),
   /** What its figures cover for the acting host (see CAMPAIGN_SCOPES). */
   scope: z.enum(CAMPAIGN_SCOPES),
   /** A sending campaign paused by a user: "Paused by <name> at <time>" (null when not paused). */
@@ -340,7 +338,7 @@ export const ZQuietHoursCheck = z.object({
   /** The instant the campaign would be sent. */
   sendAt: z.string(),
   inQuietHours: z.boolean(),
-  quietHours: z.object({ start: z.string(), end: z.string(), timeZone: z.string() }),
+  quietHours: ZQuietHours,
   /** When sends due in quiet hours go out (the end of the quiet hours), ISO; null when not in them. */
   deferredTo: z.string().nullable(),
 });

@@ -54,6 +54,7 @@ export {
   SENDING_DEFAULTS,
   SETTINGS_FIELDS,
   FREQUENCY_CAP_BOUNDS,
+  frequencyCapFits,
   QUIET_HOURS_TIME,
   type TSendingDomain,
   type TDnsRecord,

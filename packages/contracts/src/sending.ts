@@ -176,6 +176,11 @@ export const FREQUENCY_CAP_BOUNDS = {
   frequencyCapCount: { min: 1, max: 100 },
   frequencyCapDays: { min: 1, max: 365 },
 } as const;
+/** A frequency cap's value is a whole number within its FREQUENCY_CAP_BOUNDS (the server's and the form's one rule). */
+export function frequencyCapFits(field: keyof typeof FREQUENCY_CAP_BOUNDS, value: number): boolean {
+  const { min, max } = FREQUENCY_CAP_BOUNDS[field];
+  return Number.isInteger(value) && value >= min && value <= max;
+}
 const text = (max: number) => z.string().max(max).nullable();
 
 /** One host's own values; null inherits. */

@@ -20,13 +20,14 @@ import {
 } from '@yado/contracts';
 import { sendEachTest } from '../../mail/refused-address.ts';
 import { sql } from 'drizzle-orm';
-import { retryingConflicts, selectRows, type TTx } from '../../db/client.ts';
+import { retryingConflicts, type TTx } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/queue.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { defaultCopyName } from '../../i18n/copy-name.ts';
 import { CAMPAIGN_NAME_MAX } from '@yado/contracts/campaigns';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
+import { hostTimeZone } from '../management/queries.ts';
 import { findSegmentRow } from '../segments/queries.ts';
 import { resolveSendingIdentity } from '../sending/email-settings.ts';
 import { sendableIdentity } from '../sending/sender-check.ts';
@@ -645,11 +646,6 @@ async function quietHoursOf(
     end: SENDING_DEFAULTS.quietHoursEnd,
     timeZone: (await inTenant(rt, ctx, (tx) => hostTimeZone(tx, hostId))) ?? 'Asia/Tokyo',
   };
-}
-
-async function hostTimeZone(tx: TTx, hostId: string): Promise<string | null> {
-  const [row] = await selectRows<{ timezone: string }>(tx, sql`select timezone from hosts where id = ${hostId}::uuid`);
-  return row?.timezone ?? null;
 }
 
 const TEST_PREFIX = { ja: '[テスト] ', en: '[TEST] ' } as const;

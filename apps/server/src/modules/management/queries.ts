@@ -95,6 +95,12 @@ export async function listHosts(
   return { items: (rows as TRow[]).map(toHost), total: count?.n ?? 0 };
 }
 
+/** The time zone a host keeps its clock in (`hosts.timezone`), or null when there is no such host. */
+export async function hostTimeZone(tx: TTx, hostId: string): Promise<string | null> {
+  const [row] = await tx.select({ timezone: hosts.timezone }).from(hosts).where(eq(hosts.id, hostId));
+  return row?.timezone ?? null;
+}
+
 /** One live host of the given level within the context's reach, or null. */
 export async function findHost(tx: TTx, ctx: TActingContext, level: THostLevel, id: string): Promise<THost | null> {
   const [row] = await tx

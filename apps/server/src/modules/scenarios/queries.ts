@@ -272,13 +272,6 @@ export async function emailNodeStats(tx: TTx, scenarioId: string) {
   );
 }
 
-/** The time zone a host keeps its hotel's clock in (`hosts.timezone`). */
-export async function hostTimeZone(tx: TTx, hostId: string): Promise<string> {
-  const [row] = await selectRows<{ timezone: string }>(tx, sql`select timezone from hosts where id = ${hostId}::uuid`);
-  if (!row) throw new Error(`host ${hostId} not found`);
-  return row.timezone;
-}
-
 // Presets
 
 export interface TPresetRow {

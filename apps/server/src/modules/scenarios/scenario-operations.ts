@@ -26,6 +26,7 @@ import { AppError, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { defaultCopyName } from '../../i18n/copy-name.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { diff, recordAudit, type TAuditEvent } from '../audit/record-audit.ts';
+import { hostTimeZone } from '../management/queries.ts';
 import { findSegmentRow } from '../segments/queries.ts';
 import { recordSegmentUse, releaseSegmentUses } from '../segments/segment-uses.ts';
 import { sendableIdentity } from '../sending/sender-check.ts';
@@ -41,7 +42,6 @@ import {
   findPresetRow,
   findScenarioRow,
   haltJourneys,
-  hostTimeZone,
   insertPreset,
   insertScenario,
   journeyRows,
@@ -210,6 +210,10 @@ export async function getScenario(rt: TRuntime, ctx: TActingContext, id: string)
   return inTenant(rt, ctx, async (tx) => toScenario(tx, await mustFind(tx, ctx, id), ctx));
 }
 
+/** The acting host's time zone (it always has one; the presets' zone is only a fallback). */
+const actingTimeZone = async (tx: TTx, ctx: TActingContext) =>
+  (await hostTimeZone(tx, ctx.host.id)) ?? PRESET_RUN.timeZone;
+
 /**
  * A new draft of the acting host. Without a run period it gets the defaults in the host's own time
  * zone (`hosts.timezone`): a hotel in Honolulu times its journeys in Honolulu, not in Tokyo.
@@ -221,7 +225,7 @@ export async function createScenario(
 ): Promise<TScenario> {
   const brandId = owningBrand(ctx);
   const id = await inTenant(rt, ctx, async (tx) => {
-    const run = input.run ?? ZScenarioRunInput.parse({ timeZone: await hostTimeZone(tx, ctx.host.id) });
+    const run = input.run ?? ZScenarioRunInput.parse({ timeZone: await actingTimeZone(tx, ctx) });
     const created = await insertScenario(tx, ctx, brandId, { ...input, run });
     await audit(tx, ctx, { type: 'scenario', id: created, brandId, name: input.name }, 'create');
     return created;
@@ -646,7 +650,7 @@ export async function scenarioFromPreset(
 ): Promise<TScenario> {
   const { preset, timeZone } = await inTenant(rt, ctx, async (tx) => ({
     preset: await presetById(tx, ctx, id, language),
-    timeZone: await hostTimeZone(tx, ctx.host.id),
+    timeZone: await actingTimeZone(tx, ctx),
   }));
   return createScenario(rt, ctx, {
     name: name ?? preset.name,

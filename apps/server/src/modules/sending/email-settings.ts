@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import {
-  FREQUENCY_CAP_BOUNDS,
+  frequencyCapFits,
   QUIET_HOURS_TIME,
   SENDING_DEFAULTS,
   SETTINGS_FIELDS,
@@ -145,9 +145,7 @@ export async function updateEmailSettings(
   // Refused with a code per field (the console shows the range beside it), never moved into range.
   for (const f of ['frequencyCapCount', 'frequencyCapDays'] as const) {
     const v = values[f];
-    const { min, max } = FREQUENCY_CAP_BOUNDS[f];
-    if (v !== null && !(Number.isInteger(v) && v >= min && v <= max))
-      fields[f] = fieldError('frequency_cap_out_of_range');
+    if (v !== null && !frequencyCapFits(f, v)) fields[f] = fieldError('frequency_cap_out_of_range');
   }
   for (const f of ['quietHoursStart', 'quietHoursEnd'] as const) {
     const v = values[f];

@@ -64,3 +64,17 @@ function timeOfDay(date: Date, language: TLanguage, timeZone: string | undefined
     .format(date)
     .replace(/\u202f/g, ' ');
 }
+
+/**
+ * A date and time in `timeZone` on a page whose times are in `pageTimeZone` (named once under a
+ * list): a row of another zone names its zone after its time ("… 3:04 PM (Pacific/Honolulu)").
+ */
+export function formatInPageZone(
+  value: string | number | Date,
+  language: TLanguage,
+  timeZone: string,
+  pageTimeZone: string | undefined,
+): string {
+  const text = formatDate(value, language, { withTime: true, timeZone });
+  return timeZone === pageTimeZone ? text : `${text} (${timeZone})`;
+}

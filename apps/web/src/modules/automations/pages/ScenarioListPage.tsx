@@ -18,7 +18,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
-import { formatDate } from '../../../lib/dates/formatDate';
+import { formatInPageZone } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { FilterSelect } from '../../ui/components/ListControls';
@@ -79,10 +79,8 @@ export function ScenarioListPage() {
   // One time zone for the page, named under the list: the scenarios' own (their run's, as their
   // summaries show them); a row of a scenario in another zone names its zone by its time.
   const pageTimeZone = data?.items[0]?.run.timeZone;
-  const zoned = (at: string, { timeZone }: TScenarioListItem['run']) => {
-    const text = formatDate(at, currentLanguage(), { withTime: true, timeZone });
-    return timeZone === pageTimeZone ? text : `${text} (${timeZone})`;
-  };
+  const zoned = (at: string, { timeZone }: TScenarioListItem['run']) =>
+    formatInPageZone(at, currentLanguage(), timeZone, pageTimeZone);
 
   const create = async () => {
     setCreating(true);

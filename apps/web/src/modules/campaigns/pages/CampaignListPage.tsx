@@ -24,7 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { pausedText } from '../pausedText';
-import { formatDate } from '../../../lib/dates/formatDate';
+import { formatInPageZone } from '../../../lib/dates/formatDate';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { FilterSelect } from '../../ui/components/ListControls';
 import { ListPage, type TListColumn } from '../../ui/components/ListPage';
@@ -94,10 +94,7 @@ export function CampaignListPage() {
   // One time zone for the page, named under the list: the campaigns' own (their owning host's, as
   // the statistics page shows them); a row of a host in another zone names its zone by its time.
   const pageTimeZone = data?.items[0]?.timeZone ?? browserTimeZone();
-  const zoned = (at: string, timeZone: string) => {
-    const text = formatDate(at, language, { withTime: true, timeZone });
-    return timeZone === pageTimeZone ? text : `${text} (${timeZone})`;
-  };
+  const zoned = (at: string, timeZone: string) => formatInPageZone(at, language, timeZone, pageTimeZone);
 
   const createButton = can['campaign.create'] && (
     <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>

@@ -15,6 +15,7 @@ import {
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import {
   FREQUENCY_CAP_BOUNDS,
+  frequencyCapFits,
   QUIET_HOURS_TIME,
   SETTINGS_FIELDS,
   type TCampaignEmailSettings,
@@ -83,7 +84,10 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<TDraft>(() => draftOf(settings.own));
-  const leaveGuard = useLeaveGuard(() => SETTINGS_FIELDS.some((f) => draft[f] !== draftOf(settings.own)[f]));
+  const leaveGuard = useLeaveGuard(() => {
+    const saved = draftOf(settings.own);
+    return SETTINGS_FIELDS.some((f) => draft[f] !== saved[f]);
+  });
   const [errors, setErrors] = useState<Partial<Record<TSettingsField, string>>>({});
   const [busy, setBusy] = useState(false);
   // The server refused the sender's domain: the form links to where a domain is authenticated.
@@ -109,12 +113,9 @@ function SettingsForm({ settings }: { settings: TCampaignEmailSettings }) {
     for (const f of ['quietHoursStart', 'quietHoursEnd'] as const)
       if (draft[f].trim() !== '' && !QUIET_HOURS_TIME.test(draft[f].trim()))
         missing[f] = t('sending.settings.invalid_time');
-    for (const f of NUMBER_FIELDS) {
-      const value = Number(draft[f]);
-      const { min, max } = FREQUENCY_CAP_BOUNDS[f];
-      if (draft[f] !== '' && !(Number.isInteger(value) && value >= min && value <= max))
-        missing[f] = t('sending.settings.out_of_range', { min, max });
-    }
+    for (const f of NUMBER_FIELDS)
+      if (draft[f] !== '' && !frequencyCapFits(f, Number(draft[f])))
+        missing[f] = t('sending.settings.out_of_range', FREQUENCY_CAP_BOUNDS[f]);
     setErrors(missing);
     if (Object.keys(missing).length) return;
     setBusy(true);

@@ -14,6 +14,8 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCircleDashed, IconInfoCircle, IconLock } from '@tabler/icons-react';
 import type { TMe } from '@yado/contracts/auth';
+import { entitlementsFor, type TEntitlement } from '@yado/contracts/entitlements';
+import { ROLES_BY_LEVEL, type THostLevel } from '@yado/contracts/tenancy';
 import type { TSetupOverview } from '@yado/contracts/sending';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -28,32 +30,28 @@ import { LapsedDomainsBanner, STATE_COLOR } from '../components/DomainAuthentica
 type TItem = TSetupOverview['checklist'][number]['item'];
 
 /**
- * Where each checklist item is done, whether the user may do it there (the server's rule: the
- * entitlement, and a brand for domains), and else whom to ask: a link the user could only follow
- * to a page that refuses them, or shows them nothing to do, would be a dead end.
+ * Where each checklist item is done, and the entitlement (at a brand, for domains) it takes there:
+ * the server's rule. A user without it is told whom to ask, the roles that have it at that level
+ * (entitlementsFor, the table the server grants from): a link the user could only follow to a page
+ * that refuses them, or shows them nothing to do, would be a dead end.
  */
-const ITEMS: Record<TItem, { link: string; can: (me: TMe) => boolean; ask: (me: TMe) => string[] }> = {
-  sender: {
-    link: '/settings#campaign-email',
-    can: (me) => me.entitlements['settings.manage_campaign_email'],
-    ask: (me) => [`roles.${me.meta.level}.admin`],
-  },
-  verified_domain: {
-    link: '/settings#domain',
-    can: (me) => me.entitlements['settings.manage_domain_authentication'] && me.meta.level === 'brand',
-    ask: () => ['roles.brand.admin'],
-  },
-  segment: {
-    link: '/segmentation',
-    can: (me) => me.entitlements['segmentation.create'],
-    ask: (me) => [`roles.${me.meta.level}.admin`, `roles.${me.meta.level}.staff`],
-  },
-  template: {
-    link: '/templates',
-    can: (me) => me.entitlements['templates.create'],
-    ask: (me) => [`roles.${me.meta.level}.admin`, `roles.${me.meta.level}.staff`],
-  },
+const ITEMS: Record<TItem, { link: string; entitlement: TEntitlement; level?: THostLevel }> = {
+  sender: { link: '/settings#campaign-email', entitlement: 'settings.manage_campaign_email' },
+  verified_domain: { link: '/settings#domain', entitlement: 'settings.manage_domain_authentication', level: 'brand' },
+  segment: { link: '/segmentation', entitlement: 'segmentation.create' },
+  template: { link: '/templates', entitlement: 'templates.create' },
 };
+
+const canDo = (me: TMe, item: TItem) =>
+  me.entitlements[ITEMS[item].entitlement] && (!ITEMS[item].level || ITEMS[item].level === me.meta.level);
+
+/** The role names (catalogue keys) that may do `item`, at its level or else the user's. */
+function whoCan(me: TMe, item: TItem): string[] {
+  const level = ITEMS[item].level ?? me.meta.level;
+  return ROLES_BY_LEVEL[level]
+    .filter((role) => entitlementsFor(level, role, false)[ITEMS[item].entitlement])
+    .map((role) => `roles.${level}.${role}`);
+}
 
 function Card({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
   return (
@@ -88,7 +86,7 @@ function Overview({ data }: { data: TSetupOverview }) {
   const { t } = useTranslation();
   const me = useProfile();
   const askText = (item: TItem) => {
-    const [first, second] = ITEMS[item].ask(me).map((key) => t(key));
+    const [first, second] = whoCan(me, item).map((key) => t(key));
     return second ? t('sending.setup.ask_either', { first, second }) : t('sending.setup.ask_one', { role: first });
   };
   // The settings page shows the domains to those who set the sender too (read-only below the brand).
@@ -124,7 +122,7 @@ function Overview({ data }: { data: TSetupOverview }) {
               }
             >
               <Group gap="xs">
-                {ITEMS[item.item].can(me) ? (
+                {canDo(me, item.item) ? (
                   <Anchor component={Link} to={ITEMS[item.item].link}>
                     {t(`sending.setup.items.${item.item}`)}
                   </Anchor>
@@ -140,7 +138,7 @@ function Overview({ data }: { data: TSetupOverview }) {
                   {t(`sending.setup.unavailable.${item.item}`)}
                 </Text>
               )}
-              {item.status === 'todo' && !ITEMS[item.item].can(me) && (
+              {item.status === 'todo' && !canDo(me, item.item) && (
                 <Text size="xs" c="dimmed" data-testid={`checklist-${item.item}-ask`}>
                   {askText(item.item)}
                 </Text>
@@ -175,7 +173,7 @@ function Overview({ data }: { data: TSetupOverview }) {
                   ))}
                 </Stack>
               )}
-              {ITEMS.sender.can(me) && (
+              {canDo(me, 'sender') && (
                 <Anchor component={Link} to={ITEMS.sender.link} size="sm">
                   {t('sending.setup.edit_sender')}
                 </Anchor>

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SETTINGS_FIELDS } from '@yado/contracts/sending';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { readToken } from '../../../lib/session/storage';
@@ -131,22 +132,7 @@ describe('SettingsPage', () => {
 });
 
 describe('SettingsPage, leaving with changes not saved', () => {
-  const empty = Object.fromEntries(
-    [
-      'senderEmail',
-      'senderName',
-      'replyTo',
-      'unsubscribedMessage',
-      'unsubscribedMessageEn',
-      'footerSenderName',
-      'footerPostalAddress',
-      'defaultLanguage',
-      'frequencyCapCount',
-      'frequencyCapDays',
-      'quietHoursStart',
-      'quietHoursEnd',
-    ].map((f) => [f, null]),
-  );
+  const empty = Object.fromEntries(SETTINGS_FIELDS.map((f) => [f, null]));
   const brandSettings = {
     hostLevel: 'brand',
     hostName: 'さくらホテルズ',

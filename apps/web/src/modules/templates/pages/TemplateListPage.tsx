@@ -27,7 +27,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
-import { formatDate } from '../../../lib/dates/formatDate';
+import { formatInPageZone } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
@@ -74,10 +74,7 @@ export function TemplateListPage() {
   // One time zone for the page, named under the grid, as on the campaign list: the templates' own
   // (their owning host's); a template of a host in another zone names its zone by its time.
   const pageTimeZone = data?.items[0]?.timeZone;
-  const zoned = (at: string, timeZone: string) => {
-    const text = formatDate(at, language, { withTime: true, timeZone });
-    return timeZone === pageTimeZone ? text : `${text} (${timeZone})`;
-  };
+  const zoned = (at: string, timeZone: string) => formatInPageZone(at, language, timeZone, pageTimeZone);
   const refresh = () => queryClient.invalidateQueries({ queryKey: TEMPLATES_QUERY_KEY });
 
   const duplicate = async (template: TTemplateSummary) => {
