@@ -13,7 +13,7 @@ import { forgetHooks } from './receive-webhook.ts';
  * A brand's relay webhooks (issue 25): which relay posts its events to which address, and the
  * secret they are signed with. Brand context only (the relay account is the brand's, as consent
  * and the suppression list are). The secret is sealed (crypto/secret-box.ts) and never returned
- * nor audited: the answer and the audit entry show only that it changed and its last 4 characters.
+ * nor audited: the answer shows only its last 4 characters, the audit entry only that it changed.
  */
 
 interface TRow {
