@@ -361,6 +361,8 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
       })
       .first();
     const copyName = (await copy.getAttribute('data-name'))!;
+    // Named in the language the console is read in, whatever the profile's (Japanese here).
+    expect(copyName).toBe(language === 'en' ? `${campaignName} (copy)` : `${campaignName}（コピー）`);
     const row = page.locator(`[data-testid="campaign-row"][data-id="${await copy.getAttribute('data-id')}"]`);
     await row.getByTestId('campaign-menu').click();
     await page.getByTestId('campaign-action-edit').click();

@@ -129,6 +129,8 @@ describe.each(LANGUAGES)('the template list (%s)', (language: TLanguage) => {
         name,
       );
     expect(copyName).toContain(token);
+    // Named in the language the console is read in, whatever the profile's (Japanese here).
+    expect(copyName).toBe(language === 'en' ? `${name} (copy)` : `${name}（コピー）`);
     await card(page, copyName!)
       .getByRole('button', { name: t.templates.actions.menu.replace('{{name}}', copyName!) })
       .click();

@@ -457,8 +457,13 @@ export const resume = defineEndpoint({
 export const duplicate = defineEndpoint({
   method: 'POST',
   path: `${byId}/duplicate`,
-  summary: 'Copy a campaign into a new draft of the acting host; the name defaults to "<name> (copy)"',
-  body: z.object({ name: z.string().trim().min(1).max(CAMPAIGN_NAME_MAX).optional() }),
+  summary:
+    'Copy a campaign into a new draft of the acting host; the name defaults to "<name> (copy)" in `language` (else the user\'s language): "<name>（コピー）" in Japanese',
+  body: z.object({
+    name: z.string().trim().min(1).max(CAMPAIGN_NAME_MAX).optional(),
+    /** The console's language: a user may read it in another than their profile's. */
+    language: z.enum(['ja', 'en']).optional(),
+  }),
   response: one,
 });
 export const audience = defineEndpoint({

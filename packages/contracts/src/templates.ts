@@ -500,7 +500,11 @@ export const ZUpdateTemplate = z.object({
   coverImageUrl: ZImageSrc.nullish(),
 });
 
-export const ZDuplicateTemplate = z.object({ name: ZTemplateName.optional() });
+export const ZDuplicateTemplate = z.object({
+  name: ZTemplateName.optional(),
+  /** The console's language, for the default name "<name> (copy)": a user may read it in another than their profile's. */
+  language: z.enum(['ja', 'en']).optional(),
+});
 
 export const ZTemplateImage = z.object({
   url: z.string(),
@@ -614,7 +618,8 @@ export const update = defineEndpoint({
 export const duplicate = defineEndpoint({
   method: 'POST',
   path: `${byId}/duplicate`,
-  summary: "Copy a template (a brand template copied below the brand becomes the acting host's own)",
+  summary:
+    'Copy a template (a brand template copied below the brand becomes the acting host\'s own); the name defaults to "<name> (copy)" in `language` (else the user\'s language): "<name>（コピー）" in Japanese',
   body: ZDuplicateTemplate,
   response: envelope(ZTemplate),
 });

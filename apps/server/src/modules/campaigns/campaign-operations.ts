@@ -574,11 +574,12 @@ export async function deleteCampaign(rt: TRuntime, ctx: TActingContext, id: stri
   });
 }
 
+/** A new draft of the acting host; its default name is in the console's language (else the profile's). */
 export async function duplicateCampaign(
   rt: TRuntime,
   ctx: TActingContext,
   id: string,
-  name: string | undefined,
+  { name, language = ctx.user.language }: { name?: string; language?: 'ja' | 'en' } = {},
 ): Promise<TCampaign> {
   const row = await inTenant(rt, ctx, (tx) => mustFind(tx, ctx, id));
   // Another host's campaign seen for the acting host's guests only: its segments are not the acting host's to use.
@@ -587,7 +588,7 @@ export async function duplicateCampaign(
     rt,
     ctx,
     {
-      name: name ?? defaultCopyName(row.name, ctx.user.language, CAMPAIGN_NAME_MAX),
+      name: name ?? defaultCopyName(row.name, language, CAMPAIGN_NAME_MAX),
       subject: row.subject,
       preHeader: row.pre_header,
       senderEmail: row.sender_email,

@@ -171,12 +171,26 @@ describe('campaign routes', () => {
     expect(copy.body.data.name).toBe(`夏の特典 ${tag}（コピー）`);
     expect((await s.call('DELETE', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(200);
     expect((await s.call('GET', `/v1/campaigns/${copy.body.data.id}`, { token: t })).status).toBe(404);
+    // The console's language wins over the profile's (ja here); a name given is kept.
+    const inConsole = await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: { language: 'en' } });
+    expect(inConsole.status, JSON.stringify(inConsole.body)).toBe(200);
+    expect(inConsole.body.data.name).toBe(`夏の特典 ${tag} (copy)`);
+    const named = await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, {
+      token: t,
+      body: { language: 'en', name: `夏の特典 ${tag} 2` },
+    });
+    expect(named.body.data.name).toBe(`夏の特典 ${tag} 2`);
+    for (const id of [inConsole.body.data.id, named.body.data.id])
+      expect((await s.call('DELETE', `/v1/campaigns/${id}`, { token: t })).status).toBe(200);
     const inLanguage = async (language: 'ja' | 'en') =>
       expect((await s.call('PUT', '/v1/auth/me/language', { token: t, body: { language } })).status).toBe(200);
     await inLanguage('en');
     try {
       const english = await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: {} });
       expect(english.body.data.name).toBe(`夏の特典 ${tag} (copy)`);
+      // And the other way round: an English profile reading the console in Japanese.
+      const japanese = await s.call('POST', `/v1/campaigns/${c.id}/duplicate`, { token: t, body: { language: 'ja' } });
+      expect(japanese.body.data.name).toBe(`夏の特典 ${tag}（コピー）`);
     } finally {
       await inLanguage('ja');
     }

@@ -61,7 +61,7 @@ export function campaignRoutes(app: FastifyInstance, rt: TRuntime): void {
     getExperimentReport(rt, ctx, uuid(params.id)),
   );
   route(app, campaignsApi.duplicate, create, async ({ params, body, ctx }) =>
-    duplicateCampaign(rt, ctx, uuid(params.id), body.name),
+    duplicateCampaign(rt, ctx, uuid(params.id), body),
   );
   route(app, campaignsApi.testSend, edit, async ({ params, body, ctx }) =>
     testSendCampaign(rt, ctx, uuid(params.id), body, imageUrl),

@@ -42,7 +42,7 @@ export function templateRoutes(app: FastifyInstance, rt: TRuntime): void {
     saveTemplate(rt, ctx, uuid(params.id), body),
   );
   route(app, templatesApi.duplicate, { entitlement: 'templates.create' }, async ({ params, body, ctx }) =>
-    duplicateTemplate(rt, ctx, uuid(params.id), body.name),
+    duplicateTemplate(rt, ctx, uuid(params.id), body),
   );
   route(app, templatesApi.remove, { entitlement: 'templates.delete' }, async ({ params, ctx }) =>
     removeTemplate(rt, ctx, uuid(params.id)),

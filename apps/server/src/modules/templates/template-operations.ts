@@ -172,16 +172,19 @@ export async function saveTemplate(
   });
 }
 
-/** A copy owned by the acting host, whoever owned the original (a brand's becomes the hotel's). */
+/**
+ * A copy owned by the acting host, whoever owned the original (a brand's becomes the hotel's); its
+ * default name is in the console's language (else the profile's).
+ */
 export async function duplicateTemplate(
   rt: TRuntime,
   ctx: TActingContext,
   id: string,
-  name: string | undefined,
+  { name, language = ctx.user.language }: { name?: string; language?: 'ja' | 'en' } = {},
 ): Promise<TTemplate> {
   return inTenant(rt, ctx, async (tx) => {
     const source = await mustFind(tx, ctx, id);
-    const copyName = name ?? defaultCopyName(source.name, ctx.user.language, 200);
+    const copyName = name ?? defaultCopyName(source.name, language, 200);
     const newId = await insertTemplate(tx, ctx, {
       name: copyName,
       description: source.description,

@@ -185,11 +185,23 @@ describe('templates', () => {
       editable: true,
       owner: { level: 'hotel' },
     });
+    // The console's language wins over the profile's (ja here): " (copy)" for one read in English.
+    const inConsole = await s.call('POST', `/v1/templates/${brandTemplate.id}/duplicate`, {
+      token,
+      body: { language: 'en' },
+    });
+    expect(inConsole.status, JSON.stringify(inConsole.body)).toBe(200);
+    expect(inConsole.body.data.name).toBe('ブランド共通テンプレート (copy)');
     // In the user's language: the same copy named for a user who reads the console in English.
     expect((await s.call('PUT', '/v1/auth/me/language', { token, body: { language: 'en' } })).status).toBe(200);
     try {
       const english = await s.call('POST', `/v1/templates/${brandTemplate.id}/duplicate`, { token, body: {} });
       expect(english.body.data.name).toBe('ブランド共通テンプレート (copy)');
+      const japanese = await s.call('POST', `/v1/templates/${brandTemplate.id}/duplicate`, {
+        token,
+        body: { language: 'ja' },
+      });
+      expect(japanese.body.data.name).toBe('ブランド共通テンプレート（コピー）');
     } finally {
       await s.call('PUT', '/v1/auth/me/language', { token, body: { language: 'ja' } });
     }

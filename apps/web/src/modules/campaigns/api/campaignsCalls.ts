@@ -11,6 +11,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import * as templatesApi from '@yado/contracts/templates';
 import { request } from '../../../lib/http/request';
+import type { TLanguage } from '../../../lib/session/storage';
 import { TEMPLATES_QUERY_KEY } from '../../templates/api/templatesCalls';
 
 export type TCampaignSort = (typeof CAMPAIGN_SORTS)[number];
@@ -124,8 +125,9 @@ export function resumeCampaign(id: string): Promise<TCampaign> {
   return request(campaignsApi.resume, { params: { id }, body: {} });
 }
 
-export function duplicateCampaign(id: string): Promise<TCampaign> {
-  return request(campaignsApi.duplicate, { params: { id }, body: {} });
+/** A draft copy, named "<name> (copy)" in `language` (the console's): 誕生日（コピー） in Japanese. */
+export function duplicateCampaign(id: string, language: TLanguage): Promise<TCampaign> {
+  return request(campaignsApi.duplicate, { params: { id }, body: { language } });
 }
 
 export function deleteCampaign(id: string) {

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
 import { actAtOnce, useConfirmedAction } from '../../ui/hooks/useConfirmedAction';
 import {
   CAMPAIGNS_QUERY_KEY,
@@ -89,7 +90,8 @@ export function useCampaignActions(onDeleted?: () => void): {
     else if (action === 'edit_schedule') void navigate(`/campaign/${campaign.id}/edit?step=schedule`);
     else if (action === 'duplicate')
       void actAtOnce(
-        async () => t('campaign.done.duplicated', { name: (await duplicateCampaign(campaign.id)).name }),
+        async () =>
+          t('campaign.done.duplicated', { name: (await duplicateCampaign(campaign.id, currentLanguage())).name }),
         t,
         refresh,
       );

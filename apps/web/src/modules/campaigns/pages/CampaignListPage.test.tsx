@@ -229,3 +229,59 @@ describe('campaign list send now', () => {
     );
   }, 30_000);
 });
+
+describe('campaign list duplicate', () => {
+  // The console's language, not the profile's: the copy is named in the language the user reads.
+  it.each([
+    ['en', 'ja', 'Campaign duplicated as “冬のご案内 (copy)”'],
+    ['ja', 'en', 'キャンペーンを「冬のご案内（コピー）」として複製しました'],
+  ] as const)(
+    'asks the server for a copy named in the console language (%s), whatever the profile says (%s)',
+    async (language, profileLanguage, toast) => {
+      const draft: TCampaign = campaignFixture({
+        id: '6f1c2d3e-0000-4000-8000-000000000006',
+        name: '冬のご案内',
+        status: 'draft',
+        hostId: 'brand',
+      });
+      const asked: unknown[] = [];
+      mockFetch((method, url, init) => {
+        if (method === 'GET' && url.pathname === '/v1/campaigns')
+          return {
+            body: {
+              data: {
+                items: [draft],
+                total: 1,
+                page: 1,
+                pageSize: 20,
+                headline: {
+                  byStatus: Object.fromEntries(CAMPAIGN_LIST_STATUSES.map((s) => [s, s === 'draft' ? 1 : 0])),
+                  sent: 0,
+                  failed: 0,
+                  skipped: 0,
+                },
+              },
+            },
+          };
+        if (method === 'POST' && url.pathname === `/v1/campaigns/${draft.id}/duplicate`) {
+          const body = JSON.parse(String(init.body)) as { language?: string };
+          asked.push(body);
+          const name = body.language === 'ja' ? '冬のご案内（コピー）' : '冬のご案内 (copy)';
+          return { body: { data: { ...draft, id: '6f1c2d3e-0000-4000-8000-000000000007', name } } };
+        }
+        return undefined;
+      });
+      await renderWithProviders(<CampaignListPage />, {
+        path: '/campaign',
+        language,
+        queryClient: signedInClient(profileFixture('brand', 'admin', { language: profileLanguage })),
+      });
+      const row = await screen.findByTestId('campaign-row', {}, { timeout: 15_000 });
+      fireEvent.click(within(row).getByTestId('campaign-menu'));
+      fireEvent.click(await screen.findByTestId('campaign-action-duplicate'));
+      await waitFor(() => expect(asked).toEqual([{ language }]));
+      await waitFor(() => expect(currentSnackbars().map((bar) => bar.text)).toContain(toast));
+    },
+    30_000,
+  );
+});

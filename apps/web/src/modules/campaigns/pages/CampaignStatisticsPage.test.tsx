@@ -524,3 +524,126 @@ describe('campaign statistics page', () => {
     expect(screen.queryByTestId('campaign-chart')).toBeNull();
   }, 30_000);
 });
+
+describe('a campaign that has sent nothing yet', () => {
+  const nothing = Object.fromEntries(Object.keys(counters).map((key) => [key, 0])) as typeof counters;
+  /** The server's answers for a started campaign with no mail handed to the relay: no rollup row, no rate. */
+  const serveNothing = (answer: TCampaign, recipients: ReturnType<typeof recipient>[] = []) =>
+    mockFetch((_method, url) => {
+      if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: answer } };
+      if (url.pathname === `/v1/campaigns/${ID}/statistics`)
+        return {
+          body: {
+            data: {
+              campaignId: ID,
+              totals: nothing,
+              unopened: 0,
+              rates: ratesOf(nothing),
+              updatedAt: null,
+              warning: null,
+            },
+          },
+        };
+      if (url.pathname === `/v1/campaigns/${ID}/statistics/hotels`) return { body: { data: { hotels: [] } } };
+      if (url.pathname === `/v1/campaigns/${ID}/statistics/series`)
+        return { body: { data: { interval: 'hour', timeZone: 'Asia/Tokyo', points: [] } } };
+      if (url.pathname === `/v1/campaigns/${ID}/statistics/links`) return { body: { data: { links: [] } } };
+      if (url.pathname === `/v1/campaigns/${ID}/recipients`)
+        return { body: { data: { items: recipients, nextCursor: null } } };
+      return undefined;
+    });
+  const queued = { ...recipient('d1', '山田 花子', false), status: 'queued' as const, sentAt: null };
+  const started: TCampaign = { ...campaign, scope: 'campaign', editable: true };
+  const states = {
+    // Every delivery waits for the quiet hours to end (the list says "Waiting").
+    waiting: started,
+    sending: { ...started, hold: null },
+    paused: { ...started, hold: null, paused: { at: '2026-11-24T12:05:00.000Z', by: { id: 'u1', name: '佐藤 花子' } } },
+    cancelled: { ...started, status: 'cancelled', hold: null },
+  } satisfies Record<string, TCampaign>;
+  const texts = {
+    en: {
+      waiting:
+        'Nothing has been sent yet: every mail waits for quiet hours to end; the first go out 25 Nov 2026, 8:00 AM.',
+      sending: 'Nothing has been sent yet: sending has started, and the figures fill in as the mails go out.',
+      paused: 'Nothing was sent before the campaign was paused: no mail goes out until it is resumed.',
+      cancelled: 'The campaign was cancelled before any mail was sent.',
+      noHotels: 'No figures per hotel yet: they appear once mail is sent.',
+      noneHanded: 'No mail handed to the relay',
+      noneDelivered: 'No mail delivered',
+      noRecipients: 'No recipients yet.',
+      dashSentence: ' of mails handed to the relay',
+      cancelledBeforeStart: 'This campaign was cancelled before it was sent.',
+    },
+    ja: {
+      waiting:
+        'まだ1通も送信していません。すべてのメールが配信停止時間帯の終了を待っています。最初のメールは2026年11月25日 午前8:00に送信します。',
+      sending: 'まだ1通も送信していません。配信は始まっており、メールを送信するにつれて数値が表示されます。',
+      paused: '一時停止するまでに送信したメールはありません。再開するまでメールは送信されません。',
+      cancelled: 'メールを1通も送信しないうちにキャンペーンはキャンセルされました。',
+      noHotels: 'ホテル別の数値はまだありません。メールを送信すると表示されます。',
+      noneHanded: 'リレーに引き渡したメールはありません',
+      noneDelivered: '配信成功したメールはありません',
+      noRecipients: '配信対象者はまだいません。',
+      dashSentence: 'リレーに引き渡したメールの',
+      cancelledBeforeStart: 'このキャンペーンは配信前にキャンセルされました。',
+    },
+  } as const;
+
+  describe.each(['en', 'ja'] as const)('in %s', (language) => {
+    const text = texts[language];
+    const show = () =>
+      renderWithProviders(<CampaignStatisticsPage />, {
+        path: `/campaign/${ID}`,
+        pattern: '/campaign/:id',
+        language,
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+      });
+
+    it.each(Object.keys(states) as (keyof typeof states)[])(
+      'says plainly that a %s campaign has sent nothing, and builds no sentence around a missing number',
+      async (state) => {
+        serveNothing(states[state], state === 'cancelled' ? [] : [queued]);
+        await show();
+        expect((await screen.findByTestId('campaign-nothing-sent', {}, { timeout: 15_000 })).textContent).toBe(
+          text[state],
+        );
+        // No rate to give: each figure says there is nothing to count from, not "… of -".
+        expect(screen.getByTestId('stat-hard-bounces').textContent).toContain(text.noneHanded);
+        expect(screen.getByTestId('stat-soft-bounces').textContent).toContain(text.noneHanded);
+        expect(screen.getByTestId('stat-complaints').textContent).toContain(text.noneDelivered);
+        expect(screen.getByTestId('stat-open-rate').textContent).toContain(text.noneDelivered);
+        expect(screen.getByTestId('stat-click-rate').textContent).toContain(text.noneDelivered);
+        for (const figure of screen.getAllByTestId(/^stat-[a-z-]+$/)) {
+          expect(figure.textContent).not.toContain(text.dashSentence);
+          expect(figure.textContent).not.toMatch(/(ユニーク|合計|Unique|Total) -/);
+        }
+        // The per-hotel table says why it is empty.
+        expect((await screen.findByTestId('campaign-no-hotels')).textContent).toBe(text.noHotels);
+        expect(within(screen.getByTestId('campaign-hotels')).queryAllByTestId('campaign-hotel')).toHaveLength(0);
+        if (state === 'cancelled')
+          expect((await screen.findByTestId('campaign-no-recipients')).textContent).toBe(text.noRecipients);
+        else await screen.findByTestId('campaign-recipient');
+      },
+      30_000,
+    );
+
+    it('says a campaign cancelled before it started was never sent, not that it is still to be', async () => {
+      serveNothing({ ...campaign, status: 'cancelled', startedAt: null, hold: null, scope: 'campaign' });
+      await show();
+      expect((await screen.findByTestId('campaign-not-sent', {}, { timeout: 15_000 })).textContent).toBe(
+        text.cancelledBeforeStart,
+      );
+      expect(screen.queryByTestId('campaign-nothing-sent')).toBeNull();
+    }, 30_000);
+  });
+
+  it('says nothing of the kind once mail has gone out', async () => {
+    serve({ ...campaign, scope: 'campaign', editable: true, hold: null });
+    await render('staff', 'brand');
+    await screen.findByTestId('stat-sent-value', {}, { timeout: 15_000 });
+    await screen.findAllByTestId('campaign-hotel');
+    expect(screen.queryByTestId('campaign-nothing-sent')).toBeNull();
+    expect(screen.queryByTestId('campaign-no-hotels')).toBeNull();
+  }, 30_000);
+});

@@ -26,6 +26,7 @@ import {
   type TRecipientFeedbackKind,
 } from '@yado/contracts/tracking';
 import { IconChevronLeft, IconInfoCircle } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -163,7 +164,9 @@ export function CampaignStatisticsPage() {
         />
       ) : (
         <Alert color="gray" data-testid="campaign-not-sent">
-          {t('campaign.statistics.not_sent_yet')}
+          {t(
+            data.status === 'cancelled' ? 'campaign.statistics.not_sent_cancelled' : 'campaign.statistics.not_sent_yet',
+          )}
         </Alert>
       )}
       {dialog}
@@ -198,6 +201,21 @@ function ScheduledNote({ campaign, sendAt }: { campaign: TCampaign; sendAt: stri
       )}
     </>
   );
+}
+
+/**
+ * What a started campaign that has handed no mail to the relay yet is doing, plainly: waiting for
+ * the quiet hours (and until when), sending, paused, cancelled, or over with nothing sent.
+ */
+function nothingSentText(campaign: TCampaign, t: TFunction, language: TLanguage): string {
+  if (campaign.status === 'cancelled') return t('campaign.statistics.nothing_sent.cancelled');
+  if (campaign.status === 'sent' || campaign.status === 'failed') return t('campaign.statistics.nothing_sent.ended');
+  if (campaign.paused) return t('campaign.statistics.nothing_sent.paused');
+  if (campaign.hold?.whole)
+    return t('campaign.statistics.nothing_sent.waiting', {
+      date: formatDate(campaign.hold.until, language, { withTime: true, timeZone: campaign.timeZone }),
+    });
+  return t('campaign.statistics.nothing_sent.sending');
 }
 
 function Figure({
@@ -249,10 +267,24 @@ function Figures({
   const { t } = useTranslation();
   const { totals, rates } = report;
   const n = (value: number) => formatCount(value, language);
+  // A sentence is built around a number only: with none to count from, it says so instead.
   const pair = (unique: number | null, total: number | null) =>
-    `${t('campaign.statistics.unique', { value: formatRate(unique, language) })} · ${t('campaign.statistics.total', {
-      value: formatRate(total, language),
-    })}`;
+    unique === null || total === null
+      ? t('campaign.statistics.none_delivered')
+      : `${t('campaign.statistics.unique', { value: formatRate(unique, language) })} · ${t(
+          'campaign.statistics.total',
+          {
+            value: formatRate(total, language),
+          },
+        )}`;
+  const ofHanded = (rate: number | null) =>
+    rate === null
+      ? t('campaign.statistics.none_handed')
+      : t('campaign.statistics.rate_of_handed', { rate: formatRate(rate, language) });
+  const ofDelivered = (rate: number | null) =>
+    rate === null
+      ? t('campaign.statistics.none_delivered')
+      : t('campaign.statistics.rate_of_delivered', { rate: formatRate(rate, language) });
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
       <Figure
@@ -315,21 +347,21 @@ function Figures({
         value={n(totals.hardBounces)}
         testId="hard-bounces"
         hint={t('campaign.statistics.hard_bounces_hint')}
-        detail={t('campaign.statistics.rate_of_handed', { rate: formatRate(rates.hardBounceRate, language) })}
+        detail={ofHanded(rates.hardBounceRate)}
       />
       <Figure
         label={t('campaign.statistics.soft_bounces')}
         value={n(totals.softBounces)}
         testId="soft-bounces"
         hint={t('campaign.statistics.soft_bounces_hint')}
-        detail={t('campaign.statistics.rate_of_handed', { rate: formatRate(rates.softBounceRate, language) })}
+        detail={ofHanded(rates.softBounceRate)}
       />
       <Figure
         label={t('campaign.statistics.complaints')}
         value={n(totals.complaints)}
         testId="complaints"
         hint={t('campaign.statistics.complaints_hint')}
-        detail={t('campaign.statistics.rate_of_delivered', { rate: formatRate(rates.complaintRate, language) })}
+        detail={ofDelivered(rates.complaintRate)}
       />
       {campaign.statistics.repeats > 0 && (
         <Figure
@@ -384,6 +416,11 @@ function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boole
       {report.data?.warning && (
         <Alert color="orange" data-testid="campaign-protection-warning">
           {warningText(report.data.warning, t, language)}
+        </Alert>
+      )}
+      {report.data && report.data.totals.sent + report.data.totals.failed === 0 && (
+        <Alert color="gray" data-testid="campaign-nothing-sent">
+          {nothingSentText(campaign, t, language)}
         </Alert>
       )}
       {report.data ? (
@@ -492,6 +529,11 @@ function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boole
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+          {hotels.data?.hotels.length === 0 && (
+            <Text size="sm" c="dimmed" mt="xs" data-testid="campaign-no-hotels">
+              {t('campaign.statistics.no_hotels')}
+            </Text>
+          )}
         </Paper>
       </SimpleGrid>
       <Recipients campaignId={campaign.id} timeZone={campaign.timeZone} />
@@ -663,8 +705,12 @@ function Recipients({ campaignId, timeZone }: { campaignId: string; timeZone: st
         </Table.ScrollContainer>
       )}
       {pages.data && items.length === 0 && (
-        <Text size="sm" c="dimmed" mt="xs">
-          {t('campaign.statistics.no_recipients')}
+        <Text size="sm" c="dimmed" mt="xs" data-testid="campaign-no-recipients">
+          {t(
+            status || repeatsOnly || feedback
+              ? 'campaign.statistics.no_recipients'
+              : 'campaign.statistics.no_recipients_yet',
+          )}
         </Text>
       )}
       {pages.hasNextPage && (

@@ -11,6 +11,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { isApiError } from '../../../lib/http/ApiError';
 import { request } from '../../../lib/http/request';
+import type { TLanguage } from '../../../lib/session/storage';
 
 export type TTemplateSort = (typeof TEMPLATE_SORTS)[number];
 export type TUpdateTemplate = z.input<typeof templatesApi.ZUpdateTemplate>;
@@ -75,8 +76,9 @@ export function updateTemplate(id: string, input: TUpdateTemplate, signal?: Abor
   return request(templatesApi.update, { params: { id }, body: input, signal });
 }
 
-export function duplicateTemplate(id: string): Promise<TTemplate> {
-  return request(templatesApi.duplicate, { params: { id }, body: {} });
+/** A copy, named "<name> (copy)" in `language` (the console's): 誕生日（コピー） in Japanese. */
+export function duplicateTemplate(id: string, language: TLanguage): Promise<TTemplate> {
+  return request(templatesApi.duplicate, { params: { id }, body: { language } });
 }
 
 export function deleteTemplate(id: string) {

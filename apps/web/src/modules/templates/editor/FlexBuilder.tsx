@@ -35,6 +35,7 @@ import { useElementSize } from '@mantine/hooks';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { currentLanguage } from '../../../i18n/i18n';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
@@ -398,7 +399,7 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
   const offerCopy = !template.editable && me.entitlements['templates.create'] === true;
   const copy = async () => {
     try {
-      const created = await duplicateTemplate(template.id);
+      const created = await duplicateTemplate(template.id, currentLanguage());
       showSnackbar({ status: 'success', message: t('templates.done.duplicated', { name: created.name }) });
       await navigate(`/templates/${created.id}`);
     } catch (error) {

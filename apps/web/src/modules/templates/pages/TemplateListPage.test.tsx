@@ -120,6 +120,28 @@ describe('the template list', () => {
     expect(await menuItems('Brand welcome')).toEqual(['View', 'Duplicate', 'View report']);
   });
 
+  // The console's language, not the profile's: the copy is named in the language the user reads.
+  it.each([
+    ['en', 'ja', 'Actions for Pre-arrival', 'Duplicate'],
+    ['ja', 'en', 'Pre-arrivalの操作', '複製'],
+  ] as const)(
+    'asks the server for a copy named in the console language (%s), whatever the profile says (%s)',
+    async (language, profileLanguage, menu, duplicate) => {
+      const calls = serve([summary('t1', 'Pre-arrival', true)]);
+      await renderWithProviders(<TemplateListPage />, {
+        path: '/templates',
+        language,
+        queryClient: signedInClient(profileFixture('hotel', 'admin', { language: profileLanguage })),
+      });
+      fireEvent.click(await screen.findByRole('button', { name: menu }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: duplicate }));
+      await waitFor(() => {
+        const asked = calls.find((c) => c.method === 'POST' && c.url.pathname === '/v1/templates/t1/duplicate');
+        expect(asked && JSON.parse(String(asked.init.body))).toEqual({ language });
+      });
+    },
+  );
+
   describe('in a browser in another time zone than the hosts', () => {
     const browserZone = process.env.TZ;
     afterEach(() => {

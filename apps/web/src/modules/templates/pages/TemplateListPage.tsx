@@ -79,7 +79,7 @@ export function TemplateListPage() {
 
   const duplicate = async (template: TTemplateSummary) => {
     try {
-      const copy = await duplicateTemplate(template.id);
+      const copy = await duplicateTemplate(template.id, language);
       showSnackbar({ status: 'success', message: t('templates.done.duplicated', { name: copy.name }) });
       await refresh();
     } catch (error) {
