@@ -89,6 +89,7 @@ interface TBookingRow {
   checkIn: string;
   amount: number;
   status: string;
+  source: string | null;
 }
 
 async function openCustomerList(language: TLanguage, email = ADMIN): Promise<Page> {
@@ -232,6 +233,11 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
     expect(first).toContain(t.customers.booking_status[newest.status as keyof typeof t.customers.booking_status]);
     const yen = new Intl.NumberFormat(language === 'ja' ? 'ja-JP' : 'en-US', { style: 'currency', currency: 'JPY' });
     expect(first).toContain(yen.format(newest.amount));
+    // The booking system's source code, named in the reader's language (every code it sends has a name).
+    const source = (t.booking_sources as Record<string, string>)[newest.source ?? ''];
+    expect(source).toBeDefined();
+    expect(first).toContain(source);
+    expect(first).not.toContain(newest.source);
     await screenshot(page, `customer-bookings-${language}`);
 
     await page.getByRole('button', { name: t.customers.actions.allocation_summary }).click();

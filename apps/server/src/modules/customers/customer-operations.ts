@@ -102,7 +102,7 @@ export async function listCustomers(
   const statements = [
     statementOf(
       db,
-      selectCustomersQuery(db, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1),
+      selectCustomersQuery(db, ctx, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1),
     ),
   ];
   // Counted up to one past the cap, so "more than the cap" is known without counting them all.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withTenant } from '../../db/client.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { actingContextOf } from '../auth/authenticate.ts';
@@ -484,6 +484,77 @@ describe('one customer', () => {
       ['関東エリア', '関西エリア'].sort(),
     );
   });
+
+  it("counts in its totals the bookings its booking history shows: a hotel's own, a brand's all", async () => {
+    const [c] = await s.sql(`select id from customers where phone = '09010000009'`);
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'booking')`,
+      [c.id, ids['sakura-kyoto'], ids['sakura-hotels']],
+    );
+    // Shinjuku: a stay (30,000) and a booking not yet stayed; Kyoto: two stays (50,000 and 7,000).
+    await s.sql(
+      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, source, amount, status) values
+       ($1, $2, $3, 'T-1', '2026-01-05', '2026-02-01', '2026-02-02', 1, 1, 'direct_web', 30000, 'checked_out'),
+       ($1, $2, $3, 'T-2', '2026-01-06', '2026-09-01', '2026-09-02', 1, 1, 'phone', 20000, 'confirmed'),
+       ($1, $2, $4, 'T-3', '2026-03-01', '2026-04-10', '2026-04-12', 2, 2, 'jalan', 50000, 'checked_out'),
+       ($1, $2, $4, 'T-4', '2026-03-02', '2026-05-10', '2026-05-11', 1, 1, 'jalan', 7000, 'checked_in')`,
+      [ids['sakura-hotels'], c.id, ids['sakura-shinjuku'], ids['sakura-kyoto']],
+    );
+    try {
+      const seen = async (token: string, headers: Record<string, string> = {}) => {
+        const history = await s.call('GET', `/v1/customers/${c.id}/bookings`, { token, headers });
+        const detail = await s.call('GET', `/v1/customers/${c.id}`, { token, headers });
+        const list = await s.call('GET', '/v1/customers?search=09010000009', { token, headers });
+        const row = list.body.data.items.find((i: { id: string }) => i.id === c.id);
+        const csv = await fetch(`${s.url}/v1/customers/export.csv?search=09010000009&lang=en`, {
+          headers: { authorization: `Bearer ${token}`, ...headers },
+        });
+        const [, line = ''] = (await csv.text()).trimEnd().split('\r\n');
+        const cells = line.split(',');
+        return {
+          history: history.body.data.length,
+          detail: [detail.body.data.totalBookings, detail.body.data.totalPayments],
+          list: [row?.totalBookings, row?.totalPayments],
+          csv: cells.slice(13, 15),
+        };
+      };
+      const hotel = await s.login(DEMO.hotelAdmin);
+      expect(await seen(hotel.token)).toEqual({
+        history: 2,
+        detail: [2, 30000],
+        list: [2, 30000],
+        csv: ['2', '30000'],
+      });
+      const group = await s.login(DEMO.groupAdmin);
+      expect(await seen(group.token)).toEqual({
+        history: 2,
+        detail: [2, 30000],
+        list: [2, 30000],
+        csv: ['2', '30000'],
+      });
+      const brand = await s.login(DEMO.brandAdmin);
+      expect(await seen(brand.token)).toEqual({
+        history: 4,
+        detail: [4, 87000],
+        list: [4, 87000],
+        csv: ['4', '87000'],
+      });
+      // The brand admin acting as Kyoto: Kyoto's bookings only.
+      const kyoto = { 'x-user-role': 'admin', 'x-host-slug': 'sakura-kyoto', 'x-host-level': 'hotel' };
+      expect(await seen(brand.token, kyoto)).toEqual({
+        history: 2,
+        detail: [2, 57000],
+        list: [2, 57000],
+        csv: ['2', '57000'],
+      });
+    } finally {
+      await s.sql(`delete from bookings where customer_id = $1 and external_id like 'T-%'`, [c.id]);
+      await s.sql(`delete from customer_allocations where customer_id = $1 and hotel_id = $2`, [
+        c.id,
+        ids['sakura-kyoto'],
+      ]);
+    }
+  });
 });
 
 describe('email status', () => {
@@ -543,6 +614,45 @@ describe('CSV export', () => {
     expect(rows[0]?.startsWith('Last name,First name,Phone number')).toBe(true);
     expect(rows).toHaveLength(3);
     expect(rows[1]).toContain('Unsubscribed');
+  });
+
+  it("is dated, and writes its times, in the host's time zone with the offset", async () => {
+    const hotel = await s.login(DEMO.hotelAdmin);
+    const harbor = await s.login(DEMO.harborAdmin);
+    const [tokyoGuest] = await s.sql(`select id, created_at from customers where phone = '09010000010'`);
+    const [kobeGuest] = await s.sql(`select id, created_at from customers where phone = '07030000001'`);
+    // Registered at 00:05:07 on 3 December in Tokyo (2 December in UTC); exported five minutes on.
+    await s.sql(`update customers set created_at = '2026-12-02T15:05:07Z' where id in ($1, $2)`, [
+      tokyoGuest.id,
+      kobeGuest.id,
+    ]);
+    const [{ timezone: harborZone }] = await s.sql(`select timezone from hosts where slug = 'harbor-view'`);
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where slug = 'harbor-view'`);
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-12-02T15:10:00Z') });
+    try {
+      const exported = async (token: string, search: string) => {
+        const res = await fetch(`${s.url}/v1/customers/export.csv?search=${search}&lang=ja`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const [header = '', row = ''] = (await res.text()).trimEnd().split('\r\n');
+        const registeredAt = header.split(',').indexOf('登録日時');
+        return { file: res.headers.get('content-disposition'), registeredAt: row.split(',')[registeredAt] };
+      };
+      expect(await exported(hotel.token, '09010000010')).toEqual({
+        file: 'attachment; filename="customers-2026-12-03.csv"',
+        registeredAt: '2026-12-03 00:05:07 +09:00',
+      });
+      // A host keeps its own zone: Honolulu is still on 2 December.
+      expect(await exported(harbor.token, '07030000001')).toEqual({
+        file: 'attachment; filename="customers-2026-12-02.csv"',
+        registeredAt: '2026-12-02 05:05:07 -10:00',
+      });
+    } finally {
+      vi.useRealTimers();
+      await s.sql(`update hosts set timezone = $1 where slug = 'harbor-view'`, [harborZone]);
+      for (const guest of [tokyoGuest, kobeGuest])
+        await s.sql(`update customers set created_at = $2 where id = $1`, [guest.id, guest.created_at]);
+    }
   });
 
   it('is refused to a viewer and to another brand', async () => {

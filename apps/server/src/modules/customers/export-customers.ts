@@ -7,6 +7,8 @@ import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { toCustomer } from './customer-operations.ts';
 import { UTF8_BOM, csvRow } from './csv.ts';
+import { hostTimeZone } from '../management/queries.ts';
+import { localDate, localDateTime } from './local-time.ts';
 import { afterCursor, cursorOf, filterCondition, selectCustomers, type TCustomerFilter } from './queries.ts';
 
 const BATCH = 1000;
@@ -30,6 +32,22 @@ export const EXPORT_COLUMNS = [
   'created_at',
 ] as const;
 
+/** Where the host's zone is unknown (no host row in reach): the product's home zone. */
+const FALLBACK_TIME_ZONE = 'Asia/Tokyo';
+
+/** The acting host's time zone (`hosts.timezone`), the one the console shows its times in. */
+export async function exportTimeZone(rt: TRuntime, ctx: TActingContext): Promise<string> {
+  return (await inTenant(rt, ctx, (tx) => hostTimeZone(tx, ctx.host.id))) ?? FALLBACK_TIME_ZONE;
+}
+
+/**
+ * An export's file name, dated with the day it is made in the host's zone (`customers-2026-12-03.csv`
+ * from five past midnight in Tokyo on, not from nine in the morning).
+ */
+export function exportFileName(prefix: string, now: Date, timeZone: string): string {
+  return `${prefix}-${localDate(now, timeZone)}.csv`;
+}
+
 /**
  * The customers the current filters show, as CSV, streamed batch by batch along the keyset:
  * memory stays flat at any size, and each batch is its own short transaction.
@@ -39,13 +57,15 @@ export function exportCustomers(
   ctx: TActingContext,
   filter: TCustomerFilter,
   language: 'ja' | 'en',
+  timeZone?: string,
 ): Readable {
-  return exportCustomersWhere(rt, ctx, async () => filterCondition(ctx, filter), filter.sort, language);
+  return exportCustomersWhere(rt, ctx, async () => filterCondition(ctx, filter), filter.sort, language, timeZone);
 }
 
 /**
  * The same file for the customers a condition selects (a segment's members): `whereOf` is asked
- * in each batch's transaction.
+ * in each batch's transaction. Times are written in `timeZone`, by default the acting host's, with
+ * the offset (`2026-12-03 00:05:00 +09:00`); the import does not read them back (IGNORED_EXPORT_KEYS).
  */
 export function exportCustomersWhere(
   rt: TRuntime,
@@ -53,15 +73,18 @@ export function exportCustomersWhere(
   whereOf: (tx: TTx) => Promise<SQL>,
   sort: TCustomerFilter['sort'],
   language: 'ja' | 'en',
+  timeZone?: string,
 ): Readable {
   const labels = language === 'ja' ? ja : en;
+  let zone = timeZone;
   async function* lines() {
     yield UTF8_BOM + csvRow(EXPORT_COLUMNS.map((c) => labels.customer_csv[c]));
     let position: SQL | undefined;
     for (;;) {
       const rows = await inTenant(rt, ctx, async (tx) => {
+        zone ??= (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE;
         const where = await whereOf(tx);
-        return selectCustomers(tx, position ? (and(where, position) as SQL) : where, sort, BATCH);
+        return selectCustomers(tx, position ? (and(where, position) as SQL) : where, sort, BATCH, ctx);
       });
       let chunk = '';
       for (const row of rows) {
@@ -82,7 +105,7 @@ export function exportCustomersWhere(
           labels.email_status[c.emailStatus],
           c.totalBookings,
           c.totalPayments,
-          c.createdAt,
+          localDateTime(row.createdAt, zone as string),
         ]);
       }
       if (chunk) yield chunk;

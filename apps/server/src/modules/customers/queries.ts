@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf, type TDb, type TTx } from '../../db/client.ts';
 import { bookings, customerAllocations, customers, hosts } from '../../db/schema.ts';
@@ -27,18 +27,28 @@ export function customerScope(ctx: TScopeContext): SQL {
   }
 }
 
-/** Bookings in reach: at the context's hotels. */
-export function bookingScope(ctx: TActingContext): SQL {
+/**
+ * Bookings in reach: at the context's hotels, with `table` the name the bookings go by in the
+ * query. The one definition of a booking's reach: the booking history lists these, and a
+ * customer's totals count these, so the two always agree.
+ */
+export function bookingScopeOf(ctx: TScopeContext, table: string): SQL {
+  const column = (name: string) => sql.raw(`"${table}"."${name}"`);
   switch (ctx.host.level) {
     case 'grand_user':
       return sql`true`;
     case 'brand':
-      return eq(bookings.brandId, ctx.host.id);
+      return sql`${column('brand_id')} = ${ctx.host.id}`;
     case 'hotel_group':
-      return sql`${bookings.hotelId} in (select id from hosts where hotel_group_id = ${ctx.host.id})`;
+      return sql`${column('hotel_id')} in (select id from hosts where hotel_group_id = ${ctx.host.id})`;
     default:
-      return eq(bookings.hotelId, ctx.host.id);
+      return sql`${column('hotel_id')} = ${ctx.host.id}`;
   }
+}
+
+/** Bookings in reach, over the bookings table by its own name. */
+export function bookingScope(ctx: TScopeContext): SQL {
+  return bookingScopeOf(ctx, getTableName(bookings));
 }
 
 /**
@@ -101,12 +111,16 @@ export function searchCondition(raw: string): SQL {
 }
 
 // Stays that count: a cancelled booking is neither a booking nor a payment; a payment is a stay
-// that has begun. Both from one pass over the customer's bookings: [bookings, payments].
-const totals = sql<[number, number]>`(select array[count(*) filter (where b.status <> 'cancelled'),
+// that has begun. Both from one pass over the customer's bookings in the context's reach (a hotel
+// counts its own bookings, as its booking history lists them): [bookings, payments]. A select-list
+// subquery, so it runs for the rows a page returns only, on bookings_customer_idx.
+function totalsIn(scope: TScopeContext) {
+  return sql<[number, number]>`(select array[count(*) filter (where b.status <> 'cancelled'),
   coalesce(sum(b.amount) filter (where b.status in ('checked_in', 'checked_out')), 0)]::int[]
-  from bookings b where b.customer_id = ${qualified(customers.id)})`;
+  from bookings b where b.customer_id = ${qualified(customers.id)} and ${bookingScopeOf(scope, 'b')})`;
+}
 
-export const customerColumns = {
+const customerFields = {
   id: customers.id,
   brandId: customers.brandId,
   firstName: customers.firstName,
@@ -130,10 +144,17 @@ export const customerColumns = {
   consentAt: customers.consentAt,
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
-  totals,
 };
+
+/**
+ * A customer's columns as `scope` sees them: the totals count the bookings in its reach. Null:
+ * every booking of the customer (all of them are the brand's).
+ */
+export function customerColumns(scope: TScopeContext | null) {
+  return { ...customerFields, totals: totalsIn(scope ?? { host: { level: 'grand_user', id: '' } }) };
+}
 export type TCustomerRow = {
-  [K in keyof typeof customerColumns]: K extends 'totals'
+  [K in keyof ReturnType<typeof customerColumns>]: K extends 'totals'
     ? [number, number]
     : K extends 'emailBouncedAt'
       ? Date | null
@@ -184,14 +205,19 @@ export function orderOf(sort: TCustomerFilter['sort']) {
   return [desc(customers.createdAt), desc(customers.id)];
 }
 
+/**
+ * A page of customers. `scope`: whose reach the totals count (the acting context); left out, every
+ * booking of each customer.
+ */
 export async function selectCustomers(
   tx: TTx,
   where: SQL,
   sort: TCustomerFilter['sort'],
   limit: number,
+  scope: TScopeContext | null = null,
 ): Promise<TCustomerRow[]> {
   const rows = await tx
-    .select(customerColumns)
+    .select(customerColumns(scope))
     .from(customers)
     .where(where)
     .orderBy(...orderOf(sort))
@@ -200,16 +226,22 @@ export async function selectCustomers(
 }
 
 /** The select of selectCustomers, to run elsewhere (a pipeline); rows come as arrays (customerRowOf). */
-export function selectCustomersQuery(db: TDb, where: SQL, sort: TCustomerFilter['sort'], limit: number) {
+export function selectCustomersQuery(
+  db: TDb,
+  scope: TScopeContext,
+  where: SQL,
+  sort: TCustomerFilter['sort'],
+  limit: number,
+) {
   return db
-    .select(customerColumns)
+    .select(customerColumns(scope))
     .from(customers)
     .where(where)
     .orderBy(...orderOf(sort))
     .limit(limit);
 }
 
-const CUSTOMER_KEYS = Object.keys(customerColumns) as (keyof TCustomerRow)[];
+const CUSTOMER_KEYS = Object.keys(customerColumns(null)) as (keyof TCustomerRow)[];
 /** A row of selectCustomersQuery given as an array in select-list order. */
 export function customerRowOf(values: unknown[]): TCustomerRow {
   const row: Record<string, unknown> = {};
@@ -232,7 +264,7 @@ export function countCustomersQuery(where: SQL, cap: number): SQL {
 
 export async function findCustomer(tx: TTx, ctx: TActingContext, id: string): Promise<TCustomerRow | null> {
   const [row] = await tx
-    .select(customerColumns)
+    .select(customerColumns(ctx))
     .from(customers)
     .where(and(customerScope(ctx), eq(customers.id, id)));
   return (row as TCustomerRow | undefined) ?? null;

@@ -2,7 +2,7 @@ import { customersApi } from '@yado/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { uuid } from '../../http/params.ts';
 import { linkRoute, rawRoute, route } from '../../http/route.ts';
-import { exportCustomers } from './export-customers.ts';
+import { exportCustomers, exportFileName, exportTimeZone } from './export-customers.ts';
 import { createExportLink, customerExportLinks, openExportLink } from './export-link.ts';
 import type { TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
@@ -19,13 +19,14 @@ import {
 } from './customer-operations.ts';
 
 export function customerRoutes(app: FastifyInstance, rt: TRuntime): void {
-  const sendCsv = (reply: FastifyReply, ctx: TActingContext, filter: TCustomerFilter, lang: 'ja' | 'en') => {
-    const stamp = new Date().toISOString().slice(0, 10);
+  const sendCsv = async (reply: FastifyReply, ctx: TActingContext, filter: TCustomerFilter, lang: 'ja' | 'en') => {
+    // Dated, and its times written, in the host's time zone, as the console shows them.
+    const timeZone = await exportTimeZone(rt, ctx);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="customers-${stamp}.csv"`)
+      .header('content-disposition', `attachment; filename="${exportFileName('customers', new Date(), timeZone)}"`)
       .header('cache-control', 'no-store')
-      .send(exportCustomers(rt, ctx, filter, lang));
+      .send(exportCustomers(rt, ctx, filter, lang, timeZone));
   };
   rawRoute(app, customersApi.exportCsv, { entitlement: 'customer.export_csv' }, async ({ query, ctx, reply }) => {
     const { lang, ...filter } = query;

@@ -20,9 +20,10 @@ export async function warmCustomerList(rt: TRuntime): Promise<void> {
   const db = rt.database.db;
   const connections = rt.database.kind === 'postgres' ? CONNECTIONS : 1;
   for (const brandId of await brandsWithCustomers(db)) {
-    const filter = filterCondition({ host: { level: 'brand', id: brandId } }, { sort: '-created_at' });
+    const scope = { host: { level: 'brand', id: brandId } } as const;
+    const filter = filterCondition(scope, { sort: '-created_at' });
     const statements = [
-      statementOf(db, selectCustomersQuery(db, filter, '-created_at', PAGE + 1)),
+      statementOf(db, selectCustomersQuery(db, scope, filter, '-created_at', PAGE + 1)),
       statementOf(db, countCustomersQuery(filter, TOTAL_CAP)),
     ];
     await Promise.all(

@@ -6,6 +6,7 @@ import type { TLanguage } from '../../lib/session/storage';
 import { formatYen } from '../customers/format';
 import type { TChoice } from './hooks/useChoiceOptions';
 import { roomTypeText } from '../ui/text/roomTypeText';
+import { bookingSourceText } from '../ui/text/bookingSourceText';
 
 type TChoicesOf = (field: TFilterField) => TChoice[];
 
@@ -26,8 +27,10 @@ export function valueText(
   const def = FILTER_FIELDS[field];
   if (def.type === 'choice') {
     const label = choicesOf(field).find((c) => c.value === value)?.label;
-    // A reader has no list of room types to look in; the code is translated all the same.
-    return label ?? (def.source === 'room_types' ? roomTypeText(String(value), t) : String(value));
+    // A reader has no list of room types or booking sources to look in; the code is translated all the same.
+    if (label !== undefined) return label;
+    if (def.source === 'room_types') return roomTypeText(String(value), t);
+    return def.source === 'booking_sources' ? bookingSourceText(String(value), t) : String(value);
   }
   if (def.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
     return day(value, language);

@@ -8,6 +8,7 @@ import { errorText } from '../../../lib/http/errorText';
 import { bookingHistoryQuery } from '../api/customersCalls';
 import { formatYen } from '../format';
 import { roomTypeText } from '../../ui/text/roomTypeText';
+import { bookingSourceText } from '../../ui/text/bookingSourceText';
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -100,7 +101,7 @@ export function BookingHistory({ customer }: { customer: TCustomer }) {
                   <Table.Td>{b.guests}</Table.Td>
                   <Table.Td>{b.roomName ?? '-'}</Table.Td>
                   <Table.Td>{roomTypeText(b.roomType, t)}</Table.Td>
-                  <Table.Td>{b.source ?? '-'}</Table.Td>
+                  <Table.Td>{bookingSourceText(b.source, t)}</Table.Td>
                   <Table.Td>{formatYen(b.amount, language)}</Table.Td>
                 </Table.Tr>
               ))}

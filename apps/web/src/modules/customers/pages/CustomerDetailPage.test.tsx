@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { featureFlagsFor } from '@yado/contracts/features';
 import { describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
@@ -48,10 +48,10 @@ const booking = {
   status: 'checked_out',
 };
 
-function serve() {
+function serve(bookings = [booking]) {
   return mockFetch((method, url) => {
     if (url.pathname === `/v1/customers/${ID}`) return { body: { data: customer } };
-    if (url.pathname === `/v1/customers/${ID}/bookings`) return { body: { data: [booking] } };
+    if (url.pathname === `/v1/customers/${ID}/bookings`) return { body: { data: bookings } };
     if (url.pathname === `/v1/customers/${ID}/allocations`) {
       return {
         body: {
@@ -80,10 +80,15 @@ function serve() {
   });
 }
 
-async function renderAs(role: 'admin' | 'viewer', features = featureFlagsFor('production')) {
+async function renderAs(
+  role: 'admin' | 'viewer',
+  features = featureFlagsFor('production'),
+  language: 'ja' | 'en' = 'en',
+) {
   return renderWithProviders(<CustomerDetailPage />, {
     path: `/customer-list/${ID}`,
     pattern: '/customer-list/:id',
+    language,
     queryClient: signedInClient(profileFixture('brand', role, { features })),
   });
 }
@@ -127,6 +132,25 @@ describe('CustomerDetailPage', () => {
     ]);
     expect(screen.getByTestId('total-bookings').textContent).toContain('2');
     expect(screen.getByTestId('total-payments').textContent).toContain('¥36,000');
+  });
+
+  it("names each booking's source in the reader's language, and an unknown code as it came", async () => {
+    const bookings = ['rakuten_travel', 'direct_web', 'new_channel'].map((source, i) => ({
+      ...booking,
+      id: `bk${i}`,
+      source,
+    }));
+    const sources = async () =>
+      (await screen.findAllByTestId('booking-row')).map((row) => within(row).getAllByRole('cell')[11]?.textContent);
+    serve(bookings);
+    await renderAs('admin', undefined, 'ja');
+    fireEvent.click(await screen.findByRole('tab', { name: '予約履歴' }));
+    expect(await sources()).toEqual(['楽天トラベル', '自社サイト', 'new_channel']);
+    cleanup();
+    serve(bookings);
+    await renderAs('admin');
+    fireEvent.click(await screen.findByRole('tab', { name: 'Booking history' }));
+    expect(await sources()).toEqual(['Rakuten Travel', 'Direct (web)', 'new_channel']);
   });
 
   it('opens the allocation summary with the brand, hotel groups and hotels and their booking counts', async () => {

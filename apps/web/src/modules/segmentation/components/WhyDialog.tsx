@@ -12,6 +12,7 @@ import { explanationQuery, segmentChoicesQuery } from '../api/segmentsCalls';
 import { conditionText, valueText } from '../conditionText';
 import { sourcesOf, useChoiceOptions } from '../hooks/useChoiceOptions';
 import { roomTypeText } from '../../ui/text/roomTypeText';
+import { bookingSourceText } from '../../ui/text/bookingSourceText';
 
 type TExplainItem = TExplainGroup['items'][number];
 
@@ -233,7 +234,7 @@ function BookingView({ booking, matched }: { booking: TExplainBooking; matched: 
           nights: t('segmentation.why.nights', { count: booking.nights }),
           guests: t('segmentation.why.guests', { count: booking.guests }),
           roomType: roomTypeText(booking.roomType, t),
-          source: booking.source ?? '-',
+          source: bookingSourceText(booking.source, t),
           status: t(`segmentation.options.booking_status.${booking.status}`, { defaultValue: booking.status }),
         })}
       </Text>

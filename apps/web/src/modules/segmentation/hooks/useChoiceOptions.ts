@@ -8,6 +8,7 @@ import { useProfile } from '../../shell/hooks/useProfile';
 import { localName, placeChoices } from '../../customers/locationNames';
 import { fieldValuesQuery } from '../api/segmentsCalls';
 import { roomTypeText } from '../../ui/text/roomTypeText';
+import { bookingSourceText } from '../../ui/text/bookingSourceText';
 
 export interface TChoice {
   value: string;
@@ -54,7 +55,7 @@ export function useChoiceOptions(sources: ReadonlySet<TChoiceSource>) {
       case 'room_types':
         return (roomTypes.data ?? []).map((choice) => ({ ...choice, label: roomTypeText(choice.value, t) }));
       case 'booking_sources':
-        return bookingSources.data ?? [];
+        return (bookingSources.data ?? []).map((choice) => ({ ...choice, label: bookingSourceText(choice.value, t) }));
       case 'prefectures':
         return placeChoices(prefectures.data, '', language);
       case 'countries':
