@@ -155,6 +155,9 @@ describe.each(LANGUAGES)('dashboard (%s)', (language) => {
       [now.customers, now.activeCustomers, now.unsubscribedCustomers].map((c) => number(c.current!, language)),
     );
     expect(await page.getByTestId('figure-customers').textContent()).toContain(t.dashboard.customers.customers);
+    // Active customers are those a campaign can mail, and the card says what they need.
+    expect(await page.getByTestId('figure-active').textContent()).toContain(t.dashboard.customers.active);
+    expect(await page.getByTestId('figure-active-hint').textContent()).toBe(t.dashboard.customers.active_hint);
     // No count was kept a week ago on a fresh product: said so, not guessed.
     expect(await page.getByTestId('figure-customers-change').textContent()).toBe(t.dashboard.change.unknown);
     expect(await page.getByTestId('last-sync').textContent()).toContain(t.dashboard.customers.sync_schedule);

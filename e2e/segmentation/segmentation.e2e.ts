@@ -297,6 +297,10 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await page.getByRole('button', { name: s.actions.duplicate }).click();
     await page.waitForURL((url) => url.href !== original && /\/segmentation\/[0-9a-f-]{36}$/.test(url.pathname));
     await toast(page, s.done.duplicated);
+    // Named as every copy is, in the console's language (the brand admin's profile says Japanese).
+    await page
+      .getByRole('heading', { name: language === 'ja' ? `${name}（コピー）` : `${name} (copy)`, level: 1 })
+      .waitFor();
     await page.getByRole('button', { name: s.actions.delete }).click();
     await page.getByRole('dialog').getByRole('button', { name: s.actions.delete }).click();
     await page.waitForURL((url) => url.pathname === '/segmentation');

@@ -504,8 +504,12 @@ export const duplicate = defineEndpoint({
   method: 'POST',
   path: '/v1/segments/:id/duplicate',
   summary:
-    'Copy a segment (filter, or member list of a static one) into a new one of the acting host; the name defaults to "<name> (copy)" ("<name>（コピー）" for a Japanese user), numbered when taken',
-  body: z.object({ name: z.string().trim().min(1).max(SEGMENT_NAME_MAX).optional() }),
+    'Copy a segment (filter, or member list of a static one) into a new one of the acting host; the name defaults to "<name> (copy)" in `language` (else the user\'s language): "<name>（コピー）" in Japanese, numbered when taken ("<name> (copy 2)")',
+  body: z.object({
+    name: z.string().trim().min(1).max(SEGMENT_NAME_MAX).optional(),
+    /** The console's language: a user may read it in another than their profile's. */
+    language: z.enum(['ja', 'en']).optional(),
+  }),
   response: envelope(ZSegment),
 });
 export const remove = defineEndpoint({

@@ -532,3 +532,53 @@ describe('days in two time zones', () => {
     expect(brand.campaignsSent.current).toBe(before.campaignsSent.current + 1);
   });
 });
+
+describe('customers without an email address', () => {
+  it('count as customers but not as active ones, as the campaign audience leaves them out', async () => {
+    // Harbor View has an active guest with an address (神戸) and an unsubscribed one (沖縄); two
+    // more active ones at 神戸 have none (one null, one blank).
+    for (const [phone, email] of [
+      ['09000000009', null],
+      ['09000000010', ''],
+    ] as const) {
+      const [row] = await s.sql(
+        `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '次郎', '佐藤', $2, $3) returning id`,
+        [id['harbor-view'], phone, email],
+      );
+      await s.sql(
+        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'import')`,
+        [row.id, id['harbor-kobe'], id['harbor-view']],
+      );
+    }
+    await s.sql(`update customer_count_days set counted_at = now() - interval '1 hour' where day = $1`, [window.to]);
+    const brand = (await get(DEMO.harborAdmin, 'customer-statistics')).body.data;
+    expect(brand.customers.current).toBe(4);
+    expect(brand.activeCustomers.current).toBe(1);
+    expect(brand.unsubscribedCustomers.current).toBe(1);
+    const kobe = (
+      await get(DEMO.harborAdmin, 'customer-statistics', {
+        'x-user-role': 'admin',
+        'x-host-slug': 'harbor-kobe',
+        'x-host-level': 'hotel',
+      })
+    ).body.data;
+    expect([kobe.customers.current, kobe.activeCustomers.current, kobe.unsubscribedCustomers.current]).toEqual([
+      3, 1, 0,
+    ]);
+
+    // A campaign to every customer of the brand reaches the same one.
+    const { token } = await s.login(DEMO.harborAdmin);
+    const segment = await s.call('POST', '/v1/segments', { token, body: { name: 'Everyone', type: 'static' } });
+    const added = await s.call('POST', `/v1/segments/${segment.body.data.id}/members`, {
+      token,
+      body: { selection: {} },
+    });
+    expect(added.body.data.total).toBe(4);
+    const preview = await s.call('POST', '/v1/campaigns/audience', {
+      token,
+      body: { segmentIds: [segment.body.data.id] },
+    });
+    expect(preview.body.data).toMatchObject({ matched: 4, unsubscribed: 1, noEmail: 2, recipients: 1 });
+    expect(preview.body.data.recipients).toBe(brand.activeCustomers.current);
+  });
+});

@@ -70,7 +70,9 @@ export interface TCustomerCounts {
 
 /**
  * Counts the customers of a scope now: a brand's all; a group's or hotel's those allocated to its
- * hotels, each customer once however many of them it is allocated to. With `asOf`, the counts at
+ * hotels, each customer once however many of them it is allocated to. `active` are the customers
+ * a campaign can mail: email status active and an email address (as campaigns/audience.ts's
+ * MAILABLE; an active customer without an address is in neither figure). With `asOf`, the counts at
  * that past moment by the customers' creation and email status change times (the demo history's
  * past days; a status changed and changed back since is not seen).
  */
@@ -92,7 +94,7 @@ export async function countCustomers(
   const [row] = await selectRows<TCustomerCounts>(
     tx,
     sql`select count(*)::int as customers,
-      count(*) filter (where not (${unsubscribed}))::int as active,
+      count(*) filter (where not (${unsubscribed}) and nullif(c.email, '') is not null)::int as active,
       count(*) filter (where ${unsubscribed})::int as unsubscribed
       from customers c where ${inScope}${existed}`,
   );

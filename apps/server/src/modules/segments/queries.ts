@@ -224,21 +224,29 @@ export async function brandTimeZone(tx: TTx, brandId: string, workMem: string | 
   return row?.timezone ?? 'Asia/Tokyo';
 }
 
-export async function hotelsOfScope(tx: TTx, scope: TSegmentScope) {
+/** The live hotels of a scope; `null` is the platform's: every brand's. */
+export async function hotelsOfScope(tx: TTx, scope: TSegmentScope | null) {
+  const within = !scope
+    ? sql``
+    : sql`and brand_id = ${scope.brandId}::uuid ${scope.hotelIds ? sql`and id = any(${sql.param(scope.hotelIds)}::uuid[])` : sql``}`;
   return selectRows<{ id: string; name: string }>(
     tx,
-    sql`select id, name from hosts where level = 'hotel' and deleted_at is null and brand_id = ${scope.brandId}::uuid
-      ${scope.hotelIds ? sql`and id = any(${sql.param(scope.hotelIds)}::uuid[])` : sql``} order by name`,
+    sql`select id, name from hosts where level = 'hotel' and deleted_at is null ${within} order by name, id`,
   );
 }
 
-/** Distinct values of a booking column seen in the scope's bookings (room type or source). */
-export async function seenValues(tx: TTx, scope: TSegmentScope, column: 'room_type' | 'source') {
+/**
+ * Distinct values of a booking column seen in the scope's bookings (room type or source); `null`
+ * is the platform's scope: every brand's bookings.
+ */
+export async function seenValues(tx: TTx, scope: TSegmentScope | null, column: 'room_type' | 'source') {
   const col = sql.raw(column === 'room_type' ? 'b.room_type' : 'b.source');
-  const hotels = scope.hotelIds ? sql`and b.hotel_id = any(${sql.param(scope.hotelIds)}::uuid[])` : sql``;
+  const within = !scope
+    ? sql`true`
+    : sql`b.brand_id = ${scope.brandId}::uuid ${scope.hotelIds ? sql`and b.hotel_id = any(${sql.param(scope.hotelIds)}::uuid[])` : sql``}`;
   const rows = await selectRows<{ v: string }>(
     tx,
-    sql`select distinct ${col} as v from bookings b where b.brand_id = ${scope.brandId}::uuid ${hotels} and ${col} is not null order by 1 limit 500`,
+    sql`select distinct ${col} as v from bookings b where ${within} and ${col} is not null order by 1 limit 500`,
   );
   return rows.map((r) => r.v);
 }

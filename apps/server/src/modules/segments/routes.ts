@@ -50,7 +50,7 @@ export function segmentRoutes(app: FastifyInstance, rt: TRuntime): void {
   route(app, segmentsApi.get, read, async ({ params, ctx }) => getSegment(rt, ctx, uuid(params.id)));
   route(app, segmentsApi.update, edit, async ({ params, body, ctx }) => updateSegment(rt, ctx, uuid(params.id), body));
   route(app, segmentsApi.duplicate, { entitlement: 'segmentation.create' }, async ({ params, body, ctx }) =>
-    duplicateSegment(rt, ctx, uuid(params.id), body.name),
+    duplicateSegment(rt, ctx, uuid(params.id), body),
   );
   route(app, segmentsApi.remove, { entitlement: 'segmentation.delete' }, async ({ params, ctx }) =>
     deleteSegment(rt, ctx, uuid(params.id)),

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type TExplanation, type TFilter, type TFilterCount, type TSegment } from '@yado/contracts';
+import { SEGMENT_NAME_MAX } from '@yado/contracts/segments';
 import { and, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { selectRows, sqlStateOf, withTenant, type TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
+import { defaultCopyName } from '../../i18n/copy-name.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { toCustomer } from '../customers/customer-operations.ts';
@@ -236,12 +238,16 @@ export async function updateSegment(
   }
 }
 
-/** A copy in the acting host (a hotel may copy a segment it can read into its own, scoped to it). */
+/**
+ * A copy in the acting host (a hotel may copy a segment it can read into its own, scoped to it).
+ * Its default name is the one every copy gets (defaultCopyName) in the console's language, else
+ * the user's; numbered past the copies already made, as a host's segment names differ.
+ */
 export async function duplicateSegment(
   rt: TRuntime,
   ctx: TActingContext,
   id: string,
-  name?: string,
+  { name, language = ctx.user.language }: { name?: string; language?: 'ja' | 'en' } = {},
 ): Promise<TSegment> {
   const host = owningHost(ctx);
   const newId = randomUUID();
@@ -249,12 +255,7 @@ export async function duplicateSegment(
     return await inTenant(rt, ctx, async (tx) => {
       const row = await mustFind(tx, ctx, id);
       if (row.type === 'dynamic') mustAllowDynamic(rt);
-      // In the user's language, numbered past the copies already made.
-      const copyOf = (n: number) =>
-        (ctx.user.language === 'ja'
-          ? `${row.name}（コピー${n > 1 ? ` ${n}` : ''}）`
-          : `${row.name} (copy${n > 1 ? ` ${n}` : ''})`
-        ).slice(0, 100);
+      const copyOf = (n: number) => defaultCopyName(row.name, language, SEGMENT_NAME_MAX, n);
       let copyName = name ?? copyOf(1);
       if (!name) for (let n = 2; (await nameTaken(tx, host.id, copyName)) && n < 100; n++) copyName = copyOf(n);
       if (await nameTaken(tx, host.id, copyName)) throw nameConflict();
@@ -685,14 +686,17 @@ export async function segmentsOfCustomer(rt: TRuntime, ctx: TActingContext, cust
   });
 }
 
+/**
+ * A choice field's values in the acting host's scope, for everyone who reads segments: the
+ * platform's scope is every brand (it reads every brand's segments, though it owns none).
+ */
 export async function fieldValues(
   rt: TRuntime,
   ctx: TActingContext,
   source: 'hotels' | 'room_types' | 'booking_sources',
 ) {
-  const host = owningHost(ctx);
   return inTenant(rt, ctx, async (tx) => {
-    const scope = await scopeOfHost(tx, host);
+    const scope = ctx.host.level === 'grand_user' ? null : await scopeOfHost(tx, ctx.host);
     if (source === 'hotels') return (await hotelsOfScope(tx, scope)).map((h) => ({ value: h.id, label: h.name }));
     const values = await seenValues(tx, scope, source === 'room_types' ? 'room_type' : 'source');
     return values.map((v) => ({ value: v, label: v }));

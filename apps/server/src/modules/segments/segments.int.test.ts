@@ -505,6 +505,24 @@ describe('segments', () => {
     expect((await s.call('GET', `/v1/segments/${copy2.body.data.id}`, { token: t })).status).toBe(404);
   });
 
+  it('names a copy as every copy is named (defaultCopyName): in the console language, the mark kept on a long name', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const copyOf = async (id: string, body: Record<string, unknown> = {}) => {
+      const res = await s.call('POST', `/v1/segments/${id}/duplicate`, { token: t, body });
+      expect(res.status).toBe(200);
+      return res.body.data.name as string;
+    };
+    // A Japanese user reading the console in English.
+    expect(await copyOf(segmentId, { language: 'en' })).toBe('新宿の夏 (copy)');
+    expect(await copyOf(segmentId, { language: 'en' })).toBe('新宿の夏 (copy 2)');
+    const long = await s.call('POST', '/v1/segments', { token: t, body: { name: 'あ'.repeat(100), type: 'static' } });
+    const first = await copyOf(long.body.data.id);
+    expect(first).toBe(`${'あ'.repeat(95)}（コピー）`);
+    const second = await copyOf(long.body.data.id);
+    expect(second).toBe(`${'あ'.repeat(93)}（コピー 2）`);
+    expect(second).toHaveLength(100);
+  });
+
   it('refuses to delete a segment a scheduled campaign uses, naming it', async () => {
     const t = await token(DEMO.brandAdmin);
     const campaignId = '11111111-2222-4333-8444-555555555555';
@@ -1009,6 +1027,43 @@ describe('roles and tenancy', () => {
     });
     expect(viewerHotels.body.data).toEqual([{ value: ids['sakura-shinjuku'], label: expect.any(String) }]);
     expect((await s.call('GET', '/v1/segments/field-values?source=passwords', { token: brand })).status).toBe(400);
+  });
+
+  it("gives every role that reads segments the hotels of its scope, the granduser every brand's", async () => {
+    const hotelsOf = async (email: string, headers?: Record<string, string>) => {
+      const res = await s.call('GET', '/v1/segments/field-values?source=hotels', {
+        token: await token(email),
+        headers,
+      });
+      expect(res.status, email).toBe(200);
+      return (res.body.data as { value: string; label: string }[]).map((h) => h.value).sort();
+    };
+    const live = async (where: string, params: unknown[] = []) =>
+      (await s.sql(`select id from hosts where level = 'hotel' and deleted_at is null and ${where}`, params))
+        .map((r) => r.id as string)
+        .sort();
+    const brandHotels = await live('brand_id = $1', [ids['sakura-hotels']]);
+    expect(brandHotels).toHaveLength(4);
+    const everyBrand = await live('true');
+    expect(everyBrand.length).toBeGreaterThan(brandHotels.length);
+    expect(await hotelsOf(DEMO.grand)).toEqual(everyBrand);
+    expect(await hotelsOf(DEMO.brandAdmin)).toEqual(brandHotels);
+    expect(await hotelsOf(DEMO.groupAdmin)).toEqual(await live('hotel_group_id = $1', [ids['sakura-kanto']]));
+    for (const email of [DEMO.hotelAdmin, DEMO.hotelStaff, DEMO.hotelViewer])
+      expect(await hotelsOf(email)).toEqual([ids['sakura-shinjuku']]);
+    expect(await hotelsOf(DEMO.harborAdmin)).toEqual(await live('brand_id = $1', [ids['harbor-view']]));
+    // The granduser acting as a brand's admin gets that brand's, as its admin does.
+    expect(
+      await hotelsOf(DEMO.grand, { 'x-user-role': 'admin', 'x-host-slug': 'sakura-hotels', 'x-host-level': 'brand' }),
+    ).toEqual(brandHotels);
+    // Room types and booking sources of every brand's bookings, for the granduser too.
+    const rooms = await s.call('GET', '/v1/segments/field-values?source=room_types', {
+      token: await token(DEMO.grand),
+    });
+    expect(rooms.status).toBe(200);
+    expect(rooms.body.data.map((x: { value: string }) => x.value)).toEqual(expect.arrayContaining(['suite', 'twin']));
+    // Without signing in: nothing.
+    expect((await s.call('GET', '/v1/segments/field-values?source=hotels')).status).toBe(401);
   });
 });
 

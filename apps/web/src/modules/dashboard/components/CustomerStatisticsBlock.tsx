@@ -8,7 +8,10 @@ import { customerStatisticsQuery } from '../api/dashboardCalls';
 import { changeOf, formatCount } from '../utils/figures';
 import { FigureCard } from './FigureCard';
 
-/** Customers, active and unsubscribed customers, and when the booking system last synced. */
+/**
+ * Customers, active customers (those a campaign can mail: active, with an email address) and
+ * unsubscribed customers, and when the booking system last synced.
+ */
 export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();
   const language = currentLanguage();
@@ -52,6 +55,7 @@ export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
             <FigureCard
               testId="figure-active"
               label={t('dashboard.customers.active')}
+              hint={t('dashboard.customers.active_hint')}
               value={formatCount(stats.data.activeCustomers.current ?? 0, language)}
               change={changeOf(stats.data.activeCustomers, 'count', language)}
             />

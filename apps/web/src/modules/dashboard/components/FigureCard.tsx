@@ -9,6 +9,7 @@ import type { TChange } from '../utils/figures';
  */
 export function FigureCard({
   label,
+  hint,
   value,
   note,
   change,
@@ -16,6 +17,8 @@ export function FigureCard({
   lowerIsBetter = false,
 }: {
   label: string;
+  /** What the figure counts, when the label alone does not say it. */
+  hint?: string;
   value: string | null;
   note?: string;
   change: TChange;
@@ -41,6 +44,11 @@ export function FigureCard({
         <Text fw={700} size="xl" data-testid={`${testId}-value`}>
           {value ?? '-'}
         </Text>
+        {hint && (
+          <Text size="xs" c="dimmed" data-testid={`${testId}-hint`}>
+            {hint}
+          </Text>
+        )}
         {value === null && note && (
           <Text size="xs" c="dimmed" data-testid={`${testId}-note`}>
             {note}

@@ -155,6 +155,9 @@ describe('dashboard page', () => {
     // More guests unsubscribed, or a campaign failed: bad news, in red.
     expect(screen.getByTestId('figure-unsubscribed-change').textContent).toBe('+8 against the 7 days before');
     expect(screen.getByTestId('figure-unsubscribed-change').getAttribute('style') ?? '').toContain('red');
+    // Active customers are those a campaign can mail, and the card says so.
+    expect(screen.getByTestId('figure-active').textContent).toContain('Active customers');
+    expect(screen.getByTestId('figure-active-hint').textContent).toBe('With an email address');
     // Times in the window's zone, as its dates (not the browser's, which may be elsewhere).
     expect(screen.getByTestId('customers-counted-at').textContent).toBe('As of 24 Nov 2026, 2:00 PM');
     expect(screen.getByTestId('last-sync').textContent).toContain('24 Nov 2026, 1:02 AM');
@@ -168,9 +171,11 @@ describe('dashboard page', () => {
     expect(screen.getByTestId('figure-complaint-rate-value').textContent).toBe('0.1%');
     expect(screen.getByTestId('figure-campaigns-failed-change').getAttribute('style') ?? '').toContain('red');
     // Beside the attributed revenue, the incremental revenue the holdouts measured, with its margin.
+    // Yen as the rest of the console writes them: ¥, not JP¥.
     expect(screen.getByTestId('revenue-total').textContent).toContain('¥96,000');
+    expect(screen.getByTestId('revenue-total').textContent).not.toContain('JP¥');
     expect(screen.getByTestId('revenue-incremental').textContent).toContain(
-      'Incremental, measured by holdouts: JP¥64,000 (±JP¥44,000)',
+      'Incremental, measured by holdouts: ¥64,000 (±¥44,000)',
     );
     // The chart and the per-hotel table are chunks of their own, loaded once there is something to show
     // (the chart library takes a while to load into jsdom on a busy machine).

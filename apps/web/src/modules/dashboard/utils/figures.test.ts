@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatYen as customersYen } from '../../customers/format';
 import { changeOf, formatCount, formatRate, formatYen } from './figures';
 
 describe('dashboard figures', () => {
@@ -8,6 +9,12 @@ describe('dashboard figures', () => {
     expect(formatRate(0.2534, 'en')).toBe('25.3%');
     expect(formatYen(1234567, 'ja')).toMatch(/1,234,567/);
     expect(formatYen(1234567, 'en')).toMatch(/1,234,567/);
+  });
+
+  it('writes yen as the rest of the console does: ¥ in English, never JP¥', () => {
+    expect(formatYen(64000, 'en')).toBe('¥64,000');
+    for (const language of ['ja', 'en'] as const)
+      expect(formatYen(1234567, language)).toBe(customersYen(1234567, language));
   });
 
   it('says how a count moved, and that it cannot tell without the earlier figure', () => {

@@ -1,6 +1,9 @@
 import type { TFigure } from '@yado/contracts/dashboard';
 import type { TLanguage } from '../../../lib/session/storage';
 
+/** Yen as the rest of the console writes them ("￥12,000" / "¥12,000", never "JP¥"). */
+export { formatYen } from '../../customers/format';
+
 const locale = (language: TLanguage) => (language === 'ja' ? 'ja-JP' : 'en-GB');
 
 export const formatCount = (value: number, language: TLanguage): string =>
@@ -13,11 +16,6 @@ export const formatRate = (value: number, language: TLanguage): string =>
     minimumFractionDigits: 1,
     maximumFractionDigits: 1,
   }).format(value);
-
-export const formatYen = (value: number, language: TLanguage): string =>
-  new Intl.NumberFormat(locale(language), { style: 'currency', currency: 'JPY', maximumFractionDigits: 0 }).format(
-    value,
-  );
 
 /** What the line under a figure says: which way it moved against the 7 days before, and by how much. */
 export type TChange =

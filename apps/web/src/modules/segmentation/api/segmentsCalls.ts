@@ -137,8 +137,9 @@ export function updateSegment(id: string, input: Omit<TSegmentInput, 'type'>): P
   return request(segmentsApi.update, { params: { id }, body: input });
 }
 
-export function duplicateSegment(id: string, name?: string): Promise<TSegment> {
-  return request(segmentsApi.duplicate, { params: { id }, body: name ? { name } : {} });
+/** A copy named in the console's language ("<name>（コピー）" / "<name> (copy)"), which may not be the profile's. */
+export function duplicateSegment(id: string, language: TLanguage): Promise<TSegment> {
+  return request(segmentsApi.duplicate, { params: { id }, body: { language } });
 }
 
 export function deleteSegment(id: string) {

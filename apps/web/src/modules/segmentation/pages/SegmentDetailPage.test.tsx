@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { profileFixture, segmentFixture } from '../../../test/fixtures';
 import { mockFetch } from '../../../test/render';
@@ -108,6 +108,27 @@ describe('segment detail', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Filter' }));
     const badges = await screen.findAllByTestId('summary-group-count');
     expect(badges.map((b) => b.textContent)).toEqual(['40 in this group', '25 in this group']);
+  });
+
+  it('asks for a copy named in the console language, whatever the profile says', async () => {
+    const duplicates: unknown[] = [];
+    mockFetch((method, url, init) => {
+      if (method === 'POST' && url.pathname === `/v1/segments/${ID}/duplicate`) {
+        duplicates.push(JSON.parse(String(init.body)));
+        return {
+          body: { data: segmentFixture('5f0c2a52-6c1e-4f3e-9f57-2f2f6f1f0a02', { name: 'Summer guests (copy)' }) },
+        };
+      }
+      if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: segment } };
+      if (url.pathname.endsWith('/members'))
+        return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
+      if (url.pathname.endsWith('/uses')) return { body: { data: [] } };
+      if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
+      return undefined;
+    });
+    await renderSegmentPage(<SegmentDetailPage />, ID, profileFixture('brand', 'admin', { language: 'ja' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Duplicate' }));
+    await waitFor(() => expect(duplicates).toEqual([{ language: 'en' }]));
   });
 
   it('offers a viewer neither changes nor member changes', async () => {

@@ -100,7 +100,7 @@ function SegmentDetail({ id }: { id: string }) {
   };
   const duplicate = async () => {
     try {
-      const copy = await duplicateSegment(data.id);
+      const copy = await duplicateSegment(data.id, language);
       showSnackbar({ status: 'success', message: t('segmentation.done.duplicated') });
       await refresh();
       void navigate(`${LIST_PATH}/${copy.id}`);
