@@ -70,6 +70,13 @@ describe.each(LANGUAGES)('customer import (%s)', (language) => {
     await result.getByText(ci.result.completed).waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('import-result-inserted').textContent()).toContain('2');
     expect(await page.getByTestId('import-result-unchanged').textContent()).toContain('1');
+    // The row that failed and the repeated row were skipped: said, and listed with their reasons.
+    expect(await page.getByTestId('import-result-summary').textContent()).toBe(
+      ci.result.summary.replace('{{inserted}}', '2').replace('{{updated}}', '0').replace('{{skipped}}', '2'),
+    );
+    const skipped = page.getByTestId('import-skipped-rows');
+    await skipped.getByText(`${ci.fields.phone}: ${t.errors.use_numbers_only}`).waitFor();
+    await skipped.getByTestId('import-download-failures').waitFor();
     await screenshot(page, `customer-import-result-${language}`);
 
     // The new customers are the hotel's now.

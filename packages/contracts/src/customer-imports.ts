@@ -95,6 +95,11 @@ export const ZCustomerImport = z.object({
   finishedAt: z.string().nullable(),
   /** When the worker running it stopped and another took it up again, from the start (nothing was half-written). */
   resumedAt: z.string().nullable(),
+  /**
+   * True when the acting host oversees the host that made the import (a brand or hotel group
+   * opening a hotel's import): it may read the import and its rows, not run or cancel it.
+   */
+  readOnly: z.boolean().optional(),
 });
 export type TCustomerImport = z.infer<typeof ZCustomerImport>;
 
@@ -129,7 +134,8 @@ export const upload = defineEndpoint({
 export const get = defineEndpoint({
   method: 'GET',
   path: '/v1/customer-imports/:id',
-  summary: 'An import: status, progress, column mapping, review counts, result',
+  summary:
+    'An import: status, progress, column mapping, review counts, result. The host that made it, and the brand or hotel group above that host, may read it',
   response: envelope(ZCustomerImport),
 });
 export const rows = defineEndpoint({

@@ -17,8 +17,8 @@ import {
 import { AppError } from '../../http/errors.ts';
 
 const HOST_TYPES = ['brand', 'hotel_group', 'hotel'];
-/** The keys of `changes` whose values are host ids (or lists of them). */
-const HOST_ID_KEYS = ['hotelGroupId', 'deletedHostIds', 'releasedHotelIds'];
+/** The keys of `changes` whose values are host ids (or lists of them); `hotelId`: a customer import's hotel. */
+const HOST_ID_KEYS = ['hotelGroupId', 'hotelId', 'deletedHostIds', 'releasedHotelIds'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The objects an entry can be about or mention, other than hosts and users, named when read. */

@@ -162,7 +162,8 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
         'completed',
         sql`, result = ${JSON.stringify(totals)}::jsonb, segment_added = ${segmentAdded}, progress_done = ${staged.n}, progress_total = ${staged.n}, finished_at = now()`,
       );
-      // Counts and the consent choice, never personal data.
+      // Counts, the consent choice, the file's name and the hotel (named when the log is read),
+      // never personal data.
       await tx.insert(auditLog).values({
         actorUserId: job.userId,
         actingHostId: record.hostId,
@@ -172,6 +173,7 @@ export async function applyImport(rt: TRuntime, job: TApplyImportJob): Promise<v
         targetType: 'customer_import',
         targetId: record.id,
         changes: {
+          fileName: record.fileName,
           ...totals,
           failed: record.counts?.failed ?? 0,
           duplicates: record.counts?.duplicates ?? 0,

@@ -169,7 +169,7 @@ describe('customer import, end to end', () => {
     );
   });
 
-  it('imports with the email reception chosen, allocating to the hotel, and audits counts only', async () => {
+  it('imports with the email reception chosen, allocating to the hotel, and audits counts, file and hotel only', async () => {
     const before = await customer('09011110001');
     const done = await run(staff, importId, 'booking');
     expect(done.status).toBe('completed');
@@ -208,9 +208,27 @@ describe('customer import, end to end', () => {
     expect(audit).toMatchObject({
       action: 'import',
       target_type: 'customer_import',
-      changes: { inserted: 3, updated: 1, unchanged: 2, failed: 3, duplicates: 1, emailReception: 'booking' },
+      changes: {
+        inserted: 3,
+        updated: 1,
+        unchanged: 2,
+        failed: 3,
+        duplicates: 1,
+        emailReception: 'booking',
+        fileName: 'customers.csv',
+        hotelId: ids['sakura-shinjuku'],
+      },
     });
     expect(JSON.stringify(audit)).not.toContain('0902222');
+    // The log names the file and the hotel the customers went to, never a bare id.
+    const grand = await s.login(DEMO.grand);
+    const log = await s.call('GET', `/v1/audit?hostId=${ids['sakura-hotels']}`, as(grand));
+    const entry = log.body.data.find((e: { targetId: string }) => e.targetId === importId);
+    expect(entry).toMatchObject({
+      action: 'import',
+      targetType: 'customer_import',
+      hostNames: { [ids['sakura-shinjuku'] as string]: 'さくらホテル 新宿' },
+    });
     // The upload is gone from disk once read.
     expect(existsSync(join(s.rt.config.dataDir, 'imports', `${importId}.csv`))).toBe(false);
   });
@@ -569,12 +587,35 @@ describe('who may import', () => {
     expect((await allocatedTo('08088880004')).sort()).toEqual(['sakura-kyoto', 'sakura-shinjuku']);
   });
 
-  it('keeps an import to the host that made it: another brand or hotel finds nothing', async () => {
+  it('shows an import to the host that made it and the hosts above it; only its own host runs or cancels it', async () => {
     const staff = await s.login(DEMO.hotelStaff);
     const review = await reviewed(staff, '姓,名,電話番号,住所\r\n森,葵,08099990001,東京\r\n');
+    expect(review.readOnly).toBe(false);
     const harbor = await s.login(DEMO.harborAdmin);
     const brand = await s.login(DEMO.brandAdmin);
-    for (const other of [harbor, brand, { token: brand.token, headers: acting('admin', 'sakura-kyoto', 'hotel') }]) {
+    const group = await s.login(DEMO.groupAdmin);
+    const csv = (ctx: TContext) =>
+      fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv`, {
+        headers: { authorization: `Bearer ${ctx.token}`, ...(ctx.headers ?? {}) },
+      });
+    // The brand and the hotel group above the hotel see the import and its rows, read only.
+    for (const above of [brand, group]) {
+      const seen = await s.call('GET', `/v1/customer-imports/${review.id}`, as(above));
+      expect(seen.status).toBe(200);
+      expect(seen.body.data).toMatchObject({ id: review.id, status: 'reviewed', readOnly: true });
+      expect((await s.call('GET', `/v1/customer-imports/${review.id}/rows?outcome=failed`, as(above))).status).toBe(
+        200,
+      );
+      expect((await csv(above)).status).toBe(200);
+      const confirm = await s.call('POST', `/v1/customer-imports/${review.id}/confirm`, {
+        ...as(above),
+        body: { emailReception: 'booking' },
+      });
+      expect(confirm.status).toBe(404);
+      expect((await s.call('DELETE', `/v1/customer-imports/${review.id}`, as(above))).status).toBe(404);
+    }
+    // Another brand, and another hotel of the same brand, find nothing.
+    for (const other of [harbor, { token: brand.token, headers: acting('admin', 'sakura-kyoto', 'hotel') }]) {
       expect((await s.call('GET', `/v1/customer-imports/${review.id}`, as(other))).status).toBe(404);
       expect((await s.call('GET', `/v1/customer-imports/${review.id}/rows?outcome=identical`, as(other))).status).toBe(
         404,
@@ -588,17 +629,87 @@ describe('who may import', () => {
         ).status,
       ).toBe(404);
       expect((await s.call('DELETE', `/v1/customer-imports/${review.id}`, as(other))).status).toBe(404);
-      expect(
-        (
-          await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv`, {
-            headers: { authorization: `Bearer ${other.token}`, ...(('headers' in other && other.headers) || {}) },
-          })
-        ).status,
-      ).toBe(404);
+      expect((await csv(other)).status).toBe(404);
     }
+    // Nor does a hotel see its brand's import, even one allocated to it.
+    const brandImport = await reviewed(
+      brand,
+      '姓,名,電話番号,住所\r\n森,楓,08099990002,東京\r\n',
+      `?hotelId=${ids['sakura-shinjuku']}`,
+    );
+    expect((await s.call('GET', `/v1/customer-imports/${brandImport.id}`, as(staff))).status).toBe(404);
+    // A hotel group does not see an import of a hotel outside it.
+    const kyoto = { token: brand.token, headers: acting('admin', 'sakura-kyoto', 'hotel') };
+    const kyotoImport = await reviewed(kyoto, '姓,名,電話番号,住所\r\n森,椿,08099990003,東京\r\n');
+    expect((await s.call('GET', `/v1/customer-imports/${kyotoImport.id}`, as(group))).status).toBe(404);
+    expect((await s.call('GET', `/v1/customer-imports/${kyotoImport.id}`, as(brand))).status).toBe(200);
+
+    // A hotel import's result, completed, is the brand's to read: counts and rows.
+    await run(staff, review.id);
+    const result = await s.call('GET', `/v1/customer-imports/${review.id}`, as(brand));
+    expect(result.body.data).toMatchObject({ status: 'completed', result: { inserted: 1 }, readOnly: true });
     // A hotel of another brand cannot be named as the target either.
     const outside = await upload(brand, '姓,名,電話番号,住所\r\n', `?hotelId=${ids['harbor-kobe']}`);
     expect(outside.body.error.code).toBe('import_hotel_required');
     expect((await s.call('GET', `/v1/customer-imports/${review.id}`, as(staff))).status).toBe(200);
+  });
+});
+
+describe('enumerated columns', () => {
+  it('reports a gender or email status outside the accepted values as a row error, and applies no part of the row', async () => {
+    const staff = await s.login(DEMO.hotelStaff);
+    const file =
+      '姓,名,電話番号,性別,住所,メール配信\r\n' +
+      '森,一,08050500001,その他,東京,\r\n' + // 2 failed: not an accepted gender
+      '森,二,08050500002,other,東京,\r\n' + // 3 failed
+      '森,三,08050500003,不明,東京,\r\n' + // 4 failed
+      '森,四,08050500004,男性,東京,たぶん\r\n' + // 5 failed: not an accepted email status
+      '森,五,08050500005,Female,東京,Unsubscribed\r\n' + // 6 English labels
+      '森,六,08050500006,回答しない,東京,配信中\r\n' + // 7 Japanese labels
+      '森,七,08050500007,prefer_not_to_say,東京,active\r\n' + // 8 codes
+      '森,八,08050500008,,東京,\r\n'; // 9 blank: nothing said
+    const review = await reviewed(staff, file);
+    expect(review.counts).toMatchObject({ total: 8, new: 4, failed: 4 });
+    const failed = await s.call('GET', `/v1/customer-imports/${review.id}/rows?outcome=failed`, as(staff));
+    expect(
+      failed.body.data.items.map((r: { row: number; problems: { field: string; code: string }[] }) => [
+        r.row,
+        r.problems.map((p) => `${p.field}:${p.code}`),
+      ]),
+    ).toEqual([
+      [2, ['gender:import_invalid_gender']],
+      [3, ['gender:import_invalid_gender']],
+      [4, ['gender:import_invalid_gender']],
+      [5, ['emailStatus:import_invalid_email_status']],
+    ]);
+    // The reason names the column and the values it accepts, in the language asked for.
+    const ja = await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv?lang=ja`, {
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
+    const jaLines = (await ja.text()).trimEnd().split('\r\n');
+    expect(jaLines[1]).toBe(
+      '2,性別: 男性、女性、回答しないのいずれかを入力してください。,森,一,08050500001,その他,東京,',
+    );
+    expect(jaLines[4]).toMatch(
+      /^5,メール配信: 配信中または配信停止を入力してください。,森,四,08050500004,.*,東京,たぶん$/,
+    );
+    const en = await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv?lang=en`, {
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
+    expect((await en.text()).split('\r\n')[2]).toBe(
+      '3,"Gender: Use male, female or prefer not to say.",森,二,08050500002,other,東京,',
+    );
+
+    const done = await run(staff, review.id);
+    expect(done.result).toMatchObject({ inserted: 4, updated: 0 });
+    const written = await s.sql(
+      `select phone, gender, email_status from customers where phone like '0805050000%' order by phone`,
+    );
+    expect(written).toEqual([
+      { phone: '08050500005', gender: 'female', email_status: 'unsubscribed' },
+      { phone: '08050500006', gender: 'prefer_not_to_say', email_status: 'active' },
+      { phone: '08050500007', gender: 'prefer_not_to_say', email_status: 'active' },
+      { phone: '08050500008', gender: null, email_status: 'active' },
+    ]);
   });
 });

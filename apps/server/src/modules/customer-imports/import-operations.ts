@@ -21,6 +21,7 @@ import {
   allFailedRows,
   deleteImportRows,
   findImport,
+  findVisibleImport,
   listFailedRows,
   listIdenticalRows,
   moveImport,
@@ -33,7 +34,8 @@ import type { TApplyImportJob } from './apply-import.ts';
 
 const message = (code: string) => ERROR_MESSAGES[code as TErrorCode] ?? ERROR_MESSAGES.general;
 
-export function toImport(r: TImportRecord): TCustomerImport {
+/** `readOnly`: the acting host oversees the host that made the import, and only reads it. */
+export function toImport(r: TImportRecord, readOnly = false): TCustomerImport {
   return {
     id: r.id,
     status: r.status,
@@ -53,17 +55,20 @@ export function toImport(r: TImportRecord): TCustomerImport {
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt?.toISOString() ?? null,
     resumedAt: r.resumedAt?.toISOString() ?? null,
+    readOnly,
   };
 }
 
-async function mustFind(rt: TRuntime, ctx: TActingContext, id: string): Promise<TImportRecord> {
-  const record = await inTenant(rt, ctx, (tx) => findImport(tx, id, ctx.host.id));
+/** An import to read: the acting host's own, or one of a host below it (a brand admin opening a hotel's import). */
+async function mustSee(rt: TRuntime, ctx: TActingContext, id: string) {
+  const record = await inTenant(rt, ctx, (tx) => findVisibleImport(tx, id, ctx.host));
   if (!record) throw new AppError(404, 'not_found');
   return record;
 }
 
 export async function getImport(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCustomerImport> {
-  return toImport(await mustFind(rt, ctx, id));
+  const record = await mustSee(rt, ctx, id);
+  return toImport(record, !record.own);
 }
 
 /** "phone:use_numbers_only,address:field_required_fill" as a list with the catalogue's texts. */
@@ -84,7 +89,7 @@ export async function listImportRows(
   query: { outcome: 'failed' | 'identical'; after: number; limit: number },
 ) {
   return inTenant(rt, ctx, async (tx) => {
-    const record = await findImport(tx, id, ctx.host.id);
+    const record = await findVisibleImport(tx, id, ctx.host);
     if (!record) throw new AppError(404, 'not_found');
     if (!REVIEWED.includes(record.status)) return { items: [], nextAfter: null };
     const rows: TImportRowRecord[] =
@@ -165,7 +170,7 @@ export async function failuresCsv(
   id: string,
   language: 'ja' | 'en',
 ): Promise<Readable> {
-  const record = await mustFind(rt, ctx, id);
+  const record = await mustSee(rt, ctx, id);
   const texts = language === 'ja' ? ja : en;
   const fields = mappedFields(record.columns);
   const fieldLabel = (f: string) =>

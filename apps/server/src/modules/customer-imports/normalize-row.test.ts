@@ -42,6 +42,21 @@ describe('row normalisation', () => {
       { field: 'emailStatus', code: 'import_invalid_email_status' },
     ]);
   });
+  it('guesses no gender: "other" and "unknown" in either language are row errors, not "prefer not to say"', () => {
+    for (const text of ['その他', 'other', 'unknown', '不明', '無回答'])
+      expect(read(['山田', '太郎', '09012345678', '', text, '', '', '東京', '']).problems, text).toEqual([
+        { field: 'gender', code: 'import_invalid_gender' },
+      ]);
+    const accepted: [string, string][] = [
+      ['回答しない', 'prefer_not_to_say'],
+      ['Prefer not to say', 'prefer_not_to_say'],
+      ['prefer_not_to_say', 'prefer_not_to_say'],
+      ['女性', 'female'],
+      ['M', 'male'],
+    ];
+    for (const [text, code] of accepted)
+      expect(read(['山田', '太郎', '09012345678', '', text, '', '', '東京', '']).values.gender, text).toBe(code);
+  });
   it('takes addresses at real top-level domains of any length (DESIGN section 6)', () => {
     for (const email of ['hanako@ryokan.tokyo', 'Reservations@Grand.Hotel', 'guest+spring@kyoto.travel']) {
       const row = read(['山田', '花子', '09012345678', email, '', '', '', '東京', '']);

@@ -25,6 +25,11 @@ const MAX_LENGTH: [TImportField, number][] = [
 ];
 
 const word = (s: string) => headerKey(s);
+/**
+ * The values an enumerated column accepts: its codes, the labels the export writes in either
+ * language, and words that can only mean the same. Anything else (その他, other, unknown) is a row
+ * error, never a guess: an import applies whole rows or reports them. A blank cell says nothing.
+ */
 const GENDERS = new Map<string, string>([
   ...(['male', 'm', 'man', '男', '男性', 'おとこ', ja.gender.male, en.gender.male] as const).map(
     (w) => [word(w), 'male'] as [string, string],
@@ -33,17 +38,7 @@ const GENDERS = new Map<string, string>([
     (w) => [word(w), 'female'] as [string, string],
   ),
   ...(
-    [
-      'prefer_not_to_say',
-      'prefer not to say',
-      'other',
-      'unknown',
-      'その他',
-      '無回答',
-      '不明',
-      ja.gender.prefer_not_to_say,
-      en.gender.prefer_not_to_say,
-    ] as const
+    ['prefer_not_to_say', 'prefer not to say', ja.gender.prefer_not_to_say, en.gender.prefer_not_to_say] as const
   ).map((w) => [word(w), 'prefer_not_to_say'] as [string, string]),
 ]);
 const EMAIL_STATUSES = new Map<string, string>([

@@ -1,4 +1,4 @@
-import type { TImportField } from '@yado/contracts';
+import type { THostLevel, TImportField } from '@yado/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type TTx } from '../../db/client.ts';
 import type { TColumn } from './columns.ts';
@@ -49,12 +49,37 @@ function toRecord(row: Record<string, unknown>): TImportRecord {
   };
 }
 
-/** An import of the acting host (another host's, even in the same brand, is not found). */
+/** An import the acting host made, to run or cancel it (another host's, even one below it, is not found). */
 export async function findImport(tx: TTx, id: string, hostId: string): Promise<TImportRecord | null> {
   const [row] = rowsOf<Record<string, unknown>>(
     await tx.execute(sql`${selectImport} where i.id = ${id} and i.host_id = ${hostId}`),
   );
   return row ? toRecord(row) : null;
+}
+
+/**
+ * An import the acting context may see: its own host's, or one made by a host below it (a brand
+ * or hotel group reads its hotels' imports). Another brand's, a sibling hotel's, or the brand's
+ * own import seen from a hotel is not found. `own` says whether the acting host made it: only
+ * that host runs or cancels it.
+ */
+export async function findVisibleImport(
+  tx: TTx,
+  id: string,
+  host: { id: string; level: THostLevel },
+): Promise<(TImportRecord & { own: boolean }) | null> {
+  const below =
+    host.level === 'grand_user'
+      ? sql`true`
+      : host.level === 'brand'
+        ? sql`i.brand_id = ${host.id}`
+        : host.level === 'hotel_group'
+          ? sql`exists (select 1 from hosts ih where ih.id = i.host_id and ih.hotel_group_id = ${host.id})`
+          : sql`false`;
+  const [row] = rowsOf<Record<string, unknown>>(
+    await tx.execute(sql`${selectImport} where i.id = ${id} and (i.host_id = ${host.id} or ${below})`),
+  );
+  return row ? { ...toRecord(row), own: row.hostId === host.id } : null;
 }
 
 /** An import by id alone, for the jobs, which run for the brand named in the record. */

@@ -1,3 +1,4 @@
+import { EMAIL_RECEPTIONS } from '@yado/contracts/customer-imports';
 import { RELAY_PROVIDERS } from '@yado/contracts/deliverability';
 import { SETTINGS_FIELDS } from '@yado/contracts/sending';
 import type { TAuditEntry } from '@yado/contracts/settings';
@@ -460,5 +461,122 @@ describe('A/B tests and campaign protection (issues 25, 26)', () => {
     }
     await i18next.changeLanguage('en');
     expect(unlabelled).toEqual([]);
+  });
+});
+
+describe('a customer import (apply-import.ts)', () => {
+  const HOTEL = '0b6f0d6e-8f0a-4c43-9d4e-1c1a2b3c4d5e';
+  const SEGMENT = '5e2d9c1a-7b3f-4e8d-a1c2-9f8e7d6c5b4a';
+  const imported = (changes: Record<string, unknown>) =>
+    entry({
+      actingHostLevel: 'hotel',
+      actingHostName: 'さくらホテル 新宿',
+      action: 'import',
+      targetType: 'customer_import',
+      targetId: '7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a',
+      targetName: null,
+      changes,
+      hostNames: { [HOTEL]: 'さくらホテル 新宿' },
+      objectNames: { [SEGMENT]: '冬の常連' },
+    });
+
+  it('reads as a sentence naming the file, then the rows added, updated and skipped, the hotel, segment and consent', async () => {
+    const full = imported({
+      fileName: 'guests.csv',
+      inserted: 3,
+      updated: 1,
+      unchanged: 2,
+      allocated: 3,
+      failed: 3,
+      duplicates: 1,
+      emailReception: 'booking',
+      hotelId: HOTEL,
+      segmentId: SEGMENT,
+      segmentAdded: 4,
+    });
+    expect(await inBoth(() => describeAction(full, i18next.t))).toEqual({
+      en: 'Imported customers from “guests.csv”',
+      ja: '「guests.csv」から顧客をインポートしました',
+    });
+    expect(await inBoth(() => describeChanges(full, i18next.t))).toEqual({
+      en: [
+        'Customers added: 3',
+        'Customers updated: 1',
+        'Rows without changes: 2',
+        'Rows skipped: 4 (3 with errors, 1 repeated in the file)',
+        'Hotel: さくらホテル 新宿',
+        'Customers newly allocated to the hotel: 3',
+        'Segment: 冬の常連',
+        'Customers added to the segment: 4',
+        'Email consent: Agreed when booking',
+      ],
+      ja: [
+        '追加した顧客：3',
+        '更新した顧客：1',
+        '変更のない行：2',
+        'スキップした行：4（エラー 3、ファイル内の重複 1）',
+        'ホテル：さくらホテル 新宿',
+        'ホテルに新たに割り当てた顧客：3',
+        'セグメント：冬の常連',
+        'セグメントに追加した顧客：4',
+        'メール受信の同意：予約時に同意を得た',
+      ],
+    });
+  });
+
+  it('never shows a key, an id or a code, even for entries written before the file was named or unknown fields', async () => {
+    const older = imported({
+      inserted: 0,
+      updated: 2,
+      unchanged: 0,
+      allocated: 0,
+      failed: 0,
+      duplicates: 0,
+      emailReception: 'not_given',
+      hotelId: null,
+      segmentId: null,
+      segmentAdded: null,
+      laterField: 'x',
+    });
+    const said = await inBoth(() => [describeAction(older, i18next.t), ...describeChanges(older, i18next.t)]);
+    expect(said.en).toEqual([
+      'Imported customers from a file',
+      'Customers added: 0',
+      'Customers updated: 2',
+      'Rows without changes: 0',
+      'Rows skipped: 0 (0 with errors, 0 repeated in the file)',
+      'Email consent: No consent: added as unsubscribed',
+    ]);
+    // A hotel deleted since, and a consent this console has no text for.
+    const gone = imported({
+      fileName: 'a.csv',
+      hotelId: 'c0ffee00-0000-4000-8000-000000000000',
+      emailReception: 'fax',
+    });
+    const goneSaid = await inBoth(() => describeChanges(gone, i18next.t));
+    expect(goneSaid.en).toEqual(['Hotel: (unknown)', 'Email consent: (details)']);
+    const text = JSON.stringify([said, goneSaid]);
+    for (const raw of [
+      'laterField',
+      'hotelId',
+      'emailReception',
+      'not_given',
+      'fax',
+      'c0ffee00',
+      'import:',
+      'customer_import',
+    ])
+      expect(text).not.toContain(raw);
+  });
+
+  it('has a text in both languages for every email consent an import records', async () => {
+    const missing: string[] = [];
+    for (const language of ['en', 'ja']) {
+      await i18next.changeLanguage(language);
+      for (const reception of EMAIL_RECEPTIONS)
+        if (!i18next.exists(`audit.import.receptions.${reception}`)) missing.push(`${language}: ${reception}`);
+    }
+    await i18next.changeLanguage('en');
+    expect(missing).toEqual([]);
   });
 });

@@ -44,7 +44,7 @@ const NAMED_TYPES = ['campaign', 'template', 'scenario', 'preset', 'segment'];
 /** Values that are links to images: shown as "replaced", not as addresses. */
 const HIDDEN_VALUES = ['logoUrl'];
 /** Keys whose values are host ids, named through `entry.hostNames`. */
-const HOST_ID_KEYS = ['hotelGroupId'];
+const HOST_ID_KEYS = ['hotelGroupId', 'hotelId'];
 /** Keys whose values are ids of campaigns, templates, segments, scenarios, presets or guests, named through `entry.objectNames`. */
 const OBJECT_ID_KEYS = [
   'campaignId',
@@ -98,8 +98,65 @@ function valueText(key: string, value: unknown, entry: TAuditEntry, t: TFunction
   return t('audit.details');
 }
 
+/** A customer import's entry (apply-import.ts): its file, counts, hotel, segment and consent choice. */
+const IMPORT_TYPE = 'customer_import';
+
+/**
+ * A customer import's lines: the rows added, updated, unchanged and skipped, where the customers
+ * went and how they agreed to email. Only the keys named here are shown, each in words: a key the
+ * console does not know is left out rather than shown as a code.
+ */
+function describeImport(entry: TAuditEntry, changes: Record<string, unknown>, t: TFunction): string[] {
+  const lines: string[] = [];
+  const count = (key: string) => (typeof changes[key] === 'number' ? changes[key] : null);
+  const line = (label: string, value: string) =>
+    lines.push(t('audit.value', { field: t(`audit.import.${label}`), value }));
+  const counted = (key: string, label = key) => {
+    const n = count(key);
+    if (n !== null) line(label, n.toLocaleString());
+  };
+  counted('inserted');
+  counted('updated');
+  counted('unchanged');
+  const failed = count('failed');
+  const duplicates = count('duplicates');
+  if (failed !== null || duplicates !== null) {
+    lines.push(
+      t('audit.import.skipped', {
+        count: ((failed ?? 0) + (duplicates ?? 0)).toLocaleString(),
+        failed: (failed ?? 0).toLocaleString(),
+        duplicates: (duplicates ?? 0).toLocaleString(),
+      }),
+    );
+  }
+  if (typeof changes.hotelId === 'string') {
+    line('hotel', valueText('hotelId', changes.hotelId, entry, t));
+    counted('allocated');
+  }
+  if (typeof changes.segmentId === 'string') {
+    line('segment', valueText('segmentId', changes.segmentId, entry, t));
+    counted('segmentAdded', 'segment_added');
+  }
+  const reception = changes.emailReception;
+  if (typeof reception === 'string') {
+    // A consent the console has no text for is "(details)", never its code.
+    const unknown = t('audit.details');
+    line(
+      'email_reception',
+      /^[a-z_]+$/.test(reception) ? t(`audit.import.receptions.${reception}`, { defaultValue: unknown }) : unknown,
+    );
+  }
+  return lines;
+}
+
 /** "Updated hotel “さくらホテル 新宿”": the action and its target in one sentence. */
 export function describeAction(entry: TAuditEntry, t: TFunction): string {
+  if (entry.targetType === IMPORT_TYPE && entry.action === 'import') {
+    const fileName = isRecord(entry.changes) ? entry.changes.fileName : null;
+    return typeof fileName === 'string' && fileName
+      ? t('audit.import.sentence', { name: fileName })
+      : t('audit.import.sentence_unnamed');
+  }
   const type = t(`audit.types.${entry.targetType}`, { defaultValue: entry.targetType });
   const changes = isRecord(entry.changes) ? entry.changes : {};
   const count = Array.isArray(changes.ids) ? changes.ids.length : 0;
@@ -136,6 +193,7 @@ export function describeAction(entry: TAuditEntry, t: TFunction): string {
 export function describeChanges(entry: TAuditEntry, t: TFunction): string[] {
   if (!isRecord(entry.changes)) return [];
   const changes = entry.changes;
+  if (entry.targetType === IMPORT_TYPE) return describeImport(entry, changes, t);
   const lines: string[] = [];
   for (const [key, value] of Object.entries(changes)) {
     if (SKIPPED_KEYS.includes(key) || (key === 'name' && !isPair(value))) continue;

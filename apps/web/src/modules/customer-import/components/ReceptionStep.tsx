@@ -5,19 +5,22 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ImportSegmentChoice } from '../../segmentation/components/ImportSegmentChoice';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { SkippedRows } from './SkippedRows';
 
 /**
  * Step three: how the new customers agreed to receive email and, for a role that may change
  * segments, a static segment the imported customers join; then the import with its progress and
- * result.
+ * result. Read only (another host's import), it shows the progress, the result or the failure alone.
  */
 export function ReceptionStep({
   item,
+  readOnly = false,
   running,
   onRun,
   onAnother,
 }: {
   item: TCustomerImport;
+  readOnly?: boolean;
   running: boolean;
   onRun: (reception: TEmailReception, segmentId?: string) => void;
   onAnother: () => void;
@@ -50,9 +53,20 @@ export function ReceptionStep({
   }
   if (item.status === 'completed' && item.result) {
     const r = item.result;
+    // Rows not written: those with errors, and repeats of an earlier row of the file.
+    const failed = item.counts?.failed ?? 0;
+    const duplicates = item.counts?.duplicates ?? 0;
+    const skipped = failed + duplicates;
     return (
       <Stack gap="md" data-testid="import-result">
         <Alert color="teal" title={t('customer_import.result.completed')}>
+          <Text size="sm" data-testid="import-result-summary">
+            {t('customer_import.result.summary', {
+              inserted: r.inserted.toLocaleString(),
+              updated: r.updated.toLocaleString(),
+              skipped: skipped.toLocaleString(),
+            })}
+          </Text>
           {item.resumedAt && (
             <Text size="sm" data-testid="import-resumed">
               {t('customer_import.result.resumed')}
@@ -64,7 +78,7 @@ export function ReceptionStep({
             {t('segmentation.import.added', { count: item.segmentAdded })}
           </Text>
         )}
-        <SimpleGrid cols={{ base: 2, sm: item.hotelName ? 4 : 3 }}>
+        <SimpleGrid cols={{ base: 2, sm: item.hotelName ? 5 : 4 }}>
           {(['inserted', 'updated', 'unchanged'] as const).map((key) => (
             <Paper key={key} withBorder radius="md" p="sm" data-testid={`import-result-${key}`}>
               <Text size="xs" c="dimmed">
@@ -75,6 +89,20 @@ export function ReceptionStep({
               </Text>
             </Paper>
           ))}
+          <Paper withBorder radius="md" p="sm" data-testid="import-result-skipped">
+            <Text size="xs" c="dimmed">
+              {t('customer_import.result.skipped')}
+            </Text>
+            <Text size="xl" fw={700} c={failed ? 'red' : undefined}>
+              {skipped.toLocaleString()}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t('customer_import.result.skipped_detail', {
+                failed: failed.toLocaleString(),
+                duplicates: duplicates.toLocaleString(),
+              })}
+            </Text>
+          </Paper>
           {item.hotelName && (
             <Paper withBorder radius="md" p="sm">
               <Text size="xs" c="dimmed">
@@ -86,6 +114,7 @@ export function ReceptionStep({
             </Paper>
           )}
         </SimpleGrid>
+        {skipped > 0 && <SkippedRows item={item} failed={failed} duplicates={duplicates} />}
         <Group>
           <Button component={Link} to="/customer-list">
             {t('customer_import.result.view_customers')}
@@ -99,6 +128,13 @@ export function ReceptionStep({
   }
   const counts = item.counts;
   const changes = counts ? counts.new + counts.updated : 0;
+  if (readOnly) {
+    return item.status === 'failed' && item.error ? (
+      <Alert color="red" title={t('customer_import.result.failed_title')} data-testid="import-failed">
+        {t(`errors.${item.error.code}`, { defaultValue: item.error.message })}
+      </Alert>
+    ) : null;
+  }
   return (
     <Stack gap="md">
       {item.status === 'failed' && item.error && (

@@ -1,17 +1,13 @@
-import { Alert, Button, Group, Progress, Stack, Tabs, Text } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { Alert, Group, Progress, Stack, Tabs, Text } from '@mantine/core';
 import type { TCustomerImport } from '@yado/contracts/customer-imports';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pushSnackbar } from '../../ui/components/snackbarStore';
-import { downloadFailures } from '../api/importCalls';
+import { DownloadFailuresButton } from './DownloadFailuresButton';
 import { ImportCounts } from './ImportCounts';
 import { ImportRowsTable } from './ImportRowsTable';
 
 /** Step two: the review job's progress, then its counts and the failed and identical rows. */
 export function ReviewStep({ item }: { item: TCustomerImport }) {
-  const { t, i18n } = useTranslation();
-  const [downloading, setDownloading] = useState(false);
+  const { t } = useTranslation();
   if (item.status === 'reviewing') {
     return (
       <Stack gap="xs" data-testid="import-reviewing">
@@ -26,16 +22,6 @@ export function ReviewStep({ item }: { item: TCustomerImport }) {
     );
   }
   if (!item.counts) return null;
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadFailures(item.id, i18n.language === 'en' ? 'en' : 'ja');
-    } catch {
-      pushSnackbar({ status: 'failed', text: t('errors.general'), durationMs: 5000 });
-    } finally {
-      setDownloading(false);
-    }
-  };
   return (
     <Stack gap="sm">
       <ImportCounts counts={item.counts} />
@@ -56,15 +42,7 @@ export function ReviewStep({ item }: { item: TCustomerImport }) {
         <Tabs.Panel value="failed" pt="sm">
           {item.counts.failed > 0 && (
             <Group justify="flex-end" mb="xs">
-              <Button
-                variant="light"
-                size="xs"
-                leftSection={<IconDownload size={14} />}
-                loading={downloading}
-                onClick={() => void download()}
-              >
-                {t('customer_import.review.download_failures')}
-              </Button>
+              <DownloadFailuresButton importId={item.id} />
             </Group>
           )}
           <ImportRowsTable importId={item.id} outcome="failed" />

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, Stepper } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Stepper } from '@mantine/core';
 import type { TCustomerImport, TEmailReception } from '@yado/contracts/customer-imports';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
@@ -82,28 +83,54 @@ function ImportWizard() {
     }
   };
 
+  // Another host's import (a brand admin may read its hotels' imports) is read only: nobody but
+  // the host that made it runs or cancels it.
+  const readOnly = Boolean(item?.readOnly);
   const step = !item ? 0 : AT_RECEPTION.includes(item.status) || (wantsReception && item.status === 'reviewed') ? 2 : 1;
-  const cancellable = item && ['reviewed', 'failed'].includes(item.status);
+  const cancellable = item && !readOnly && ['reviewed', 'failed'].includes(item.status);
+
+  const header = (
+    <PageHeader
+      title={t('customer_import.title')}
+      description={t('customer_import.description')}
+      actions={
+        <Anchor component={Link} to="/customer-list" size="sm">
+          {t('customer_import.back_to_list')}
+        </Anchor>
+      }
+    />
+  );
+  if (id && current.isError) {
+    // An import that does not exist or that this role cannot see: said once, on its own, not as a
+    // message inside an empty upload form.
+    const missing = isApiError(current.error) && current.error.status === 404;
+    return (
+      <>
+        {header}
+        <Paper withBorder radius="md" p="xl" data-testid="import-not-found">
+          <EmptyState
+            readOnly
+            title={missing ? t('customer_import.not_found_title') : t('customer_import.not_loaded')}
+            description={missing ? t('customer_import.not_found') : errorText(current.error, t)}
+          />
+          <Group justify="center">
+            <Button onClick={restart}>{t('customer_import.result.another')}</Button>
+          </Group>
+        </Paper>
+      </>
+    );
+  }
 
   return (
     <>
-      <PageHeader
-        title={t('customer_import.title')}
-        description={t('customer_import.description')}
-        actions={
-          <Anchor component={Link} to="/customer-list" size="sm">
-            {t('customer_import.back_to_list')}
-          </Anchor>
-        }
-      />
+      {header}
       <Paper withBorder radius="md" p="lg">
         <Stepper active={item?.status === 'completed' ? 3 : step} allowNextStepsSelect={false} mb="lg" size="sm">
           <Stepper.Step label={t('customer_import.steps.upload')} />
           <Stepper.Step label={t('customer_import.steps.review')} />
           <Stepper.Step label={t('customer_import.steps.reception')} />
         </Stepper>
-        {id && current.isError && <Alert color="red">{errorText(current.error, t)}</Alert>}
-        {step === 0 && <UploadStep onUploaded={show} />}
+        {step === 0 && (id ? <Loader size="sm" data-testid="import-loading" /> : <UploadStep onUploaded={show} />)}
         {item && item.status === 'cancelled' && (
           <Stack align="flex-start">
             <Alert color="gray">{t('customer_import.result.cancelled')}</Alert>
@@ -123,9 +150,15 @@ function ImportWizard() {
               </Stack>
             )}
             {step === 1 && item.status !== 'rejected' && <ReviewStep item={item} />}
+            {readOnly && (
+              <Alert color="gray" data-testid="import-read-only">
+                {t('customer_import.read_only')}
+              </Alert>
+            )}
             {step === 2 && (
               <ReceptionStep
                 item={item}
+                readOnly={readOnly}
                 running={running}
                 onRun={(r, segmentId) => void run(r, segmentId)}
                 onAnother={restart}
@@ -144,7 +177,7 @@ function ImportWizard() {
                   </Button>
                 )}
               </Group>
-              {step === 1 && item.status === 'reviewed' && (
+              {step === 1 && item.status === 'reviewed' && !readOnly && (
                 <Button onClick={() => setWantsReception(true)} data-testid="import-next">
                   {t('customer_import.next')}
                 </Button>
