@@ -5,7 +5,7 @@ import { uuid } from '../../http/params.ts';
 import { linkRoute, rawRoute, route, type TAccess } from '../../http/route.ts';
 import { fileRoutes } from '../../http/file-routes.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
-import { exportCustomersWhere } from '../customers/export-customers.ts';
+import { exportCustomersWhere, exportFileName, exportTimeZone } from '../customers/export-customers.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { createSegmentExportLink, openSegmentExportLink, segmentExportLinks } from './export-link.ts';
 import { importMemberFile } from './member-file.ts';
@@ -95,10 +95,10 @@ export function segmentRoutes(app: FastifyInstance, rt: TRuntime): void {
     if (!ctx.entitlements['segmentation.read']) throw new AppError(403, 'forbidden');
     // Found (or 404) before the first byte is sent.
     await inTenant(rt, ctx, (tx) => memberExportCondition(tx, ctx, id));
-    const stamp = new Date().toISOString().slice(0, 10);
+    const file = exportFileName('segment-members', new Date(), await exportTimeZone(rt, ctx));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="segment-members-${stamp}.csv"`)
+      .header('content-disposition', `attachment; filename="${file}"`)
       .header('cache-control', 'no-store')
       .send(
         exportCustomersWhere(

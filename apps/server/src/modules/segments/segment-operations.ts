@@ -437,7 +437,14 @@ export async function listMembers(
     const position = after
       ? sql`(customers.created_at, customers.id) < (select k.created_at, k.id from customers k where k.id = ${after[0]}::uuid)`
       : undefined;
-    const rows = await selectCustomers(tx, position ? (and(base, position) as SQL) : base, '-created_at', q.limit + 1);
+    // Totals count the bookings the acting context's booking history lists, as in the customer list.
+    const rows = await selectCustomers(
+      tx,
+      position ? (and(base, position) as SQL) : base,
+      '-created_at',
+      q.limit + 1,
+      ctx,
+    );
     const [count] = await selectRows<{ n: number }>(tx, countCustomersQuery(base, TOTAL_CAP));
     const total = Number(count?.n ?? 0);
     const page = rows.slice(0, q.limit);

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { recordSegmentUse } from './segment-uses.ts';
 import { withTenant } from '../../db/client.ts';
@@ -712,6 +712,41 @@ describe('static members', () => {
       headers: { authorization: `Bearer ${await token(DEMO.hotelViewer)}` },
     });
     expect(viewer.status).toBe(403);
+  });
+});
+
+describe("a member's totals and the members file", () => {
+  it("count the bookings the acting hotel's booking history lists, and date the file in its zone", async () => {
+    const t = await token(DEMO.hotelAdmin);
+    const seg = (await s.call('POST', '/v1/segments', { token: t, body: { name: 'Totals', type: 'static' } })).body.data
+      .id;
+    const [c] = await s.sql(`select id from customers where phone = '09010000040'`);
+    await s.call('POST', `/v1/segments/${seg}/members`, { token: t, body: { customerIds: [c.id] } });
+    await s.sql(
+      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, source, amount, status) values
+       ($1, $2, $3, 'S-1', '2026-01-05', '2026-02-01', '2026-02-02', 1, 1, 'direct_web', 30000, 'checked_out'),
+       ($1, $2, $4, 'S-2', '2026-03-01', '2026-04-10', '2026-04-12', 2, 2, 'jalan', 50000, 'checked_out')`,
+      [ids['sakura-hotels'], c.id, ids['sakura-shinjuku'], ids['sakura-kyoto']],
+    );
+    try {
+      const members = await s.call('GET', `/v1/segments/${seg}/members?limit=10`, { token: t });
+      const row = members.body.data.items.find((i: { id: string }) => i.id === c.id);
+      // Shinjuku's stay only, as Shinjuku's booking history shows; not Kyoto's.
+      expect([row?.totalBookings, row?.totalPayments]).toEqual([1, 30000]);
+      const brand = await token(DEMO.brandAdmin);
+      const all = await s.call('GET', `/v1/segments/${seg}/members?limit=10`, { token: brand });
+      const brandRow = all.body.data.items.find((i: { id: string }) => i.id === c.id);
+      expect([brandRow?.totalBookings, brandRow?.totalPayments]).toEqual([2, 80000]);
+      // Ten past midnight on 3 December in Tokyo, still 2 December in UTC.
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-12-02T15:10:00Z') });
+      const csv = await fetch(`${s.url}/v1/segments/${seg}/members.csv?lang=en`, {
+        headers: { authorization: `Bearer ${t}` },
+      });
+      expect(csv.headers.get('content-disposition')).toBe('attachment; filename="segment-members-2026-12-03.csv"');
+    } finally {
+      vi.useRealTimers();
+      await s.sql(`delete from bookings where customer_id = $1 and external_id like 'S-%'`, [c.id]);
+    }
   });
 });
 
