@@ -26,6 +26,9 @@ describe('header mapping', () => {
       ]);
     }
   });
+  it("still reads the email status header our export wrote before it took the list's name", () => {
+    expect(fieldsOf(['メール配信', 'メール配信ステータス'])).toEqual(['emailStatus', 'emailStatus']);
+  });
   it('knows the usual Japanese and English names, in any width and case', () => {
     expect(fieldsOf(['氏名', 'ＴＥＬ', 'E-mail', '住所（必須）', '誕生日', 'Sex', 'メモ'])).toEqual([
       'fullName',

@@ -158,7 +158,7 @@ describe('customer import, end to end', () => {
     });
     expect(res.status).toBe(200);
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('行,理由,姓,名,電話番号,メールアドレス,性別,生年月日,住所,メール配信');
+    expect(lines[0]).toBe('行,理由,姓,名,電話番号,メールアドレス,性別,生年月日,住所,メール配信ステータス');
     expect(lines[1]).toBe('5,電話番号: 数字のみで入力してください。,田中,誠,090-abcd-0004,,,,東京都,');
     expect(lines[3]).toContain('8,電話番号: 同じ電話番号が前の行に異なる内容で存在します。 (行 2)');
     const english = await fetch(`${s.url}/v1/customer-imports/${importId}/failures.csv?lang=en`, {
@@ -691,7 +691,7 @@ describe('enumerated columns', () => {
       '2,性別: 男性、女性、回答しないのいずれかを入力してください。,森,一,08050500001,その他,東京,',
     );
     expect(jaLines[4]).toMatch(
-      /^5,メール配信: 配信中または配信停止を入力してください。,森,四,08050500004,.*,東京,たぶん$/,
+      /^5,メール配信ステータス: 有効または配信停止を入力してください。,森,四,08050500004,.*,東京,たぶん$/,
     );
     const en = await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv?lang=en`, {
       headers: { authorization: `Bearer ${staff.token}` },

@@ -90,6 +90,11 @@ describe('row normalisation', () => {
     expect(
       read(['a', 'b', '09012345678', '', 'Prefer not to say', '1990/5/2', '', 'c', 'Active']).values,
     ).toMatchObject({ gender: 'prefer_not_to_say', dateOfBirth: '1990-05-02', emailStatus: 'active' });
+    // The export writes 有効 now, 配信中 before: files of either kind read the same.
+    for (const status of ['有効', '配信中'])
+      expect(read(['a', 'b', '09012345678', '', '', '', '', 'c', status]).values).toMatchObject({
+        emailStatus: 'active',
+      });
     expect(parseDate('2999-01-01')).toBeNull();
     expect(parseDate('19900520')).toBe('1990-05-20');
     expect(parseDate('2000-02-29')).toBe('2000-02-29');

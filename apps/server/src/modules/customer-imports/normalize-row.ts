@@ -48,6 +48,8 @@ const EMAIL_STATUSES = new Map<string, string>([
       'subscribed',
       'yes',
       '有効',
+      // The export's label before it took the console's name (有効).
+      '配信中',
       '配信する',
       '配信可',
       '希望する',

@@ -599,7 +599,7 @@ describe('CSV export', () => {
     const text = bytes.toString('utf8').slice(1);
     const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      '姓,名,電話番号,メールアドレス,身分証番号,性別,生年月日,年齢,国,都道府県,市区町村,住所,メール配信,予約数,支払総額,登録日時',
+      '姓,名,電話番号,メールアドレス,身分証番号,性別,生年月日,年齢,国,都道府県,市区町村,住所,メール配信ステータス,予約件数合計,支払額合計,登録日時',
     );
     expect(lines).toHaveLength(121);
     expect(text).toContain(`"'=HYPERLINK(""x"")"`);

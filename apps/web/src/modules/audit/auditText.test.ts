@@ -275,7 +275,7 @@ describe('a guest’s own unsubscribe (tracking)', () => {
     });
     expect(await inBoth(() => describeChanges(unsubscribe, i18next.t))).toEqual({
       en: ['Email status: Active → Unsubscribed', 'How: One-click unsubscribe in the mail client'],
-      ja: ['メールステータス：有効 → 配信停止', '方法：メールアプリのワンクリック配信停止'],
+      ja: ['メール配信ステータス：有効 → 配信停止', '方法：メールアプリのワンクリック配信停止'],
     });
     expect(describeActing(unsubscribe, i18next.t)).toBe('-');
   });
