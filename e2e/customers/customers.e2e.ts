@@ -10,8 +10,10 @@ import {
   TEXTS,
   toastText,
   type TLanguage,
+  type TPageOptions,
 } from '../support/browser';
 import { apiCall, apiToken } from '../support/api';
+import { formatDate } from '../../apps/web/src/lib/dates/formatDate';
 
 // The acting host: the brand さくらホテルズ, run by brand.admin, who reaches every customer of it.
 const ADMIN = 'brand.admin@demo.test';
@@ -92,8 +94,8 @@ interface TBookingRow {
   source: string | null;
 }
 
-async function openCustomerList(language: TLanguage, email = ADMIN): Promise<Page> {
-  const { page } = await openPage(browser, language);
+async function openCustomerList(language: TLanguage, email = ADMIN, options: TPageOptions = {}): Promise<Page> {
+  const { page } = await openPage(browser, language, options);
   await signIn(page, language, email);
   await page.waitForURL((url) => url.pathname === '/');
   await page.goto('/customer-list');
@@ -216,6 +218,55 @@ describe.each(LANGUAGES)('customers (%s)', (language) => {
     expect(await page.getByRole('searchbox', { name: t.customers.list.search }).inputValue()).toBe(guests.family);
     await showsRange(page, language, 1, 20, GUESTS);
     expect(await rows(page).first().textContent()).toContain('Guest01');
+    await page.context().close();
+  });
+
+  it("shows when a customer was added in the host's time zone, in a browser in another, and names the zone", async () => {
+    const token = await apiToken(ADMIN);
+    const found = await apiCall<{ items: { id: string; createdAt: string }[]; timeZone: string }>(
+      'GET',
+      `/v1/customers?search=${guests.phones[0]}`,
+      { token },
+    );
+    const guest = found.data.items[0]!;
+    const hostZone = found.data.timeZone;
+    expect(hostZone).toBe('Asia/Tokyo');
+    const browserZone = 'America/New_York';
+    // The two zones are 13 or 14 hours apart: the browser's own clock would show another time.
+    const inHostZone = formatDate(guest.createdAt, language, { withTime: true, timeZone: hostZone });
+    expect(formatDate(guest.createdAt, language, { withTime: true, timeZone: browserZone })).not.toBe(inHostZone);
+    const note = (text: string) => text.replace('{{timeZone}}', hostZone);
+
+    const page = await openCustomerList(language, ADMIN, { timeZone: browserZone });
+    await showGuests(page, language, guests.family);
+    expect(await rows(page).first().textContent()).toContain(
+      formatDate(guest.createdAt, language, { timeZone: hostZone }),
+    );
+    expect(await page.getByTestId('customer-time-zone').textContent()).toBe(note(t.customers.list.time_zone_note));
+
+    await rows(page).first().getByRole('link').click();
+    const added = page.getByTestId('customer-info').locator('[data-field="created_at"] td');
+    await added.waitFor();
+    expect(await added.textContent()).toBe(inHostZone);
+    expect(await page.getByTestId('customer-time-zone').textContent()).toBe(note(t.customers.time_zone_note));
+    await page.context().close();
+  });
+
+  it("shows a hotel's user the allocation summary of its own hotel, saying other hotels are not shown", async () => {
+    // Guest01, allocated to さくらホテル 新宿, whose admin this is.
+    const token = await apiToken(ADMIN);
+    const found = await apiCall<{ items: { id: string }[] }>('GET', `/v1/customers?search=${guests.phones[0]}`, {
+      token,
+    });
+    const page = await openCustomerList(language, 'hotel.admin@demo.test');
+    await page.goto(`/customer-list/${found.data.items[0]!.id}`);
+    await page.getByTestId('customer-info').waitFor();
+    await page.getByRole('button', { name: t.customers.actions.allocation_summary }).click();
+    const dialog = page.getByRole('dialog', { name: t.customers.actions.allocation_summary });
+    await dialog.getByTestId('allocation-summary').waitFor();
+    expect(await dialog.getByTestId('allocation-in-reach').textContent()).toBe(t.customers.allocation.in_reach_note);
+    expect(await dialog.getByTestId('allocation-hotels').getByTestId('allocation-row').count()).toBe(1);
+    expect(await dialog.getByTestId('allocation-hotels').textContent()).toContain('さくらホテル 新宿');
     await page.context().close();
   });
 

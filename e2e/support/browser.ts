@@ -68,6 +68,8 @@ export function launchBrowser(): Promise<Browser> {
 /** `reducedMotion`: the browser stands for a system that asks for less motion. */
 export interface TPageOptions {
   reducedMotion?: 'reduce';
+  /** The browser's time zone (an IANA name); by default the machine's. */
+  timeZone?: string;
 }
 
 /** A fresh browser profile (no cookies, no storage) that starts in `language`. */
@@ -81,6 +83,7 @@ export async function openPage(
     viewport: { width: 1366, height: 860 },
     locale: language === 'ja' ? 'ja-JP' : 'en-US',
     reducedMotion: options.reducedMotion ?? 'no-preference',
+    ...(options.timeZone ? { timezoneId: options.timeZone } : {}),
   });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));

@@ -73,7 +73,12 @@ export const ZCustomerPage = z.object({
   /** Exact up to the cap; beyond it the total is shown as "cap+". */
   total: z.number(),
   totalCapped: z.boolean(),
+  /** The acting host's time zone (`hosts.timezone`): the console shows the page's dates in it. */
+  timeZone: z.string(),
 });
+
+/** One customer, with the acting host's time zone the console shows its times in. */
+export const ZCustomerDetail = ZCustomer.extend({ timeZone: z.string() });
 
 export const ZCustomerInput = z.object({
   firstName: z.string().trim().max(100),
@@ -132,8 +137,8 @@ export const list = defineEndpoint({
 export const get = defineEndpoint({
   method: 'GET',
   path: '/v1/customers/:id',
-  summary: 'One customer',
-  response: envelope(ZCustomer),
+  summary: "One customer, with the acting host's time zone",
+  response: envelope(ZCustomerDetail),
 });
 export const create = defineEndpoint({
   method: 'POST',
@@ -175,7 +180,8 @@ export const bookingHistory = defineEndpoint({
 export const allocationSummary = defineEndpoint({
   method: 'GET',
   path: '/v1/customers/:id/allocations',
-  summary: 'The brand, hotel groups and hotels a customer is allocated to',
+  summary:
+    "The brand, hotel groups and hotels a customer is allocated to, those in the acting context's reach only, with their bookings in reach",
   response: envelope(ZAllocationSummary),
 });
 

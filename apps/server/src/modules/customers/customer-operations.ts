@@ -7,8 +7,9 @@ import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/
 import { inTenant, readAs, type TRuntime } from '../../runtime.ts';
 import { statementOf } from '../../db/client.ts';
 import { planTotal } from './totals-cache.ts';
+import { FALLBACK_TIME_ZONE } from './local-time.ts';
 import { diff, recordAudit } from '../audit/record-audit.ts';
-import { findHost } from '../management/queries.ts';
+import { findHost, hostTimeZone } from '../management/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
   afterCursor,
@@ -19,6 +20,7 @@ import {
   deleteCustomerRow,
   filterCondition,
   findCustomer,
+  hostTimeZoneQuery,
   idsInScope,
   insertCustomer,
   listAllocations,
@@ -86,7 +88,8 @@ const encodeCursor = (cursor: TPageCursor) => Buffer.from(JSON.stringify(cursor)
 
 /**
  * A page of customers. Keyset pagination: page N costs what page 1 costs, at any size. One round
- * trip (readAs): the page, and the capped count when no recent total is remembered.
+ * trip (readAs): the page, the acting host's time zone (the console shows the page's dates in it),
+ * and the capped count when no recent total is remembered.
  */
 export async function listCustomers(
   rt: TRuntime,
@@ -104,6 +107,7 @@ export async function listCustomers(
       db,
       selectCustomersQuery(db, ctx, position ? (and(filter, position) as SQL) : filter, query.sort, query.limit + 1),
     ),
+    statementOf(db, hostTimeZoneQuery(ctx.host.id)),
   ];
   // Counted up to one past the cap, so "more than the cap" is known without counting them all.
   if (plan.count) statements.push(statementOf(db, countCustomersQuery(filter, TOTAL_CAP)));
@@ -115,10 +119,12 @@ export async function listCustomers(
       ? 'custom'
       : 'auto';
   let pageRows: unknown[][];
+  let timeZone: string;
   let total: number;
   try {
-    const [page = [], countRows] = await readAs(rt, ctx, statements, { plans });
+    const [page = [], zoneRows, countRows] = await readAs(rt, ctx, statements, { plans });
     pageRows = page;
+    timeZone = (zoneRows?.[0]?.[0] as string | undefined) ?? FALLBACK_TIME_ZONE;
     // If the count waited for fails, this request counts for itself.
     const countAlone = async () =>
       Number(
@@ -138,6 +144,7 @@ export async function listCustomers(
     nextCursor: rows.length > query.limit && last ? encodeCursor({ k: cursorOf(query.sort, last) }) : null,
     total: Math.min(total, TOTAL_CAP),
     totalCapped: total > TOTAL_CAP,
+    timeZone,
   };
 }
 
@@ -147,8 +154,16 @@ async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TCust
   return row;
 }
 
-export async function getCustomer(rt: TRuntime, ctx: TActingContext, id: string): Promise<TCustomer> {
-  return inTenant(rt, ctx, async (tx) => toCustomer(await mustFind(tx, ctx, id)));
+/** One customer, with the acting host's time zone: the console shows its times in it. */
+export async function getCustomer(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+): Promise<TCustomer & { timeZone: string }> {
+  return inTenant(rt, ctx, async (tx) => ({
+    ...toCustomer(await mustFind(tx, ctx, id)),
+    timeZone: (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE,
+  }));
 }
 
 export interface TCustomerInput {
@@ -287,11 +302,16 @@ export async function customerBookings(rt: TRuntime, ctx: TActingContext, id: st
   });
 }
 
-/** The allocation summary popup: the brand, hotel groups and hotels, with booking counts. */
+/**
+ * The allocation summary popup: the brand, hotel groups and hotels, with booking counts, as far as
+ * the acting context reaches (DESIGN section 4): a hotel sees its own allocation, a hotel group its
+ * hotels', a brand all. Every count is of the bookings in reach, as the booking history lists them;
+ * the brand's is the customer's total bookings in reach, as the customer's page shows it.
+ */
 export async function allocationSummary(rt: TRuntime, ctx: TActingContext, id: string) {
   return inTenant(rt, ctx, async (tx) => {
     const customer = await mustFind(tx, ctx, id);
-    const rows = await listAllocations(tx, id);
+    const rows = await listAllocations(tx, ctx, id);
     const groups = new Map<string, { id: string; name: string; bookingCount: number }>();
     for (const r of rows) {
       if (!r.hotelGroupId || !r.hotelGroupName) continue;

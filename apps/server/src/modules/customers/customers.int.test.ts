@@ -177,6 +177,31 @@ describe('customer list', () => {
     expect((await s.call('GET', `/v1/customers/${kyotoGuest.id}`, { token: hotel.token })).status).toBe(404);
   });
 
+  it("gives with a page, and with one customer, the acting host's time zone the console shows their times in", async () => {
+    const hotel = await s.login(DEMO.hotelAdmin);
+    const harbor = await s.login(DEMO.harborAdmin);
+    const [tokyoGuest] = await s.sql(`select id from customers where phone = '09010000001'`);
+    const [kobeGuest] = await s.sql(`select id from customers where phone = '07030000001'`);
+    const [{ timezone: harborZone }] = await s.sql(`select timezone from hosts where slug = 'harbor-view'`);
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where slug = 'harbor-view'`);
+    try {
+      const zones = async (token: string, id: string) => [
+        (await s.call('GET', '/v1/customers?limit=1', { token })).body.data.timeZone,
+        (await s.call('GET', '/v1/customers?search=nobody-at-all', { token })).body.data.timeZone,
+        (await s.call('GET', `/v1/customers/${id}`, { token })).body.data.timeZone,
+      ];
+      expect(await zones(hotel.token, tokyoGuest.id)).toEqual(['Asia/Tokyo', 'Asia/Tokyo', 'Asia/Tokyo']);
+      // Another host keeps its own zone, on an empty page too.
+      expect(await zones(harbor.token, kobeGuest.id)).toEqual([
+        'Pacific/Honolulu',
+        'Pacific/Honolulu',
+        'Pacific/Honolulu',
+      ]);
+    } finally {
+      await s.sql(`update hosts set timezone = $1 where slug = 'harbor-view'`, [harborZone]);
+    }
+  });
+
   it('pages past customers made in one statement (one timestamp to the microsecond)', async () => {
     const { token } = await s.login(DEMO.harborAdmin);
     await s.sql(
@@ -552,6 +577,84 @@ describe('one customer', () => {
       await s.sql(`delete from customer_allocations where customer_id = $1 and hotel_id = $2`, [
         c.id,
         ids['sakura-kyoto'],
+      ]);
+    }
+  });
+});
+
+describe('allocation summary', () => {
+  it("shows a hotel only its own allocation and figures, a group its hotels', a brand all", async () => {
+    const [c] = await s.sql(`select id from customers where phone = '09010000020'`);
+    await s.sql(
+      `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $4, 'booking'), ($1, $3, $4, 'import')`,
+      [c.id, ids['sakura-yokohama'], ids['sakura-kyoto'], ids['sakura-hotels']],
+    );
+    // Shinjuku one booking (and one cancelled), Yokohama two, Kyoto three.
+    await s.sql(
+      `insert into bookings (brand_id, customer_id, hotel_id, external_id, booking_date, check_in, check_out, nights, guests, amount, status)
+       select $1, $2, h, 'A-' || n, '2026-01-05', '2026-02-01', '2026-02-02', 1, 1, 10000, st
+       from (values ($3::uuid, 1, 'checked_out'), ($3::uuid, 2, 'cancelled'), ($4::uuid, 3, 'confirmed'), ($4::uuid, 4, 'checked_out'),
+                    ($5::uuid, 5, 'checked_out'), ($5::uuid, 6, 'checked_in'), ($5::uuid, 7, 'confirmed')) v(h, n, st)`,
+      [ids['sakura-hotels'], c.id, ids['sakura-shinjuku'], ids['sakura-yokohama'], ids['sakura-kyoto']],
+    );
+    try {
+      type TRow = { name: string; bookingCount: number };
+      const summary = async (token: string, headers: Record<string, string> = {}) => {
+        const res = await s.call('GET', `/v1/customers/${c.id}/allocations`, { token, headers });
+        expect(res.status).toBe(200);
+        const pairs = (rows: TRow[]) => rows.map((r) => [r.name, r.bookingCount]).sort();
+        return {
+          brand: res.body.data.brand,
+          groups: pairs(res.body.data.hotelGroups),
+          hotels: pairs(res.body.data.hotels),
+          text: JSON.stringify(res.body),
+        };
+      };
+      const hotel = await summary((await s.login(DEMO.hotelAdmin)).token);
+      expect(hotel).toMatchObject({
+        brand: { name: 'さくらホテルズ', bookingCount: 1 },
+        groups: [['関東エリア', 1]],
+        hotels: [['さくらホテル 新宿', 1]],
+      });
+      for (const other of ['さくらホテル 横浜', 'さくらホテル 京都', '関西エリア'])
+        expect(hotel.text).not.toContain(other);
+
+      expect(await summary((await s.login(DEMO.groupAdmin)).token)).toMatchObject({
+        brand: { name: 'さくらホテルズ', bookingCount: 3 },
+        groups: [['関東エリア', 3]],
+        hotels: [
+          ['さくらホテル 新宿', 1],
+          ['さくらホテル 横浜', 2],
+        ].sort(),
+      });
+
+      const brand = (await s.login(DEMO.brandAdmin)).token;
+      expect(await summary(brand)).toMatchObject({
+        brand: { name: 'さくらホテルズ', bookingCount: 6 },
+        groups: [
+          ['関東エリア', 3],
+          ['関西エリア', 3],
+        ].sort(),
+        hotels: [
+          ['さくらホテル 京都', 3],
+          ['さくらホテル 新宿', 1],
+          ['さくらホテル 横浜', 2],
+        ].sort(),
+      });
+      // The brand admin acting as Kyoto sees what Kyoto sees.
+      const kyoto = { 'x-user-role': 'admin', 'x-host-slug': 'sakura-kyoto', 'x-host-level': 'hotel' };
+      const asKyoto = await summary(brand, kyoto);
+      expect(asKyoto).toMatchObject({
+        brand: { name: 'さくらホテルズ', bookingCount: 3 },
+        groups: [['関西エリア', 3]],
+        hotels: [['さくらホテル 京都', 3]],
+      });
+      expect(asKyoto.text).not.toContain('さくらホテル 新宿');
+    } finally {
+      await s.sql(`delete from bookings where customer_id = $1 and external_id like 'A-%'`, [c.id]);
+      await s.sql(`delete from customer_allocations where customer_id = $1 and hotel_id <> $2`, [
+        c.id,
+        ids['sakura-shinjuku'],
       ]);
     }
   });

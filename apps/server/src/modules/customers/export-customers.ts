@@ -8,7 +8,7 @@ import type { TActingContext } from '../tenancy/acting-context.ts';
 import { toCustomer } from './customer-operations.ts';
 import { UTF8_BOM, csvRow } from './csv.ts';
 import { hostTimeZone } from '../management/queries.ts';
-import { localDate, localDateTime } from './local-time.ts';
+import { FALLBACK_TIME_ZONE, localDate, localDateTime } from './local-time.ts';
 import { afterCursor, cursorOf, filterCondition, selectCustomers, type TCustomerFilter } from './queries.ts';
 
 const BATCH = 1000;
@@ -31,9 +31,6 @@ export const EXPORT_COLUMNS = [
   'total_payments',
   'created_at',
 ] as const;
-
-/** Where the host's zone is unknown (no host row in reach): the product's home zone. */
-const FALLBACK_TIME_ZONE = 'Asia/Tokyo';
 
 /** The acting host's time zone (`hosts.timezone`), the one the console shows its times in. */
 export async function exportTimeZone(rt: TRuntime, ctx: TActingContext): Promise<string> {

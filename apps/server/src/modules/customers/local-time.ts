@@ -4,6 +4,9 @@
  * names the instant unambiguously. Pure (local-time.test.ts).
  */
 
+/** Where the host's zone is unknown (no host row in reach): the product's home zone. */
+export const FALLBACK_TIME_ZONE = 'Asia/Tokyo';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);

@@ -52,6 +52,23 @@ export function bookingScope(ctx: TScopeContext): SQL {
 }
 
 /**
+ * A customer's allocations in reach: to the context's hotels, by the rule of its bookings (an
+ * allocation, like a booking, has the hotel and its brand). The allocation summary lists these
+ * only: a hotel sees no other hotel's figures, as its booking history lists none of its bookings.
+ */
+export function allocationScope(ctx: TScopeContext): SQL {
+  return bookingScopeOf(ctx, getTableName(customerAllocations));
+}
+
+/**
+ * The acting host's time zone (`hosts.timezone`), the one the console shows the customers' times
+ * in, as a statement for the list's round trip (management's hostTimeZone, as SQL).
+ */
+export function hostTimeZoneQuery(hostId: string): SQL {
+  return sql`select ${hosts.timezone} from ${hosts} where ${hosts.id} = ${hostId}`;
+}
+
+/**
  * The least text after every text that starts with `prefix`, in code point (UTF-8 byte) order:
  * the prefix with its last character, a whole code point, raised by one. A character outside the
  * Basic Multilingual Plane (𠮷 in 𠮷田) is two UTF-16 units; raising only its low surrogate would
@@ -367,7 +384,11 @@ export async function listBookings(tx: TTx, ctx: TActingContext, customerId: str
     .orderBy(desc(bookings.checkIn), desc(bookings.id));
 }
 
-export async function listAllocations(tx: TTx, customerId: string) {
+/**
+ * The hotels a customer is allocated to in the context's reach (allocationScope), each with its
+ * bookings that count (the booking history's, bookingScopeOf).
+ */
+export async function listAllocations(tx: TTx, ctx: TScopeContext, customerId: string) {
   return tx
     .select({
       hotelId: customerAllocations.hotelId,
@@ -376,12 +397,12 @@ export async function listAllocations(tx: TTx, customerId: string) {
       hotelGroupName: group.name,
       brandName: brand.name,
       source: customerAllocations.source,
-      bookingCount: sql<number>`(select count(*)::int from bookings b where b.customer_id = ${qualified(customerAllocations.customerId)} and b.hotel_id = ${qualified(customerAllocations.hotelId)} and b.status <> 'cancelled')`,
+      bookingCount: sql<number>`(select count(*)::int from bookings b where b.customer_id = ${qualified(customerAllocations.customerId)} and b.hotel_id = ${qualified(customerAllocations.hotelId)} and b.status <> 'cancelled' and ${bookingScopeOf(ctx, 'b')})`,
     })
     .from(customerAllocations)
     .innerJoin(hotel, eq(hotel.id, customerAllocations.hotelId))
     .leftJoin(group, eq(group.id, hotel.hotelGroupId))
     .innerJoin(brand, eq(brand.id, customerAllocations.brandId))
-    .where(and(eq(customerAllocations.customerId, customerId), sql`${hotel.deletedAt} is null`))
+    .where(and(eq(customerAllocations.customerId, customerId), allocationScope(ctx), sql`${hotel.deletedAt} is null`))
     .orderBy(asc(hotel.name));
 }

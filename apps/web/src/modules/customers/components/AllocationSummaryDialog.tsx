@@ -2,6 +2,7 @@ import { Badge, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/http/errorText';
+import { useProfile } from '../../shell/hooks/useProfile';
 import { allocationSummaryQuery } from '../api/customersCalls';
 
 export interface TAllocationSummaryDialogProps {
@@ -10,9 +11,13 @@ export interface TAllocationSummaryDialogProps {
   onClose: () => void;
 }
 
-/** Spec section 2: the brand, hotel groups and hotels a customer is allocated to, with booking counts. */
+/**
+ * Spec section 2: the brand, hotel groups and hotels a customer is allocated to, with booking
+ * counts, as far as the acting role reaches (the server's answer).
+ */
 export function AllocationSummaryDialog({ customerId, opened, onClose }: TAllocationSummaryDialogProps) {
   const { t } = useTranslation();
+  const { level } = useProfile().meta;
   const summary = useQuery(allocationSummaryQuery(customerId, opened));
   const count = (n: number) => t('customers.allocation.booking_count', { count: n });
 
@@ -66,6 +71,12 @@ export function AllocationSummaryDialog({ customerId, opened, onClose }: TAlloca
         </Text>
       ) : (
         <Stack gap="md" data-testid="allocation-summary">
+          {/* Below the brand the server answers the hotels in reach only, and their bookings only. */}
+          {(level === 'hotel' || level === 'hotel_group') && (
+            <Text size="sm" c="dimmed" data-testid="allocation-in-reach">
+              {t('customers.allocation.in_reach_note')}
+            </Text>
+          )}
           {section(t('customers.allocation.brand'), 'allocation-brand', [
             { key: 'brand', name: summary.data.brand.name || '-', n: summary.data.brand.bookingCount },
           ])}

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { featureFlagsFor } from '@yado/contracts/features';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { CustomerDetailPage } from './CustomerDetailPage';
@@ -30,6 +30,7 @@ const customer = {
   updatedAt: '2026-04-01T00:00:00Z',
   totalBookings: 2,
   totalPayments: 36000,
+  timeZone: 'Asia/Tokyo',
 };
 const booking = {
   id: 'bk1',
@@ -48,9 +49,9 @@ const booking = {
   status: 'checked_out',
 };
 
-function serve(bookings = [booking]) {
+function serve(bookings = [booking], shown: Record<string, unknown> = customer) {
   return mockFetch((method, url) => {
-    if (url.pathname === `/v1/customers/${ID}`) return { body: { data: customer } };
+    if (url.pathname === `/v1/customers/${ID}`) return { body: { data: shown } };
     if (url.pathname === `/v1/customers/${ID}/bookings`) return { body: { data: bookings } };
     if (url.pathname === `/v1/customers/${ID}/allocations`) {
       return {
@@ -84,12 +85,13 @@ async function renderAs(
   role: 'admin' | 'viewer',
   features = featureFlagsFor('production'),
   language: 'ja' | 'en' = 'en',
+  level: 'brand' | 'hotel_group' | 'hotel' = 'brand',
 ) {
   return renderWithProviders(<CustomerDetailPage />, {
     path: `/customer-list/${ID}`,
     pattern: '/customer-list/:id',
     language,
-    queryClient: signedInClient(profileFixture('brand', role, { features })),
+    queryClient: signedInClient(profileFixture(level, role, { features })),
   });
 }
 
@@ -162,6 +164,21 @@ describe('CustomerDetailPage', () => {
     expect(within(summary).getByTestId('allocation-hotels').textContent).toContain('By booking');
   });
 
+  it('says in the allocation summary, below the brand, that only the hotels in reach are shown', async () => {
+    serve();
+    await renderAs('admin', featureFlagsFor('production'), 'en', 'hotel');
+    fireEvent.click(await screen.findByRole('button', { name: 'Allocation summary' }));
+    expect((await screen.findByTestId('allocation-in-reach')).textContent).toBe(
+      "Only the hotels within your role's reach are shown, with their bookings counted.",
+    );
+    cleanup();
+    serve();
+    await renderAs('admin');
+    fireEvent.click(await screen.findByRole('button', { name: 'Allocation summary' }));
+    await screen.findByTestId('allocation-summary');
+    expect(screen.queryByTestId('allocation-in-reach')).toBeNull();
+  });
+
   it('hides booking history, allocation summary and the new fields when their flags are off', async () => {
     serve();
     await renderAs('admin', {
@@ -184,5 +201,46 @@ describe('CustomerDetailPage', () => {
     for (const name of ['Edit', 'Delete', 'Set unsubscribed'])
       expect(screen.queryByRole('button', { name })).toBeNull();
     expect(screen.getByRole('button', { name: 'Allocation summary' })).toBeTruthy();
+  });
+});
+
+describe('CustomerDetailPage in a browser in another time zone than the host', () => {
+  const browserZone = process.env.TZ;
+  afterEach(() => {
+    if (browserZone === undefined) delete process.env.TZ;
+    else process.env.TZ = browserZone;
+  });
+
+  const shown = {
+    ...customer,
+    emailStatus: 'unsubscribed',
+    unsubscribeReason: 'manual',
+    // 01:30 on 2 April, 00:05 on 11 May and 09:00 on 12 May in Tokyo; the day before in New York.
+    createdAt: '2026-04-01T16:30:00Z',
+    emailStatusChangedAt: '2026-05-10T15:05:00Z',
+    emailBouncedAt: '2026-05-12T00:00:00Z',
+  };
+
+  it("shows when the customer was added, changed status and bounced in the host's time zone, named under the table", async () => {
+    process.env.TZ = 'America/New_York';
+    serve([booking], shown);
+    await renderAs('admin');
+    expect((await field('created_at'))?.textContent).toContain('02 Apr 2026, 1:30 AM');
+    expect((await field('email_status_changed_at'))?.textContent).toContain('11 May 2026, 12:05 AM');
+    expect((await field('email_bounced_at'))?.textContent).toContain('12 May 2026, 9:00 AM');
+    // The birth date is a calendar date, in no zone.
+    expect((await field('date_of_birth'))?.textContent).toContain('03 May 1985');
+    expect(screen.getByTestId('customer-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
+  });
+
+  it("follows the host's zone, not Tokyo's, and says so in Japanese", async () => {
+    process.env.TZ = 'America/New_York';
+    serve([booking], { ...shown, timeZone: 'Pacific/Honolulu' });
+    await renderAs('admin', featureFlagsFor('production'), 'ja');
+    // 16:30 UTC is 6:30 in the morning of 1 April in Honolulu (12:30 PM in New York).
+    expect((await field('created_at'))?.textContent).toContain('2026年4月1日 午前6:30');
+    expect(screen.getByTestId('customer-time-zone').textContent).toBe(
+      'このページの時刻はすべて Pacific/Honolulu です。',
+    );
   });
 });

@@ -95,6 +95,9 @@ function CustomerDetail({ id }: { id: string }) {
   };
 
   const country = findCountry(countries.data, data.country);
+  // Instants in the acting host's time zone, as the lists and the CSV export show them (named under
+  // the table); the birth date is a calendar date.
+  const at = (value: string) => formatDate(value, language, { withTime: true, timeZone: data.timeZone });
   const newFields = me.features.customer_new_fields;
   const rows: [string, ReactNode][] = [
     ['last_name', data.lastName],
@@ -126,17 +129,12 @@ function CustomerDetail({ id }: { id: string }) {
     ['address', data.address],
     ['total_bookings', String(data.totalBookings)],
     ['total_payments', formatYen(data.totalPayments, language)],
-    ['created_at', formatDate(data.createdAt, language, { withTime: true })],
+    ['created_at', at(data.createdAt)],
     ...(data.emailStatusChangedAt
-      ? ([['email_status_changed_at', formatDate(data.emailStatusChangedAt, language, { withTime: true })]] as [
-          string,
-          ReactNode,
-        ][])
+      ? ([['email_status_changed_at', at(data.emailStatusChangedAt)]] as [string, ReactNode][])
       : []),
     // A hard bounce (issue 13): campaigns no longer mail this address.
-    ...(data.emailBouncedAt
-      ? ([['email_bounced_at', formatDate(data.emailBouncedAt, language, { withTime: true })]] as [string, ReactNode][])
-      : []),
+    ...(data.emailBouncedAt ? ([['email_bounced_at', at(data.emailBouncedAt)]] as [string, ReactNode][]) : []),
     // Who unsubscribed: the guest (one-click or the page), staff, the booking system or an import.
     ...(data.emailStatus === 'unsubscribed' && data.unsubscribeReason
       ? ([
@@ -212,6 +210,9 @@ function CustomerDetail({ id }: { id: string }) {
                 ))}
               </Table.Tbody>
             </Table>
+            <Text size="xs" c="dimmed" mt="xs" data-testid="customer-time-zone">
+              {t('customers.time_zone_note', { timeZone: data.timeZone })}
+            </Text>
           </Tabs.Panel>
           {me.features.booking_history && (
             <Tabs.Panel value="bookings">

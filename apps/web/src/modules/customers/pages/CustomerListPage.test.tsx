@@ -38,7 +38,9 @@ function answerList(guests: (typeof customer)[]) {
     if (url.pathname !== '/v1/customers') return undefined;
     const narrowed = ['search', 'emailStatus', 'hotelId'].some((k) => url.searchParams.get(k));
     const items = narrowed ? [] : guests;
-    return { body: { data: { items, nextCursor: null, total: items.length, totalCapped: false } } };
+    return {
+      body: { data: { items, nextCursor: null, total: items.length, totalCapped: false, timeZone: 'Asia/Tokyo' } },
+    };
   });
 }
 
@@ -86,5 +88,34 @@ describe('customer list with nothing to show', () => {
     const empty = await screen.findByTestId('empty-state');
     expect(empty.textContent).toContain('There is nothing here yet.');
     expect(screen.queryByRole('button', { name: 'Clear search and filters' })).toBeNull();
+  });
+});
+
+describe('customer list in a browser in another time zone than the host', () => {
+  const browserZone = process.env.TZ;
+  afterEach(() => {
+    if (browserZone === undefined) delete process.env.TZ;
+    else process.env.TZ = browserZone;
+  });
+
+  it("dates each registration on the host's day, and names the host's zone under the table", async () => {
+    process.env.TZ = 'America/New_York';
+    // Registered at 01:30 on 2 April in Tokyo: still 1 April in the browser's New York.
+    answerList([{ ...customer, createdAt: '2026-04-01T16:30:00Z' }]);
+    await renderList();
+    const row = await screen.findByTestId('customer-row');
+    expect(row.textContent).toContain('02 Apr 2026');
+    expect(row.textContent).not.toContain('01 Apr 2026');
+    expect(screen.getByTestId('customer-time-zone').textContent).toBe('Dates on this page are in Asia/Tokyo.');
+  });
+
+  it('says so in Japanese too', async () => {
+    process.env.TZ = 'America/New_York';
+    answerList([{ ...customer, createdAt: '2026-04-01T16:30:00Z' }]);
+    await renderList('ja');
+    expect((await screen.findByTestId('customer-row')).textContent).toContain('2026年4月2日');
+    expect(screen.getByTestId('customer-time-zone').textContent).toBe(
+      'このページの日付はすべて Asia/Tokyo の日付です。',
+    );
   });
 });

@@ -84,6 +84,9 @@ export function CustomerListPage() {
   const prefectures = useQuery(prefecturesQuery());
   const data = customers.data;
   const items = data?.items ?? [];
+  // The acting host's time zone, as on the other lists and in the CSV export: a guest registered
+  // at 00:30 in Tokyo is registered on that day, whatever zone the browser is in. Named under the table.
+  const pageTimeZone = data?.timeZone;
   const pageIds = items.map((c) => c.id);
   const pageSelected = pageIds.filter((id) => state.selected.includes(id)).length;
   const range = pageRange(state, items.length);
@@ -301,13 +304,20 @@ export function CustomerListPage() {
                           {location(customer.country, customer.prefecture)}
                         </Table.Td>
                         <Table.Td>{customer.totalBookings}</Table.Td>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(customer.createdAt, language)}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                          {formatDate(customer.createdAt, language, { timeZone: pageTimeZone })}
+                        </Table.Td>
                       </Table.Tr>
                     );
                   })}
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
+          )}
+          {pageTimeZone && items.length > 0 && (
+            <Text size="xs" c="dimmed" data-testid="customer-time-zone">
+              {t('customers.list.time_zone_note', { timeZone: pageTimeZone })}
+            </Text>
           )}
           <Group justify="space-between" data-testid="customer-pager">
             <Text size="sm" c="dimmed" data-testid="customer-range">
