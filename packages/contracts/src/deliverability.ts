@@ -38,16 +38,18 @@ export const ZRelayWebhook = z.object({
 });
 export type TRelayWebhook = z.infer<typeof ZRelayWebhook>;
 
+/**
+ * Any string is taken here and checked by the server, so that each fault answers 400 with a field
+ * code of the catalogue: `secret` webhook_secret_required (empty), webhook_sendgrid_key_invalid (not
+ * an ECDSA P-256 public key, base64 SPKI "MFkw…" or PEM), webhook_mailgun_key_invalid (not one word
+ * of letters, digits and hyphens), webhook_password_invalid (Postmark: a control character),
+ * value_too_long (over 4096); `topicArn` webhook_topic_invalid.
+ */
 export const ZRelayWebhookInput = z.object({
-  /** A new secret; left out (or null) keeps the stored one. */
-  secret: z.string().trim().min(1).max(4096).nullish(),
-  /** SES: the SNS topic whose notifications are taken (others are refused); null: any. */
-  topicArn: z
-    .string()
-    .trim()
-    .max(256)
-    .regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/)
-    .nullish(),
+  /** A new secret (trimmed); left out (or null) keeps the stored one. Not for ses: ignored. */
+  secret: z.string().nullish(),
+  /** SES: the SNS topic whose notifications are taken (others are refused); null or empty: any. */
+  topicArn: z.string().nullish(),
 });
 export type TRelayWebhookInput = z.infer<typeof ZRelayWebhookInput>;
 
@@ -63,7 +65,7 @@ export const saveRelayWebhook = defineEndpoint({
   method: 'PUT',
   path: '/v1/deliverability/relay-webhooks/:provider',
   summary:
-    "Set up or change a relay webhook: the provider's signing key or password (sealed, never returned), the SES topic; audited without the secret",
+    "Set up or change a relay webhook: the provider's signing key or password (sealed, never returned), the SES topic; audited without the secret. A malformed field answers 400 with its code: webhook_secret_required, webhook_sendgrid_key_invalid, webhook_mailgun_key_invalid, webhook_password_invalid, value_too_long, webhook_topic_invalid",
   body: ZRelayWebhookInput,
   response: envelope(ZRelayWebhook),
 });

@@ -118,6 +118,12 @@ export const ERROR_MESSAGES = {
   webhook_body_invalid: "The webhook body is not in the provider's format.",
   webhook_provider_invalid: 'Choose Amazon SES, SendGrid, Mailgun or Postmark.',
   webhook_secret_required: "Enter the provider's signing key or webhook password.",
+  webhook_sendgrid_key_invalid:
+    "This isn't a SendGrid verification key. Paste the public key from SendGrid's Event Webhook settings: it begins with MFkw.",
+  webhook_mailgun_key_invalid:
+    "This isn't a Mailgun webhook signing key. Paste the HTTP webhook signing key from Mailgun's webhook settings: letters, digits and hyphens, without spaces.",
+  webhook_password_invalid: 'The webhook password cannot contain line breaks or other control characters.',
+  webhook_topic_invalid: 'Enter an SNS topic ARN (arn:aws:sns:region:account:name).',
   webhook_brand_only: 'Relay webhooks belong to a brand. Switch to the brand.',
   protection_brand_only: "A campaign's protection thresholds are the brand's. Switch to the brand.",
   protection_out_of_range: 'Enter a value within the range shown.',

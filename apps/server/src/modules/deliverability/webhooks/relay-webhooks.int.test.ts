@@ -1,5 +1,5 @@
-import type { TRelayWebhook } from '@yado/contracts';
-import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { ERROR_MESSAGES, type TRelayWebhook } from '@yado/contracts';
+import { createPublicKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sealSecret } from '../../../crypto/secret-box.ts';
+import { openSecret, sealSecret } from '../../../crypto/secret-box.ts';
 import { planSettings, selectRows, withTenant } from '../../../db/client.ts';
 import { counterValue } from '../../../test/metrics.ts';
 import { seedDemoSending } from '../../../seed/demo-sending.ts';
@@ -315,6 +315,69 @@ describe('relay webhook settings', () => {
     expect(badKey.status).toBe(400);
     const unknown = await s.call('PUT', '/v1/deliverability/relay-webhooks/sparkpost', { token, body: {} });
     expect(unknown.status).toBe(404);
+  });
+
+  it('refuses each malformed secret or topic with its own catalogue code, never a validator text, and keeps what was set', async () => {
+    const put = (provider: string, body: Record<string, unknown>) =>
+      s.call('PUT', `/v1/deliverability/relay-webhooks/${provider}`, { token, body });
+    const refusedWith = async (provider: string, body: Record<string, unknown>, field: string, code: string) => {
+      const res = await put(provider, body);
+      expect(res.status, `${provider} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+      expect(res.body.error.fields, `${provider} ${JSON.stringify(body)}`).toEqual({
+        [field]: { code, message: ERROR_MESSAGES[code as keyof typeof ERROR_MESSAGES] },
+      });
+    };
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).publicKey;
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+    const sendgridPrivatePem = sendgridKeys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    // SendGrid: "garbage" is not taken for an empty field; neither is another kind of key, nor a private one.
+    await refusedWith('sendgrid', { secret: 'garbage' }, 'secret', 'webhook_sendgrid_key_invalid');
+    for (const secret of [
+      p384.export({ format: 'der', type: 'spki' }).toString('base64'),
+      rsa.export({ format: 'pem', type: 'spki' }).toString(),
+      sendgridPrivatePem,
+    ])
+      await refusedWith('sendgrid', { secret }, 'secret', 'webhook_sendgrid_key_invalid');
+    // Empty (or blank) is the required field, whatever was stored; too long is too long.
+    await refusedWith('sendgrid', { secret: '' }, 'secret', 'webhook_secret_required');
+    await refusedWith('mailgun', { secret: '   ' }, 'secret', 'webhook_secret_required');
+    await refusedWith('postmark', { secret: 'x'.repeat(4097) }, 'secret', 'value_too_long');
+    // Mailgun: one word of letters, digits and hyphens; Postmark: no control characters.
+    await refusedWith('mailgun', { secret: 'my signing key' }, 'secret', 'webhook_mailgun_key_invalid');
+    await refusedWith('mailgun', { secret: 'short' }, 'secret', 'webhook_mailgun_key_invalid');
+    await refusedWith('postmark', { secret: 'pass\nword' }, 'secret', 'webhook_password_invalid');
+    // SES: the topic's pattern.
+    await refusedWith(
+      'ses',
+      { topicArn: 'arn:aws:sqs:ap-northeast-1:123456789012:q' },
+      'topicArn',
+      'webhook_topic_invalid',
+    );
+    await refusedWith('ses', { topicArn: 'yado-ses-events' }, 'topicArn', 'webhook_topic_invalid');
+    // Nothing was changed by the refusals.
+    const now = (await s.call('GET', '/v1/deliverability/relay-webhooks', { token })).body.data as TRelayWebhook[];
+    expect(now.find((h) => h.provider === 'ses')?.topicArn).toBe(TOPIC);
+    expect(now.find((h) => h.provider === 'mailgun')?.secretHint).toBe(`…${mailgunKey.slice(-4)}`);
+    expect(now.find((h) => h.provider === 'sendgrid')?.secretHint).toBe(`…${sendgridKeys.verificationKey.slice(-4)}`);
+
+    // What the relays give is taken: SendGrid's key as PEM too, pasted with its line breaks, and trimmed.
+    const pem = createPublicKey({
+      key: Buffer.from(sendgridKeys.verificationKey, 'base64'),
+      format: 'der',
+      type: 'spki',
+    })
+      .export({ format: 'pem', type: 'spki' })
+      .toString();
+    expect((await put('sendgrid', { secret: `\n${pem}\n` })).status).toBe(200);
+    expect((await put('sendgrid', { secret: ` ${sendgridKeys.verificationKey} ` })).status).toBe(200);
+    expect((await put('mailgun', { secret: mailgunKey })).status).toBe(200);
+    // An SES topic trimmed; empty is any topic.
+    const ses = await put('ses', { topicArn: ` ${TOPIC} ` });
+    expect(ses.status).toBe(200);
+    expect(ses.body.data.topicArn).toBe(TOPIC);
+    const [stored] = await s.sql(`select secret from relay_webhooks where id = $1`, [hooks.sendgrid]);
+    expect(openSecret(stored.secret, s.rt.config.dataEncryptionKey)).toBe(sendgridKeys.verificationKey);
   });
 });
 

@@ -1,9 +1,15 @@
 import { createPublicKey } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { RELAY_PROVIDERS, type TRelayProvider, type TRelayWebhook, type TRelayWebhookInput } from '@yado/contracts';
+import {
+  RELAY_PROVIDERS,
+  type TErrorCode,
+  type TRelayProvider,
+  type TRelayWebhook,
+  type TRelayWebhookInput,
+} from '@yado/contracts';
 import { openSecret, sealSecret } from '../../../crypto/secret-box.ts';
 import { selectRows, type TTx } from '../../../db/client.ts';
-import { AppError, fieldError } from '../../../http/errors.ts';
+import { AppError, badRequest, fieldError, type TFieldErrors } from '../../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../../runtime.ts';
 import { recordAudit } from '../../audit/record-audit.ts';
 import type { TActingContext } from '../../tenancy/acting-context.ts';
@@ -78,17 +84,62 @@ export function listRelayWebhooks(rt: TRuntime, ctx: TActingContext): Promise<TR
   });
 }
 
-/** A SendGrid verification key must be an EC public key (base64 SPKI, or PEM). */
-function checkSecret(provider: TRelayProvider, secret: string): void {
-  if (provider !== 'sendgrid') return;
+/** SNS topic ARNs: arn:<partition>:sns:<region>:<account>:<name>. */
+const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+const MAX_SECRET_LENGTH = 4096;
+
+/**
+ * A SendGrid verification key is the public key of an ECDSA P-256 pair: base64 SPKI (DER), as
+ * SendGrid shows it ("MFkw…"), or PEM. A private key is refused, though its public half would do.
+ */
+function isSendgridKey(secret: string): boolean {
+  if (secret.includes('PRIVATE KEY')) return false;
   try {
     const key = secret.includes('BEGIN')
       ? createPublicKey(secret)
       : createPublicKey({ key: Buffer.from(secret, 'base64'), format: 'der', type: 'spki' });
-    if (key.asymmetricKeyType !== 'ec') throw new Error('not an EC key');
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
   } catch {
-    throw new AppError(400, 'validation_failed', { secret: fieldError('webhook_secret_required') });
+    return false;
   }
+}
+
+/**
+ * What is wrong with a provider's secret as typed (already trimmed), by catalogue code; null: fine.
+ * A Mailgun signing key is one word of letters, digits and hyphens ("key-…", or hex groups); a
+ * Postmark password is the brand's choice, but it travels in a header: no control characters.
+ */
+function secretFault(provider: Exclude<TRelayProvider, 'ses'>, secret: string): TErrorCode | null {
+  if (secret === '') return 'webhook_secret_required';
+  if (secret.length > MAX_SECRET_LENGTH) return 'value_too_long';
+  if (provider === 'sendgrid') return isSendgridKey(secret) ? null : 'webhook_sendgrid_key_invalid';
+  if (provider === 'mailgun') return /^[A-Za-z0-9_-]{16,}$/.test(secret) ? null : 'webhook_mailgun_key_invalid';
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(secret) ? 'webhook_password_invalid' : null;
+}
+
+/**
+ * The input checked field by field, each fault a catalogue code (the contract takes any string, so
+ * that no validator text reaches the answer). SES has no secret (SNS signs with its certificate):
+ * one sent is ignored; its topic is trimmed, empty meaning any.
+ */
+function checkedInput(
+  provider: TRelayProvider,
+  input: TRelayWebhookInput,
+): { secret: string | null; topicArn: string | null } {
+  const fields: TFieldErrors = {};
+  let secret: string | null = null;
+  let topicArn: string | null = null;
+  if (provider === 'ses') {
+    topicArn = input.topicArn?.trim() || null;
+    if (topicArn !== null && !TOPIC_ARN.test(topicArn)) fields.topicArn = fieldError('webhook_topic_invalid');
+  } else if (input.secret !== undefined && input.secret !== null) {
+    secret = input.secret.trim();
+    const fault = secretFault(provider, secret);
+    if (fault) fields.secret = fieldError(fault);
+  }
+  if (Object.keys(fields).length > 0) throw badRequest(fields);
+  return { secret, topicArn };
 }
 
 export function saveRelayWebhook(
@@ -99,14 +150,12 @@ export function saveRelayWebhook(
 ): Promise<TRelayWebhook> {
   const brandId = brandOf(ctx);
   const provider = providerOf(providerName);
-  const secret = input.secret ?? null;
-  if (secret) checkSecret(provider, secret);
+  const { secret, topicArn } = checkedInput(provider, input);
   return inTenant(rt, ctx, async (tx) => {
     const [before] = (await rowsOf(tx, brandId)).filter((r) => r.provider === provider);
     if (provider !== 'ses' && !secret && !before?.secret)
       throw new AppError(400, 'validation_failed', { secret: fieldError('webhook_secret_required') });
     const sealed = secret ? sealSecret(secret, rt.config.dataEncryptionKey) : (before?.secret ?? null);
-    const topicArn = provider === 'ses' ? (input.topicArn ?? null) : null;
     const [row] = await selectRows<TRow>(
       tx,
       sql`insert into relay_webhooks (brand_id, provider, secret, topic_arn) values (${brandId}::uuid, ${provider}, ${sealed}, ${topicArn})

@@ -49,6 +49,8 @@ describe('protection settings (issue 25)', () => {
   }, 30_000);
 });
 
+const MAILGUN_KEY = 'key-0123456789abcdef0123456789abcdef';
+
 describe('relay webhooks settings (issue 25)', () => {
   it('shows each provider, the address and the masked secret, the SES subscription, and saves a new secret', async () => {
     const hooks: TRelayWebhook[] = [
@@ -95,9 +97,88 @@ describe('relay webhooks settings (issue 25)', () => {
     // A provider without a secret cannot be set up; with one it is saved.
     fireEvent.click(within(mailgun).getByRole('button', { name: 'Set up' }));
     expect(await within(mailgun).findByText("Enter the provider's signing key or webhook password.")).toBeTruthy();
-    fireEvent.change(within(mailgun).getByLabelText('HTTP webhook signing key'), { target: { value: 'key-123' } });
+    fireEvent.change(within(mailgun).getByLabelText('HTTP webhook signing key'), { target: { value: MAILGUN_KEY } });
     fireEvent.click(within(mailgun).getByRole('button', { name: 'Set up' }));
-    await waitFor(() => expect(puts).toEqual([{ provider: 'mailgun', body: { secret: 'key-123' } }]));
+    await waitFor(() => expect(puts).toEqual([{ provider: 'mailgun', body: { secret: MAILGUN_KEY } }]));
+  }, 30_000);
+
+  it('shows the server’s refusal of a malformed key or topic under its field, by its code, in the user’s language', async () => {
+    // As the server answers (webhook-settings.ts): each field's code, the English text beside it.
+    const refusal = (field: string, code: string) => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'validation_failed',
+          message: 'Please check the highlighted fields.',
+          fields: { [field]: { code, message: 'server text, not shown' } },
+        },
+      },
+    });
+    mockFetch((method, url) => {
+      if (url.pathname === '/v1/deliverability/relay-webhooks')
+        return { body: { data: [none('ses'), none('sendgrid'), none('mailgun'), none('postmark')] } };
+      if (method !== 'PUT') return undefined;
+      const provider = url.pathname.split('/').pop();
+      if (provider === 'sendgrid') return refusal('secret', 'webhook_sendgrid_key_invalid');
+      if (provider === 'mailgun') return refusal('secret', 'webhook_mailgun_key_invalid');
+      if (provider === 'postmark') return refusal('secret', 'webhook_password_invalid');
+      return refusal('topicArn', 'webhook_topic_invalid');
+    });
+    await renderWithProviders(<RelayWebhooksSection />);
+    const [ses, sendgrid, mailgun, postmark] = (await screen.findAllByTestId(
+      'relay-webhook',
+      {},
+      { timeout: 10_000 },
+    )) as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    fireEvent.change(within(sendgrid).getByLabelText('Verification key'), { target: { value: 'garbage' } });
+    fireEvent.click(within(sendgrid).getByRole('button', { name: 'Set up' }));
+    expect(
+      await within(sendgrid).findByText(
+        "This isn't a SendGrid verification key. Paste the public key from SendGrid's Event Webhook settings: it begins with MFkw.",
+      ),
+    ).toBeTruthy();
+    expect(sendgrid.textContent).not.toContain("Enter the provider's signing key or webhook password.");
+    fireEvent.change(within(mailgun).getByLabelText('HTTP webhook signing key'), { target: { value: 'not a key' } });
+    fireEvent.click(within(mailgun).getByRole('button', { name: 'Set up' }));
+    expect(await within(mailgun).findByText(/^This isn't a Mailgun webhook signing key\./)).toBeTruthy();
+    fireEvent.change(within(postmark).getByLabelText('Webhook password'), { target: { value: 'pass\u0007word' } });
+    fireEvent.click(within(postmark).getByRole('button', { name: 'Set up' }));
+    expect(
+      await within(postmark).findByText('The webhook password cannot contain line breaks or other control characters.'),
+    ).toBeTruthy();
+    fireEvent.change(within(ses).getByLabelText('SNS topic ARN'), { target: { value: 'arn:aws:sqs:x' } });
+    fireEvent.click(within(ses).getByRole('button', { name: 'Set up' }));
+    expect(await within(ses).findByText('Enter an SNS topic ARN (arn:aws:sns:region:account:name).')).toBeTruthy();
+  }, 30_000);
+
+  it('names a malformed SendGrid key in Japanese too', async () => {
+    mockFetch((method, url) => {
+      if (url.pathname === '/v1/deliverability/relay-webhooks')
+        return { body: { data: [none('ses'), none('sendgrid'), none('mailgun'), none('postmark')] } };
+      if (method !== 'PUT') return undefined;
+      return {
+        status: 400,
+        body: {
+          error: {
+            code: 'validation_failed',
+            message: 'Please check the highlighted fields.',
+            fields: { secret: { code: 'webhook_sendgrid_key_invalid', message: 'server text' } },
+          },
+        },
+      };
+    });
+    await renderWithProviders(<RelayWebhooksSection />, { language: 'ja' });
+    const [, sendgrid] = (await screen.findAllByTestId('relay-webhook', {}, { timeout: 10_000 })) as [
+      HTMLElement,
+      HTMLElement,
+    ];
+    fireEvent.change(within(sendgrid).getByLabelText('検証キー'), { target: { value: 'garbage' } });
+    fireEvent.click(within(sendgrid).getByRole('button', { name: '設定する' }));
+    expect(
+      await within(sendgrid).findByText(
+        'SendGrid の検証キーではありません。SendGrid の Event Webhook 設定にある公開鍵（MFkw で始まる文字列）を貼り付けてください。',
+      ),
+    ).toBeTruthy();
   }, 30_000);
 
   it('shows the address its help speaks of above the help, and, before the set-up, where the address will be', async () => {

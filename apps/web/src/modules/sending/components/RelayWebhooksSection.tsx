@@ -114,9 +114,7 @@ function RelayWebhook({
           Object.fromEntries(
             Object.entries(error.fields).map(([k, f]) => [
               k,
-              k === 'topicArn'
-                ? t('sending.relay.topic_invalid')
-                : t(`errors.${f.code}`, { defaultValue: t('errors.general') }),
+              t(`errors.${f.code}`, { defaultValue: t('errors.general') }),
             ]),
           ),
         );
