@@ -399,21 +399,25 @@ describe('the demo history of a first start', () => {
     const [then] = await s.sql(
       `select count(*) filter (where created_at <= ${end})::int as customers,
         count(*) filter (where created_at <= ${end} and email_status = 'unsubscribed'
-          and coalesce(email_status_changed_at, created_at) <= ${end})::int as unsubscribed
+          and coalesce(email_status_changed_at, created_at) <= ${end})::int as unsubscribed,
+        count(*) filter (where created_at <= ${end} and nullif(email, '') is null
+          and not (email_status = 'unsubscribed' and coalesce(email_status_changed_at, created_at) <= ${end}))::int as no_address
         from customers where brand_id = $1`,
       [brand.id, d.window.previousTo, d.window.timezone],
     );
     const [nowCounts] = await s.sql(
-      `select count(*)::int as customers, count(*) filter (where email_status = 'unsubscribed')::int as unsubscribed
+      `select count(*)::int as customers, count(*) filter (where email_status = 'unsubscribed')::int as unsubscribed,
+        count(*) filter (where email_status <> 'unsubscribed' and nullif(email, '') is null)::int as no_address
         from customers where brand_id = $1`,
       [brand.id],
     );
     expect(then.customers).toBeGreaterThan(0);
     expect(d.customers).toEqual({ current: nowCounts.customers, previous: then.customers });
     expect(d.unsubscribedCustomers).toEqual({ current: nowCounts.unsubscribed, previous: then.unsubscribed });
+    // Active: those a campaign can mail, so not the active customers without an address.
     expect(d.activeCustomers).toEqual({
-      current: nowCounts.customers - nowCounts.unsubscribed,
-      previous: then.customers - then.unsubscribed,
+      current: nowCounts.customers - nowCounts.unsubscribed - nowCounts.no_address,
+      previous: then.customers - then.unsubscribed - then.no_address,
     });
     // The booking system's opt-outs came with the first sync; the difference is the guests who
     // unsubscribed since (one-click or by a complaint), by the events of the history's mails.
