@@ -154,7 +154,7 @@ const HAND = {
       (select json_agg(json_build_object('id', x.id, 'name', x.name, 'level', x.level) order by x.name) from hosts x
         where x.brand_id = h.id and x.level in ('hotel_group', 'hotel') and x.deleted_at is null) as children
     from hosts h where h.id = $1`,
-  customers: `select count(*)::int, count(*) filter (where email_status = 'active')::int, count(*) filter (where email_status = 'unsubscribed')::int
+  customers: `select count(*)::int, count(*) filter (where email_status = 'active' and nullif(email, '') is not null)::int, count(*) filter (where email_status = 'unsubscribed')::int
     from customers where brand_id = $1`,
   campaigns: `with bounds as (select ($2::date)::timestamp at time zone '${TZ}' as lo, ($3::date + 1)::timestamp at time zone '${TZ}' as hi),
     touched as (select distinct e.delivery_id from tracking_events e, bounds b where e.brand_id = $1 and e.occurred_at >= b.lo and e.occurred_at < b.hi),
