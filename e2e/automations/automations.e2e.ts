@@ -154,16 +154,17 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       // Edit the graph: a one-hour delay goes between the trigger and the email.
       const before = await nodeIds(page);
       await page.getByTestId('palette-delay').click();
-      // Leaving at once, before the change is saved, asks first; staying keeps the change, which is
-      // then saved as a draft without a press.
+      // Leaving at once, before the change is saved, saves it first: nothing asks (nothing is lost),
+      // and the editor opened again has the new step.
       await page.getByRole('link', { name: a.editor.back }).click();
-      const leave = page.getByRole('dialog');
-      await leave.getByText(t.ui.leave.message).waitFor();
-      await leave.getByRole('button', { name: t.ui.leave.stay }).click();
-      expect(new URL(page.url()).pathname).toBe('/automations/editor');
+      await page.waitForURL((url) => url.pathname === '/automations/scenario', { timeout: 15_000 });
+      expect(await page.getByText(t.ui.leave.message).count()).toBe(0);
+      await page.goto(`/automations/editor?id=${scenarioId}`);
+      await page.getByTestId('scenario-editor').waitFor();
       await page.locator('[data-testid="save-status"][data-state="saved"]').waitFor({ timeout: 15_000 });
       await expect.poll(async () => (await nodeIds(page)).length).toBe(before.length + 1);
       const delayId = (await nodeIds(page)).find((id) => !before.includes(id))!;
+      await page.locator(`[data-testid="scenario-node"][data-node-id="${delayId}"]`).click();
       await page.getByTestId('delay-amount').fill('1');
       await page.getByTestId('delay-unit').selectOption('hours');
       await page.getByTestId('arrange').click();
@@ -186,8 +187,7 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       await email.click();
       await choose(page, 'email-template');
       await page.getByTestId('email-subject').fill(subject);
-      // The preset leaves the sender open: the campaign email settings' sender is offered.
-      await page.getByTestId('email-sender').selectOption({ index: 1 });
+      // The preset leaves the sender open: the settings' one sender is chosen for it.
       expect(await page.getByTestId('email-sender').inputValue()).toContain('@');
       await expect.poll(() => email.getAttribute('data-faults')).toBe('');
       await page.getByTestId('graph-ok').waitFor();
@@ -309,4 +309,44 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       await context.close();
     }
   }, 240_000);
+});
+
+describe('automations as hotel staff (en)', () => {
+  const t = TEXTS.en;
+  const a = t.automations;
+
+  it('finishes and runs the pre-arrival preset with the sender the campaign editor shows', async () => {
+    const { context, page } = await openPage(browser, 'en');
+    try {
+      await signIn(page, 'en', 'hotel.staff@demo.test');
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.goto('/automations/preset');
+      const card = page.locator('[data-testid="preset-card"][data-preset="pre_arrival"]');
+      await card.getByTestId('preset-use').click();
+      await page.waitForURL('**/automations/editor?id=*');
+      await page.getByTestId('scenario-editor').waitFor();
+
+      // Staff may not read the campaign email settings; the sender comes as the campaign editor's does.
+      const email = page.locator('[data-testid="scenario-node"][data-node-type="email"]');
+      await email.click();
+      await expect.poll(() => page.getByTestId('email-sender').inputValue(), { timeout: 15_000 }).toContain('@');
+      const panel = await page.getByTestId('node-panel').textContent();
+      expect(panel).toContain(a.email.sender_from_settings);
+      expect(panel).not.toContain(a.email.no_sender);
+      await choose(page, 'email-template');
+      await page.getByTestId('email-subject').fill(`e2e staff ${Date.now().toString(36)}`);
+      await page.getByTestId('graph-ok').waitFor();
+
+      await page.getByTestId('run').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText(a.confirm.run_title).waitFor();
+      await dialog.getByRole('button', { name: a.actions.run, exact: true }).click();
+      await expect
+        .poll(() => page.getByTestId('scenario-editor').getAttribute('data-status'), { timeout: 15_000 })
+        .toBe('running');
+      expect(await page.getByTestId('editor-read-only').textContent()).toBe(a.editor.read_only_status.running);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

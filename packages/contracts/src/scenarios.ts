@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZCampaignHold } from './campaign-hold.ts';
 import { ZHoldoutPercent } from './experiments.ts';
 import { defineEndpoint, envelope } from './http.ts';
 
@@ -479,12 +480,23 @@ export const ZNodeCounts = z.object({
 });
 export type TNodeCounts = z.infer<typeof ZNodeCounts>;
 
+/**
+ * Why the mails queued at an email step are not going out now: the quiet hours of the hotel whose
+ * quiet hours end first (the campaigns' hold; counted over the step's hidden campaigns). null: none.
+ */
+export const ZScenarioHold = ZCampaignHold;
+export type TScenarioHold = z.infer<typeof ZScenarioHold>;
+
 export const ZNodeStatus = z.object({
   nodeId: z.string(),
   state: z.enum(NODE_STATES).nullable(),
   /** An error code of the catalogue when state is error (the last failure's reason). */
   message: z.string().nullable(),
   counts: ZNodeCounts,
+  /** Of those waiting here on a date (a delay, a stay's moment at the entrance): the earliest end (ISO); null: none. */
+  nextDueAt: z.string().nullable(),
+  /** The quiet hours holding this email step's queued mails now; null: none held. */
+  hold: ZScenarioHold.nullable(),
 });
 export type TNodeStatus = z.infer<typeof ZNodeStatus>;
 
@@ -633,10 +645,29 @@ export const STAY_SKIP_REASONS = [
 ] as const;
 export type TStaySkipReason = (typeof STAY_SKIP_REASONS)[number];
 
+/**
+ * The events of a customer's path: entered a step, waiting (until the instant in the detail),
+ * moved (a stay-relative wait moved with the stay), queued (the mail of an email step is on its
+ * way), sent, skipped, failed, yes/no (a branch's path), done (passed on), left.
+ */
+export const JOURNEY_EVENTS = [
+  'entered',
+  'waiting',
+  'moved',
+  'queued',
+  'sent',
+  'skipped',
+  'failed',
+  'yes',
+  'no',
+  'done',
+  'left',
+] as const;
+export type TJourneyEvent = (typeof JOURNEY_EVENTS)[number];
+
 export const ZJourneyStep = z.object({
   nodeId: z.string(),
-  /** entered, waiting (until `dueAt`), moved (a stay-relative wait moved with the stay), sent, skipped, failed, branched yes/no, left, done. */
-  event: z.string(),
+  event: z.enum(JOURNEY_EVENTS),
   detail: z
     .string()
     .nullable()
@@ -654,7 +685,10 @@ export const ZJourney = z.object({
   bookingId: z.string().nullable(),
   nodeId: z.string().nullable(),
   state: z.enum(JOURNEY_STATES),
+  /** When a wait on a date ends (a delay, a stay's moment); null while a mail is on its way. */
   dueAt: z.string().nullable(),
+  /** A waiting mail held by the quiet hours of its hotel (or the scenario's host): until when, on whose clock. */
+  hold: ZCampaignHold.pick({ reason: true, until: true, localTime: true, timeZone: true, hostName: true }).nullable(),
   enteredAt: z.string(),
   path: z.array(ZJourneyStep),
 });

@@ -197,9 +197,11 @@ export async function nodeCounts(tx: TTx, scenarioId: string) {
     sql`select node_id, event, count(*)::int as n, (count(*) filter (where detail = ${'scenario_stopped'}))::int as stopped
       from journey_steps where scenario_id = ${scenarioId}::uuid group by node_id, event`,
   );
-  const waiting = await selectRows<{ node_id: string; n: number }>(
+  // next_due: the earliest end of a wait on a date (a delay, a stay's moment); a mail on its way has none.
+  const waiting = await selectRows<{ node_id: string; n: number; next_due: Date | null }>(
     tx,
-    sql`select node_id, count(*)::int as n from journeys where scenario_id = ${scenarioId}::uuid and state = 'waiting' group by node_id`,
+    sql`select node_id, count(*)::int as n, min(due_at) filter (where phase = 'wait') as next_due
+      from journeys where scenario_id = ${scenarioId}::uuid and state = 'waiting' group by node_id`,
   );
   const failures = await selectRows<{ node_id: string; detail: string | null }>(
     tx,
@@ -216,13 +218,19 @@ export async function journeyRows(
   const parts = [sql`j.scenario_id = ${scenarioId}::uuid`];
   if (q.nodeId) parts.push(sql`j.node_id = ${q.nodeId}`);
   if (q.state) parts.push(sql`j.state = ${q.state}`);
-  if (q.search)
-    parts.push(sql`strpos(lower(c.last_name || c.first_name || coalesce(c.email, '')), lower(${q.search})) > 0`);
+  // A name in either order ("Rachel Harris", "Harris Rachel", 山田太郎), or part of the email.
+  if (q.search) {
+    const compact = q.search.replace(/[\s\u3000]+/g, '');
+    parts.push(sql`(strpos(lower(c.last_name || c.first_name), lower(${compact})) > 0
+      or strpos(lower(c.first_name || c.last_name), lower(${compact})) > 0
+      or strpos(lower(coalesce(c.email, '')), lower(${q.search})) > 0)`);
+  }
   const where = sql.join(parts, sql` and `);
   const rows = await selectRows<{
     id: string;
     customer_id: string;
-    customer_name: string;
+    first_name: string;
+    last_name: string;
     booking_id: string | null;
     node_id: string | null;
     state: string;
@@ -231,7 +239,7 @@ export async function journeyRows(
     path: { nodeId: string; event: string; detail: string | null; at: string }[];
   }>(
     tx,
-    sql`select j.id, j.customer_id, trim(c.last_name || ' ' || c.first_name) as customer_name, j.booking_id, j.node_id, j.state, j.due_at, j.entered_at,
+    sql`select j.id, j.customer_id, c.first_name, c.last_name, j.booking_id, j.node_id, j.state, j.due_at, j.entered_at,
         coalesce((select jsonb_agg(jsonb_build_object('nodeId', st.node_id, 'event', st.event, 'detail', st.detail, 'at', st.at) order by st.id)
           from journey_steps st where st.journey_id = j.id), '[]'::jsonb) as path
       from journeys j join customers c on c.id = j.customer_id where ${where}
@@ -242,6 +250,45 @@ export async function journeyRows(
     sql`select count(*)::int as n from journeys j join customers c on c.id = j.customer_id where ${where}`,
   );
   return { rows, total: count?.n ?? 0 };
+}
+
+/**
+ * The journeys among `ids` whose mail still waits to be sent (queued or deferred, its hidden
+ * campaign sending), with the quiet hours that apply to it as the send path applies them: those of
+ * its hotel (its own setting, else its group's, else its brand's), in the hotel's time zone; for a
+ * guest allocated to no hotel, those of the scenario's host (see waitingGroups in campaign-hold.ts).
+ */
+export async function waitingMailQuietHours(tx: TTx, ids: string[]) {
+  if (ids.length === 0) return [];
+  return selectRows<{
+    journey_id: string;
+    host_name: string;
+    timezone: string;
+    start: string | null;
+    end: string | null;
+  }>(
+    tx,
+    sql`select j.id as journey_id, x.name as host_name, x.timezone,
+        coalesce(own.quiet_hours_start, grp.quiet_hours_start, brand.quiet_hours_start) as start,
+        coalesce(own.quiet_hours_end, grp.quiet_hours_end, brand.quiet_hours_end) as end
+      from journeys j join deliveries d on d.id = j.delivery_id join campaigns c on c.id = d.campaign_id
+        join hosts x on x.id = coalesce(d.hotel_id, c.host_id)
+        left join campaign_email_settings own on own.host_id = x.id
+        left join campaign_email_settings grp on grp.host_id = x.hotel_group_id
+        left join campaign_email_settings brand on brand.host_id = x.brand_id
+      where j.id = any(${sql.param(ids)}::uuid[]) and j.state = 'waiting' and d.status in ('queued', 'deferred')
+        and c.status = 'pending' and c.paused_at is null`,
+  );
+}
+
+/** The hidden campaigns still sending of a scenario's email nodes, with what they have claimed and not answered. */
+export async function sendingNodeCampaigns(tx: TTx, scenarioId: string) {
+  return selectRows<{ id: string; node_id: string; in_flight: number }>(
+    tx,
+    sql`select c.id, c.scenario_node_id as node_id,
+        (select count(*)::int from deliveries d where d.campaign_id = c.id and d.status = 'sending') as in_flight
+      from campaigns c where c.scenario_id = ${scenarioId}::uuid and c.status = 'pending'`,
+  );
 }
 
 /** Per email node: the delivery counts and unique opens and clicks over its hidden campaigns (one per round). */

@@ -1,4 +1,12 @@
-import { ACTION_FROM, ERROR_MESSAGES, checkScenarioGraph, type TErrorCode } from '@yado/contracts';
+import {
+  ACTION_FROM,
+  ERROR_MESSAGES,
+  SENDING_DEFAULTS,
+  checkScenarioGraph,
+  fullName,
+  type TCampaignHold,
+  type TErrorCode,
+} from '@yado/contracts';
 import {
   isStopSentence,
   SCENARIO_NAME_MAX,
@@ -7,6 +15,8 @@ import {
   type TEmailDetail,
   type TExecutionLog,
   type TGraphFault,
+  type TJourney,
+  type TJourneyEvent,
   type TNodeStatus,
   type TPreset,
   type TPresetLanguage,
@@ -20,6 +30,8 @@ import {
 } from '@yado/contracts/scenarios';
 import type { THoldoutReport } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
+import { holdsOf } from '../campaigns/campaign-hold.ts';
+import { quietHoursRelease, wallClockOf } from '../campaigns/schedule-time.ts';
 import { holdoutReport } from '../experiments/report.ts';
 import type { TTx } from '../../db/client.ts';
 import { AppError, fieldError, type TFieldErrors } from '../../http/errors.ts';
@@ -48,13 +60,16 @@ import {
   listPresetRows,
   listScenarioRows,
   nodeCounts,
+  sendingNodeCampaigns,
   setScenarioStatus,
   updateScenarioFields,
+  waitingMailQuietHours,
   type TPresetRow,
   type TScenarioRow,
 } from './queries.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+type TJourneyHold = NonNullable<TJourney['hold']>;
 
 /**
  * The audit log's entry for a scenario or preset change, in the change's transaction. The name is
@@ -113,9 +128,42 @@ async function mustOwn(tx: TTx, ctx: TActingContext, id: string): Promise<TScena
   return row;
 }
 
+/**
+ * Per email node, the quiet hours holding its queued mails now (the campaigns' hold of its hidden
+ * campaigns, one per round: the one ending first, with all those held counted). Quiet hours keep
+ * real time, as the send path does, whatever the scenario clock says.
+ */
+async function nodeHolds(tx: TTx, scenarioId: string): Promise<Map<string, TCampaignHold>> {
+  const campaigns = await sendingNodeCampaigns(tx, scenarioId);
+  const byNode = new Map<string, TCampaignHold>();
+  if (campaigns.length === 0) return byNode;
+  const holds = await holdsOf(
+    tx,
+    campaigns.map((c) => ({ id: c.id, status: 'pending', inFlight: c.in_flight })),
+    null,
+  );
+  for (const c of campaigns) {
+    const hold = holds.get(c.id);
+    if (!hold) continue;
+    const seen = byNode.get(c.node_id);
+    if (!seen) byNode.set(c.node_id, hold);
+    else {
+      const first = Date.parse(hold.until) < Date.parse(seen.until) ? hold : seen;
+      byNode.set(c.node_id, {
+        ...first,
+        otherHosts: Math.max(hold.otherHosts, seen.otherHosts),
+        waiting: hold.waiting + seen.waiting,
+        whole: hold.whole && seen.whole,
+      });
+    }
+  }
+  return byNode;
+}
+
 async function nodeStatuses(tx: TTx, row: TScenarioRow): Promise<TNodeStatus[]> {
   if (row.status === 'draft' && row.run_number === 0) return [];
   const { events, waiting, failures } = await nodeCounts(tx, row.id);
+  const holds = row.graph.nodes.some((n) => n.type === 'email') ? await nodeHolds(tx, row.id) : new Map();
   return row.graph.nodes.map((node) => {
     const at = events.filter((e) => e.node_id === node.id);
     const of = (...names: string[]) => at.filter((e) => names.includes(e.event)).reduce((a, e) => a + e.n, 0);
@@ -141,7 +189,15 @@ async function nodeStatuses(tx: TTx, row: TScenarioRow): Promise<TNodeStatus[]> 
             : counts.entered > 0
               ? 'success'
               : null;
-    return { nodeId: node.id, state, message: nodeError ?? (counts.failed > 0 ? failure : null), counts };
+    const waitingHere = waiting.find((w) => w.node_id === node.id);
+    return {
+      nodeId: node.id,
+      state,
+      message: nodeError ?? (counts.failed > 0 ? failure : null),
+      counts,
+      nextDueAt: iso(waitingHere?.next_due ?? null),
+      hold: holds.get(node.id) ?? null,
+    };
   });
 }
 
@@ -493,19 +549,43 @@ export async function listJourneys(
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     const { rows, total } = await journeyRows(tx, id, q);
+    // A mail waiting for its hotel's quiet hours says so, with when they end (real time, as the send path).
+    const now = new Date();
+    const holds = new Map<string, TJourneyHold>();
+    for (const w of await waitingMailQuietHours(
+      tx,
+      rows.filter((r) => r.state === 'waiting' && !r.due_at).map((r) => r.id),
+    )) {
+      const until = quietHoursRelease(now, {
+        start: w.start ?? SENDING_DEFAULTS.quietHoursStart,
+        end: w.end ?? SENDING_DEFAULTS.quietHoursEnd,
+        timeZone: w.timezone,
+      });
+      if (!until) continue;
+      const wall = wallClockOf(until, w.timezone);
+      holds.set(w.journey_id, {
+        reason: 'quiet_hours',
+        until: until.toISOString(),
+        localTime: `${String(wall.hour).padStart(2, '0')}:${String(wall.minute).padStart(2, '0')}`,
+        timeZone: w.timezone,
+        hostName: w.host_name,
+      });
+    }
     return {
       items: rows.map((r) => ({
         id: r.id,
         customerId: r.customer_id,
-        customerName: r.customer_name,
+        // The customer's own full name, as the customer list writes it.
+        customerName: fullName(r.first_name, r.last_name),
         bookingId: r.booking_id,
         nodeId: r.node_id,
         state: r.state as 'waiting' | 'done' | 'left' | 'failed',
         dueAt: iso(r.due_at),
+        hold: holds.get(r.id) ?? null,
         enteredAt: iso(r.entered_at) as string,
         path: r.path.map((s) => ({
           nodeId: s.nodeId,
-          event: s.event,
+          event: s.event as TJourneyEvent,
           detail: s.detail,
           at: new Date(s.at).toISOString(),
         })),

@@ -492,6 +492,9 @@ describe('a stopped scenario', () => {
       state: 'stopped',
       message: null,
       counts: { entered: 3, waiting: 0, done: 1, skipped: 0, failed: 0, left: 2, stopped: 1 },
+      // No one waits there any more: no wait ends, nothing held.
+      nextDueAt: null,
+      hold: null,
     });
     // Everyone who reached the mail was mailed before the stop: that step did succeed.
     expect(step('mail')).toMatchObject({ state: 'success', counts: { entered: 1, done: 1, left: 0, stopped: 0 } });

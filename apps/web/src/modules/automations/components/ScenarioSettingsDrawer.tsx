@@ -1,4 +1,15 @@
-import { Button, Drawer, Group, NativeSelect, NumberInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import {
+  Button,
+  Drawer,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import {
   REPEAT_UNITS,
   RUN_PERIOD_KINDS,
@@ -11,6 +22,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { timeZoneChoices } from '../../campaigns/zonedTime';
 import { HoldoutSetting } from '../../experiments/components/HoldoutSetting';
+import { sendTimeInQuietHours, type TQuietHours } from './sendTimeQuiet';
 
 export interface TScenarioSettings {
   name: string;
@@ -29,12 +41,15 @@ export function ScenarioSettingsDrawer({
   opened,
   settings,
   readOnly,
+  quietHours = null,
   onChange,
   onClose,
 }: {
   opened: boolean;
   settings: TScenarioSettings;
   readOnly: boolean;
+  /** The host's quiet hours (its campaign email settings), to say when the send time falls in them. */
+  quietHours?: TQuietHours | null;
   onChange: (settings: TScenarioSettings) => void;
   onClose: () => void;
 }) {
@@ -43,6 +58,7 @@ export function ScenarioSettingsDrawer({
   const zones = useMemo(() => timeZoneChoices(run.timeZone), [run.timeZone]);
   const setRun = (next: Partial<TScenarioRun>) => onChange({ ...settings, run: { ...run, ...next } });
   const blankToNull = (value: string) => (value === '' ? null : value);
+  const held = sendTimeInQuietHours(run.sendTime, run.timeZone, quietHours);
   return (
     <Drawer opened={opened} onClose={onClose} position="right" title={t('automations.editor.settings')} size="md">
       <Stack gap="sm" data-testid="scenario-settings">
@@ -147,6 +163,16 @@ export function ScenarioSettingsDrawer({
           disabled={readOnly}
           onChange={(e) => e.currentTarget.value && setRun({ sendTime: e.currentTarget.value })}
         />
+        {held && (
+          <Text size="xs" c="orange.8" mt={-8} data-testid="send-time-quiet">
+            {t('automations.settings.send_time_quiet', {
+              time: run.sendTime,
+              start: held.start,
+              end: held.end,
+              timeZone: held.timeZone,
+            })}
+          </Text>
+        )}
         <HoldoutSetting
           value={settings.holdoutPercent}
           onChange={(holdoutPercent) => onChange({ ...settings, holdoutPercent })}

@@ -13,7 +13,7 @@ const counted = (node: TScenarioNode, counts: TNodeStatus['counts'], state: TNod
         data={{
           node,
           faults: [],
-          status: { nodeId: node.id, state, message: null, counts },
+          status: { nodeId: node.id, state, message: null, counts, nextDueAt: null, hold: null },
           templateName: undefined,
         }}
       />

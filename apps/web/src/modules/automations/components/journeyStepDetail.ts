@@ -23,5 +23,6 @@ export function journeyStepDetail(
       return t('automations.journey_detail.moved', { from: when(from), to: when(to) });
   }
   if (event === 'waiting' && isInstant(detail)) return t('automations.journey_detail.until', { until: when(detail) });
-  return t(`automations.journey_reason.${detail}`, { defaultValue: detail });
+  // A reason of the scenario's own, else an error code of the catalogue (a failed step), else the server's text as it is.
+  return t([`automations.journey_reason.${detail}`, `errors.${detail}`], { defaultValue: detail });
 }

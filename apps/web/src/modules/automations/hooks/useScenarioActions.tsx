@@ -10,6 +10,8 @@ import { isConfirmedScenarioAction, type TConfirmedScenarioAction, type TScenari
 export interface TActedScenario {
   id: string;
   name: string;
+  /** Said after the confirmation's message (a run whose send time falls in the quiet hours). */
+  note?: string;
 }
 
 export function editorPath(id: string): string {
@@ -46,7 +48,7 @@ export function useScenarioActions(
     doneText: (action, scenario) => t(`automations.done.${action}`, { name: scenario.name }),
     confirmText: (action, scenario) => ({
       title: t(`automations.confirm.${action}_title`),
-      message: t(`automations.confirm.${action}`, { name: scenario.name }),
+      message: [t(`automations.confirm.${action}`, { name: scenario.name }), scenario.note].filter(Boolean).join(' '),
       typedSentence: action === 'stop' ? t('automations.confirm.stop_sentence') : undefined,
       confirmLabel: t(`automations.actions.${action}`),
       cancelLabel: t('automations.confirm.keep'),

@@ -49,7 +49,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
-import { emailSettingsQuery } from '../../sending/api/sendingCalls';
+import { setupQuery } from '../../sending/api/sendingCalls';
 import { segmentChoicesQuery } from '../../segmentation/api/segmentsCalls';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { SaveStatus } from '../../ui/components/SaveStatus';
@@ -66,6 +66,7 @@ import {
 import { NodePanel } from '../components/NodePanel';
 import { ScenarioSettingsDrawer, type TScenarioSettings } from '../components/ScenarioSettingsDrawer';
 import { ScenarioStatusBadge } from '../components/ScenarioStatusBadge';
+import { sendTimeInQuietHours } from '../components/sendTimeQuiet';
 import { StepNode, type TStepFlowNode } from '../components/StepNode';
 import { emptyEditorGraph, graphReducer } from '../graph/graphReducer';
 import { newNode, newNodeId } from '../graph/newNode';
@@ -127,12 +128,26 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
     },
   });
   const dirty = !readOnly && autosave.state !== 'saved';
-  // Leaving before the last change is saved asks first (the link back, the sidebar, the browser).
-  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty());
+  // Leaving before the last change is saved saves it first (the link back, the sidebar); only a
+  // change that cannot be saved (no name, refused, changed elsewhere) asks, and is then truly lost.
+  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty(), {
+    saveFirst: async () => {
+      if (settings.name.trim() === '' || autosave.state === 'stale') return false;
+      try {
+        await autosave.flush();
+        return !autosave.isDirty();
+      } catch {
+        return false;
+      }
+    },
+  });
 
   const templates = useQuery({ ...templateChoicesQuery(), enabled: can['templates.view_templates_report'] === true });
   const segments = useQuery(segmentChoicesQuery('', can['segmentation.read_segment'] === true));
-  const sending = useQuery(emailSettingsQuery);
+  // The senders as the campaign editor reads them: the Setup overview, which everyone who may edit
+  // a scenario may read (the campaign email settings themselves are for those who manage them).
+  const setup = useQuery(setupQuery);
+  const sending = setup.data?.settings ?? null;
   const live = scenario.status !== 'draft';
   const log = useQuery({ ...executionLogQuery(scenario.id, scenario.status === 'running'), enabled: live });
 
@@ -195,11 +210,17 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
   const act = async (action: 'run' | 'stop' | 'restart' | 'cancel' | 'resume') => {
     // "Finish and run": what is on the canvas is saved first, so the run checks what the user sees.
     if (action === 'run' && autosave.isDirty() && !(await save())) return;
-    actions.run(action, { id: scenario.id, name: settings.name });
+    // A send time inside the quiet hours is said before the run: those mails wait until they end.
+    const held = sendTimeInQuietHours(settings.run.sendTime, settings.run.timeZone, quietHours);
+    const note =
+      action === 'run' && held
+        ? t('automations.confirm.run_quiet_hours', { time: settings.run.sendTime, start: held.start, end: held.end })
+        : undefined;
+    actions.run(action, { id: scenario.id, name: settings.name, note });
   };
 
   const senders = useMemo(() => {
-    const s = sending.data;
+    const s = sending;
     return s
       ? [
           ...new Set(
@@ -209,7 +230,20 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
           ),
         ]
       : [];
-  }, [sending.data]);
+  }, [sending]);
+  // With one sender only, an email step without one gets it (as a campaign gets the settings' sender).
+  useEffect(() => {
+    if (readOnly || senders.length !== 1) return;
+    for (const node of state.nodes)
+      if (node.type === 'email' && !node.data.senderEmail)
+        dispatch({ type: 'configure', node: { ...node, data: { ...node.data, senderEmail: senders[0] ?? null } } });
+  }, [readOnly, senders, state.nodes]);
+  const quietHours = useMemo(() => {
+    const s = sending?.effective;
+    return s?.quietHoursStart && s.quietHoursEnd && sending
+      ? { start: s.quietHoursStart, end: s.quietHoursEnd, timeZone: sending.timeZone }
+      : null;
+  }, [sending]);
   const templateNames = useMemo(() => new Map((templates.data ?? []).map((c) => [c.value, c.label])), [templates.data]);
   const statusById = useMemo(
     () => new Map((log.data?.nodes ?? scenario.nodes).map((s) => [s.nodeId, s])),
@@ -401,7 +435,7 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
         <Alert color="gray" variant="light" radius={0} py={6} data-testid="editor-read-only">
           {scenario.status === 'draft'
             ? t('automations.editor.read_only_no_right')
-            : t('automations.editor.read_only', { status: t(`automations.status.${scenario.status}`) })}
+            : t(`automations.editor.read_only_status.${scenario.status}`)}
         </Alert>
       )}
       {(state.graphFaults.length > 0 || state.refusal) && (
@@ -514,6 +548,7 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
         opened={settingsOpen}
         settings={settings}
         readOnly={readOnly}
+        quietHours={quietHours}
         onChange={(next) => {
           setSettings(next);
           setSettingsRevision((n) => n + 1);

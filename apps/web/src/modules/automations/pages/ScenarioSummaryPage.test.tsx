@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { experimentReportFixture, profileFixture, scenarioFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
@@ -95,12 +95,16 @@ describe('the scenario summary', () => {
         state: 'stopped',
         message: null,
         counts: { entered: 120, waiting: 0, done: 3, skipped: 0, failed: 0, left: 117, stopped: 115 },
+        nextDueAt: null,
+        hold: null,
       },
       {
         nodeId: 'email',
         state: 'success',
         message: null,
         counts: { entered: 3, waiting: 0, done: 3, skipped: 0, failed: 0, left: 0, stopped: 0 },
+        nextDueAt: null,
+        hold: null,
       },
     ];
     const stopped = {
@@ -209,5 +213,155 @@ describe('the scenario summary', () => {
       await screen.findByTestId('summary-email-rates', {}, { timeout: 15_000 });
       expect(screen.queryByTestId('summary-email-cancelled')).toBeNull();
     }, 30_000);
+  });
+  describe('of a running scenario whose guests wait', () => {
+    // "Members of a segment": 80 mails queued at the email step, held by the hotel's quiet hours
+    // (15:00-23:00); a stay-relative entrance where guests wait for their date.
+    const nodes = [
+      { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { kind: 'before_check_in', days: 3 } },
+      {
+        id: 'email',
+        type: 'email',
+        position: { x: 0, y: 160 },
+        data: {
+          templateId: '00000000-0000-4000-8000-000000000001',
+          subject: 'See you soon',
+          senderEmail: 'info@sakura.example',
+        },
+      },
+    ];
+    const hold = {
+      reason: 'quiet_hours',
+      until: '2026-12-03T14:00:00.000Z',
+      localTime: '23:00',
+      timeZone: 'Asia/Tokyo',
+      hostName: 'Sakura Hakone',
+      otherHosts: 0,
+      waiting: 80,
+      whole: true,
+    };
+    const statuses = [
+      {
+        nodeId: 'trigger',
+        state: 'running',
+        message: null,
+        counts: { entered: 95, waiting: 15, done: 80, skipped: 0, failed: 0, left: 0, stopped: 0 },
+        nextDueAt: '2027-03-13T13:00:00.000Z',
+        hold: null,
+      },
+      {
+        nodeId: 'email',
+        state: 'running',
+        message: null,
+        counts: { entered: 80, waiting: 80, done: 0, skipped: 0, failed: 0, left: 0, stopped: 0 },
+        nextDueAt: null,
+        hold,
+      },
+    ];
+    const waiting = { ...scenarioFixture('2026-11-21T00:00:00.000Z', nodes), status: 'running', nodes: statuses };
+    const journey = (id: string, extra: Record<string, unknown>) => ({
+      id,
+      customerId: `c-${id}`,
+      customerName: 'Test300 Hand',
+      bookingId: null,
+      nodeId: 'email',
+      state: 'waiting',
+      dueAt: null,
+      hold: null,
+      enteredAt: '2026-12-03T05:00:00.000Z',
+      path: [
+        { nodeId: 'trigger', event: 'entered', detail: null, at: '2026-12-03T05:00:00.000Z' },
+        { nodeId: 'email', event: 'queued', detail: null, at: '2026-12-03T06:00:00.000Z' },
+      ],
+      ...extra,
+    });
+    const serveWaiting = () =>
+      mockFetch((method, url) => {
+        if (url.pathname === '/v1/scenarios/s1') return { body: { data: waiting } };
+        if (url.pathname === '/v1/scenarios/s1/summary')
+          return {
+            body: {
+              data: {
+                runs: [{ run: 1, startedAt: '2026-12-03T05:00:00.000Z', endedAt: null, entered: 95 }],
+                nodes: statuses,
+              },
+            },
+          };
+        if (url.pathname === '/v1/scenarios/s1/emails')
+          return { body: { data: { items: [{ ...birthdayMail, subject: 'See you soon', queued: 80, sent: 0 }] } } };
+        if (url.pathname === '/v1/scenarios/s1/journeys')
+          return {
+            body: {
+              data: {
+                items: [
+                  journey('j1', {
+                    hold: {
+                      reason: 'quiet_hours',
+                      until: hold.until,
+                      localTime: '23:00',
+                      timeZone: 'Asia/Tokyo',
+                      hostName: 'Sakura Hakone',
+                    },
+                  }),
+                  journey('j2', {
+                    nodeId: 'trigger',
+                    dueAt: '2027-03-13T13:00:00.000Z',
+                    path: [{ nodeId: 'trigger', event: 'entered', detail: null, at: '2026-12-03T05:00:00.000Z' }],
+                  }),
+                ],
+                total: 2,
+                page: 1,
+                pageSize: 5,
+              },
+            },
+          };
+        return undefined;
+      });
+
+    it.each([
+      [
+        'en',
+        'Waiting for quiet hours to end: 23:00 (Sakura Hakone)',
+        'The next wait ends 13 Mar 2027, 10:00 PM',
+        'Mail queued',
+        'Waiting until 13 Mar 2027, 10:00 PM',
+      ],
+      [
+        'ja',
+        '配信停止時間帯の終了を待っています：23:00（Sakura Hakone）',
+        '次の待機の終了：2027年3月13日 午後10:00',
+        '送信待ち',
+        '2027年3月13日 午後10:00 まで待機',
+      ],
+    ] as const)(
+      'says in %s why the guests wait and until when',
+      async (language, held, next, queued, until) => {
+        serveWaiting();
+        await renderWithProviders(<ScenarioSummaryPage />, {
+          path: '/automations/scenario/s1',
+          pattern: '/automations/scenario/:id',
+          queryClient: signedInClient(profileFixture('brand', 'admin')),
+          language,
+        });
+        await screen.findByTestId('summary-runs', {}, { timeout: 15_000 });
+        const rowOf = (id: string) =>
+          screen.getAllByTestId('summary-node').find((r) => r.getAttribute('data-node-id') === id) as HTMLElement;
+        expect(within(rowOf('email')).getByTestId('summary-node-hold').textContent).toBe(held);
+        expect(within(rowOf('trigger')).getByTestId('summary-node-next').textContent).toBe(next);
+        expect((await screen.findByTestId('summary-email-hold', {}, { timeout: 10_000 })).textContent).toBe(held);
+
+        // A customer's path: the held mail and the wait for a date each say why and until when.
+        fireEvent.change(screen.getByTestId('path-search'), { target: { value: 'Hand' } });
+        fireEvent.submit(screen.getByTestId('path-search').closest('form') as HTMLFormElement);
+        const journeys = await screen.findAllByTestId('journey', {}, { timeout: 10_000 });
+        expect(within(journeys[0]!).getByTestId('journey-wait').textContent).toBe(
+          language === 'en' ? 'Waiting for quiet hours to end: 23:00 (Sakura Hakone)' : held,
+        );
+        expect(within(journeys[0]!).getAllByTestId('journey-step')[1]!.textContent).toContain(queued);
+        expect(journeys[0]!.textContent).not.toMatch(/· queued/);
+        expect(within(journeys[1]!).getByTestId('journey-wait').textContent).toBe(until);
+      },
+      30_000,
+    );
   });
 });

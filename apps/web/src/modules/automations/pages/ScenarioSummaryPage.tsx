@@ -14,7 +14,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { TNodeCounts, TNodeStatus, TScenario, TScenarioNode } from '@yado/contracts/scenarios';
+import type {
+  TJourney,
+  TNodeCounts,
+  TNodeStatus,
+  TScenario,
+  TScenarioHold,
+  TScenarioNode,
+} from '@yado/contracts/scenarios';
 import { IconPencil, IconPlayerPause, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,6 +68,37 @@ function stoppedText(
   return node.type === 'trigger'
     ? t('automations.summary.stopped_at_entrance', { count, guests })
     : t('automations.summary.stopped_at_step', { count, guests });
+}
+
+/** Why mails queued at a step do not go out now: the quiet hours, until when on the hotel's clock. */
+function holdText(hold: TScenarioHold, t: ReturnType<typeof useTranslation>['t']): string {
+  return hold.otherHosts > 0
+    ? t('automations.summary.hold_quiet_hours_more', {
+        time: hold.localTime,
+        host: hold.hostName,
+        count: hold.otherHosts,
+      })
+    : t('automations.summary.hold_quiet_hours', { time: hold.localTime, host: hold.hostName });
+}
+
+/**
+ * Where a waiting customer stands: held by the quiet hours (until when, on the hotel's clock),
+ * waiting for a date (in the scenario's time zone), or for the mail on its way.
+ */
+function journeyWait(
+  journey: TJourney,
+  t: ReturnType<typeof useTranslation>['t'],
+  language: ReturnType<typeof currentLanguage>,
+  timeZone: string,
+): string | null {
+  if (journey.state !== 'waiting') return null;
+  if (journey.hold)
+    return t('automations.journey_hold.quiet_hours', { time: journey.hold.localTime, host: journey.hold.hostName });
+  if (journey.dueAt)
+    return t('automations.journey_hold.waiting_until', {
+      date: formatDate(journey.dueAt, language, { withTime: true, timeZone }),
+    });
+  return t('automations.journey_hold.mail_on_its_way');
 }
 
 /** What the scenario caused: its holdout compared with the guests it mailed. */
@@ -122,6 +160,11 @@ function CustomerPath({ scenario }: { scenario: TScenario }) {
             <Group gap="xs">
               <Text fw={600}>{journey.customerName}</Text>
               <Badge variant="light">{t(`automations.journey_state.${journey.state}`)}</Badge>
+              {journey.state === 'waiting' && (
+                <Text size="sm" c="dimmed" data-testid="journey-wait">
+                  {journeyWait(journey, t, language, scenario.run.timeZone)}
+                </Text>
+              )}
             </Group>
             <Timeline bulletSize={14} lineWidth={2}>
               {journey.path.map((step, index) => (
@@ -172,6 +215,7 @@ export function ScenarioSummaryPage() {
   const allowed = scenarioActionsFor(data.status, data.editable, can);
   const nodes = log.data?.nodes ?? data.nodes;
   const runs = log.data?.runs ?? [];
+  const holdOfNode = (nodeId: string) => nodes.find((n) => n.nodeId === nodeId)?.hold ?? null;
   const columns = COUNT_COLUMNS.filter((key) => key !== 'stopped' || nodes.some((n) => n.counts.stopped > 0));
 
   return (
@@ -278,6 +322,21 @@ export function ScenarioSummaryPage() {
                               {t(`errors.${status.message}`, { defaultValue: t('errors.general') })}
                             </Text>
                           )}
+                          {status?.hold && (
+                            <Text size="xs" c="orange.8" maw={320} data-testid="summary-node-hold">
+                              {holdText(status.hold, t)}
+                            </Text>
+                          )}
+                          {status?.nextDueAt && status.counts.waiting > 0 && (
+                            <Text size="xs" c="dimmed" maw={320} data-testid="summary-node-next">
+                              {t('automations.summary.next_due', {
+                                date: formatDate(status.nextDueAt, language, {
+                                  withTime: true,
+                                  timeZone: data.run.timeZone,
+                                }),
+                              })}
+                            </Text>
+                          )}
                           {status?.state === 'stopped' && (
                             <Text size="xs" c="dimmed" maw={320} data-testid="summary-node-stopped">
                               {stoppedText(node, status, t, language)}
@@ -335,6 +394,11 @@ export function ScenarioSummaryPage() {
                         skipped: formatCount(email.skipped, language),
                       })}
                     </Text>
+                    {holdOfNode(email.nodeId) && (
+                      <Text size="xs" c="orange.8" data-testid="summary-email-hold">
+                        {holdText(holdOfNode(email.nodeId) as TScenarioHold, t)}
+                      </Text>
+                    )}
                     {email.cancelled > 0 && (
                       <Text size="xs" c="dimmed" data-testid="summary-email-cancelled">
                         {t('automations.summary.email_cancelled', {
