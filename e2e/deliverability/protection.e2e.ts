@@ -105,6 +105,19 @@ describe.each(LANGUAGES)('a campaign that pauses itself (%s)', (language) => {
     expect(await page.getByTestId('campaign-protection-warning').count()).toBe(0);
     await screenshot(page, `protection-paused-${language}`);
 
+    // Resume asks first: why it paused, at which rate and how many mails would go. Kept paused here.
+    await page.getByRole('button', { name: c.actions.resume, exact: true }).click();
+    const resuming = page.getByRole('dialog');
+    await resuming.waitFor();
+    const resumeAsked = (await resuming.textContent()) ?? '';
+    expect(resumeAsked).toContain(c.confirm.resume_title);
+    expect(resumeAsked).toContain(`unknown ${arranged.run}`);
+    expect(resumeAsked).toContain('100%');
+    expect(resumeAsked).toContain(String(GUESTS - handed));
+    await resuming.getByRole('button', { name: c.confirm.keep, exact: true }).click();
+    await resuming.waitFor({ state: 'detached' });
+    expect((await campaignState(arranged.campaignId)).paused).not.toBeNull();
+
     // Cancel the rest: the dialog says how many guests will not get it.
     await page.getByRole('button', { name: c.actions.cancel, exact: true }).click();
     const dialog = page.getByRole('dialog');

@@ -329,10 +329,21 @@ export const ZAudiencePreview = z.object({
   bounced: z.number(),
   /** Held by the frequency cap (at the cap now). */
   frequencyCapped: z.number(),
-  /** matched minus all of the above: who would receive it now. */
+  /** matched minus all of the above: who would receive it now (less `heldOut`, when asked with a holdout). */
   recipients: z.number(),
+  /**
+   * Asked with a holdout: the mailable guests it holds out (the same hash of the campaign and the
+   * guest as the send's snapshot, before the frequency cap), never mailed.
+   */
+  heldOut: z.number().optional(),
 });
 export type TAudiencePreview = z.infer<typeof ZAudiencePreview>;
+
+/** The audience preview's question: the recipients, and for a saved campaign with a holdout, its id and share. */
+export const ZAudienceQuestion = ZRecipients.extend({
+  holdout: z.object({ campaignId: z.uuid(), percent: z.number().int().min(1).max(20) }).optional(),
+});
+export type TAudienceQuestion = z.infer<typeof ZAudienceQuestion>;
 
 export const ZQuietHoursCheck = z.object({
   /** The instant the campaign would be sent. */
@@ -470,8 +481,8 @@ export const audience = defineEndpoint({
   method: 'POST',
   path: '/v1/campaigns/audience',
   summary:
-    'Audience preview of a recipients choice: de-duplicated, minus unsubscribed, without email, bounced and frequency-capped',
-  body: ZRecipients,
+    'Audience preview of a recipients choice: de-duplicated, minus unsubscribed, without email, bounced and frequency-capped (and with `holdout`, minus those the saved campaign holds out: `heldOut`)',
+  body: ZAudienceQuestion,
   response: envelope(ZAudiencePreview),
 });
 export const quietHours = defineEndpoint({

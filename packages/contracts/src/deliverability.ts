@@ -254,6 +254,11 @@ export const ZProtectionAlert = z.object({
   pausePct: z.number(),
   /** True: it paused itself and waits for an admin; false: a warning. */
   paused: z.boolean(),
+  /**
+   * True: it has finished sending (nothing left that a pause could hold): the warning is about its
+   * list, for the next campaign to the same guests, whether or not its rate reached the pause threshold.
+   */
+  finished: z.boolean(),
 });
 export type TProtectionAlert = z.infer<typeof ZProtectionAlert>;
 

@@ -115,22 +115,39 @@ const capHits = (brandId: string, cap: { count: number; days: number }, at?: Dat
   sql`select fd.customer_id from deliveries fd where fd.brand_id = ${brandId}::uuid and ${sentWithin(cap, at)}
     group by fd.customer_id having count(*) >= ${cap.count}::int`;
 
+/**
+ * The preview's counts. With `holdout` (a saved campaign's id and share), also the mailable guests
+ * its snapshot would hold out, by the same hash (`uniformSql`), before the frequency cap as there:
+ * `recipients` is then who would be mailed, those held out apart.
+ */
 export async function previewCounts(
   tx: TTx,
   audience: TAudienceSql,
   cap: { count: number; days: number },
+  holdout: { seed: string; share: number } | null = null,
 ): Promise<TAudiencePreview> {
-  const [row] = await selectRows<Omit<TAudiencePreview, 'recipients'>>(
+  const held = holdout
+    ? sql`${uniformSql(sql`${holdout.seed}::text`, sql`customers.id`)} < ${holdout.share}::double precision`
+    : sql`false`;
+  const [row] = await selectRows<Omit<TAudiencePreview, 'recipients'> & { heldOut: number; cappedHeld: number }>(
     tx,
     sql`select count(*)::int as "matched",
       count(*) filter (where customers.email_status <> 'active')::int as "unsubscribed",
       count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is null)::int as "noEmail",
       count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is not null and ${suppressedSql('customers')})::int as "bounced",
-      count(*) filter (where ${MAILABLE} and ${atCap(cap)})::int as "frequencyCapped"
+      count(*) filter (where ${MAILABLE} and ${atCap(cap)})::int as "frequencyCapped",
+      count(*) filter (where ${MAILABLE} and ${held})::int as "heldOut",
+      count(*) filter (where ${MAILABLE} and ${held} and ${atCap(cap)})::int as "cappedHeld"
       from customers where ${audience.where}`,
   );
-  const r = row as Omit<TAudiencePreview, 'recipients'>;
-  return { ...r, recipients: r.matched - r.unsubscribed - r.noEmail - r.bounced - r.frequencyCapped };
+  const { heldOut, cappedHeld, ...r } = row as Omit<TAudiencePreview, 'recipients'> & {
+    heldOut: number;
+    cappedHeld: number;
+  };
+  const recipients = r.matched - r.unsubscribed - r.noEmail - r.bounced - r.frequencyCapped;
+  if (!holdout) return { ...r, recipients };
+  // A held-out guest at the cap is held out (the snapshot draws the holdout first): counted once.
+  return { ...r, recipients: recipients - heldOut + cappedHeld, heldOut };
 }
 
 /**

@@ -605,14 +605,28 @@ export async function duplicateCampaign(
 export async function previewAudience(
   rt: TRuntime,
   ctx: TActingContext,
-  recipients: { segmentIds: string[]; excludeSegmentIds: string[] },
+  recipients: {
+    segmentIds: string[];
+    excludeSegmentIds: string[];
+    holdout?: { campaignId: string; percent: number } | undefined;
+  },
 ): Promise<TAudiencePreview> {
   const owner = owningHost(ctx);
   const resolution = await resolveSendingIdentity(rt, owner.hostId);
   const cap = resolution.ok ? resolution.identity.frequencyCap : { count: 3, days: 7 };
+  // The holdout is drawn by a hash seeded with the campaign's id (experiments/assignment.ts): the
+  // preview counts the same guests the snapshot will hold out, the id being only a seed here.
+  const holdout = recipients.holdout
+    ? { seed: recipients.holdout.campaignId, share: recipients.holdout.percent / 100 }
+    : null;
   return inTenant(rt, ctx, async (tx) => {
     await checkReferences(tx, ctx, [...recipients.segmentIds, ...recipients.excludeSegmentIds], null);
-    return previewCounts(tx, await audienceSql(tx, owner, recipients.segmentIds, recipients.excludeSegmentIds), cap);
+    return previewCounts(
+      tx,
+      await audienceSql(tx, owner, recipients.segmentIds, recipients.excludeSegmentIds),
+      cap,
+      holdout,
+    );
   });
 }
 

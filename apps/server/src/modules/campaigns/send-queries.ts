@@ -296,14 +296,16 @@ export async function putBackLapsed(
 
 /**
  * The campaign becomes sent when sent + skipped + failed equals its audience; true when it did now.
- * A pause taken by the step that answered the last mails (protection, or a user a moment late)
- * has nothing left to hold: it ends with the send, as with a cancel (its audit entry and
- * `paused_reason` stay on record).
+ * A pause taken by the step that answered the last mails (a user a moment late; protection does
+ * not pause a campaign with nothing left to hold) ends with the send, as with a cancel (its audit
+ * entry stays on record). A protection reason not resumed goes with it: a sent campaign is not
+ * "paused automatically", its report warns of its rates instead (a resumed one keeps its mark).
  */
 export async function finishIfDone(tx: TTx, campaignId: string, at?: Date): Promise<boolean> {
   const rows = await selectRows<{ id: string }>(
     tx,
     sql`update campaigns c set status = 'sent', finished_at = ${instant(at)}, problem = null, paused_at = null, paused_by = null,
+        paused_reason = case when c.paused_reason->>'resumed' = 'true' then c.paused_reason end,
         updated_at = now()
       where c.id = ${campaignId}::uuid and c.status = 'pending' and c.audience =
         (select count(*) from deliveries d where d.campaign_id = c.id and d.status in ('sent', 'skipped', 'failed'))

@@ -339,7 +339,9 @@ const campaignsAtRisk = (recorded: TRecorded[]): string[] => [
  * threshold: the user pause (`paused_at`, claims stop at the next claim) with `paused_by` null and
  * the reason, and an audit entry without an actor. A scenario's hidden campaign is left alone: its
  * journeys have no one to resume them. Once an admin resumed a campaign that paused itself, it is
- * not paused by protection again (`paused_reason` stays, marked resumed).
+ * not paused by protection again (`paused_reason` stays, marked resumed). Nor is a campaign with
+ * nothing left to hold (every mail handed to the relay): it finishes as sent, without a pause on
+ * record, and its report and the brand admins' banner show its rate past the limit instead.
  */
 export async function protectCampaigns(tx: TTx, campaignIds: string[], at?: Date): Promise<void> {
   const query = pauseQuery(campaignIds, instant(at));
@@ -358,6 +360,10 @@ function pauseQuery(campaignIds: string[], now: SQL): SQL | null {
           left join campaign_email_settings s on s.host_id = c.brand_id
         where c.id = any(${sql.param(campaignIds)}::uuid[]) and c.status = 'pending' and c.paused_at is null
           and c.scenario_id is null and c.paused_reason is null
+          -- A pause holds what is not yet handed to the relay: with nothing left (the last mails
+          -- answered, reports still coming in), the campaign finishes and its report warns instead.
+          and exists (select 1 from deliveries d where d.campaign_id = c.id
+            and (d.status in ('queued', 'deferred') or (d.status = 'sending' and d.handed_at is null)))
       ), hit as (
         select id,
           case when hard_bounces * 100.0 >= hard_pct * handed then 'hard_bounce'

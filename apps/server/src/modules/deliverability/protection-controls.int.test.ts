@@ -140,7 +140,10 @@ describe('warning before the pause', () => {
       return r.totals.hardBounces === 3 && r.totals.sent + r.totals.failed === 100 ? r : null;
     }, 60_000);
     expect(report.warning).toEqual({ kind: 'hard_bounce', rate: 0.03, pausePct: 5 });
-    const campaign = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
+    const campaign = await eventually(async () => {
+      const c = (await s.call('GET', `/v1/campaigns/${id}`, { token })).body.data;
+      return c.status === 'sent' ? c : null;
+    }, 30_000);
     expect(campaign.paused).toBeNull();
     // The recipient list shows each bounce as classified, with the report's diagnostic.
     const recipients = (await s.call('GET', `/v1/campaigns/${id}/recipients?limit=100`, { token })).body.data.items as {
@@ -164,6 +167,7 @@ describe('warning before the pause', () => {
       rate: 0.03,
       pausePct: 5,
       paused: false,
+      finished: true,
     });
 
     // With a higher threshold the same rate is below its warning level.

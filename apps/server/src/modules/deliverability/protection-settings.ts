@@ -79,7 +79,9 @@ export function saveProtection(rt: TRuntime, ctx: TActingContext, input: TProtec
 /**
  * The brand's sending campaigns that paused themselves, or whose rates are past the warning level
  * (the same `protectionWarning` as their statistics), and those sent within the last day that are:
- * what the brand admins' banner lists (reports keep coming in after a send finished).
+ * what the brand admins' banner lists (reports keep coming in after a send finished). A finished
+ * one is `finished` (it will not pause: its list needs a look before the next campaign), whether
+ * or not it paused itself and was resumed on the way.
  */
 export function listProtectionAlerts(rt: TRuntime, ctx: TActingContext): Promise<TProtectionAlert[]> {
   const brandId = brandOf(ctx);
@@ -90,6 +92,7 @@ export function listProtectionAlerts(rt: TRuntime, ctx: TActingContext): Promise
       name: string;
       paused_reason: { kind: 'hard_bounce' | 'complaint'; rate: number | string; resumed?: boolean } | null;
       paused: boolean;
+      status: string;
       sent: number;
       failed: number;
       delivered: number;
@@ -98,7 +101,7 @@ export function listProtectionAlerts(rt: TRuntime, ctx: TActingContext): Promise
     }>(
       tx,
       sql`select c.id, c.name, c.paused_reason, (c.paused_at is not null and c.paused_by is null) as paused,
-          st.sent, st.failed, st.delivered, st.hard_bounces, st.complaints
+          c.status, st.sent, st.failed, st.delivered, st.hard_bounces, st.complaints
         from campaigns c join campaign_stats st on st.campaign_id = c.id
         where c.brand_id = ${brandId}::uuid and c.scenario_id is null
           and (c.status = 'pending' or (c.status = 'sent' and c.finished_at > now() - interval '1 day'))
@@ -115,11 +118,13 @@ export function listProtectionAlerts(rt: TRuntime, ctx: TActingContext): Promise
           rate: Number(r.paused_reason.rate),
           pausePct: kind === 'hard_bounce' ? protection.hardBouncePct : protection.complaintPct,
           paused: true,
+          finished: false,
         });
         continue;
       }
+      const finished = r.status === 'sent';
       // Resumed by an admin after it paused itself: it will not pause again, so no warning says it will.
-      if (r.paused_reason) continue;
+      if (r.paused_reason && !finished) continue;
       const warning = protectionWarning(
         {
           sent: r.sent,
@@ -130,7 +135,7 @@ export function listProtectionAlerts(rt: TRuntime, ctx: TActingContext): Promise
         },
         protection,
       );
-      if (warning) alerts.push({ campaignId: r.id, name: r.name, ...warning, paused: false });
+      if (warning) alerts.push({ campaignId: r.id, name: r.name, ...warning, paused: false, finished });
     }
     return alerts;
   });

@@ -178,19 +178,17 @@ describe('protection', () => {
     expect(pauses[0].n).toBe(1);
   }, 120_000);
 
-  it('a campaign whose last mails pause it ends sent, not paused: nothing was left to hold', async () => {
+  it('a campaign whose last mails cross the threshold ends sent, without a pause, and warns of its rates', async () => {
     // As many guests as the minimum, every address refused by the relay (the sink answers 550 5.1.1
-    // to `unknown*`): the step that hands the last of them reaches the minimum and pauses it.
+    // to `unknown*`): the step that records the last of them reaches the minimum with nothing left
+    // to hold, so it is not paused (a pause that holds nothing is not one): it finishes as sent, and
+    // its report and the brand admins' banner say its rate is past the limit.
     const ids = await guests((i) => `unknown${i}x`, MIN_SENT, GUESTS);
-    const segment = await staticSegment(s, token, `保護末尾 ${tag}`, ids);
+    const name = `保護末尾 ${tag}`;
+    const segment = await staticSegment(s, token, name, ids);
     const created = await s.call('POST', '/v1/campaigns', {
       token,
-      body: {
-        name: `保護末尾 ${tag}`,
-        subject: `保護末尾 ${tag}`,
-        recipients: { segmentIds: [segment], excludeSegmentIds: [] },
-        templateId,
-      },
+      body: { name, subject: name, recipients: { segmentIds: [segment], excludeSegmentIds: [] }, templateId },
     });
     const id = created.body.data.id as string;
     expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
@@ -204,11 +202,27 @@ describe('protection', () => {
     );
     expect(done.paused).toBeNull();
     expect(done.statistics).toMatchObject({ sent: 0, failed: MIN_SENT });
-    // The pause itself is on record: protection acted, and said why.
-    const [audit] = await s.sql(`select changes from audit_log where target_id = $1 and action = 'pause'`, [id]);
-    expect(audit.changes).toMatchObject({ pausedReason: 'hard_bounce', rate: '100.0%' });
-    const listed = (await s.call('GET', `/v1/campaigns?search=${encodeURIComponent(`保護末尾 ${tag}`)}`, { token }))
-      .body.data.items[0];
+    // No pause on record, and no reason left on the campaign.
+    const pauses = await s.sql(`select changes from audit_log where target_id = $1 and action = 'pause'`, [id]);
+    expect(pauses).toEqual([]);
+    const [row] = await s.sql(`select paused_reason from campaigns where id = $1`, [id]);
+    expect(row.paused_reason).toBeNull();
+    const listed = (await s.call('GET', `/v1/campaigns?search=${encodeURIComponent(name)}`, { token })).body.data
+      .items[0];
     expect(listed).toMatchObject({ status: 'sent', paused: null });
+    // Its statistics warn with the rate past the threshold.
+    const report = (await s.call('GET', `/v1/campaigns/${id}/statistics`, { token })).body.data;
+    expect(report.warning).toEqual({ kind: 'hard_bounce', rate: 1, pausePct: 5 });
+    // The brand admins are told: the next campaign to the same list would bounce as well.
+    const alerts = (await s.call('GET', '/v1/deliverability/protection/alerts', { token })).body.data;
+    expect(alerts).toContainEqual({
+      campaignId: id,
+      name,
+      kind: 'hard_bounce',
+      rate: 1,
+      pausePct: 5,
+      paused: false,
+      finished: true,
+    });
   }, 60_000);
 });

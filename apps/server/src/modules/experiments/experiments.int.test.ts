@@ -154,6 +154,48 @@ async function subjects(campaignId: string): Promise<Map<string, string[]>> {
   return out;
 }
 
+describe('the audience preview of a campaign with a holdout', () => {
+  it('counts the guests its holdout will hold out, as the send then does', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const name = 'preview';
+    const created = await s.call('POST', '/v1/segments', { token, body: { name: `${name} ${tag}`, type: 'static' } });
+    const segmentId = created.body.data.id as string;
+    const c = await s.call('POST', '/v1/campaigns', {
+      token,
+      body: {
+        name: `${name} ${tag}`,
+        subject: `件名 ${name}`,
+        recipients: { segmentIds: [segmentId] },
+        templateId: await template(token),
+        experiment: { holdoutPercent: 10 },
+      },
+    });
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    const id = c.body.data.id as string;
+    const ids = Array.from({ length: 300 }, () => randomUUID());
+    await addGuests(segmentId, name, ids);
+    const expected = ids.filter(
+      (g) => armOf({ seed: id, holdoutShare: 0.1, testShare: 0, variants: 1 }, g).kind === 'holdout',
+    ).length;
+    expect(expected).toBeGreaterThan(0);
+
+    const plain = await s.call('POST', '/v1/campaigns/audience', { token, body: { segmentIds: [segmentId] } });
+    expect(plain.body.data).toMatchObject({ matched: 300, recipients: 300 });
+    expect(plain.body.data.heldOut).toBeUndefined();
+    const preview = await s.call('POST', '/v1/campaigns/audience', {
+      token,
+      body: { segmentIds: [segmentId], holdout: { campaignId: id, percent: 10 } },
+    });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.data).toMatchObject({ matched: 300, heldOut: expected, recipients: 300 - expected });
+
+    // The send holds out exactly those.
+    expect((await s.call('POST', `/v1/campaigns/${id}/send-now`, { token, body: {} })).status).toBe(200);
+    const done = await finished(token, id);
+    expect(done.statistics).toMatchObject({ heldOut: expected, sent: 300 - expected });
+  }, 90_000);
+});
+
 describe('an A/B test with a holdout', () => {
   it('mails each variant its subject, never the holdout, waits, and sends the winner (B) to the rest', async () => {
     const { token } = await s.login(DEMO.brandAdmin);

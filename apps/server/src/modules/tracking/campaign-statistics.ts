@@ -72,8 +72,9 @@ export function readCampaignReport(rt: TRuntime, ctx: TActingContext, id: string
       rates: ratesOf(totals),
       updatedAt: updatedAt ? new Date(updatedAt).toISOString() : null,
       // Protection weighs the whole campaign: a host that sees its own guests only is not warned.
-      // Nor is a campaign protection paused: its page says why it paused, and once an admin
-      // resumed it, "it pauses itself at 5%" would no longer be true.
+      // Nor is a sending campaign protection paused: its page says why it paused, and once an admin
+      // resumed it, "it pauses itself at 5%" would no longer be true. A finished one is warned of
+      // its rates (the console says so for the next campaign to the same guests).
       warning:
         campaign.guestsOnly || campaign.protectionPaused
           ? null

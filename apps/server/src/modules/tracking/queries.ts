@@ -173,7 +173,10 @@ export interface TCampaignRef {
   hostId: string;
   timezone: string;
   guestsOnly: boolean;
-  /** Protection paused it (issue 25), whether or not an admin resumed it since: it will not warn again. */
+  /**
+   * Protection paused it (issue 25), whether or not an admin resumed it since, and it still sends:
+   * it will not warn again. A finished one warns of its rates past the limits all the same.
+   */
   protectionPaused: boolean;
 }
 
@@ -183,7 +186,7 @@ export async function findCampaignInReach(tx: TTx, ctx: TActingContext, id: stri
   const [row] = await selectRows<TCampaignRef>(
     tx,
     sql`select c.id, c.brand_id as "brandId", c.host_id as "hostId", h.timezone, not ${hostReach(ctx)} as "guestsOnly",
-        c.paused_reason is not null as "protectionPaused"
+        c.paused_reason is not null and c.status = 'pending' as "protectionPaused"
       from campaigns c join hosts h on h.id = c.host_id
       where c.id = ${id} and (${hostReach(ctx)} or (c.scenario_id is null and ${reachedGuests(ctx)}))`,
   );

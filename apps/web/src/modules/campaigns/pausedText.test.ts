@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { pausedText } from './pausedText';
+import { pausedText, warningText } from './pausedText';
 
 const AT = '2026-11-26T06:04:00.000Z';
 
@@ -26,6 +26,27 @@ describe('a paused campaign', () => {
     expect(pausedText(complaint, i18next.t, 'ja', 'Asia/Tokyo')).toMatch(
       /^自動で一時停止しました: 迷惑メール報告率 0\.4%/,
     );
+    await i18next.changeLanguage('en');
+  });
+});
+
+describe('a warning of a finished campaign', () => {
+  it('says its rate against the limit and to check the list before the next campaign, not that it will pause', async () => {
+    await i18next.changeLanguage('en');
+    const complaint = { kind: 'complaint' as const, rate: 0.0014, pausePct: 0.3 };
+    expect(warningText(complaint, i18next.t, 'en')).toContain('this campaign pauses itself at 0.3%');
+    expect(warningText(complaint, i18next.t, 'en', true)).toBe(
+      'Complaint rate 0.14% (a campaign pauses itself at 0.3%). Check who the next campaign goes to before you send it.',
+    );
+    const over = { kind: 'hard_bounce' as const, rate: 0.109, pausePct: 5 };
+    expect(warningText(over, i18next.t, 'en', true)).toMatch(
+      /^Hard-bounce rate 10\.9%, past the 5% at which a campaign pauses itself, but it had nothing left to send\./,
+    );
+    await i18next.changeLanguage('ja');
+    expect(warningText(over, i18next.t, 'ja', true)).toMatch(
+      /^ハードバウンス率 10\.9%: キャンペーンが自動で一時停止する 5% を超えました/,
+    );
+    expect(warningText(complaint, i18next.t, 'ja', true)).not.toContain('その前に');
     await i18next.changeLanguage('en');
   });
 });

@@ -10,14 +10,19 @@ const percent = (value: number, language: TLanguage) =>
 
 /**
  * What a campaign near its pause says on its statistics page and in the brand admins' banner
- * (issue 25): "Hard-bounce rate 3.1%: this campaign pauses itself at 5%."
+ * (issue 25): "Hard-bounce rate 3.1%: this campaign pauses itself at 5%." A `finished` one (nothing
+ * left to send) will not pause: its rate, past the threshold or near it, is about its list, to
+ * check before the next campaign to the same guests.
  */
-export function warningText(warning: TProtectionWarning, t: TFunction, language: TLanguage): string {
-  return t(`campaign.statistics.protection_warning.${warning.kind}`, {
-    rate: percent(warning.rate * 100, language),
-    threshold: percent(warning.pausePct, language),
-  });
+export function warningText(warning: TProtectionWarning, t: TFunction, language: TLanguage, finished = false): string {
+  const values = { rate: percent(warning.rate * 100, language), threshold: percent(warning.pausePct, language) };
+  if (!finished) return t(`campaign.statistics.protection_warning.${warning.kind}`, values);
+  const over = warning.rate * 100 >= warning.pausePct;
+  return t(`campaign.statistics.protection_finished.${over ? 'over' : 'near'}.${warning.kind}`, values);
 }
+
+/** A protection pause's rate as its texts show it ("5.2"). */
+export const pausedRate = (rate: number, language: TLanguage) => percent(rate * 100, language);
 
 /**
  * What a paused campaign says on its statistics page and in the list: who paused it and when, or,

@@ -42,9 +42,12 @@ export function phaseText(
   t: TFunction,
   language: TLanguage,
   timeZone: string,
+  /** The campaign is paused: a decided winner reaches the rest once it is resumed. */
+  paused = false,
 ): string {
+  if (report.phase === 'decided' && paused) return t('experiments.report.phase.decided_paused');
   if (report.phase === 'waiting' && report.decideAt) {
-    return t('experiments.report.phase.waiting', {
+    return t(`experiments.report.phase.${paused ? 'waiting_paused' : 'waiting'}`, {
       time: formatDate(report.decideAt, language, { withTime: true, timeZone }),
       timeZone,
     });
@@ -55,18 +58,25 @@ export function phaseText(
 /**
  * The winner and why, in words a marketer reads: "B won on clicks: 4.1% against 3.2%, 95%
  * confidence", "Inconclusive: ...", "too few recipients per variant", or who picked it by hand.
- * null while the test has not been decided.
+ * null while the test has not been decided. `paused`: the campaign is paused, so the winner goes
+ * to the rest once it is resumed (not "went to the rest").
  */
-export function decisionText(report: TExperimentReport, t: TFunction, language: TLanguage): string | null {
+export function decisionText(
+  report: TExperimentReport,
+  t: TFunction,
+  language: TLanguage,
+  paused = false,
+): string | null {
   const { decision } = report;
   if (!decision) return null;
+  const texts = paused ? 'experiments.report.decision_paused' : 'experiments.report.decision';
   if (decision.kind === 'manual') {
     return decision.by
-      ? t('experiments.report.decision.manual_by', { key: decision.key, name: decision.by.name })
-      : t('experiments.report.decision.manual', { key: decision.key });
+      ? t(`${texts}.manual_by`, { key: decision.key, name: decision.by.name })
+      : t(`${texts}.manual`, { key: decision.key });
   }
   if (decision.kind === 'inconclusive') {
-    return t(`experiments.report.decision.${decision.reason}`, { min: formatCount(MIN_PER_VARIANT, language) });
+    return t(`${texts}.${decision.reason}`, { min: formatCount(MIN_PER_VARIANT, language) });
   }
   const rate = (v: TVariantReport | undefined) => (v ? rateOf(v, decision.metric)?.value : undefined);
   const winner = report.variants.find((v) => v.key === decision.key);
@@ -76,7 +86,7 @@ export function decisionText(report: TExperimentReport, t: TFunction, language: 
     (top, v) => ((rate(v) ?? -1) > (rate(top) ?? -1) ? v : top),
     undefined,
   );
-  return t('experiments.report.decision.winner', {
+  return t(`${texts}.winner`, {
     key: decision.key,
     metric: t(`experiments.report.won_on.${decision.metric}`),
     rate: formatRate(rate(winner), language),

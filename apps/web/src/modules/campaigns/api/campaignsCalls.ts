@@ -1,10 +1,10 @@
 import * as campaignsApi from '@yado/contracts/campaigns';
 import type {
   CAMPAIGN_SORTS,
+  TAudienceQuestion,
   TCampaign,
   TCampaignInput,
   TCampaignListStatus,
-  TRecipients,
   TSchedule,
 } from '@yado/contracts/campaigns';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
@@ -58,7 +58,7 @@ export const campaignQuery = (id: string) =>
   });
 
 /** The de-duplicated audience of a choice of segments, as the server counts it now. */
-export const audienceQuery = (recipients: TRecipients) =>
+export const audienceQuery = (recipients: TAudienceQuestion) =>
   queryOptions({
     queryKey: [...CAMPAIGNS_QUERY_KEY, 'audience', recipients],
     queryFn: ({ signal }) => request(campaignsApi.audience, { body: recipients, signal }),

@@ -17,6 +17,7 @@ describe('protection banner (issue 25)', () => {
                   rate: 0.031,
                   pausePct: 5,
                   paused: false,
+                  finished: false,
                 },
                 {
                   campaignId: 'c2',
@@ -25,6 +26,16 @@ describe('protection banner (issue 25)', () => {
                   rate: 0.004,
                   pausePct: 0.3,
                   paused: true,
+                  finished: false,
+                },
+                {
+                  campaignId: 'c3',
+                  name: '秋のご案内',
+                  kind: 'complaint',
+                  rate: 0.0014,
+                  pausePct: 0.3,
+                  paused: false,
+                  finished: true,
                 },
               ],
             },
@@ -36,8 +47,14 @@ describe('protection banner (issue 25)', () => {
     expect(lines.map((l) => l.textContent)).toEqual([
       '「冬のご案内」: ハードバウンス率 3.1%: 5% に達するとこのキャンペーンは自動で一時停止します。その前に宛先のアドレスを確認してください。 統計を開く',
       '「春の宿泊プラン」は自動で一時停止しました。 統計を開く',
+      // Finished: it will not pause; its list is what needs a look before the next campaign.
+      '「秋のご案内」: 迷惑メール報告率 0.14%（0.3% でキャンペーンは自動で一時停止します）。次のキャンペーンを送る前に配信先を確認してください。 統計を開く',
     ]);
-    expect(screen.getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/campaign/c1', '/campaign/c2']);
+    expect(screen.getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual([
+      '/campaign/c1',
+      '/campaign/c2',
+      '/campaign/c3',
+    ]);
   }, 30_000);
 
   it('says nothing when no campaign is near its limits', async () => {

@@ -11,7 +11,8 @@ import { warningText } from '../pausedText';
 /**
  * Above every page of a brand admin (issue 25): the brand's sending campaigns that paused
  * themselves or are near their bounce or complaint limit, each with its rate and threshold and a
- * link to its statistics (where it is resumed or cancelled).
+ * link to its statistics (where it is resumed or cancelled), and those that finished within a day
+ * with such a rate (their list needs a look before the next campaign).
  */
 export function ProtectionNotice() {
   const { t } = useTranslation();
@@ -35,7 +36,7 @@ export function ProtectionNotice() {
               ? t('campaign.statistics.protection_banner.paused', { name: alert.name })
               : t('campaign.statistics.protection_banner.warning', {
                   name: alert.name,
-                  text: warningText(alert, t, language),
+                  text: warningText(alert, t, language, alert.finished),
                 })}{' '}
             <Anchor component={Link} to={`/campaign/${alert.campaignId}`} size="sm">
               {t('campaign.statistics.protection_banner.open')}

@@ -18,23 +18,29 @@ import {
 } from '../api/campaignsCalls';
 import { isConfirmed, type TCampaignAction, type TConfirmedAction } from '../campaignActions';
 import { heldUntilText } from '../heldUntil';
+import { pausedRate } from '../pausedText';
 
 /** A campaign a confirmation is about, and for "Send now" in the quiet hours, when its mails go. */
 type TAsked = TCampaign & { heldUntil: string | null };
+/** What asks first: the confirmed actions, and resuming a campaign that paused itself (issue 25). */
+type TAsking = TConfirmedAction | 'resume';
 
-const CONFIRM_LABEL: Record<TConfirmedAction, string> = {
+const CONFIRM_LABEL: Record<TAsking, string> = {
+  resume: 'campaign.actions.resume',
   send_now: 'campaign.actions.send_now',
   save_as_draft: 'campaign.actions.save_as_draft',
   cancel: 'campaign.actions.cancel',
   delete: 'campaign.actions.delete',
 };
-const PERFORM: Record<TConfirmedAction, (id: string) => Promise<unknown>> = {
+const PERFORM: Record<TAsking, (id: string) => Promise<unknown>> = {
+  resume: resumeCampaign,
   send_now: sendCampaignNow,
   save_as_draft: saveCampaignAsDraft,
   cancel: cancelCampaign,
   delete: deleteCampaign,
 };
-const DONE: Record<TConfirmedAction, string> = {
+const DONE: Record<TAsking, string> = {
+  resume: 'resumed',
   send_now: 'sending',
   save_as_draft: 'drafted',
   cancel: 'cancelled',
@@ -54,7 +60,7 @@ export function useCampaignActions(onDeleted?: () => void): {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: CAMPAIGNS_QUERY_KEY });
 
-  const { ask, dialog } = useConfirmedAction<TConfirmedAction, TAsked>({
+  const { ask, dialog } = useConfirmedAction<TAsking, TAsked>({
     perform: (action, campaign) => PERFORM[action](campaign.id),
     doneText: (action, campaign) =>
       action === 'send_now' && campaign.heldUntil
@@ -64,15 +70,27 @@ export function useCampaignActions(onDeleted?: () => void): {
       title: t(`campaign.confirm.${action}_title`),
       // Cancelling a paused send stops the mails not yet sent (queued, deferred, and those a worker
       // claimed and had not handed to the relay when it paused); the sent ones stay counted.
+      // Resuming a campaign that paused itself sends the rest at once: the dialog says why it
+      // paused, at which rate, and how many mails go (those a cancel would stop).
       message:
-        action === 'cancel' && campaign.status === 'pending'
-          ? t('campaign.confirm.cancel_paused', {
+        action === 'resume' && campaign.paused?.reason
+          ? t(`campaign.confirm.resume_protection.${campaign.paused.reason.kind}`, {
               name: campaign.name,
-              guests: campaign.statistics.queued + campaign.statistics.deferred + campaign.statistics.claimed,
+              rate: pausedRate(campaign.paused.reason.rate, currentLanguage()),
+              guests: (
+                campaign.statistics.queued +
+                campaign.statistics.deferred +
+                campaign.statistics.claimed
+              ).toLocaleString(),
             })
-          : action === 'send_now' && campaign.heldUntil
-            ? t('campaign.confirm.send_now_held', { name: campaign.name, date: campaign.heldUntil })
-            : t(`campaign.confirm.${action}`, { name: campaign.name }),
+          : action === 'cancel' && campaign.status === 'pending'
+            ? t('campaign.confirm.cancel_paused', {
+                name: campaign.name,
+                guests: campaign.statistics.queued + campaign.statistics.deferred + campaign.statistics.claimed,
+              })
+            : action === 'send_now' && campaign.heldUntil
+              ? t('campaign.confirm.send_now_held', { name: campaign.name, date: campaign.heldUntil })
+              : t(`campaign.confirm.${action}`, { name: campaign.name }),
       confirmLabel: t(CONFIRM_LABEL[action]),
       cancelLabel: t('campaign.confirm.keep'),
       danger: action === 'delete' || action === 'cancel',
@@ -95,6 +113,8 @@ export function useCampaignActions(onDeleted?: () => void): {
         t,
         refresh,
       );
+    // A campaign that paused itself (bounces, complaints) asks before it resumes: the rest goes at once.
+    else if (action === 'resume' && campaign.paused?.reason) ask('resume', { ...campaign, heldUntil: null });
     // Pause and resume go at once (both undo each other), with a snackbar.
     else if (action === 'pause' || action === 'resume')
       void actAtOnce(

@@ -452,6 +452,73 @@ describe('the campaign editor’s send now', () => {
   }, 30_000);
 });
 
+describe('the campaign editor’s send now with an A/B test and a holdout', () => {
+  it('names how many guests will be mailed and how many are held out, and sums up the test with its subjects', async () => {
+    const tested = completeDraft({
+      experiment: {
+        ...completeDraft().experiment,
+        variants: [
+          {
+            key: 'B',
+            subject: '冬だけの特別料金',
+            preHeader: '',
+            senderName: null,
+            templateId: null,
+            templateName: null,
+          },
+        ],
+        holdoutPercent: 10,
+      },
+    });
+    const asked: Record<string, unknown>[] = [];
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1') return { body: { data: tested } };
+      if (method === 'POST' && url.pathname === '/v1/campaigns/quiet-hours')
+        return {
+          body: {
+            data: {
+              sendAt: '2026-11-26T03:00:00.000Z',
+              inQuietHours: false,
+              quietHours: { start: '21:00', end: '08:00', timeZone: 'Asia/Tokyo' },
+              deferredTo: null,
+            },
+          },
+        };
+      if (method === 'POST' && url.pathname === '/v1/campaigns/audience') {
+        const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+        asked.push(body);
+        const counts = { matched: 654, unsubscribed: 0, noEmail: 0, bounced: 0, frequencyCapped: 0 };
+        return {
+          body: { data: body.holdout ? { ...counts, recipients: 600, heldOut: 54 } : { ...counts, recipients: 654 } },
+        };
+      }
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=review',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const summary = await screen.findByTestId('campaign-summary', {}, { timeout: 15_000 });
+    await waitFor(() =>
+      expect(summary.textContent).toContain(
+        '2 variants on 20% of the audience, winner by clicks after 4 h: A “冬の特別プラン”, B “冬だけの特別料金”',
+      ),
+    );
+    fireEvent.click(screen.getByTestId('campaign-send-now'));
+    await waitFor(() =>
+      expect(screen.getByTestId('campaign-send-now-message').textContent).toBe(
+        '“冬のご案内” will be sent to its recipients now. Guests who will receive it: 600; 54 more in the holdout group are never mailed. This cannot be undone.',
+      ),
+    );
+    // The server counts the holdout of this campaign (its id seeds the draw) and share.
+    expect(asked.some((b) => JSON.stringify(b.holdout) === JSON.stringify({ campaignId: 'c1', percent: 10 }))).toBe(
+      true,
+    );
+  }, 30_000);
+});
+
 describe('creating a campaign', () => {
   it('shows a role without campaign.create (a hotel viewer) the no-access page, not the wizard', async () => {
     await renderWithProviders(<CampaignEditorPage />, {

@@ -135,6 +135,17 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
     audienceQuery({ segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds }),
   );
   const template = useQuery(chosenTemplateQuery(draft.templateId));
+  // With a holdout, "Send now" names who will be mailed: a saved campaign's server counts the guests
+  // its holdout hash draws (the seed is its id), the others are told about how many (the share).
+  const holdoutPercent = draft.experiment.holdoutPercent;
+  const mailed = useQuery({
+    ...audienceQuery({
+      segmentIds: draft.segmentIds,
+      excludeSegmentIds: draft.excludeSegmentIds,
+      ...(campaign && holdoutPercent !== null ? { holdout: { campaignId: campaign.id, percent: holdoutPercent } } : {}),
+    }),
+    enabled: confirmingSend && Boolean(campaign) && holdoutPercent !== null && draft.segmentIds.length > 0,
+  });
 
   const status = campaign?.status ?? 'draft';
   const statusAllows = (EDITABLE_STATUSES as readonly string[]).includes(status);
@@ -447,16 +458,40 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
         title={t('campaign.confirm.send_now_title')}
         message={
           <span data-testid="campaign-send-now-message">
-            {audience.data
+            {holdoutPercent === null && audience.data
               ? t(heldUntil ? 'campaign.confirm.send_now_held_count' : 'campaign.confirm.send_now_count', {
                   name: draft.name,
                   guests: audience.data.recipients.toLocaleString(),
                   date: heldUntil,
                 })
-              : t(heldUntil ? 'campaign.confirm.send_now_held' : 'campaign.confirm.send_now', {
-                  name: draft.name,
-                  date: heldUntil,
-                })}
+              : holdoutPercent !== null && mailed.data?.heldOut !== undefined && !mailed.isPlaceholderData
+                ? t(
+                    heldUntil
+                      ? 'campaign.confirm.send_now_held_holdout_count'
+                      : 'campaign.confirm.send_now_holdout_count',
+                    {
+                      name: draft.name,
+                      guests: mailed.data.recipients.toLocaleString(),
+                      heldOut: mailed.data.heldOut.toLocaleString(),
+                      date: heldUntil,
+                    },
+                  )
+                : holdoutPercent !== null && audience.data
+                  ? t(
+                      heldUntil
+                        ? 'campaign.confirm.send_now_held_holdout_about'
+                        : 'campaign.confirm.send_now_holdout_about',
+                      {
+                        name: draft.name,
+                        guests: Math.round((audience.data.recipients * (100 - holdoutPercent)) / 100).toLocaleString(),
+                        percent: holdoutPercent,
+                        date: heldUntil,
+                      },
+                    )
+                  : t(heldUntil ? 'campaign.confirm.send_now_held' : 'campaign.confirm.send_now', {
+                      name: draft.name,
+                      date: heldUntil,
+                    })}
           </span>
         }
         confirmLabel={t('campaign.actions.send_now')}

@@ -85,6 +85,8 @@ function serve(
     if (url.pathname === `/v1/campaigns/${ID}/experiment`) return { body: { data: experiment() } };
     if (method === 'POST' && url.pathname === `/v1/campaigns/${ID}/cancel`)
       return { body: { data: { ...answer, status: 'cancelled', paused: null } } };
+    if (method === 'POST' && url.pathname === `/v1/campaigns/${ID}/resume`)
+      return { body: { data: { ...answer, paused: null } } };
     if (url.pathname === `/v1/campaigns/${ID}`) return { body: { data: answer } };
     if (url.pathname === `/v1/campaigns/${ID}/statistics`)
       return {
@@ -447,6 +449,42 @@ describe('campaign statistics page', () => {
       expect(post?.url.pathname).toBe(`/v1/campaigns/${ID}/experiment/winner`);
     }, 30_000);
 
+    it('on a paused campaign, says the picked winner reaches the rest once it is resumed, not that it went', async () => {
+      const paused = (phase: 'waiting' | 'decided') => ({
+        ...tested(phase),
+        paused: { at: '2026-11-24T12:05:00.000Z', by: null, reason: { kind: 'hard_bounce' as const, rate: 0.128 } },
+      });
+      let report = experimentReportFixture({ phase: 'waiting', decision: null });
+      let answer = paused('waiting');
+      serve(
+        answer,
+        undefined,
+        () => report,
+        () => {
+          report = experimentReportFixture({
+            decision: { kind: 'manual', key: 'B', by: { id: 'u1', name: '田中 花子' } },
+          });
+          answer = paused('decided');
+          return answer.experiment;
+        },
+      );
+      await render();
+      expect((await screen.findByTestId('experiment-phase-text', {}, { timeout: 15_000 })).textContent).toBe(
+        'Waiting for results until 25 Nov 2026, 12:00 PM (Asia/Tokyo); the campaign is paused, so the winner goes to the rest once it is resumed.',
+      );
+      fireEvent.click(screen.getAllByTestId('experiment-pick')[1]!);
+      const dialog = await screen.findByRole('dialog');
+      expect(within(dialog).getByText('Pick variant B for the rest?')).toBeTruthy();
+      expect(dialog.textContent).toContain('The campaign is paused: they receive it only once it is resumed.');
+      expect(dialog.textContent).not.toContain('goes to all the guests still waiting');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Pick B' }));
+      await waitFor(() =>
+        expect(screen.getByTestId('experiment-decision').textContent).toBe(
+          'B was picked by hand by 田中 花子 and goes to the rest once the campaign is resumed.',
+        ),
+      );
+    }, 30_000);
+
     it('offers no pick to a viewer', async () => {
       serve(tested('waiting'), undefined, () => experimentReportFixture({ phase: 'waiting', decision: null }));
       await render('viewer');
@@ -493,6 +531,54 @@ describe('campaign statistics page', () => {
     await waitFor(() =>
       expect(calls.some((c) => c.method === 'POST' && c.url.pathname.endsWith('/cancel'))).toBe(true),
     );
+  }, 30_000);
+
+  it('asks before resuming a campaign that paused itself, with why, the rate and how many mails go (issue 25)', async () => {
+    const paused: TCampaign = {
+      ...campaign,
+      hold: null,
+      scope: 'campaign',
+      editable: true,
+      paused: { at: '2026-11-24T12:05:00.000Z', by: null, reason: { kind: 'hard_bounce', rate: 0.128 } },
+    };
+    const calls = serve(paused);
+    await render('staff', 'brand');
+    fireEvent.click(await screen.findByRole('button', { name: 'Resume' }, { timeout: 15_000 }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Resume this campaign?')).toBeTruthy();
+    expect(dialog.textContent).toContain(
+      '“冬のご案内” paused itself: its hard-bounce rate reached 12.8%. Resuming sends the 2 mails not yet sent, and it will not pause itself again.',
+    );
+    expect(calls.some((c) => c.url.pathname.endsWith('/resume'))).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Resume' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.url.pathname.endsWith('/resume'))).toBe(true),
+    );
+  }, 30_000);
+
+  it('tells a finished campaign past a limit to check its list before the next one, and defines what failed counts', async () => {
+    const finished: TCampaign = {
+      ...campaign,
+      status: 'sent',
+      hold: null,
+      scope: 'campaign',
+      editable: true,
+      statistics: { ...campaign.statistics, queued: 0 },
+    };
+    serve(finished, undefined, undefined, undefined, { kind: 'hard_bounce', rate: 0.109, pausePct: 5 });
+    await render('staff', 'brand');
+    expect((await screen.findByTestId('campaign-protection-warning', {}, { timeout: 15_000 })).textContent).toBe(
+      "Hard-bounce rate 10.9%, past the 5% at which a campaign pauses itself, but it had nothing left to send. Check the recipients' addresses before the next campaign to them.",
+    );
+    // Failed counts the relay's refusals; a bounce after acceptance is a hard bounce, not a failure.
+    const failed = await screen.findByTestId('stat-failed');
+    expect(failed.textContent).toContain('0 refused as hard bounces');
+    expect(within(failed).getByLabelText(/Mails the relay refused when they were handed to it/)).toBeTruthy();
+    expect(
+      within(screen.getByTestId('stat-hard-bounces')).getByLabelText(
+        /whether the relay refused the mail or a bounce report came afterwards/,
+      ),
+    ).toBeTruthy();
   }, 30_000);
 
   it('says "No events yet" rather than draw a chart of zeros while a whole campaign has only skipped and waiting mails', async () => {

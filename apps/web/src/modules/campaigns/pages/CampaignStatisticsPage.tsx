@@ -326,6 +326,7 @@ function Figures({
         label={t('campaign.statistics.failed')}
         value={n(totals.failed)}
         testId="failed"
+        hint={t('campaign.statistics.failed_hint')}
         detail={t('campaign.statistics.bounced', { count: n(totals.bounced) })}
       />
       <Figure
@@ -415,7 +416,7 @@ function Statistics({ campaign, canPick }: { campaign: TCampaign; canPick: boole
       )}
       {report.data?.warning && (
         <Alert color="orange" data-testid="campaign-protection-warning">
-          {warningText(report.data.warning, t, language)}
+          {warningText(report.data.warning, t, language, campaign.status !== 'pending')}
         </Alert>
       )}
       {report.data && report.data.totals.sent + report.data.totals.failed === 0 && (

@@ -4,6 +4,7 @@ import { isAccountEmail } from '@yado/contracts/validation';
 import { IconMailForward } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { VARIANT_KEYS } from '@yado/contracts/experiments';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
@@ -84,7 +85,11 @@ export function ReviewStep({
             variants: draft.experiment.variants.length + 1,
             percent: draft.experiment.testPercent,
             hours: draft.experiment.waitHours,
-            metric: t(`experiments.metrics.${draft.experiment.metric}`),
+            // Lower case mid-sentence, as the report says it ("winner by clicks").
+            metric: t(`experiments.report.won_on.${draft.experiment.metric}`),
+            subjects: [draft.subject, ...draft.experiment.variants.map((v) => v.subject)]
+              .map((subject, i) => t('experiments.summary.subject', { key: VARIANT_KEYS[i], subject }))
+              .join(t('experiments.summary.separator')),
           }),
     ],
     [

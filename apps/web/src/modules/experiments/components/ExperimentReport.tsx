@@ -45,20 +45,24 @@ function VariantsReport({
   const { t } = useTranslation();
   const language = currentLanguage();
   const queryClient = useQueryClient();
+  // A paused campaign (by a user, or by protection) keeps the rest waiting after the pick: they
+  // get the winner once it is resumed, and the texts say so rather than "goes to the rest".
+  const paused = Boolean(campaign.paused) && campaign.status === 'pending';
+  const p = paused ? '_paused' : '';
   const { ask, dialog } = useConfirmedAction<'pick', TVariantKey>({
     perform: (_action, key) => pickWinner(campaign.id, key),
-    doneText: (_action, key) => t('experiments.report.pick_done', { key }),
+    doneText: (_action, key) => t(`experiments.report.pick_done${p}`, { key }),
     confirmText: (_action, key) => ({
-      title: t('experiments.report.pick_title', { key }),
-      message: t('experiments.report.pick_message', { key }),
-      confirmLabel: t('experiments.report.pick_confirm', { key }),
+      title: t(`experiments.report.pick_title${p}`, { key }),
+      message: t(`experiments.report.pick_message${p}`, { key }),
+      confirmLabel: t(`experiments.report.pick_confirm${p}`, { key }),
       cancelLabel: t('experiments.report.pick_cancel'),
     }),
     onDone: () => queryClient.invalidateQueries({ queryKey: CAMPAIGNS_QUERY_KEY }),
     refusalTestId: 'experiment-refusal',
   });
   const decided = report.decision?.key ?? null;
-  const decision = decisionText(report, t, language);
+  const decision = decisionText(report, t, language, paused);
   const picking = canPick && (report.phase === 'testing' || report.phase === 'waiting');
   const n = (value: number) => formatCount(value, language);
   return (
@@ -73,7 +77,7 @@ function VariantsReport({
           </Badge>
         </Group>
         <Text size="sm" data-testid="experiment-phase-text">
-          {phaseText(report, t, language, campaign.timeZone)}
+          {phaseText(report, t, language, campaign.timeZone, paused)}
         </Text>
         <Text size="xs" c="dimmed">
           {t('experiments.report.setup', {
