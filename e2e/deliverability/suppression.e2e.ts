@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
+import { formatDate, formatTime } from '../../apps/web/src/lib/dates/formatDate';
 import { outboxOf } from '../support/mail';
 import { quietHoursAway } from '../support/campaign-fixture';
 
@@ -159,4 +160,60 @@ describe.each(LANGUAGES)('bounces and complaints (%s)', (language: TLanguage) =>
     expect(await outboxOf(grand, bouncing.email)).toHaveLength(2);
     expect(await outboxOf(grand, complaining.email)).toHaveLength(1);
   }, 240_000);
+});
+
+/**
+ * A browser zone whose date and time of `instant` differ from `hostZone`'s: Pago Pago (UTC-11), or
+ * Kiritimati (UTC+14) where the host's day is almost over and Pago Pago's would be the same day.
+ */
+function anotherZone(instant: string, hostZone: string, language: TLanguage): string {
+  const inHost = formatDate(instant, language, { timeZone: hostZone });
+  return formatDate(instant, language, { timeZone: 'Pacific/Pago_Pago' }) !== inHost
+    ? 'Pacific/Pago_Pago'
+    : 'Pacific/Kiritimati';
+}
+
+describe.each(LANGUAGES)('the suppression list in another time zone (%s)', (language: TLanguage) => {
+  it("shows when an entry was made in the host's time zone, in a browser in another, and names the zone", async () => {
+    const t = TEXTS[language];
+    const email = uniqueEmail(`zone-${language}`);
+    const added = await apiCall<{ id: string; createdAt: string }>('POST', '/v1/suppressions', {
+      token: admin,
+      body: { email },
+    });
+    expect(added.status, JSON.stringify(added.data)).toBe(200);
+    const listed = await apiCall<{ timeZone: string }>('GET', `/v1/suppressions?search=${encodeURIComponent(email)}`, {
+      token: admin,
+    });
+    const hostZone = listed.data.timeZone;
+    expect(hostZone).toBe('Asia/Tokyo');
+    const { createdAt } = added.data;
+    const browserZone = anotherZone(createdAt, hostZone, language);
+    const inBrowser = [formatDate(createdAt, language, { timeZone: browserZone })];
+    const inHost = [
+      formatDate(createdAt, language, { timeZone: hostZone }),
+      formatTime(createdAt, language, { timeZone: hostZone }),
+    ];
+    expect(inBrowser[0]).not.toBe(inHost[0]);
+
+    const { context, page } = await openPage(browser, language, { timeZone: browserZone });
+    try {
+      await signIn(page, language, ADMIN);
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      await page.goto('/suppression-list');
+      await page.getByPlaceholder(t.customers.suppressions.search).fill(email);
+      await page.getByPlaceholder(t.customers.suppressions.search).press('Enter');
+      const row = page.locator(`[data-testid="suppression-row"][data-email="${email}"]`);
+      await row.waitFor();
+      const text = (await row.textContent()) ?? '';
+      for (const part of inHost) expect(text).toContain(part);
+      for (const part of inBrowser) expect(text).not.toContain(part);
+      expect(await page.getByTestId('suppression-time-zone').textContent()).toBe(
+        t.customers.suppressions.time_zone_note.replace('{{timeZone}}', hostZone),
+      );
+    } finally {
+      await context.close();
+      await apiCall('POST', `/v1/suppressions/${added.data.id}/lift`, { token: admin, body: {} });
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken } from '../support/api';
 import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+import { formatDate } from '../../apps/web/src/lib/dates/formatDate';
 
 // The acting host: the brand さくらホテルズ, run by brand.admin, who reaches every customer of it.
 const ADMIN = 'brand.admin@demo.test';
@@ -473,6 +474,57 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     expect(await booking.textContent()).toContain('さくらホテル 新宿');
     await page.waitForTimeout(300);
     await screenshot(page, `segment-why-booking-${language}`);
+    await page.context().close();
+  });
+
+  it("dates the members in the host's time zone, in a browser in another, and names the zone", async () => {
+    const token = await apiToken(ADMIN);
+    const filter = {
+      version: 1,
+      join: 'and',
+      groups: [
+        {
+          kind: 'group',
+          join: 'and',
+          items: [{ kind: 'condition', field: 'lastName', operator: 'is', value: guests.family }],
+        },
+      ],
+    };
+    const created = await apiCall<{ id: string }>('POST', '/v1/segments', {
+      token,
+      body: { name: `Zone ${guests.family}`, type: 'dynamic', filter },
+    });
+    expect(created.status, JSON.stringify(created.data)).toBe(200);
+    const members = await apiCall<{ items: { createdAt: string }[]; total: number; timeZone: string }>(
+      'GET',
+      `/v1/segments/${created.data.id}/members?limit=20`,
+      { token },
+    );
+    const hostZone = members.data.timeZone;
+    expect(hostZone).toBe('Asia/Tokyo');
+    const newest = members.data.items[0]!.createdAt;
+    const inHost = formatDate(newest, language, { timeZone: hostZone });
+    // A zone where the newest member was added on another day than in the host's: Pago Pago (UTC-11),
+    // or Kiritimati (UTC+14) late in the host's day.
+    const browserZone =
+      formatDate(newest, language, { timeZone: 'Pacific/Pago_Pago' }) !== inHost
+        ? 'Pacific/Pago_Pago'
+        : 'Pacific/Kiritimati';
+    const inBrowser = formatDate(newest, language, { timeZone: browserZone });
+    expect(inBrowser).not.toBe(inHost);
+
+    const { page } = await openPage(browser, language, { timeZone: browserZone });
+    await signIn(page, language, ADMIN);
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(`/segmentation/${created.data.id}`);
+    const { total } = members.data;
+    await membersShow(page, language, 1, Math.min(20, total), total);
+    const first = (await page.getByTestId('member-row').first().textContent()) ?? '';
+    expect(first).toContain(inHost);
+    expect(first).not.toContain(inBrowser);
+    expect(await page.getByTestId('member-time-zone').textContent()).toBe(
+      s.members.time_zone_note.replace('{{timeZone}}', hostZone),
+    );
     await page.context().close();
   });
 

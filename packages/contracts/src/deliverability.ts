@@ -140,13 +140,15 @@ export const ZSuppressionPage = z.object({
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),
+  /** The acting host's time zone (`hosts.timezone`): the console shows the entries' times in it. */
+  timeZone: z.string(),
 });
 
 export const list = defineEndpoint({
   method: 'GET',
   path: '/v1/suppressions',
   summary:
-    "The brand's active suppressions (not lifted, not expired), newest first; search by address, filter by reason (brand level only)",
+    "The brand's active suppressions (not lifted, not expired), newest first, with the acting host's time zone; search by address, filter by reason (brand level only)",
   query: ZSuppressionListQuery,
   response: envelope(ZSuppressionPage),
 });

@@ -1,4 +1,4 @@
-// Changed (additive): ZSegment.filter is ZFilterDocument (same shape, no input checks); recursive groups carry OpenAPI ids; ZMembersAdded.total counts members in scope; ZFilterCount.groups lists the groups at every level, each with its path.
+// Changed (additive): ZSegment.filter is ZFilterDocument (same shape, no input checks); recursive groups carry OpenAPI ids; ZMembersAdded.total counts members in scope; ZFilterCount.groups lists the groups at every level, each with its path; ZMemberPage.timeZone is the acting host's zone.
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
 import { ZCustomer, ZCustomerFilter, GENDERS, EMAIL_STATUSES, CONSENT_SOURCES } from './customers.ts';
@@ -585,17 +585,20 @@ export const ZMemberQuery = z.object({
   cursor: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
-/** The customer list's page shape: same columns, keyset pages, capped total. */
+/** The customer list's page shape: same columns, keyset pages, capped total, the host's zone. */
 export const ZMemberPage = z.object({
   items: z.array(ZCustomer),
   nextCursor: z.string().nullable(),
   total: z.number(),
   totalCapped: z.boolean(),
+  /** The acting host's time zone (`hosts.timezone`): the console shows the members' dates in it. */
+  timeZone: z.string(),
 });
 export const members = defineEndpoint({
   method: 'GET',
   path: '/v1/segments/:id/members',
-  summary: 'Members now (dynamic: the filter evaluated now), newest customer first, keyset pages',
+  summary:
+    "Members now (dynamic: the filter evaluated now), newest customer first, keyset pages, with the acting host's time zone",
   query: ZMemberQuery,
   response: envelope(ZMemberPage),
 });

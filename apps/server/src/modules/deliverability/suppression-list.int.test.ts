@@ -162,6 +162,40 @@ describe('the suppression list', () => {
     expect(mailable.on_list).toBe(true);
   });
 
+  it("gives with each page, an empty one too, the acting host's zone the console shows the entries' times in", async () => {
+    const zoned = await customer('zoned', harbor.id);
+    const zonedId = await suppress(zoned, harbor.id, 'soft_bounces', {
+      until: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const zones = async (token: string, headers?: Record<string, string>) =>
+      Promise.all(
+        [`?search=zoned.${tag}`, '?search=nobody-at-all'].map(async (query) => {
+          const page = (await list(token, query, headers)).body.data;
+          return [page.items.length, page.timeZone];
+        }),
+      );
+    expect(await zones(admin)).toEqual([
+      [0, 'Asia/Tokyo'],
+      [0, 'Asia/Tokyo'],
+    ]);
+    const [{ timezone: harborZone }] = await s.sql(`select timezone from hosts where slug = 'harbor-view'`);
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where slug = 'harbor-view'`);
+    try {
+      // Another brand's admin, and a viewer acting as it, get its zone.
+      const harborAdmin = (await s.login(DEMO.harborAdmin)).token;
+      const multi = (await s.login(DEMO.multi)).token;
+      const inHonolulu = [
+        [1, 'Pacific/Honolulu'],
+        [0, 'Pacific/Honolulu'],
+      ];
+      expect(await zones(harborAdmin)).toEqual(inHonolulu);
+      expect(await zones(multi, HARBOR_VIEWER)).toEqual(inHonolulu);
+    } finally {
+      await s.sql(`update hosts set timezone = $1 where slug = 'harbor-view'`, [harborZone]);
+      await s.sql(`delete from suppressions where id = $1`, [zonedId]);
+    }
+  });
+
   it("gives another brand's users, other levels and roles without the right nothing", async () => {
     const mine = await customer('private', sakura.id);
     const id = await suppress(mine, sakura.id, 'hard_bounce');

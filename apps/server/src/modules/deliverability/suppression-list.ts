@@ -10,6 +10,8 @@ import { selectRows, type TTx } from '../../db/client.ts';
 import { AppError, badRequest, fieldError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit } from '../audit/record-audit.ts';
+import { FALLBACK_TIME_ZONE } from '../customers/local-time.ts';
+import { hostTimeZone } from '../management/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 
 /**
@@ -76,6 +78,10 @@ const SELECT = sql`select s.id, s.email, s.customer_id, cu.first_name, cu.last_n
     left join campaigns c on c.id = s.campaign_id
     left join scenarios sc on sc.id = s.scenario_id`;
 
+/**
+ * A page of the brand's active entries, with the acting host's time zone (`hosts.timezone`): the
+ * console shows when each entry was made and until when it holds in it, and names it under the list.
+ */
 export async function listSuppressions(rt: TRuntime, ctx: TActingContext, query: TSuppressionListQuery) {
   const brandId = brandOf(ctx);
   return inTenant(rt, ctx, async (tx) => {
@@ -97,6 +103,7 @@ export async function listSuppressions(rt: TRuntime, ctx: TActingContext, query:
       total: Number(count?.total ?? 0),
       page: query.page,
       pageSize: query.pageSize,
+      timeZone: (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE,
     };
   });
 }

@@ -9,6 +9,8 @@ import { defaultCopyName } from '../../i18n/copy-name.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { toCustomer } from '../customers/customer-operations.ts';
+import { FALLBACK_TIME_ZONE } from '../customers/local-time.ts';
+import { hostTimeZone } from '../management/queries.ts';
 import {
   countCustomersQuery,
   customerScope,
@@ -419,6 +421,10 @@ function decodeCursor(cursor: string): [string] {
   }
 }
 
+/**
+ * A page of a segment's members in the customer list's shape, with the acting host's time zone
+ * (`hosts.timezone`), in which the console shows their dates, as on the customer list.
+ */
 export async function listMembers(
   rt: TRuntime,
   ctx: TActingContext,
@@ -454,6 +460,7 @@ export async function listMembers(
       nextCursor: rows.length > q.limit && last ? Buffer.from(JSON.stringify([last.id])).toString('base64url') : null,
       total: Math.min(total, TOTAL_CAP),
       totalCapped: total > TOTAL_CAP,
+      timeZone: (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE,
     };
   });
 }

@@ -750,6 +750,37 @@ describe("a member's totals and the members file", () => {
   });
 });
 
+describe("the member list's time zone", () => {
+  it("gives with each page of members, an empty one too, the acting host's zone the console shows their dates in", async () => {
+    const members = async (email: string, lastName: string) => {
+      const t = await token(email);
+      const filter = doc('and', [group('and', [cond('lastName', 'is', lastName)])]);
+      const seg = (
+        await s.call('POST', '/v1/segments', { token: t, body: { name: `Zone ${email}`, type: 'dynamic', filter } })
+      ).body.data.id;
+      return [
+        (await s.call('GET', `/v1/segments/${seg}/members?limit=1`, { token: t })).body.data,
+        (await s.call('GET', `/v1/segments/${seg}/members?search=nobody-at-all`, { token: t })).body.data,
+      ].map((page: { items: unknown[]; timeZone: string }) => [page.items.length > 0, page.timeZone]);
+    };
+    const [{ timezone: harborZone }] = await s.sql(`select timezone from hosts where slug = 'harbor-view'`);
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where slug = 'harbor-view'`);
+    try {
+      expect(await members(DEMO.hotelAdmin, '山田')).toEqual([
+        [true, 'Asia/Tokyo'],
+        [false, 'Asia/Tokyo'],
+      ]);
+      // Another host keeps its own zone, on an empty page too.
+      expect(await members(DEMO.harborAdmin, 'Smith')).toEqual([
+        [true, 'Pacific/Honolulu'],
+        [false, 'Pacific/Honolulu'],
+      ]);
+    } finally {
+      await s.sql(`update hosts set timezone = $1 where slug = 'harbor-view'`, [harborZone]);
+    }
+  });
+});
+
 describe('customer import step three', () => {
   it('adds the imported customers to the chosen static segment', async () => {
     const t = await token(DEMO.hotelAdmin);

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { currentSnackbars } from '../../ui/components/snackbarStore';
@@ -28,7 +28,7 @@ function serve(lifted: string[]) {
         entry('s2', 'complain@guest.jp', 'complaint'),
         entry('s3', 'full@guest.jp', 'soft_bounces', FULL_MAILBOX),
       ];
-      return { body: { data: { items, total: items.length, page: 1, pageSize: 20 } } };
+      return { body: { data: { items, total: items.length, page: 1, pageSize: 20, timeZone: 'Asia/Tokyo' } } };
     }
     const lift = /^\/v1\/suppressions\/(\w+)\/lift$/.exec(url.pathname);
     if (method === 'POST' && lift) {
@@ -137,5 +137,58 @@ describe('the suppression list', () => {
     await screen.findAllByTestId('suppression-row');
     expect(screen.queryByRole('button', { name: /Actions for/ })).toBeNull();
     expect(screen.queryByTestId('suppression-add')).toBeNull();
+  });
+});
+
+describe('the suppression list in a browser in another time zone than the host', () => {
+  const browserZone = process.env.TZ;
+  afterEach(() => {
+    if (browserZone === undefined) delete process.env.TZ;
+    else process.env.TZ = browserZone;
+  });
+
+  // Suppressed at 01:30 on 2 December in Tokyo, until 00:15 on 3 January there: in the browser's
+  // New York, 11:30 AM on 1 December and 10:15 AM on 2 January.
+  function serveSoftBounce() {
+    return mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/suppressions') {
+        const items = [
+          {
+            ...entry('s9', 'full@guest.jp', 'soft_bounces', '452 4.2.2 Mailbox full'),
+            createdAt: '2026-12-01T16:30:00Z',
+            until: '2027-01-02T15:15:00Z',
+          },
+        ];
+        return { body: { data: { items, total: 1, page: 1, pageSize: 20, timeZone: 'Asia/Tokyo' } } };
+      }
+      return undefined;
+    });
+  }
+  const showIn = (language: 'ja' | 'en') =>
+    renderWithProviders(<SuppressionListPage />, {
+      path: '/suppression-list',
+      language,
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+
+  it("shows since and until when in the host's zone, and names it under the table", async () => {
+    process.env.TZ = 'America/New_York';
+    serveSoftBounce();
+    await showIn('en');
+    const row = await screen.findByTestId('suppression-row');
+    for (const text of ['02 Dec 2026', '1:30 AM', '03 Jan 2027', '12:15 AM']) expect(row.textContent).toContain(text);
+    for (const text of ['01 Dec 2026', '11:30 AM', '02 Jan 2027', '10:15 AM'])
+      expect(row.textContent).not.toContain(text);
+    expect(screen.getByTestId('suppression-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
+  });
+
+  it('says so in Japanese too', async () => {
+    process.env.TZ = 'America/New_York';
+    serveSoftBounce();
+    await showIn('ja');
+    const row = await screen.findByTestId('suppression-row');
+    for (const text of ['2026年12月2日', '午前1:30', '2027年1月3日', '午前0:15'])
+      expect(row.textContent).toContain(text);
+    expect(screen.getByTestId('suppression-time-zone').textContent).toBe('このページの時刻はすべて Asia/Tokyo です。');
   });
 });

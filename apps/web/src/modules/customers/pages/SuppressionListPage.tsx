@@ -34,13 +34,16 @@ const REASON_COLORS: Record<TSuppressionReason, string> = {
   manual: 'gray',
 };
 
-/** A date over its time of day: two short lines where one long one would widen the table. */
-function DateAndTime({ value, language }: { value: string; language: TLanguage }) {
+/**
+ * A date over its time of day, in the page's zone (the acting host's): two short lines where one
+ * long one would widen the table.
+ */
+function DateAndTime({ value, language, timeZone }: { value: string; language: TLanguage; timeZone?: string }) {
   return (
     <>
-      <Text size="sm">{formatDate(value, language)}</Text>
+      <Text size="sm">{formatDate(value, language, { timeZone })}</Text>
       <Text size="xs" c="dimmed">
-        {formatTime(value, language)}
+        {formatTime(value, language, { timeZone })}
       </Text>
     </>
   );
@@ -99,6 +102,9 @@ export function SuppressionListPage() {
   const list = useListFilters(remembered);
   const { filters, change } = list;
   const entries = useQuery(suppressionListQuery(filters, list.page, PAGE_SIZE));
+  // The acting host's time zone, as on the customer list: an entry made at 00:30 in Tokyo was made
+  // on that day, whatever zone the browser is in. Named under the table.
+  const pageTimeZone = entries.data?.timeZone;
   // Lifting and adding are a brand admin's (the server checks the same).
   const canChange =
     me.meta.level === 'brand' && me.meta.role === 'admin' && me.entitlements['customer.change_email_status'];
@@ -189,7 +195,7 @@ export function SuppressionListPage() {
       key: 'created_at',
       header: t('customers.suppressions.columns.created_at'),
       nowrap: true,
-      cell: (entry) => <DateAndTime value={entry.createdAt} language={language} />,
+      cell: (entry) => <DateAndTime value={entry.createdAt} language={language} timeZone={pageTimeZone} />,
     },
     {
       key: 'until',
@@ -197,7 +203,7 @@ export function SuppressionListPage() {
       nowrap: true,
       cell: (entry) =>
         entry.until ? (
-          <DateAndTime value={entry.until} language={language} />
+          <DateAndTime value={entry.until} language={language} timeZone={pageTimeZone} />
         ) : (
           t('customers.suppressions.until_lifted')
         ),
@@ -255,6 +261,11 @@ export function SuppressionListPage() {
       pageSize={PAGE_SIZE}
       minWidth={900}
     >
+      {pageTimeZone && (entries.data?.items.length ?? 0) > 0 && (
+        <Text size="xs" c="dimmed" mt="xs" data-testid="suppression-time-zone">
+          {t('customers.suppressions.time_zone_note', { timeZone: pageTimeZone })}
+        </Text>
+      )}
       <ConfirmDialog
         opened={lifting !== null}
         title={t('customers.suppressions.confirm_lift.title')}

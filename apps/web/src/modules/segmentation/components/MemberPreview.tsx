@@ -50,6 +50,9 @@ export function MemberPreview({
   const prefectures = useQuery(prefecturesQuery());
   const data = members.data;
   const items = data?.items ?? [];
+  // The acting host's time zone, as on the customer list: a guest registered at 00:30 in Tokyo is
+  // registered on that day, whatever zone the browser is in. Named under the table.
+  const pageTimeZone = data?.timeZone;
   const pageIds = items.map((c) => c.id);
   const pageSelected = pageIds.filter((id) => selected.includes(id)).length;
   const from = (trail.length - 1) * pageSize + 1;
@@ -162,7 +165,9 @@ export function MemberPreview({
                   </Table.Td>
                   <Table.Td>{location(customer.country, customer.prefecture)}</Table.Td>
                   <Table.Td>{customer.totalBookings}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(customer.createdAt, language)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatDate(customer.createdAt, language, { timeZone: pageTimeZone })}
+                  </Table.Td>
                   <Table.Td>
                     {/* Its word alone, without an icon: with one, the table was 8 px too wide for a 1280 px
                         window in English and scrolled sideways. */}
@@ -181,6 +186,11 @@ export function MemberPreview({
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+      )}
+      {pageTimeZone && items.length > 0 && (
+        <Text size="xs" c="dimmed" data-testid="member-time-zone">
+          {t('segmentation.members.time_zone_note', { timeZone: pageTimeZone })}
+        </Text>
       )}
       <Group justify="space-between" data-testid="member-pager">
         <Text size="sm" c="dimmed" data-testid="member-range">

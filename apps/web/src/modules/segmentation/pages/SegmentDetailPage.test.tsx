@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { profileFixture, segmentFixture } from '../../../test/fixtures';
-import { mockFetch } from '../../../test/render';
+import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { renderSegmentPage } from '../test/segmentPages';
 import { SegmentDetailPage } from './SegmentDetailPage';
 
@@ -12,7 +12,7 @@ function serve() {
   return mockFetch((method, url) => {
     if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: segment } };
     if (url.pathname === `/v1/segments/${ID}/members`) {
-      return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
+      return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false, timeZone: 'Asia/Tokyo' } } };
     }
     if (method === 'DELETE' && url.pathname === `/v1/segments/${ID}`) {
       return {
@@ -97,7 +97,9 @@ describe('segment detail', () => {
         };
       }
       if (url.pathname === `/v1/segments/${ID}/members`)
-        return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
+        return {
+          body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false, timeZone: 'Asia/Tokyo' } },
+        };
       if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
       return undefined;
     });
@@ -121,7 +123,9 @@ describe('segment detail', () => {
       }
       if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: segment } };
       if (url.pathname.endsWith('/members'))
-        return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false } } };
+        return {
+          body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false, timeZone: 'Asia/Tokyo' } },
+        };
       if (url.pathname.endsWith('/uses')) return { body: { data: [] } };
       if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
       return undefined;
@@ -140,5 +144,80 @@ describe('segment detail', () => {
     }
     expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
     expect(screen.queryByTestId('member-actions')).toBeNull();
+  });
+});
+
+describe('segment members in a browser in another time zone than the host', () => {
+  const browserZone = process.env.TZ;
+  afterEach(() => {
+    if (browserZone === undefined) delete process.env.TZ;
+    else process.env.TZ = browserZone;
+  });
+
+  // Registered at 01:30 on 2 April in Tokyo: still 1 April in the browser's New York.
+  const member = {
+    id: '0b7c2f5e-1111-4a2b-9c3d-123456789abc',
+    firstName: '節子',
+    lastName: '鈴木',
+    fullName: '鈴木 節子',
+    phone: '09012345678',
+    email: 'setsuko@mail.yado.jp',
+    idNumber: null,
+    gender: 'female',
+    dateOfBirth: null,
+    age: null,
+    country: 'JP',
+    prefecture: null,
+    city: null,
+    address: null,
+    emailStatus: 'active',
+    emailStatusChangedAt: null,
+    emailBouncedAt: null,
+    unsubscribeReason: null,
+    consentSource: 'booking_system',
+    consentAt: '2026-04-01T16:30:00Z',
+    createdAt: '2026-04-01T16:30:00Z',
+    updatedAt: '2026-04-01T16:30:00Z',
+    totalBookings: 0,
+    totalPayments: 0,
+  };
+  function serveMember() {
+    return mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: segment } };
+      if (url.pathname === `/v1/segments/${ID}/members`)
+        return {
+          body: { data: { items: [member], nextCursor: null, total: 1, totalCapped: false, timeZone: 'Asia/Tokyo' } },
+        };
+      if (url.pathname === `/v1/segments/${ID}/uses`) return { body: { data: [] } };
+      if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
+      return undefined;
+    });
+  }
+  const renderIn = (language: 'ja' | 'en') =>
+    renderWithProviders(<SegmentDetailPage />, {
+      path: `/segmentation/${ID}`,
+      pattern: '/segmentation/:id',
+      language,
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+
+  it("dates each member's registration on the host's day, and names the host's zone under the table", async () => {
+    process.env.TZ = 'America/New_York';
+    serveMember();
+    await renderIn('en');
+    const row = await screen.findByTestId('member-row');
+    expect(row.textContent).toContain('02 Apr 2026');
+    expect(row.textContent).not.toContain('01 Apr 2026');
+    expect(screen.getByTestId('member-time-zone').textContent).toBe('Dates in this member list are in Asia/Tokyo.');
+  });
+
+  it('says so in Japanese too', async () => {
+    process.env.TZ = 'America/New_York';
+    serveMember();
+    await renderIn('ja');
+    expect((await screen.findByTestId('member-row')).textContent).toContain('2026年4月2日');
+    expect(screen.getByTestId('member-time-zone').textContent).toBe(
+      'このメンバー一覧の日付はすべて Asia/Tokyo の日付です。',
+    );
   });
 });
