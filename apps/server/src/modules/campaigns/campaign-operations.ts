@@ -2,6 +2,7 @@ import {
   CAMPAIGN_LIST_STATUSES,
   EDITABLE_STATUSES,
   SENDING_DEFAULTS,
+  fullName,
   type TAudiencePreview,
   type TCampaign,
   type TCampaignHold,
@@ -744,7 +745,8 @@ export async function listDeliveries(
       items: rows.map((r) => ({
         id: r.id,
         customerId: r.customer_id,
-        customerName: r.customer_name,
+        // The customer's own full name, as the customer list writes it.
+        customerName: fullName(r.first_name, r.last_name),
         email: r.email,
         hotelId: r.hotel_id,
         status: r.status,

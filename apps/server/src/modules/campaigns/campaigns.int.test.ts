@@ -721,6 +721,33 @@ describe('the send', () => {
     }
   });
 
+  it('names each recipient as the customer list does (the customer\'s own full name)', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const english = await customer(shinjuku.id, 'Rachel', mail('rachel'));
+    await s.sql(`update customers set last_name = 'Harris' where id = $1`, [english]);
+    const japanese = await customer(shinjuku.id, '花子', mail('hanako'));
+    const seg = await staticSegment(t, '名前', [english, japanese]);
+    const c = (
+      await s.call('POST', '/v1/campaigns', {
+        token: t,
+        body: { name: `名前 ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId },
+      })
+    ).body.data;
+    expect((await s.call('POST', `/v1/campaigns/${c.id}/send-now`, { token: t, body: {} })).status).toBe(200);
+    await runSend(c.id);
+    const shown = async (id: string) => (await s.call('GET', `/v1/customers/${id}`, { token: t })).body.data.fullName;
+    expect(await shown(english)).toBe('Rachel Harris');
+    const items = (await s.call('GET', `/v1/campaigns/${c.id}/deliveries`, { token: t })).body.data.items as {
+      customerId: string;
+      customerName: string;
+    }[];
+    const byCustomer = new Map(items.map((i) => [i.customerId, i.customerName]));
+    expect(byCustomer.get(english)).toBe('Rachel Harris');
+    expect(byCustomer.get(japanese)).toBe(await shown(japanese));
+    expect(byCustomer.get(japanese)).toBe('山田 花子');
+  });
+
   it("sends the demo's campaign to the guests synced for さくら旅館 箱根 through the same path", async () => {
     const [hakone] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
     const guest = await customer(hakone.id, '箱根', mail('demo-guest'));

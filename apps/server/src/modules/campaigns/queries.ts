@@ -448,7 +448,8 @@ export async function deliveryCounts(tx: TTx, campaignIds: string[]) {
 export interface TDeliveryRow {
   id: string;
   customer_id: string;
-  customer_name: string;
+  first_name: string;
+  last_name: string;
   email: string | null;
   hotel_id: string | null;
   status: TDeliveryStatus;
@@ -471,7 +472,7 @@ export async function listDeliveryRows(
   const where = sql.join(parts, sql` and `);
   const rows = await selectRows<TDeliveryRow>(
     tx,
-    sql`select d.id, d.customer_id, trim(cu.last_name || ' ' || cu.first_name) as customer_name, d.email, d.hotel_id, d.status, d.skip_reason,
+    sql`select d.id, d.customer_id, cu.first_name, cu.last_name, d.email, d.hotel_id, d.status, d.skip_reason,
       d.attempts, d.sent_at, d.error from deliveries d join customers cu on cu.id = d.customer_id
       where ${where} order by d.created_at, d.id limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`,
   );

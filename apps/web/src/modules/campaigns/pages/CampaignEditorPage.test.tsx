@@ -47,7 +47,7 @@ const campaign = (body: { name: string; subject: string }, updatedAt: string) =>
   });
 
 describe('the campaign editor', () => {
-  it('saves a new campaign as a draft a moment after typing, keeps a step’s choices when the user goes back, and asks before leaving unsaved', async () => {
+  it('saves a new campaign as a draft a moment after typing, keeps a step’s choices when the user goes back, and saves a change not saved yet before leaving', async () => {
     const saves: { method: string; name: string; subject: string; updatedAt?: string }[] = [];
     let stored = '2026-11-21T00:00:00.000Z';
     mockFetch((method, url, init) => {
@@ -91,22 +91,49 @@ describe('the campaign editor', () => {
     fireEvent.click(screen.getByTestId('campaign-back'));
     expect((await input('subject')).value).toBe('Autumn in Kyoto');
 
-    // A change, and the link back at once: the editor asks; staying keeps the page and the change.
+    // A change, and the link back at once: the change is saved first (on the campaign just
+    // created, with the version its creation returned), then the editor is left; nothing asks, as
+    // nothing is lost.
     fireEvent.change(await input('subject'), { target: { value: 'Autumn in Kyoto, for you' } });
     fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
-    await screen.findByTestId('leave-guard');
-    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
-    expect(router.state.location.pathname).toBe('/campaign/new');
-    await waitFor(() => expect(status()).toBe('saved'), { timeout: 10_000 });
-    // Saved on the campaign just created, with the version its creation returned.
+    await screen.findByTestId('campaign-list', {}, { timeout: 10_000 });
     expect(saves.at(-1)).toEqual({
       method: 'PUT',
       name: 'Autumn stay',
       subject: 'Autumn in Kyoto, for you',
       updatedAt: '2026-11-21T00:01:00.000Z',
     });
+    expect(saves).toHaveLength(2);
+    expect(screen.queryByTestId('leave-guard')).toBeNull();
+    expect(router.state.location.pathname).toBe('/campaign');
+  }, 30_000);
+
+  it('asks before leaving only when the change could not be saved, and then it is not saved', async () => {
+    let puts = 0;
+    mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (url.pathname !== '/v1/campaigns/c1') return undefined;
+      if (method === 'GET')
+        return { body: { data: campaign({ name: '冬のご案内', subject: '冬の特別プラン' }, '2026-11-21T00:00:00.000Z') } };
+      puts += 1;
+      return { status: 500, body: { error: { code: 'general', message: 'x' } } };
+    });
+    const { container, router } = await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+      routes: [{ path: '/campaign', element: <div data-testid="campaign-list" /> }],
+    });
+    await waitFor(() => expect(container.querySelector('input[name="subject"]')).not.toBeNull(), { timeout: 10_000 });
+    fireEvent.change(container.querySelector('input[name="subject"]') as HTMLInputElement, {
+      target: { value: '冬の特別プラン、ご家族で' },
+    });
     fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
-    await screen.findByTestId('campaign-list');
+    await screen.findByTestId('leave-guard', {}, { timeout: 10_000 });
+    expect(puts).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    expect(router.state.location.pathname).toBe('/campaign/c1/edit');
+    expect(screen.queryByTestId('campaign-list')).toBeNull();
   }, 30_000);
 
   it('saves a scheduled campaign’s choices as the user goes, while what it sends is complete, and asks before leaving unsaved', async () => {

@@ -165,9 +165,10 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
   // subject is never what goes out); its time changes only when the user schedules it again (said
   // beside the time: `reschedulePending`).
   const sendable = (['details', 'recipients', 'content'] as const).every((step) => isStepComplete(draft, step, now));
+  const autosaves = !readOnly && draft.name.trim() !== '' && (status === 'draft' || (status === 'scheduled' && sendable));
   const autosave = useAutosave<Record<string, never>>({
     revision,
-    enabled: !readOnly && draft.name.trim() !== '' && (status === 'draft' || (status === 'scheduled' && sendable)),
+    enabled: autosaves,
     isStale: (error) => isApiError(error) && error.code === 'campaign_stale',
     save: async () => {
       const saved = savedId.current
@@ -186,8 +187,20 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
       }
     },
   });
-  // Leaving before the last change is saved asks first (the link back, the sidebar, the browser).
-  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty());
+  // Leaving before the last change is saved saves it first (the link back, the sidebar), as the
+  // autosave would; only a change that cannot be saved (no name, a scheduled campaign left
+  // incomplete, refused, changed elsewhere) asks, and is then truly lost.
+  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty(), {
+    saveFirst: async () => {
+      if (!autosaves || autosave.state === 'stale') return false;
+      try {
+        await autosave.flush();
+        return !autosave.isDirty();
+      } catch {
+        return false;
+      }
+    },
+  });
   // A scheduled campaign whose time the user changed: it still goes out as scheduled until they schedule it again.
   const scheduledAt = status === 'scheduled' ? (campaign?.sendAt ?? null) : null;
   const reschedulePending =
