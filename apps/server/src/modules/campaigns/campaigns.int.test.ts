@@ -721,7 +721,7 @@ describe('the send', () => {
     }
   });
 
-  it('names each recipient as the customer list does (the customer\'s own full name)', async () => {
+  it("names each recipient as the customer list does (the customer's own full name)", async () => {
     const t = await token(DEMO.brandAdmin);
     const templateId = await template(t);
     const english = await customer(shinjuku.id, 'Rachel', mail('rachel'));

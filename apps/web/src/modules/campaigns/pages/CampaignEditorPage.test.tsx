@@ -114,7 +114,9 @@ describe('the campaign editor', () => {
       if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
       if (url.pathname !== '/v1/campaigns/c1') return undefined;
       if (method === 'GET')
-        return { body: { data: campaign({ name: '冬のご案内', subject: '冬の特別プラン' }, '2026-11-21T00:00:00.000Z') } };
+        return {
+          body: { data: campaign({ name: '冬のご案内', subject: '冬の特別プラン' }, '2026-11-21T00:00:00.000Z') },
+        };
       puts += 1;
       return { status: 500, body: { error: { code: 'general', message: 'x' } } };
     });

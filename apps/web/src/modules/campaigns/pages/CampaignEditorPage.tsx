@@ -165,7 +165,8 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
   // subject is never what goes out); its time changes only when the user schedules it again (said
   // beside the time: `reschedulePending`).
   const sendable = (['details', 'recipients', 'content'] as const).every((step) => isStepComplete(draft, step, now));
-  const autosaves = !readOnly && draft.name.trim() !== '' && (status === 'draft' || (status === 'scheduled' && sendable));
+  const autosaves =
+    !readOnly && draft.name.trim() !== '' && (status === 'draft' || (status === 'scheduled' && sendable));
   const autosave = useAutosave<Record<string, never>>({
     revision,
     enabled: autosaves,
