@@ -397,7 +397,8 @@ export const list = defineEndpoint({
 export const create = defineEndpoint({
   method: 'POST',
   path: '/v1/campaigns',
-  summary: 'Create a draft campaign owned by the acting host',
+  summary:
+    'Create a draft campaign owned by the acting host (at the platform, which owns no brand data: 403 brand_host_required)',
   body: ZCampaignInput,
   response: one,
 });

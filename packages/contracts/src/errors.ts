@@ -108,6 +108,7 @@ export const ERROR_MESSAGES = {
   sender_email_invalid: 'Please enter a valid email',
   footer_missing: "The footer's sender name and postal address are required (Act on Specified Electronic Mail).",
   sending_host_only: 'Campaign email settings belong to a brand, hotel group or hotel. Switch to one of them.',
+  brand_host_required: "The platform holds no brand's data. To create this, switch to a brand with Switch role.",
   webhook_unknown: 'No such webhook. Copy the address again from the relay webhook settings.',
   webhook_unverified: 'The webhook signature could not be verified.',
   webhook_too_old: 'The webhook is too old or its time is wrong.',

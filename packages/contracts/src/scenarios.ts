@@ -812,7 +812,7 @@ export const create = defineEndpoint({
   method: 'POST',
   path: '/v1/scenarios',
   summary:
-    "Create a draft scenario owned by the acting host; without `run`, the default run period in the host's time zone",
+    "Create a draft scenario owned by the acting host; without `run`, the default run period in the host's time zone (at the platform, which owns no brand data: 403 brand_host_required)",
   body: ZScenarioInput,
   response: one,
 });
@@ -896,7 +896,8 @@ export const presetList = defineEndpoint({
 export const presetCreate = defineEndpoint({
   method: 'POST',
   path: '/v1/presets',
-  summary: "Create a preset of the acting host (from one of its scenarios' graph, or empty)",
+  summary:
+    "Create a preset of the acting host (from one of its scenarios' graph, or empty; at the platform: 403 brand_host_required)",
   body: ZPresetInput,
   response: envelope(ZPreset),
 });

@@ -489,7 +489,8 @@ export const get = defineEndpoint({
 export const create = defineEndpoint({
   method: 'POST',
   path: '/v1/segments',
-  summary: 'Create a segment owned by the acting host (name unique within the host: 409)',
+  summary:
+    'Create a segment owned by the acting host (name unique within the host: 409; at the platform, which owns no brand data: 403 brand_host_required)',
   body: ZSegmentInput,
   response: envelope(ZSegment),
 });

@@ -151,7 +151,7 @@ function toCampaign(
 
 /** A campaign belongs to a brand, hotel group or hotel: the platform itself has no customers. */
 function owningHost(ctx: TActingContext): TAudienceOwner {
-  if (ctx.host.level === 'grand_user') throw new AppError(403, 'forbidden');
+  if (ctx.host.level === 'grand_user') throw new AppError(403, 'brand_host_required');
   const brandId = ctx.host.level === 'brand' ? ctx.host.id : (ctx.host.brandId as string);
   return { brandId, hostId: ctx.host.id, hostLevel: ctx.host.level };
 }

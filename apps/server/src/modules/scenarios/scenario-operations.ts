@@ -111,7 +111,7 @@ const scenarioTarget = (row: Pick<TScenarioRow, 'id' | 'brand_id' | 'name'>) => 
 
 function owningBrand(ctx: TActingContext): string {
   // A scenario belongs to a brand, hotel group or hotel: the platform itself has no customers.
-  if (ctx.host.level === 'grand_user') throw new AppError(403, 'forbidden');
+  if (ctx.host.level === 'grand_user') throw new AppError(403, 'brand_host_required');
   return ctx.host.level === 'brand' ? ctx.host.id : (ctx.host.brandId as string);
 }
 

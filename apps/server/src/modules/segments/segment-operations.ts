@@ -85,7 +85,7 @@ function toSegment(row: TSegmentRow, ctx: TActingContext): TSegment {
 
 /** A segment belongs to a brand, hotel group or hotel: the platform itself has no customers. */
 function owningHost(ctx: TActingContext) {
-  if (ctx.host.level === 'grand_user') throw new AppError(403, 'forbidden');
+  if (ctx.host.level === 'grand_user') throw new AppError(403, 'brand_host_required');
   return ctx.host;
 }
 

@@ -22,6 +22,7 @@ import { currentLanguage } from '../../../i18n/i18n';
 import { errorText } from '../../../lib/http/errorText';
 import { isApiError } from '../../../lib/http/ApiError';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { BrandDataAction, useAtPlatform } from '../../ui/components/BrandDataAction';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { PageHeader } from '../../ui/components/PageHeader';
@@ -155,6 +156,7 @@ export function PresetListPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const can = useProfile().entitlements;
+  const atPlatform = useAtPlatform();
   // A built-in preset speaks the console's language (the server has its texts); a host's own shows what was typed.
   const language = currentLanguage();
   const presets = useQuery(presetListQuery(language));
@@ -199,9 +201,11 @@ export function PresetListPage() {
         description={t('automations.preset.description')}
         actions={
           can['presets.create'] && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-              {t('automations.preset.create')}
-            </Button>
+            <BrandDataAction>
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+                {t('automations.preset.create')}
+              </Button>
+            </BrandDataAction>
           )
         }
       />
@@ -257,7 +261,8 @@ export function PresetListPage() {
                     variant="light"
                     color={preset.colour}
                     loading={using === preset.id}
-                    disabled={using !== null && using !== preset.id}
+                    // At the platform, disabled as the header's create is, under its hint.
+                    disabled={atPlatform || (using !== null && using !== preset.id)}
                     onClick={() => void use(preset)}
                     data-testid="preset-use"
                   >

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Text } from '@mantine/core';
+import { Anchor, Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { SCENARIO_STATUSES, type TScenarioListItem, type TScenarioStatus } from '@yado/contracts/scenarios';
 import {
@@ -21,6 +21,7 @@ import { currentLanguage } from '../../../i18n/i18n';
 import { formatInPageZone } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { BrandDataAction, useAtPlatform } from '../../ui/components/BrandDataAction';
 import { FilterSelect } from '../../ui/components/ListControls';
 import { ListPage, type TListColumn } from '../../ui/components/ListPage';
 import { showSnackbar } from '../../ui/components/Snackbar';
@@ -70,6 +71,9 @@ export function ScenarioListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useProfile().entitlements;
+  // At the platform a copy is refused as a create is (the platform holds no brand's data).
+  const atPlatform = useAtPlatform();
+  const rowCan = atPlatform ? { ...can, 'scenarios.create': false } : can;
   const list = useListFilters(remembered);
   const { filters, change } = list;
   const [creating, setCreating] = useState(false);
@@ -146,7 +150,7 @@ export function ScenarioListPage() {
       description={t('automations.scenario.description')}
       headerActions={
         can['scenarios.create'] && (
-          <Group gap="sm" wrap="nowrap">
+          <BrandDataAction>
             <Button
               component={Link}
               to="/automations/preset"
@@ -156,7 +160,7 @@ export function ScenarioListPage() {
               {t('automations.scenario.from_preset')}
             </Button>
             {createButton}
-          </Group>
+          </BrandDataAction>
         )
       }
       list={list}
@@ -184,7 +188,7 @@ export function ScenarioListPage() {
         'data-status': scenario.status,
       })}
       rowActions={{
-        of: (scenario) => scenarioActionsFor(scenario.status, scenario.editable, can),
+        of: (scenario) => scenarioActionsFor(scenario.status, scenario.editable, rowCan),
         icons: ICONS,
         danger: ['delete', 'stop'],
         label: (scenario) => t('automations.scenario.menu', { name: scenario.name }),
@@ -195,7 +199,7 @@ export function ScenarioListPage() {
       empty={{
         title: t('automations.scenario.empty_title'),
         next: t('automations.scenario.empty_next'),
-        action: can['scenarios.create'] && createButton,
+        action: can['scenarios.create'] && <BrandDataAction>{createButton}</BrandDataAction>,
         readOnly: !can['scenarios.create'],
       }}
       texts="automations.scenario"

@@ -26,6 +26,7 @@ import { currentLanguage } from '../../../i18n/i18n';
 import { pausedText } from '../pausedText';
 import { formatInPageZone } from '../../../lib/dates/formatDate';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { BrandDataAction, useAtPlatform } from '../../ui/components/BrandDataAction';
 import { FilterSelect } from '../../ui/components/ListControls';
 import { ListPage, type TListColumn } from '../../ui/components/ListPage';
 import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
@@ -85,7 +86,10 @@ function sendTime(campaign: TCampaign): string | null {
 export function CampaignListPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const can = useProfile().entitlements;
+  const profileCan = useProfile().entitlements;
+  // At the platform a duplicate is refused as a create is (the platform holds no brand's data).
+  const atPlatform = useAtPlatform();
+  const can = atPlatform ? { ...profileCan, 'campaign.create': false } : profileCan;
   const list = useListFilters(remembered);
   const { filters, change } = list;
   const campaigns = useQuery(campaignListQuery(filters, list.page, PAGE_SIZE));
@@ -96,10 +100,12 @@ export function CampaignListPage() {
   const pageTimeZone = data?.items[0]?.timeZone ?? browserTimeZone();
   const zoned = (at: string, timeZone: string) => formatInPageZone(at, language, timeZone, pageTimeZone);
 
-  const createButton = can['campaign.create'] && (
-    <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
-      {t('campaign.actions.create')}
-    </Button>
+  const createButton = profileCan['campaign.create'] && (
+    <BrandDataAction>
+      <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
+        {t('campaign.actions.create')}
+      </Button>
+    </BrandDataAction>
   );
 
   const columns: TListColumn<TCampaign>[] = [
@@ -281,7 +287,7 @@ export function CampaignListPage() {
         title: t('campaign.list.empty_title'),
         next: t('campaign.list.empty_next'),
         action: createButton,
-        readOnly: !can['campaign.create'],
+        readOnly: !profileCan['campaign.create'],
       }}
       texts="campaign.list"
       testId="campaign"

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { BrandDataAction } from '../../ui/components/BrandDataAction';
 import { FilterSelect } from '../../ui/components/ListControls';
 import { ListPage, type TListColumn } from '../../ui/components/ListPage';
 import { listMemory, useListFilters } from '../../ui/hooks/useListFilters';
@@ -35,9 +36,11 @@ export function SegmentListPage() {
   const hotels = useHotelChoices(filterHotel);
 
   const createButton = can['segmentation.create'] && (
-    <Button component={Link} to="/segmentation/new" leftSection={<IconPlus size={16} />}>
-      {t('segmentation.actions.create')}
-    </Button>
+    <BrandDataAction>
+      <Button component={Link} to="/segmentation/new" leftSection={<IconPlus size={16} />}>
+        {t('segmentation.actions.create')}
+      </Button>
+    </BrandDataAction>
   );
 
   const columns: TListColumn<TSegment>[] = [
