@@ -4,39 +4,10 @@
  * names the instant unambiguously. Pure (local-time.test.ts).
  */
 
+import { wallClockOf as wallClock } from '../campaigns/schedule-time.ts';
+
 /** Where the host's zone is unknown (no host row in reach): the product's home zone. */
 export const FALLBACK_TIME_ZONE = 'Asia/Tokyo';
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-function wallClock(instant: Date, timeZone: string) {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
-  const [year, month, day, hour, minute, second] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map((k) =>
-    Number(parts[k]),
-  ) as [number, number, number, number, number, number];
-  return { year, month, day, hour, minute, second };
-}
 
 const two = (n: number) => String(n).padStart(2, '0');
 
