@@ -46,6 +46,7 @@ import { CampaignHoldNote } from '../components/CampaignHoldNote';
 import { CampaignStatusBadge } from '../components/CampaignStatusBadge';
 import { codeText, formatCount, formatMoney, formatRate, hasCodeText } from '../components/numbers';
 import { useCampaignActions } from '../hooks/useCampaignActions';
+import { useBrandDataEntitlements } from '../../ui/components/BrandDataAction';
 import { chartHasEvents } from '../statistics/chartSeries';
 
 // recharts is large: it downloads after the figures, only on this page.
@@ -62,6 +63,7 @@ export function CampaignStatisticsPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const can = useProfile().entitlements;
+  const actionable = useBrandDataEntitlements();
   const campaign = useQuery({
     ...campaignQuery(id),
     refetchInterval: (query) => (query.state.data && isMoving(query.state.data) ? 3_000 : false),
@@ -92,7 +94,7 @@ export function CampaignStatisticsPage() {
   const actions = actionsFor(
     data.status,
     data.editable,
-    can,
+    actionable,
     data.scope,
     Boolean(data.paused),
     Boolean(data.startedAt),

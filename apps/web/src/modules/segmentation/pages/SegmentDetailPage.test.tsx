@@ -145,6 +145,14 @@ describe('segment detail', () => {
     expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
     expect(screen.queryByTestId('member-actions')).toBeNull();
   });
+
+  it('offers the granduser at the platform no Duplicate: a copy is a create, refused there', async () => {
+    serve();
+    await renderSegmentPage(<SegmentDetailPage />, ID, profileFixture('grand_user', 'granduser'));
+    await screen.findByRole('heading', { name: 'Summer guests' });
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Duplicate' })).toBeNull();
+  });
 });
 
 describe('segment members in a browser in another time zone than the host', () => {

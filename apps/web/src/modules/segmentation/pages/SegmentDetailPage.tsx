@@ -20,7 +20,7 @@ import { downloadThroughLink } from '../../../lib/browser/downloadThroughLink';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
-import { useProfile } from '../../shell/hooks/useProfile';
+import { useBrandDataEntitlements } from '../../ui/components/BrandDataAction';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { LockButton } from '../../ui/components/LockButton';
 import { PageHeader } from '../../ui/components/PageHeader';
@@ -63,8 +63,8 @@ export function SegmentDetailPage() {
 function SegmentDetail({ id }: { id: string }) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const me = useProfile();
-  const can = me.entitlements;
+  // A copy is a create: none at the platform (useBrandDataEntitlements).
+  const can = useBrandDataEntitlements();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const segment = useQuery(segmentQuery(id));

@@ -1,6 +1,7 @@
 import { Group, Text } from '@mantine/core';
 import { Children, cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TEntitlementMap } from '@yado/contracts';
 import { useProfile } from '../../shell/hooks/useProfile';
 
 /**
@@ -10,6 +11,18 @@ import { useProfile } from '../../shell/hooks/useProfile';
  */
 export function useAtPlatform(): boolean {
   return useProfile().meta.level === 'grand_user';
+}
+
+/**
+ * The profile's entitlements, without the creates of brand data at the platform: a copy is a create
+ * (the server refuses it there too), so pages offering Duplicate or Copy read their actions from it.
+ */
+export function useBrandDataEntitlements(): TEntitlementMap {
+  const can = useProfile().entitlements;
+  const atPlatform = useAtPlatform();
+  return atPlatform
+    ? { ...can, 'campaign.create': false, 'segmentation.create': false, 'scenarios.create': false }
+    : can;
 }
 
 type TActionProps = { disabled?: boolean; to?: unknown; onClick?: unknown; 'aria-describedby'?: string };
