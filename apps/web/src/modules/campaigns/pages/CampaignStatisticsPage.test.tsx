@@ -193,6 +193,24 @@ describe('campaign statistics page', () => {
     expect(screen.getByTestId('campaign-paused').textContent).toBe('Paused by 佐藤 花子 at 24 Nov 2026, 9:05 PM');
   }, 30_000);
 
+  it('offers a copy to a brand admin, and none to the granduser at the platform (a copy is a create, refused there)', async () => {
+    const own = { ...campaign, scope: 'campaign' as const, editable: true, hold: null };
+    for (const [level, role, offered] of [
+      ['brand', 'admin', true],
+      ['grand_user', 'granduser', false],
+    ] as const) {
+      serve(own);
+      const { unmount } = await renderWithProviders(<CampaignStatisticsPage />, {
+        path: `/campaign/${ID}`,
+        pattern: '/campaign/:id',
+        queryClient: signedInClient(profileFixture(level, role)),
+      });
+      await screen.findByTestId('campaign-title', {}, { timeout: 15_000 });
+      expect(screen.queryByRole('button', { name: 'Duplicate' }) !== null, level).toBe(offered);
+      unmount();
+    }
+  }, 30_000);
+
   describe('a scheduled campaign', () => {
     // 10:30 PM in Tokyo, inside quiet hours of 21:00–08:00: it goes out at 8:00 AM the next day.
     const scheduled: TCampaign = {
