@@ -32,7 +32,7 @@ import { errorText } from '../../../lib/http/errorText';
 import { formatCount, formatRate } from '../../campaigns/components/numbers';
 import { scenarioHoldoutQuery } from '../../experiments/api/experimentsCalls';
 import { HoldoutReport } from '../../experiments/components/HoldoutReport';
-import { useBrandDataEntitlements } from '../../ui/components/BrandDataAction';
+import { useProfile } from '../../shell/hooks/useProfile';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { emailDetailsQuery, executionLogQuery, journeysQuery, scenarioQuery } from '../api/scenariosCalls';
 import { runPeriodText } from '../components/runPeriodText';
@@ -193,8 +193,7 @@ export function ScenarioSummaryPage() {
   const { t } = useTranslation();
   const language = currentLanguage();
   const navigate = useNavigate();
-  // A copy is a create: none at the platform (useBrandDataEntitlements).
-  const can = useBrandDataEntitlements();
+  const can = useProfile().entitlements;
   const id = useParams().id ?? '';
   const scenario = useQuery(scenarioQuery(id));
   const running = scenario.data?.status === 'running';
