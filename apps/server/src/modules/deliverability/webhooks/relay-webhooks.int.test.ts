@@ -1,5 +1,5 @@
 import { ERROR_MESSAGES, type TRelayWebhook } from '@yado/contracts';
-import { createPublicKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { createHmac, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -731,6 +731,36 @@ describe('Mailgun webhooks', () => {
     );
     expect(await statusOf(mail.customerId)).toMatchObject({ email_status: 'active' });
     expect(await statusOf(foreign.customerId)).toMatchObject({ email_status: 'active' });
+  });
+
+  it("takes a subaccount's event by its parent-signature, made under the primary account's key the brand pasted", async () => {
+    // The subaccount signs with its own key (not ours) and adds the primary account's signature.
+    const asSubaccount = (body: ReturnType<typeof mailgunBody>, parentKey: string) => {
+      const { timestamp, token } = body.signature;
+      const parent = createHmac('sha256', parentKey).update(`${timestamp}${token}`).digest('hex');
+      return { ...body, signature: { ...body.signature, 'parent-signature': parent } };
+    };
+    const mail = await sentMail('mg-subaccount');
+    const body = asSubaccount(mailgunBody(mail, { event: 'complained' }, { key: 'key-subaccount-own' }), mailgunKey);
+    const res = await s.call('POST', path(), { body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ applied: 1 });
+    expect(await statusOf(mail.customerId)).toMatchObject({ email_status: 'unsubscribed' });
+    // Neither signature under our key: refused, the guest untouched.
+    const other = await sentMail('mg-subaccount-forged');
+    const forged = asSubaccount(
+      mailgunBody(other, { event: 'complained' }, { key: 'key-subaccount-own' }),
+      'key-wrong',
+    );
+    await refused(
+      'mailgun',
+      path(),
+      { rawBody: JSON.stringify(forged) },
+      401,
+      'webhook_unverified',
+      'refused_signature',
+    );
+    expect(await statusOf(other.customerId)).toMatchObject({ email_status: 'active' });
   });
 });
 
