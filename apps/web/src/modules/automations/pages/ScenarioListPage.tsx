@@ -199,7 +199,7 @@ export function ScenarioListPage() {
       empty={{
         title: t('automations.scenario.empty_title'),
         next: t('automations.scenario.empty_next'),
-        action: can['scenarios.create'] && <BrandDataAction>{createButton}</BrandDataAction>,
+        action: can['scenarios.create'] && <BrandDataAction repeated>{createButton}</BrandDataAction>,
         readOnly: !can['scenarios.create'],
       }}
       texts="automations.scenario"

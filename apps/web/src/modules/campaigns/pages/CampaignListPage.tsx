@@ -100,12 +100,10 @@ export function CampaignListPage() {
   const pageTimeZone = data?.items[0]?.timeZone ?? browserTimeZone();
   const zoned = (at: string, timeZone: string) => formatInPageZone(at, language, timeZone, pageTimeZone);
 
-  const createButton = profileCan['campaign.create'] && (
-    <BrandDataAction>
-      <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
-        {t('campaign.actions.create')}
-      </Button>
-    </BrandDataAction>
+  const createButton = (
+    <Button component={Link} to="/campaign/new" leftSection={<IconPlus size={16} />}>
+      {t('campaign.actions.create')}
+    </Button>
   );
 
   const columns: TListColumn<TCampaign>[] = [
@@ -227,7 +225,7 @@ export function CampaignListPage() {
     <ListPage<TCampaign, TCampaignAction, TCampaignFilters>
       title={t('nav.campaign')}
       description={t('campaign.description')}
-      headerActions={createButton}
+      headerActions={profileCan['campaign.create'] && <BrandDataAction>{createButton}</BrandDataAction>}
       list={list}
       searchPlaceholder={t('campaign.list.search')}
       filters={
@@ -286,7 +284,7 @@ export function CampaignListPage() {
       empty={{
         title: t('campaign.list.empty_title'),
         next: t('campaign.list.empty_next'),
-        action: createButton,
+        action: profileCan['campaign.create'] && <BrandDataAction repeated>{createButton}</BrandDataAction>,
         readOnly: !profileCan['campaign.create'],
       }}
       texts="campaign.list"

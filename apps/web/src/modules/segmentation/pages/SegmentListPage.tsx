@@ -35,12 +35,10 @@ export function SegmentListPage() {
   const segments = useQuery(segmentListQuery(filters, list.page, PAGE_SIZE));
   const hotels = useHotelChoices(filterHotel);
 
-  const createButton = can['segmentation.create'] && (
-    <BrandDataAction>
-      <Button component={Link} to="/segmentation/new" leftSection={<IconPlus size={16} />}>
-        {t('segmentation.actions.create')}
-      </Button>
-    </BrandDataAction>
+  const createButton = (
+    <Button component={Link} to="/segmentation/new" leftSection={<IconPlus size={16} />}>
+      {t('segmentation.actions.create')}
+    </Button>
   );
 
   const columns: TListColumn<TSegment>[] = [
@@ -99,7 +97,7 @@ export function SegmentListPage() {
     <ListPage<TSegment, never, TSegmentFilters>
       title={t('nav.segmentation')}
       description={t('segmentation.description')}
-      headerActions={createButton}
+      headerActions={can['segmentation.create'] && <BrandDataAction>{createButton}</BrandDataAction>}
       list={list}
       searchPlaceholder={t('segmentation.list.search')}
       filters={
@@ -146,7 +144,7 @@ export function SegmentListPage() {
       empty={{
         title: t('segmentation.list.empty_title'),
         next: t('segmentation.list.empty_next'),
-        action: createButton,
+        action: can['segmentation.create'] && <BrandDataAction repeated>{createButton}</BrandDataAction>,
         readOnly: !can['segmentation.create'],
       }}
       texts="segmentation.list"

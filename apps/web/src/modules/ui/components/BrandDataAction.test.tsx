@@ -34,24 +34,25 @@ const preset = {
   createdAt: null,
 };
 
-function answerLists() {
+/** The lists: segments and scenarios empty, one campaign and one preset; or all of them empty. */
+function answerLists({ empty = false } = {}) {
   const noScenario = { draft: 0, scheduled: 0, running: 0, completed: 0, stopped: 0, archived: 0 };
-  const campaign = campaignFixture({ status: 'sent', editable: false });
+  const campaigns = empty ? [] : [campaignFixture({ status: 'sent', editable: false })];
   return mockFetch((method, url) => {
     if (method !== 'GET') return undefined;
     const page = { total: 0, page: 1, pageSize: 20 };
     if (url.pathname === '/v1/segments') return { body: { data: { items: [], ...page } } };
     if (url.pathname === '/v1/scenarios') return { body: { data: { items: [], ...page, byStatus: noScenario } } };
-    if (url.pathname === '/v1/presets') return { body: { data: { items: [preset] } } };
+    if (url.pathname === '/v1/presets') return { body: { data: { items: empty ? [] : [preset] } } };
     if (url.pathname === '/v1/campaigns')
       return {
         body: {
           data: {
-            items: [campaign],
+            items: campaigns,
             ...page,
-            total: 1,
+            total: campaigns.length,
             headline: {
-              byStatus: Object.fromEntries(CAMPAIGN_LIST_STATUSES.map((s) => [s, s === 'sent' ? 1 : 0])),
+              byStatus: Object.fromEntries(CAMPAIGN_LIST_STATUSES.map((s) => [s, s === 'sent' ? campaigns.length : 0])),
               sent: 0,
               failed: 0,
               skipped: 0,
@@ -96,8 +97,11 @@ describe('creating brand data at the platform', () => {
           language,
           queryClient: signedInClient(profileFixture('grand_user', 'granduser', { language })),
         });
-        const hints = await screen.findAllByTestId('brand-host-required');
-        for (const hint of hints) expect(hint.textContent, path).toBe(HINT[language]);
+        // Said once, whether the list is empty (segments, scenarios) or not (campaigns, presets).
+        await screen.findByTestId(/^(empty-state|campaign-table|preset-card)$/);
+        const hints = screen.getAllByTestId('brand-host-required');
+        expect(hints.length, path).toBe(1);
+        expect(hints[0]?.textContent, path).toBe(HINT[language]);
         for (const key of actions) {
           const buttons = await screen.findAllByRole('button', { name: text(language, key) });
           for (const button of buttons) {
@@ -125,6 +129,24 @@ describe('creating brand data at the platform', () => {
       }
     });
   }
+
+  it('says the hint once on an empty list: beside the header, with no second create in the empty state', async () => {
+    answerLists({ empty: true });
+    for (const { page, path, actions } of PAGES) {
+      await renderWithProviders(page, { path, queryClient: signedInClient(profileFixture('grand_user', 'granduser')) });
+      const empty = await screen.findByTestId('empty-state');
+      expect(within(empty).queryByTestId('brand-host-required'), path).toBeNull();
+      expect(within(empty).queryAllByRole('button'), path).toHaveLength(0);
+      const hints = screen.getAllByTestId('brand-host-required');
+      expect(hints.length, path).toBe(1);
+      for (const key of actions) {
+        const button = screen.getByRole('button', { name: text('en', key) }) as HTMLButtonElement;
+        expect(button.disabled, `${path} ${key}`).toBe(true);
+        expect(button.getAttribute('aria-describedby'), `${path} ${key}`).toBe(hints[0]?.id);
+      }
+      cleanup();
+    }
+  });
 
   it("is offered as ever to a brand's admin, without the hint", async () => {
     answerLists();

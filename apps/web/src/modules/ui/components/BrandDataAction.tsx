@@ -31,11 +31,16 @@ type TActionProps = { disabled?: boolean; to?: unknown; onClick?: unknown; 'aria
  * Create actions for a brand's data (buttons, one or several). Elsewhere they are shown as given;
  * at the platform they are disabled, with the hint saying to switch to a brand, so the user meets
  * no refusal after pressing them. A link button becomes a plain button that goes nowhere.
+ *
+ * `repeated` marks the same actions shown a second time on the page (an empty list's state, below
+ * the header's): at the platform it shows nothing, so the hint is said once, beside the header's
+ * actions, where it stays whether the list is empty or not.
  */
-export function BrandDataAction({ children }: { children: ReactNode }) {
+export function BrandDataAction({ children, repeated = false }: { children: ReactNode; repeated?: boolean }) {
   const { t } = useTranslation();
   const atPlatform = useAtPlatform();
   const hintId = useId();
+  if (atPlatform && repeated) return null;
   if (!atPlatform)
     return Children.count(children) > 1 ? (
       <Group gap="sm" wrap="nowrap">
