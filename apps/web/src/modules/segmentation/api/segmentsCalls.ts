@@ -93,6 +93,19 @@ export const memberPageQuery = (id: string, search: string, cursor: string | und
     placeholderData: keepPreviousData,
   });
 
+/** The member list's page sizes; it opens at the first. */
+export const MEMBER_PAGE_SIZES = [20, 50, 100] as const;
+
+/**
+ * The acting host's time zone, as the member list's pages name it: read from the page the member
+ * list opens at, so the segment's page asks for it once.
+ */
+export const hostTimeZoneQuery = (id: string) =>
+  queryOptions({
+    ...memberPageQuery(id, '', undefined, MEMBER_PAGE_SIZES[0]),
+    select: (page) => page.timeZone,
+  });
+
 /** The live count of an unsaved filter: the whole filter and each top-level group. */
 export const filterCountQuery = (filter: TFilter | null) =>
   queryOptions({

@@ -3,8 +3,19 @@ import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 
-/** A segment's audience and when it was counted ("1,234 / counted 3 May 2026, 3:04 PM"). */
-export function AudienceText({ audience, countedAt }: { audience: number | null; countedAt: string | null }) {
+/**
+ * A segment's audience and when it was counted ("1,234 / counted 3 May 2026, 3:04 PM"), in
+ * `timeZone` when the page names one.
+ */
+export function AudienceText({
+  audience,
+  countedAt,
+  timeZone,
+}: {
+  audience: number | null;
+  countedAt: string | null;
+  timeZone?: string;
+}) {
   const { t } = useTranslation();
   const language = currentLanguage();
   if (audience === null) {
@@ -21,7 +32,7 @@ export function AudienceText({ audience, countedAt }: { audience: number | null;
       </Text>
       {countedAt && (
         <Text size="xs" c="dimmed">
-          {t('segmentation.list.counted_at', { date: formatDate(countedAt, language, { withTime: true }) })}
+          {t('segmentation.list.counted_at', { date: formatDate(countedAt, language, { withTime: true, timeZone }) })}
         </Text>
       )}
     </Stack>

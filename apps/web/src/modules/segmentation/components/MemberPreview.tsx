@@ -15,9 +15,7 @@ import { EmailAddress } from '../../ui/components/EmailAddress';
 import { EmptyState } from '../../ui/components/EmptyState';
 import { HeaderText } from '../../ui/components/HeaderText';
 import { SearchInput } from '../../ui/components/SearchInput';
-import { memberPageQuery } from '../api/segmentsCalls';
-
-const PAGE_SIZES = [20, 50, 100] as const;
+import { MEMBER_PAGE_SIZES, memberPageQuery } from '../api/segmentsCalls';
 
 /**
  * A segment's members now, in the customer list's columns and keyset pages ("previous" walks
@@ -42,7 +40,7 @@ export function MemberPreview({
   const { t } = useTranslation();
   const language = currentLanguage();
   const [search, setSearch] = useState('');
-  const [pageSize, setPageSize] = useState<number>(20);
+  const [pageSize, setPageSize] = useState<number>(MEMBER_PAGE_SIZES[0]);
   const [trail, setTrail] = useState<(string | undefined)[]>([undefined]);
   const cursor = trail[trail.length - 1];
   const members = useQuery(memberPageQuery(segment.id, search, cursor, pageSize));
@@ -211,7 +209,7 @@ export function MemberPreview({
               setPageSize(Number(e.currentTarget.value));
               setTrail([undefined]);
             }}
-            data={PAGE_SIZES.map(String)}
+            data={MEMBER_PAGE_SIZES.map(String)}
           />
           <Button
             variant="default"

@@ -219,6 +219,47 @@ describe('segment members in a browser in another time zone than the host', () =
     expect(screen.getByTestId('member-time-zone').textContent).toBe('Dates in this member list are in Asia/Tokyo.');
   });
 
+  // Made at 01:30 on 2 April, changed at 00:05 on 11 May, counted at 09:00 on 12 May in Tokyo:
+  // each the day before in New York.
+  const dated = segmentFixture(ID, {
+    createdAt: '2026-04-01T16:30:00Z',
+    createdBy: { id: 'u1', name: '佐藤 花子' },
+    updatedAt: '2026-05-10T15:05:00Z',
+    audienceCountedAt: '2026-05-12T00:00:00Z',
+  });
+  function serveDated(timeZone: string) {
+    return mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === `/v1/segments/${ID}`) return { body: { data: dated } };
+      if (url.pathname === `/v1/segments/${ID}/members`)
+        return { body: { data: { items: [], nextCursor: null, total: 0, totalCapped: false, timeZone } } };
+      if (url.pathname.startsWith('/v1/locations/')) return { body: { data: [] } };
+      return undefined;
+    });
+  }
+  const fact = async (key: string) =>
+    (await screen.findByTestId('segment-facts')).querySelector(`[data-field="${key}"]`)?.textContent;
+
+  it("shows when the segment was made, changed and counted in the host's time zone, and names it", async () => {
+    process.env.TZ = 'America/New_York';
+    serveDated('Asia/Tokyo');
+    await renderIn('en');
+    expect(await fact('created')).toBe('Created02 Apr 2026, 1:30 AM by 佐藤 花子');
+    expect(await fact('updated')).toBe('Updated11 May 2026, 12:05 AM');
+    expect(await fact('audience')).toContain('12 May 2026, 9:00 AM');
+    expect(screen.getByTestId('segment-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
+  });
+
+  it("follows the host's zone, not Tokyo's, and says so in Japanese", async () => {
+    process.env.TZ = 'America/New_York';
+    serveDated('Pacific/Honolulu');
+    await renderIn('ja');
+    // 16:30 UTC is 6:30 in the morning of 1 April in Honolulu (12:30 PM in New York).
+    expect(await fact('created')).toBe('作成2026年4月1日 午前6:30（佐藤 花子）');
+    expect(screen.getByTestId('segment-time-zone').textContent).toBe(
+      'このページの時刻はすべて Pacific/Honolulu です。',
+    );
+  });
+
   it('says so in Japanese too', async () => {
     process.env.TZ = 'America/New_York';
     serveMember();

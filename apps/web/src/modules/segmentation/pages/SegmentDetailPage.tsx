@@ -31,6 +31,7 @@ import {
   memberExportLink,
   recountSegment,
   removeMembers,
+  hostTimeZoneQuery,
   SEGMENTS_QUERY_KEY,
   segmentQuery,
   segmentUsesQuery,
@@ -68,6 +69,9 @@ function SegmentDetail({ id }: { id: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const segment = useQuery(segmentQuery(id));
+  // The acting host's zone, as the member list below and the customer pages show times in: a
+  // segment made at 00:30 in Tokyo was made that day, whatever zone the browser is in.
+  const timeZone = useQuery(hostTimeZoneQuery(id));
   const [dialog, setDialog] = useState<TDialog>(null);
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
@@ -76,7 +80,7 @@ function SegmentDetail({ id }: { id: string }) {
   const [inUse, setInUse] = useState(false);
   const uses = useQuery(segmentUsesQuery(id, inUse));
 
-  if (segment.isPending) return <Loader size="sm" />;
+  if (segment.isPending || timeZone.isPending) return <Loader size="sm" />;
   if (segment.isError) {
     return (
       <Text c="red" role="alert">
@@ -148,10 +152,11 @@ function SegmentDetail({ id }: { id: string }) {
     }
   };
 
-  const person = (at: string, who: { name: string } | null) =>
-    who
-      ? t('segmentation.detail.by', { date: formatDate(at, language, { withTime: true }), name: who.name })
-      : formatDate(at, language, { withTime: true });
+  const pageTimeZone = timeZone.data;
+  const person = (at: string, who: { name: string } | null) => {
+    const date = formatDate(at, language, { withTime: true, timeZone: pageTimeZone });
+    return who ? t('segmentation.detail.by', { date, name: who.name }) : date;
+  };
   const facts: [string, ReactNode][] = [
     ['owner', `${data.hostName} (${t(`segmentation.levels.${data.hostLevel}`)})`],
     [
@@ -160,6 +165,7 @@ function SegmentDetail({ id }: { id: string }) {
         <AudienceText
           audience={counted?.total ?? data.audience}
           countedAt={counted?.countedAt ?? data.audienceCountedAt}
+          timeZone={pageTimeZone}
         />
         <LockButton
           size="compact-xs"
@@ -232,6 +238,11 @@ function SegmentDetail({ id }: { id: string }) {
             </Stack>
           ))}
         </SimpleGrid>
+        {pageTimeZone && (
+          <Text size="xs" c="dimmed" mt="sm" data-testid="segment-time-zone">
+            {t('segmentation.detail.time_zone_note', { timeZone: pageTimeZone })}
+          </Text>
+        )}
       </Paper>
       <Paper withBorder radius="md" p="md">
         <Tabs defaultValue="members" keepMounted={false}>
