@@ -77,13 +77,6 @@ export const quietHoursQuery = (schedule: TSchedule | null) =>
     retry: false,
   });
 
-export const deliveriesQuery = (id: string, page: number, pageSize: number) =>
-  queryOptions({
-    queryKey: [...CAMPAIGNS_QUERY_KEY, 'deliveries', id, page, pageSize],
-    queryFn: ({ signal }) => request(campaignsApi.deliveries, { params: { id }, query: { page, pageSize }, signal }),
-    placeholderData: keepPreviousData,
-  });
-
 /** The chosen template by id, read again when the user comes back from the builder's tab. */
 export const chosenTemplateQuery = (id: string | null) =>
   queryOptions({
