@@ -13,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES } from '@yado/contracts';
 import { registerErrorHandler } from './http/errors.ts';
+import { SCHEMA_FAULT_CODES } from './http/issue-code.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { refuseUnstorableText } from './http/unstorable-text.ts';
 import { makeAuthenticate } from './modules/auth/authenticate.ts';
@@ -163,7 +164,15 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Yado API', version: '1.0.0', description: 'Hotel email marketing and CRM console API' },
+      info: {
+        title: 'Yado API',
+        version: '1.0.0',
+        description:
+          'Hotel email marketing and CRM console API. A failure answers `{ error: { code, message, fields? } }` with a code ' +
+          'of the catalogue. A request that does not fit its schema answers 400 `validation_failed`, each faulty field ' +
+          `under \`fields\` by its path (\`emails.1\`) with one of ${SCHEMA_FAULT_CODES.join(', ')} or a code its schema ` +
+          'names; a segment filter answers 400 `filter_invalid` with the place and kind of each fault.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: jsonSchemaTransform,

@@ -357,7 +357,7 @@ export type TQuietHoursCheck = z.infer<typeof ZQuietHoursCheck>;
 
 export const ZCampaignTestSend = z.object({
   emails: z
-    .array(z.string().trim().max(254).refine(isAccountEmail, { message: 'Oops! Invalid email address.' }))
+    .array(z.string().trim().max(254).refine(isAccountEmail, { message: 'invalid_email' }))
     .min(1)
     .max(CAMPAIGN_TEST_SEND_MAX),
   language: z.enum(['ja', 'en']).optional(),

@@ -1,6 +1,7 @@
 import { ERROR_MESSAGES, FILTER_FAULTS, type TErrorCode } from '@yado/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { issueCode, type TZodIssue } from './issue-code.ts';
 
 export type TFieldErrors = Record<string, { code: string; message: string }>;
 
@@ -26,12 +27,6 @@ export const fieldError = (code: TErrorCode) => ({ code, message: ERROR_MESSAGES
 
 export const badRequest = (fields: TFieldErrors) => new AppError(400, 'validation_failed', fields);
 
-/** Maps a zod issue to the catalogue: an empty required field, or a plain "check this field". */
-function issueToField(issue: { code?: string; message: string }) {
-  if (/received undefined/.test(issue.message)) return fieldError('field_required');
-  return { code: 'invalid', message: issue.message };
-}
-
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -47,14 +42,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: TFieldErrors = {};
+      /** Each field's first issue as zod wrote it: a filter's message is its fault's kind. */
+      const issues = new Map<string, TZodIssue>();
       for (const v of error.validation) {
-        const path = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-        const key =
-          path ||
-          String((v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '') ||
-          error.validationContext ||
-          'body';
-        fields[key] ??= issueToField((v.params as { issue: never }).issue ?? { message: v.message ?? '' });
+        const key = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || 'body';
+        if (issues.has(key)) continue;
+        const issue: TZodIssue = { ...(v.params as TZodIssue), code: v.keyword, message: v.message ?? '' };
+        issues.set(key, issue);
+        fields[key] = fieldError(issueCode(issue));
       }
       // A segment filter's fault is the specification's one message, with each fault's place
       // (filter.groups.0.items.1.value) and kind, so the console can mark it.
@@ -62,7 +57,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (filterKeys.length > 0) {
         const marked: TFieldErrors = {};
         for (const key of filterKeys) {
-          const kind = fields[key]!.message;
+          const kind = issues.get(key)!.message ?? '';
           marked[key] = {
             code: (FILTER_FAULTS as readonly string[]).includes(kind) ? kind : 'invalid',
             message: ERROR_MESSAGES.filter_invalid,

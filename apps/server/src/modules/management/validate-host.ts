@@ -25,8 +25,7 @@ export function assertValidHost(input: THostFields, options: { logoRequired: boo
   if (phone && !DIGITS.test(phone)) fields.phone = fieldError('use_numbers_only');
   if (input.logoUrl && !isOurLogoUrl(input.logoUrl)) fields.logoUrl = fieldError('logo_required');
   if (options.logoRequired && !input.logoUrl) fields.logoUrl = fieldError('logo_required');
-  if (input.timezone && !isTimeZone(input.timezone))
-    fields.timezone = { code: 'invalid', message: 'Unknown time zone' };
+  if (input.timezone && !isTimeZone(input.timezone)) fields.timezone = fieldError('invalid_time_zone');
   const bookingHotelCode =
     input.bookingHotelCode === undefined ? undefined : normalizeBookingHotelCode(input.bookingHotelCode ?? '') || null;
   if (bookingHotelCode && !isBookingHotelCode(bookingHotelCode))

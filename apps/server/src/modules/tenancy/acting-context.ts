@@ -10,7 +10,7 @@ import {
 } from '@yado/contracts';
 import type { TTx } from '../../db/client.ts';
 import type { TRlsContext } from '../../db/client.ts';
-import { AppError, badRequest, type TFieldErrors } from '../../http/errors.ts';
+import { AppError, badRequest, fieldError, type TFieldErrors } from '../../http/errors.ts';
 import { findHostBySlug, type TAssignmentRow, type THostRow, type TSessionUser } from './queries.ts';
 
 /** Who is acting, as whom, where: re-derived by the server on every request (DESIGN section 4). */
@@ -49,12 +49,9 @@ export function parseSelector(headers: Record<string, string | string[] | undefi
   const selector = { role: pick('x-user-role'), slug: pick('x-host-slug'), level: pick('x-host-level') };
   if (!selector.role && !selector.slug && !selector.level) return null;
   const fields: TFieldErrors = {};
-  if (!ROLES.includes(selector.role as TRole))
-    fields['x-user-role'] = { code: 'invalid', message: `Expected one of ${ROLES.join(', ')}` };
-  if (!HOST_LEVELS.includes(selector.level as THostLevel))
-    fields['x-host-level'] = { code: 'invalid', message: `Expected one of ${HOST_LEVELS.join(', ')}` };
-  if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(selector.slug))
-    fields['x-host-slug'] = { code: 'invalid', message: 'Expected a host slug' };
+  if (!ROLES.includes(selector.role as TRole)) fields['x-user-role'] = fieldError('value_not_allowed');
+  if (!HOST_LEVELS.includes(selector.level as THostLevel)) fields['x-host-level'] = fieldError('value_not_allowed');
+  if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(selector.slug)) fields['x-host-slug'] = fieldError('value_invalid_format');
   if (Object.keys(fields).length > 0) throw badRequest(fields);
   return selector;
 }

@@ -75,7 +75,7 @@ function roleAtHost(ctx: TActingContext, role: string, fields: TFieldErrors): TR
     return null;
   }
   if (!ROLES_BY_LEVEL[ctx.host.level].includes(role as TRole)) {
-    fields.role = { code: 'invalid', message: `Choose one of ${ROLES_BY_LEVEL[ctx.host.level].join(', ')}` };
+    fields.role = fieldError('value_not_allowed');
     return null;
   }
   return role as TRole;
