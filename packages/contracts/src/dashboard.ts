@@ -67,7 +67,7 @@ export type TLevelInfo = z.infer<typeof ZLevelInfo>;
 export const ZCustomerStatistics = z.object({
   window: ZDashboardWindow,
   customers: ZFigure,
-  /** Customers a campaign can mail: email status active, with an email address. */
+  /** Customers a campaign can mail: email status active, with an email address, not on the suppression list. */
   activeCustomers: ZFigure,
   unsubscribedCustomers: ZFigure,
   /** When today's figures were counted (at most five minutes before the answer). */

@@ -228,7 +228,8 @@ async function dateTheGuests(rt: TRuntime, brandId: string, firstSync: Date): Pr
  * The customer counts the hourly job keeps (keep-daily-customer-counts.ts), for each past day of
  * the history, of the brand, its hotel groups and its hotels: the counts at the day's end in the
  * host's time zone (`countCustomers` as of that moment: the guests' creation by the first sync, the
- * history's unsubscribes and complaints at their moments), stored by `saveCountDay`. So the
+ * history's unsubscribes and complaints at their moments, the addresses its bounces and complaints
+ * had suppressed by then), stored by `saveCountDay`. So the
  * dashboard's "week before" is the data's, not a guess and not missing. A transaction per host:
  * all of them in one held the embedded database's one session for 6 s (90 days of counts for each
  * of a dozen hosts), and every request of a product just started with it.

@@ -86,8 +86,18 @@ export async function audienceSql(
   return { where: sql.join(parts, sql` and `), scope };
 }
 
+/**
+ * Email status active and an email address: the customer row under `alias` is mailable unless the
+ * address is suppressed. The dashboard's active customers count by this and the suppression list's
+ * entry (dashboard/queries.ts countCustomers), so they are the guests a campaign can reach.
+ */
+export function activeWithAddressSql(alias: string): SQL {
+  const c = sql.raw(alias);
+  return sql`${c}.email_status = 'active' and nullif(${c}.email, '') is not null`;
+}
+
 /** Mailable now: active, with an email, not on the brand's suppression list (issue 25). */
-export const MAILABLE = sql`customers.email_status = 'active' and nullif(customers.email, '') is not null and not ${suppressedSql('customers')}`;
+export const MAILABLE = sql`${activeWithAddressSql('customers')} and not ${suppressedSql('customers')}`;
 
 /**
  * At the frequency cap: `count` marketing mails sent in the last `days` days before now, or before
@@ -134,7 +144,7 @@ export async function previewCounts(
     sql`select count(*)::int as "matched",
       count(*) filter (where customers.email_status <> 'active')::int as "unsubscribed",
       count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is null)::int as "noEmail",
-      count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is not null and ${suppressedSql('customers')})::int as "bounced",
+      count(*) filter (where ${activeWithAddressSql('customers')} and ${suppressedSql('customers')})::int as "bounced",
       count(*) filter (where ${MAILABLE} and ${atCap(cap)})::int as "frequencyCapped",
       count(*) filter (where ${MAILABLE} and ${held})::int as "heldOut",
       count(*) filter (where ${MAILABLE} and ${held} and ${atCap(cap)})::int as "cappedHeld"

@@ -582,3 +582,99 @@ describe('customers without an email address', () => {
     expect(preview.body.data.recipients).toBe(brand.activeCustomers.current);
   });
 });
+
+describe('customers whose address is on the suppression list', () => {
+  it('are not active, as the campaign audience leaves them out, now and in the daily counts kept', async () => {
+    // Harbor View has one active guest with an address (06), an unsubscribed one and two without an
+    // address. Five more at 神戸, each with an entry of the brand's suppression list as the rules
+    // write it (the address in lower case): a hard bounce (no end), a complaint (which also
+    // unsubscribes the guest), soft bounces whose 30 days are over, soft bounces still within
+    // them, and a manual entry lifted since.
+    const guest = async (phone: string, email: string, status: 'active' | 'unsubscribed' = 'active') => {
+      const [row] = await s.sql(
+        `insert into customers (brand_id, first_name, last_name, phone, email, email_status) values ($1, '花子', '鈴木', $2, $3, $4) returning id`,
+        [id['harbor-view'], phone, email, status],
+      );
+      await s.sql(
+        `insert into customer_allocations (customer_id, hotel_id, brand_id, source) values ($1, $2, $3, 'import')`,
+        [row.id, id['harbor-kobe'], id['harbor-view']],
+      );
+      return row.id as string;
+    };
+    const entry = async (customerId: string, email: string, reason: string, extra: string) =>
+      s.sql(
+        `insert into suppressions (brand_id, email, customer_id, reason, until, lifted_at, created_at) values ($1, $2, $3, $4, ${extra})`,
+        [id['harbor-view'], email.toLowerCase(), customerId, reason],
+      );
+    const hard = await guest('09000000011', 'Bounced.Hard@guest.test');
+    await entry(hard, 'Bounced.Hard@guest.test', 'hard_bounce', `null, null, now() - interval '3 days'`);
+    const complained = await guest('09000000012', 'complained@guest.test', 'unsubscribed');
+    await entry(complained, 'complained@guest.test', 'complaint', `null, null, now() - interval '2 days'`);
+    const expired = await guest('09000000013', 'full.mailbox@guest.test');
+    await entry(
+      expired,
+      'full.mailbox@guest.test',
+      'soft_bounces',
+      `now() - interval '1 day', null, now() - interval '31 days'`,
+    );
+    const soft = await guest('09000000014', 'still.full@guest.test');
+    await entry(
+      soft,
+      'still.full@guest.test',
+      'soft_bounces',
+      `now() + interval '20 days', null, now() - interval '10 days'`,
+    );
+    const lifted = await guest('09000000015', 'lifted@guest.test');
+    await entry(lifted, 'lifted@guest.test', 'manual', `null, now() - interval '1 hour', now() - interval '5 days'`);
+    // Another brand's entry for Harbor View's active guest's address suppresses nothing here.
+    await s.sql(
+      `insert into suppressions (brand_id, email, reason) values ($1, '09000000006@guest.test', 'hard_bounce')`,
+      [id['sakura-hotels']],
+    );
+
+    await s.sql(`update customer_count_days set counted_at = now() - interval '1 hour' where day = $1`, [window.to]);
+    const brand = (await get(DEMO.harborAdmin, 'customer-statistics')).body.data;
+    // Active: 06, the expired soft bounces and the lifted entry; unsubscribed: 07 and the complainer.
+    expect([brand.customers.current, brand.activeCustomers.current, brand.unsubscribedCustomers.current]).toEqual([
+      9, 3, 2,
+    ]);
+    const kobe = (
+      await get(DEMO.harborAdmin, 'customer-statistics', {
+        'x-user-role': 'admin',
+        'x-host-slug': 'harbor-kobe',
+        'x-host-level': 'hotel',
+      })
+    ).body.data;
+    expect([kobe.customers.current, kobe.activeCustomers.current, kobe.unsubscribedCustomers.current]).toEqual([
+      8, 3, 1,
+    ]);
+
+    // A campaign to every customer of the brand reaches the same three.
+    const { token } = await s.login(DEMO.harborAdmin);
+    const segment = await s.call('POST', '/v1/segments', { token, body: { name: 'Everyone now', type: 'static' } });
+    const added = await s.call('POST', `/v1/segments/${segment.body.data.id}/members`, {
+      token,
+      body: { selection: {} },
+    });
+    expect(added.body.data.total).toBe(9);
+    const preview = await s.call('POST', '/v1/campaigns/audience', {
+      token,
+      body: { segmentIds: [segment.body.data.id] },
+    });
+    expect(preview.body.data).toMatchObject({ matched: 9, unsubscribed: 2, noEmail: 2, bounced: 2, recipients: 3 });
+    expect(preview.body.data.recipients).toBe(brand.activeCustomers.current);
+
+    // The count kept for yesterday (what "the week before" compares with) counts alike.
+    const harbor = [id['harbor-view'], id['harbor-kobe']];
+    const yesterday = addDays(localDay(new Date(), 'Asia/Tokyo'), -1);
+    await s.sql(`delete from customer_count_days where host_id = any($1::uuid[]) and day = $2`, [harbor, yesterday]);
+    await keepDailyCustomerCounts(s.rt);
+    const kept = await s.sql(
+      `select host_id, customers, active, unsubscribed from customer_count_days where host_id = any($1::uuid[]) and day = $2`,
+      [harbor, yesterday],
+    );
+    const keptOf = (host: string) => kept.find((r) => r.host_id === id[host]);
+    expect(keptOf('harbor-view')).toMatchObject({ customers: 9, active: 3, unsubscribed: 2 });
+    expect(keptOf('harbor-kobe')).toMatchObject({ customers: 8, active: 3, unsubscribed: 1 });
+  });
+});

@@ -1,10 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
+import { activeWithAddressSql } from '../campaigns/audience.ts';
+import { suppressionEntrySql } from '../deliverability/suppression.ts';
 
 /**
  * The dashboard's reads. It owns only `customer_count_days`; everything else here is read, never
- * written: hosts, customers and allocations (counted once per host and few minutes into the
- * daily counts), the booking sync log, campaigns.
+ * written: hosts, customers, allocations and the suppression list (counted once per host and few
+ * minutes into the daily counts), the booking sync log, campaigns.
  */
 
 /** The acting host, as far as the dashboard needs it. */
@@ -71,10 +73,12 @@ export interface TCustomerCounts {
 /**
  * Counts the customers of a scope now: a brand's all; a group's or hotel's those allocated to its
  * hotels, each customer once however many of them it is allocated to. `active` are the customers
- * a campaign can mail: email status active and an email address (as campaigns/audience.ts's
- * MAILABLE; an active customer without an address is in neither figure). With `asOf`, the counts at
- * that past moment by the customers' creation and email status change times (the demo history's
- * past days; a status changed and changed back since is not seen).
+ * a campaign can mail (campaigns/audience.ts's MAILABLE): email status active, an email address,
+ * and no entry on the brand's suppression list (a hard bounce, soft bounces within their 30 days, a
+ * complaint, a manual entry); an active customer without an address or with a suppressed one is
+ * among the customers only. With `asOf`, the counts at that past moment by the customers' creation
+ * and email status change times and the suppression list's entries then (the demo history's past
+ * days; a status changed and changed back since is not seen).
  */
 export async function countCustomers(
   tx: TTx,
@@ -91,12 +95,17 @@ export async function countCustomers(
   const unsubscribed = at
     ? sql`c.email_status = 'unsubscribed' and coalesce(c.email_status_changed_at, c.created_at) <= ${at}`
     : sql`c.email_status = 'unsubscribed'`;
+  const activeWithAddress = at
+    ? sql`not (${unsubscribed}) and nullif(c.email, '') is not null`
+    : activeWithAddressSql('c');
+  // The suppression list joined, not probed per customer (suppressionEntrySql says why).
   const [row] = await selectRows<TCustomerCounts>(
     tx,
     sql`select count(*)::int as customers,
-      count(*) filter (where not (${unsubscribed}) and nullif(c.email, '') is not null)::int as active,
+      count(*) filter (where ${activeWithAddress} and s.id is null)::int as active,
       count(*) filter (where ${unsubscribed})::int as unsubscribed
-      from customers c where ${inScope}${existed}`,
+      from customers c left join suppressions s on ${suppressionEntrySql('s', 'c', { asOf })}
+      where ${inScope}${existed}`,
   );
   return row ?? { customers: 0, active: 0, unsubscribed: 0 };
 }

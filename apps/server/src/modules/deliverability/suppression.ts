@@ -29,8 +29,28 @@ export function hardBouncedSinceSql(alias: string): SQL {
  * `at`: the moment to judge by (the demo history's past sends), else the database's now.
  */
 export function suppressedSql(alias: string, at?: Date): SQL {
+  return sql`exists (select 1 from suppressions s where ${suppressionEntrySql('s', alias, at ? { at } : {})})`;
+}
+
+/**
+ * The join condition of the suppression list's entry `entry` (an alias of suppressions) that
+ * suppresses the address of the customer row under `alias` (suppressedSql's rule): a count over
+ * many customers left-joins it and reads `entry.id is null` as "not suppressed". At most one entry
+ * matches (suppressions_active_key: one unlifted entry per brand and address, the index the join
+ * reads the brand's entries by). Inside an aggregate's FILTER, suppressedSql's EXISTS is planned as
+ * if it ran once and probes that index for every customer: 3 to 4 s for a million, against about
+ * 0.3 s more than the bare scan for the join's one hash of the brand's list.
+ * `at`: judged at that moment, as suppressedSql. `asOf`: the list as it stood at that past moment
+ * (entries made by then, not yet lifted or ended; one address's entries never overlap in time, so
+ * still at most one; an entry made again after it ended shows only its latest period).
+ */
+export function suppressionEntrySql(entry: string, alias: string, when: { at?: Date; asOf?: Date } = {}): SQL {
+  const s = sql.raw(entry);
   const c = sql.raw(alias);
-  const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
-  return sql`exists (select 1 from suppressions s where s.brand_id = ${c}.brand_id and s.email = ${c}.email_key
-    and s.lifted_at is null and (s.until is null or s.until > ${now}))`;
+  const moment = when.asOf ?? when.at;
+  const now = moment ? sql`${moment.toISOString()}::timestamptz` : sql`now()`;
+  const held = when.asOf
+    ? sql`${s}.created_at <= ${now} and (${s}.lifted_at is null or ${s}.lifted_at > ${now})`
+    : sql`${s}.lifted_at is null`;
+  return sql`${s}.brand_id = ${c}.brand_id and ${s}.email = ${c}.email_key and ${held} and (${s}.until is null or ${s}.until > ${now})`;
 }

@@ -9,8 +9,8 @@ import { changeOf, formatCount } from '../utils/figures';
 import { FigureCard } from './FigureCard';
 
 /**
- * Customers, active customers (those a campaign can mail: active, with an email address) and
- * unsubscribed customers, and when the booking system last synced.
+ * Customers, active customers (those a campaign can mail: active, with an email address not on the
+ * suppression list) and unsubscribed customers, and when the booking system last synced.
  */
 export function CustomerStatisticsBlock({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation();

@@ -157,7 +157,9 @@ describe('dashboard page', () => {
     expect(screen.getByTestId('figure-unsubscribed-change').getAttribute('style') ?? '').toContain('red');
     // Active customers are those a campaign can mail, and the card says so.
     expect(screen.getByTestId('figure-active').textContent).toContain('Active customers');
-    expect(screen.getByTestId('figure-active-hint').textContent).toBe('With an email address');
+    expect(screen.getByTestId('figure-active-hint').textContent).toBe(
+      'With an email address, not on the suppression list',
+    );
     // Times in the window's zone, as its dates (not the browser's, which may be elsewhere).
     expect(screen.getByTestId('customers-counted-at').textContent).toBe('As of 24 Nov 2026, 2:00 PM');
     expect(screen.getByTestId('last-sync').textContent).toContain('24 Nov 2026, 1:02 AM');
