@@ -394,7 +394,7 @@ export const customerImports = pgTable(
 /**
  * The rows of an import between review and import: parsed, normalised and checked, written with
  * COPY. UNLOGGED (see the migration): a database crash empties it, and an import whose rows are
- * gone asks for the file again. Values are text as read; `status` is ok, duplicate or failed.
+ * gone asks for the file again. Values are text as normalised; `status` is ok, duplicate or failed.
  */
 export const customerImportRows = pgTable(
   'customer_import_rows',
@@ -418,6 +418,11 @@ export const customerImportRows = pgTable(
     city: text('city'),
     address: text('address'),
     emailStatus: text('email_status'),
+    /**
+     * A failed row's cells exactly as the file had them (a JSON array of strings), for the
+     * failures download the user corrects and imports again; null for the other rows.
+     */
+    source: text('source'),
   },
   (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );

@@ -14,8 +14,8 @@ import { QUEUES } from '../../jobs/queue.ts';
 import { AppError } from '../../http/errors.ts';
 import { inTenant, type TRuntime } from '../../runtime.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
-import { UTF8_BOM, csvRow } from '../customers/csv.ts';
-import { mappedFields } from './columns.ts';
+import { UTF8_BOM, csvCell, csvRow } from '../customers/csv.ts';
+import { mappedFields, type TColumn } from './columns.ts';
 import {
   FIELD_COLUMNS,
   allFailedRows,
@@ -163,7 +163,10 @@ export async function cancelImport(rt: TRuntime, ctx: TActingContext, id: string
   return toImport(record as TImportRecord);
 }
 
-/** The failed rows as CSV: row number, reasons in the chosen language, and the values as read. */
+/**
+ * The failed rows as CSV: row number and reasons in the chosen language, then the row exactly as
+ * the file had it (its header, its columns, its cells), so the user corrects it and imports it again.
+ */
 export async function failuresCsv(
   rt: TRuntime,
   ctx: TActingContext,
@@ -172,17 +175,12 @@ export async function failuresCsv(
 ): Promise<Readable> {
   const record = await mustSee(rt, ctx, id);
   const texts = language === 'ja' ? ja : en;
-  const fields = mappedFields(record.columns);
   const fieldLabel = (f: string) =>
     f === 'fullName' ? texts.customer_import.full_name : (texts.customer_csv[FIELD_COLUMNS[f as TImportField]] ?? f);
   async function* lines() {
     yield (
       UTF8_BOM +
-      csvRow([
-        texts.customer_import.row,
-        texts.customer_import.reason,
-        ...fields.map((f) => texts.customer_csv[FIELD_COLUMNS[f]]),
-      ])
+      csvRow([texts.customer_import.row, texts.customer_import.reason, ...record.columns.map((c) => c.header)])
     );
     if (!REVIEWED.includes(record.status)) return;
     let after = 0;
@@ -200,7 +198,7 @@ export async function failuresCsv(
             return `${fieldLabel(p.field)}: ${text}${dup}`;
           })
           .join(' / ');
-        chunk += csvRow([r.row_number, reasons, ...fields.map((f) => r[FIELD_COLUMNS[f]] as string | null)]);
+        chunk += `${[csvCell(r.row_number), csvCell(reasons), ...sourceCells(record.columns, r).map(sourceCell)].join(',')}\r\n`;
       }
       if (chunk) yield chunk;
       const last = rows[rows.length - 1];
@@ -209,4 +207,31 @@ export async function failuresCsv(
     }
   }
   return Readable.from(lines());
+}
+
+/** `="0312345678"`: a text constant, the form that keeps a phone's leading zero in Excel; it runs nothing. */
+const TEXT_FORMULA = /^="(?:[^"]|"")*"$/;
+
+/**
+ * A cell of the user's row, guarded as every CSV cell we write (csvCell), except a text constant:
+ * the import reads `="…"` as the text inside, so it goes back as the user wrote it.
+ */
+function sourceCell(cell: string | null): string {
+  return cell !== null && TEXT_FORMULA.test(cell) ? `"${cell.replace(/"/g, '""')}"` : csvCell(cell);
+}
+
+/**
+ * A failed row's cells as the file had them. A row staged before the cells were kept (migration
+ * 0048) has only its values as read: each column gets the value it filled.
+ */
+function sourceCells(columns: TColumn[], row: Record<string, string | number | null>): (string | null)[] {
+  if (typeof row.source === 'string') return JSON.parse(row.source) as string[];
+  const value = (field: TImportField) => row[FIELD_COLUMNS[field]] as string | null;
+  return columns.map((c) =>
+    c.field === 'fullName'
+      ? [value('lastName'), value('firstName')].filter(Boolean).join(' ')
+      : c.field
+        ? value(c.field)
+        : null,
+  );
 }

@@ -147,7 +147,8 @@ function splitFullName(text: string): [string, string] | null {
 
 /**
  * One record of the file as customer values, checked with the rules of specification section 5.
- * Values of a failed row stay as written, so the failures download shows what to fix.
+ * A value that fails stays as written; the failures download gives back the whole record as the
+ * file had it (row-stager.ts keeps a failed row's cells).
  */
 export function normalizeRow(fields: string[], columns: TColumn[]): TReadRow {
   const values: TRowValues = {

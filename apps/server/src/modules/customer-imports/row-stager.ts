@@ -263,6 +263,8 @@ export class RowStager {
       values.city,
       values.address,
       values.emailStatus,
+      // The failures download gives the user back their own row to correct, not our reading of it.
+      status === 'failed' ? JSON.stringify(f) : null,
     ]);
   }
 }

@@ -25,6 +25,7 @@ export const STAGED_COLUMNS = [
   'city',
   'address',
   'email_status',
+  'source',
 ] as const;
 
 /** Bytes of COPY data gathered before they are handed to the connection. */
