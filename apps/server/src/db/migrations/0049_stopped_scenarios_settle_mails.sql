@@ -3,17 +3,18 @@
 -- deliveries queued, deferred, or claimed and not handed are skipped with the reason 'cancelled'
 -- and counted as skipped in the statistics. A scenario stopped before that had its campaigns
 -- cancelled but kept those deliveries as they were, so its email details still showed the mails as
--- waiting to send. They are settled here as the stop settles them now: only deliveries of the
--- cancelled hidden campaigns of stopped scenarios (and of archived ones that were stopped), never a
--- running scenario's; counted as skipped in the campaign's, hour's, hotel's and hotel day's rollups
+-- waiting to send, and a scenario run again since would send them, long after their moment, once
+-- its journeys reached that step and reopened the campaign. They are settled here as the stop settles
+-- them now: only deliveries of cancelled hidden campaigns (whatever their scenario is now: stopped,
+-- archived, or run again with the step not yet reached), never those of a campaign still sending;
+-- counted as skipped in the campaign's, hour's, hotel's and hotel day's rollups
 -- at the moment the stop cancelled the campaign (`finished_at`), in the order the send takes them.
 -- A second run finds nothing left to settle. Under scope-all: these are tenant tables.
 SELECT set_config('yado.scope_all', 'on', true);--> statement-breakpoint
 WITH settled AS (
   UPDATE deliveries d SET status = 'skipped', skip_reason = 'cancelled', claimed_by = NULL, claim_token = NULL
-  FROM campaigns c JOIN scenarios s ON s.id = c.scenario_id
-  WHERE d.campaign_id = c.id AND c.status = 'cancelled'
-    AND (s.status = 'stopped' OR (s.status = 'archived' AND s.archived_from = 'stopped'))
+  FROM campaigns c
+  WHERE d.campaign_id = c.id AND c.scenario_id IS NOT NULL AND c.status = 'cancelled'
     AND (d.status IN ('queued', 'deferred') OR (d.status = 'sending' AND d.handed_at IS NULL))
   RETURNING d.campaign_id, d.brand_id, coalesce(d.hotel_id, d.brand_id) AS host_id,
     coalesce(c.finished_at, c.updated_at) AS at

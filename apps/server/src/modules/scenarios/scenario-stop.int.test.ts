@@ -138,6 +138,7 @@ describe('scenarios stopped before a stop settled their mails (migration 0049)',
     };
     const stoppedLongAgo = await running('旧停止', 3);
     const archivedAfterStop = await running('旧停止・アーカイブ', 1);
+    const restartedSince = await running('旧停止・再開', 1);
     const stillRunning = await running('稼働中', 1);
     const moved = await s.call('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 1 } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
@@ -147,7 +148,7 @@ describe('scenarios stopped before a stop settled their mails (migration 0049)',
           from deliveries d join campaigns c on c.id = d.campaign_id where c.scenario_id = $1 order by d.id`,
         [scenarioId],
       );
-    for (const id of [stoppedLongAgo, archivedAfterStop, stillRunning])
+    for (const id of [stoppedLongAgo, archivedAfterStop, restartedSince, stillRunning])
       expect((await deliveries(id)).map((d) => d.status)).toEqual(Array((await deliveries(id)).length).fill('queued'));
 
     // The first scenario's mails: one queued, one deferred for a retry, one claimed and handed to the
@@ -162,8 +163,9 @@ describe('scenarios stopped before a stop settled their mails (migration 0049)',
       [inFlight],
     );
     // The stop as it was before b5ac63d: the journeys leave, the hidden campaigns are cancelled, and
-    // their deliveries are left as they were. The second is archived since.
-    for (const id of [stoppedLongAgo, archivedAfterStop]) {
+    // their deliveries are left as they were. The second is archived since; the third run again,
+    // its journeys not yet at the email step (which would reopen the campaign and send the old mail).
+    for (const id of [stoppedLongAgo, archivedAfterStop, restartedSince]) {
       await s.sql(`update scenarios set status = 'stopped', stopped_at = now(), next_entry_at = null where id = $1`, [
         id,
       ]);
@@ -178,6 +180,7 @@ describe('scenarios stopped before a stop settled their mails (migration 0049)',
     await s.sql(`update scenarios set status = 'archived', archived_from = 'stopped' where id = $1`, [
       archivedAfterStop,
     ]);
+    await s.sql(`update scenarios set status = 'running', stopped_at = null where id = $1`, [restartedSince]);
     const details = async (id: string) => {
       const res = await s.call('GET', `/v1/scenarios/${id}/emails`, { token });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -212,9 +215,8 @@ describe('scenarios stopped before a stop settled their mails (migration 0049)',
         [inFlight, 'sending', null, false, true],
       ].sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)),
     );
-    expect((await deliveries(archivedAfterStop)).map((d) => [d.status, d.skip_reason])).toEqual([
-      ['skipped', 'cancelled'],
-    ]);
+    for (const id of [archivedAfterStop, restartedSince])
+      expect((await deliveries(id)).map((d) => [d.status, d.skip_reason])).toEqual([['skipped', 'cancelled']]);
     // Counted as skipped once, as the stop counts them: the campaign, its hour and hotel, the day.
     const [stats] = await s.sql(
       `select cs.skipped, (select sum(h.skipped)::int from campaign_stats_hourly h where h.campaign_id = c.id) as hourly,
