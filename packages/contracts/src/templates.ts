@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
 import { isAccountEmail } from './validation.ts';
+import { CAMPAIGN_STATUSES } from './campaigns.ts';
 
 /**
  * Templates and the block document the flex builder edits (specification sections 2 and 3,
@@ -13,6 +14,9 @@ import { isAccountEmail } from './validation.ts';
  * logo_too_big and upload_failed (the same specification texts).
  *
  * Changes (kept compatible; newest first):
+ * - the report lists only the campaigns the acting host may read, as the campaign list does (a
+ *   hotel or group: a campaign of a host above with its own guests' figures only); each row has the
+ *   campaign's own status and `paused`, and the report the acting host's `timeZone`.
  * - report rows' statistics are nullable (null until the campaigns module provides them).
  * - the template_in_use message names the campaign: `{{campaign}}` in the English text, and
  *   `error.params.campaign` for the console's own text; template_stale has `error.params.version`.
@@ -570,19 +574,27 @@ export const ZTestSend = z.object({
   customerId: z.uuid().optional(),
 });
 
-/** A campaign that used the template, with its statistics (filled by the campaigns issue). */
+/**
+ * A campaign that used the template, as the acting host may read it on the campaign list: its own
+ * status, and for a campaign of a host above that reached the acting hotel's (or group's) guests,
+ * the audience and figures of those guests only.
+ */
 export const ZTemplateReportRow = z.object({
   campaignId: z.string(),
   campaignName: z.string(),
-  status: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  paused: z.boolean(),
+  /** When the send started (finished, once it has): null until it starts. */
   sentAt: z.string().nullable(),
-  /** Null until the campaigns module provides the statistics. */
+  /** Null until the send starts. */
   recipients: z.number().nullable(),
   delivered: z.number().nullable(),
   opened: z.number().nullable(),
   clicked: z.number().nullable(),
 });
-export const ZTemplateReport = z.object({ campaigns: z.array(ZTemplateReportRow) });
+/** `timeZone`: the acting host's, in which the console shows the times (and names it). */
+export const ZTemplateReport = z.object({ campaigns: z.array(ZTemplateReportRow), timeZone: z.string() });
+export type TTemplateReport = z.infer<typeof ZTemplateReport>;
 
 const base = '/v1/templates';
 const byId = `${base}/:id`;
@@ -659,6 +671,7 @@ export const testSend = defineEndpoint({
 export const report = defineEndpoint({
   method: 'GET',
   path: `${byId}/report`,
-  summary: 'The campaigns that used the template and their statistics',
+  summary:
+    "The campaigns that used the template and their statistics, as the acting host reads them on the campaign list (a campaign of a host above with its own guests' figures only)",
   response: envelope(ZTemplateReport),
 });

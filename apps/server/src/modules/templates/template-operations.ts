@@ -36,6 +36,8 @@ import { compileMessage, personalise, type TPersonalValues } from './render/comp
 import { personalValues } from './render/personal-values.ts';
 import { chooseLanguage, compiledTemplate, warningsFor } from './render-template.ts';
 import { campaignSummaries } from '../tracking/queries.ts';
+import { hostTimeZone } from '../management/queries.ts';
+import { FALLBACK_TIME_ZONE } from '../customers/local-time.ts';
 
 /** The template operations of the console (specification section 2, Templates). */
 
@@ -295,31 +297,43 @@ export async function testSendTemplate(
 }
 
 /**
- * The campaigns that used the template, with their statistics from the tracking rollups (null for
- * a campaign not sent yet). Opened and clicked are unique counts.
+ * The campaigns that used the template, as the acting host reads them on the campaign list (a
+ * hotel sees no other hotel's campaign, and a brand's campaign with its own guests' figures only),
+ * with their statistics from the tracking rollups (null for a campaign not sent yet). Opened and
+ * clicked are unique counts; times are shown in the acting host's zone.
  */
-export async function templateReport(rt: TRuntime, ctx: TActingContext, id: string) {
+export async function templateReport(
+  rt: TRuntime,
+  ctx: TActingContext,
+  id: string,
+): Promise<z.infer<typeof templatesApi.ZTemplateReport>> {
   return inTenant(rt, ctx, async (tx) => {
     await mustFind(tx, ctx, id);
     const uses = await listUses(tx, id);
     const summaries = await campaignSummaries(
       tx,
+      ctx,
       uses.map((u) => u.campaignId),
     );
     return {
-      campaigns: uses.map((u) => {
+      timeZone: (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE,
+      campaigns: uses.flatMap((u) => {
         const s = summaries.get(u.campaignId);
-        const sent = s?.sentAt ? new Date(s.sentAt).toISOString() : null;
-        return {
-          campaignId: u.campaignId,
-          campaignName: u.campaignName,
-          status: u.status,
-          sentAt: sent,
-          recipients: s?.audience ?? null,
-          delivered: sent ? (s?.delivered ?? 0) : null,
-          opened: sent ? (s?.uniqueOpens ?? 0) : null,
-          clicked: sent ? (s?.uniqueClicks ?? 0) : null,
-        };
+        if (!s) return [];
+        const sent = s.sentAt ? new Date(s.sentAt).toISOString() : null;
+        return [
+          {
+            campaignId: u.campaignId,
+            campaignName: u.campaignName,
+            status: s.status,
+            paused: s.paused,
+            sentAt: sent,
+            recipients: s.audience,
+            delivered: sent ? s.delivered : null,
+            opened: sent ? s.uniqueOpens : null,
+            clicked: sent ? s.uniqueClicks : null,
+          },
+        ];
       }),
     };
   });

@@ -1,7 +1,7 @@
-import { STAT_COUNTERS, type TStatCounters, type TGuestConsentSource } from '@yado/contracts';
+import { STAT_COUNTERS, type TCampaignStatus, type TStatCounters, type TGuestConsentSource } from '@yado/contracts';
 import { sql } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
-import { hostReach, inGuestHotels, reachedGuests } from '../campaigns/queries.ts';
+import { campaignReach, hostReach, inGuestHotels, reachedGuests } from '../campaigns/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 
 /**
@@ -228,21 +228,34 @@ export async function campaignTotalsOf(tx: TTx, campaignIds: string[]): Promise<
   return new Map(rows.map(({ campaignId, ...counters }) => [campaignId, counters]));
 }
 
-/** What a template's report shows of each campaign that used it: audience, when sent, and the tracking totals. */
-export async function campaignSummaries(tx: TTx, campaignIds: string[]) {
-  if (campaignIds.length === 0)
-    return new Map<
-      string,
-      {
-        audience: number | null;
-        sentAt: Date | string | null;
-        delivered: number;
-        uniqueOpens: number;
-        uniqueClicks: number;
-      }
-    >();
+export interface TCampaignSummary {
+  status: TCampaignStatus;
+  paused: boolean;
+  audience: number | null;
+  sentAt: Date | string | null;
+  delivered: number;
+  uniqueOpens: number;
+  uniqueClicks: number;
+}
+
+/**
+ * What a template's report shows of each campaign that used it, as the acting context reads it on
+ * the campaign list (`campaignReach`): a campaign of its own reach whole; one of a host above that
+ * reached its guests with those guests' audience and tracking sums only (as the list's
+ * `own_guests` scope); any other is left out, so a hotel never sees another hotel's campaign.
+ */
+export async function campaignSummaries(
+  tx: TTx,
+  ctx: TActingContext,
+  campaignIds: string[],
+): Promise<Map<string, TCampaignSummary>> {
+  if (campaignIds.length === 0) return new Map();
+  const whole = hostReach(ctx);
+  const mine = (column: string) => inGuestHotels(ctx, sql.raw(column));
   const rows = await selectRows<{
     id: string;
+    status: TCampaignStatus;
+    paused: boolean;
     audience: number | null;
     sentAt: Date | string | null;
     delivered: number | null;
@@ -250,13 +263,26 @@ export async function campaignSummaries(tx: TTx, campaignIds: string[]) {
     uniqueClicks: number | null;
   }>(
     tx,
-    sql`select c.id, c.audience, coalesce(c.finished_at, c.started_at) as "sentAt", s.delivered, s.unique_opens as "uniqueOpens", s.unique_clicks as "uniqueClicks"
-      from campaigns c left join campaign_stats s on s.campaign_id = c.id where c.id = any(${sql.param(campaignIds)}::uuid[])`,
+    sql`select c.id, c.status, c.paused_at is not null as paused,
+        case when c.audience is null or ${whole} then c.audience
+          else (select count(*)::int from deliveries d where d.campaign_id = c.id and ${mine('d.hotel_id')}) end as audience,
+        coalesce(c.finished_at, c.started_at) as "sentAt",
+        case when ${whole} then s.delivered else gs.delivered end as delivered,
+        case when ${whole} then s.unique_opens else gs.unique_opens end as "uniqueOpens",
+        case when ${whole} then s.unique_clicks else gs.unique_clicks end as "uniqueClicks"
+      from campaigns c join hosts h on h.id = c.host_id
+      left join campaign_stats s on s.campaign_id = c.id
+      left join lateral (select sum(hs.delivered)::int as delivered, sum(hs.unique_opens)::int as unique_opens,
+          sum(hs.unique_clicks)::int as unique_clicks
+        from campaign_host_stats hs where hs.campaign_id = c.id and ${mine('hs.host_id')}) gs on true
+      where c.id = any(${sql.param(campaignIds)}::uuid[]) and ${campaignReach(ctx)}`,
   );
   return new Map(
     rows.map((r) => [
       r.id,
       {
+        status: r.status,
+        paused: r.paused,
         audience: r.audience,
         sentAt: r.sentAt,
         delivered: r.delivered ?? 0,
