@@ -214,7 +214,8 @@ export const routes: RouteObject[] = [
                 path: 'templates',
                 lazy: guarded(
                   'templates',
-                  ['templates'],
+                  // The report names each campaign's status as the campaign list does.
+                  ['templates', 'campaign'],
                   async () => (await import('../modules/templates/pages/TemplateListPage')).TemplateListPage,
                 ),
               },

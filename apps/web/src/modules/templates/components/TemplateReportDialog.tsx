@@ -5,12 +5,16 @@ import { currentLanguage } from '../../../i18n/i18n';
 import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { EmptyState } from '../../ui/components/EmptyState';
+import { CampaignStatusBadge } from '../../campaigns/components/CampaignStatusBadge';
 import { templateReportQuery } from '../api/templatesCalls';
 
 const rate = (part: number | null, whole: number | null) =>
   part !== null && whole !== null && whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-';
 
-/** "View report": the campaigns that used the template and their statistics, or "No Data Found". */
+/**
+ * "View report": the campaigns that used the template and their statistics, or "No Data Found";
+ * each campaign's status as the campaign list says it, its time in the acting host's zone, named.
+ */
 export function TemplateReportDialog({
   template,
   onClose,
@@ -22,6 +26,7 @@ export function TemplateReportDialog({
   const language = currentLanguage();
   const report = useQuery(templateReportQuery(template?.id ?? '', template !== null));
   const rows = report.data?.campaigns ?? [];
+  const timeZone = report.data?.timeZone;
   return (
     <Modal
       opened={template !== null}
@@ -51,8 +56,12 @@ export function TemplateReportDialog({
               {rows.map((row) => (
                 <Table.Tr key={row.campaignId}>
                   <Table.Td>{row.campaignName}</Table.Td>
-                  <Table.Td>{row.status}</Table.Td>
-                  <Table.Td>{row.sentAt ? formatDate(row.sentAt, language, { withTime: true }) : '-'}</Table.Td>
+                  <Table.Td>
+                    <CampaignStatusBadge status={row.status} paused={row.paused} />
+                  </Table.Td>
+                  <Table.Td>
+                    {row.sentAt ? formatDate(row.sentAt, language, { withTime: true, timeZone }) : '-'}
+                  </Table.Td>
                   <Table.Td>{row.recipients ?? '-'}</Table.Td>
                   <Table.Td>{row.delivered ?? '-'}</Table.Td>
                   <Table.Td>{rate(row.opened, row.delivered)}</Table.Td>
@@ -61,6 +70,9 @@ export function TemplateReportDialog({
               ))}
             </Table.Tbody>
           </Table>
+          <Text size="xs" c="dimmed" mt="xs" data-testid="template-report-time-zone">
+            {t('templates.report.time_zone_note', { timeZone })}
+          </Text>
         </Table.ScrollContainer>
       )}
     </Modal>

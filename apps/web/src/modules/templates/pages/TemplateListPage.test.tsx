@@ -38,7 +38,29 @@ function serve(items: ReturnType<typeof summary>[]) {
         },
       };
     }
-    if (method === 'GET' && url.pathname === '/v1/templates/t1/report') return { body: { data: { campaigns: [] } } };
+    if (method === 'GET' && url.pathname === '/v1/templates/t1/report')
+      return { body: { data: { campaigns: [], timeZone: 'Asia/Tokyo' } } };
+    if (method === 'GET' && url.pathname === '/v1/templates/t2/report')
+      return {
+        body: {
+          data: {
+            timeZone: 'Pacific/Honolulu',
+            campaigns: [
+              {
+                campaignId: 'c1',
+                campaignName: 'Winter sale',
+                status: 'pending',
+                paused: false,
+                sentAt: '2026-12-03T12:33:00.000Z',
+                recipients: 63,
+                delivered: 0,
+                opened: 0,
+                clicked: 0,
+              },
+            ],
+          },
+        },
+      };
     return undefined;
   });
 }
@@ -73,6 +95,24 @@ describe('the template list', () => {
     fireEvent.click(await screen.findByRole('menuitem', { name: 'View report' }));
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('No Data Found')).toBeTruthy();
+  });
+
+  it("names each campaign's status as the campaign list does and its time in the host's zone, named", async () => {
+    serve([summary('t2', 'Winter', true, 'Pacific/Honolulu')]);
+    await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'staff')),
+    });
+    await openMenu('Winter');
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'View report' }));
+    const table = await within(await screen.findByRole('dialog')).findByTestId('template-report');
+    const cells = within(table)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells.slice(0, 4)).toEqual(['Winter sale', 'Pending', '03 Dec 2026, 2:33 AM', '63']);
+    expect(screen.getByTestId('template-report-time-zone').textContent).toBe(
+      'Times in this report are in Pacific/Honolulu.',
+    );
   });
 
   /** The actions a card's menu offers. */
