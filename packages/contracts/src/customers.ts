@@ -88,7 +88,14 @@ export const ZCustomerInput = z.object({
   idNumber: z.string().trim().max(50).optional().nullable(),
   gender: z.enum(GENDERS).optional().nullable(),
   dateOfBirth: z.string().max(10).optional().nullable(),
-  country: z.string().max(2).optional().nullable(),
+  country: z
+    .string()
+    .max(2)
+    .optional()
+    .nullable()
+    .describe(
+      'ISO 3166-1 alpha-2, any case (COUNTRY_CODES); another code answers 400 with the field code country_invalid, except the one the customer already has',
+    ),
   prefecture: z.string().max(100).optional().nullable(),
   city: z.string().max(100).optional().nullable(),
   address: z.string().trim().max(500),

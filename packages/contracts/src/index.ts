@@ -35,7 +35,16 @@ export {
 export * as bookingApi from './booking.ts';
 export { ZBookingStatus, ZSyncRun, DAILY_SYNC_TIME, type TBookingStatus, type TSyncRun } from './booking.ts';
 export * as locationsApi from './locations.ts';
-export { ZCountry, ZPrefecture, ZCity, type TCountry, type TPrefecture, type TCity } from './locations.ts';
+export {
+  ZCountry,
+  ZPrefecture,
+  ZCity,
+  COUNTRY_CODES,
+  isCountryCode,
+  type TCountry,
+  type TPrefecture,
+  type TCity,
+} from './locations.ts';
 export * as customerImportsApi from './customer-imports.ts';
 export {
   IMPORT_FIELDS,

@@ -726,6 +726,47 @@ describe('enumerated columns', () => {
   });
 });
 
+describe('country column', () => {
+  it('takes ISO 3166-1 codes only: any other two letters are a row error, in both languages, never a guess', async () => {
+    const staff = await s.login(DEMO.hotelStaff);
+    const file =
+      '姓,名,電話番号,国,住所\r\n' +
+      '森,一,08060600001,ZZ,東京\r\n' + // 2 failed: two letters, no country
+      '森,二,08060600002,UK,東京\r\n' + // 3 failed: reserved for GB
+      '森,三,08060600003,ｊｐ,東京\r\n' + // 4 Japan, full-width and lower case
+      '森,四,08060600004,GB,東京\r\n'; // 5
+    const review = await reviewed(staff, file);
+    expect(review.counts).toMatchObject({ total: 4, new: 2, failed: 2 });
+    const failed = await s.call('GET', `/v1/customer-imports/${review.id}/rows?outcome=failed`, as(staff));
+    expect(
+      failed.body.data.items.map((r: { row: number; problems: { field: string; code: string; message: string }[] }) => [
+        r.row,
+        r.problems.map((p) => `${p.field}:${p.code}:${p.message}`),
+      ]),
+    ).toEqual([
+      [
+        2,
+        ['country:import_invalid_country:Not a country code. Use an ISO 3166-1 two-letter code such as JP, US or GB.'],
+      ],
+      [
+        3,
+        ['country:import_invalid_country:Not a country code. Use an ISO 3166-1 two-letter code such as JP, US or GB.'],
+      ],
+    ]);
+    const ja = await fetch(`${s.url}/v1/customer-imports/${review.id}/failures.csv?lang=ja`, {
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
+    expect((await ja.text()).trimEnd().split('\r\n')[1]).toBe(
+      '2,国: 存在しない国コードです。JP、US、GBのようなISO 3166-1の2文字のコードを入力してください。,森,一,08060600001,ZZ,東京',
+    );
+    await run(staff, review.id);
+    expect(await s.sql(`select phone, country from customers where phone like '0806060000%' order by phone`)).toEqual([
+      { phone: '08060600003', country: 'JP' },
+      { phone: '08060600004', country: 'GB' },
+    ]);
+  });
+});
+
 describe('failures download', () => {
   it('gives back each failed row exactly as the file had it, with its reasons, ready to correct and import again', async () => {
     const staff = await s.login(DEMO.hotelStaff);

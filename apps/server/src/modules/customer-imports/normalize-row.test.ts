@@ -57,6 +57,21 @@ describe('row normalisation', () => {
     for (const [text, code] of accepted)
       expect(read(['山田', '太郎', '09012345678', '', text, '', '', '東京', '']).values.gender, text).toBe(code);
   });
+  it('takes an ISO 3166-1 country in either width or case, and no other two letters', () => {
+    const country = (text: string) => read(['山田', '太郎', '09012345678', '', '', '', text, '東京', '']);
+    for (const [text, code] of [
+      ['JP', 'JP'],
+      ['us', 'US'],
+      ['ＫＲ', 'KR'],
+      ['Gb', 'GB'],
+    ] as const) {
+      expect(country(text).problems, text).toEqual([]);
+      expect(country(text).values.country, text).toBe(code);
+    }
+    // ZZ and XX are no country; UK is reserved for GB, XK is user-assigned; names are not codes.
+    for (const text of ['ZZ', 'XX', 'UK', 'XK', 'EU', 'J', 'JPN', '日本'])
+      expect(country(text).problems, text).toEqual([{ field: 'country', code: 'import_invalid_country' }]);
+  });
   it('takes addresses at real top-level domains of any length (DESIGN section 6)', () => {
     for (const email of ['hanako@ryokan.tokyo', 'Reservations@Grand.Hotel', 'guest+spring@kyoto.travel']) {
       const row = read(['山田', '花子', '09012345678', email, '', '', '', '東京', '']);

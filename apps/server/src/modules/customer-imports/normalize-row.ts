@@ -1,4 +1,4 @@
-import { isValidEmail, normalizePhone, type TErrorCode, type TImportField } from '@yado/contracts';
+import { isCountryCode, isValidEmail, normalizePhone, type TErrorCode, type TImportField } from '@yado/contracts';
 import en from '../../i18n/en.json' with { type: 'json' };
 import ja from '../../i18n/ja.json' with { type: 'json' };
 import type { TColumn } from './columns.ts';
@@ -207,8 +207,9 @@ export function normalizeRow(fields: string[], columns: TColumn[]): TReadRow {
     else problems.push({ field: 'dateOfBirth', code: 'invalid_date' });
   }
   if (values.country) {
+    // An ISO 3166-1 code in either width or case; any other two letters (ZZ, UK) are not a country.
     const code = values.country.normalize('NFKC').toUpperCase();
-    if (/^[A-Z]{2}$/.test(code)) values.country = code;
+    if (isCountryCode(code)) values.country = code;
     else problems.push({ field: 'country', code: 'import_invalid_country' });
   }
   if (values.emailStatus) {

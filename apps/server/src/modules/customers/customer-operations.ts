@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ageOn, isValidEmail, fullName, normalizePhone, type TCustomer } from '@yado/contracts';
+import { ageOn, isCountryCode, isValidEmail, fullName, normalizePhone, type TCustomer } from '@yado/contracts';
 import { and, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
@@ -180,8 +180,12 @@ export interface TCustomerInput {
   address: string;
 }
 
-/** The rules of specification section 5 for a customer; returns the values to store. */
-export function validateCustomer(input: TCustomerInput) {
+/**
+ * The rules of specification section 5 for a customer; returns the values to store. A country is
+ * an ISO 3166-1 code; the one a customer already has is kept as it is, so an edit of other fields
+ * never fails on a code stored before this check.
+ */
+export function validateCustomer(input: TCustomerInput, storedCountry: string | null = null) {
   const fields: TFieldErrors = {};
   if (!input.firstName) fields.firstName = fieldError('field_required_fill');
   if (!input.lastName) fields.lastName = fieldError('field_required_fill');
@@ -193,6 +197,8 @@ export function validateCustomer(input: TCustomerInput) {
   if (email && !isValidEmail(email)) fields.email = fieldError('email_invalid');
   const dob = input.dateOfBirth || null;
   if (dob && !isPastDate(dob)) fields.dateOfBirth = fieldError('invalid_date');
+  const country = input.country?.trim().toUpperCase() || null;
+  if (country && country !== storedCountry && !isCountryCode(country)) fields.country = fieldError('country_invalid');
   if (Object.keys(fields).length > 0) throw badRequest(fields);
   return {
     firstName: input.firstName,
@@ -202,7 +208,7 @@ export function validateCustomer(input: TCustomerInput) {
     idNumber: input.idNumber?.trim() || null,
     gender: input.gender ?? null,
     dateOfBirth: dob,
-    country: input.country?.toUpperCase() || null,
+    country,
     prefecture: input.prefecture || null,
     city: input.city || null,
     address: input.address,
@@ -246,9 +252,9 @@ export async function updateCustomer(
   id: string,
   input: TCustomerInput,
 ): Promise<TCustomer> {
-  const values = validateCustomer(input);
   return inTenant(rt, ctx, async (tx) => {
     const before = await mustFind(tx, ctx, id);
+    const values = validateCustomer(input, before.country);
     if (await phoneTaken(tx, before.brandId, values.phone, id))
       throw new AppError(409, 'phone_exists', { phone: fieldError('phone_exists') });
     await updateCustomerRow(tx, id, values);

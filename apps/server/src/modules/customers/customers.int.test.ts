@@ -439,6 +439,37 @@ describe('one customer', () => {
     expect(JSON.stringify(audit)).not.toContain('08011112222');
   });
 
+  it('has an ISO 3166-1 country or none: any other two letters are refused; a code stored before is kept', async () => {
+    const { token } = await s.login(DEMO.hotelAdmin);
+    const body = { firstName: '明', lastName: '国井', phone: '08055556666', address: '東京都' };
+    const unknown = await s.call('POST', '/v1/customers', { token, body: { ...body, country: 'ZZ' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.fields).toEqual({
+      country: { code: 'country_invalid', message: 'Not a country code. Choose a country from the list.' },
+    });
+    expect(await s.sql(`select count(*)::int as n from customers where phone = '08055556666'`)).toEqual([{ n: 0 }]);
+    const made = await s.call('POST', '/v1/customers', { token, body: { ...body, country: 'kr' } });
+    expect(made.body.data.country).toBe('KR');
+    const id = made.body.data.id;
+    // UK is reserved for GB, not a country code of its own.
+    const uk = await s.call('PUT', `/v1/customers/${id}`, { token, body: { ...body, country: 'UK' } });
+    expect([uk.status, uk.body.error.fields.country?.code]).toEqual([400, 'country_invalid']);
+    expect(
+      (await s.call('PUT', `/v1/customers/${id}`, { token, body: { ...body, country: 'GB' } })).body.data.country,
+    ).toBe('GB');
+    // A code stored before the check (an import took any two letters) stays through an edit of other fields.
+    await s.sql(`update customers set country = 'XK' where id = $1`, [id]);
+    const kept = await s.call('PUT', `/v1/customers/${id}`, {
+      token,
+      body: { ...body, address: '大阪府', country: 'XK' },
+    });
+    expect(kept.status).toBe(200);
+    expect(kept.body.data).toMatchObject({ country: 'XK', address: '大阪府' });
+    const other = await s.call('PUT', `/v1/customers/${id}`, { token, body: { ...body, country: 'ZZ' } });
+    expect(other.body.error.fields.country.code).toBe('country_invalid');
+    expect((await s.call('DELETE', `/v1/customers/${id}`, { token })).status).toBe(200);
+  });
+
   it('is read by a viewer, who may change nothing', async () => {
     const viewer = await s.login(DEMO.hotelViewer);
     const [c] = await s.sql(`select id from customers where phone = '09010000001'`);

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { isCountryCode } from '@yado/contracts';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import { romanize } from './romanize.ts';
 
@@ -27,8 +28,9 @@ const flagsDir = join(dirname(require.resolve('country-flag-icons/package.json')
 const namesJa = new Intl.DisplayNames(['ja'], { type: 'region' });
 const namesEn = new Intl.DisplayNames(['en'], { type: 'region' });
 
+// Only ISO 3166-1 countries, the codes a customer may have (libphonenumber also lists AC, TA, XK).
 const countries = getCountries()
-  .filter((code) => existsSync(join(flagsDir, `${code}.svg`)))
+  .filter((code) => isCountryCode(code) && existsSync(join(flagsDir, `${code}.svg`)))
   .map((code) => ({
     code,
     callingCode: getCountryCallingCode(code),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCountryCode } from '@yado/contracts';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
 
 let s: TTestServer;
@@ -25,6 +26,8 @@ describe('location lists', () => {
     expect(countries.find((c) => c.code === 'US')).toMatchObject({ callingCode: '1', name: { en: 'United States' } });
     expect(countries.find((c) => c.code === 'KR')?.name.ja).toBe('韓国');
     expect(new Set(countries.map((c) => c.code)).size).toBe(countries.length);
+    // The picker offers only the countries a customer may have (libphonenumber also lists AC, TA and XK).
+    expect(countries.map((c) => c.code).filter((code) => !isCountryCode(code))).toEqual([]);
 
     const flag = await fetch(`${s.url}${countries[0]!.flagUrl}`);
     expect(flag.status).toBe(200);
