@@ -268,8 +268,21 @@ export function FlexBuilder({ template: loaded, readOnly, onSaved, onReload }: T
     [onSaved],
   );
   const autosave = useAutosave(template, history.present, history.revision, !readOnly, saved);
-  // Leaving before the last change is saved asks first (the link back, the sidebar, the browser).
-  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty());
+  // Leaving before the last change is saved saves it first (the link back, the sidebar), as the
+  // autosave would a moment later, and as the campaign and scenario editors do; only a change that
+  // cannot be saved (refused, changed in another tab) asks, and is then truly lost. Closing or
+  // reloading the tab still asks the browser's question.
+  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty(), {
+    saveFirst: async () => {
+      if (autosave.state === 'stale') return false;
+      try {
+        await autosave.flush();
+        return !autosave.isDirty();
+      } catch {
+        return false;
+      }
+    },
+  });
   const root = useRef<HTMLDivElement>(null);
   const content = history.present[language];
   const document = content?.document;
