@@ -893,7 +893,8 @@ describe('the send', () => {
     try {
       await startCampaign(s.rt, { campaignId: c.id, brandId: brand.id });
       const waiting = (await s.call('GET', `/v1/campaigns/${c.id}`, { token: t })).body.data;
-      expect(waiting).toMatchObject({ status: 'scheduled', problem: 'sending_settings_missing' });
+      // The domain lost its verification: the campaign says that, not that the settings are missing.
+      expect(waiting).toMatchObject({ status: 'scheduled', problem: 'domain_not_verified' });
     } finally {
       await s.sql(`update sending_domains set state = 'verified' where brand_id = $1`, [brand.id]);
     }

@@ -69,14 +69,12 @@ async function resolve(tx: TTx, hostId: string, brandId: string, override?: TCam
   const senderDomainRow = domain ? await findDomainByName(tx, brandId, domain) : null;
   const domains = await listDomainRows(tx, brandId);
   const problems: TErrorCode[] = [];
-  if (
-    !effective.senderEmail ||
-    !effective.senderName ||
-    !effective.unsubscribedMessage ||
-    !domains.some((d) => d.state === 'verified')
-  )
-    problems.push('sending_settings_missing');
+  const fieldsMissing = !effective.senderEmail || !effective.senderName || !effective.unsubscribedMessage;
+  // The first problem is what a waiting campaign and a refused schedule say: a sender whose
+  // domain is not (or no longer) verified says so, rather than that the settings are missing.
+  if (fieldsMissing) problems.push('sending_settings_missing');
   if (effective.senderEmail && senderDomainRow?.state !== 'verified') problems.push('domain_not_verified');
+  if (!fieldsMissing && !domains.some((d) => d.state === 'verified')) problems.push('sending_settings_missing');
   if (!effective.footerSenderName || !effective.footerPostalAddress) problems.push('footer_missing');
   return {
     senderDomainRow,
