@@ -68,4 +68,18 @@ describe('the template editor', () => {
     expect(router.state.location.pathname).toBe('/templates/t1');
     expect(screen.queryByTestId('template-list')).toBeNull();
   }, 30_000);
+
+  it('says once that a template not found is not found', async () => {
+    mockFetch((method, url) =>
+      method === 'GET' && url.pathname === '/v1/templates/gone'
+        ? { status: 404, body: { error: { code: 'not_found', message: 'Page not found.' } } }
+        : undefined,
+    );
+    await renderWithProviders(<TemplateEditorPage />, {
+      path: '/templates/gone',
+      pattern: '/templates/:id',
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    expect(await screen.findAllByText('Page not found.')).toHaveLength(1);
+  });
 });

@@ -30,7 +30,8 @@ export function TemplateEditorPage() {
   if (template.isError) {
     return (
       <Paper withBorder radius="md" p="xl">
-        <EmptyState readOnly title={t('errors.not_found')} description={errorText(template.error, t)} />
+        {/* The reason once: a template not found says "Page not found." (not twice), another failure its own text. */}
+        <EmptyState readOnly title={errorText(template.error, t)} description={null} />
       </Paper>
     );
   }
