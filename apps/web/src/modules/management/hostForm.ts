@@ -10,6 +10,8 @@ export interface THostFormValues {
   logoUrl: string | null;
   /** A hotel's booking-system code; the other levels leave it empty. */
   bookingHotelCode: string;
+  /** The IANA time zone the host keeps its clock in (quiet hours, booking days, the dashboard's days). */
+  timezone: string;
 }
 
 export type THostFormErrors = Partial<Record<keyof THostFormValues, string>>;
@@ -21,6 +23,7 @@ export const EMPTY_HOST_FORM: THostFormValues = {
   phone: '',
   logoUrl: null,
   bookingHotelCode: '',
+  timezone: 'Asia/Tokyo',
 };
 
 export function hostFormValues(host: THost): THostFormValues {
@@ -31,6 +34,7 @@ export function hostFormValues(host: THost): THostFormValues {
     phone: host.phone ?? '',
     logoUrl: host.logoUrl,
     bookingHotelCode: host.bookingHotelCode ?? '',
+    timezone: host.timezone,
   };
 }
 
@@ -57,6 +61,7 @@ export function hostInput(values: THostFormValues) {
     email: values.email.trim() || null,
     phone: values.phone.trim() || null,
     logoUrl: values.logoUrl,
+    ...(values.timezone ? { timezone: values.timezone } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
-import { Stack, TextInput } from '@mantine/core';
+import { Select, Stack, TextInput } from '@mantine/core';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { timeZoneChoices } from '../../campaigns/zonedTime';
 import type { THostFormErrors, THostFormValues } from '../hostForm';
 import { LogoField } from './LogoField';
 
@@ -13,7 +15,10 @@ export interface THostFieldsProps {
   bookingCode?: 'edit' | 'read';
 }
 
-/** Name, address, email, phone and logo of a brand, hotel group or hotel; a hotel's booking-system code. */
+/**
+ * Name, address, email, phone, logo and time zone of a brand, hotel group or hotel; a hotel's
+ * booking-system code.
+ */
 export function HostFields({
   values,
   errors,
@@ -23,6 +28,7 @@ export function HostFields({
   bookingCode,
 }: THostFieldsProps) {
   const { t } = useTranslation();
+  const zones = useMemo(() => timeZoneChoices(values.timezone), [values.timezone]);
   const text = (field: 'name' | 'address' | 'email' | 'phone', required = false) => (
     <TextInput
       label={t(`hosts.fields.${field}`)}
@@ -47,6 +53,18 @@ export function HostFields({
       {text('address', true)}
       {text('email')}
       {text('phone')}
+      <Select
+        label={t('hosts.fields.timezone')}
+        description={t('hosts.timezone_hint')}
+        name="timezone"
+        data={zones}
+        value={values.timezone}
+        searchable
+        allowDeselect={false}
+        readOnly={readOnly}
+        onChange={(value) => value && onChange({ ...values, timezone: value })}
+        error={errors.timezone ? t(errors.timezone) : null}
+      />
       {bookingCode && (
         <TextInput
           label={t('hosts.fields.booking_hotel_code')}

@@ -104,6 +104,7 @@ export function HostDetailPage({ level }: { level: TManagedLevel }) {
     ['hosts.fields.address', data.address],
     ['hosts.fields.email', data.email],
     ['hosts.fields.phone', data.phone],
+    ['hosts.fields.timezone', data.timezone],
     ...(level !== 'brand' ? ([['management.fields.brand', data.brandName]] as [string, string | null][]) : []),
     ...(level === 'hotel'
       ? ([
