@@ -1,4 +1,4 @@
-import { Modal, Table, Text } from '@mantine/core';
+import { Center, Loader, Modal, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n';
@@ -27,6 +27,7 @@ export function TemplateReportDialog({
   const report = useQuery(templateReportQuery(template?.id ?? '', template !== null));
   const rows = report.data?.campaigns ?? [];
   const timeZone = report.data?.timeZone;
+  // Until the report arrives, a loader: not an empty table naming no time zone.
   return (
     <Modal
       opened={template !== null}
@@ -40,7 +41,11 @@ export function TemplateReportDialog({
         <Text c="red" role="alert">
           {errorText(report.error, t)}
         </Text>
-      ) : report.data && rows.length === 0 ? (
+      ) : !report.data ? (
+        <Center py="xl" data-testid="template-report-loading">
+          <Loader size="sm" />
+        </Center>
+      ) : rows.length === 0 ? (
         <EmptyState readOnly description={t('templates.report.empty_hint')} />
       ) : (
         <Table.ScrollContainer minWidth={720}>

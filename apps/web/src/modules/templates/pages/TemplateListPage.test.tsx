@@ -99,12 +99,24 @@ describe('the template list', () => {
 
   it("names each campaign's status as the campaign list does and its time in the host's zone, named", async () => {
     serve([summary('t2', 'Winter', true, 'Pacific/Honolulu')]);
+    // The report answers only when let go, to see what the dialog shows while it loads.
+    let letGo = () => {};
+    const answered = new Promise<void>((resolve) => (letGo = resolve));
+    const served = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('/report')) await answered;
+      return served(input, init);
+    }) as typeof fetch;
     await renderWithProviders(<TemplateListPage />, {
       path: '/templates',
       queryClient: signedInClient(profileFixture('hotel', 'staff')),
     });
     await openMenu('Winter');
     fireEvent.click(await screen.findByRole('menuitem', { name: 'View report' }));
+    // While it loads, a loader rather than an empty table with a note naming no zone.
+    expect(within(await screen.findByRole('dialog')).getByTestId('template-report-loading')).toBeTruthy();
+    expect(screen.queryByTestId('template-report-time-zone')).toBeNull();
+    letGo();
     const table = await within(await screen.findByRole('dialog')).findByTestId('template-report');
     const cells = within(table)
       .getAllByRole('cell')
