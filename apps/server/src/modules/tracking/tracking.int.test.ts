@@ -782,6 +782,7 @@ describe('the report', () => {
         campaignId,
         campaignName: 'Summer',
         status: 'sent',
+        paused: false,
         sentAt: expect.any(String),
         recipients: deliveries.length,
         delivered: totals.delivered,
