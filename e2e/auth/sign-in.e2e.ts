@@ -66,9 +66,22 @@ describe.each(LANGUAGES)('signing in (%s)', (language) => {
     const { context, page } = await openPage(browser, language);
     await signIn(page, language, 'hotel.admin@demo.test');
     await page.waitForURL((url) => url.pathname === '/');
+    // A page opened by its address (the profile then comes from the shell's first load).
+    await page.goto('/settings');
+    await page.getByTestId('host-info-form').waitFor();
+    // Signing out asks nothing more of the signed-in API and breaks nothing on the way out.
+    const pageErrors: string[] = [];
+    const refused: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('response', (response) => {
+      if (response.status() === 401) refused.push(new URL(response.url()).pathname);
+    });
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: t.shell.menu.sign_out }).click();
     await page.waitForURL('**/login');
+    await page.getByRole('button', { name: t.auth.login.submit, exact: true }).waitFor();
+    expect(pageErrors).toEqual([]);
+    expect(refused).toEqual([]);
     await page.goto('/settings');
     await page.waitForURL('**/login');
     await context.close();

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import * as authApi from '@yado/contracts/auth';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { applyLanguage } from '../../../i18n/i18n';
@@ -29,6 +29,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<TLoginErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // Whoever signed out (or was sent here) leaves nothing of theirs in the cache. Emptied here, once
+  // the signed-in pages are gone: emptied under them, the profile they suspend on was fetched
+  // again without a token (a 401 and an error during render on the way out).
+  useEffect(() => queryClient.clear(), [queryClient]);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();

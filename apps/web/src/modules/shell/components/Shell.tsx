@@ -1,5 +1,4 @@
 import { Center, Loader } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import * as authApi from '@yado/contracts/auth';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,7 +38,6 @@ export function Shell() {
   const me = useProfile();
   const { i18n } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [collapsed, setCollapsed] = useState(false);
   const [dialog, setDialog] = useState<TDialog>(null);
   // Once opened, a dialog stays mounted so that closing can animate.
@@ -50,12 +48,12 @@ export function Shell() {
 
   useEffect(
     () =>
+      // The sign-in page empties the cache once these pages are gone (see LoginPage).
       startRefreshTimer(() => {
         clearSession();
-        queryClient.clear();
         navigate('/login', { replace: true });
       }),
-    [navigate, queryClient],
+    [navigate],
   );
 
   const open = (which: Exclude<TDialog, null>) => {
@@ -84,7 +82,7 @@ export function Shell() {
         return switchLanguage('ja');
       case 'sign_out':
         await signOut();
-        queryClient.clear();
+        // The sign-in page empties the cache once these pages are gone (see LoginPage).
         navigate('/login', { replace: true });
     }
   };
