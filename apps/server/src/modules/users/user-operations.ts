@@ -246,18 +246,35 @@ export async function inviteUsers(
   if (emails.length === 0) fields.emails = fieldError('email_required');
   else if (emails.some((e) => !isValidEmail(e))) fields.emails = fieldError('email_invalid');
   if (Object.keys(fields).length > 0) throw badRequest(fields);
-  if (new Set(emails).size !== emails.length)
-    throw new AppError(400, 'duplicate_input', { emails: fieldError('duplicate_input') });
+  // Each refusal names the addresses it is about (`params.emails`), so a long list can be put right.
+  const refuse = (
+    status: number,
+    code: 'duplicate_input' | 'unregistered_emails' | 'existing_users',
+    which: string[],
+  ) => new AppError(status, code, { emails: fieldError(code) }, undefined, { emails: which.join(', ') });
+  const repeated = [...new Set(emails.filter((e, i) => emails.indexOf(e) !== i))];
+  if (repeated.length > 0) throw refuse(400, 'duplicate_input', repeated);
   const found = await findUsersByEmails(rt.database.db, emails);
-  if (found.length !== emails.length)
-    throw new AppError(400, 'unregistered_emails', { emails: fieldError('unregistered_emails') });
+  if (found.length !== emails.length) {
+    const registered = new Set(found.map((u) => u.email.toLowerCase()));
+    throw refuse(
+      400,
+      'unregistered_emails',
+      emails.filter((e) => !registered.has(e)),
+    );
+  }
   return inTenant(rt, ctx, async (tx) => {
     const already = await membersAmong(
       tx,
       ctx.host.id,
       found.map((u) => u.id),
     );
-    if (already.length > 0) throw new AppError(409, 'existing_users', { emails: fieldError('existing_users') });
+    if (already.length > 0)
+      throw refuse(
+        409,
+        'existing_users',
+        found.filter((u) => already.includes(u.id)).map((u) => u.email.toLowerCase()),
+      );
     const invited: TUser[] = [];
     for (const u of found) {
       await insertAssignment(tx, {

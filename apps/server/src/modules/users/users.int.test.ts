@@ -150,6 +150,8 @@ describe('users of the acting host', () => {
       body: { emails: [DEMO.harborAdmin, DEMO.harborAdmin.toUpperCase()], role: 'viewer' },
     });
     expect(dup.body.error.message).toBe('Duplicate input is detected. Please check data and try again.');
+    // Each refusal names the addresses it is about, so a long list can be put right.
+    expect(dup.body.error.params).toEqual({ emails: DEMO.harborAdmin });
     const invalid = await s.call('POST', '/v1/users/invitations', {
       token,
       body: { emails: [DEMO.harborAdmin, 'ghost@demo..test'], role: 'viewer' },
@@ -162,12 +164,14 @@ describe('users of the acting host', () => {
     expect(unknown.body.error.message).toBe(
       'Unregistered email(s) detected. Please only input email that is already registered.',
     );
+    expect(unknown.body.error.params).toEqual({ emails: 'ghost@demo.test' });
     const existing = await s.call('POST', '/v1/users/invitations', {
       token,
       body: { emails: [DEMO.harborAdmin, DEMO.hotelStaff], role: 'viewer' },
     });
     expect(existing.status).toBe(409);
     expect(existing.body.error.message).toBe('Existed data detected. Please only invite new users.');
+    expect(existing.body.error.params).toEqual({ emails: DEMO.hotelStaff });
 
     const ok = await s.call('POST', '/v1/users/invitations', {
       token,

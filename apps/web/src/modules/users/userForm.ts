@@ -50,3 +50,15 @@ export function invitationProblem(emails: string[]): string | null {
   const lower = emails.map((e) => e.toLowerCase());
   return new Set(lower).size === lower.length ? null : 'errors.duplicate_input';
 }
+
+/** The addresses given more than once (case aside), each named once. */
+export function repeatedEmails(emails: string[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Map<string, string>();
+  for (const email of emails) {
+    const key = email.toLowerCase();
+    if (seen.has(key) && !repeated.has(key)) repeated.set(key, email);
+    seen.add(key);
+  }
+  return [...repeated.values()];
+}

@@ -1,13 +1,14 @@
 import { Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
 import { useProfile } from '../../shell/hooks/useProfile';
 import { LockButton } from '../../ui/components/LockButton';
 import { showSnackbar } from '../../ui/components/Snackbar';
 import { useDiscardGuard } from '../../ui/hooks/useDiscardGuard';
 import { inviteUsers } from '../api/usersCalls';
-import { invitationProblem, parseEmailList } from '../userForm';
+import { invitationProblem, parseEmailList, repeatedEmails } from '../userForm';
 import { RoleSelect } from './RoleSelect';
 
 export interface TInviteUsersDialogProps {
@@ -24,6 +25,8 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
   const [role, setRole] = useState('');
   const [errors, setErrors] = useState<{ emails?: string | null; role?: string | null }>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // The addresses a refusal is about (repeated, unregistered, already here), named under it.
+  const [offending, setOffending] = useState<string | null>(null);
 
   useEffect(() => {
     if (!opened) return;
@@ -31,6 +34,7 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
     setRole('');
     setErrors({});
     setFailure(null);
+    setOffending(null);
   }, [opened]);
   // Typed addresses or a chosen role are not thrown away by a stray Escape or click outside.
   const discard = useDiscardGuard(() => text.trim() !== '' || role !== '', onClose);
@@ -41,6 +45,7 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
     const found = { emails: invitationProblem(emails), role: role === '' ? 'errors.role_required' : null };
     setErrors(found);
     setFailure(null);
+    setOffending(found.emails === 'errors.duplicate_input' ? repeatedEmails(emails).join(', ') : null);
     if (found.emails || found.role) return;
     try {
       const { invited } = await inviteUsers(emails, role);
@@ -48,6 +53,7 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
       onInvited();
     } catch (error) {
       setFailure(errorText(error, t));
+      setOffending((isApiError(error) && error.params?.emails) || null);
     }
   };
 
@@ -90,6 +96,11 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
           {failure && (
             <Text c="red" size="sm" role="alert">
               {failure}
+            </Text>
+          )}
+          {offending && (
+            <Text c="red" size="sm" data-testid="invite-offending">
+              {t('users.invite.offending', { emails: offending })}
             </Text>
           )}
           <Group justify="flex-end" gap="sm" mt="sm">
