@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Alert,
   Badge,
+  Box,
   Button,
   CopyButton,
   Group,
@@ -16,7 +17,7 @@ import {
 import { IconAlertTriangle, IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import type { TDnsRecord, TDomainState, TSendingDomain } from '@yado/contracts/sending';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/http/ApiError';
 import { errorText } from '../../../lib/http/errorText';
@@ -71,7 +72,8 @@ export function DomainAuthentication() {
 }
 
 /** For brand admins: a domain that was verified and failed a later check. */
-export function LapsedDomainsBanner({ domains }: { domains: TSendingDomain[] }) {
+/** `action`: a way to put it right (a link to Domain authentication), inside the banner. */
+export function LapsedDomainsBanner({ domains, action }: { domains: TSendingDomain[]; action?: ReactNode }) {
   const { t } = useTranslation();
   const lapsed = domains.filter((d) => d.lapsedAt && d.state !== 'verified');
   if (lapsed.length === 0) return null;
@@ -85,6 +87,7 @@ export function LapsedDomainsBanner({ domains }: { domains: TSendingDomain[] }) 
       {t('sending.domains.lapsed_message', {
         domains: lapsed.map((d) => d.displayName).join(t('sending.list_separator')),
       })}
+      {action && <Box mt="xs">{action}</Box>}
     </Alert>
   );
 }

@@ -22,10 +22,14 @@ export function DomainLapseNotice() {
   if (!lapsed || !texts || !domains.data) return null;
   return (
     <Box mb="md" data-testid="shell-domain-lapse">
-      <LapsedDomainsBanner domains={domains.data.domains} />
-      <Anchor component={Link} to="/settings#domain" size="sm">
-        {t('sending.settings.go_to_domains')}
-      </Anchor>
+      <LapsedDomainsBanner
+        domains={domains.data.domains}
+        action={
+          <Anchor component={Link} to="/settings#domain" size="sm">
+            {t('sending.settings.go_to_domains')}
+          </Anchor>
+        }
+      />
     </Box>
   );
 }
