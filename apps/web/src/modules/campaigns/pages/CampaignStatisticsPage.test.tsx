@@ -661,6 +661,8 @@ describe('a campaign that has sent nothing yet', () => {
   const states = {
     // Every delivery waits for the quiet hours to end (the list says "Waiting").
     waiting: started,
+    // Held by its sending domain, no longer verified, and inside quiet hours too: their end is no promise.
+    problem: { ...started, problem: 'domain_not_verified' },
     sending: { ...started, hold: null },
     paused: { ...started, hold: null, paused: { at: '2026-11-24T12:05:00.000Z', by: { id: 'u1', name: '佐藤 花子' } } },
     cancelled: { ...started, status: 'cancelled', hold: null },
@@ -669,6 +671,7 @@ describe('a campaign that has sent nothing yet', () => {
     en: {
       waiting:
         'Nothing has been sent yet: every mail waits for quiet hours to end; the first go out 25 Nov 2026, 8:00 AM.',
+      problem: 'Nothing has been sent yet: no mail goes out until the problem shown above is put right.',
       sending: 'Nothing has been sent yet: sending has started, and the figures fill in as the mails go out.',
       paused: 'Nothing was sent before the campaign was paused: no mail goes out until it is resumed.',
       cancelled: 'The campaign was cancelled before any mail was sent.',
@@ -682,6 +685,7 @@ describe('a campaign that has sent nothing yet', () => {
     ja: {
       waiting:
         'まだ1通も送信していません。すべてのメールが配信停止時間帯の終了を待っています。最初のメールは2026年11月25日 午前8:00に送信します。',
+      problem: 'まだ1通も送信していません。上に表示している問題が解決するまで、メールは送信されません。',
       sending: 'まだ1通も送信していません。配信は始まっており、メールを送信するにつれて数値が表示されます。',
       paused: '一時停止するまでに送信したメールはありません。再開するまでメールは送信されません。',
       cancelled: 'メールを1通も送信しないうちにキャンペーンはキャンセルされました。',

@@ -206,13 +206,16 @@ function ScheduledNote({ campaign, sendAt }: { campaign: TCampaign; sendAt: stri
 }
 
 /**
- * What a started campaign that has handed no mail to the relay yet is doing, plainly: waiting for
- * the quiet hours (and until when), sending, paused, cancelled, or over with nothing sent.
+ * What a started campaign that has handed no mail to the relay yet is doing, plainly: held by a
+ * problem (a sending domain no longer verified...), waiting for the quiet hours (and until when),
+ * sending, paused, cancelled, or over with nothing sent. A problem comes before the quiet hours:
+ * their end is no promise while it stands.
  */
 function nothingSentText(campaign: TCampaign, t: TFunction, language: TLanguage): string {
   if (campaign.status === 'cancelled') return t('campaign.statistics.nothing_sent.cancelled');
   if (campaign.status === 'sent' || campaign.status === 'failed') return t('campaign.statistics.nothing_sent.ended');
   if (campaign.paused) return t('campaign.statistics.nothing_sent.paused');
+  if (campaign.problem) return t('campaign.statistics.nothing_sent.problem');
   if (campaign.hold?.whole)
     return t('campaign.statistics.nothing_sent.waiting', {
       date: formatDate(campaign.hold.until, language, { withTime: true, timeZone: campaign.timeZone }),
