@@ -609,4 +609,32 @@ describe('the campaign editor’s test send', () => {
     await waitFor(() => expect(tests).toHaveLength(1), { timeout: 10_000 });
     expect(tests[0]?.language).toBe('ja');
   }, 30_000);
+
+  it('says once that a campaign not found is not found, and a failing setup by its own reason', async () => {
+    let setupFails = false;
+    mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup')
+        return setupFails
+          ? { status: 500, body: { error: { code: 'general', message: 'x' } } }
+          : { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/gone')
+        return { status: 404, body: { error: { code: 'not_found', message: 'Page not found.' } } };
+      return undefined;
+    });
+    const first = await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/gone/edit',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    expect(await screen.findAllByText('Page not found.', {}, { timeout: 10_000 })).toHaveLength(1);
+    first.unmount();
+    setupFails = true;
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/new',
+      pattern: '/campaign/new',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await screen.findByText('An error has occured.', {}, { timeout: 10_000 });
+    expect(screen.queryByText('Page not found.')).toBeNull();
+  }, 30_000);
 });

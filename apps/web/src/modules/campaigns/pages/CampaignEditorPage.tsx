@@ -76,7 +76,8 @@ export function CampaignEditorPage() {
   if (campaign.isError || setup.isError) {
     return (
       <Paper withBorder radius="md" p="xl">
-        <EmptyState readOnly title={t('errors.not_found')} description={errorText(campaign.error ?? setup.error, t)} />
+        {/* The reason once: a campaign not found says "Page not found." (not twice), another failure its own text. */}
+        <EmptyState readOnly title={errorText(campaign.error ?? setup.error, t)} description={null} />
       </Paper>
     );
   }
