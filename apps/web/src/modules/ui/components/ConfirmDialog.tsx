@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface TConfirmDialogProps {
@@ -44,7 +44,9 @@ export function ConfirmDialog({
     locked.current = false;
     setBusy(false);
   };
-  useEffect(() => {
+  // Layout effects: the lock ends in the commit that shows the refusal, so a press that follows
+  // what the user (or a test) sees is never swallowed by a lock released a moment later.
+  useLayoutEffect(() => {
     if (opened) {
       setTyped('');
       locked.current = false;
@@ -52,7 +54,7 @@ export function ConfirmDialog({
     }
   }, [opened]);
   const wasLoading = useRef(loading);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (wasLoading.current && !loading) {
       locked.current = false;
       setBusy(false);

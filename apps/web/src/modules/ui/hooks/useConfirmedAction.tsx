@@ -85,7 +85,7 @@ export function useConfirmedAction<A extends string, I>(
       danger={text?.danger ?? false}
       loading={busy}
       onClose={() => setPending(null)}
-      onConfirm={() => void confirm()}
+      onConfirm={confirm}
     />
   );
   return { ask, dialog };
