@@ -27,7 +27,7 @@ const only = args.filter((arg, i) => arg !== '--exclude' && args[i - 1] !== '--e
 const layers = ['unit', 'web', 'integration', 'integration-pglite', 'e2e'].filter(
   (l) => only.length === 0 || only.includes(l),
 );
-const RUN_AGAIN = new Set(['unit', 'integration', 'integration-pglite', 'e2e']);
+const RUN_AGAIN = new Set(['unit', 'web', 'integration', 'integration-pglite', 'e2e']);
 // More failed files than this is not flakiness: the layer is broken, and a second run would only
 // take time.
 const MOST_FILES_RUN_AGAIN = 4;
