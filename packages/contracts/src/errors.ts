@@ -146,7 +146,7 @@ export const ERROR_MESSAGES = {
   image_fetch_failed: 'Error fetching image. The content may be unavailable, or the URL could be broken.',
   template_stale: 'This template was changed elsewhere. Reload it to see the latest version.',
   template_in_use:
-    'This template is used by the scheduled campaign "{{campaign}}". Cancel or change the campaign first.',
+    'This template is used by "{{campaign}}", a campaign that has not finished. Cancel that campaign, or wait until it has been sent, before deleting the template.',
   template_default_language_missing: 'The default language needs its version of the template.',
   template_read_only: "This template belongs to the brand and can't be changed here. Duplicate it to make your own.",
   test_send_failed: 'The test email could not be sent. Please try again.',

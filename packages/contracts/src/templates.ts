@@ -638,7 +638,8 @@ export const duplicate = defineEndpoint({
 export const remove = defineEndpoint({
   method: 'DELETE',
   path: byId,
-  summary: 'Delete a template; refused (409 template_in_use, naming the campaign) while a scheduled campaign uses it',
+  summary:
+    'Delete a template; refused (409 template_in_use, naming the campaign) while a campaign that has not finished (scheduled, sending or paused) uses it',
   response: envelope(ZId),
 });
 export const uploadImage = defineEndpoint({

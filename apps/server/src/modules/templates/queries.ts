@@ -188,8 +188,11 @@ export async function deleteTemplate(tx: TTx, ctx: TActingContext, id: string): 
   return rows.length > 0;
 }
 
-/** A scheduled campaign that uses the template (the first by name), or null. */
-export async function scheduledUse(tx: TTx, templateId: string): Promise<string | null> {
+/**
+ * A campaign that has not finished and uses the template (the first by name), or null: the
+ * campaigns module writes such a use `scheduled` whether the campaign is scheduled, sending or paused.
+ */
+export async function unfinishedUse(tx: TTx, templateId: string): Promise<string | null> {
   const [row] = await tx
     .select({ name: templateUses.campaignName })
     .from(templateUses)

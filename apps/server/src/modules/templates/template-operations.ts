@@ -25,7 +25,7 @@ import {
   insertTemplate,
   listTemplates,
   listUses,
-  scheduledUse,
+  unfinishedUse,
   toSummary,
   updateTemplate,
   type TTemplateFilter,
@@ -200,11 +200,15 @@ export async function duplicateTemplate(
   });
 }
 
-/** Refused while a scheduled campaign uses the template, naming that campaign. */
+/**
+ * Refused while a campaign that has not finished uses the template, naming that campaign: the
+ * use is held from scheduling through sending and pausing (written `scheduled`) until it is sent
+ * or cancelled, so the text says "not finished", never "scheduled".
+ */
 export async function removeTemplate(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
   return inTenant(rt, ctx, async (tx) => {
     const template = await mustOwn(tx, ctx, id);
-    const campaign = await scheduledUse(tx, id);
+    const campaign = await unfinishedUse(tx, id);
     if (campaign !== null) throw new AppError(409, 'template_in_use', undefined, undefined, { campaign });
     await deleteTemplate(tx, ctx, id);
     await auditTemplate(tx, ctx, template, 'delete');

@@ -272,7 +272,7 @@ describe('templates', () => {
     expect(page.body.data.items[0].contents).toBeUndefined();
   });
 
-  it('are not deleted while a scheduled campaign uses them, and the message names it', async () => {
+  it('are not deleted while a campaign that has not finished uses them, and the message names it without calling it scheduled', async () => {
     const template = await createAs(DEMO.brandAdmin, { name: '使用中' });
     const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
     await s.sql(
@@ -284,7 +284,8 @@ describe('templates', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toEqual({
       code: 'template_in_use',
-      message: 'This template is used by the scheduled campaign "冬の特別プラン". Cancel or change the campaign first.',
+      message:
+        'This template is used by "冬の特別プラン", a campaign that has not finished. Cancel that campaign, or wait until it has been sent, before deleting the template.',
       params: { campaign: '冬の特別プラン' },
     });
     await s.sql(`update template_uses set status = 'sent' where template_id = $1`, [template.id]);

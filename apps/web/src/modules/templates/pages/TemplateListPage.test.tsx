@@ -32,7 +32,7 @@ function serve(items: ReturnType<typeof summary>[]) {
           error: {
             code: 'template_in_use',
             message:
-              'This template is used by the scheduled campaign "Winter sale". Cancel or change the campaign first.',
+              'This template is used by "Winter sale", a campaign that has not finished. Cancel that campaign, or wait until it has been sent, before deleting the template.',
             params: { campaign: 'Winter sale' },
           },
         },
@@ -70,20 +70,36 @@ async function openMenu(name: string) {
 }
 
 describe('the template list', () => {
-  it('shows the refusal to delete a template a scheduled campaign uses, naming the campaign', async () => {
-    serve([summary('t1', 'Pre-arrival', true)]);
-    await renderWithProviders(<TemplateListPage />, {
-      path: '/templates',
-      queryClient: signedInClient(profileFixture('hotel', 'admin')),
-    });
-    await openMenu('Pre-arrival');
-    fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
-    const dialog = await screen.findByRole('dialog');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect((await within(dialog).findByTestId('delete-refusal')).textContent).toBe(
-      'This template is used by the scheduled campaign "Winter sale". Cancel or change the campaign first.',
-    );
-  });
+  // The campaign in use may be scheduled, sending or paused: the refusal never calls it scheduled.
+  it.each([
+    [
+      'en',
+      'Actions for Pre-arrival',
+      'Delete',
+      'This template is used by "Winter sale", a campaign that has not finished. Cancel that campaign, or wait until it has been sent, before deleting the template.',
+    ],
+    [
+      'ja',
+      'Pre-arrivalの操作',
+      '削除',
+      'このテンプレートは、まだ終わっていないキャンペーン「Winter sale」で使われています。キャンペーンを取り消すか、配信が終わってから削除してください。',
+    ],
+  ] as const)(
+    'shows the refusal to delete a template an unfinished campaign uses, naming the campaign (%s)',
+    async (language, menuLabel, deleteLabel, refusal) => {
+      serve([summary('t1', 'Pre-arrival', true)]);
+      await renderWithProviders(<TemplateListPage />, {
+        path: '/templates',
+        language,
+        queryClient: signedInClient(profileFixture('hotel', 'admin')),
+      });
+      fireEvent.click(await screen.findByRole('button', { name: menuLabel }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: deleteLabel }));
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: deleteLabel }));
+      expect((await within(dialog).findByTestId('delete-refusal')).textContent).toBe(refusal);
+    },
+  );
 
   it('says No Data Found in the report of a template no campaign has used', async () => {
     serve([summary('t1', 'Pre-arrival', true)]);
