@@ -41,3 +41,28 @@ describe('English wording', () => {
     );
   });
 });
+
+/** Every text of a catalogue by its dotted key. */
+function leaves(node: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof node === 'string') return out.set(prefix, node);
+  for (const [key, child] of Object.entries(node as Record<string, unknown>))
+    for (const [k, v] of leaves(child, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+  return out;
+}
+
+describe('Japanese wording', () => {
+  // 配信停止 is the unsubscribe status across the console: quiet hours called 配信停止時間帯 read as
+  // "unsubscribe hours". They are 配信休止時間帯 (their start and end 配信休止の開始/終了時刻).
+  it('names quiet hours with one term that is not the unsubscribe status', () => {
+    const en = leaves(ALL_TEXTS.en);
+    const ja = leaves(ALL_TEXTS.ja);
+    const quiet = [...en].filter(([, text]) => /quiet hours/i.test(text)).map(([key]) => key);
+    expect(quiet.length).toBeGreaterThan(10);
+    for (const key of quiet) {
+      expect(ja.get(key), key).toMatch(/配信休止/);
+      expect(ja.get(key), key).not.toMatch(/配信停止/);
+    }
+    expect([...ja].filter(([, text]) => /配信停止(時間帯|の開始|の終了)/.test(text))).toEqual([]);
+  });
+});

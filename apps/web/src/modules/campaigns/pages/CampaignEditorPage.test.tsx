@@ -469,13 +469,13 @@ describe('the campaign editor’s send now', () => {
     const summary = await screen.findByTestId('campaign-summary', {}, { timeout: 15_000 });
     await waitFor(() =>
       expect(summary.textContent).toContain(
-        '配信停止時間帯のため、終了する2026年11月27日 午前8:00 (Asia/Tokyo)に配信します。',
+        '配信休止時間帯のため、終了する2026年11月27日 午前8:00 (Asia/Tokyo)に配信します。',
       ),
     );
     fireEvent.click(screen.getByTestId('campaign-send-now'));
     await waitFor(() =>
       expect(screen.getByTestId('campaign-send-now-message').textContent).toBe(
-        '現在は配信停止時間帯です。「冬のご案内」は送信を保留し、時間帯が終わる2026年11月27日 午前8:00 (Asia/Tokyo)に配信対象へ送信します。受信するゲスト：2人。この操作は取り消せません。',
+        '現在は配信休止時間帯です。「冬のご案内」は送信を保留し、時間帯が終わる2026年11月27日 午前8:00 (Asia/Tokyo)に配信対象へ送信します。受信するゲスト：2人。この操作は取り消せません。',
       ),
     );
   }, 30_000);
