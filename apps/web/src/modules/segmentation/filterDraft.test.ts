@@ -26,6 +26,7 @@ describe('filter draft', () => {
   it('builds two groups joined by or, each with its own conditions, and keeps console ids', () => {
     const filter = run(
       newFilter(),
+      { type: 'set_field', path: 'groups.0.items.0', field: 'lastName' },
       { type: 'set_value', path: 'groups.0.items.0', value: 'Sato' },
       { type: 'add_group' },
       { type: 'set_join', join: 'or' },
@@ -44,6 +45,8 @@ describe('filter draft', () => {
     });
     // A condition added after a booking condition is a booking condition too.
     expect(condition(filter, 'groups.1.items.1').field).toBe('hotel');
+    // After a customer condition, the next starts with no field, as the first does.
+    expect(condition(run(filter, { type: 'add_condition', path: 'groups.0' }), 'groups.0.items.1').field).toBe('');
     const ids = [filter.groups[0]!.id, filter.groups[1]!.id, condition(filter, 'groups.1.items.1').id];
     expect(new Set(ids).size).toBe(3);
   });
@@ -112,6 +115,20 @@ describe('filter draft', () => {
   });
 });
 
+describe("a new filter's first condition", () => {
+  it('has no field until the user chooses one (none is chosen for them), and is unfinished, not wrong, until then', () => {
+    const fresh = newFilter();
+    expect(condition(fresh, 'groups.0.items.0')).toMatchObject({ field: '', operator: '', value: null });
+    const check = checkDraft(fresh);
+    expect(check).toMatchObject({ complete: false, wrong: false });
+    // Shown once the user tries to save without choosing: "Choose a field."
+    expect(check.marks.get('groups.0.items.0')).toEqual(['unknown_field']);
+    expect(check.wrongMarks.size).toBe(0);
+    const chosen = run(fresh, { type: 'set_field', path: 'groups.0.items.0', field: 'checkInDate' });
+    expect(condition(chosen, 'groups.0.items.0')).toMatchObject({ field: 'checkInDate', operator: 'is', value: '' });
+  });
+});
+
 describe('filter faults and their places', () => {
   it('tells values still to fill in from a wrong arrangement, at the condition it concerns', () => {
     const unfilled = checkDraft(newFilter());
@@ -131,7 +148,11 @@ describe('filter faults and their places', () => {
     const empty = run(newFilter(), { type: 'remove', path: 'groups.0.items.0' });
     expect(checkDraft(empty).marks.get('groups.0')).toEqual(['empty_group']);
 
-    const done = run(newFilter(), { type: 'set_value', path: 'groups.0.items.0', value: 'Sato' });
+    const done = run(
+      newFilter(),
+      { type: 'set_field', path: 'groups.0.items.0', field: 'lastName' },
+      { type: 'set_value', path: 'groups.0.items.0', value: 'Sato' },
+    );
     expect(checkDraft(done)).toMatchObject({ complete: true, wrong: false });
   });
 

@@ -44,12 +44,21 @@ export function emptyValue(field: TFilterField, operator: TOperator): TFilterVal
   return null;
 }
 
-export function newCondition(field: TFilterField = 'lastName'): TFilterCondition {
+/**
+ * The field of a condition the user has not chosen one for yet. A new condition starts so, never
+ * with a field nobody picked (it started as last name); the contract refuses it as unknown_field
+ * ("Choose a field."), shown when the user saves without choosing.
+ */
+export const NO_FIELD = '' as TFilterField;
+export const hasField = (condition: TFilterCondition) => condition.field !== NO_FIELD;
+
+export function newCondition(field: TFilterField = NO_FIELD): TFilterCondition {
+  if (field === NO_FIELD) return { kind: 'condition', id: newId('c'), field, operator: '' as TOperator, value: null };
   const operator = operatorsFor(field)[0]!;
   return { kind: 'condition', id: newId('c'), field, operator, value: emptyValue(field, operator) };
 }
 
-export function newGroup(field: TFilterField = 'lastName'): TFilterGroup {
+export function newGroup(field: TFilterField = NO_FIELD): TFilterGroup {
   return { kind: 'group', id: newId('g'), join: 'and', items: [newCondition(field)] };
 }
 
@@ -171,7 +180,7 @@ export function filterDraftReducer(filter: TFilter, action: TDraftAction): TFilt
         const group = g as TFilterGroup;
         // A new condition follows the kind of the one before it: booking conditions come in runs.
         const last = [...group.items].reverse().find((i): i is TFilterCondition => i.kind === 'condition');
-        const field = action.field ?? (last && isBookingField(last.field) ? 'hotel' : 'lastName');
+        const field = action.field ?? (last && isBookingField(last.field) ? 'hotel' : NO_FIELD);
         return { ...group, items: [...group.items, newCondition(field)] };
       });
     }
@@ -187,7 +196,9 @@ export function filterDraftReducer(filter: TFilter, action: TDraftAction): TFilt
       return replaceAt(filter, action.path, (c) => {
         const condition = c as TFilterCondition;
         if (condition.field === action.field) return condition;
+        if (action.field === NO_FIELD) return { ...condition, field: NO_FIELD, operator: '' as TOperator, value: null };
         const keepsOperator =
+          hasField(condition) &&
           fieldType(condition.field) === fieldType(action.field) &&
           operatorsFor(action.field).includes(condition.operator);
         const operator = keepsOperator ? condition.operator : operatorsFor(action.field)[0]!;
@@ -314,8 +325,10 @@ export function checkDraft(filter: TFilter): TDraftCheck {
   // A value still to fill in is not wrong yet, whatever the check calls it: an empty date is a
   // "bad date" to the contract, but the user has not typed it.
   const wrongFaults = faults.filter((fault) => {
-    if (!VALUE_FAULTS.has(fault.code)) return true;
     const item = itemAt(filter, placeOf(fault.path));
+    // Nor is a field still to choose.
+    if (fault.code === 'unknown_field') return !(item?.kind === 'condition' && !hasField(item));
+    if (!VALUE_FAULTS.has(fault.code)) return true;
     return !(item?.kind === 'condition' && isUnfilled(item.value));
   });
   return {

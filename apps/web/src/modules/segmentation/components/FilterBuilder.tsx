@@ -31,6 +31,7 @@ import {
   canAddCondition,
   canAddSubgroup,
   conditionCount,
+  hasField,
   hasBookingConditions,
   levelOf,
   operatorsFor,
@@ -59,7 +60,7 @@ const bookingFields = FILTER_FIELD_NAMES.filter((f) => isBookingField(f));
 function fieldsIn(filter: TFilter): string[] {
   const out: string[] = [];
   const walk = (items: (TFilterCondition | TFilterGroup)[]) =>
-    items.forEach((item) => (item.kind === 'group' ? walk(item.items) : out.push(item.field)));
+    items.forEach((item) => (item.kind === 'group' ? walk(item.items) : hasField(item) && out.push(item.field)));
   filter.groups.forEach((g) => walk(g.items));
   return out;
 }
@@ -287,7 +288,7 @@ function GroupCard({
               path={itemPath}
               dispatch={dispatch}
               faults={marks.get(itemPath)}
-              choices={choicesOf(item.field)}
+              choices={hasField(item) ? choicesOf(item.field) : []}
               readOnly={readOnly}
               removable={group.items.length > 1 || !topLevel}
             />
@@ -391,6 +392,7 @@ function ConditionRow({
   const { t } = useTranslation();
   const invalid = Boolean(faults);
   const fieldOption = (field: TFilterField) => ({ value: field, label: t(`segmentation.fields.${fieldKey(field)}`) });
+  const chosen = hasField(condition);
   return (
     <Box data-testid="filter-condition" data-path={path} data-invalid={invalid ? 'true' : undefined}>
       <Group gap="xs" align="flex-start" wrap="wrap">
@@ -403,31 +405,40 @@ function ConditionRow({
           error={faults?.some((c) => c === 'unknown_field') ? true : undefined}
           onChange={(e) => dispatch({ type: 'set_field', path, field: e.currentTarget.value as TFilterField })}
           data={[
+            // A new condition has no field until the user picks one: the prompt stands for it.
+            ...(chosen ? [] : [{ value: '', label: t('segmentation.builder.choose_field'), disabled: true }]),
             { group: t('segmentation.builder.customer_fields'), items: customerFields.map(fieldOption) },
             { group: t('segmentation.builder.booking_fields'), items: bookingFields.map(fieldOption) },
           ]}
           miw={200}
         />
-        <NativeSelect
-          size="sm"
-          aria-label={t('segmentation.builder.operator')}
-          name="operator"
-          value={condition.operator}
-          disabled={readOnly}
-          onChange={(e) => dispatch({ type: 'set_operator', path, operator: e.currentTarget.value as TOperator })}
-          data={operatorsFor(condition.field).map((op) => ({ value: op, label: t(`segmentation.operators.${op}`) }))}
-          // As wide as its longest operator ("in the last N days"), never cut.
-          miw={160}
-        />
-        <Box style={{ flex: 1, minWidth: 200 }}>
-          <ValueInput
-            condition={condition}
-            choices={choices}
-            invalid={invalid}
-            readOnly={readOnly}
-            onChange={(value) => dispatch({ type: 'set_value', path, value })}
-          />
-        </Box>
+        {chosen && (
+          <>
+            <NativeSelect
+              size="sm"
+              aria-label={t('segmentation.builder.operator')}
+              name="operator"
+              value={condition.operator}
+              disabled={readOnly}
+              onChange={(e) => dispatch({ type: 'set_operator', path, operator: e.currentTarget.value as TOperator })}
+              data={operatorsFor(condition.field).map((op) => ({
+                value: op,
+                label: t(`segmentation.operators.${op}`),
+              }))}
+              // As wide as its longest operator ("in the last N days"), never cut.
+              miw={160}
+            />
+            <Box style={{ flex: 1, minWidth: 200 }}>
+              <ValueInput
+                condition={condition}
+                choices={choices}
+                invalid={invalid}
+                readOnly={readOnly}
+                onChange={(value) => dispatch({ type: 'set_value', path, value })}
+              />
+            </Box>
+          </>
+        )}
         {!readOnly && removable && (
           <ActionIcon
             variant="subtle"

@@ -83,6 +83,7 @@ describe('segment editor, leaving with unsaved work', () => {
     answerCounts([]);
     const { router } = await renderNew();
     fireEvent.change(screen.getByRole('textbox', { name: /Name/ }), { target: { value: 'Winter guests' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Field' }), { target: { value: 'lastName' } });
     fireEvent.change(screen.getAllByRole('textbox', { name: 'Value' })[0]!, { target: { value: 'Sato' } });
     // Closing or reloading the tab gets the browser's own question.
     const unload = new Event('beforeunload', { cancelable: true });
@@ -119,5 +120,38 @@ describe('segment editor, leaving with unsaved work', () => {
     await screen.findByTestId('segment-detail');
     expect(created).toHaveLength(1);
     expect(screen.queryByTestId('leave-guard')).toBeNull();
+  }, 20_000);
+});
+
+describe("a new segment's first condition", () => {
+  it('starts with no field chosen, says to choose one, and is not saved until one is', async () => {
+    const sent: string[] = [];
+    mockFetch((method, url) => {
+      sent.push(`${method} ${url.pathname}`);
+      if (url.pathname.startsWith('/v1/locations/') || url.pathname === '/v1/segments/field-values')
+        return { body: { data: [] } };
+      return undefined;
+    });
+    await renderWithProviders(<SegmentEditorPage />, {
+      path: '/segmentation/new',
+      language: 'ja',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const field = screen.getByRole('combobox', { name: '項目' }) as HTMLSelectElement;
+    // Not 姓 (last name), which no one chose: the prompt, and no operator or value to fill in yet.
+    expect(field.value).toBe('');
+    expect(field.selectedOptions[0]?.textContent).toBe('項目を選択');
+    expect(screen.queryByRole('combobox', { name: '演算子' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: '値' })).toBeNull();
+    // Unfinished, not wrong: nothing is marked until the user saves.
+    expect(screen.queryByText('項目を選択してください。')).toBeNull();
+
+    fireEvent.change(screen.getByRole('textbox', { name: /名前/ }), { target: { value: '冬のお客様' } });
+    fireEvent.click(screen.getByTestId('segment-save'));
+    expect(await screen.findByText('項目を選択してください。')).toBeTruthy();
+    expect(sent.filter((s) => s.startsWith('POST /v1/segments') || s.endsWith('/v1/segments/count'))).toEqual([]);
+
+    fireEvent.change(field, { target: { value: 'checkInDate' } });
+    expect(screen.getByRole('combobox', { name: '演算子' })).toBeTruthy();
   }, 20_000);
 });
