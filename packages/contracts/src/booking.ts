@@ -25,7 +25,10 @@ export const ZBookingConnection = z.object({
   status: z.enum(['active', 'refused']),
   connectedAt: z.string(),
   connectedByName: z.string().nullable(),
-  /** The instant up to which the booking system's data has been read, or null before the first sync. */
+  /**
+   * The `as_of` of the last complete sync, or null before the first one. A hotel's code change,
+   * which makes the next sync read everything again, leaves it as it is.
+   */
   syncedUpTo: z.string().nullable(),
   /** The booking system's hotels and the brand's hotel each maps to (null: not mapped). */
   hotels: z.array(z.object({ code: z.string(), hotelName: z.string().nullable() })),

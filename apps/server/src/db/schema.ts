@@ -447,6 +447,11 @@ export const bookingConnections = pgTable(
     hotels: jsonb('hotels').$type<{ code: string; name: string }[]>().notNull().default([]),
     /** The booking system's `as_of` of the last complete sync: the next one reads what changed after it. */
     watermark: timestamp('watermark', { withTimezone: true, precision: 3 }),
+    /**
+     * The `as_of` of the last complete sync, as the settings card shows it. Unlike the watermark it
+     * stays when a hotel's code change rewinds the watermark: the data read so far is still there.
+     */
+    syncedUpTo: timestamp('synced_up_to', { withTimezone: true, precision: 3 }),
     /** The brand-local day of the last daily sync, so that each day gets exactly one. */
     lastDailyOn: date('last_daily_on'),
     /** When a sync was last asked for (connect, "sync now", the daily schedule). */

@@ -65,7 +65,7 @@ async function statusOf(tx: TTx, brandId: string): Promise<TBookingStatus> {
       status: connection.status,
       connectedAt: connection.connectedAt.toISOString(),
       connectedByName: await connectedByName(tx, connection.connectedBy),
-      syncedUpTo: connection.watermark?.toISOString() ?? null,
+      syncedUpTo: connection.syncedUpTo?.toISOString() ?? null,
       hotels: connection.hotels.map((h) => ({
         code: h.code,
         hotelName: hotels.find((x) => x.code === h.code)?.name ?? null,

@@ -228,6 +228,39 @@ describe('a run cut off by the booking system', () => {
   });
 });
 
+describe("the connection's synced-up-to time", () => {
+  it('stays when a hotel code change rewinds the watermark, and the next sync moves it on', async () => {
+    const { token } = await s.login(DEMO.brandAdmin);
+    const syncedUpTo = async () =>
+      (await s.call('GET', '/v1/booking/connection', { token })).body.data.connection.syncedUpTo;
+    const [last] = await runs();
+    expect(await syncedUpTo()).toBe(new Date(last.as_of).toISOString());
+
+    const [{ id: hakone }] = await s.sql(`select id from hosts where slug = 'sakura-hakone'`);
+    const hotel = (await s.call('GET', `/v1/hotels/${hakone}`, { token })).body.data;
+    const setCode = async (bookingHotelCode: string) => {
+      const { name, address, email, phone, logoUrl, timezone } = hotel;
+      const res = await s.call('PUT', `/v1/hotels/${hakone}`, {
+        token,
+        body: { name, address, email, phone, logoUrl, timezone, bookingHotelCode },
+      });
+      expect(res.status).toBe(200);
+    };
+    await setCode('SKR-HAKONE-OLD');
+    await setCode(hotel.bookingHotelCode);
+    // The next sync reads everything again, but what the last one synced is still there.
+    expect(await watermark()).toBeUndefined();
+    expect(await syncedUpTo()).toBe(new Date(last.as_of).toISOString());
+
+    clock.advanceDays(1);
+    await syncBookings(s.rt, { brandId: sakura, trigger: 'manual' });
+    const [next] = await runs();
+    expect(next.status).toBe('succeeded');
+    expect(await syncedUpTo()).toBe(new Date(next.as_of).toISOString());
+    expect(await watermark()).toBe(new Date(next.as_of).toISOString());
+  });
+});
+
 describe('the daily schedule', () => {
   it('queues each brand once a day at 01:00 in its own time zone', async () => {
     await s.sql(`update booking_connections set last_daily_on = null where brand_id = $1`, [sakura]);

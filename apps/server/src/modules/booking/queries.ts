@@ -82,7 +82,8 @@ export function connectionsWithTimeZones(tx: TTx) {
 
 /**
  * Moves the watermark from where the run found it to the run's `as_of`. A watermark rewound
- * meanwhile (a hotel's code changed during the run) stays rewound, so the next run reads it all.
+ * meanwhile (a hotel's code changed during the run) stays rewound, so the next run reads it all;
+ * the connection is synced up to the `as_of` all the same.
  */
 export async function storeWatermark(
   tx: TTx,
@@ -91,19 +92,21 @@ export async function storeWatermark(
   from: Date | null,
   asOf: Date,
 ): Promise<void> {
+  const now = new Date();
+  const ofAccount = and(eq(bookingConnections.brandId, brandId), eq(bookingConnections.accountId, accountId));
+  await tx.update(bookingConnections).set({ syncedUpTo: asOf, updatedAt: now }).where(ofAccount);
   await tx
     .update(bookingConnections)
-    .set({ watermark: asOf, updatedAt: new Date() })
+    .set({ watermark: asOf, updatedAt: now })
     .where(
       and(
-        eq(bookingConnections.brandId, brandId),
-        eq(bookingConnections.accountId, accountId),
+        ofAccount,
         sql`${bookingConnections.watermark} is not distinct from ${from?.toISOString() ?? null}::timestamptz`,
       ),
     );
 }
 
-/** Makes the brand's next sync read every guest and reservation again. */
+/** Makes the brand's next sync read every guest and reservation again (what it has synced stays, and says so). */
 export async function rewindWatermark(tx: TTx, brandId: string): Promise<boolean> {
   const rows = await tx
     .update(bookingConnections)
