@@ -1,4 +1,4 @@
-// Changed (additive): ZSegment.filter is ZFilterDocument (same shape, no input checks); recursive groups carry OpenAPI ids; ZMembersAdded.total counts members in scope; ZFilterCount.groups lists the groups at every level, each with its path; ZMemberPage.timeZone is the acting host's zone.
+// Changed (additive): ZSegment.filter is ZFilterDocument (same shape, no input checks); recursive groups carry OpenAPI ids; ZMembersAdded.total counts members in scope; ZFilterCount.groups lists the groups at every level, each with its path; ZMemberPage.timeZone is the acting host's zone; ZSegmentPage.timeZone too.
 import { z } from 'zod';
 import { defineEndpoint, envelope } from './http.ts';
 import { ZCustomer, ZCustomerFilter, GENDERS, EMAIL_STATUSES, CONSENT_SOURCES } from './customers.ts';
@@ -461,6 +461,8 @@ export const ZSegmentPage = z.object({
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),
+  /** The acting host's time zone (`hosts.timezone`): the console shows the list's times in it. */
+  timeZone: z.string(),
 });
 
 export const ZSegmentInput = z.object({

@@ -149,7 +149,13 @@ export async function listSegments(rt: TRuntime, ctx: TActingContext, q: Paramet
   if (q.hotelId && !ctx.entitlements['segmentation.filter_hotel']) throw new AppError(403, 'forbidden');
   return inTenant(rt, ctx, async (tx) => {
     const { rows, total } = await listSegmentRows(tx, ctx, q);
-    return { items: rows.map((r) => toSegment(r, ctx)), total, page: q.page, pageSize: q.pageSize };
+    return {
+      items: rows.map((r) => toSegment(r, ctx)),
+      total,
+      page: q.page,
+      pageSize: q.pageSize,
+      timeZone: (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE,
+    };
   });
 }
 

@@ -781,6 +781,23 @@ describe("the member list's time zone", () => {
   });
 });
 
+describe("the segment list's time zone", () => {
+  it("gives with each page of segments, an empty one too, the acting host's zone the console shows their times in", async () => {
+    const zoneOf = async (email: string, search: string) =>
+      (await s.call('GET', `/v1/segments?search=${encodeURIComponent(search)}`, { token: await token(email) })).body
+        .data.timeZone;
+    const [{ timezone: harborZone }] = await s.sql(`select timezone from hosts where slug = 'harbor-view'`);
+    await s.sql(`update hosts set timezone = 'Pacific/Honolulu' where slug = 'harbor-view'`);
+    try {
+      expect(await zoneOf(DEMO.hotelAdmin, '')).toBe('Asia/Tokyo');
+      expect(await zoneOf(DEMO.harborAdmin, '')).toBe('Pacific/Honolulu');
+      expect(await zoneOf(DEMO.harborAdmin, 'nothing-is-called-this')).toBe('Pacific/Honolulu');
+    } finally {
+      await s.sql(`update hosts set timezone = $1 where slug = 'harbor-view'`, [harborZone]);
+    }
+  });
+});
+
 describe('customer import step three', () => {
   it('adds the imported customers to the chosen static segment', async () => {
     const t = await token(DEMO.hotelAdmin);

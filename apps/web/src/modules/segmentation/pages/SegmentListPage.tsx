@@ -34,6 +34,9 @@ export function SegmentListPage() {
   const filterHotel = can['segmentation.filter_hotel'] && me.meta.level !== 'hotel';
   const segments = useQuery(segmentListQuery(filters, list.page, PAGE_SIZE));
   const hotels = useHotelChoices(filterHotel);
+  // The acting host's zone, as the segment's own page and the customer list show times in: a
+  // segment made at 00:30 in Tokyo was made that day, whatever zone the browser is in.
+  const pageTimeZone = segments.data?.timeZone;
 
   const createButton = (
     <Button component={Link} to="/segmentation/new" leftSection={<IconPlus size={16} />}>
@@ -69,7 +72,9 @@ export function SegmentListPage() {
       header: t('segmentation.list.columns.audience'),
       // "counted" and its date on one line (at 1280 px it wrapped, the date split over two).
       nowrap: true,
-      cell: (segment) => <AudienceText audience={segment.audience} countedAt={segment.audienceCountedAt} />,
+      cell: (segment) => (
+        <AudienceText audience={segment.audience} countedAt={segment.audienceCountedAt} timeZone={pageTimeZone} />
+      ),
     },
     {
       key: 'owner',
@@ -89,7 +94,7 @@ export function SegmentListPage() {
       key: 'created_at',
       header: t('segmentation.list.columns.created_at'),
       nowrap: true,
-      cell: (segment) => formatDate(segment.createdAt, language),
+      cell: (segment) => formatDate(segment.createdAt, language, { timeZone: pageTimeZone }),
     },
   ];
 
@@ -151,6 +156,12 @@ export function SegmentListPage() {
       testId="segment"
       pageSize={PAGE_SIZE}
       minWidth={820}
-    />
+    >
+      {pageTimeZone && (
+        <Text size="xs" c="dimmed" mt="xs" data-testid="segment-time-zone">
+          {t('segmentation.list.time_zone_note', { timeZone: pageTimeZone })}
+        </Text>
+      )}
+    </ListPage>
   );
 }

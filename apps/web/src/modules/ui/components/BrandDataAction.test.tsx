@@ -41,7 +41,7 @@ function answerLists({ empty = false } = {}) {
   return mockFetch((method, url) => {
     if (method !== 'GET') return undefined;
     const page = { total: 0, page: 1, pageSize: 20 };
-    if (url.pathname === '/v1/segments') return { body: { data: { items: [], ...page } } };
+    if (url.pathname === '/v1/segments') return { body: { data: { items: [], ...page, timeZone: 'Asia/Tokyo' } } };
     if (url.pathname === '/v1/scenarios') return { body: { data: { items: [], ...page, byStatus: noScenario } } };
     if (url.pathname === '/v1/presets') return { body: { data: { items: empty ? [] : [preset] } } };
     if (url.pathname === '/v1/campaigns')
