@@ -51,6 +51,12 @@ const COUNTED: [key: string, one: string, many: string, ja: string][] = [
     '3 phone changes to a number another customer has',
     '',
   ],
+  [
+    'booking_sync.log.reasons.country_invalid',
+    '1 guest with an invalid country code (synced without the country)',
+    '3 guests with an invalid country code (synced without the country)',
+    '国コードが正しくないゲスト 3 件（国を除いて同期しました）',
+  ],
   ['booking_sync.log.reasons.other', '1 other error', '3 other errors', 'その他のエラー 3 件'],
 ];
 

@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import { createBookingSim, createManualClock, type TBookingSim } from '@yado/booking-sim';
+import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createBookingSim, createManualClock, type TBookingSim, type TGuest } from '@yado/booking-sim';
 import { normalizePhone } from '@yado/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
@@ -15,6 +15,8 @@ let sim: TBookingSim;
 let s: TTestServer;
 let proxy: Server;
 let callsBeforeFault: number | null = null;
+/** Set: the guests the booking system answers pass through it (a country it sends wrong, say). */
+let rewriteGuest: ((guest: TGuest) => TGuest) | null = null;
 let sakura: string;
 const SAKURA = 'DBK-100234';
 const SAKURA_KEY = 'dbk_demo_sakura_7f3c9a1e5b2d4068';
@@ -27,6 +29,7 @@ beforeAll(async () => {
       // As many failures as the client's attempts: this call fails for good, nothing is owed after.
       sim.failNext(s.rt.config.booking.attempts, { status: 500, accountId: SAKURA });
     }
+    if (rewriteGuest && req.url?.startsWith('/api/v1/guests')) rewriteGuests(res, rewriteGuest);
     sim.handler(req, res);
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
@@ -48,6 +51,25 @@ beforeAll(async () => {
     60_000,
   );
 }, 120_000);
+
+/** Answers the guests of a list page or of a single guest through `rewrite`. */
+function rewriteGuests(res: ServerResponse, rewrite: (guest: TGuest) => TGuest): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, headers: OutgoingHttpHeaders) => ServerResponse;
+  const end = res.end.bind(res) as (body: string) => ServerResponse;
+  let head: [number, OutgoingHttpHeaders] = [200, {}];
+  res.writeHead = ((status: number, headers: OutgoingHttpHeaders) => {
+    head = [status, headers];
+    return res;
+  }) as typeof res.writeHead;
+  res.end = ((json: string) => {
+    const body = JSON.parse(json) as { data?: TGuest | TGuest[] };
+    if (head[0] === 200 && body.data)
+      body.data = Array.isArray(body.data) ? body.data.map(rewrite) : rewrite(body.data);
+    const text = JSON.stringify(body);
+    writeHead(head[0], { ...head[1], 'content-length': Buffer.byteLength(text) });
+    return end(text);
+  }) as typeof res.end;
+}
 
 afterAll(async () => {
   await s?.close();
@@ -225,6 +247,54 @@ describe('a run cut off by the booking system', () => {
     expect(customerIds[0].n).toBe(customerIds[0].total);
     expect(after.bookings).toBeGreaterThanOrEqual(before.bookings);
     expect(after.bookings).toBeLessThanOrEqual(world.reservations.length);
+  });
+});
+
+describe('a guest whose country is no ISO 3166-1 code', () => {
+  it('is synced without it, a customer keeps the country it had, and the log names the guest', async () => {
+    // A day of new guests, and every guest read again (as after a hotel's code change): the
+    // customers the sync made before come by too.
+    clock.advanceDays(1);
+    await s.sql(`update booking_connections set watermark = null where brand_id = $1`, [sakura]);
+    const countryBefore = new Map(
+      (await s.sql(`select id, country from customers where brand_id = $1`, [sakura])).map((c) => [c.id, c.country]),
+    );
+    const sent = new Set<string>();
+    rewriteGuest = (guest) => {
+      sent.add(guest.id);
+      return { ...guest, country: guest.country === 'JP' ? 'Japan' : 'UK' };
+    };
+    try {
+      await syncBookings(s.rt, { brandId: sakura, trigger: 'manual' });
+    } finally {
+      rewriteGuest = null;
+    }
+    const [run] = await runs();
+    expect(run.status).toBe('succeeded');
+    const placed = await s.sql(
+      `select l.external_guest_id, c.id, c.country from booking_guest_links l join customers c on c.id = l.customer_id
+        where l.brand_id = $1 and l.external_guest_id = any($2)`,
+      [sakura, [...sent]],
+    );
+    const known = placed.filter((c) => countryBefore.has(c.id));
+    const created = placed.filter((c) => !countryBefore.has(c.id));
+    expect(known.length).toBeGreaterThan(0);
+    expect(created.length).toBeGreaterThan(0);
+    // Never stored; a customer the sync had placed before keeps its (valid) country.
+    for (const c of known) expect(c.country, c.external_guest_id).toBe(countryBefore.get(c.id));
+    for (const c of created) expect(c.country, c.external_guest_id).toBeNull();
+    // The guest and its bookings are synced all the same; the log counts each guest, by id.
+    const invalid = run.errors.find((e: { code: string }) => e.code === 'country_invalid');
+    expect(invalid.count).toBe(placed.length);
+    expect(placed.map((c) => c.external_guest_id)).toEqual(expect.arrayContaining(invalid.examples));
+    const world = sim.inspect(SAKURA);
+    const theirs = world.reservations.filter((r) => created.some((c) => c.external_guest_id === r.guest_id));
+    expect(theirs.length).toBeGreaterThan(0);
+    const stored = await s.sql(`select external_id from bookings where brand_id = $1 and external_id = any($2)`, [
+      sakura,
+      theirs.map((r) => r.id),
+    ]);
+    expect(stored.length).toBe(theirs.length);
   });
 });
 

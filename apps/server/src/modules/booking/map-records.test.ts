@@ -39,6 +39,13 @@ describe('mapping a guest', () => {
     expect(mapGuest({ ...guest, phone: null, email: 'not an address' })).toMatchObject({ phone: null, email: null });
   });
 
+  it('takes only ISO 3166-1 country codes, and says when it left one out', () => {
+    expect(mapGuest({ ...guest, country: ' gb ' })).toMatchObject({ country: 'GB', countryInvalid: false });
+    for (const country of ['UK', 'ZZ', 'Japan', 'XK'])
+      expect(mapGuest({ ...guest, country }), country).toMatchObject({ country: null, countryInvalid: true });
+    expect(mapGuest({ ...guest, country: '' })).toMatchObject({ country: null, countryInvalid: false });
+  });
+
   it('keeps guests at real top-level domains of any length (DESIGN section 6)', () => {
     expect(mapGuest({ ...guest, email: ' Hanako@Ryokan.TOKYO ' }).email).toBe('hanako@ryokan.tokyo');
     expect(mapGuest({ ...guest, email: 'stay@kyoto.travel' }).email).toBe('stay@kyoto.travel');
@@ -77,6 +84,11 @@ describe('applying a guest to a customer', () => {
       dateOfBirth: current.dateOfBirth,
       gender: 'female',
     });
+  });
+
+  it('keeps the known country when the booking system sends one that is no country code', () => {
+    expect(applyGuest(current, mapGuest({ ...guest, country: 'UK' }), true).country).toBe('JP');
+    expect(applyGuest(current, mapGuest({ ...guest, country: 'us' }), true).country).toBe('US');
   });
 
   it('moves the phone only when allowed', () => {

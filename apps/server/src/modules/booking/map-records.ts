@@ -1,4 +1,4 @@
-import { isValidEmail, normalizePhone } from '@yado/contracts';
+import { isCountryCode, isValidEmail, normalizePhone } from '@yado/contracts';
 import type { TSyncedBooking, TSyncedCustomer } from '../customers/sync-queries.ts';
 import type { TDbkGuest, TDbkReservation } from './booking-client.ts';
 
@@ -13,7 +13,10 @@ export interface TGuestValues {
   email: string | null;
   gender: 'male' | 'female' | 'prefer_not_to_say';
   dateOfBirth: string | null;
+  /** An ISO 3166-1 code (COUNTRY_CODES, as the import and the API take them), or null. */
   country: string | null;
+  /** The booking system sent a country that is no ISO 3166-1 code (`UK`, `Japan`): left out, and logged. */
+  countryInvalid: boolean;
   prefecture: string | null;
   city: string | null;
   address: string | null;
@@ -23,6 +26,7 @@ export interface TGuestValues {
 
 export function mapGuest(guest: TDbkGuest): TGuestValues {
   const email = guest.email?.trim().toLowerCase() || null;
+  const country = guest.country?.trim().toUpperCase() || null;
   return {
     externalGuestId: guest.id,
     firstName: guest.given_name.trim(),
@@ -31,7 +35,8 @@ export function mapGuest(guest: TDbkGuest): TGuestValues {
     email: email && isValidEmail(email) ? email : null,
     gender: guest.gender === 'unspecified' ? 'prefer_not_to_say' : guest.gender,
     dateOfBirth: guest.birth_date,
-    country: guest.country ? guest.country.toUpperCase() : null,
+    country: country && isCountryCode(country) ? country : null,
+    countryInvalid: !!country && !isCountryCode(country),
     prefecture: guest.prefecture,
     city: guest.city,
     address: guest.address,

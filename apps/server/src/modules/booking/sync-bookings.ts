@@ -268,6 +268,8 @@ class SyncPass {
         states.set(id, { ...current, after });
       }
       this.customerOfGuest.set(guest.externalGuestId, id);
+      // Synced all the same, without the country: the customer keeps the one it had, if any.
+      if (guest.countryInvalid) this.tally.error('country_invalid', guest.externalGuestId);
       if (linked !== id) newLinks.push({ externalGuestId: guest.externalGuestId, customerId: id });
     }
 

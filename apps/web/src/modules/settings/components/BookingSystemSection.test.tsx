@@ -67,4 +67,25 @@ describe('BookingSystemSection', () => {
     expect(screen.queryByText(/03 May 2026, 9:00 AM/)).toBeNull();
     expect(screen.getByTestId('booking-time-zone').textContent).toBe('Times in this card are in Asia/Tokyo.');
   });
+
+  it('names the guests synced without their country, whose code was no country code', async () => {
+    const withErrors: TBookingStatus = {
+      ...status,
+      runs: [
+        {
+          ...status.runs[0]!,
+          errors: [{ code: 'country_invalid', count: 2, examples: ['DBK-100234-G1', 'DBK-100234-G2'] }],
+        },
+      ],
+    };
+    mockFetch((_method, url) =>
+      url.pathname === '/v1/booking/connection' ? { body: { data: withErrors } } : undefined,
+    );
+    await renderWithProviders(<BookingSystemSection />, {
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const run = await screen.findByTestId('booking-sync-run');
+    const reason = within(run).getByText('2 guests with an invalid country code (synced without the country)');
+    expect(reason.getAttribute('title')).toBe('DBK-100234-G1, DBK-100234-G2');
+  });
 });

@@ -301,6 +301,7 @@ const KNOWN_REASONS = new Set([
   'guest_not_synced',
   'unknown_hotel_code',
   'phone_in_use',
+  'country_invalid',
   'credentials_refused',
   'account_suspended',
   'unreachable',
