@@ -1,7 +1,16 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
-import { LANGUAGES, launchBrowser, openPage, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
+import {
+  LANGUAGES,
+  launchBrowser,
+  openPage,
+  shownDialog,
+  signIn,
+  TEXTS,
+  toastText,
+  type TLanguage,
+} from '../support/browser';
 import { formatDate, formatTime } from '../../apps/web/src/lib/dates/formatDate';
 import { outboxOf } from '../support/mail';
 import { quietHoursAway } from '../support/campaign-fixture';
@@ -145,7 +154,7 @@ describe.each(LANGUAGES)('bounces and complaints (%s)', (language: TLanguage) =>
       .getByRole('button', { name: t.customers.suppressions.row_actions.replace('{{email}}', bouncing.email) })
       .click();
     await page.getByRole('menuitem', { name: t.customers.suppressions.lift }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await shownDialog(page);
     // A double click lifts once: a success, and no "no longer on the list" from a second request.
     await dialog.getByRole('button', { name: t.customers.suppressions.lift }).dblclick();
     expect(await toastText(page)).toContain(t.customers.suppressions.done.lifted.replace('{{email}}', bouncing.email));

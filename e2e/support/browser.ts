@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { inject, onTestFailed } from 'vitest';
 import { ALL_TEXTS } from '../../apps/web/src/i18n/allTexts';
 
@@ -140,6 +140,24 @@ export async function signIn(page: Page, language: TLanguage, email: string, pas
   await page.getByLabel(t.auth.fields.email, { exact: false }).first().fill(email);
   await page.locator('input[name="password"]').fill(password);
   await page.getByRole('button', { name: t.auth.login.submit, exact: true }).click();
+}
+
+/**
+ * The dialog on the page once it has finished appearing, as a user waits for it before pressing its
+ * buttons. A Mantine modal first shows 30 px above its place and only from the next frame or later
+ * slides down into it (200 ms): Playwright, which presses a button once it has stood still for two
+ * frames, can take it there, and a press whose release comes after the slide has carried the button
+ * from under the pointer clicks nothing (the suppression spec's lift: no request, no toast).
+ */
+export async function shownDialog(page: Page): Promise<Locator> {
+  const dialog = page.getByRole('dialog');
+  const element = await dialog.elementHandle();
+  await page.waitForFunction(
+    (shown) => getComputedStyle(shown!).opacity === '1' && shown!.getAnimations().length === 0,
+    element,
+  );
+  await element?.dispose();
+  return dialog;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
