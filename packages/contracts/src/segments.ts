@@ -518,7 +518,8 @@ export const duplicate = defineEndpoint({
 export const remove = defineEndpoint({
   method: 'DELETE',
   path: '/v1/segments/:id',
-  summary: 'Delete a segment; refused (409 segment_in_use) while a scheduled campaign or running scenario uses it',
+  summary:
+    'Delete a segment; refused (409 segment_in_use) while a campaign that has not finished (scheduled, sending or paused) or a running scenario uses it',
   response: envelope(z.object({ id: z.string() })),
 });
 

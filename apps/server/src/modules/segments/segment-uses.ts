@@ -15,7 +15,7 @@ export interface TSegmentUseInput {
   name: string;
   /** The object's state as its own module words it (scheduled, running, draft...). */
   state: string;
-  /** Whether the segment may not be deleted while this use stands (a scheduled campaign, a running scenario). */
+  /** Whether the segment may not be deleted while this use stands (a campaign scheduled, sending or paused; a running scenario). */
   blocksDelete: boolean;
 }
 

@@ -357,8 +357,10 @@ function SegmentDetail({ id }: { id: string }) {
             {(uses.data ?? [])
               .filter((use) => use.blocksDelete)
               .map((use) => (
+                // The use's state is the server's code (and a campaign's stays "scheduled" while
+                // it sends): the message above says which uses hold a segment, the list names them.
                 <List.Item key={`${use.kind}:${use.id}`}>
-                  {`${t(`segmentation.confirm.use_kinds.${use.kind}`)}: ${use.name} (${use.state})`}
+                  {`${t(`segmentation.confirm.use_kinds.${use.kind}`)}: ${use.name}`}
                 </List.Item>
               ))}
           </List>
