@@ -155,7 +155,8 @@ export const ERROR_MESSAGES = {
     'The mail server refused {{email}} as an address: {{reason}}. The test was sent to {{sent}} of the {{total}} addresses.',
   filter_invalid: 'Oops! Please double-check the filter logic arrangement.',
   segment_name_taken: 'A segment with this name already exists.',
-  segment_in_use: 'This segment is used by a campaign that has not finished or by a running scenario and cannot be deleted.',
+  segment_in_use:
+    'This segment is used by a campaign that has not finished or by a running scenario and cannot be deleted.',
   segment_not_static: 'Only a static segment has a member list to change.',
   segment_not_owner: 'Only the organisation that owns this segment can change it.',
   segment_filter_required: 'A dynamic segment needs a filter.',

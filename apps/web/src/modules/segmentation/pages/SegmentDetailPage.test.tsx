@@ -20,7 +20,8 @@ function serve() {
         body: {
           error: {
             code: 'segment_in_use',
-            message: 'This segment is used by a campaign that has not finished or by a running scenario and cannot be deleted.',
+            message:
+              'This segment is used by a campaign that has not finished or by a running scenario and cannot be deleted.',
             fields: { 'uses.0': { code: 'campaign', message: 'Campaign “Autumn sale” (scheduled)' } },
           },
         },
