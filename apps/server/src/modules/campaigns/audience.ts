@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import { dateIn, type TSegmentScope } from '../segments/filter-env.ts';
 import { customerScopeSql, filterSql } from '../segments/filter-sql.ts';
 import { brandTimeZone, memberOf, scopeOfHost } from '../segments/queries.ts';
-import { suppressedSql } from '../deliverability/suppression.ts';
+import { suppressedSql, suppressionJoinSql } from '../deliverability/suppression.ts';
 import { armSql, uniformSql, type TExperimentShape } from '../experiments/assignment.ts';
 
 /**
@@ -96,8 +96,37 @@ export function activeWithAddressSql(alias: string): SQL {
   return sql`${c}.email_status = 'active' and nullif(${c}.email, '') is not null`;
 }
 
-/** Mailable now: active, with an email, not on the brand's suppression list (issue 25). */
-export const MAILABLE = sql`${activeWithAddressSql('customers')} and not ${suppressedSql('customers')}`;
+/**
+ * How a statement reads the suppression list for the customer row under its alias: `entry`, the
+ * alias of the entry suppressionJoinSql left-joined once (a count or snapshot over many customers);
+ * else probed per row (suppressedSql's EXISTS) as at `at`, for a batch of deliveries or a journey's
+ * set.
+ */
+export type TSuppressionRead = { entry: string } | { at?: Date };
+
+/** The address of the customer row under `alias` is on the brand's suppression list now (or at `at`). */
+export function suppressedBy(alias: string, read: TSuppressionRead = {}): SQL {
+  return 'entry' in read ? sql`(${sql.raw(read.entry)}.brand_id is not null)` : suppressedSql(alias, read.at);
+}
+
+/**
+ * Mailable: email status active, an email address, and no active entry on the brand's suppression
+ * list (issue 25: a hard bounce, soft bounces within their 30 days, a complaint, a manual entry;
+ * soft bounces whose 30 days are over are mailed again). The one rule for the preview, the send's
+ * snapshot, each claim and hand-over (send-queries.ts), a journey's mails and the dashboard's
+ * active customers. Over many customers, read the list joined (`{ entry }`): probed per customer
+ * inside a count's FILTER, PostgreSQL plans the EXISTS as if it ran once and probes the list's
+ * index a million times (docs/benchmarks.md, segment-count, the campaign audience preview).
+ */
+export function mailableSql(alias: string, read: TSuppressionRead = {}): SQL {
+  // A column of the join's condition read as null: in a WHERE, PostgreSQL makes the join an anti-join.
+  const unlisted =
+    'entry' in read ? sql`${sql.raw(read.entry)}.brand_id is null` : sql`not ${suppressedSql(alias, read.at)}`;
+  return sql`${activeWithAddressSql(alias)} and ${unlisted}`;
+}
+
+/** Mailable now, the list probed per row: mailableSql for `customers`. */
+export const MAILABLE = mailableSql('customers');
 
 /**
  * At the frequency cap: `count` marketing mails sent in the last `days` days before now, or before
@@ -128,7 +157,11 @@ const capHits = (brandId: string, cap: { count: number; days: number }, at?: Dat
 /**
  * The preview's counts. With `holdout` (a saved campaign's id and share), also the mailable guests
  * its snapshot would hold out, by the same hash (`uniformSql`), before the frequency cap as there:
- * `recipients` is then who would be mailed, those held out apart.
+ * `recipients` is then who would be mailed, those held out apart. The suppression list and the
+ * customers at the cap (capHits, as the snapshot reads them) are each joined once: probed per
+ * customer, the two took about 6 s at a million (docs/benchmarks.md, the campaign audience
+ * preview). Joined, not `in (select ...)`: a set too large for work memory is not hashed, and
+ * would be scanned again for every customer.
  */
 export async function previewCounts(
   tx: TTx,
@@ -139,16 +172,22 @@ export async function previewCounts(
   const held = holdout
     ? sql`${uniformSql(sql`${holdout.seed}::text`, sql`customers.id`)} < ${holdout.share}::double precision`
     : sql`false`;
+  const listed = { entry: 'suppression' };
+  const mailable = mailableSql('customers', listed);
+  const capped = sql`capped.customer_id is not null`;
   const [row] = await selectRows<Omit<TAudiencePreview, 'recipients'> & { heldOut: number; cappedHeld: number }>(
     tx,
-    sql`select count(*)::int as "matched",
+    sql`with capped as materialized (${capHits(audience.scope.brandId, cap)})
+      select count(*)::int as "matched",
       count(*) filter (where customers.email_status <> 'active')::int as "unsubscribed",
       count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is null)::int as "noEmail",
-      count(*) filter (where ${activeWithAddressSql('customers')} and ${suppressedSql('customers')})::int as "bounced",
-      count(*) filter (where ${MAILABLE} and ${atCap(cap)})::int as "frequencyCapped",
-      count(*) filter (where ${MAILABLE} and ${held})::int as "heldOut",
-      count(*) filter (where ${MAILABLE} and ${held} and ${atCap(cap)})::int as "cappedHeld"
-      from customers where ${audience.where}`,
+      count(*) filter (where ${activeWithAddressSql('customers')} and ${suppressedBy('customers', listed)})::int as "bounced",
+      count(*) filter (where ${mailable} and ${capped})::int as "frequencyCapped",
+      count(*) filter (where ${mailable} and ${held})::int as "heldOut",
+      count(*) filter (where ${mailable} and ${held} and ${capped})::int as "cappedHeld"
+      from customers ${suppressionJoinSql(listed.entry, 'customers')}
+        left join capped on capped.customer_id = customers.id
+      where ${audience.where}`,
   );
   const { heldOut, cappedHeld, ...r } = row as Omit<TAudiencePreview, 'recipients'> & {
     heldOut: number;
@@ -186,6 +225,7 @@ export async function snapshotAudience(
     ? armSql(experiment, sql`customers.u`)
     : { arm: sql`null::text`, variant: sql`0` };
   const u = experiment ? sql`, ${uniformSql(sql`${experiment.seed}::text`, sql`customers.id`)} as u` : sql``;
+  const listed = { entry: 'suppression' };
   await tx.execute(sql`with capped as materialized (${capHits(audience.scope.brandId, cap, at)})
     insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason, arm, variant)
     select ${campaignId}::uuid, customers.brand_id, customers.id, ${hotel}, customers.email,
@@ -193,7 +233,8 @@ export async function snapshotAudience(
       case when customers.arm = 'holdout' then 'holdout' when capped then 'frequency_cap' end, customers.arm, customers.variant
     from (select customers.*, ${arm} as arm, ${variant} as variant
       from (select customers.*, customers.id in (select customer_id from capped) as capped${u}
-        from customers where ${audience.where} and ${MAILABLE}) customers) customers
+        from customers ${suppressionJoinSql(listed.entry, 'customers')}
+        where ${audience.where} and ${mailableSql('customers', listed)}) customers) customers
     on conflict (campaign_id, customer_id) do nothing`);
   const [row] = await selectRows<{ n: number }>(
     tx,

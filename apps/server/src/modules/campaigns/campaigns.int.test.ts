@@ -721,6 +721,82 @@ describe('the send', () => {
     }
   });
 
+  it('counts each kind of suppression entry in the preview as the snapshot leaves it out, at the frequency cap too', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const [harbor] = await s.sql(`select id from hosts where slug = 'harbor-view'`);
+    // One guest per kind of entry on the brand's list, written as the deliverability rules write it
+    // (the address in lower case, the guest's own in any case).
+    const guest = (name: string, local: string) => customer(shinjuku.id, name, mail(local));
+    const entry = (local: string, reason: string, until: string, lifted: string, brandId = brand.id) =>
+      s.sql(
+        `insert into suppressions (brand_id, email, reason, until, lifted_at) values ($1, lower($2), $3, ${until}, ${lifted})`,
+        [brandId, mail(local), reason],
+      );
+    const fine = await guest('可', 'sup-fine');
+    const hard = await customer(shinjuku.id, '硬', mail('Sup-Hard'));
+    await entry('Sup-Hard', 'hard_bounce', 'null', 'null');
+    const complaint = await guest('苦', 'sup-complaint');
+    await entry('sup-complaint', 'complaint', 'null', 'null');
+    const soft = await guest('軟', 'sup-soft');
+    await entry('sup-soft', 'soft_bounces', `now() + interval '20 days'`, 'null');
+    // Soft bounces whose 30 days are over: mailed again.
+    const expired = await guest('満', 'sup-expired');
+    await entry('sup-expired', 'soft_bounces', `now() - interval '1 day'`, 'null');
+    const manual = await guest('手', 'sup-manual');
+    await entry('sup-manual', 'manual', 'null', 'null');
+    const lifted = await guest('解', 'sup-lifted');
+    await entry('sup-lifted', 'manual', 'null', `now() - interval '1 hour'`);
+    // Another brand's entry for this address suppresses nothing here.
+    const elsewhere = await guest('他', 'sup-elsewhere');
+    await entry('sup-elsewhere', 'hard_bounce', 'null', 'null', harbor.id);
+    const capped = await guest('限', 'sup-capped');
+    const everyone = [fine, hard, complaint, soft, expired, manual, lifted, elsewhere, capped];
+    const seg = await staticSegment(t, '抑止', everyone);
+    const templateId = await template(t);
+    const campaign = async (name: string) =>
+      (
+        await s.call('POST', '/v1/campaigns', {
+          token: t,
+          body: { name: `${name} ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId },
+        })
+      ).body.data.id as string;
+    await s.sql(`update campaign_email_settings set frequency_cap_count = 1 where host_id = $1`, [brand.id]);
+    try {
+      // A mail sent today to the capped guest and to the hard-bounced one: at the cap of one.
+      const earlier = await campaign('抑止 前');
+      await s.sql(
+        `insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, sent_at)
+         select $1, $2, c.id, $3, c.email, 'sent', now() from customers c where c.id = any($4::uuid[])`,
+        [earlier, brand.id, shinjuku.id, [capped, hard]],
+      );
+      const preview = await s.call('POST', '/v1/campaigns/audience', { token: t, body: { segmentIds: [seg] } });
+      // Bounced: the hard bounce, the complaint, the soft bounces within their days and the manual
+      // entry; the suppressed guest at the cap is bounced, not capped.
+      expect(preview.body.data).toEqual({
+        matched: 9,
+        unsubscribed: 0,
+        noEmail: 0,
+        bounced: 4,
+        frequencyCapped: 1,
+        recipients: 4,
+      });
+      const next = await campaign('抑止');
+      expect((await s.call('POST', `/v1/campaigns/${next}/send-now`, { token: t, body: {} })).status).toBe(200);
+      await startCampaign(s.rt, { campaignId: next, brandId: brand.id });
+      const rows = await s.sql(
+        `select customer_id, status, skip_reason from deliveries where campaign_id = $1 order by customer_id`,
+        [next],
+      );
+      const of = (id: string) => rows.find((r) => r.customer_id === id);
+      for (const id of [fine, expired, lifted, elsewhere]) expect(of(id)).toMatchObject({ status: 'queued' });
+      expect(of(capped)).toMatchObject({ status: 'skipped', skip_reason: 'frequency_cap' });
+      for (const id of [hard, complaint, soft, manual]) expect(of(id)).toBeUndefined();
+      expect(rows).toHaveLength(5);
+    } finally {
+      await s.sql(`update campaign_email_settings set frequency_cap_count = null where host_id = $1`, [brand.id]);
+    }
+  });
+
   it("names each recipient as the customer list does (the customer's own full name)", async () => {
     const t = await token(DEMO.brandAdmin);
     const templateId = await template(t);

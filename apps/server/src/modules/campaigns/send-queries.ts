@@ -3,6 +3,7 @@ import { selectRows, type TTx } from '../../db/client.ts';
 import type { TQuietHold } from './schedule-time.ts';
 import { applyFeedback, type TFeedback } from '../deliverability/apply-feedback.ts';
 import { suppressedSql } from '../deliverability/suppression.ts';
+import { mailableSql } from './audience.ts';
 
 /** `at` given (the demo history's past sends), else the database's now. */
 const instant = (at?: Date) => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);
@@ -27,8 +28,8 @@ export interface TClaimed {
   variant: number;
 }
 
-const mailable = (at?: Date) =>
-  sql`cu.email_status = 'active' and nullif(cu.email, '') is not null and not ${suppressedSql('cu', at)}`;
+// Per row: a claim's batch is small, so the list is probed, not joined.
+const mailable = (at?: Date) => mailableSql('cu', { at });
 const skipReason = (
   at?: Date,
 ) => sql`case when cu.email_status <> 'active' then 'unsubscribed' when nullif(cu.email, '') is null then 'no_email'

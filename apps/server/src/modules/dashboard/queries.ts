@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type TTx } from '../../db/client.ts';
-import { activeWithAddressSql } from '../campaigns/audience.ts';
-import { suppressionEntrySql } from '../deliverability/suppression.ts';
+import { mailableSql, suppressedBy } from '../campaigns/audience.ts';
+import { suppressionJoinSql } from '../deliverability/suppression.ts';
 
 /**
  * The dashboard's reads. It owns only `customer_count_days`; everything else here is read, never
@@ -73,7 +73,7 @@ export interface TCustomerCounts {
 /**
  * Counts the customers of a scope now: a brand's all; a group's or hotel's those allocated to its
  * hotels, each customer once however many of them it is allocated to. `active` are the customers
- * a campaign can mail (campaigns/audience.ts's MAILABLE): email status active, an email address,
+ * a campaign can mail (campaigns/audience.ts's mailableSql): email status active, an email address,
  * and no entry on the brand's suppression list (a hard bounce, soft bounces within their 30 days, a
  * complaint, a manual entry); an active customer without an address or with a suppressed one is
  * among the customers only. With `asOf`, the counts at that past moment by the customers' creation
@@ -95,16 +95,18 @@ export async function countCustomers(
   const unsubscribed = at
     ? sql`c.email_status = 'unsubscribed' and coalesce(c.email_status_changed_at, c.created_at) <= ${at}`
     : sql`c.email_status = 'unsubscribed'`;
-  const activeWithAddress = at
-    ? sql`not (${unsubscribed}) and nullif(c.email, '') is not null`
-    : activeWithAddressSql('c');
-  // The suppression list joined, not probed per customer (suppressionEntrySql says why).
+  // The suppression list joined once, not probed per customer (mailableSql says why); in the past,
+  // the list as it stood then and the email status by its change time.
+  const listed = { entry: 's' };
+  const active = at
+    ? sql`not (${unsubscribed}) and nullif(c.email, '') is not null and not ${suppressedBy('c', listed)}`
+    : mailableSql('c', listed);
   const [row] = await selectRows<TCustomerCounts>(
     tx,
     sql`select count(*)::int as customers,
-      count(*) filter (where ${activeWithAddress} and s.id is null)::int as active,
+      count(*) filter (where ${active})::int as active,
       count(*) filter (where ${unsubscribed})::int as unsubscribed
-      from customers c left join suppressions s on ${suppressionEntrySql('s', 'c', { asOf })}
+      from customers c ${suppressionJoinSql(listed.entry, 'c', { asOf })}
       where ${inScope}${existed}`,
   );
   return row ?? { customers: 0, active: 0, unsubscribed: 0 };

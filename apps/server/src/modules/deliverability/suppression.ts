@@ -54,3 +54,12 @@ export function suppressionEntrySql(entry: string, alias: string, when: { at?: D
     : sql`${s}.lifted_at is null`;
   return sql`${s}.brand_id = ${c}.brand_id and ${s}.email = ${c}.email_key and ${held} and (${s}.until is null or ${s}.until > ${now})`;
 }
+
+/**
+ * The brand's suppression list left-joined once, as `entry`, to the customer row under `alias`
+ * (suppressionEntrySql's rule; at most one entry matches, so no customer is counted twice):
+ * `entry.id is null` reads "not suppressed" (campaigns/audience.ts, mailableSql).
+ */
+export function suppressionJoinSql(entry: string, alias: string, when: { at?: Date; asOf?: Date } = {}): SQL {
+  return sql`left join suppressions ${sql.raw(entry)} on ${suppressionEntrySql(entry, alias, when)}`;
+}
