@@ -226,14 +226,17 @@ export async function snapshotAudience(
     : { arm: sql`null::text`, variant: sql`0` };
   const u = experiment ? sql`, ${uniformSql(sql`${experiment.seed}::text`, sql`customers.id`)} as u` : sql``;
   const listed = { entry: 'suppression' };
-  await tx.execute(sql`with capped as materialized (${capHits(audience.scope.brandId, cap, at)})
+  // The customers at the cap are joined once, as in the preview: `in (select ...)` is hashed only
+  // while the set fits in work memory, and a larger one would be scanned again for every customer.
+  await tx.execute(sql`with at_cap as materialized (${capHits(audience.scope.brandId, cap, at)})
     insert into deliveries (campaign_id, brand_id, customer_id, hotel_id, email, status, skip_reason, arm, variant)
     select ${campaignId}::uuid, customers.brand_id, customers.id, ${hotel}, customers.email,
       case when customers.arm = 'holdout' or capped then 'skipped' else 'queued' end,
       case when customers.arm = 'holdout' then 'holdout' when capped then 'frequency_cap' end, customers.arm, customers.variant
     from (select customers.*, ${arm} as arm, ${variant} as variant
-      from (select customers.*, customers.id in (select customer_id from capped) as capped${u}
+      from (select customers.*, at_cap.customer_id is not null as capped${u}
         from customers ${suppressionJoinSql(listed.entry, 'customers')}
+          left join at_cap on at_cap.customer_id = customers.id
         where ${audience.where} and ${mailableSql('customers', listed)}) customers) customers
     on conflict (campaign_id, customer_id) do nothing`);
   const [row] = await selectRows<{ n: number }>(
