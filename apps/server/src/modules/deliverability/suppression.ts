@@ -58,7 +58,8 @@ export function suppressionEntrySql(entry: string, alias: string, when: { at?: D
 /**
  * The brand's suppression list left-joined once, as `entry`, to the customer row under `alias`
  * (suppressionEntrySql's rule; at most one entry matches, so no customer is counted twice):
- * `entry.id is null` reads "not suppressed" (campaigns/audience.ts, mailableSql).
+ * `entry.brand_id is null` reads "not suppressed" (campaigns/audience.ts, mailableSql; `entry.id is
+ * null` gave a hash left join with a filter estimated at one row, not an anti-join).
  */
 export function suppressionJoinSql(entry: string, alias: string, when: { at?: Date; asOf?: Date } = {}): SQL {
   return sql`left join suppressions ${sql.raw(entry)} on ${suppressionEntrySql(entry, alias, when)}`;
