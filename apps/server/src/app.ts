@@ -168,8 +168,8 @@ export async function buildApp(rt: TRuntime): Promise<FastifyInstance> {
         title: 'Yado API',
         version: '1.0.0',
         description:
-          'Hotel email marketing and CRM console API. A failure answers `{ error: { code, message, fields? } }` with a code ' +
-          'of the catalogue. A request that does not fit its schema answers 400 `validation_failed`, each faulty field ' +
+          'Hotel email marketing and CRM console API. A failure answers `{ error: { code, message, fields?, params? } }` ' +
+          'with a code of the catalogue; `params` holds the values its message names, each a string or a list of names. A request that does not fit its schema answers 400 `validation_failed`, each faulty field ' +
           `under \`fields\` by its path (\`emails.1\`) with one of ${SCHEMA_FAULT_CODES.join(', ')} or a code its schema ` +
           'names; a segment filter answers 400 `filter_invalid` with the place and kind of each fault.',
       },

@@ -226,14 +226,62 @@ export const ERROR_MESSAGES = {
 
 export type TErrorCode = keyof typeof ERROR_MESSAGES;
 
+/**
+ * The English text of an error when its list of names (a param that is an array) holds more than
+ * one: template_in_use names every unfinished campaign that uses the template. The console has it
+ * as the code's plural form (`errors.<code>_other`), counted by the list.
+ */
+export const ERROR_MESSAGES_MANY: Partial<Record<TErrorCode, string>> = {
+  template_in_use:
+    'This template is used by campaigns that have not finished: {{campaigns}}. Cancel those campaigns, or wait until they have been sent, before deleting the template.',
+};
+
+/** How many names of a list a message shows; the rest are counted ("and 2 more"). */
+export const NAMES_SHOWN = 3;
+
+/** A language's words for a list of names (the console's `common.name_list`). */
+export interface TNameListWords {
+  quoted: (name: string) => string;
+  /** Between the names but the last two. */
+  separator: string;
+  /** Between the last two names. */
+  last: string;
+  /** The names shown and the count of the rest. */
+  more: (names: string, count: number) => string;
+}
+
+export const ENGLISH_NAME_LIST: TNameListWords = {
+  quoted: (name) => `"${name}"`,
+  separator: ', ',
+  last: ' and ',
+  more: (names, count) => `${names} and ${count} more`,
+};
+
+/**
+ * A list of names as a message shows it, the same on the server (English) and in the console:
+ * '"A" and "B"', '"A", "B" and "C"', '"A", "B", "C" and 2 more'.
+ */
+export function nameList(names: readonly string[], words: TNameListWords): string {
+  const quoted = names.map(words.quoted);
+  if (quoted.length > NAMES_SHOWN) {
+    return words.more(quoted.slice(0, NAMES_SHOWN).join(words.separator), quoted.length - NAMES_SHOWN);
+  }
+  return quoted.length < 2
+    ? quoted.join('')
+    : `${quoted.slice(0, -1).join(words.separator)}${words.last}${quoted.at(-1)}`;
+}
+
 /** Field-level codes share the catalogue; a field message is one of these texts. */
 export const ZErrorBody = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.object({ code: z.string(), message: z.string() })).optional(),
-    /** Values the message names (template_in_use: the campaign), for the console's own text. */
-    params: z.record(z.string(), z.string()).optional(),
+    /**
+     * Values the message names, for the console's own text: a string, or a list of names
+     * (template_in_use: `campaign`, the first by name, and `campaigns`, every one by name).
+     */
+    params: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
   }),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;

@@ -9,11 +9,15 @@ import { CAMPAIGN_STATUSES } from './campaigns.ts';
  * (block document -> MJML -> HTML + a text part), for the preview and for sending alike.
  *
  * Error codes of this area (errors.ts; the console's errors.* catalogue needs each, English
- * verbatim): image_fetch_failed, template_stale, template_in_use (interpolates {{campaign}}),
+ * verbatim): image_fetch_failed, template_stale, template_in_use (interpolates {{campaign}}, or
+ * {{campaigns}} when several campaigns hold the template: ERROR_MESSAGES_MANY),
  * template_default_language_missing, template_read_only, test_send_failed; image uploads reuse logo_wrong_type,
  * logo_too_big and upload_failed (the same specification texts).
  *
  * Changes (kept compatible; newest first):
+ * - template_in_use names every campaign that has not finished and uses the template:
+ *   `error.params.campaigns` (a list, by name) beside `campaign` (the first), and the English message
+ *   lists them ('"A", "B", "C" and 2 more') when there are several.
  * - the report lists only the campaigns the acting host may read, as the campaign list does (a
  *   hotel or group: a campaign of a host above with its own guests' figures only); each row has the
  *   campaign's own status and `paused`, and the report the acting host's `timeZone`.
@@ -639,7 +643,7 @@ export const remove = defineEndpoint({
   method: 'DELETE',
   path: byId,
   summary:
-    'Delete a template; refused (409 template_in_use, naming the campaign) while a campaign that has not finished (scheduled, sending or paused) uses it',
+    'Delete a template; refused (409 template_in_use, naming the campaigns in `error.params.campaigns`) while a campaign that has not finished (scheduled, sending or paused) uses it',
   response: envelope(ZId),
 });
 export const uploadImage = defineEndpoint({

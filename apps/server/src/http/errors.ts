@@ -1,4 +1,11 @@
-import { ERROR_MESSAGES, FILTER_FAULTS, type TErrorCode } from '@yado/contracts';
+import {
+  ENGLISH_NAME_LIST,
+  ERROR_MESSAGES,
+  ERROR_MESSAGES_MANY,
+  FILTER_FAULTS,
+  nameList,
+  type TErrorCode,
+} from '@yado/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { issueCode, type TZodIssue } from './issue-code.ts';
@@ -12,15 +19,25 @@ export class AppError extends Error {
     readonly code: TErrorCode,
     readonly fields?: TFieldErrors,
     readonly headers?: Record<string, string>,
-    /** Values the message names, filled into its `{{name}}` places (as i18next writes them) and sent as `params`. */
-    readonly params?: Record<string, string>,
+    /**
+     * Values the message names, filled into its `{{name}}` places (as i18next writes them) and sent
+     * as `params`: a string, or a list of names (written as nameList writes it); a list of more
+     * than one name takes the code's ERROR_MESSAGES_MANY text.
+     */
+    readonly params?: Record<string, string | string[]>,
   ) {
-    super(
-      params
-        ? ERROR_MESSAGES[code].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => params[name] ?? whole)
-        : ERROR_MESSAGES[code],
-    );
+    super(params ? filled(code, params) : ERROR_MESSAGES[code]);
   }
+}
+
+function filled(code: TErrorCode, params: Record<string, string | string[]>): string {
+  const many = Object.values(params).some((value) => Array.isArray(value) && value.length > 1);
+  const text = (many && ERROR_MESSAGES_MANY[code]) || ERROR_MESSAGES[code];
+  return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    return typeof value === 'string' ? value : nameList(value, ENGLISH_NAME_LIST);
+  });
 }
 
 export const fieldError = (code: TErrorCode) => ({ code, message: ERROR_MESSAGES[code] });

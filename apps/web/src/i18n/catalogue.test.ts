@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES } from '@yado/contracts/errors';
+import { ERROR_MESSAGES, ERROR_MESSAGES_MANY } from '@yado/contracts/errors';
 import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +74,11 @@ describe('language catalogues', () => {
     for (const [code, message] of Object.entries(ERROR_MESSAGES)) {
       expect(enLeaves.get(`errors.${code}`), code).toBe(message);
       expect(jaLeaves.has(`errors.${code}`), code).toBe(true);
+    }
+    // The text naming more than one (a list param) is the code's plural form.
+    for (const [code, message] of Object.entries(ERROR_MESSAGES_MANY)) {
+      expect(enLeaves.get(`errors.${code}_other`), code).toBe(message);
+      expect(jaLeaves.has(`errors.${code}_other`), code).toBe(true);
     }
   });
 

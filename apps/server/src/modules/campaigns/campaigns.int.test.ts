@@ -414,6 +414,61 @@ describe('campaign routes', () => {
     expect((await s.call('DELETE', `/v1/segments/${seg}`, { token: t })).status).toBe(200);
   });
 
+  it('names every campaign that has not finished when refusing to delete their template, not one that has', async () => {
+    const t = await token(DEMO.brandAdmin);
+    const templateId = await template(t);
+    const seg = await staticSegment(t, '複数', [await customer(shinjuku.id, '複', mail('many'))]);
+    const campaign = async (name: string) => {
+      const made = await s.call('POST', '/v1/campaigns', {
+        token: t,
+        body: { name: `${name} ${tag}`, subject: 's', recipients: { segmentIds: [seg] }, templateId },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      return made.body.data.id as string;
+    };
+    const schedule = async (id: string) => {
+      const at = await s.call('POST', `/v1/campaigns/${id}/schedule`, {
+        token: t,
+        body: { schedule: { kind: 'at', localTime: '2099-07-01T10:00', timeZone: 'Asia/Tokyo' } },
+      });
+      expect(at.status, JSON.stringify(at.body)).toBe(200);
+    };
+    const [a, b, c, d, cancelled] = [
+      await campaign('A 春'),
+      await campaign('B 夏'),
+      await campaign('C 秋'),
+      await campaign('D 冬'),
+      await campaign('E 取消'),
+    ];
+    await campaign('F 下書き');
+    for (const id of [d, b, a, cancelled]) await schedule(id);
+    expect((await s.call('POST', `/v1/campaigns/${cancelled}/cancel`, { token: t, body: {} })).status).toBe(200);
+
+    const refusal = async () => {
+      const refused = await s.call('DELETE', `/v1/templates/${templateId}`, { token: t });
+      expect(refused.status).toBe(409);
+      return refused.body.error;
+    };
+    // Scheduled, by name; neither the draft nor the cancelled campaign holds the template.
+    expect(await refusal()).toEqual({
+      code: 'template_in_use',
+      message: `This template is used by campaigns that have not finished: "A 春 ${tag}", "B 夏 ${tag}" and "D 冬 ${tag}". Cancel those campaigns, or wait until they have been sent, before deleting the template.`,
+      params: { campaign: `A 春 ${tag}`, campaigns: [`A 春 ${tag}`, `B 夏 ${tag}`, `D 冬 ${tag}`] },
+    });
+    await schedule(c);
+    expect((await refusal()).message).toBe(
+      `This template is used by campaigns that have not finished: "A 春 ${tag}", "B 夏 ${tag}", "C 秋 ${tag}" and 1 more. Cancel those campaigns, or wait until they have been sent, before deleting the template.`,
+    );
+    for (const id of [a, b, c]) {
+      expect((await s.call('POST', `/v1/campaigns/${id}/cancel`, { token: t, body: {} })).status).toBe(200);
+    }
+    expect(await refusal()).toEqual({
+      code: 'template_in_use',
+      message: `This template is used by "D 冬 ${tag}", a campaign that has not finished. Cancel that campaign, or wait until it has been sent, before deleting the template.`,
+      params: { campaign: `D 冬 ${tag}`, campaigns: [`D 冬 ${tag}`] },
+    });
+  });
+
   it('previews the audience and warns of quiet hours', async () => {
     const t = await token(DEMO.brandAdmin);
     const a = await customer(shinjuku.id, '甲', mail('pa'));

@@ -189,17 +189,16 @@ export async function deleteTemplate(tx: TTx, ctx: TActingContext, id: string): 
 }
 
 /**
- * A campaign that has not finished and uses the template (the first by name), or null: the
- * campaigns module writes such a use `scheduled` whether the campaign is scheduled, sending or paused.
+ * The campaigns that have not finished and use the template, by name: the campaigns module
+ * writes such a use `scheduled` whether the campaign is scheduled, sending or paused.
  */
-export async function unfinishedUse(tx: TTx, templateId: string): Promise<string | null> {
-  const [row] = await tx
+export async function unfinishedUses(tx: TTx, templateId: string): Promise<string[]> {
+  const rows = await tx
     .select({ name: templateUses.campaignName })
     .from(templateUses)
     .where(and(eq(templateUses.templateId, templateId), eq(templateUses.status, 'scheduled')))
-    .orderBy(asc(templateUses.campaignName))
-    .limit(1);
-  return row?.name ?? null;
+    .orderBy(asc(templateUses.campaignName));
+  return rows.map((row) => row.name);
 }
 
 export async function listUses(tx: TTx, templateId: string) {

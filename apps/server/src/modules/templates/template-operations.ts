@@ -25,7 +25,7 @@ import {
   insertTemplate,
   listTemplates,
   listUses,
-  unfinishedUse,
+  unfinishedUses,
   toSummary,
   updateTemplate,
   type TTemplateFilter,
@@ -201,15 +201,18 @@ export async function duplicateTemplate(
 }
 
 /**
- * Refused while a campaign that has not finished uses the template, naming that campaign: the
- * use is held from scheduling through sending and pausing (written `scheduled`) until it is sent
- * or cancelled, so the text says "not finished", never "scheduled".
+ * Refused while a campaign that has not finished uses the template, naming every such campaign
+ * (`campaigns`; `campaign` is the first, for the one-campaign text): the use is held from
+ * scheduling through sending and pausing (written `scheduled`) until it is sent or cancelled, so
+ * the text says "not finished", never "scheduled".
  */
 export async function removeTemplate(rt: TRuntime, ctx: TActingContext, id: string): Promise<{ id: string }> {
   return inTenant(rt, ctx, async (tx) => {
     const template = await mustOwn(tx, ctx, id);
-    const campaign = await unfinishedUse(tx, id);
-    if (campaign !== null) throw new AppError(409, 'template_in_use', undefined, undefined, { campaign });
+    const campaigns = await unfinishedUses(tx, id);
+    if (campaigns.length > 0) {
+      throw new AppError(409, 'template_in_use', undefined, undefined, { campaign: campaigns[0]!, campaigns });
+    }
     await deleteTemplate(tx, ctx, id);
     await auditTemplate(tx, ctx, template, 'delete');
     return { id };

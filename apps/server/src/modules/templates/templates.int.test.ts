@@ -286,7 +286,7 @@ describe('templates', () => {
       code: 'template_in_use',
       message:
         'This template is used by "冬の特別プラン", a campaign that has not finished. Cancel that campaign, or wait until it has been sent, before deleting the template.',
-      params: { campaign: '冬の特別プラン' },
+      params: { campaign: '冬の特別プラン', campaigns: ['冬の特別プラン'] },
     });
     await s.sql(`update template_uses set status = 'sent' where template_id = $1`, [template.id]);
     expect((await s.call('DELETE', `/v1/templates/${template.id}`, { token })).status).toBe(200);

@@ -10,15 +10,15 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, TFieldError> | undefined;
-  /** Values the error names (template_in_use: the campaign), for the console's own text. */
-  readonly params: Record<string, string> | undefined;
+  /** Values the error names, a string or a list of names (template_in_use: the campaigns), for the console's own text. */
+  readonly params: Record<string, string | string[]> | undefined;
 
   constructor(
     status: number,
     code: string,
     message: string,
     fields?: Record<string, TFieldError>,
-    params?: Record<string, string>,
+    params?: Record<string, string | string[]>,
   ) {
     super(message);
     this.name = 'ApiError';

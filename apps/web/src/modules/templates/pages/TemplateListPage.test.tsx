@@ -20,7 +20,7 @@ const summary = (id: string, name: string, editable: boolean, timeZone = 'Asia/T
   timeZone,
 });
 
-function serve(items: ReturnType<typeof summary>[]) {
+function serve(items: ReturnType<typeof summary>[], inUse: string[] = ['Winter sale']) {
   return mockFetch((method, url) => {
     if (method === 'GET' && url.pathname === '/v1/templates') {
       return { body: { data: { items, total: items.length, page: 1, pageSize: 12 } } };
@@ -31,9 +31,8 @@ function serve(items: ReturnType<typeof summary>[]) {
         body: {
           error: {
             code: 'template_in_use',
-            message:
-              'This template is used by "Winter sale", a campaign that has not finished. Cancel that campaign, or wait until it has been sent, before deleting the template.',
-            params: { campaign: 'Winter sale' },
+            message: 'The server’s English text, never shown.',
+            params: { campaign: inUse[0], campaigns: inUse },
           },
         },
       };
@@ -100,6 +99,52 @@ describe('the template list', () => {
       expect((await within(dialog).findByTestId('delete-refusal')).textContent).toBe(refusal);
     },
   );
+
+  // Each unfinished campaign holds the template: the refusal names them, not only the first.
+  it.each([
+    [
+      'en',
+      'Actions for Pre-arrival',
+      'Delete',
+      'This template is used by campaigns that have not finished: "Autumn", "Spring", "Summer" and 2 more. Cancel those campaigns, or wait until they have been sent, before deleting the template.',
+    ],
+    [
+      'ja',
+      'Pre-arrivalの操作',
+      '削除',
+      'このテンプレートは、まだ終わっていないキャンペーン「Autumn」、「Spring」、「Summer」ほか2件で使われています。キャンペーンを取り消すか、配信が終わってから削除してください。',
+    ],
+  ] as const)(
+    'names every unfinished campaign that uses the template, three and the count of the rest (%s)',
+    async (language, menuLabel, deleteLabel, refusal) => {
+      serve([summary('t1', 'Pre-arrival', true)], ['Autumn', 'Spring', 'Summer', 'Winter', 'Year end']);
+      await renderWithProviders(<TemplateListPage />, {
+        path: '/templates',
+        language,
+        queryClient: signedInClient(profileFixture('hotel', 'admin')),
+      });
+      fireEvent.click(await screen.findByRole('button', { name: menuLabel }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: deleteLabel }));
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: deleteLabel }));
+      expect((await within(dialog).findByTestId('delete-refusal')).textContent).toBe(refusal);
+    },
+  );
+
+  it('names two campaigns that use the template', async () => {
+    serve([summary('t1', 'Pre-arrival', true)], ['Spring', 'Winter sale']);
+    await renderWithProviders(<TemplateListPage />, {
+      path: '/templates',
+      queryClient: signedInClient(profileFixture('hotel', 'admin')),
+    });
+    await openMenu('Pre-arrival');
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect((await within(dialog).findByTestId('delete-refusal')).textContent).toBe(
+      'This template is used by campaigns that have not finished: "Spring" and "Winter sale". Cancel those campaigns, or wait until they have been sent, before deleting the template.',
+    );
+  });
 
   it('says No Data Found in the report of a template no campaign has used', async () => {
     serve([summary('t1', 'Pre-arrival', true)]);

@@ -53,7 +53,8 @@ export function InviteUsersDialog({ opened, onClose, onInvited }: TInviteUsersDi
       onInvited();
     } catch (error) {
       setFailure(errorText(error, t));
-      setOffending((isApiError(error) && error.params?.emails) || null);
+      const emails = isApiError(error) ? error.params?.emails : undefined;
+      setOffending(typeof emails === 'string' && emails !== '' ? emails : null);
     }
   };
 
