@@ -83,7 +83,8 @@ export function connectionsWithTimeZones(tx: TTx) {
 /**
  * Moves the watermark from where the run found it to the run's `as_of`. A watermark rewound
  * meanwhile (a hotel's code changed during the run) stays rewound, so the next run reads it all;
- * the connection is synced up to the `as_of` all the same.
+ * the connection is synced up to the `as_of` all the same. One update of the row: the watermark
+ * moves only if it is still `from`.
  */
 export async function storeWatermark(
   tx: TTx,
@@ -92,18 +93,16 @@ export async function storeWatermark(
   from: Date | null,
   asOf: Date,
 ): Promise<void> {
-  const now = new Date();
-  const ofAccount = and(eq(bookingConnections.brandId, brandId), eq(bookingConnections.accountId, accountId));
-  await tx.update(bookingConnections).set({ syncedUpTo: asOf, updatedAt: now }).where(ofAccount);
+  const { watermark } = bookingConnections;
   await tx
     .update(bookingConnections)
-    .set({ watermark: asOf, updatedAt: now })
-    .where(
-      and(
-        ofAccount,
-        sql`${bookingConnections.watermark} is not distinct from ${from?.toISOString() ?? null}::timestamptz`,
-      ),
-    );
+    .set({
+      syncedUpTo: asOf,
+      watermark: sql`case when ${watermark} is not distinct from ${from?.toISOString() ?? null}::timestamptz
+        then ${asOf.toISOString()}::timestamptz else ${watermark} end`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(bookingConnections.brandId, brandId), eq(bookingConnections.accountId, accountId)));
 }
 
 /** Makes the brand's next sync read every guest and reservation again (what it has synced stays, and says so). */
