@@ -17,4 +17,18 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
+  {
+    // A spec's browser context asks for less motion (newContext in e2e/support/browser.ts).
+    files: ['e2e/**/*.ts'],
+    ignores: ['e2e/support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='newContext']",
+          message: 'Open a context with newContext (or openPage) from e2e/support/browser.ts: it asks for less motion.',
+        },
+      ],
+    },
+  },
 );

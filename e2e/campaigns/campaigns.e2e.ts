@@ -1,7 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
-import { LANGUAGES, launchBrowser, openPage, screenshot, signIn, TEXTS, type TLanguage } from '../support/browser';
+import {
+  LANGUAGES,
+  launchBrowser,
+  newContext,
+  openPage,
+  screenshot,
+  signIn,
+  TEXTS,
+  type TLanguage,
+} from '../support/browser';
 import { paragraphContent, quietHoursAway, tokyoHour } from '../support/campaign-fixture';
 import { dkimResult, outboxOf, type TOutboxMail } from '../support/mail';
 
@@ -267,7 +276,7 @@ describe.each(LANGUAGES)('campaigns (%s)', (language) => {
     expect(html).toContain('/t/o/');
 
     // The guest, in a browser of their own, opens the mail (its pixel loads) and follows the button.
-    const guest = await browser.newContext({ userAgent: GUEST_AGENT });
+    const guest = await newContext(browser, { userAgent: GUEST_AGENT });
     // The tracked link answers with a redirect to the button's address, which is answered here
     // (a redirect's second hop cannot be intercepted, and the address is not on this machine).
     let redirectedTo = '';

@@ -1,16 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiToken, uniqueEmail } from '../support/api';
-import {
-  LANGUAGES,
-  launchBrowser,
-  openPage,
-  shownDialog,
-  signIn,
-  TEXTS,
-  toastText,
-  type TLanguage,
-} from '../support/browser';
+import { LANGUAGES, launchBrowser, openPage, signIn, TEXTS, toastText, type TLanguage } from '../support/browser';
 import { formatDate, formatTime } from '../../apps/web/src/lib/dates/formatDate';
 import { outboxOf } from '../support/mail';
 import { quietHoursAway } from '../support/campaign-fixture';
@@ -154,7 +145,8 @@ describe.each(LANGUAGES)('bounces and complaints (%s)', (language: TLanguage) =>
       .getByRole('button', { name: t.customers.suppressions.row_actions.replace('{{email}}', bouncing.email) })
       .click();
     await page.getByRole('menuitem', { name: t.customers.suppressions.lift }).click();
-    const dialog = await shownDialog(page);
+    // Shown at its place from its first frame (reduced motion, support/browser.ts newContext).
+    const dialog = page.getByRole('dialog');
     // A double click lifts once: a success, and no "no longer on the list" from a second request.
     await dialog.getByRole('button', { name: t.customers.suppressions.lift }).dblclick();
     expect(await toastText(page)).toContain(t.customers.suppressions.done.lifted.replace('{{email}}', bouncing.email));

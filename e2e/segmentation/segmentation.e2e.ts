@@ -246,8 +246,6 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     expect(await page.getByTestId('why-verdict').textContent()).toContain(s.why.in);
     expect(await page.getByTestId('why-group').first().getAttribute('data-held')).toBe('true');
     expect(await page.getByTestId('why-condition').first().textContent()).toContain(guests.family);
-    // The dialog's opening transition, so the picture shows it settled.
-    await page.waitForTimeout(300);
     await screenshot(page, `segment-why-${language}`);
     await page.keyboard.press('Escape');
 
@@ -472,7 +470,6 @@ describe.each(LANGUAGES)('segmentation (%s)', (language) => {
     await booking.waitFor();
     expect(await booking.textContent()).toContain(s.why.matching_booking);
     expect(await booking.textContent()).toContain('さくらホテル 新宿');
-    await page.waitForTimeout(300);
     await screenshot(page, `segment-why-booking-${language}`);
     await page.context().close();
   });

@@ -1,6 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { inject, onTestFailed } from 'vitest';
 import { ALL_TEXTS } from '../../apps/web/src/i18n/allTexts';
 
@@ -65,24 +72,38 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** `reducedMotion`: the browser stands for a system that asks for less motion. */
+/**
+ * A fresh browser profile (no cookies, no storage) for a spec. Its browser stands for a system that
+ * asks for less motion (`prefers-reduced-motion: reduce`), which the console honours (Mantine's
+ * `respectReducedMotion`, our own CSS alike): a modal, a drawer or a dropdown shows at its place in
+ * its first frame. With the motion, a modal enters 30 px above its place and slides down from the
+ * next frame on, and Playwright, which presses a button once it has stood still for two frames, could
+ * press there and release after the slide had carried the button away: nothing clicked (the
+ * suppression spec's lift at cda3762). `reducedMotion: 'no-preference'` for a spec that checks the
+ * motion itself.
+ */
+export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ reducedMotion: 'reduce', ...options });
+}
+
 export interface TPageOptions {
-  reducedMotion?: 'reduce';
+  /** `reduce` by default (see newContext). */
+  reducedMotion?: 'reduce' | 'no-preference';
   /** The browser's time zone (an IANA name); by default the machine's. */
   timeZone?: string;
 }
 
-/** A fresh browser profile (no cookies, no storage) that starts in `language`. */
+/** A page in a fresh browser profile (newContext) that starts in `language`. */
 export async function openPage(
   browser: Browser,
   language: TLanguage,
   options: TPageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
+  const context = await newContext(browser, {
     baseURL: baseUrl(),
     viewport: { width: 1366, height: 860 },
     locale: language === 'ja' ? 'ja-JP' : 'en-US',
-    reducedMotion: options.reducedMotion ?? 'no-preference',
+    ...(options.reducedMotion ? { reducedMotion: options.reducedMotion } : {}),
     ...(options.timeZone ? { timezoneId: options.timeZone } : {}),
   });
   const page = await context.newPage();
@@ -140,24 +161,6 @@ export async function signIn(page: Page, language: TLanguage, email: string, pas
   await page.getByLabel(t.auth.fields.email, { exact: false }).first().fill(email);
   await page.locator('input[name="password"]').fill(password);
   await page.getByRole('button', { name: t.auth.login.submit, exact: true }).click();
-}
-
-/**
- * The dialog on the page once it has finished appearing, as a user waits for it before pressing its
- * buttons. A Mantine modal first shows 30 px above its place and only from the next frame or later
- * slides down into it (200 ms): Playwright, which presses a button once it has stood still for two
- * frames, can take it there, and a press whose release comes after the slide has carried the button
- * from under the pointer clicks nothing (the suppression spec's lift: no request, no toast).
- */
-export async function shownDialog(page: Page): Promise<Locator> {
-  const dialog = page.getByRole('dialog');
-  const element = await dialog.elementHandle();
-  await page.waitForFunction(
-    (shown) => getComputedStyle(shown!).opacity === '1' && shown!.getAnimations().length === 0,
-    element,
-  );
-  await element?.dispose();
-  return dialog;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
