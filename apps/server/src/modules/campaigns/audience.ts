@@ -174,10 +174,10 @@ export async function previewCounts(
     : sql`false`;
   const listed = { entry: 'suppression' };
   const mailable = mailableSql('customers', listed);
-  const capped = sql`capped.customer_id is not null`;
+  const capped = sql`at_cap.customer_id is not null`;
   const [row] = await selectRows<Omit<TAudiencePreview, 'recipients'> & { heldOut: number; cappedHeld: number }>(
     tx,
-    sql`with capped as materialized (${capHits(audience.scope.brandId, cap)})
+    sql`with at_cap as materialized (${capHits(audience.scope.brandId, cap)})
       select count(*)::int as "matched",
       count(*) filter (where customers.email_status <> 'active')::int as "unsubscribed",
       count(*) filter (where customers.email_status = 'active' and nullif(customers.email, '') is null)::int as "noEmail",
@@ -186,7 +186,7 @@ export async function previewCounts(
       count(*) filter (where ${mailable} and ${held})::int as "heldOut",
       count(*) filter (where ${mailable} and ${held} and ${capped})::int as "cappedHeld"
       from customers ${suppressionJoinSql(listed.entry, 'customers')}
-        left join capped on capped.customer_id = customers.id
+        left join at_cap on at_cap.customer_id = customers.id
       where ${audience.where}`,
   );
   const { heldOut, cappedHeld, ...r } = row as Omit<TAudiencePreview, 'recipients'> & {
