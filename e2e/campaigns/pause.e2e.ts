@@ -68,7 +68,7 @@ describe.each(LANGUAGES)('pausing a campaign that is sending (%s)', (language) =
     const paused = page.getByTestId('campaign-paused');
     await paused.waitFor({ timeout: 15_000 });
     const said = pattern(c.statistics.paused).exec((await paused.textContent()) ?? '');
-    expect(said, await paused.textContent()).not.toBeNull();
+    expect(said, (await paused.textContent()) ?? '').not.toBeNull();
     expect(said![1]).not.toBe(c.statistics.paused_someone);
     // Paused, not waiting: the pause holds it, so no quiet hours' end is named.
     await page.getByTestId('campaign-hold').waitFor({ state: 'detached', timeout: 15_000 });

@@ -51,7 +51,9 @@ function productEnv(): NodeJS.ProcessEnv {
  * count what they make.
  */
 export default async function setup(project: TestProject) {
-  const workers = project.config.fileParallelism ? Math.max(1, Number(project.config.maxWorkers) || 1) : 1;
+  // `--no-file-parallelism` sets Vitest's resolved maxWorkers to 1 (Vitest 4's resolved config
+  // has no fileParallelism to read).
+  const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
   const external = process.env.YADO_E2E_BASE_URL;
   if (external) {
     if (workers > 1)

@@ -179,7 +179,7 @@ describe.each(LANGUAGES)('the flex builder (%s)', (language: TLanguage) => {
           await text.click();
           return page.getByTestId('text-toolbar').isVisible();
         },
-        { timeout: 20_000, intervals: [250, 500, 1000] },
+        { timeout: 20_000, interval: 500 },
       )
       .toBe(true);
     await text.click();
