@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { STOP_SENTENCE } from '@yado/contracts/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
@@ -85,15 +85,25 @@ async function runStayScenario(name: string, trigger: Record<string, unknown>, s
   const run = { period: { kind: 'long_run' }, timeZone: 'Asia/Tokyo', sendTime };
   const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `${name} ${tag}`, graph, run } });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const started = await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, {
-    token,
-    body: { action: 'run' },
-  });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  expect(started.body.data.status).toBe('running');
+  await start(created.body.data.id);
   return created.body.data.id;
 }
+
+/**
+ * The scenarios started and not yet stopped. Each test stops its own; one that fails before it
+ * does is stopped after it (afterEach), or its scenario enrols and mails the later tests' guests
+ * and fails them too: a test made to fail before its stop failed two or three later ones, each on
+ * a mail from the earlier scenario in its outbox.
+ */
+const running = new Set<string>();
+async function start(scenarioId: string): Promise<void> {
+  const started = await s.call('POST', `/v1/scenarios/${scenarioId}/actions`, { token, body: { action: 'run' } });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  running.add(scenarioId);
+  expect(started.body.data.status).toBe('running');
+}
 async function stop(scenarioId: string): Promise<void> {
+  running.delete(scenarioId);
   const r = await s.call('POST', `/v1/scenarios/${scenarioId}/actions`, {
     token,
     body: { action: 'stop', confirmation: STOP_SENTENCE },
@@ -152,6 +162,9 @@ beforeAll(async () => {
   const now = await clockNow();
   base = new Date(now.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
 }, 120_000);
+afterEach(async () => {
+  for (const id of [...running]) await stop(id);
+});
 afterAll(async () => {
   await s?.close();
 });
@@ -347,8 +360,7 @@ describe('an engine that was down for days', () => {
       await booking(guest.id, day(arrival));
       guests.push({ arrival, ...guest });
     }
-    const started = await s.call('POST', `/v1/scenarios/${id}/actions`, { token, body: { action: 'run' } });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    await start(id);
     await advance(1);
     // Ten days pass in one move (the engine down): at 10:00 on day 50.
     await advance(10 * 24 * 60);
@@ -390,8 +402,7 @@ describe('a mail after a delay in a pre-arrival journey', () => {
     const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `${name} ${tag}`, graph, run } });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.data.id as string;
-    const started = await s.call('POST', `/v1/scenarios/${id}/actions`, { token, body: { action: 'run' } });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    await start(id);
     return id;
   }
 
