@@ -140,6 +140,19 @@ describe.each(LANGUAGES)('bounces and complaints (%s)', (language: TLanguage) =>
     expect(await rowOf(bouncing.email).textContent()).toContain(t.customers.suppressions.reasons.hard_bounce);
     expect(await rowOf(bouncing.email).textContent()).toContain('5.1.1');
     expect(await rowOf(complaining.email).textContent()).toContain(t.customers.suppressions.reasons.complaint);
+    // Each diagnostic keeps to two lines, and one they clip offers itself whole (measured here, laid out).
+    const diagnostics = await page.getByTestId('suppression-diagnostic').evaluateAll((cells) =>
+      cells.map((cell) => ({
+        lines: cell.clientHeight / parseFloat(getComputedStyle(cell).lineHeight),
+        clipped: cell.scrollHeight > cell.clientHeight + 1,
+        offered: cell.parentElement?.querySelector('[data-testid="suppression-diagnostic-toggle"]') !== null,
+      })),
+    );
+    expect(diagnostics.length).toBeGreaterThan(0);
+    for (const diagnostic of diagnostics) {
+      expect(diagnostic.lines).toBeLessThanOrEqual(2.05);
+      expect(diagnostic.offered).toBe(diagnostic.clipped);
+    }
 
     await page
       .getByRole('button', { name: t.customers.suppressions.row_actions.replace('{{email}}', bouncing.email) })

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { profileFixture } from '../../../test/fixtures';
 import { mockFetch, renderWithProviders, signedInClient } from '../../../test/render';
 import { currentSnackbars } from '../../ui/components/snackbarStore';
@@ -19,6 +19,20 @@ const entry = (id: string, email: string, reason: string, diagnostic?: string) =
 
 const FULL_MAILBOX =
   '552 5.2.2 <a.very.long.guest.address.for.winter@guest.example.jp>: Recipient address rejected: Mailbox full';
+
+/** Gives elements the heights a browser would lay them out at; answers a function that undoes it. */
+function layOut(heights: (element: HTMLElement) => { scrollHeight: number; clientHeight: number }): () => void {
+  const scroll = vi.spyOn(Element.prototype, 'scrollHeight', 'get').mockImplementation(function (this: Element) {
+    return heights(this as HTMLElement).scrollHeight;
+  });
+  const client = vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
+    return heights(this as HTMLElement).clientHeight;
+  });
+  return () => {
+    scroll.mockRestore();
+    client.mockRestore();
+  };
+}
 
 function serve(lifted: string[]) {
   return mockFetch((method, url) => {
@@ -107,25 +121,56 @@ describe('the suppression list', () => {
     expect(currentSnackbars().filter((bar) => bar.status === 'failed')).toEqual([]);
   });
 
-  it('shows a long diagnostic broken anywhere in two lines, and whole on request', async () => {
-    serve([]);
-    await showList();
-    const rows = await screen.findAllByTestId('suppression-row');
-    const short = within(rows[0] as HTMLElement).getByTestId('suppression-diagnostic');
-    expect(short.hasAttribute('data-line-clamp')).toBe(false);
-    expect(within(rows[0] as HTMLElement).queryByTestId('suppression-diagnostic-toggle')).toBeNull();
+  it('shows a diagnostic broken anywhere in two lines, and whole on request when two do not hold it', async () => {
+    // jsdom lays nothing out: the page reads whether a clamped diagnostic overflows its two lines
+    // from scrollHeight against clientHeight, so each diagnostic here says so itself. The short
+    // one overflowing stands for 41 Japanese characters, or a line of Latin ones without a break,
+    // which a count of characters took for short.
+    const overflowing = new Set([FULL_MAILBOX, '550 5.1.1 User unknown']);
+    const restore = layOut((element) =>
+      element.dataset.testid === 'suppression-diagnostic' && overflowing.has(element.textContent ?? '')
+        ? { scrollHeight: 58, clientHeight: 39 }
+        : { scrollHeight: 39, clientHeight: 39 },
+    );
+    try {
+      serve([]);
+      await showList();
+      const rows = await screen.findAllByTestId('suppression-row');
+      const short = within(rows[0] as HTMLElement).getByTestId('suppression-diagnostic');
+      expect(short.textContent).toBe('550 5.1.1 User unknown');
+      expect(short.hasAttribute('data-line-clamp')).toBe(true);
+      expect(within(rows[0] as HTMLElement).getByTestId('suppression-diagnostic-toggle').textContent).toBe('Show all');
 
-    const full = within(rows[2] as HTMLElement).getByTestId('suppression-diagnostic');
-    expect(full.textContent).toBe(FULL_MAILBOX);
-    // The address has no space to break at: it may break anywhere, so what follows it shows.
-    expect(full.style.overflowWrap).toBe('anywhere');
-    expect(full.hasAttribute('data-line-clamp')).toBe(true);
-    const toggle = within(rows[2] as HTMLElement).getByTestId('suppression-diagnostic-toggle');
-    expect(toggle.textContent).toBe('Show all');
-    fireEvent.click(toggle);
-    expect(full.hasAttribute('data-line-clamp')).toBe(false);
-    expect(toggle.textContent).toBe('Show less');
-    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+      const full = within(rows[2] as HTMLElement).getByTestId('suppression-diagnostic');
+      expect(full.textContent).toBe(FULL_MAILBOX);
+      // The address has no space to break at: it may break anywhere, so what follows it shows.
+      expect(full.style.overflowWrap).toBe('anywhere');
+      expect(full.hasAttribute('data-line-clamp')).toBe(true);
+      const toggle = within(rows[2] as HTMLElement).getByTestId('suppression-diagnostic-toggle');
+      expect(toggle.textContent).toBe('Show all');
+      fireEvent.click(toggle);
+      expect(full.hasAttribute('data-line-clamp')).toBe(false);
+      expect(toggle.textContent).toBe('Show less');
+      expect(toggle.getAttribute('aria-expanded')).toBe('true');
+      fireEvent.click(toggle);
+      expect(full.hasAttribute('data-line-clamp')).toBe(true);
+      expect(toggle.textContent).toBe('Show all');
+    } finally {
+      restore();
+    }
+  });
+
+  it('offers no "show all" for a diagnostic its two lines hold, however long', async () => {
+    const restore = layOut(() => ({ scrollHeight: 39, clientHeight: 39 }));
+    try {
+      serve([]);
+      await showList();
+      const rows = await screen.findAllByTestId('suppression-row');
+      expect(within(rows[2] as HTMLElement).getByTestId('suppression-diagnostic').textContent).toBe(FULL_MAILBOX);
+      expect(screen.queryByTestId('suppression-diagnostic-toggle')).toBeNull();
+    } finally {
+      restore();
+    }
   });
 
   it('offers neither lift nor add to a viewer', async () => {
