@@ -370,7 +370,7 @@ describe('the campaign editor’s schedule', () => {
     expect((screen.getByLabelText('Time') as HTMLInputElement).value).toBe('18:00');
   }, 40_000);
 
-  it('says a new time of a scheduled campaign takes effect only when it is scheduled again, and never autosaves it', async () => {
+  it('says a new time of a scheduled campaign takes effect only when it is scheduled again, never autosaves it, and asks before leaving it unapplied', async () => {
     const puts: Record<string, unknown>[] = [];
     const scheduled = completeDraft({
       status: 'scheduled',
@@ -384,10 +384,11 @@ describe('the campaign editor’s schedule', () => {
       puts.push(JSON.parse(String(init.body)) as Record<string, unknown>);
       return { body: { data: { ...scheduled, updatedAt: new Date().toISOString() } } };
     });
-    const { container } = await renderWithProviders(<CampaignEditorPage />, {
+    const { container, router } = await renderWithProviders(<CampaignEditorPage />, {
       path: '/campaign/c1/edit?step=schedule',
       pattern: '/campaign/:id/edit',
       queryClient: signedInClient(profileFixture('brand', 'admin')),
+      routes: [{ path: '/campaign', element: <div data-testid="campaign-list" /> }],
     });
     await waitFor(() => expect(container.querySelector('input[name="time"]')).not.toBeNull(), { timeout: 15_000 });
     expect(screen.queryByTestId('campaign-reschedule-pending')).toBeNull();
@@ -397,9 +398,19 @@ describe('the campaign editor’s schedule', () => {
     );
     await waitFor(() => expect(puts.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(puts.every((body) => !('plannedSchedule' in body))).toBe(true);
-    // The time it had: nothing to say.
+    // Leaving now would drop the new time without a word (the save before leaving cannot apply
+    // it): the page asks, and staying keeps it on screen.
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
+    await screen.findByTestId('leave-guard', {}, { timeout: 10_000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Stay on this page' }));
+    expect(router.state.location.pathname).toBe('/campaign/c1/edit');
+    expect((container.querySelector('input[name="time"]') as HTMLInputElement).value).toBe('10:30');
+    // The time it had: nothing to say, and nothing to ask on leaving.
     fireEvent.change(container.querySelector('input[name="time"]') as HTMLInputElement, { target: { value: '09:00' } });
     expect(screen.queryByTestId('campaign-reschedule-pending')).toBeNull();
+    fireEvent.click(screen.getByRole('link', { name: 'Back to the campaign list' }));
+    await screen.findByTestId('campaign-list', {}, { timeout: 10_000 });
+    expect(screen.queryByTestId('leave-guard')).toBeNull();
   }, 30_000);
 });
 

@@ -189,24 +189,25 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
       }
     },
   });
+  // A scheduled campaign whose time the user changed: it still goes out as scheduled until they schedule it again.
+  const scheduledAt = status === 'scheduled' ? (campaign?.sendAt ?? null) : null;
+  const reschedulePending =
+    !readOnly && scheduledAt !== null && !sameSchedule(scheduleOf(draft), campaign?.schedule ?? null);
   // Leaving before the last change is saved saves it first (the link back, the sidebar), as the
   // autosave would; only a change that cannot be saved (no name, a scheduled campaign left
-  // incomplete, refused, changed elsewhere) asks, and is then truly lost.
-  const leaveGuard = useLeaveGuard(() => !readOnly && autosave.isDirty(), {
+  // incomplete, refused, changed elsewhere) asks, and is then truly lost. So does a scheduled
+  // campaign's new time: no autosave applies it, only scheduling again does.
+  const leaveGuard = useLeaveGuard(() => !readOnly && (autosave.isDirty() || reschedulePending), {
     saveFirst: async () => {
       if (!autosaves || autosave.state === 'stale') return false;
       try {
         await autosave.flush();
-        return !autosave.isDirty();
+        return !autosave.isDirty() && !reschedulePending;
       } catch {
         return false;
       }
     },
   });
-  // A scheduled campaign whose time the user changed: it still goes out as scheduled until they schedule it again.
-  const scheduledAt = status === 'scheduled' ? (campaign?.sendAt ?? null) : null;
-  const reschedulePending =
-    !readOnly && scheduledAt !== null && !sameSchedule(scheduleOf(draft), campaign?.schedule ?? null);
   // "Send now" in the quiet hours is held until they end: the review, the confirmation and the toast say until when.
   const quietHours = useQuery(
     quietHoursQuery(!readOnly && draft.scheduleKind === 'now' && stepAt(active) === 'review' ? { kind: 'now' } : null),
