@@ -3,7 +3,7 @@ import pg from 'pg';
 import { STOP_SENTENCE } from '@yado/contracts/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
-import { staticSegment } from '../../test/segments.ts';
+import { guestToMail, runMailScenario } from '../../test/scenarios.ts';
 import { lockWaiters } from '../../test/test-relay.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
@@ -36,41 +36,14 @@ const advance = (minutes: number) => s.call('POST', '/v1/dev/scenario-clock', { 
 
 describe('moving the clock while the worker ticks', () => {
   it("answers only once a journey that the worker's tick had claimed has moved on", async () => {
-    const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-    const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
-    const [guest] = await s.sql(
-      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '時計', '競合', $2, $3) returning id`,
-      [brand.id, `0906${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`, `race.${tag}@guest.example.jp`],
-    );
-    const segment = await staticSegment(s, token, `競合 ${tag}`, [guest.id]);
-    const template = await s.call('POST', '/v1/templates', {
-      token,
-      body: {
-        name: `競合 ${tag}`,
-        defaultLanguage: 'ja',
-        contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
-      },
+    const to = await guestToMail(s, token, {
+      name: `競合 ${tag}`,
+      email: `race.${tag}@guest.example.jp`,
+      phone: `0906${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`,
+      firstName: '時計',
+      lastName: '競合',
     });
-    const graph = {
-      nodes: [
-        { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: segment } },
-        { id: 'wait', type: 'delay', data: { kind: 'duration', amount: 3, unit: 'days' } },
-        {
-          id: 'mail',
-          type: 'email',
-          data: { templateId: template.body.data.id, subject: `競合 ${tag}`, senderEmail: settings.sender_email },
-        },
-      ],
-      edges: [
-        { id: 'a', source: 'start', target: 'wait' },
-        { id: 'b', source: 'wait', target: 'mail' },
-      ],
-    };
-    const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `競合 ${tag}`, graph } });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const id = created.body.data.id as string;
-    const run = await s.call('POST', `/v1/scenarios/${id}/actions`, { token, body: { action: 'run' } });
-    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    const id = await runMailScenario(s, token, `競合 ${tag}`, to, `競合 ${tag}`, 3);
     expect((await advance(1)).status).toBe(200);
     const path = async () =>
       ((await s.call('GET', `/v1/scenarios/${id}/journeys?pageSize=10`, { token })).body.data.items[0]?.path ?? []).map(

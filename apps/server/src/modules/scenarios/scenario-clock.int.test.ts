@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, eventually, startTestServer, type TTestServer } from '../../test/harness.ts';
-import { staticSegment } from '../../test/segments.ts';
+import { guestToMail, runMailScenario } from '../../test/scenarios.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
 /**
@@ -46,38 +46,15 @@ afterAll(async () => {
 
 describe('moving the manual clock', () => {
   it('answers after the ticks it runs, and the mail they queue reaches the outbox signed and with one-click unsubscribe', async () => {
-    const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-    const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
     const email = `clock.${tag}@guest.example.jp`;
-    const [guest] = await s.sql(
-      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '時計', 'テスト', $2, $3) returning id`,
-      [brand.id, `0907${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`, email],
-    );
-    const segment = await staticSegment(s, token, `時計 ${tag}`, [guest.id]);
-    const template = await s.call('POST', '/v1/templates', {
-      token,
-      body: {
-        name: `時計 ${tag}`,
-        defaultLanguage: 'ja',
-        contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
-      },
+    const to = await guestToMail(s, token, {
+      name: `時計 ${tag}`,
+      email,
+      phone: `0907${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`,
+      firstName: '時計',
+      lastName: 'テスト',
     });
-    const graph = {
-      nodes: [
-        { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: segment } },
-        {
-          id: 'mail',
-          type: 'email',
-          data: { templateId: template.body.data.id, subject: `時計の便り ${tag}`, senderEmail: settings.sender_email },
-        },
-      ],
-      edges: [{ id: 'a', source: 'start', target: 'mail' }],
-    };
-    const created = await s.call('POST', '/v1/scenarios', { token, body: { name: `時計 ${tag}`, graph } });
-    expect(
-      (await s.call('POST', `/v1/scenarios/${created.body.data.id}/actions`, { token, body: { action: 'run' } })).body
-        .data.status,
-    ).toBe('running');
+    await runMailScenario(s, token, `時計 ${tag}`, to, `時計の便り ${tag}`);
 
     const moved = await s.call('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 5 } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../../db/migrate.ts';
 import { DEMO, startTestServer, type TTestServer } from '../../test/harness.ts';
+import { guestToMail, runMailScenario } from '../../test/scenarios.ts';
 import { staticSegment } from '../../test/segments.ts';
 import { seedDemoSending } from '../../seed/demo-sending.ts';
 
@@ -33,36 +34,14 @@ afterAll(async () => {
 
 describe('stopping a scenario with a mail still queued', () => {
   it('cancels the mail, and the email details count it as not sent because of the stop, not as queued', async () => {
-    const [brand] = await s.sql(`select id from hosts where slug = 'sakura-hotels'`);
-    const [settings] = await s.sql(`select sender_email from campaign_email_settings where host_id = $1`, [brand.id]);
-    const [guest] = await s.sql(
-      `insert into customers (brand_id, first_name, last_name, phone, email) values ($1, '停止', 'テスト', $2, $3) returning id`,
-      [brand.id, `0906${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`, `stop.${tag}@guest.example.jp`],
-    );
-    const segment = await staticSegment(s, token, `停止 ${tag}`, [guest.id]);
-    const template = await s.call('POST', '/v1/templates', {
-      token,
-      body: {
-        name: `停止 ${tag}`,
-        defaultLanguage: 'ja',
-        contents: { ja: { subject: 'x', preheader: '', document: { version: 1, sections: [] } } },
-      },
+    const to = await guestToMail(s, token, {
+      name: `停止 ${tag}`,
+      email: `stop.${tag}@guest.example.jp`,
+      phone: `0906${String(parseInt(tag, 16) % 10_000_000).padStart(7, '0')}`,
+      firstName: '停止',
+      lastName: 'テスト',
     });
-    const graph = {
-      nodes: [
-        { id: 'start', type: 'trigger', data: { kind: 'segment_members', segmentId: segment } },
-        {
-          id: 'mail',
-          type: 'email',
-          data: { templateId: template.body.data.id, subject: `停止の便り ${tag}`, senderEmail: settings.sender_email },
-        },
-      ],
-      edges: [{ id: 'a', source: 'start', target: 'mail' }],
-    };
-    const id = (await s.call('POST', '/v1/scenarios', { token, body: { name: `停止 ${tag}`, graph } })).body.data
-      .id as string;
-    const run = await s.call('POST', `/v1/scenarios/${id}/actions`, { token, body: { action: 'run' } });
-    expect(run.body.data.status, JSON.stringify(run.body)).toBe('running');
+    const id = await runMailScenario(s, token, `停止 ${tag}`, to, `停止の便り ${tag}`);
     const moved = await s.call('POST', '/v1/dev/scenario-clock', { token: grand, body: { minutes: 1 } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
 
