@@ -5,12 +5,8 @@ import type { TFunction } from 'i18next';
 export function runPeriodText(run: TScenarioRun, t: TFunction): string {
   const parts = [t(`automations.run_period.${run.period.kind}`)];
   if (run.period.kind === 'recurring') {
-    parts.push(
-      t('automations.run_period.every', {
-        count: run.period.every,
-        unit: t(`automations.run_period.units.${run.period.unit}`),
-      }),
-    );
+    // One key per unit, counted: "Every 1 day" and "Every 3 days", never "Every 1 days".
+    parts.push(t(`automations.run_period.every_${run.period.unit}`, { count: run.period.every }));
   }
   const start = run.startDate ? `${run.startDate}${run.startTime ? ` ${run.startTime}` : ''}` : null;
   const end = run.endDate ? `${run.endDate}${run.endTime ? ` ${run.endTime}` : ''}` : null;

@@ -11,7 +11,8 @@ export function nodeText(node: TScenarioNode, t: TFunction, templateName?: strin
     case 'delay': {
       const d = node.data;
       if (d.kind === 'duration')
-        return t('automations.node_text.wait', { amount: d.amount, unit: t(`automations.delay.units.${d.unit}`) });
+        // Counted per unit: "Wait 1 day", "Wait 3 days".
+        return t(`automations.node_text.wait_${d.unit}`, { count: d.amount });
       if (d.kind === 'weekday')
         return `${t('automations.delay.types.weekday')}: ${d.weekdays.map((w) => t(`automations.delay.weekday_names.${w}`)).join(', ')}`;
       if (d.kind === 'day_of_month') return `${t('automations.delay.types.day_of_month')}: ${d.day}`;
