@@ -72,6 +72,25 @@ describe('graphReducer', () => {
     expect(refused(connect('x', 'a'))).toBe('unknown_node');
   });
 
+  it('lets a refusal go with the next change of any kind, so its banner does not outlive it', () => {
+    const refused = graphReducer(journey(), connect('t', 'd'));
+    expect(refused.refusal).toBe('duplicate');
+    const changes: TGraphAction[] = [
+      {
+        type: 'configure',
+        node: { ...node('a', 'email'), data: { ...DATA.email, subject: 'Welcome' } } as TScenarioNode,
+      },
+      { type: 'move', id: 'a', position: { x: 10, y: 20 } },
+      { type: 'layout' },
+      { type: 'add', node: node('x', 'delay') },
+      { type: 'remove', nodeIds: ['e'], edgeIds: [] },
+      connect('a', 'e', 'error'),
+    ];
+    for (const change of changes) expect(graphReducer(refused, change).refusal, change.type).toBeNull();
+    // Selecting a step changes nothing: the refusal stays said.
+    expect(graphReducer(refused, { type: 'select', id: 'a' }).refusal).toBe('duplicate');
+  });
+
   it('deletes a node with its edges and its marks, and an edge alone', () => {
     let state = graphReducer(journey(), {
       type: 'mark',

@@ -20,7 +20,7 @@ export interface TGraphState {
   dirty: boolean;
   /** Counts the user's changes (autosave saves a revision not saved yet); a load keeps it. */
   revision: number;
-  /** Why the last connect was refused, for the editor to say so; cleared by the next change. */
+  /** Why the last connect was refused, for the editor to say so; cleared by the next change of any kind. */
   refusal: TConnectRefusal | null;
 }
 
@@ -168,6 +168,7 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
         nodes: state.nodes.map((n) => (n.id === action.id ? { ...n, position: action.position } : n)),
         dirty: true,
         revision: state.revision + 1,
+        refusal: null,
       };
     case 'connect': {
       const refusal = connectRefusal(state, action.source, action.target, action.handle);
@@ -210,6 +211,7 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
         faults,
         dirty: true,
         revision: state.revision + 1,
+        refusal: null,
       };
     }
     case 'select':
@@ -223,6 +225,7 @@ export function graphReducer(state: TGraphState, action: TGraphAction): TGraphSt
         nodes: state.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })),
         dirty: true,
         revision: state.revision + 1,
+        refusal: null,
       };
     }
     case 'mark': {
