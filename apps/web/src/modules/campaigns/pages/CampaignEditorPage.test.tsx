@@ -108,6 +108,64 @@ describe('the campaign editor', () => {
     expect(router.state.location.pathname).toBe('/campaign');
   }, 30_000);
 
+  it('shows a step passed by while incomplete in red, as the review says, and only once the user moved past it', async () => {
+    mockFetch((method, url, init) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'POST' && url.pathname === '/v1/campaigns') {
+        const body = JSON.parse(String(init.body)) as { name: string; subject: string };
+        return { body: { data: campaign(body, '2026-11-21T00:00:00.000Z') } };
+      }
+      return undefined;
+    });
+    const { container } = await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/new',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    const red = (step: string) =>
+      (screen.getByTestId(`campaign-step-${step}`).getAttribute('style') ?? '').includes('red');
+    await waitFor(() => expect(container.querySelector('input[name="name"]')).not.toBeNull(), { timeout: 10_000 });
+    // The review clicked with an empty name: the details are red, the steps not yet reached are not.
+    fireEvent.click(screen.getByTestId('campaign-step-review'));
+    await waitFor(() => expect(red('details')).toBe(true));
+    expect(red('recipients')).toBe(false);
+    expect(red('content')).toBe(false);
+    fireEvent.change(container.querySelector('input[name="name"]') as HTMLInputElement, {
+      target: { value: '冬のご案内' },
+    });
+    fireEvent.change(container.querySelector('input[name="subject"]') as HTMLInputElement, {
+      target: { value: '冬の特別プラン' },
+    });
+    // Straight to the review past the segments and the template, neither chosen.
+    fireEvent.click(screen.getByTestId('campaign-step-review'));
+    await screen.findByTestId('campaign-summary', {}, { timeout: 10_000 });
+    expect(screen.getByText('Please complete the steps marked in red first.')).toBeTruthy();
+    expect(red('details')).toBe(false);
+    expect(red('recipients')).toBe(true);
+    expect(red('content')).toBe(true);
+    expect(red('schedule')).toBe(false);
+  }, 30_000);
+
+  it('opened at the review, shows the incomplete steps before it in red', async () => {
+    mockFetch((method, url) => {
+      if (method === 'GET' && url.pathname === '/v1/sending/setup') return { body: { data: setup } };
+      if (method === 'GET' && url.pathname === '/v1/campaigns/c1')
+        return {
+          body: { data: campaign({ name: '冬のご案内', subject: '冬の特別プラン' }, '2026-11-21T00:00:00.000Z') },
+        };
+      return undefined;
+    });
+    await renderWithProviders(<CampaignEditorPage />, {
+      path: '/campaign/c1/edit?step=review',
+      pattern: '/campaign/:id/edit',
+      queryClient: signedInClient(profileFixture('brand', 'admin')),
+    });
+    await screen.findByTestId('campaign-summary', {}, { timeout: 10_000 });
+    const red = (step: string) =>
+      (screen.getByTestId(`campaign-step-${step}`).getAttribute('style') ?? '').includes('red');
+    expect(screen.getByText('Please complete the steps marked in red first.')).toBeTruthy();
+    expect([red('details'), red('recipients'), red('content'), red('schedule')]).toEqual([false, true, true, false]);
+  }, 30_000);
+
   it('asks before leaving only when the change could not be saved, and then it is not saved', async () => {
     let puts = 0;
     mockFetch((method, url) => {

@@ -123,8 +123,10 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
     senderEmail: sender,
   }));
   const [active, setActive] = useState(startStep);
-  // Problems show for a step once the user tried to leave it.
-  const [tried, setTried] = useState<ReadonlySet<TCampaignStep>>(new Set());
+  // Problems show for a step once the user tried to leave it, or passed it by (a step clicked
+  // further on, or the editor opened there): the stepper marks a step behind as done, so an
+  // incomplete one must show red (the review's "complete the steps shown in red" says so).
+  const [tried, setTried] = useState<ReadonlySet<TCampaignStep>>(() => new Set(CAMPAIGN_STEPS.slice(0, startStep)));
   // The campaign saved so far and its version (refs: a save queued behind the first creation must update it, not create another).
   const savedId = useRef<string | null>(campaign?.id ?? null);
   const version = useRef<string | null>(campaign?.updatedAt ?? null);
@@ -242,6 +244,7 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
       setTried((s) => new Set(s).add(current));
       if (Object.keys(stepProblems(draft, current, Date.now())).length > 0) return;
       if (!(await save())) return;
+      setTried((s) => new Set([...s, ...CAMPAIGN_STEPS.slice(active, index)]));
     } else if (!readOnly && autosave.isDirty() && draft.name.trim()) {
       // Back (or a step clicked) keeps what was chosen: saved on the way.
       if (!(await save())) return;
