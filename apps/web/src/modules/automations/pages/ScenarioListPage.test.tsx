@@ -79,6 +79,42 @@ describe('the scenario list', () => {
     expect(last.url.searchParams.get('page')).toBe('1');
   });
 
+  // A stopped scenario can be restarted (a draft again, then run afresh): the warning says what a
+  // stop cannot undo, the halted guests' journeys, and never that the scenario cannot run again.
+  it.each([
+    [
+      'en',
+      'Actions for Pre-arrival',
+      'Stopping prevents new customers from entering and halts current ones. This cannot be undone: customers halted in “Pre-arrival” will not pick up where they stopped, even if it is restarted.',
+    ],
+    [
+      'ja',
+      'Pre-arrival の操作',
+      '停止すると新しい顧客は参加できなくなり、進行中の顧客も止まります。この操作は元に戻せません。「Pre-arrival」を再実行しても、止まった顧客が途中から再開することはありません。',
+    ],
+  ] as const)(
+    'warns before a stop what it cannot undo, not that the scenario cannot run again (%s)',
+    async (language, menu, warning) => {
+      mockFetch((method, url) => {
+        if (method === 'GET' && url.pathname === '/v1/scenarios') {
+          const items = [scenario('s1', 'Pre-arrival', 'running')];
+          const byStatus = { draft: 0, scheduled: 0, running: 1, completed: 0, stopped: 0, archived: 0 };
+          return { body: { data: { items, total: 1, page: 1, pageSize: 20, byStatus } } };
+        }
+        return undefined;
+      });
+      await renderWithProviders(<ScenarioListPage />, {
+        path: '/automations/scenario',
+        language,
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+      });
+      fireEvent.click(await screen.findByRole('button', { name: menu }));
+      fireEvent.click(await screen.findByTestId('scenario-action-stop'));
+      const dialog = await screen.findByRole('dialog');
+      expect(within(dialog).getByText(warning)).toBeTruthy();
+    },
+  );
+
   describe('in a browser in another time zone than the scenarios', () => {
     const browserZone = process.env.TZ;
     afterEach(() => {
