@@ -155,6 +155,18 @@ const capHits = (brandId: string, cap: { count: number; days: number }, at?: Dat
     group by fd.customer_id having count(*) >= ${cap.count}::int`;
 
 /**
+ * JIT compilation off for the rest of the transaction, before the preview's count or the snapshot,
+ * as for the segment counts (segments/queries.ts brandTimeZone): at a million customers their cost
+ * passes jit_above_cost, and the snapshot's (an INSERT with a subquery per row) the inlining and
+ * optimising thresholds too; compiling cost 40 to 80 ms of each preview and 0.77 s of a snapshot
+ * and bought nothing measurable (docs/benchmarks.md, the campaign audience preview). Work memory
+ * stays at the server's: 64 MB made the set of the guests at the cap slower, not faster (same place).
+ */
+async function jitOff(tx: TTx): Promise<void> {
+  await tx.execute(sql`select set_config('jit', 'off', true)`);
+}
+
+/**
  * The preview's counts. With `holdout` (a saved campaign's id and share), also the mailable guests
  * its snapshot would hold out, by the same hash (`uniformSql`), before the frequency cap as there:
  * `recipients` is then who would be mailed, those held out apart. The suppression list and the
@@ -175,6 +187,7 @@ export async function previewCounts(
   const listed = { entry: 'suppression' };
   const mailable = mailableSql('customers', listed);
   const capped = sql`at_cap.customer_id is not null`;
+  await jitOff(tx);
   const [row] = await selectRows<Omit<TAudiencePreview, 'recipients'> & { heldOut: number; cappedHeld: number }>(
     tx,
     sql`with at_cap as materialized (${capHits(audience.scope.brandId, cap)})
@@ -226,6 +239,7 @@ export async function snapshotAudience(
     : { arm: sql`null::text`, variant: sql`0` };
   const u = experiment ? sql`, ${uniformSql(sql`${experiment.seed}::text`, sql`customers.id`)} as u` : sql``;
   const listed = { entry: 'suppression' };
+  await jitOff(tx);
   // The customers at the cap are joined once, as in the preview: `in (select ...)` is hashed only
   // while the set fits in work memory, and a larger one would be scanned again for every customer.
   await tx.execute(sql`with at_cap as materialized (${capHits(audience.scope.brandId, cap, at)})
