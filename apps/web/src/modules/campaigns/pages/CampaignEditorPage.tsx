@@ -370,6 +370,7 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
           <RecipientsStep
             {...stepProps}
             problems={problemsOf('recipients')}
+            canCreateSegments={can['segmentation.create']}
             frequencyCap={
               settings?.effective.frequencyCapCount && settings.effective.frequencyCapDays
                 ? { count: settings.effective.frequencyCapCount, days: settings.effective.frequencyCapDays }

@@ -1,7 +1,8 @@
-import { Alert, Group, Loader, MultiSelect, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, MultiSelect, Paper, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { CAMPAIGN_MAX_SEGMENTS, type TAudiencePreview } from '@yado/contracts/campaigns';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
 import { errorText } from '../../../lib/http/errorText';
 import { segmentChoicesQuery } from '../../segmentation/api/segmentsCalls';
@@ -20,6 +21,8 @@ const ROW_KEYS: Record<(typeof ROWS)[number], string> = {
 
 export interface TRecipientsStepProps extends TStepProps {
   frequencyCap: { count: number; days: number } | null;
+  /** Whether the user may create a segment (a host without any is then pointed to it). */
+  canCreateSegments: boolean;
 }
 
 /**
@@ -27,7 +30,14 @@ export interface TRecipientsStepProps extends TStepProps {
  * take it: each customer once, minus the unsubscribed, those without an email and those held by
  * the frequency cap.
  */
-export function RecipientsStep({ draft, change, problems, readOnly, frequencyCap }: TRecipientsStepProps) {
+export function RecipientsStep({
+  draft,
+  change,
+  problems,
+  readOnly,
+  frequencyCap,
+  canCreateSegments,
+}: TRecipientsStepProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const text = (problem: TProblem | undefined) => (problem ? t(problem.key, problem.values) : undefined);
@@ -44,6 +54,8 @@ export function RecipientsStep({ draft, change, problems, readOnly, frequencyCap
   const audience = useQuery(
     audienceQuery({ segmentIds: draft.segmentIds, excludeSegmentIds: draft.excludeSegmentIds }),
   );
+  // A host without any segment could only open an empty list ("No data"): say why and where to make one.
+  const noSegments = segments.isSuccess && segments.data.length === 0 && draft.segmentIds.length === 0;
 
   return (
     <Stack gap="md" maw={720}>
@@ -62,6 +74,16 @@ export function RecipientsStep({ draft, change, problems, readOnly, frequencyCap
         data-testid="campaign-segments"
         nothingFoundMessage={segments.isFetching ? undefined : t('ui.empty.no_data')}
       />
+      {noSegments && !readOnly && (
+        <Alert color="blue" data-testid="campaign-no-segments">
+          {t('campaign.recipients.no_segments')}
+          {canCreateSegments && (
+            <Anchor component={Link} to="/segmentation/new" size="sm" display="block" mt={4}>
+              {t('campaign.recipients.create_segment')}
+            </Anchor>
+          )}
+        </Alert>
+      )}
       <MultiSelect
         label={t('campaign.recipients.exclude')}
         description={t('campaign.recipients.exclude_hint')}
