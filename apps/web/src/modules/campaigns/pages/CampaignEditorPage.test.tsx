@@ -164,6 +164,15 @@ describe('the campaign editor', () => {
       (screen.getByTestId(`campaign-step-${step}`).getAttribute('style') ?? '').includes('red');
     expect(screen.getByText('Please complete the steps marked in red first.')).toBeTruthy();
     expect([red('details'), red('recipients'), red('content'), red('schedule')]).toEqual([false, true, true, false]);
+    // Not ticked as done: marked as needing attention.
+    const marked = (step: string) =>
+      screen.getByTestId(`campaign-step-${step}`).querySelector('.tabler-icon-exclamation-mark') !== null;
+    expect([marked('details'), marked('recipients'), marked('content'), marked('schedule')]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
   }, 30_000);
 
   it('asks before leaving only when the change could not be saved, and then it is not saved', async () => {

@@ -2,7 +2,13 @@ import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stepper } from '@m
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EDITABLE_STATUSES, type TCampaign, type TSchedule } from '@yado/contracts/campaigns';
 import type { TCampaignEmailSettings } from '@yado/contracts/sending';
-import { IconCalendarTime, IconChevronLeft, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
+import {
+  IconCalendarTime,
+  IconChevronLeft,
+  IconDeviceFloppy,
+  IconExclamationMark,
+  IconSend,
+} from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -354,6 +360,8 @@ function CampaignEditor({ campaign, settings, startStep, onReload }: TCampaignEd
               label={t(`campaign.editor.steps.${step}`)}
               description={t(`campaign.editor.step_descriptions.${step}`)}
               color={hasProblems(step) ? 'red' : undefined}
+              // A step behind with problems is not done: no tick.
+              completedIcon={hasProblems(step) ? <IconExclamationMark size={18} /> : undefined}
               data-testid={`campaign-step-${step}`}
             />
           ))}
