@@ -724,6 +724,11 @@ export const ZEmailDetail = z.object({
   sent: z.number(),
   /** Not sent to a guest not mailable then (unsubscribed, suppressed, at the frequency cap, held out). */
   skipped: z.number(),
+  skippedBy: z
+    .array(z.object({ reason: z.string(), count: z.number() }))
+    .describe(
+      'skipped by reason: one entry per delivery skip reason met (SKIP_REASONS but cancelled, or holdout), most first; the counts add up to skipped',
+    ),
   /** Not sent because the scenario was stopped while they were still queued. */
   cancelled: z.number(),
   failed: z.number(),
@@ -881,7 +886,8 @@ export const journeys = defineEndpoint({
 export const emailDetails = defineEndpoint({
   method: 'GET',
   path: `${byId}/emails`,
-  summary: 'Per email node: the send counts and tracking statistics of its hidden campaign',
+  summary:
+    'Per email node: the send counts (the skipped ones also by reason) and tracking statistics of its hidden campaigns',
   response: envelope(z.object({ items: z.array(ZEmailDetail) })),
 });
 

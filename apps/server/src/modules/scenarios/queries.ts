@@ -291,13 +291,17 @@ export async function sendingNodeCampaigns(tx: TTx, scenarioId: string) {
   );
 }
 
-/** Per email node: the delivery counts and unique opens and clicks over its hidden campaigns (one per round). */
+/**
+ * Per email node: the delivery counts and unique opens and clicks over its hidden campaigns (one per
+ * round), and the skipped deliveries counted by reason (most first), so a marketer sees why.
+ */
 export async function emailNodeStats(tx: TTx, scenarioId: string) {
   return selectRows<{
     node_id: string;
     campaign_id: string | null;
     sent: number;
     skipped: number;
+    skipped_by: { reason: string; count: number }[];
     cancelled: number;
     failed: number;
     queued: number;
@@ -313,7 +317,13 @@ export async function emailNodeStats(tx: TTx, scenarioId: string) {
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status = 'failed')), 0)::int as failed,
         coalesce(sum((select count(*) from deliveries d where d.campaign_id = c.id and d.status in ('queued', 'sending', 'deferred'))), 0)::int as queued,
         coalesce(sum(cs.unique_opens), 0)::int as opened, coalesce(sum(cs.unique_clicks), 0)::int as clicked,
-        coalesce(sum(cs.delivered), 0)::int as delivered
+        coalesce(sum(cs.delivered), 0)::int as delivered,
+        coalesce((select jsonb_agg(jsonb_build_object('reason', r.reason, 'count', r.n) order by r.n desc, r.reason)
+          from (select d.skip_reason as reason, count(*)::int as n
+            from campaigns rc join deliveries d on d.campaign_id = rc.id
+            where rc.scenario_id = ${scenarioId}::uuid and rc.scenario_node_id = c.scenario_node_id
+              and d.status = 'skipped' and d.skip_reason is distinct from 'cancelled'
+            group by d.skip_reason) r), '[]'::jsonb) as skipped_by
       from campaigns c left join campaign_stats cs on cs.campaign_id = c.id
       where c.scenario_id = ${scenarioId}::uuid group by c.scenario_node_id`,
   );

@@ -615,6 +615,7 @@ export async function emailDetails(rt: TRuntime, ctx: TActingContext, id: string
           campaignId: s?.campaign_id ?? null,
           sent,
           skipped: s?.skipped ?? 0,
+          skippedBy: s?.skipped_by ?? [],
           cancelled: s?.cancelled ?? 0,
           failed: s?.failed ?? 0,
           queued: s?.queued ?? 0,

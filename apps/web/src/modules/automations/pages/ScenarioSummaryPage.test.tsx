@@ -18,6 +18,11 @@ const birthdayMail = {
   campaignId: 'c1',
   sent: 162,
   skipped: 208,
+  skippedBy: [
+    { reason: 'unsubscribed', count: 180 },
+    { reason: 'bounced', count: 22 },
+    { reason: 'frequency_cap', count: 6 },
+  ],
   cancelled: 0,
   failed: 0,
   queued: 0,
@@ -63,6 +68,47 @@ describe('the scenario summary', () => {
     const rates = await screen.findByTestId('summary-email-rates', {}, { timeout: 15_000 });
     expect(rates.textContent).toContain('36.4%');
     expect(rates.textContent).toContain('8.6%');
+  }, 30_000);
+
+  it.each([
+    ['en', 'Skipped because:', ['Unsubscribed: 180', 'Email address bounced: 22', 'Held by the frequency cap: 6']],
+    [
+      'ja',
+      'スキップの理由：',
+      ['配信停止済み：180 人', 'メールアドレスがバウンスしました：22 人', '配信頻度の上限に達している：6 人'],
+    ],
+  ] as const)(
+    "lists in %s why each mail's guests were skipped, most first",
+    async (language, heading, reasons) => {
+      serve(experimentReportFixture().holdout);
+      await renderWithProviders(<ScenarioSummaryPage />, {
+        path: '/automations/scenario/s1',
+        pattern: '/automations/scenario/:id',
+        queryClient: signedInClient(profileFixture('brand', 'admin')),
+        language,
+      });
+      const skippedBy = await screen.findByTestId('summary-email-skipped-by', {}, { timeout: 15_000 });
+      const list = within(skippedBy).getByRole('list', { name: heading });
+      expect(
+        within(list)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(reasons);
+    },
+    30_000,
+  );
+
+  it('lists no reasons for a mail none of whose guests were skipped', async () => {
+    mockFetch((method, url) => {
+      if (url.pathname === '/v1/scenarios/s1') return { body: { data: running } };
+      if (url.pathname === '/v1/scenarios/s1/holdout') return { body: { data: experimentReportFixture().holdout } };
+      if (url.pathname === '/v1/scenarios/s1/emails')
+        return { body: { data: { items: [{ ...birthdayMail, skipped: 0, skippedBy: [] }] } } };
+      return undefined;
+    });
+    await render();
+    await screen.findByTestId('summary-email-rates', {}, { timeout: 15_000 });
+    expect(screen.queryByTestId('summary-email-skipped-by')).toBeNull();
   }, 30_000);
 
   it('says plainly when its holdout is too small to say', async () => {

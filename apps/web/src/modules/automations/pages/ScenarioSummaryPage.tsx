@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   Group,
+  List,
   Paper,
   SimpleGrid,
   Stack,
@@ -394,6 +395,23 @@ export function ScenarioSummaryPage() {
                         skipped: formatCount(email.skipped, language),
                       })}
                     </Text>
+                    {email.skippedBy.length > 0 && (
+                      <div data-testid="summary-email-skipped-by">
+                        <Text size="xs" c="dimmed" id={`skipped-by-${email.nodeId}`}>
+                          {t('automations.summary.email_skipped_by')}
+                        </Text>
+                        <List size="xs" c="dimmed" aria-labelledby={`skipped-by-${email.nodeId}`}>
+                          {email.skippedBy.map(({ reason, count }) => (
+                            <List.Item key={reason}>
+                              {t('automations.summary.email_skipped_reason', {
+                                reason: t([`automations.journey_reason.${reason}`], { defaultValue: reason }),
+                                guests: formatCount(count, language),
+                              })}
+                            </List.Item>
+                          ))}
+                        </List>
+                      </div>
+                    )}
                     {holdOfNode(email.nodeId) && (
                       <Text size="xs" c="orange.8" data-testid="summary-email-hold">
                         {holdText(holdOfNode(email.nodeId) as TScenarioHold, t)}
