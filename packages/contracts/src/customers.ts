@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUPPRESSION_REASONS } from './deliverability.ts';
 import { defineEndpoint, envelope } from './http.ts';
 
 /** Customers and their booking history (specification sections 2 and 3). */
@@ -77,8 +78,24 @@ export const ZCustomerPage = z.object({
   timeZone: z.string(),
 });
 
-/** One customer, with the acting host's time zone the console shows its times in. */
-export const ZCustomerDetail = ZCustomer.extend({ timeZone: z.string() });
+/**
+ * The active entry of the brand's suppression list for a customer's address (issue 25; the rule
+ * the send paths read: not lifted, `until` not passed): no campaign or journey mails it, whatever
+ * the email status says.
+ */
+export const ZCustomerSuppression = z.object({
+  reason: z.enum(SUPPRESSION_REASONS),
+  createdAt: z.string(),
+  /** Soft bounces: suppressed until then. Null: until lifted. */
+  until: z.string().nullable(),
+});
+export type TCustomerSuppression = z.infer<typeof ZCustomerSuppression>;
+
+/**
+ * One customer, with the acting host's time zone the console shows its times in, and the active
+ * suppression of their address (null: none).
+ */
+export const ZCustomerDetail = ZCustomer.extend({ timeZone: z.string(), suppression: ZCustomerSuppression.nullable() });
 
 export const ZCustomerInput = z.object({
   firstName: z.string().trim().max(100),
@@ -144,7 +161,8 @@ export const list = defineEndpoint({
 export const get = defineEndpoint({
   method: 'GET',
   path: '/v1/customers/:id',
-  summary: "One customer, with the acting host's time zone",
+  summary:
+    "One customer, with the acting host's time zone and the active entry of the brand's suppression list for their address (reason, since, until; null when none)",
   response: envelope(ZCustomerDetail),
 });
 export const create = defineEndpoint({

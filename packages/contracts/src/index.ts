@@ -31,6 +31,7 @@ export {
   EMAIL_STATUSES,
   CUSTOMER_SORTS,
   type TCustomer,
+  type TCustomerSuppression,
 } from './customers.ts';
 export * as bookingApi from './booking.ts';
 export { ZBookingStatus, ZSyncRun, DAILY_SYNC_TIME, type TBookingStatus, type TSyncRun } from './booking.ts';

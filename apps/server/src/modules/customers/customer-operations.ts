@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ageOn, isCountryCode, isValidEmail, fullName, normalizePhone, type TCustomer } from '@yado/contracts';
+import {
+  ageOn,
+  isCountryCode,
+  isValidEmail,
+  fullName,
+  normalizePhone,
+  type TCustomer,
+  type TCustomerSuppression,
+} from '@yado/contracts';
 import { and, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TTx } from '../../db/client.ts';
@@ -12,6 +20,7 @@ import { diff, recordAudit } from '../audit/record-audit.ts';
 import { findHost, hostTimeZone } from '../management/queries.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import {
+  activeSuppressionOf,
   afterCursor,
   allocate,
   countCustomersQuery,
@@ -154,16 +163,28 @@ async function mustFind(tx: TTx, ctx: TActingContext, id: string): Promise<TCust
   return row;
 }
 
-/** One customer, with the acting host's time zone: the console shows its times in it. */
+/**
+ * One customer, with the acting host's time zone (the console shows its times in it) and the
+ * active suppression of their address: an active guest on the list is mailed nothing all the same.
+ */
 export async function getCustomer(
   rt: TRuntime,
   ctx: TActingContext,
   id: string,
-): Promise<TCustomer & { timeZone: string }> {
-  return inTenant(rt, ctx, async (tx) => ({
-    ...toCustomer(await mustFind(tx, ctx, id)),
-    timeZone: (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE,
-  }));
+): Promise<TCustomer & { timeZone: string; suppression: TCustomerSuppression | null }> {
+  return inTenant(rt, ctx, async (tx) => {
+    const customer = toCustomer(await mustFind(tx, ctx, id));
+    const entry = await activeSuppressionOf(tx, id);
+    return {
+      ...customer,
+      timeZone: (await hostTimeZone(tx, ctx.host.id)) ?? FALLBACK_TIME_ZONE,
+      suppression: entry && {
+        reason: entry.reason,
+        createdAt: new Date(entry.created_at).toISOString(),
+        until: entry.until === null ? null : new Date(entry.until).toISOString(),
+      },
+    };
+  });
 }
 
 export interface TCustomerInput {

@@ -1,10 +1,11 @@
+import type { TSuppressionReason } from '@yado/contracts';
 import { and, asc, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { rowsOf, type TDb, type TTx } from '../../db/client.ts';
+import { rowsOf, selectRows, type TDb, type TTx } from '../../db/client.ts';
 import { bookings, customerAllocations, customers, hosts } from '../../db/schema.ts';
 import type { TActingContext } from '../tenancy/acting-context.ts';
 import { qualified } from '../../db/qualified.ts';
-import { hardBouncedSinceSql } from '../deliverability/suppression.ts';
+import { hardBouncedSinceSql, suppressionEntrySql } from '../deliverability/suppression.ts';
 
 /** What the scope of a list depends on: the acting host (a start-up warm-up names a brand alone). */
 export type TScopeContext = { host: Pick<TActingContext['host'], 'level' | 'id'> };
@@ -285,6 +286,27 @@ export async function findCustomer(tx: TTx, ctx: TActingContext, id: string): Pr
     .from(customers)
     .where(and(customerScope(ctx), eq(customers.id, id)));
   return (row as TCustomerRow | undefined) ?? null;
+}
+
+/**
+ * The active entry of the brand's suppression list for the customer's address, by the rule the
+ * send paths read (suppressionEntrySql: not lifted, `until` not passed), else null. The caller
+ * finds the customer in its reach first; RLS keeps the brand wall.
+ */
+export async function activeSuppressionOf(
+  tx: TTx,
+  customerId: string,
+): Promise<{ reason: TSuppressionReason; created_at: Date | string; until: Date | string | null } | null> {
+  const [row] = await selectRows<{
+    reason: TSuppressionReason;
+    created_at: Date | string;
+    until: Date | string | null;
+  }>(
+    tx,
+    sql`select s.reason, s.created_at, s.until from customers c join suppressions s on ${suppressionEntrySql('s', 'c')}
+      where c.id = ${customerId}::uuid`,
+  );
+  return row ?? null;
 }
 
 export async function idsInScope(tx: TTx, ctx: TActingContext, ids: string[]): Promise<string[]> {

@@ -243,4 +243,40 @@ describe('the suppression list', () => {
     const [theirsStill] = await s.sql(`select lifted_at from suppressions where id = $1`, [theirId]);
     expect(theirsStill.lifted_at).toBeNull();
   });
+
+  it("shows on the customer the active entry for their address, by the send paths' rule, within the brand", async () => {
+    const soft = await customer('detail-soft', sakura.id);
+    const ended = await customer('detail-ended', sakura.id);
+    const manual = await customer('detail-manual', sakura.id);
+    const clear = await customer('detail-clear', sakura.id);
+    const until = new Date(Date.now() + 86_400_000).toISOString();
+    await suppress(soft, sakura.id, 'soft_bounces', { until });
+    await suppress(ended, sakura.id, 'soft_bounces', { until: new Date(Date.now() - 60_000).toISOString() });
+    await suppress(manual, sakura.id, 'manual');
+    const [made] = await s.sql(`select created_at from suppressions where customer_id = $1`, [soft.id]);
+    const detail = (id: string, token = admin, headers?: Record<string, string>) =>
+      s.call('GET', `/v1/customers/${id}`, { token, headers });
+
+    const shown = await detail(soft.id);
+    expect(shown.status).toBe(200);
+    // The guest's email status stays active: the entry is what holds their mail back.
+    expect(shown.body.data.emailStatus).toBe('active');
+    expect(shown.body.data.suppression).toEqual({
+      reason: 'soft_bounces',
+      createdAt: made.created_at.toISOString(),
+      until,
+    });
+    // Soft bounces whose until has passed are mailed again: no entry shows.
+    expect((await detail(ended.id)).body.data.suppression).toBeNull();
+    expect((await detail(manual.id)).body.data.suppression).toMatchObject({ reason: 'manual', until: null });
+    expect((await detail(clear.id)).body.data.suppression).toBeNull();
+
+    // Another brand's users get nothing, as before.
+    const harborAdmin = (await s.login(DEMO.harborAdmin)).token;
+    expect((await detail(soft.id, harborAdmin)).status).toBe(404);
+    const multi = (await s.login(DEMO.multi)).token;
+    const foreign = await detail(manual.id, multi, HARBOR_VIEWER);
+    expect(foreign.status).toBe(404);
+    expect(JSON.stringify(foreign.body)).not.toContain(manual.email);
+  });
 });

@@ -31,6 +31,7 @@ const customer = {
   totalBookings: 2,
   totalPayments: 36000,
   timeZone: 'Asia/Tokyo',
+  suppression: null,
 };
 const booking = {
   id: 'bk1',
@@ -231,6 +232,49 @@ describe('CustomerDetailPage in a browser in another time zone than the host', (
     // The birth date is a calendar date, in no zone.
     expect((await field('date_of_birth'))?.textContent).toContain('03 May 1985');
     expect(screen.getByTestId('customer-time-zone').textContent).toBe('Times on this page are in Asia/Tokyo.');
+  });
+
+  // An active guest whose address is on the brand's suppression list is mailed nothing: the page says
+  // why, since and until when (in the host's zone), and links to the list.
+  const held = {
+    ...customer,
+    suppression: { reason: 'soft_bounces', createdAt: '2026-05-10T15:05:00Z', until: '2026-06-09T15:05:00Z' },
+  };
+
+  it('shows an active guest on the suppression list with its reason, since and until, and the list', async () => {
+    process.env.TZ = 'America/New_York';
+    serve([booking], held);
+    await renderAs('admin');
+    const row = await field('suppression');
+    expect(row?.querySelector('th')?.textContent).toBe('Suppression list');
+    expect(row?.textContent).toContain('Repeated soft bounces');
+    expect(row?.textContent).toContain(
+      'On the list: no campaign or scenario mails this address. Since 11 May 2026, 12:05 AM, until 10 Jun 2026, 12:05 AM.',
+    );
+    expect(
+      within(row as HTMLElement)
+        .getByRole('link', { name: 'Open the suppression list' })
+        .getAttribute('href'),
+    ).toBe('/suppression-list');
+    expect((await field('email_status'))?.textContent).toContain('Active');
+  });
+
+  it('says so in Japanese, a manual entry until lifted', async () => {
+    process.env.TZ = 'America/New_York';
+    serve([booking], { ...held, suppression: { reason: 'manual', createdAt: '2026-05-10T15:05:00Z', until: null } });
+    await renderAs('admin', featureFlagsFor('production'), 'ja');
+    const row = await field('suppression');
+    expect(row?.querySelector('th')?.textContent).toBe('送信除外リスト');
+    expect(row?.textContent).toContain('手動で追加');
+    expect(row?.textContent).toContain('登録日時: 2026年5月11日 午前0:05、除外期限: 解除するまで');
+    expect(within(row as HTMLElement).getByRole('link', { name: '送信除外リストを開く' })).toBeTruthy();
+  });
+
+  it('shows no suppression row for a guest not on the list', async () => {
+    serve([booking], customer);
+    await renderAs('admin');
+    expect(await field('email')).not.toBeNull();
+    expect(await field('suppression')).toBeNull();
   });
 
   it("follows the host's zone, not Tokyo's, and says so in Japanese", async () => {

@@ -1,7 +1,8 @@
-import { Anchor, Button, Group, Image, Loader, Paper, Table, Tabs, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Image, Loader, Paper, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconBellOff, IconBell, IconEdit, IconSitemap, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
+import type { TCustomerSuppression } from '@yado/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { currentLanguage } from '../../../i18n/i18n';
@@ -9,6 +10,7 @@ import { formatDate } from '../../../lib/dates/formatDate';
 import { errorText } from '../../../lib/http/errorText';
 import { CustomerSegments } from '../../segmentation/components/CustomerSegments';
 import { useProfile } from '../../shell/hooks/useProfile';
+import { AREAS, hiddenAtLevel } from '../../shell/navigation';
 import { ConfirmDialog } from '../../ui/components/ConfirmDialog';
 import { PageHeader } from '../../ui/components/PageHeader';
 import { showSnackbar } from '../../ui/components/Snackbar';
@@ -135,6 +137,20 @@ function CustomerDetail({ id }: { id: string }) {
       : []),
     // A hard bounce (issue 13): campaigns no longer mail this address.
     ...(data.emailBouncedAt ? ([['email_bounced_at', at(data.emailBouncedAt)]] as [string, ReactNode][]) : []),
+    // On the brand's suppression list (issue 25): mailed nothing, whatever the email status says.
+    ...(data.suppression
+      ? ([
+          [
+            'suppression',
+            <SuppressionNote
+              key="suppression"
+              entry={data.suppression}
+              at={at}
+              listLink={!hiddenAtLevel(me.meta.level).includes('suppression_list')}
+            />,
+          ],
+        ] as [string, ReactNode][])
+      : []),
     // Who unsubscribed: the guest (one-click or the page), staff, the booking system or an import.
     ...(data.emailStatus === 'unsubscribed' && data.unsubscribeReason
       ? ([
@@ -261,5 +277,37 @@ function CustomerDetail({ id }: { id: string }) {
         onConfirm={() => void remove()}
       />
     </>
+  );
+}
+
+/** Why, since when and until when the guest's address is held back, with the list to lift it from. */
+function SuppressionNote({
+  entry,
+  at,
+  listLink,
+}: {
+  entry: TCustomerSuppression;
+  at: (value: string) => string;
+  /** The list is the brand's: offered where the sidebar offers it. */
+  listLink: boolean;
+}) {
+  const { t } = useTranslation();
+  const since = at(entry.createdAt);
+  return (
+    <Stack gap={4} align="flex-start">
+      <Badge color="orange" variant="light">
+        {t(`customers.suppressions.reasons.${entry.reason}`)}
+      </Badge>
+      <Text size="sm">
+        {entry.until
+          ? t('customers.suppressions.on_customer', { since, until: at(entry.until) })
+          : t('customers.suppressions.on_customer_until_lifted', { since })}
+      </Text>
+      {listLink && (
+        <Anchor component={Link} to={AREAS.suppression_list.path} size="sm">
+          {t('customers.suppressions.open_list')}
+        </Anchor>
+      )}
+    </Stack>
   );
 }
