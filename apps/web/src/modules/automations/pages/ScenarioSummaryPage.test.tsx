@@ -71,11 +71,11 @@ describe('the scenario summary', () => {
   }, 30_000);
 
   it.each([
-    ['en', 'Skipped because:', ['Unsubscribed: 180', 'Email address bounced: 22', 'Held by the frequency cap: 6']],
+    ['en', 'Skipped because:', ['Unsubscribed: 180', 'On the suppression list: 22', 'Held by the frequency cap: 6']],
     [
       'ja',
       'スキップの理由：',
-      ['配信停止済み：180 人', 'メールアドレスがバウンスしました：22 人', '配信頻度の上限に達している：6 人'],
+      ['配信停止済み：180 人', '送信除外リストに登録済み：22 人', '配信頻度の上限に達している：6 人'],
     ],
   ] as const)(
     "lists in %s why each mail's guests were skipped, most first",
