@@ -191,6 +191,14 @@ describe.each(LANGUAGES)('automations (%s)', (language) => {
       expect(await page.getByTestId('email-sender').inputValue()).toContain('@');
       await expect.poll(() => email.getAttribute('data-faults')).toBe('');
       await page.getByTestId('graph-ok').waitFor();
+      // Its words stay inside the palette (an upper-case badge ran 30 px onto the canvas in English).
+      const palette = await page.getByTestId('palette').boundingBox();
+      const ready = await page.getByTestId('graph-ok').evaluate((el) => ({
+        right: el.getBoundingClientRect().right,
+        overflow: el.scrollWidth - el.clientWidth,
+      }));
+      expect(ready.right).toBeLessThanOrEqual(palette!.x + palette!.width);
+      expect(ready.overflow).toBe(0);
 
       // Finish and run: saved, then run after the confirmation.
       await page.getByTestId('run').click();

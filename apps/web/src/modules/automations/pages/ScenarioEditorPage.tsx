@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Box,
   Button,
   Center,
@@ -22,6 +21,7 @@ import {
   IconArrowsSplit,
   IconBolt,
   IconChartBar,
+  IconCircleCheck,
   IconDeviceFloppy,
   IconHourglass,
   IconLayoutDistributeHorizontal,
@@ -488,9 +488,14 @@ function ScenarioEditor({ scenario, onReload }: { scenario: TScenario; onReload:
               </UnstyledButton>
             ))}
             {faultCount === 0 && state.nodes.length > 0 && (
-              <Badge color="green" variant="light" mt="md" data-testid="graph-ok">
-                {t('automations.editor.graph_ok')}
-              </Badge>
+              // Words that wrap inside the palette, not a badge: an upper-case badge in English was
+              // wider than the palette's 200 px and ran onto the canvas.
+              <Group gap={6} wrap="nowrap" align="flex-start" mt="md" c="green.8" data-testid="graph-ok">
+                <IconCircleCheck size={16} style={{ flexShrink: 0, marginTop: 2 }} />
+                <Text size="sm" fw={500}>
+                  {t('automations.editor.graph_ok')}
+                </Text>
+              </Group>
             )}
           </Stack>
         )}
