@@ -281,7 +281,9 @@ export const ZErrorBody = z.object({
      * Values the message names, for the console's own text: a string, or a list of names
      * (template_in_use: `campaign`, the first by name, and `campaigns`, every one by name).
      */
-    params: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    // Read as any value: z.union's code alone put the sign-in page over its 200 kB budget. Our own
+    // server writes them (http/errors.ts: a string or a list of strings); the console's type says so.
+    params: z.record(z.string(), z.unknown()).optional(),
   }),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;

@@ -93,7 +93,7 @@ export function failureOf(response: Response, json: unknown): ApiError {
   const failure = ZErrorBody.safeParse(json);
   if (failure.success) {
     const { code, message, fields, params } = failure.data.error;
-    return new ApiError(response.status, code, message, fields, params);
+    return new ApiError(response.status, code, message, fields, params as ApiError['params']);
   }
   return new ApiError(response.status, 'general', '');
 }
